@@ -1,0 +1,84 @@
+// trawl/search.hpp — multi-pattern search over a sequence, in parallel slices, in text order.
+//
+// This is the one place the library cuts text. A `matcher` (exact or approximate, CPU or GPU)
+// scans a window of a sequence and reports the hits whose *key position* it owns; the driver
+// cuts the sequence into slices of owned positions, extends each by the matcher's
+// lookbehind/lookahead so no hit is lost or doubled at an edge, runs the slices on worker
+// threads and hands the hits to the caller in text order, identical for every thread count
+// and slice size.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trawl/exact.hpp"
+#include "trawl/hit.hpp"
+
+namespace trawl {
+
+/// What a matcher's owned position is: the first byte of a hit (exact search) or its last
+/// byte (approximate search, where engines find end positions).
+enum class hit_key { start, last };
+
+/// A compiled pattern set, ready to scan any window of a sequence. Implementations must be
+/// safe to call scan() on from several threads at once.
+class matcher {
+ public:
+  virtual ~matcher() = default;
+  /// Bytes before an owned range that a scan needs to see (m+k-1 for approximate search).
+  [[nodiscard]] virtual std::size_t lookbehind() const = 0;
+  /// Bytes after an owned range that a scan needs to see (max m - 1 for exact search).
+  [[nodiscard]] virtual std::size_t lookahead() const = 0;
+  [[nodiscard]] virtual hit_key key() const = 0;
+  /// Appends every hit whose key position p satisfies own_begin <= p < own_end, sorted by
+  /// (key position, pattern, strand, start, end). `seq` is the whole sequence and
+  /// coordinates are sequence offsets; only [own_begin - lookbehind, own_end + lookahead)
+  /// is read. Approximate cluster hits that touch own_begin / own_end - 1 set hit::open.
+  virtual void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end,
+                    std::vector<hit>& out) const = 0;
+};
+
+/// How a set of patterns is searched. Defaults are exact, forward strand, all cores.
+struct search_options {
+  // -- what counts as a hit --
+  int max_errors = 0;          ///< k: edit distance bound (0 = exact search)
+  bool hamming = false;        ///< substitutions only (k > 0)
+  bool ignore_case = false;    ///< ASCII case-insensitive
+  bool iupac = false;          ///< IUPAC codes in DNA patterns (N, R, Y, ...) match their base sets
+  bool both_strands = false;   ///< also search the reverse complement of every pattern
+  bool all_ends = false;       ///< approximate: report every end position, not one hit per cluster
+  // -- engines --
+  exact_algorithm exact = exact_algorithm::automatic;
+  simd_level simd = simd_level::automatic;
+  std::string approx_algorithm = "auto";  ///< "myers", "dp" or "auto"
+  // -- parallelism --
+  unsigned threads = 0;         ///< worker threads; 0 = all cores
+  std::size_t slice_size = 0;   ///< owned bytes per slice; 0 = automatic
+  std::uint64_t max_hits = 0;   ///< stop after this many hits in a sequence; 0 = no limit
+};
+
+/// Reverse complement of a DNA string (ACGT, acgt, IUPAC codes; other bytes are kept).
+std::string reverse_complement(std::string_view dna);
+
+/// Builds the matcher for `patterns` (exact when max_errors == 0, approximate otherwise).
+/// Throws trawl::error on an empty pattern, a NUL byte in a pattern, or bad options.
+std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options);
+
+/// Builds an exact matcher (each pattern forward, and reversed-complemented if asked).
+std::unique_ptr<matcher> make_exact_matcher(const std::vector<std::string>& patterns, const search_options& options);
+
+/// Searches `seq` with `m` on options.threads workers and calls `on_hits` in text order:
+/// sorted by key position (start for exact, end for approximate), then pattern, strand.
+/// Returns the number of hits delivered. Stops early when on_hits returns false or
+/// options.max_hits is reached.
+std::uint64_t search_sequence(const matcher& m, std::string_view seq, const search_options& options,
+                              const hit_callback& on_hits);
+
+/// Convenience: all hits of `patterns` in `text`, in text order.
+std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns,
+                        const search_options& options = {});
+
+}  // namespace trawl

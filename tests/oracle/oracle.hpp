@@ -1,0 +1,84 @@
+// oracle.hpp — naive reference implementations for the tests. They share no code with the
+// library's engines and are written to be obviously right, not fast.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace oracle {
+
+/// Every start of `p` in `t`, overlapping included, by comparing at every position.
+inline std::vector<std::uint64_t> naive_find(std::string_view t, std::string_view p, bool fold = false) {
+  std::vector<std::uint64_t> out;
+  auto low = [&](unsigned char c) -> unsigned char {
+    return (fold && c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c + 32) : c;
+  };
+  if (p.empty() || p.size() > t.size()) return out;
+  for (std::size_t i = 0; i + p.size() <= t.size(); ++i) {
+    bool ok = true;
+    for (std::size_t j = 0; j < p.size() && ok; ++j)
+      ok = low(static_cast<unsigned char>(t[i + j])) == low(static_cast<unsigned char>(p[j]));
+    if (ok) out.push_back(i);
+  }
+  return out;
+}
+
+/// Full edit distance (Levenshtein, unit costs) between a and b, O(|a|·|b|).
+inline std::uint32_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::uint32_t> prev(b.size() + 1), cur(b.size() + 1);
+  std::iota(prev.begin(), prev.end(), 0u);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = static_cast<std::uint32_t>(i);
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      std::uint32_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0u : 1u);
+      cur[j] = std::min({sub, prev[j] + 1, cur[j - 1] + 1});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+/// Sellers' DP: score[j] = min over z of ED(p, t[z..j]) for every end j (inclusive).
+inline std::vector<std::uint32_t> end_scores(std::string_view p, std::string_view t) {
+  std::vector<std::uint32_t> col(p.size() + 1), score(t.size());
+  std::iota(col.begin(), col.end(), 0u);
+  for (std::size_t j = 0; j < t.size(); ++j) {
+    std::uint32_t diag = col[0];  // row 0 stays 0: a match may start anywhere
+    for (std::size_t i = 1; i <= p.size(); ++i) {
+      std::uint32_t up = col[i];
+      std::uint32_t v = std::min({diag + (p[i - 1] == t[j] ? 0u : 1u), up + 1, col[i - 1] + 1});
+      diag = up;
+      col[i] = v;
+    }
+    score[j] = col[p.size()];
+  }
+  return score;
+}
+
+/// Plain suffix array by sorting suffixes (O(n² log n) worst case; for small texts).
+inline std::vector<std::uint64_t> suffix_array(std::string_view t) {
+  std::vector<std::uint64_t> sa(t.size());
+  std::iota(sa.begin(), sa.end(), 0u);
+  std::sort(sa.begin(), sa.end(), [&](std::uint64_t a, std::uint64_t b) { return t.substr(a) < t.substr(b); });
+  return sa;
+}
+
+/// Random string over the first `sigma` symbols of `alphabet` (or all 256 byte values when empty).
+inline std::string random_text(std::mt19937_64& rng, std::size_t n, std::string_view alphabet) {
+  std::string s(n, '\0');
+  if (alphabet.empty()) {
+    std::uniform_int_distribution<int> d(0, 255);
+    for (auto& c : s) c = static_cast<char>(d(rng));
+  } else {
+    std::uniform_int_distribution<std::size_t> d(0, alphabet.size() - 1);
+    for (auto& c : s) c = alphabet[d(rng)];
+  }
+  return s;
+}
+
+}  // namespace oracle
