@@ -1,0 +1,218 @@
+// cmd_search.cpp — `trawl search`: exact and approximate search of files, stdin, gzip and
+// FASTA/FASTQ records, printed in the output contract (output.hpp).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "commands.hpp"
+#include "output.hpp"
+#include "trawl/approx.hpp"
+#include "trawl/error.hpp"
+#include "trawl/io.hpp"
+#include "trawl/search.hpp"
+
+namespace trawl::cli {
+namespace {
+
+struct search_args {
+  std::vector<std::string> positional;
+  std::vector<std::string> expressions;
+  std::vector<std::string> pattern_files;
+  int k = 0;
+  bool all_ends = false, align = false, hamming = false, iupac = false;
+  bool ignore_case = false, both_strands = false;
+  std::string algorithm = "auto";
+  unsigned threads = 0;
+  std::size_t slice_size = 0;
+  bool count = false, quiet = false, lines = false;
+  std::uint64_t max_count = 0;
+  std::string format, color = "auto";
+  bool fasta = false, no_fasta = false;
+  std::string device = "auto";
+};
+
+std::vector<std::string> read_pattern_file(const std::string& path) {
+  auto in = io::input_buffer::open(path);
+  std::vector<std::string> out;
+  std::string_view b = in.bytes();
+  if (io::detect_format(b) != io::format::plain) {
+    // FASTA/FASTQ pattern files (primers, guides): one pattern per record.
+    io::record_reader rr(b, io::format::automatic, path);
+    io::record r;
+    while (rr.next(r)) {
+      if (r.sequence.empty()) throw error(errc::invalid_argument, path + ": record " + std::string(r.name) + " is empty");
+      out.emplace_back(r.sequence);
+    }
+    return out;
+  }
+  // One pattern per line; empty lines are skipped.
+  std::size_t pos = 0;
+  while (pos < b.size()) {
+    std::size_t nl = b.find('\n', pos);
+    if (nl == std::string_view::npos) nl = b.size();
+    std::string_view line = b.substr(pos, nl - pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) out.emplace_back(line);
+    pos = nl + 1;
+  }
+  if (out.empty()) throw error(errc::invalid_argument, path + ": no pattern in file");
+  return out;
+}
+
+int run_search(search_args& a) {
+  // Patterns: -e/-f, or else the first positional argument.
+  std::vector<std::string> patterns = a.expressions;
+  for (const auto& f : a.pattern_files) {
+    auto more = read_pattern_file(f);
+    patterns.insert(patterns.end(), more.begin(), more.end());
+  }
+  std::vector<std::string> files = a.positional;
+  if (patterns.empty()) {
+    if (files.empty()) throw error(errc::invalid_argument, "no pattern given");
+    patterns.push_back(files.front());
+    files.erase(files.begin());
+  }
+  if (files.empty()) files.push_back("-");
+  if (a.k < 0) throw error(errc::invalid_argument, "-k must be >= 0");
+  if (a.hamming && a.k == 0 && !a.all_ends) throw error(errc::invalid_argument, "--hamming needs -k >= 1");
+  if (a.fasta && a.no_fasta) throw error(errc::invalid_argument, "--fasta and --no-fasta exclude each other");
+  if (a.device == "gpu") throw error(errc::unsupported, "--device gpu: this build has no CUDA backend");
+
+  search_options so;
+  so.max_errors = a.k;
+  so.hamming = a.hamming;
+  so.ignore_case = a.ignore_case;
+  so.iupac = a.iupac;
+  so.both_strands = a.both_strands;
+  so.all_ends = a.all_ends;
+  so.threads = a.threads;
+  so.slice_size = a.slice_size;
+  const bool approximate = a.k > 0 || a.all_ends;
+  if (approximate) {
+    if (a.algorithm != "auto" && a.algorithm != "myers" && a.algorithm != "dp")
+      throw error(errc::invalid_argument, "--algorithm " + a.algorithm + " is not an approximate engine (myers, dp, auto)");
+    so.approx_algorithm = a.algorithm;
+  } else {
+    if (a.algorithm == "myers" || a.algorithm == "dp")
+      throw error(errc::invalid_argument, "--algorithm " + a.algorithm + " needs -k >= 1");
+    so.exact = parse_exact_algorithm(a.algorithm);
+  }
+  auto matcher = make_matcher(patterns, so);
+  std::size_t shortest = patterns.front().size();
+  for (const auto& p : patterns) shortest = std::min(shortest, p.size());
+
+  const bool tty = isatty(1) != 0;
+  print_options po;
+  po.align = a.align;
+  po.color = a.color == "always" || (a.color == "auto" && tty && getenv("NO_COLOR") == nullptr);
+  if (a.lines) po.format = out_format::lines;
+  else if (a.format.empty()) po.format = tty ? out_format::human : out_format::tsv;
+  else if (a.format == "tsv") po.format = out_format::tsv;
+  else if (a.format == "json") po.format = out_format::json;
+  else if (a.format == "bed") po.format = out_format::bed;
+  else if (a.format == "human") po.format = out_format::human;
+  else throw error(errc::invalid_argument, "unknown --format " + a.format + " (tsv, json, bed, human)");
+  po.with_source = files.size() > 1;
+
+  writer out;
+  hit_printer printer(out, po, patterns);
+  bool any_error = false;
+  std::uint64_t total = 0;
+  for (const auto& file : files) {
+    std::uint64_t file_hits = 0;
+    try {
+      auto input = io::input_buffer::open(file);
+      io::format fmt = a.fasta ? io::format::automatic : io::format::plain;
+      if (a.fasta) {
+        fmt = io::detect_format(input.bytes());
+        if (fmt == io::format::plain) fmt = io::format::fasta;
+      } else if (!a.no_fasta) {
+        fmt = io::format::automatic;
+      }
+      const std::string display = file == "-" ? "(standard input)" : file;
+      io::record_reader records(input.bytes(), fmt, display);
+      io::record rec;
+      std::uint64_t longest = 0;
+      bool stop = false;
+      while (!stop && records.next(rec)) {
+        longest = std::max<std::uint64_t>(longest, rec.sequence.size());
+        if (a.max_count != 0 && file_hits >= a.max_count) break;
+        so.max_hits = a.quiet ? 1 : (a.max_count != 0 ? a.max_count - file_hits : 0);
+        printer.begin(rec.name, rec.sequence);
+        file_hits += search_sequence(*matcher, rec.sequence, so, [&](std::span<const hit> hits) {
+          if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
+          if (a.quiet) {
+            stop = true;
+            return false;
+          }
+          if (!a.count)
+            for (const hit& h : hits) printer.print(h);
+          return true;
+        });
+        if (a.quiet && file_hits > 0) return 0;
+      }
+      // A pattern that cannot fit in any sequence is a usage error, not "no match".
+      const std::uint64_t need = shortest > static_cast<std::size_t>(a.k) ? shortest - static_cast<std::size_t>(a.k) : 1;
+      if (longest < need && file_hits == 0)
+        throw error(errc::invalid_argument,
+                    fmt::format("{}: the pattern ({} bytes) is longer than the text ({} bytes)", display, shortest, longest));
+      if (a.count) {
+        if (files.size() > 1) out.put(fmt::format("{}:{}\n", display, file_hits));
+        else out.put(fmt::format("{}\n", file_hits));
+      }
+    } catch (const error& e) {
+      out.flush();
+      std::fprintf(stderr, "trawl: %s\n", e.what());
+      any_error = true;
+    }
+    total += file_hits;
+  }
+  out.flush();
+  if (any_error) return 2;
+  return total > 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void add_search_command(CLI::App& root, run_state& state) {
+  auto a = std::make_shared<search_args>();
+  CLI::App* cmd = root.add_subcommand("search", "Search files for exact or approximate occurrences of patterns");
+  cmd->footer(
+      "Output (tsv, the default when stdout is not a terminal): source, start, end, errors, strand, pattern;\n"
+      "0-based half-open [start,end). FASTA/FASTQ input is detected: hits are per record, line breaks removed.\n"
+      "Approximate search (-k K): edit distance <= K. One hit per cluster of consecutive end positions\n"
+      "(its best end, leftmost start); --all-ends reports every end position. With K >= pattern length every\n"
+      "position matches: the output is streamed, not built in memory.\n"
+      "Exit status: 0 if any hit, 1 if none, 2 on error.");
+  cmd->add_option("pattern_and_files", a->positional, "PATTERN then FILE... ('-' = stdin; default stdin)");
+  cmd->add_option("-e,--regexp", a->expressions, "a pattern (repeatable); then every positional is a FILE")
+      ->allow_extra_args(false);
+  cmd->add_option("-f,--file", a->pattern_files, "read patterns from FILE, one per line (or FASTA records)")
+      ->allow_extra_args(false);
+  cmd->add_option("-k,--max-errors", a->k, "report occurrences with at most K edit errors (default 0 = exact)");
+  cmd->add_flag("--all-ends", a->all_ends, "approximate: report every end position with score <= K");
+  cmd->add_flag("--align", a->align, "approximate: add a CIGAR of an optimal alignment");
+  cmd->add_flag("--hamming", a->hamming, "count substitutions only (no insertions/deletions)");
+  cmd->add_flag("--iupac", a->iupac, "IUPAC codes in DNA patterns (N, R, Y, ...) match their base sets");
+  cmd->add_flag("-i,--ignore-case", a->ignore_case, "ASCII case-insensitive");
+  cmd->add_flag("--both-strands", a->both_strands, "DNA: also search the reverse complement (strand '-')");
+  cmd->add_option("--algorithm", a->algorithm, "exact: bf|kmp|horspool|sunday|simd|auto; approximate: myers|dp|auto");
+  cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)");
+  cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic)")->group("");
+  cmd->add_flag("-c,--count", a->count, "print the number of hits per input");
+  cmd->add_flag("-q,--quiet", a->quiet, "print nothing; exit 0 at the first hit");
+  cmd->add_option("-m,--max-count", a->max_count, "stop after NUM hits per input");
+  cmd->add_option("--format", a->format, "tsv|json|bed|human (default: human on a terminal, else tsv)");
+  cmd->add_flag("-n,--lines", a->lines, "print each matching line with its line number, like grep -n");
+  cmd->add_option("--color", a->color, "auto|always|never")->check(CLI::IsMember({"auto", "always", "never"}));
+  cmd->add_flag("--fasta", a->fasta, "treat input as FASTA/FASTQ (default: detected from the content)");
+  cmd->add_flag("--no-fasta", a->no_fasta, "treat input as plain bytes even if it looks like FASTA");
+  cmd->add_option("--device", a->device, "auto|cpu|gpu (auto: GPU when present and the work is large)")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->callback([a, &state] { state.exit_code = run_search(*a); });
+}
+
+}  // namespace trawl::cli

@@ -1,0 +1,71 @@
+// output.hpp — the output contract of every trawl command that reports hits.
+//
+//   tsv  (default when stdout is not a terminal): source<TAB>start<TAB>end<TAB>errors<TAB>strand<TAB>pattern
+//   json: one object a line {"source":..,"start":..,"end":..,"errors":..,"strand":"+","pattern":..}
+//   bed:  BED6 — source, start, end, pattern, errors, strand
+//   lines (-n): each matching line once, grep style: [source:]lineno:line
+//   human (default on a terminal): colored source:start-end, errors, strand and the hit in context
+// Coordinates are 0-based, half-open [start, end); errors = 0 for exact hits.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trawl/hit.hpp"
+
+namespace trawl::cli {
+
+enum class out_format { tsv, json, bed, lines, human };
+
+/// Buffered writer to a file descriptor; a closed pipe throws broken_pipe.
+class writer {
+ public:
+  explicit writer(int fd = 1) : fd_(fd) { buf_.reserve(1 << 20); }
+  ~writer();
+  writer(const writer&) = delete;
+  writer& operator=(const writer&) = delete;
+  void put(std::string_view s) {
+    buf_.append(s);
+    if (buf_.size() >= (1u << 20)) flush();
+  }
+  void flush();
+
+ private:
+  int fd_;
+  std::string buf_;
+};
+
+/// Thrown when stdout is a closed pipe: the command ends quietly.
+struct broken_pipe {};
+
+struct print_options {
+  out_format format = out_format::tsv;
+  bool color = false;
+  bool align = false;       ///< add a CIGAR column / field (approximate search)
+  bool with_source = true;  ///< lines format: prefix lines with the source name
+};
+
+/// Prints hits of one sequence in the chosen format.
+class hit_printer {
+ public:
+  hit_printer(writer& w, const print_options& opt, const std::vector<std::string>& patterns);
+  /// Starts a new sequence (record or plain input) named `source`.
+  void begin(std::string_view source, std::string_view seq);
+  void print(const hit& h);
+
+ private:
+  void print_line_of(const hit& h);
+  writer& w_;
+  print_options opt_;
+  const std::vector<std::string>& patterns_;
+  std::string_view source_, seq_;
+  std::uint64_t line_cursor_ = 0, line_no_ = 1, last_line_start_ = ~std::uint64_t{0};
+  std::string tmp_;
+};
+
+std::string json_escape(std::string_view s);
+
+}  // namespace trawl::cli

@@ -1,0 +1,59 @@
+// engines.hpp — internal interface of the exact engines (src/exact/). Not installed.
+//
+// Every engine appends the starts s, from <= s < to and s + m <= n, of the compiled pattern
+// in ascending order; it reads only text[from, min(to + m - 1, n)).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trawl/exact.hpp"
+
+namespace trawl::exact_detail {
+
+/// A pattern compiled for every engine: the tables are small (O(σ + m)) and built once.
+struct compiled_pattern {
+  std::string pat;                        ///< the pattern, ASCII-lowercased when folding
+  bool fold = false;                      ///< compare through `tr`
+  std::array<unsigned char, 256> tr{};    ///< byte translation: identity or ASCII lowercase
+  std::vector<std::size_t> kmp_border;    ///< KMP failure function, kmp_border[i] for prefix length i
+  std::array<std::size_t, 256> horspool{};  ///< shift by the last byte of the window
+  std::array<std::size_t, 256> sunday{};    ///< shift by the byte just after the window
+  // SIMD filter: compare these pattern offsets for 32/64 window starts at once.
+  static constexpr int max_filter = 4;
+  int filter_count = 2;
+  std::array<std::size_t, max_filter> filter_offset{};
+};
+
+compiled_pattern compile(std::string_view pattern, bool fold);
+
+/// True if text[s, s+m) equals the pattern (through the fold table when folding).
+inline bool verify(const compiled_pattern& p, const unsigned char* t) {
+  const std::size_t m = p.pat.size();
+  const auto* q = reinterpret_cast<const unsigned char*>(p.pat.data());
+  if (!p.fold) {
+    for (std::size_t j = 0; j < m; ++j)
+      if (t[j] != q[j]) return false;
+    return true;
+  }
+  for (std::size_t j = 0; j < m; ++j)
+    if (p.tr[t[j]] != q[j]) return false;
+  return true;
+}
+
+using engine_fn = void (*)(const compiled_pattern&, std::string_view, std::size_t, std::size_t,
+                           std::vector<std::uint64_t>&);
+
+void find_brute_force(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::vector<std::uint64_t>&);
+void find_kmp(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::vector<std::uint64_t>&);
+void find_horspool(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::vector<std::uint64_t>&);
+void find_sunday(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::vector<std::uint64_t>&);
+void find_simd_serial(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::vector<std::uint64_t>&);
+void find_simd_avx2(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::vector<std::uint64_t>&);
+void find_simd_avx512(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::vector<std::uint64_t>&);
+
+}  // namespace trawl::exact_detail

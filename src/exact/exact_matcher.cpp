@@ -1,0 +1,61 @@
+// exact_matcher.cpp — the matcher for exact search of a pattern set (both strands optional).
+// One exact_searcher per (pattern, strand); a slice scan is O(P·slice) with the chosen engine.
+#include <algorithm>
+
+#include "trawl/error.hpp"
+#include "trawl/search.hpp"
+
+namespace trawl {
+namespace {
+
+class exact_matcher final : public matcher {
+ public:
+  exact_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+    const exact_options eo{options.exact, options.ignore_case, options.simd};
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      entries_.push_back({exact_searcher(patterns[i], eo), static_cast<std::uint32_t>(i), strand::forward});
+      if (options.both_strands)
+        entries_.push_back({exact_searcher(reverse_complement(patterns[i]), eo), static_cast<std::uint32_t>(i),
+                            strand::reverse});
+      max_len_ = std::max(max_len_, patterns[i].size());
+    }
+  }
+
+  [[nodiscard]] std::size_t lookbehind() const override { return 0; }
+  [[nodiscard]] std::size_t lookahead() const override { return max_len_ - 1; }
+  [[nodiscard]] hit_key key() const override { return hit_key::start; }
+
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    const std::size_t first = out.size();
+    std::vector<std::uint64_t> starts;
+    for (const auto& e : entries_) {
+      starts.clear();
+      e.searcher.find(seq, own_begin, own_end, starts);
+      const std::uint64_t m = e.searcher.size();
+      for (std::uint64_t s : starts) out.push_back(hit{s, s + m, e.pattern, 0, e.dir, 0});
+    }
+    if (entries_.size() > 1)
+      std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
+        if (a.start != b.start) return a.start < b.start;
+        if (a.pattern != b.pattern) return a.pattern < b.pattern;
+        return a.dir < b.dir;
+      });
+  }
+
+ private:
+  struct entry {
+    exact_searcher searcher;
+    std::uint32_t pattern;
+    strand dir;
+  };
+  std::vector<entry> entries_;
+  std::size_t max_len_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<matcher> make_exact_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+  return std::make_unique<exact_matcher>(patterns, options);
+}
+
+}  // namespace trawl

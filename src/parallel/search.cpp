@@ -1,0 +1,224 @@
+// search.cpp — the slicing driver: the one place the library cuts text.
+//
+// A sequence of n bytes is cut into slices of owned key positions; slice i scans
+// [begin_i - lookbehind, end_i + lookahead) so every hit is found by exactly the slice that
+// owns its key position. Slices run on a oneTBB pipeline (parallel scan, serial in-order
+// delivery), so the output is in text order and identical for every thread count and slice
+// size. Approximate clusters cut by a slice edge arrive flagged (hit::open) and are merged
+// here before delivery. O(n) bytes scanned plus (lookbehind + lookahead) per slice.
+#include <tbb/parallel_pipeline.h>
+#include <tbb/info.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+
+#include "trawl/approx.hpp"
+#include "trawl/error.hpp"
+#include "trawl/search.hpp"
+
+namespace trawl {
+
+std::string reverse_complement(std::string_view dna) {
+  std::string out(dna.size(), '\0');
+  auto comp = [](char c) -> char {
+    switch (c) {
+      case 'A': return 'T'; case 'C': return 'G'; case 'G': return 'C'; case 'T': return 'A'; case 'U': return 'A';
+      case 'a': return 't'; case 'c': return 'g'; case 'g': return 'c'; case 't': return 'a'; case 'u': return 'a';
+      case 'R': return 'Y'; case 'Y': return 'R'; case 'K': return 'M'; case 'M': return 'K';
+      case 'B': return 'V'; case 'V': return 'B'; case 'D': return 'H'; case 'H': return 'D';
+      case 'r': return 'y'; case 'y': return 'r'; case 'k': return 'm'; case 'm': return 'k';
+      case 'b': return 'v'; case 'v': return 'b'; case 'd': return 'h'; case 'h': return 'd';
+      default: return c;  // N, S, W and anything else are their own complement
+    }
+  };
+  for (std::size_t i = 0; i < dna.size(); ++i) out[dna.size() - 1 - i] = comp(dna[i]);
+  return out;
+}
+
+namespace {
+
+void check_patterns(const std::vector<std::string>& patterns, const search_options& options) {
+  if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
+  for (const auto& p : patterns) {
+    if (p.empty()) throw error(errc::invalid_argument, "empty pattern");
+    if (p.find('\0') != std::string::npos) throw error(errc::invalid_argument, "pattern contains a NUL byte");
+  }
+  if (options.max_errors < 0) throw error(errc::invalid_argument, "the number of errors (-k) must be >= 0");
+}
+
+/// Orders hits as delivered: by key position, then pattern, strand, start, end.
+struct hit_order {
+  hit_key key;
+  bool operator()(const hit& a, const hit& b) const {
+    const std::uint64_t ka = key == hit_key::start ? a.start : a.end;
+    const std::uint64_t kb = key == hit_key::start ? b.start : b.end;
+    if (ka != kb) return ka < kb;
+    if (a.pattern != b.pattern) return a.pattern < b.pattern;
+    if (a.dir != b.dir) return a.dir < b.dir;
+    if (a.start != b.start) return a.start < b.start;
+    return a.end < b.end;
+  }
+};
+
+/// Serial, in-order stage: merges cluster pieces and hands hits to the caller in order.
+class ordered_delivery {
+ public:
+  ordered_delivery(hit_key key, std::uint64_t max_hits, const hit_callback& cb)
+      : order_{key}, max_hits_(max_hits), cb_(cb) {}
+
+  /// Takes one slice's hits; returns false once the search should stop.
+  bool take(std::vector<hit>& hits) {
+    if (pending_.empty() && buffer_.empty() &&
+        std::none_of(hits.begin(), hits.end(), [](const hit& h) { return h.open != 0; }))
+      return deliver(hits);  // the common case: nothing to merge, already in order
+    std::map<std::pair<std::uint32_t, strand>, hit> still_open;
+    for (hit& h : hits) {
+      const auto id = std::make_pair(h.pattern, h.dir);
+      hit merged = h;
+      if (h.open & 1u) {
+        if (auto it = pending_.find(id); it != pending_.end()) {
+          // Continue the cluster of the previous slice: keep the smaller score, leftmost on ties.
+          merged = it->second.errors <= h.errors ? it->second : h;
+          pending_.erase(it);
+        }
+      }
+      merged.open = 0;
+      if (h.open & 2u) still_open[id] = merged;
+      else buffer_.push_back(merged);
+    }
+    // Pieces left pending from the previous slice that were not continued are complete.
+    for (auto& [id, h] : pending_) buffer_.push_back(h);
+    pending_ = std::move(still_open);
+    return flush(false);
+  }
+
+  bool finish() {
+    for (auto& [id, h] : pending_) buffer_.push_back(h);
+    pending_.clear();
+    return flush(true);
+  }
+
+  [[nodiscard]] std::uint64_t delivered() const { return delivered_; }
+  [[nodiscard]] bool stopped() const { return stopped_; }
+
+ private:
+  bool flush(bool all) {
+    std::sort(buffer_.begin(), buffer_.end(), order_);
+    std::size_t ready = buffer_.size();
+    if (!all && !pending_.empty()) {
+      // A pending cluster's final end is at least its current best end.
+      std::uint64_t watermark = ~std::uint64_t{0};
+      for (auto& [id, h] : pending_) watermark = std::min(watermark, h.end);
+      ready = static_cast<std::size_t>(
+          std::partition_point(buffer_.begin(), buffer_.end(), [&](const hit& h) { return h.end < watermark; }) -
+          buffer_.begin());
+    }
+    std::vector<hit> out(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(ready));
+    buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(ready));
+    return deliver(out);
+  }
+
+  bool deliver(std::vector<hit>& hits) {
+    if (stopped_) return false;
+    if (hits.empty()) return true;
+    std::size_t count = hits.size();
+    if (max_hits_ != 0 && delivered_ + count >= max_hits_) {
+      count = static_cast<std::size_t>(max_hits_ - delivered_);
+      stopped_ = true;
+    }
+    delivered_ += count;
+    if (!cb_(std::span<const hit>(hits.data(), count))) stopped_ = true;
+    return !stopped_;
+  }
+
+  hit_order order_;
+  std::uint64_t max_hits_;
+  const hit_callback& cb_;
+  std::uint64_t delivered_ = 0;
+  bool stopped_ = false;
+  std::map<std::pair<std::uint32_t, strand>, hit> pending_;
+  std::vector<hit> buffer_;
+};
+
+std::size_t choose_slice_size(std::size_t n, unsigned threads, std::size_t context, std::size_t requested) {
+  if (requested != 0) return requested;
+  // Enough slices to balance the threads, large enough that the context re-read is noise.
+  std::size_t s = n / (static_cast<std::size_t>(threads) * 16 + 1);
+  s = std::clamp<std::size_t>(s, std::size_t{1} << 16, std::size_t{8} << 20);
+  return std::max(s, 16 * context);
+}
+
+}  // namespace
+
+std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+  check_patterns(patterns, options);
+  if (options.max_errors > 0 || options.all_ends) return make_approx_matcher(patterns, options);
+  return make_exact_matcher(patterns, options);
+}
+
+std::uint64_t search_sequence(const matcher& m, std::string_view seq, const search_options& options,
+                              const hit_callback& on_hits) {
+  const std::size_t n = seq.size();
+  ordered_delivery out(m.key(), options.max_hits, on_hits);
+  if (n == 0) return 0;
+  // More workers than the machine has cores cannot help; oneTBB would refuse them anyway.
+  const auto cores = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
+  const unsigned threads = options.threads != 0 ? std::min(options.threads, cores) : cores;
+  const std::size_t slice = std::max<std::size_t>(1, choose_slice_size(n, threads, m.lookbehind() + m.lookahead(),
+                                                                       options.slice_size));
+  const std::size_t slices = (n + slice - 1) / slice;
+
+  if (threads == 1 || slices == 1) {
+    std::vector<hit> hits;
+    for (std::size_t i = 0; i < slices; ++i) {
+      hits.clear();
+      m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
+      if (!out.take(hits)) return out.delivered();
+    }
+    out.finish();
+    return out.delivered();
+  }
+
+  std::atomic<bool> stop{false};
+  std::size_t next = 0;
+  tbb::task_arena arena(static_cast<int>(threads));
+  arena.execute([&] {
+    tbb::parallel_pipeline(
+        static_cast<std::size_t>(threads) * 4,
+        tbb::make_filter<void, std::size_t>(tbb::filter_mode::serial_in_order,
+                                            [&](tbb::flow_control& fc) -> std::size_t {
+                                              if (next >= slices || stop.load(std::memory_order_relaxed)) {
+                                                fc.stop();
+                                                return 0;
+                                              }
+                                              return next++;
+                                            }) &
+            tbb::make_filter<std::size_t, std::vector<hit>>(
+                tbb::filter_mode::parallel,
+                [&](std::size_t i) {
+                  std::vector<hit> hits;
+                  if (!stop.load(std::memory_order_relaxed))
+                    m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
+                  return hits;
+                }) &
+            tbb::make_filter<std::vector<hit>, void>(tbb::filter_mode::serial_in_order, [&](std::vector<hit> hits) {
+              if (!stop.load(std::memory_order_relaxed) && !out.take(hits)) stop.store(true);
+            }));
+  });
+  if (!stop.load()) out.finish();
+  return out.delivered();
+}
+
+std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns, const search_options& options) {
+  auto m = make_matcher(patterns, options);
+  std::vector<hit> all;
+  search_sequence(*m, text, options, [&](std::span<const hit> hs) {
+    all.insert(all.end(), hs.begin(), hs.end());
+    return true;
+  });
+  return all;
+}
+
+}  // namespace trawl

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# cli_test.sh TRAWL — runs the trawl binary like a user: output contract, exit codes, inputs,
+# bad input. Every check compares against an expectation written here or computed by a tool
+# that shares no code with trawl (grep, python3).
+set -u
+T=${1:?usage: cli_test.sh path/to/trawl}
+D=$(mktemp -d /tmp/trawl-cli-XXXXXX)
+trap 'rm -rf "$D"' EXIT
+fails=0; checks=0
+pass() { checks=$((checks + 1)); }
+fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+# expect_rc WANT CMD... : exit status of CMD
+expect_rc() { local want=$1; shift; "$@" >"$D/out" 2>"$D/err"; local rc=$?; [ "$rc" = "$want" ] && pass || fail "rc $rc != $want: $*"; }
+# expect_out WANT CMD... : stdout of CMD (exact)
+expect_out() { local want=$1; shift; local got; got=$("$@" 2>"$D/err"); [ "$got" = "$want" ] && pass || fail "$*: got [$got] want [$want]"; }
+# expect_err_line CMD... : exit 2 and exactly one line on stderr
+expect_err_line() { "$@" >"$D/out" 2>"$D/err"; local rc=$?; local lines; lines=$(wc -l <"$D/err");
+  [ "$rc" = 2 ] && [ "$lines" = 1 ] && grep -q '^trawl: ' "$D/err" && pass || fail "want one-line error + rc 2 (rc=$rc, $lines lines: $(head -c 200 "$D/err")): $*"; }
+TAB=$'\t'
+
+printf 'hello world\nsay hello again\nnothing here\n' >"$D/h.txt"
+# --- output contract -------------------------------------------------------------------
+expect_out "h.txt${TAB}0${TAB}5${TAB}0${TAB}+${TAB}hello
+h.txt${TAB}16${TAB}21${TAB}0${TAB}+${TAB}hello" bash -c "cd $D && $T search hello h.txt"
+expect_out '{"source":"h.txt","start":0,"end":5,"errors":0,"strand":"+","pattern":"hello"}' \
+  bash -c "cd $D && $T search --format json -m 1 hello h.txt"
+expect_out "h.txt${TAB}16${TAB}21${TAB}hello${TAB}0${TAB}+" bash -c "cd $D && $T search --format bed hello h.txt | tail -1"
+expect_out "1:hello world
+2:say hello again" "$T" search -n hello "$D/h.txt"
+expect_out "2" "$T" search -c hello "$D/h.txt"
+expect_out "3" "$T" search -c -i HELLO <(printf 'Hello HELLO hello')
+expect_out "3" "$T" search -c aa <(printf 'aaaa')   # overlapping occurrences
+expect_out "1" "$T" search -c -m 1 hello "$D/h.txt"
+# several files: grep style source:count, and an error in one file does not stop the others
+cp "$D/h.txt" "$D/g.txt"
+expect_out "$D/h.txt:2
+$D/g.txt:2" "$T" search -c hello "$D/h.txt" "$D/g.txt"
+expect_rc 2 "$T" search -c hello "$D/h.txt" "$D/missing" "$D/g.txt"
+grep -q "$D/g.txt:2" "$D/out" && pass || fail "search continues after a missing file"
+# several patterns with -e and -f; the pattern column names the pattern
+printf 'world\nagain\n' >"$D/pats"
+expect_out "world
+again" bash -c "$T search -f $D/pats $D/h.txt | cut -f6"
+expect_out "hello
+world" bash -c "$T search -e hello -e world -m 2 $D/h.txt | cut -f6"
+
+# --- exit codes and grep manners -------------------------------------------------------
+expect_rc 0 "$T" search hello "$D/h.txt"
+expect_rc 1 "$T" search absent "$D/h.txt"
+expect_rc 0 "$T" search -q hello "$D/h.txt"
+[ ! -s "$D/out" ] && pass || fail "-q printed something"
+expect_out "hello" bash -c "printf 'xhellox' | $T search hello - | cut -f6"
+expect_out "(standard input)" bash -c "printf 'xhellox' | $T search hello | cut -f1"
+# closed pipe: quiet, no error message
+yes 'hello there' | head -c 20000000 >"$D/big.txt"
+out=$("$T" search hello "$D/big.txt" 2>"$D/err" | head -1); [ -n "$out" ] && [ ! -s "$D/err" ] && pass || fail "closed pipe: $(cat "$D/err")"
+# thread count does not change the output
+a=$("$T" search -j 1 there "$D/big.txt" | md5sum); b=$("$T" search -j 7 --slice-size 4097 there "$D/big.txt" | md5sum)
+[ "$a" = "$b" ] && pass || fail "-j 1 and -j 7 outputs differ"
+want=$(grep -o there "$D/big.txt" | wc -l)
+expect_out "$want" "$T" search -c there "$D/big.txt"
+
+# --- sequences: FASTA, FASTQ, gzip, both strands ---------------------------------------
+printf '>chr1 desc\nACGTAC\nGTTTGA\n>empty\n>chr2\nTCAAACGT\n' >"$D/g.fa"
+expect_out "chr1${TAB}4${TAB}8${TAB}0${TAB}+${TAB}ACGT
+chr2${TAB}4${TAB}8${TAB}0${TAB}+${TAB}ACGT" bash -c "$T search ACGT $D/g.fa | grep -v '^chr1.0'"
+expect_out "chr1${TAB}7${TAB}11${TAB}0${TAB}-${TAB}CAAA" bash -c "$T search --both-strands CAAA $D/g.fa | grep chr1"
+expect_out "chr2${TAB}1${TAB}5${TAB}CAAA${TAB}0${TAB}+" bash -c "$T search --format bed --both-strands CAAA $D/g.fa | grep chr2"
+expect_out "1" "$T" search -c --no-fasta 'C
+G' "$D/g.fa"   # plain bytes: the line break is searchable
+gzip -c "$D/g.fa" >"$D/g.fa.gz"
+expect_out "$("$T" search ACGT "$D/g.fa")" "$T" search ACGT "$D/g.fa.gz"
+printf '@r1\nACGTT\n+\nIIIII\n@r2\nTTACG\n+\nIIIII\n' >"$D/r.fq"
+expect_out "r2${TAB}2${TAB}5" bash -c "$T search ACG $D/r.fq | cut -f1-3 | tail -1"
+
+# --- algorithms agree ------------------------------------------------------------------
+for alg in bf kmp horspool sunday simd auto; do
+  expect_out "$want" "$T" search -c --algorithm "$alg" there "$D/big.txt"
+done
+# binary files are searched as bytes
+printf 'ab\0cd\0ab' >"$D/bin"
+expect_out "2" "$T" search -c ab "$D/bin"
+
+# --- bad input: one line on stderr, exit 2 ---------------------------------------------
+expect_err_line "$T" search hello "$D/missing"
+expect_err_line "$T" search hello "$D"
+expect_err_line "$T" search "" "$D/h.txt"
+expect_err_line "$T" search --bogus-option hello "$D/h.txt"
+expect_err_line "$T" search -k -1 hello "$D/h.txt"
+expect_err_line "$T" search --algorithm nosuch hello "$D/h.txt"
+expect_err_line "$T" search "$(printf 'x%.0s' $(seq 1 100))" "$D/h.txt"   # longer than the text
+printf 'a\0b\n' >"$D/nulpat"
+expect_err_line "$T" search -f "$D/nulpat" "$D/h.txt"
+printf 'garbage' | gzip | head -c 15 >"$D/trunc.gz"
+expect_err_line "$T" search x "$D/trunc.gz"
+if [ "$(id -u)" != 0 ]; then
+  cp "$D/h.txt" "$D/unreadable"; chmod 000 "$D/unreadable"
+  expect_err_line "$T" search hello "$D/unreadable"
+fi
+expect_err_line "$T" search --format xml hello "$D/h.txt"
+
+echo "cli_test: $checks checks, $fails failed"
+[ "$fails" = 0 ]

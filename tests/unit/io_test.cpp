@@ -1,0 +1,104 @@
+// io_test.cpp — input layer: files, gzip, FASTA/FASTQ records, errors.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "trawl/error.hpp"
+#include "trawl/io.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct temp_dir {
+  fs::path path;
+  temp_dir() {
+    char tmpl[] = "/tmp/trawl-io-XXXXXX";
+    path = mkdtemp(tmpl);
+  }
+  ~temp_dir() { fs::remove_all(path); }
+  std::string write(const std::string& name, const std::string& bytes) const {
+    std::ofstream(path / name, std::ios::binary) << bytes;
+    return (path / name).string();
+  }
+};
+
+std::vector<std::pair<std::string, std::string>> records_of(std::string_view bytes, trawl::io::format f = trawl::io::format::automatic) {
+  trawl::io::record_reader rr(bytes, f, "in");
+  std::vector<std::pair<std::string, std::string>> v;
+  trawl::io::record r;
+  while (rr.next(r)) v.emplace_back(std::string(r.name), std::string(r.sequence));
+  return v;
+}
+
+TEST(Records, FastaWrappedLinesEmptyRecordsAndCrlf) {
+  const std::string fa = ">chr1 first\nACGT\nAC\n>empty\n>chr2\r\nGG\r\nTT\r\n\n>last\nA";
+  const auto r = records_of(fa);
+  ASSERT_EQ(r.size(), 4u);
+  EXPECT_EQ(r[0], (std::pair<std::string, std::string>{"chr1", "ACGTAC"}));
+  EXPECT_EQ(r[1], (std::pair<std::string, std::string>{"empty", ""}));
+  EXPECT_EQ(r[2], (std::pair<std::string, std::string>{"chr2", "GGTT"}));
+  EXPECT_EQ(r[3], (std::pair<std::string, std::string>{"last", "A"}));
+}
+
+TEST(Records, FastqAndDetection) {
+  const std::string fq = "@r1 x\nACGT\n+\nIIII\n@r2\nGG\n+r2\nII\n";
+  EXPECT_EQ(trawl::io::detect_format(fq), trawl::io::format::fastq);
+  const auto r = records_of(fq);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[1], (std::pair<std::string, std::string>{"r2", "GG"}));
+  EXPECT_THROW(records_of("@r1\nACGT\n+\nII\n"), trawl::error);
+}
+
+TEST(Records, PlainInputIsOneRecordAndCanBeForced) {
+  EXPECT_EQ(trawl::io::detect_format("hello\n>world"), trawl::io::format::plain);
+  const auto r = records_of(">a\nAC\n", trawl::io::format::plain);
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].second, ">a\nAC\n");
+}
+
+TEST(InputBuffer, MapsFilesAndInflatesGzip) {
+  temp_dir d;
+  const std::string plain = d.write("a.txt", "hello world\n");
+  auto b = trawl::io::input_buffer::open(plain);
+  EXPECT_EQ(b.bytes(), "hello world\n");
+  EXPECT_TRUE(b.is_mapped());
+
+  // Two gzip members concatenated are one stream.
+  const std::string gz = (d.path / "b.gz").string();
+  for (const char* part : {"first ", "second"}) {
+    gzFile f = gzopen(gz.c_str(), "ab");
+    gzwrite(f, part, static_cast<unsigned>(std::strlen(part)));
+    gzclose(f);
+  }
+  auto g = trawl::io::input_buffer::open(gz);
+  EXPECT_TRUE(g.was_gzip());
+  EXPECT_EQ(g.bytes(), "first second");
+
+  // Truncated gzip is an error, not a silent short read.
+  std::ifstream in(gz, std::ios::binary);
+  std::string all((std::istreambuf_iterator<char>(in)), {});
+  const std::string cut = d.write("c.gz", all.substr(0, all.size() - 3));
+  EXPECT_THROW(trawl::io::input_buffer::open(cut), trawl::error);
+}
+
+TEST(InputBuffer, ErrorsAreOneLineTrawlErrors) {
+  temp_dir d;
+  try {
+    trawl::io::input_buffer::open((d.path / "missing").string());
+    FAIL();
+  } catch (const trawl::error& e) {
+    EXPECT_EQ(e.code(), trawl::errc::io_error);
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+  }
+  EXPECT_THROW(trawl::io::input_buffer::open(d.path.string()), trawl::error);  // a directory
+  const std::string empty = d.write("empty", "");
+  EXPECT_EQ(trawl::io::input_buffer::open(empty).bytes(), "");
+}
+
+}  // namespace
