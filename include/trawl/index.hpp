@@ -1,0 +1,165 @@
+// trawl/index.hpp — the compressed Hybrid Index: LZ77 + an FM-index over the text around
+// phrase boundaries, with a load-balanced parallel locate.
+//
+// Ferrada, Gagie, Hirvola, Puglisi, "Hybrid indexes for repetitive datasets" (2014);
+// Ferrada, Kempa, Puglisi, "Hybrid alignment" (ALENEX 2018); Letelier, "Parallel pattern
+// matching in compressed space" (the seed of the parallel locate).
+//
+// How it works, in one paragraph. The text S (n bytes) is parsed greedily into z LZ77 phrases
+// (longest previous factor, or a literal byte seen for the first time). For the parameter M
+// (max_len) the text within M-1 bytes of every phrase start is kept in S'' (overlapping
+// windows merged into segments); an FM-index over S'' finds the *primary* occurrences of a
+// pattern (those not inside one copied phrase). Every other (*secondary*) occurrence lies in
+// a copied phrase and is found from an earlier one by the Kärkkäinen–Ukkonen recursion over
+// the phrase sources (sorted starts + a range-maximum structure over their ends). Patterns
+// longer than M are cut into M-byte windows; each window's primary hits give candidates that
+// are verified against the text (extract), so the answer stays exact for every length.
+//
+// Complexity: build O(n) time after the suffix array (libdivsufsort, O(n log n) worst case),
+// peak memory ≈ 13 n bytes (n < 2^31, 32-bit suffix array) or ≈ 25 n bytes (64-bit) plus the
+// FM-index construction over S''. locate: O(m·log σ + (occ_primary)·s_SA + occ·t_rmq).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trawl/hit.hpp"
+
+namespace trawl::index {
+
+/// Which locate engine runs the secondary-occurrence recursion.
+enum class locate_engine {
+  serial,         ///< the seed's sequential algorithm (Algorithms 1–2), one thread
+  static_chunks,  ///< the seed's parallel algorithm (Algorithms 3–4): primaries cut in equal chunks
+  balanced,       ///< default: oneTBB work stealing over primaries and recursion branches
+};
+
+/// Reported while an index is built: `stage` names the step, `done`/`total` its progress.
+using progress_callback = std::function<void(std::string_view stage, std::uint64_t done, std::uint64_t total)>;
+
+struct build_options {
+  /// M: every substring of length <= M that crosses a phrase boundary is kept in S''.
+  /// Patterns up to M bytes are answered from S'' directly; longer ones through windows +
+  /// verification. 1 <= max_len <= 4096.
+  std::uint32_t max_len = 32;
+  /// Treat input starting with '>' as FASTA (records concatenated, names kept). build() only.
+  bool detect_fasta = true;
+  /// Use 64-bit suffix-array positions even for small texts (tests the large-text path).
+  bool force_64bit = false;
+  /// Called from the building thread; never printed by the library. May be empty.
+  progress_callback progress;
+};
+
+struct locate_options {
+  locate_engine engine = locate_engine::balanced;
+  unsigned threads = 0;  ///< 0 = all cores (oneTBB default); serial ignores it
+};
+
+/// One FASTA record (or the whole plain input) inside the indexed text.
+struct record_span {
+  std::string name;
+  std::uint64_t start = 0;   ///< offset of the record's first byte in the concatenated text
+  std::uint64_t length = 0;
+};
+
+/// A hit of search_records(): `record` indexes records(); hit coordinates are record-relative.
+struct record_hit {
+  std::uint32_t record = 0;
+  trawl::hit h;
+};
+
+/// Sizes and shape, for `trawl index info`.
+struct index_info {
+  std::uint64_t n = 0;             ///< text length
+  std::uint64_t z = 0;             ///< LZ77 phrases
+  std::uint64_t literals = 0;      ///< literal phrases (first occurrence of a byte)
+  std::uint32_t max_len = 0;       ///< M
+  std::uint64_t s2_length = 0;     ///< |S''|
+  std::uint64_t segments = 0;      ///< merged windows in S''
+  std::uint32_t sigma = 0;         ///< distinct bytes
+  std::vector<std::pair<std::string, std::uint64_t>> part_bytes;  ///< serialized size of each part
+  std::uint64_t total_bytes = 0;
+  [[nodiscard]] double bits_per_char() const { return n ? 8.0 * static_cast<double>(total_bytes) / static_cast<double>(n) : 0.0; }
+};
+
+/// One LZ77 phrase: S[pos, pos+len) copies S[src, src+len) (src < pos), or is the literal S[pos].
+struct lz77_phrase {
+  std::uint64_t pos = 0;
+  std::uint64_t len = 0;
+  std::uint64_t src = 0;  ///< unused (0) for a literal
+  bool literal = false;
+};
+
+/// Exact greedy LZ77 parse (longest previous factor, self-overlap allowed; a byte never seen
+/// before is a literal phrase of length 1). Kärkkäinen, Kempa, Puglisi, "Linear time
+/// Lempel-Ziv factorization: simple, fast, small" (CPM 2013), KKP3: PSV/NSV over the suffix
+/// array, LCPs by direct comparison at phrase heads only (sum of phrase lengths = n, so O(n)).
+/// O(n) time after the suffix array; 13n bytes (n < 2^31) or 25n bytes (64-bit) peak.
+std::vector<lz77_phrase> lz77_parse(std::string_view text, bool force_64bit = false,
+                                    const progress_callback& progress = {});
+
+/// The Hybrid Index. Immutable after build/load; every const member is safe to call from
+/// several threads at once. Move-only.
+class hybrid_index {
+ public:
+  /// Indexes `bytes`. With options.detect_fasta and a leading '>' the input is read as FASTA
+  /// (headers dropped, line breaks removed, record names + offsets kept); otherwise the bytes
+  /// are the text (one record named `source_name`).
+  /// Throws trawl::error(invalid_argument) for a bad max_len.
+  static hybrid_index build(std::string_view bytes, std::string source_name = "-", const build_options& options = {});
+  /// Indexes an already concatenated text with explicit records (offsets must tile the text).
+  static hybrid_index build_records(std::string text, std::vector<record_span> records, std::string source_name,
+                                    const build_options& options = {});
+
+  /// Reads an index file. Throws trawl::error(io_error) if unreadable, trawl::error(bad_format)
+  /// for a truncated, corrupted, foreign or newer-version file (checked by magic, version,
+  /// section sizes and CRC-32 of every section before anything is parsed).
+  static hybrid_index load(const std::string& path);
+  static hybrid_index from_bytes(std::string_view file_bytes);
+  /// Writes the index (versioned binary format, see src/index/format.cpp). Throws io_error.
+  void save(const std::string& path) const;
+  [[nodiscard]] std::string to_bytes() const;
+
+  hybrid_index();
+  ~hybrid_index();
+  hybrid_index(hybrid_index&&) noexcept;
+  hybrid_index& operator=(hybrid_index&&) noexcept;
+
+  [[nodiscard]] std::uint64_t size() const noexcept;  ///< n
+  [[nodiscard]] std::uint32_t max_len() const noexcept;
+  [[nodiscard]] const std::string& source_name() const noexcept;
+  [[nodiscard]] std::span<const record_span> records() const noexcept;
+  /// The record holding text offset `pos` (pos < size()).
+  [[nodiscard]] std::uint32_t record_of(std::uint64_t pos) const;
+
+  /// Every start of `pattern` in the concatenated text, sorted ascending; identical for every
+  /// engine and thread count. An empty pattern has no occurrence.
+  [[nodiscard]] std::vector<std::uint64_t> locate(std::string_view pattern, const locate_options& options = {}) const;
+  /// Number of occurrences (== locate(pattern).size()).
+  [[nodiscard]] std::uint64_t count(std::string_view pattern, const locate_options& options = {}) const;
+  /// The primary occurrences only (not inside one copied phrase), sorted. For tests/benches.
+  [[nodiscard]] std::vector<std::uint64_t> locate_primary(std::string_view pattern) const;
+  /// S[start, start+len), clipped to the text. Throws invalid_argument if start > size().
+  [[nodiscard]] std::string extract(std::uint64_t start, std::uint64_t len) const;
+
+  /// All occurrences of all patterns inside one record each (hits crossing a record boundary
+  /// are dropped), sorted by (record, start, pattern); hit coordinates are record-relative,
+  /// half-open, errors = 0, strand forward. For `trawl search --index` and `trawl index locate`.
+  [[nodiscard]] std::vector<record_hit> search_records(const std::vector<std::string>& patterns,
+                                                       const locate_options& options = {}) const;
+
+  [[nodiscard]] index_info info() const;
+
+  struct impl;
+
+ private:
+  explicit hybrid_index(std::unique_ptr<impl> p);
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace trawl::index

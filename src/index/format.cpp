@@ -1,0 +1,301 @@
+// format.cpp — the index file: a versioned binary container with a CRC-32 per section.
+//
+// Layout (little-endian):
+//   header   magic "TRAWLHIX" | u32 version | u32 sections | u64 n | u64 z | u32 M |
+//            u32 flags (bit 0: integer-alphabet FM-index) | u32 crc32(header so far)
+//   table    per section: u32 id | u32 0 | u64 offset | u64 size | u32 crc32 | u32 0;
+//            then u32 crc32(table)
+//   payload  the sections, back to back (sdsl serializations, and our own "meta" record)
+// Loading checks magic, version, the header and table CRCs, that sections tile the file, and
+// every section's CRC before anything is parsed; then that the parts agree with each other.
+// Any failure is trawl::error(bad_format) with one line. O(file size) time.
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <zlib.h>
+
+#include "index/index_impl.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl::index {
+namespace {
+
+constexpr char magic[8] = {'T', 'R', 'A', 'W', 'L', 'H', 'I', 'X'};
+constexpr std::uint32_t format_version = 1;
+constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
+constexpr std::size_t entry_size = 32;
+
+enum section_id : std::uint32_t {
+  sec_meta = 1, sec_phrase_starts, sec_literals, sec_src_of_phrase, sec_by_src, sec_by_src_sample,
+  sec_src_end_rmq, sec_seg_s2, sec_seg_text, sec_fm, sec_end
+};
+constexpr const char* section_names[] = {"", "meta", "phrase starts", "literal phrases", "phrase sources",
+                                         "sources by start", "source samples", "source-end RMQ",
+                                         "S'' segment map", "text segment map", "FM-index of S''"};
+
+std::uint32_t crc(std::string_view s) {
+  uLong c = crc32(0L, Z_NULL, 0);
+  // zlib takes uInt lengths: feed large sections in pieces
+  while (!s.empty()) {
+    const std::size_t k = std::min<std::size_t>(s.size(), 1u << 30);
+    c = crc32(c, reinterpret_cast<const Bytef*>(s.data()), static_cast<uInt>(k));
+    s.remove_prefix(k);
+  }
+  return static_cast<std::uint32_t>(c);
+}
+
+template <class T>
+void put(std::string& out, T v) {
+  char b[sizeof(T)];
+  std::memcpy(b, &v, sizeof(T));
+  out.append(b, sizeof(T));
+}
+
+[[noreturn]] void bad(const std::string& what) { throw error(errc::bad_format, "index file: " + what); }
+
+struct reader {
+  std::string_view s;
+  std::size_t at = 0;
+  template <class T>
+  T get() {
+    if (s.size() - at < sizeof(T)) bad("truncated");
+    T v;
+    std::memcpy(&v, s.data() + at, sizeof(T));
+    at += sizeof(T);
+    return v;
+  }
+  std::string str(std::size_t len) {
+    if (s.size() - at < len) bad("truncated");
+    std::string v(s.substr(at, len));
+    at += len;
+    return v;
+  }
+};
+
+template <class T>
+std::string sdsl_bytes(const T& obj) {
+  std::ostringstream os;
+  sdsl::serialize(obj, os);
+  return std::move(os).str();
+}
+
+std::string meta_bytes(const hybrid_index::impl& ix) {
+  std::string m;
+  put<std::uint64_t>(m, ix.s2_len);
+  put<std::uint32_t>(m, ix.sigma);
+  m.append(reinterpret_cast<const char*>(ix.char_map.data()), 256);
+  m.append(reinterpret_cast<const char*>(ix.char_unmap.data()), 256);
+  put<std::uint32_t>(m, static_cast<std::uint32_t>(ix.source_name.size()));
+  m += ix.source_name;
+  put<std::uint64_t>(m, ix.records.size());
+  for (const auto& r : ix.records) {
+    put<std::uint32_t>(m, static_cast<std::uint32_t>(r.name.size()));
+    m += r.name;
+    put<std::uint64_t>(m, r.start);
+    put<std::uint64_t>(m, r.length);
+  }
+  return m;
+}
+
+std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::impl& ix) {
+  std::vector<std::pair<std::uint32_t, std::string>> s;
+  s.emplace_back(sec_meta, meta_bytes(ix));
+  s.emplace_back(sec_phrase_starts, sdsl_bytes(ix.phrase_starts.bits));
+  s.emplace_back(sec_literals, sdsl_bytes(ix.literal_phrases));
+  s.emplace_back(sec_src_of_phrase, sdsl_bytes(ix.src_of_phrase));
+  s.emplace_back(sec_by_src, sdsl_bytes(ix.by_src));
+  s.emplace_back(sec_by_src_sample, sdsl_bytes(ix.by_src_sample));
+  s.emplace_back(sec_src_end_rmq, sdsl_bytes(ix.src_end_rmq));
+  s.emplace_back(sec_seg_s2, sdsl_bytes(ix.seg_s2.bits));
+  s.emplace_back(sec_seg_text, sdsl_bytes(ix.seg_text.bits));
+  if (const auto* b = std::get_if<fm_byte>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*b));
+  else if (const auto* i = std::get_if<fm_int>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*i));
+  else s.emplace_back(sec_fm, std::string());
+  return s;
+}
+
+template <class T>
+void sdsl_load(T& obj, const std::string& bytes, const char* name) {
+  std::istringstream is(bytes);
+  is.exceptions(std::ios::failbit | std::ios::badbit);
+  try {
+    obj.load(is);
+  } catch (const std::exception&) {
+    bad(std::string("cannot parse section '") + name + "'");
+  }
+  if (static_cast<std::size_t>(is.tellg()) != bytes.size()) bad(std::string("section '") + name + "' has trailing bytes");
+}
+
+}  // namespace
+
+std::string serialize_index(const hybrid_index::impl& ix) {
+  const auto secs = sections(ix);
+  std::string out;
+  out.append(magic, 8);
+  put<std::uint32_t>(out, format_version);
+  put<std::uint32_t>(out, static_cast<std::uint32_t>(secs.size()));
+  put<std::uint64_t>(out, ix.n);
+  put<std::uint64_t>(out, ix.z);
+  put<std::uint32_t>(out, ix.max_len);
+  put<std::uint32_t>(out, std::holds_alternative<fm_int>(ix.fm) ? 1u : 0u);
+  put<std::uint32_t>(out, crc(out));
+  std::string table;
+  std::uint64_t offset = header_size + secs.size() * entry_size + 4;
+  for (const auto& [id, bytes] : secs) {
+    put<std::uint32_t>(table, id);
+    put<std::uint32_t>(table, 0);
+    put<std::uint64_t>(table, offset);
+    put<std::uint64_t>(table, bytes.size());
+    put<std::uint32_t>(table, crc(bytes));
+    put<std::uint32_t>(table, 0);
+    offset += bytes.size();
+  }
+  out += table;
+  put<std::uint32_t>(out, crc(table));
+  for (const auto& sec : secs) out += sec.second;
+  return out;
+}
+
+void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
+  reader r{bytes, 8};
+  const auto version = r.get<std::uint32_t>();
+  if (version != format_version)
+    bad("unsupported version " + std::to_string(version) + " (this build reads version " +
+        std::to_string(format_version) + ")");
+  const auto nsec = r.get<std::uint32_t>();
+  ix.n = r.get<std::uint64_t>();
+  ix.z = r.get<std::uint64_t>();
+  ix.max_len = r.get<std::uint32_t>();
+  const auto flags = r.get<std::uint32_t>();
+  const auto hcrc = r.get<std::uint32_t>();
+  if (hcrc != crc(bytes.substr(0, header_size - 4))) bad("header checksum mismatch");
+  if (nsec != sec_end - 1) bad("unexpected section count");
+  if (ix.max_len < 1 || ix.max_len > 4096 || flags > 1 || ix.z > ix.n) bad("header values out of range");
+  const std::size_t table_at = r.at;
+  if (bytes.size() - table_at < nsec * entry_size + 4) bad("truncated section table");
+  const std::string_view table = bytes.substr(table_at, nsec * entry_size);
+  r.at = table_at + nsec * entry_size;
+  if (r.get<std::uint32_t>() != crc(table)) bad("section table checksum mismatch");
+  std::vector<std::string> payload(sec_end);
+  std::uint64_t expect = header_size + nsec * entry_size + 4;
+  reader t{table, 0};
+  for (std::uint32_t i = 0; i < nsec; ++i) {
+    const auto id = t.get<std::uint32_t>();
+    t.get<std::uint32_t>();
+    const auto off = t.get<std::uint64_t>();
+    const auto size = t.get<std::uint64_t>();
+    const auto scrc = t.get<std::uint32_t>();
+    t.get<std::uint32_t>();
+    if (id != i + 1 || off != expect) bad("bad section table");
+    if (off > bytes.size() || size > bytes.size() - off) bad("truncated (section '" + std::string(section_names[id]) + "')");
+    const std::string_view body = bytes.substr(off, size);
+    if (crc(body) != scrc) bad("checksum mismatch in section '" + std::string(section_names[id]) + "'");
+    payload[id] = std::string(body);
+    expect = off + size;
+  }
+  if (expect != bytes.size()) bad("trailing bytes after the last section");
+
+  // meta
+  {
+    reader m{payload[sec_meta], 0};
+    ix.s2_len = m.get<std::uint64_t>();
+    ix.sigma = m.get<std::uint32_t>();
+    const std::string cm = m.str(256), cu = m.str(256);
+    std::memcpy(ix.char_map.data(), cm.data(), 256);
+    std::memcpy(ix.char_unmap.data(), cu.data(), 256);
+    ix.source_name = m.str(m.get<std::uint32_t>());
+    const auto nrec = m.get<std::uint64_t>();
+    if (nrec > payload[sec_meta].size()) bad("bad record count");
+    ix.records.clear();
+    std::uint64_t at = 0;
+    for (std::uint64_t i = 0; i < nrec; ++i) {
+      record_span rs;
+      rs.name = m.str(m.get<std::uint32_t>());
+      rs.start = m.get<std::uint64_t>();
+      rs.length = m.get<std::uint64_t>();
+      if (rs.start != at || rs.length > ix.n - at) bad("records do not tile the text");
+      at += rs.length;
+      ix.records.push_back(std::move(rs));
+    }
+    if (at != ix.n || m.at != payload[sec_meta].size()) bad("bad meta section");
+  }
+  sdsl_load(ix.phrase_starts.bits, payload[sec_phrase_starts], "phrase starts");
+  sdsl_load(ix.literal_phrases, payload[sec_literals], "literal phrases");
+  sdsl_load(ix.src_of_phrase, payload[sec_src_of_phrase], "phrase sources");
+  sdsl_load(ix.by_src, payload[sec_by_src], "sources by start");
+  sdsl_load(ix.by_src_sample, payload[sec_by_src_sample], "source samples");
+  sdsl_load(ix.src_end_rmq, payload[sec_src_end_rmq], "source-end RMQ");
+  sdsl_load(ix.seg_s2.bits, payload[sec_seg_s2], "S'' segment map");
+  sdsl_load(ix.seg_text.bits, payload[sec_seg_text], "text segment map");
+  if (payload[sec_fm].empty()) {
+    ix.fm = std::monostate{};
+  } else if (flags & 1u) {
+    fm_int f;
+    sdsl_load(f, payload[sec_fm], "FM-index of S''");
+    ix.fm = std::move(f);
+  } else {
+    fm_byte f;
+    sdsl_load(f, payload[sec_fm], "FM-index of S''");
+    ix.fm = std::move(f);
+  }
+  ix.rebind();
+
+  // the parts must agree with each other and with the header
+  const bool has_fm = !std::holds_alternative<std::monostate>(ix.fm);
+  const std::uint64_t fm_size = std::visit(
+      [](const auto& f) -> std::uint64_t {
+        if constexpr (std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) return 0;
+        else return f.size();
+      },
+      ix.fm);
+  const bool ok = ix.phrase_starts.bits.size() == ix.n + 1 && ix.phrase_starts.count_below(ix.n + 1) == ix.z + 1 &&
+                  ix.src_of_phrase.size() == ix.z && ix.by_src.size() <= ix.z &&
+                  ix.by_src.size() + ix.literal_phrases.size() == ix.z &&
+                  ix.by_src_sample.size() == (ix.by_src.size() + 63) / 64 &&
+                  (ix.by_src.empty() || ix.src_end_rmq.size() == ix.by_src.size()) &&
+                  ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.seg_text.bits.size() == ix.n + 1 &&
+                  has_fm == (ix.s2_len > 0) && (!has_fm || fm_size == ix.s2_len + 1) && ix.sigma <= 256;
+  if (!ok) bad("inconsistent sections");
+}
+
+std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const hybrid_index::impl& ix) {
+  std::vector<std::pair<std::string, std::uint64_t>> out;
+  for (const auto& [id, b] : sections(ix)) out.emplace_back(section_names[id], b.size());
+  return out;
+}
+
+hybrid_index hybrid_index::from_bytes(std::string_view file_bytes) {
+  auto ix = std::make_unique<impl>();
+  try {
+    deserialize_index(file_bytes, *ix);
+  } catch (const std::bad_alloc&) {
+    bad("a section claims an impossible size");
+  } catch (const std::length_error&) {
+    bad("a section claims an impossible size");
+  }
+  return hybrid_index(std::move(ix));
+}
+
+hybrid_index hybrid_index::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw error(errc::io_error, "cannot open index file '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw error(errc::io_error, "cannot read index file '" + path + "'");
+  return from_bytes(std::move(ss).str());
+}
+
+std::string hybrid_index::to_bytes() const { return serialize_index(*impl_); }
+
+void hybrid_index::save(const std::string& path) const {
+  const std::string bytes = to_bytes();
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw error(errc::io_error, "cannot write index file '" + path + "'");
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) throw error(errc::io_error, "cannot write index file '" + path + "'");
+}
+
+}  // namespace trawl::index

@@ -1,0 +1,373 @@
+// hybrid_index.cpp — building the Hybrid Index and its queries other than the secondary
+// recursion: primary occurrences from the FM-index over S'', extract, count, record mapping.
+//
+// Ferrada, Gagie, Hirvola, Puglisi, "Hybrid indexes for repetitive datasets" (2014).
+// Build: O(n) after suffix sorting + the FM-index construction over S''.
+// Primaries: O(m log σ) backward search + O(s_SA + log) per S'' hit.
+#include <algorithm>
+#include <numeric>
+
+#include <tbb/parallel_sort.h>
+
+#include "index/index_impl.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl::index {
+namespace {
+
+constexpr std::uint64_t by_src_block = 64;
+
+/// Calls f(csa) on the FM-index that S'' uses.
+template <class F>
+decltype(auto) with_fm(const hybrid_index::impl& ix, F&& f) {
+  if (const auto* b = std::get_if<fm_byte>(&ix.fm)) return f(*b);
+  return f(std::get<fm_int>(ix.fm));
+}
+
+}  // namespace
+
+// ---- small helpers of impl ------------------------------------------------------------
+
+bool hybrid_index::impl::is_literal(std::uint64_t phrase) const {
+  return std::binary_search(literal_phrases.begin(), literal_phrases.end(), phrase);
+}
+
+bool hybrid_index::impl::is_primary(std::uint64_t x, std::uint64_t m) const {
+  if (phrase_starts.count_below(x + m) - phrase_starts.count_below(x + 1) > 0) return true;
+  return is_literal(phrase_of(x));
+}
+
+std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
+  // Sampled binary search (every 64th source start), then one block.
+  const auto& s = by_src_sample;
+  const std::uint64_t blk = static_cast<std::uint64_t>(std::upper_bound(s.begin(), s.end(), x) - s.begin());
+  if (blk == 0) return 0;
+  std::uint64_t lo = (blk - 1) * by_src_block, hi = std::min<std::uint64_t>(blk * by_src_block, by_src.size());
+  // first j in [lo, hi) with source_start(j) > x; source_start(lo) <= x holds
+  while (lo + 1 < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    if (source_start(mid) <= x) lo = mid; else hi = mid;
+  }
+  return hi;
+}
+
+void hybrid_index::impl::rebind() {
+  phrase_starts.bind();
+  seg_s2.bind();
+  seg_text.bind();
+}
+
+std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view pattern) const {
+  std::vector<std::uint64_t> out;
+  const std::uint64_t m = pattern.size();
+  if (m == 0 || m > n || std::holds_alternative<std::monostate>(fm)) return out;
+  const std::uint64_t w = std::min<std::uint64_t>(m, max_len);
+  for (char c : pattern)
+    if (char_map[static_cast<unsigned char>(c)] == 0) return out;  // a byte the text lacks
+  std::string piece;
+  for (std::uint64_t a = 0;; a += w) {
+    a = std::min(a, m - w);
+    const std::string_view win = pattern.substr(a, w);
+    with_fm(*this, [&](const auto& csa) {
+      using csa_t = std::decay_t<decltype(csa)>;
+      std::vector<std::uint64_t> sym(w);
+      for (std::uint64_t i = 0; i < w; ++i) {
+        const auto c = char_map[static_cast<unsigned char>(win[i])];
+        sym[i] = std::is_same_v<csa_t, fm_int> ? static_cast<std::uint64_t>(static_cast<unsigned char>(win[i])) + 1 : c;
+      }
+      typename csa_t::size_type lb = 0, rb = 0;
+      if (sdsl::backward_search(csa, 0, csa.size() - 1, sym.begin(), sym.end(), lb, rb) == 0) return;
+      for (auto r = lb; r <= rb; ++r) {
+        const std::uint64_t q = csa[r];
+        if (q + w > s2_len) continue;
+        const std::uint64_t k = seg_s2.count_below(q + 1) - 1;
+        const std::uint64_t s_k = seg_s2.at(k), e_k = seg_s2.at(k + 1);
+        if (q + w > e_k) continue;  // crosses the junction of two segments: not in the text
+        const std::uint64_t y = seg_text.at(k) + (q - s_k);
+        if (y < a) continue;
+        const std::uint64_t x = y - a;
+        if (x + m > n) continue;
+        // primary for the pattern: a phrase start strictly inside [x, x+m) and in this window
+        const std::uint64_t lo = std::max(y, x + 1), hi = y + w;
+        bool ok = lo < hi && phrase_starts.count_below(hi) > phrase_starts.count_below(lo);
+        if (!ok && m == 1) ok = is_literal(phrase_of(x));
+        if (!ok) continue;
+        if (w < m) {  // verify the rest of a long pattern against the text
+          piece.clear();
+          extract_into(x, m, piece);
+          if (piece != pattern) continue;
+        }
+        out.push_back(x);
+      }
+    });
+    if (a + w >= m) break;
+  }
+  if (w < m) {
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+  }
+  return out;
+}
+
+void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::string& out) const {
+  // Work list of (text start, length, offset in the result); a piece inside a copied phrase
+  // maps to its source (strictly to the left), a piece inside S'' is read from the FM-index.
+  const std::size_t base = out.size();
+  out.resize(base + len);
+  struct piece_t { std::uint64_t x, len, at; };
+  std::vector<piece_t> work{{x, len, base}};
+  std::vector<std::uint64_t> buf;
+  while (!work.empty()) {
+    piece_t p = work.back();
+    work.pop_back();
+    while (p.len > 0) {
+      const std::uint64_t k1 = seg_text.count_below(p.x + 1);
+      if (k1 > 0) {
+        const std::uint64_t k = k1 - 1, t_k = seg_text.at(k), s_k = seg_s2.at(k), l_k = seg_s2.at(k + 1) - s_k;
+        if (p.x < t_k + l_k) {
+          const std::uint64_t c = std::min(p.len, t_k + l_k - p.x);
+          const std::uint64_t b = s_k + (p.x - t_k);
+          buf.resize(c);
+          with_fm(*this, [&](const auto& csa) { sdsl::extract(csa, b, b + c - 1, buf.begin()); });
+          const bool is_int = std::holds_alternative<fm_int>(fm);
+          for (std::uint64_t i = 0; i < c; ++i)
+            out[p.at + i] = static_cast<char>(is_int ? buf[i] - 1 : char_unmap[buf[i] & 0xff]);
+          p.x += c; p.len -= c; p.at += c;
+          continue;
+        }
+      }
+      // inside a copied phrase, outside S'': S[x] = S[src + ((x - pos) mod (pos - src))]
+      const std::uint64_t j = phrase_of(p.x), pos = phrase_start(j), end = phrase_start(j + 1);
+      const std::uint64_t src = src_of_phrase[j], d = pos - src;
+      const std::uint64_t c = std::min(p.len, end - p.x);
+      if (c < p.len) work.push_back({p.x + c, p.len - c, p.at + c});
+      p = {src + (p.x - pos) % d, c, p.at};
+    }
+  }
+}
+
+// ---- build -----------------------------------------------------------------------------
+
+namespace {
+
+std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const build_options& opt) {
+  if (opt.max_len < 1 || opt.max_len > 4096)
+    throw error(errc::invalid_argument, "index: --max-len must be between 1 and 4096");
+  auto ix = std::make_unique<hybrid_index::impl>();
+  const std::uint64_t n = text.size();
+  ix->n = n;
+  ix->max_len = opt.max_len;
+
+  std::vector<lz77_phrase> phrases = lz77_parse(text, opt.force_64bit, opt.progress);
+  const std::uint64_t z = phrases.size();
+  ix->z = z;
+  if (opt.progress) opt.progress("sources", 0, z);
+
+  // phrase starts (+ n), literals, sources
+  {
+    std::vector<std::uint64_t> starts(z + 1);
+    for (std::uint64_t i = 0; i < z; ++i) starts[i] = phrases[i].pos;
+    starts[z] = n;
+    ix->phrase_starts.assign(n + 1, starts);
+  }
+  std::vector<std::uint64_t> lits, copies;
+  for (std::uint64_t i = 0; i < z; ++i) (phrases[i].literal ? lits : copies).push_back(i);
+  ix->literal_phrases = sdsl::int_vector<>(lits.size(), 0, 64);
+  for (std::size_t i = 0; i < lits.size(); ++i) ix->literal_phrases[i] = lits[i];
+  sdsl::util::bit_compress(ix->literal_phrases);
+  ix->src_of_phrase = sdsl::int_vector<>(z, 0, 64);
+  for (std::uint64_t i = 0; i < z; ++i) ix->src_of_phrase[i] = phrases[i].src;
+  sdsl::util::bit_compress(ix->src_of_phrase);
+  std::stable_sort(copies.begin(), copies.end(),
+                   [&](std::uint64_t a, std::uint64_t b) { return phrases[a].src < phrases[b].src; });
+  ix->by_src = sdsl::int_vector<>(copies.size(), 0, 64);
+  sdsl::int_vector<> ends(copies.size(), 0, 64);
+  for (std::size_t j = 0; j < copies.size(); ++j) {
+    ix->by_src[j] = copies[j];
+    ends[j] = phrases[copies[j]].src + phrases[copies[j]].len - 1;
+  }
+  sdsl::util::bit_compress(ix->by_src);
+  ix->by_src_sample = sdsl::int_vector<>((copies.size() + by_src_block - 1) / by_src_block, 0, 64);
+  for (std::size_t k = 0; k < ix->by_src_sample.size(); ++k) ix->by_src_sample[k] = phrases[copies[k * by_src_block]].src;
+  sdsl::util::bit_compress(ix->by_src_sample);
+  if (!copies.empty()) {
+    sdsl::util::bit_compress(ends);
+    ix->src_end_rmq = sdsl::rmq_succinct_sct<false>(&ends);
+  }
+  sdsl::util::clear(ends);
+  if (opt.progress) opt.progress("sources", z, z);
+
+  // S'' and its segment maps
+  const auto segs = s2_segments(phrases, n, opt.max_len);
+  std::vector<lz77_phrase>().swap(phrases);
+  {
+    std::vector<std::uint64_t> s2_starts, text_starts;
+    std::uint64_t total = 0;
+    for (const auto& [b, l] : segs) {
+      text_starts.push_back(b);
+      s2_starts.push_back(total);
+      total += l;
+    }
+    s2_starts.push_back(total);
+    ix->s2_len = total;
+    ix->seg_s2.assign(total + 1, s2_starts);
+    ix->seg_text.assign(n + 1, text_starts);
+  }
+  std::array<bool, 256> present{};
+  for (char c : text) present[static_cast<unsigned char>(c)] = true;
+  std::uint32_t sigma = 0;
+  for (unsigned c = 0; c < 256; ++c)
+    if (present[c]) {
+      ++sigma;
+      ix->char_map[c] = static_cast<std::uint8_t>(sigma < 256 ? sigma : 255);
+      if (sigma < 256) ix->char_unmap[sigma] = static_cast<std::uint8_t>(c);
+    }
+  ix->sigma = sigma;
+  if (opt.progress) opt.progress("fm-index", 0, ix->s2_len);
+  if (ix->s2_len > 0) {
+    if (sigma < 256) {
+      std::string s2;
+      s2.reserve(ix->s2_len);
+      for (const auto& [b, l] : segs)
+        for (std::uint64_t i = 0; i < l; ++i) s2.push_back(static_cast<char>(ix->char_map[static_cast<unsigned char>(text[b + i])]));
+      fm_byte csa;
+      sdsl::construct_im(csa, s2.c_str(), 1);
+      ix->fm = std::move(csa);
+    } else {
+      sdsl::int_vector<> s2(ix->s2_len, 0, 9);
+      std::uint64_t at = 0;
+      for (const auto& [b, l] : segs)
+        for (std::uint64_t i = 0; i < l; ++i) s2[at++] = static_cast<std::uint64_t>(static_cast<unsigned char>(text[b + i])) + 1;
+      fm_int csa;
+      sdsl::construct_im(csa, s2, 0);
+      ix->fm = std::move(csa);
+    }
+  }
+  if (opt.progress) opt.progress("fm-index", ix->s2_len, ix->s2_len);
+  return ix;
+}
+
+}  // namespace
+
+hybrid_index::hybrid_index() : impl_(std::make_unique<impl>()) {}
+hybrid_index::~hybrid_index() = default;
+hybrid_index::hybrid_index(hybrid_index&&) noexcept = default;
+hybrid_index& hybrid_index::operator=(hybrid_index&&) noexcept = default;
+hybrid_index::hybrid_index(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
+
+hybrid_index hybrid_index::build(std::string_view bytes, std::string source_name, const build_options& options) {
+  if (options.detect_fasta && !bytes.empty() && bytes.front() == '>') {
+    std::string text;
+    std::vector<record_span> recs;
+    split_fasta(bytes, text, recs);
+    return build_records(std::move(text), std::move(recs), std::move(source_name), options);
+  }
+  auto ix = build_impl(bytes, options);
+  ix->source_name = source_name;
+  ix->records.push_back({source_name, 0, bytes.size()});
+  return hybrid_index(std::move(ix));
+}
+
+hybrid_index hybrid_index::build_records(std::string text, std::vector<record_span> records, std::string source_name,
+                                         const build_options& options) {
+  std::uint64_t at = 0;
+  for (const auto& r : records) {
+    if (r.start != at) throw error(errc::invalid_argument, "index: records must tile the text in order");
+    at += r.length;
+  }
+  if (at != text.size()) throw error(errc::invalid_argument, "index: records must tile the text in order");
+  auto ix = build_impl(text, options);
+  ix->source_name = std::move(source_name);
+  ix->records = std::move(records);
+  return hybrid_index(std::move(ix));
+}
+
+// ---- queries ---------------------------------------------------------------------------
+
+std::uint64_t hybrid_index::size() const noexcept { return impl_->n; }
+std::uint32_t hybrid_index::max_len() const noexcept { return impl_->max_len; }
+const std::string& hybrid_index::source_name() const noexcept { return impl_->source_name; }
+std::span<const record_span> hybrid_index::records() const noexcept { return impl_->records; }
+
+std::uint32_t hybrid_index::record_of(std::uint64_t pos) const {
+  const auto& r = impl_->records;
+  auto it = std::upper_bound(r.begin(), r.end(), pos, [](std::uint64_t p, const record_span& s) { return p < s.start; });
+  // empty records share a start: upper_bound lands after the last one with start <= pos
+  return static_cast<std::uint32_t>((it - r.begin()) - 1);
+}
+
+std::vector<std::uint64_t> hybrid_index::locate_primary(std::string_view pattern) const {
+  auto p = impl_->primaries(pattern);
+  std::sort(p.begin(), p.end());
+  return p;
+}
+
+std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const locate_options& options) const {
+  const auto prim = impl_->primaries(pattern);
+  std::vector<std::uint64_t> occ;
+  switch (options.engine) {
+    case locate_engine::serial:
+      occ = locate_serial(*impl_, prim, pattern.size());
+      std::sort(occ.begin(), occ.end());
+      break;
+    case locate_engine::static_chunks:
+      occ = locate_static_chunks(*impl_, prim, pattern.size(), options.threads);
+      break;
+    case locate_engine::balanced:
+      occ = locate_balanced(*impl_, prim, pattern.size(), options.threads);
+      break;
+  }
+  return occ;
+}
+
+std::uint64_t hybrid_index::count(std::string_view pattern, const locate_options& options) const {
+  return locate(pattern, options).size();
+}
+
+std::string hybrid_index::extract(std::uint64_t start, std::uint64_t len) const {
+  if (start > impl_->n) throw error(errc::invalid_argument, "index: extract start is past the end of the text");
+  len = std::min(len, impl_->n - start);
+  std::string out;
+  if (len > 0) impl_->extract_into(start, len, out);
+  return out;
+}
+
+std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
+                                                     const locate_options& options) const {
+  std::vector<record_hit> out;
+  for (std::size_t pi = 0; pi < patterns.size(); ++pi) {
+    const std::uint64_t m = patterns[pi].size();
+    for (std::uint64_t x : locate(patterns[pi], options)) {
+      const std::uint32_t r = record_of(x);
+      const auto& rec = impl_->records[r];
+      if (x + m > rec.start + rec.length) continue;  // crosses into the next record
+      record_hit h;
+      h.record = r;
+      h.h.start = x - rec.start;
+      h.h.end = x - rec.start + m;
+      h.h.pattern = static_cast<std::uint32_t>(pi);
+      out.push_back(h);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const record_hit& a, const record_hit& b) {
+    return a.record != b.record ? a.record < b.record : a.h.start < b.h.start;
+  });
+  return out;
+}
+
+index_info hybrid_index::info() const {
+  index_info r;
+  const auto& ix = *impl_;
+  r.n = ix.n;
+  r.z = ix.z;
+  r.literals = ix.literal_phrases.size();
+  r.max_len = ix.max_len;
+  r.s2_length = ix.s2_len;
+  r.segments = ix.seg_text.bits.size() ? ix.seg_text.count_below(ix.n + 1) : 0;
+  r.sigma = ix.sigma;
+  r.part_bytes = part_sizes(ix);
+  for (const auto& p : r.part_bytes) r.total_bytes += p.second;
+  return r;
+}
+
+}  // namespace trawl::index

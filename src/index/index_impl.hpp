@@ -1,0 +1,135 @@
+// index_impl.hpp — the parts of the Hybrid Index and the internal functions that build,
+// query and serialize them. Internal to src/index (sdsl types never reach the public API).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <sdsl/rmq_support.hpp>
+#include <sdsl/sd_vector.hpp>
+#include <sdsl/suffix_arrays.hpp>
+
+#include "trawl/index.hpp"
+
+namespace trawl::index {
+
+/// FM-index sampling of S'': SA every 16 positions (primary locate cost), ISA every 64
+/// (extract cost).
+inline constexpr std::uint32_t fm_sa_sample = 16;
+inline constexpr std::uint32_t fm_isa_sample = 64;
+
+/// S'' over at most 255 distinct bytes (remapped to 1..σ so sdsl's reserved 0 is free).
+using fm_byte = sdsl::csa_wt<sdsl::wt_huff<>, fm_sa_sample, fm_isa_sample>;
+/// S'' using all 256 byte values: integer alphabet, symbol = byte + 1.
+using fm_int = sdsl::csa_wt<sdsl::wt_huff_int<>, fm_sa_sample, fm_isa_sample, sdsl::sa_order_sa_sampling<>,
+                            sdsl::isa_sampling<>, sdsl::int_alphabet<>>;
+
+/// An Elias–Fano set with its rank/select supports (re-bound after a move or load).
+struct ef_set {
+  sdsl::sd_vector<> bits;
+  sdsl::sd_vector<>::rank_1_type rank;
+  sdsl::sd_vector<>::select_1_type select;
+
+  ef_set() = default;
+  ef_set(const ef_set&) = delete;
+  ef_set& operator=(const ef_set&) = delete;
+  ef_set(ef_set&& o) noexcept { *this = std::move(o); }
+  ef_set& operator=(ef_set&& o) noexcept {
+    bits = std::move(o.bits);
+    bind();
+    return *this;
+  }
+  /// Members (strictly increasing, all < universe).
+  void assign(std::uint64_t universe, const std::vector<std::uint64_t>& members) {
+    sdsl::sd_vector_builder b(universe, members.size());
+    for (auto v : members) b.set(v);
+    bits = sdsl::sd_vector<>(b);
+    bind();
+  }
+  void bind() {
+    rank = sdsl::sd_vector<>::rank_1_type(&bits);
+    select = sdsl::sd_vector<>::select_1_type(&bits);
+  }
+  /// Number of members < x (x <= universe).
+  [[nodiscard]] std::uint64_t count_below(std::uint64_t x) const { return rank(x); }
+  /// The i-th member, 0-based.
+  [[nodiscard]] std::uint64_t at(std::uint64_t i) const { return select(i + 1); }
+};
+
+struct hybrid_index::impl {
+  // -- shape --
+  std::uint64_t n = 0;
+  std::uint64_t z = 0;
+  std::uint32_t max_len = 0;  // M
+  std::string source_name;
+  std::vector<record_span> records;
+
+  // -- the parse --
+  ef_set phrase_starts;                // universe n+1: p_0..p_{z-1} and n
+  sdsl::int_vector<> literal_phrases;  // sorted ids of literal phrases (<= 256)
+  sdsl::int_vector<> src_of_phrase;    // source start of every phrase (0 for literals)
+  sdsl::int_vector<> by_src;           // ids of copy phrases sorted by (source start, id)
+  sdsl::int_vector<> by_src_sample;    // source start of by_src[k·64] (predecessor search)
+  sdsl::rmq_succinct_sct<false> src_end_rmq;  // range max over source ends, by_src order
+
+  // -- S'' --
+  std::uint64_t s2_len = 0;
+  ef_set seg_s2;    // universe s2_len+1: segment starts in S'' and s2_len
+  ef_set seg_text;  // universe n+1: segment starts in the text
+  std::array<std::uint8_t, 256> char_map{};  // byte -> FM symbol (0 = absent)
+  std::array<std::uint8_t, 256> char_unmap{};  // FM symbol (byte alphabet) -> byte
+  std::uint32_t sigma = 0;
+  std::variant<std::monostate, fm_byte, fm_int> fm;
+
+  // -- helpers (hybrid_index.cpp) --
+  [[nodiscard]] std::uint64_t phrase_start(std::uint64_t i) const { return phrase_starts.at(i); }
+  [[nodiscard]] std::uint64_t phrase_of(std::uint64_t x) const { return phrase_starts.count_below(x + 1) - 1; }
+  [[nodiscard]] bool is_literal(std::uint64_t phrase) const;
+  /// True if [x, x+m) is not inside one copied phrase.
+  [[nodiscard]] bool is_primary(std::uint64_t x, std::uint64_t m) const;
+  /// Number of copy phrases whose source starts at or before x (prefix of by_src).
+  [[nodiscard]] std::uint64_t sources_upto(std::uint64_t x) const;
+  /// Source start / inclusive end of the copy phrase by_src[j], and its target start.
+  [[nodiscard]] std::uint64_t source_start(std::uint64_t j) const { return src_of_phrase[by_src[j]]; }
+  void source_of(std::uint64_t j, std::uint64_t& src, std::uint64_t& len, std::uint64_t& target) const {
+    const std::uint64_t id = by_src[j];
+    src = src_of_phrase[id];
+    target = phrase_starts.at(id);
+    len = phrase_starts.at(id + 1) - target;
+  }
+  /// Text starts of the primary occurrences of `pattern` (see locate_primary), unsorted.
+  [[nodiscard]] std::vector<std::uint64_t> primaries(std::string_view pattern) const;
+  /// Appends S[x, x+len) (inside the text) to out.
+  void extract_into(std::uint64_t x, std::uint64_t len, std::string& out) const;
+  void rebind();
+};
+
+// -- builders --
+/// The merged windows [p - M + 1, p + M) around every phrase start, as (text start, length).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> s2_segments(const std::vector<lz77_phrase>& phrases,
+                                                                 std::uint64_t n, std::uint32_t max_len);
+
+// -- locate engines (locate_serial.cpp, locate_parallel.cpp) --
+/// All occurrences from `prim` (the primaries of a pattern of length m), unsorted.
+std::vector<std::uint64_t> locate_serial(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
+                                         std::uint64_t m);
+std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
+                                                std::uint64_t m, unsigned threads);
+std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
+                                           std::uint64_t m, unsigned threads);
+
+// -- file format (format.cpp) --
+std::string serialize_index(const hybrid_index::impl& ix);
+void deserialize_index(std::string_view bytes, hybrid_index::impl& ix);
+/// Serialized size of each part, for info().
+std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const hybrid_index::impl& ix);
+
+// -- input (input_records.cpp) --
+/// Splits FASTA bytes into the concatenated sequence and its records.
+void split_fasta(std::string_view bytes, std::string& text, std::vector<record_span>& records);
+
+}  // namespace trawl::index

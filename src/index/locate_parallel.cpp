@@ -1,0 +1,125 @@
+// locate_parallel.cpp — the two parallel locate engines.
+//
+// static_chunks: the seed's Algorithms 3–4 (Letelier): the primaries are cut into `threads`
+//   equal chunks, each thread runs the whole recursion of its chunk into its own buffer, and a
+//   prefix sum over the buffer sizes places them in the result. Unbalanced: one primary with a
+//   huge recursion tree keeps one thread busy while the others idle.
+// balanced: oneTBB work stealing. Primaries are handed out in small blocks, and a task whose
+//   local stack of recursion branches grows gives its older half (the larger subtrees, near
+//   the root) away as a new task, so idle workers steal branches of the secondary recursion
+//   too. Buffers are per thread; a prefix-sum copy and a parallel sort give text order.
+// Both: O(occ · (t_rmq + log z) / p + occ log occ / p) time on p threads, O(occ) space.
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
+#include "index/ku_recursion.hpp"
+
+namespace trawl::index {
+namespace {
+
+unsigned resolve_threads(unsigned threads) {
+  if (threads != 0) return threads;
+  return static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
+}
+
+/// Concatenates per-thread buffers (prefix sum of their sizes) and sorts, inside `arena`.
+std::vector<std::uint64_t> merge_sorted(tbb::task_arena& arena, const std::vector<const std::vector<std::uint64_t>*>& bufs) {
+  std::vector<std::size_t> at(bufs.size() + 1, 0);
+  for (std::size_t i = 0; i < bufs.size(); ++i) at[i + 1] = at[i] + bufs[i]->size();
+  std::vector<std::uint64_t> out(at.back());
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, bufs.size(), [&](std::size_t i) {
+      std::copy(bufs[i]->begin(), bufs[i]->end(), out.begin() + static_cast<std::ptrdiff_t>(at[i]));
+    });
+    tbb::parallel_sort(out.begin(), out.end());
+  });
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
+                                                std::uint64_t m, unsigned threads) {
+  const unsigned nt = resolve_threads(threads);
+  std::vector<std::vector<std::uint64_t>> bufs(nt);
+  auto work = [&](unsigned t) {
+    const std::size_t b = prim.size() * t / nt, e = prim.size() * (t + 1) / nt;
+    std::vector<std::uint64_t>& out = bufs[t];
+    std::vector<ku_item> stack;
+    for (std::size_t i = b; i < e; ++i) {
+      out.push_back(prim[i]);
+      stack.push_back(ku_root(ix, prim[i]));
+      while (!stack.empty()) {
+        const ku_item it = stack.back();
+        stack.pop_back();
+        ku_step(ix, m, it, stack, out);
+      }
+    }
+  };
+  if (nt == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < nt; ++t) pool.emplace_back(work, t);
+    for (auto& th : pool) th.join();
+  }
+  tbb::task_arena arena(static_cast<int>(nt));
+  std::vector<const std::vector<std::uint64_t>*> ptrs;
+  for (const auto& b : bufs) ptrs.push_back(&b);
+  return merge_sorted(arena, ptrs);
+}
+
+std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
+                                           std::uint64_t m, unsigned threads) {
+  const unsigned nt = resolve_threads(threads);
+  tbb::task_arena arena(static_cast<int>(nt));
+  tbb::enumerable_thread_specific<std::vector<std::uint64_t>> bufs;
+  constexpr std::size_t prim_block = 64;   // primaries per initial task
+  constexpr std::size_t split_at = 16;     // stack depth that makes a task give work away
+  constexpr std::size_t min_steps = 64;    // steps a task runs between two give-aways
+
+  tbb::task_group tg;
+  // Runs the recursion of a stack of items; oneTBB's task_group::run is safe from inside tasks.
+  std::function<void(std::vector<ku_item>)> run = [&](std::vector<ku_item> stack) {
+    std::vector<std::uint64_t>& out = bufs.local();
+    std::size_t steps = 0;
+    while (!stack.empty()) {
+      const ku_item it = stack.back();
+      stack.pop_back();
+      ku_step(ix, m, it, stack, out);
+      if (++steps >= min_steps && stack.size() >= split_at) {
+        std::vector<ku_item> give(stack.begin(), stack.begin() + static_cast<std::ptrdiff_t>(stack.size() / 2));
+        stack.erase(stack.begin(), stack.begin() + static_cast<std::ptrdiff_t>(give.size()));
+        tg.run([&run, g = std::move(give)] { run(g); });
+        steps = 0;
+      }
+    }
+  };
+  arena.execute([&] {
+    for (std::size_t b = 0; b < prim.size(); b += prim_block) {
+      tg.run([&, b] {
+        const std::size_t e = std::min(prim.size(), b + prim_block);
+        std::vector<std::uint64_t>& out = bufs.local();
+        std::vector<ku_item> stack;
+        for (std::size_t i = b; i < e; ++i) {
+          out.push_back(prim[i]);
+          stack.push_back(ku_root(ix, prim[i]));
+        }
+        run(std::move(stack));
+      });
+    }
+    tg.wait();
+  });
+  std::vector<const std::vector<std::uint64_t>*> ptrs;
+  for (const auto& b : bufs) ptrs.push_back(&b);
+  return merge_sorted(arena, ptrs);
+}
+
+}  // namespace trawl::index
