@@ -102,3 +102,26 @@ TEST(InputBuffer, ErrorsAreOneLineTrawlErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(InputBuffer, FileThatShrinksWhileMappedReadsAsZerosNotSigbus) {
+  temp_dir d;
+  const std::string path = d.write("shrinks", std::string(1 << 20, 'x'));
+  auto b = trawl::io::input_buffer::open(path);
+  ASSERT_TRUE(b.is_mapped());
+  trawl::io::install_sigbus_guard();
+  ASSERT_EQ(truncate(path.c_str(), 0), 0);
+  // Touch every page: without the guard this would kill the process with SIGBUS.
+  std::size_t xs = 0, zeros = 0;
+  for (std::size_t i = 0; i < b.bytes().size(); i += 4096) {
+    const char c = b.bytes()[i];
+    xs += c == 'x';
+    zeros += c == '\0';
+  }
+  EXPECT_EQ(xs + zeros, b.bytes().size() / 4096);
+  EXPECT_GT(zeros, 0u);
+  EXPECT_TRUE(trawl::io::sigbus_seen());
+}
+
+}  // namespace

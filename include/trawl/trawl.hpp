@@ -1,0 +1,9 @@
+// trawl/trawl.hpp — umbrella header: the whole public API of the trawl library.
+#pragma once
+
+#include "trawl/approx.hpp"
+#include "trawl/error.hpp"
+#include "trawl/exact.hpp"
+#include "trawl/hit.hpp"
+#include "trawl/io.hpp"
+#include "trawl/search.hpp"
