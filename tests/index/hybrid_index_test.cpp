@@ -1,1 +1,175 @@
+// hybrid_index_test.cpp — locate/count/extract of the Hybrid Index against brute force
+// (oracle::naive_find) on random, repetitive and FASTA texts, every M class, every pattern
+// length 1..2M+5, all three locate engines and thread counts 1..8.
 #include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "oracle.hpp"
+#include "text_gen.hpp"
+#include "trawl/error.hpp"
+#include "trawl/index.hpp"
+
+namespace {
+
+using trawl::index::build_options;
+using trawl::index::hybrid_index;
+using trawl::index::locate_engine;
+using trawl::index::locate_options;
+
+struct named_text {
+  std::string name;
+  std::string text;
+};
+
+std::vector<named_text> test_texts() {
+  std::mt19937_64 rng(20260522);
+  std::vector<named_text> v;
+  v.push_back({"sigma2", oracle::random_text(rng, 1500, "ab")});
+  v.push_back({"sigma4", oracle::random_text(rng, 1500, "acgt")});
+  v.push_back({"sigma26", oracle::random_text(rng, 1500, "abcdefghijklmnopqrstuvwxyz")});
+  v.push_back({"sigma256", oracle::random_text(rng, 1500, "")});
+  v.push_back({"copies-0.1%", textgen::mutated_copies(rng, 1000, 8, 0.001, "acgt")});
+  v.push_back({"copies-1%-text", textgen::mutated_copies(rng, 400, 6, 0.01, "abcdefghij klmnop")});
+  v.push_back({"fibonacci", textgen::fibonacci(2000)});
+  v.push_back({"run", std::string(1200, 'a')});
+  v.push_back({"run-then-b", std::string(700, 'a') + "b" + std::string(300, 'a')});
+  v.push_back({"tiny", "abracadabra"});
+  v.push_back({"one", "x"});
+  return v;
+}
+
+/// Patterns for length m: substrings at random places (they occur), plus one random string
+/// over the text's bytes (may not occur).
+std::vector<std::string> patterns_of(std::mt19937_64& rng, const std::string& t, std::size_t m, int k) {
+  std::vector<std::string> ps;
+  if (t.size() >= m) {
+    std::uniform_int_distribution<std::size_t> at(0, t.size() - m);
+    for (int i = 0; i < k; ++i) ps.push_back(t.substr(at(rng), m));
+  }
+  std::uniform_int_distribution<std::size_t> ch(0, t.size() - 1);
+  std::string r;
+  for (std::size_t i = 0; i < m; ++i) r.push_back(t[ch(rng)]);
+  ps.push_back(r);
+  return ps;
+}
+
+void check_text(const std::string& name, const std::string& t, std::uint32_t M, std::mt19937_64& rng, bool all_engines) {
+  SCOPED_TRACE(name + " M=" + std::to_string(M));
+  build_options bo;
+  bo.max_len = M;
+  bo.detect_fasta = false;
+  bo.force_64bit = (M % 2) == 1;  // both suffix-array widths
+  const hybrid_index ix = hybrid_index::build(t, name, bo);
+  ASSERT_EQ(ix.size(), t.size());
+  ASSERT_EQ(ix.extract(0, t.size()), t);
+  std::uniform_int_distribution<std::size_t> at(0, t.size());
+  for (int i = 0; i < 20; ++i) {
+    const std::size_t s = at(rng), l = at(rng) % 90;
+    ASSERT_EQ(ix.extract(s, l), t.substr(s, l)) << "extract " << s << "," << l;
+  }
+  locate_options serial{locate_engine::serial, 1};
+  for (std::size_t m = 1; m <= 2 * M + 5; ++m) {
+    for (const auto& p : patterns_of(rng, t, m, m <= 8 ? 3 : 1)) {
+      const auto want = oracle::naive_find(t, p);
+      const auto got = ix.locate(p, serial);
+      ASSERT_EQ(got, want) << "pattern '" << p << "' m=" << m;
+      ASSERT_EQ(ix.count(p, serial), want.size());
+      if (all_engines) {
+        ASSERT_EQ(ix.locate(p, {locate_engine::balanced, 3}), want);
+        ASSERT_EQ(ix.locate(p, {locate_engine::static_chunks, 2}), want);
+      }
+      // primaries are a subset, and every occurrence missing from them is inside a copy
+      const auto prim = ix.locate_primary(p);
+      ASSERT_TRUE(std::includes(want.begin(), want.end(), prim.begin(), prim.end()));
+    }
+  }
+}
+
+TEST(HybridIndex, LocateMatchesBruteForce) {
+  std::mt19937_64 rng(42);
+  for (const auto& [name, t] : test_texts())
+    for (std::uint32_t M : {1u, 2u, 3u, 8u, 17u})
+      check_text(name, t, M, rng, M == 3);
+}
+
+TEST(HybridIndex, LargeM) {
+  std::mt19937_64 rng(43);
+  const auto texts = test_texts();
+  for (std::size_t i : {1u, 4u, 6u, 8u})
+    for (std::uint32_t M : {32u, 64u}) check_text(texts[i].name, texts[i].text, M, rng, false);
+}
+
+TEST(HybridIndex, EmptyTextAndPatterns) {
+  const hybrid_index ix = hybrid_index::build("", "empty");
+  EXPECT_EQ(ix.size(), 0u);
+  EXPECT_TRUE(ix.locate("a").empty());
+  EXPECT_EQ(ix.extract(0, 5), "");
+  const hybrid_index iy = hybrid_index::build("hello", "h");
+  EXPECT_TRUE(iy.locate("").empty());
+  EXPECT_TRUE(iy.locate("hello!").empty());
+  EXPECT_TRUE(iy.locate("z").empty());
+  EXPECT_THROW((void)iy.extract(6, 1), trawl::error);
+  build_options bad;
+  bad.max_len = 0;
+  EXPECT_THROW((void)hybrid_index::build("abc", "x", bad), trawl::error);
+}
+
+TEST(HybridIndex, ThreadCountInvariance) {
+  std::mt19937_64 rng(44);
+  const std::string t = textgen::mutated_copies(rng, 5000, 40, 0.001, "acgt");
+  build_options bo;
+  bo.max_len = 16;
+  const hybrid_index ix = hybrid_index::build(t, "rep", bo);
+  for (const std::string& p : std::vector<std::string>{"a", "ac", "acg", "acgt", "gattaca", t.substr(100, 12), t.substr(777, 30)}) {
+    const auto want = oracle::naive_find(t, p);
+    for (unsigned th = 1; th <= 8; ++th) {
+      ASSERT_EQ(ix.locate(p, {locate_engine::balanced, th}), want) << p << " threads " << th;
+      ASSERT_EQ(ix.locate(p, {locate_engine::static_chunks, th}), want) << p << " threads " << th;
+    }
+  }
+}
+
+TEST(HybridIndex, FastaRecords) {
+  std::mt19937_64 rng(45);
+  std::string fa, concat;
+  std::vector<std::pair<std::string, std::string>> recs;
+  const std::string base = oracle::random_text(rng, 300, "ACGT");
+  for (int r = 0; r < 6; ++r) {
+    std::string seq = base.substr(0, 100 + static_cast<std::size_t>(r) * 30);
+    seq[static_cast<std::size_t>(r) * 7] = 'T';
+    recs.emplace_back("chr" + std::to_string(r), seq);
+    fa += ">chr" + std::to_string(r) + " some description\n";
+    for (std::size_t i = 0; i < seq.size(); i += 60) fa += seq.substr(i, 60) + "\n";
+    concat += seq;
+  }
+  const hybrid_index ix = hybrid_index::build(fa, "test.fa");
+  ASSERT_EQ(ix.records().size(), 6u);
+  EXPECT_EQ(ix.records()[2].name, "chr2");
+  EXPECT_EQ(ix.extract(0, concat.size()), concat);
+  const std::vector<std::string> pats = {"ACG", base.substr(90, 25), base.substr(0, 130), "T"};
+  const auto hits = ix.search_records(pats);
+  std::vector<trawl::index::record_hit> want;
+  for (std::uint32_t r = 0; r < recs.size(); ++r)
+    for (std::uint32_t pi = 0; pi < pats.size(); ++pi)
+      for (auto s : oracle::naive_find(recs[r].second, pats[pi])) {
+        trawl::index::record_hit h;
+        h.record = r;
+        h.h.start = s;
+        h.h.end = s + pats[pi].size();
+        h.h.pattern = pi;
+        want.push_back(h);
+      }
+  std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) {
+    return a.record != b.record ? a.record < b.record : a.h.start < b.h.start;
+  });
+  ASSERT_EQ(hits.size(), want.size());
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    EXPECT_EQ(hits[i].record, want[i].record);
+    EXPECT_EQ(hits[i].h, want[i].h) << i;
+  }
+}
+
+}  // namespace
