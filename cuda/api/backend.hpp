@@ -1,0 +1,111 @@
+// cuda/api/backend.hpp — the C++ face of trawl_cuda, included by the host glue (src/gpu, g++)
+// and by the benchmarks. No CUDA type appears here.
+//
+// The host glue turns patterns and options into plans (which byte matches which pattern
+// symbol is decided there, once); this layer moves text to the device in chunks and runs the
+// kernels, handing back unordered candidates per chunk. Every failing CUDA call throws
+// trawl::error(errc::gpu_error); nothing here aborts or prints.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trawl::cuda {
+
+struct device_status {
+  bool present = false;
+  std::string name;
+  int sm_count = 0;
+  std::size_t global_memory = 0;
+  std::size_t shared_per_block_optin = 0;
+};
+
+/// Properties of device `device`; present = false when there is none. Never throws.
+device_status query_device(int device) noexcept;
+
+/// One (position, task, score) found by a kernel. `pos` is absolute in the sequence: the
+/// start of an exact hit, the last byte (inclusive end) of an approximate one.
+struct candidate {
+  std::uint64_t pos = 0;
+  std::uint32_t task = 0;
+  std::uint32_t score = 0;
+};
+
+/// Exact search: one task = one (canonical) pattern. `fold` folds ASCII A-Z of the text to
+/// a-z before comparing (the patterns are already folded).
+struct exact_plan {
+  std::vector<std::string> patterns;
+  bool fold = false;
+  enum class engine { filter, sunday } algo = engine::filter;
+  std::size_t slice_length = 0;  ///< Sunday: starts per thread; 0 = automatic
+};
+
+/// Approximate search. Text bytes are mapped to class codes (`code`, `sigma` classes); task
+/// t's pattern has length lengths[t] and match bit-vectors peq[t][c * words(t) + w] (bit i of
+/// word w set when pattern symbol 64w+i matches code c), words(t) = ceil(lengths[t] / 64).
+struct approx_plan {
+  std::array<std::uint8_t, 256> code{};
+  std::uint32_t sigma = 1;
+  std::vector<std::uint32_t> lengths;
+  std::vector<std::vector<std::uint64_t>> peq;
+  std::uint32_t k = 0;
+  bool hamming = false;
+  enum class engine { automatic, tiled, warp } algo = engine::automatic;
+  std::size_t slice_length = 0;  ///< ends per thread (tiled) / per warp (warp); 0 = automatic
+};
+
+struct stream_config {
+  int device = 0;
+  std::size_t chunk_size = 0;  ///< owned bytes per chunk; 0 = automatic
+};
+
+/// Receives one chunk's candidates (owned positions own_begin <= pos < own_end, unordered).
+/// Chunks arrive in text order. Return false to stop.
+using chunk_sink = std::function<bool(std::uint64_t own_begin, std::uint64_t own_end, std::vector<candidate>& found)>;
+
+/// Exact search over `seq` in chunks overlapping by max m - 1 (pinned double buffers, two
+/// streams: the copy of chunk i+1 overlaps the kernels of chunk i).
+void stream_exact(const exact_plan& plan, std::string_view seq, const stream_config& config, const chunk_sink& sink);
+
+/// Approximate search over `seq` in chunks overlapping by max(m) + k - 1; reports every end
+/// with score <= k.
+void stream_approx(const approx_plan& plan, std::string_view seq, const stream_config& config,
+                   const chunk_sink& sink);
+
+/// Best approximate substring: the per-end scores of X against Y (Sellers), reduced on the
+/// device to the minimum and the ends achieving it (ascending).
+struct best_ends {
+  std::uint32_t distance = 0;
+  std::vector<std::uint64_t> ends;  ///< inclusive last byte of each optimal substring
+};
+enum class best_engine { myers, wavefront };
+best_ends best_substring_ends(std::string_view x, std::string_view y, best_engine engine, std::size_t slice_length,
+                              int device);
+
+// ---- device-resident engines (benchmarks) --------------------------------------------------
+
+/// An approximate plan uploaded once, scanning text already in device memory.
+class approx_device_engine {
+ public:
+  approx_device_engine(const approx_plan& plan, int device);
+  ~approx_device_engine();
+  approx_device_engine(const approx_device_engine&) = delete;
+  approx_device_engine& operator=(const approx_device_engine&) = delete;
+
+  /// Scans device text `d_text` (len bytes, 128 readable bytes of padding after it) for ends
+  /// in [0, len); writes up to `capacity` candidates to device memory `d_out` and returns the
+  /// total number found (synchronous).
+  std::uint64_t scan(const std::uint8_t* d_text, std::size_t len, candidate* d_out, std::size_t capacity);
+
+  struct state;
+
+ private:
+  state* s_;
+};
+
+}  // namespace trawl::cuda

@@ -1,0 +1,147 @@
+// cuda/dispatch/plans.cu — uploading plans and choosing kernels per pattern length.
+#include <algorithm>
+#include <numeric>
+
+#include "dispatch/plans.cuh"
+
+namespace trawl::cuda {
+
+exact_device_plan::exact_device_plan(const exact_plan& plan) : algo(plan.algo), slice_length(plan.slice_length) {
+  const std::size_t n = plan.patterns.size();
+  global_id.resize(n);
+  std::iota(global_id.begin(), global_id.end(), 0u);
+  std::stable_sort(global_id.begin(), global_id.end(),
+                   [&](std::uint32_t a, std::uint32_t b) { return plan.patterns[a].size() < plan.patterns[b].size(); });
+  std::vector<std::uint8_t> bytes;
+  std::vector<std::uint64_t> offsets;
+  for (std::uint32_t g : global_id) {
+    const std::string& p = plan.patterns[g];
+    offsets.push_back(bytes.size());
+    bytes.insert(bytes.end(), p.begin(), p.end());
+    host_lengths.push_back(static_cast<std::uint32_t>(p.size()));
+    max_length = std::max<std::uint32_t>(max_length, static_cast<std::uint32_t>(p.size()));
+  }
+  bytes.resize(bytes.size() + 16);
+  this->bytes = upload(bytes);
+  this->offsets = upload(offsets);
+  lengths = upload(host_lengths);
+  view.bytes = this->bytes.get();
+  view.offsets = this->offsets.get();
+  view.lengths = lengths.get();
+  view.ntasks = static_cast<std::uint32_t>(n);
+  view.max_length = max_length;
+  view.fold = plan.fold;
+  view.host_lengths = host_lengths.data();
+}
+
+void exact_device_plan::launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
+  if (algo == exact_plan::engine::sunday)
+    launch_exact_sunday(view, w, sink, slice_length, stream);
+  else
+    launch_exact_filter(view, w, sink, stream);
+}
+
+std::unique_ptr<approx_device_plan::multi_group> make_multi_group(const approx_plan& plan,
+                                                                  const std::vector<std::uint32_t>& tasks) {
+  auto g = std::make_unique<approx_device_plan::multi_group>();
+  std::vector<std::uint64_t> peq, offsets;
+  std::vector<std::uint32_t> lengths, ids;
+  std::uint32_t max_len = 0, max_words = 0;
+  for (std::uint32_t t : tasks) {
+    offsets.push_back(peq.size());
+    peq.insert(peq.end(), plan.peq[t].begin(), plan.peq[t].end());
+    lengths.push_back(plan.lengths[t]);
+    ids.push_back(t);
+    max_len = std::max(max_len, plan.lengths[t]);
+    max_words = std::max(max_words, (plan.lengths[t] + 63) / 64);
+  }
+  g->peq = upload(peq);
+  g->offsets = upload(offsets);
+  g->lengths = upload(lengths);
+  g->ids = upload(ids);
+  g->view = multi_device_tasks{g->peq.get(), g->offsets.get(), g->lengths.get(), g->ids.get(),
+                               static_cast<std::uint32_t>(tasks.size()), max_len, max_words};
+  return g;
+}
+
+namespace {
+
+/// Left-aligned single-word Peq of `plan` task t: symbol i at bit (B - m + i), the B - m
+/// free rows below it match everything.
+template <class Word>
+void append_tiled_peq(const approx_plan& plan, std::uint32_t t, std::vector<unsigned char>& out) {
+  constexpr int B = static_cast<int>(sizeof(Word) * 8);
+  const int m = static_cast<int>(plan.lengths[t]);
+  const int shift = B - m;
+  const Word low = shift == 0 ? Word(0) : static_cast<Word>((Word(1) << shift) - 1);
+  for (std::uint32_t c = 0; c < plan.sigma; ++c) {
+    const Word w = static_cast<Word>(static_cast<Word>(plan.peq[t][c]) << shift) | low;
+    const auto* p = reinterpret_cast<const unsigned char*>(&w);
+    out.insert(out.end(), p, p + sizeof(Word));
+  }
+}
+
+template <class Word>
+std::unique_ptr<approx_device_plan::tiled_group> make_tiled_group(const approx_plan& plan,
+                                                                   const std::vector<std::uint32_t>& tasks) {
+  auto g = std::make_unique<approx_device_plan::tiled_group>();
+  std::vector<unsigned char> peq;
+  std::vector<std::uint32_t> lengths, ids;
+  std::uint32_t max_len = 0;
+  for (std::uint32_t t : tasks) {
+    append_tiled_peq<Word>(plan, t, peq);
+    lengths.push_back(plan.lengths[t]);
+    ids.push_back(t);
+    max_len = std::max(max_len, plan.lengths[t]);
+  }
+  g->peq = upload(peq);
+  g->lengths = upload(lengths);
+  g->ids = upload(ids);
+  g->view = tiled_device_tasks{g->peq.get(), g->lengths.get(), g->ids.get(), static_cast<std::uint32_t>(tasks.size()),
+                               max_len, sizeof(Word) == 8};
+  return g;
+}
+
+}  // namespace
+
+approx_device_plan::approx_device_plan(const approx_plan& plan, const device_status& dev)
+    : slice_length(plan.slice_length) {
+  std::vector<std::uint8_t> code(plan.code.begin(), plan.code.end());
+  map = upload(code);
+  common.code_map = map.get();
+  common.sigma = plan.sigma;
+  common.k = plan.k;
+  common.sm_count = dev.sm_count > 0 ? dev.sm_count : 1;
+  common.smem_optin = dev.shared_per_block_optin ? dev.shared_per_block_optin : 48 * 1024;
+  std::vector<std::uint32_t> t32, t64, multi, all;
+  for (std::uint32_t t = 0; t < plan.lengths.size(); ++t) {
+    const std::uint32_t m = plan.lengths[t];
+    max_length = std::max(max_length, m);
+    all.push_back(t);
+    if (plan.hamming) continue;
+    if (plan.algo == approx_plan::engine::warp || m > 64)
+      multi.push_back(t);
+    else if (m <= 32)
+      t32.push_back(t);
+    else
+      t64.push_back(t);
+  }
+  if (plan.hamming) {
+    hamming = make_multi_group(plan, all);
+    return;
+  }
+  if (!t32.empty()) tiled.push_back(make_tiled_group<std::uint32_t>(plan, t32));
+  if (!t64.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t64));
+  if (!multi.empty()) warp = make_multi_group(plan, multi);
+}
+
+void approx_device_plan::launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
+  if (hamming) {
+    launch_hamming(hamming->view, common, w, sink, stream);
+    return;
+  }
+  for (const auto& g : tiled) launch_myers_tiled(g->view, common, w, sink, slice_length, stream);
+  if (warp) launch_myers_warp(warp->view, common, w, sink, nullptr, slice_length, stream);
+}
+
+}  // namespace trawl::cuda

@@ -1,0 +1,67 @@
+// cuda/dispatch/plans.cuh — host plans uploaded to the device once per search, and the one
+// place that decides which kernel runs which pattern.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "api/backend.hpp"
+#include "common/check.cuh"
+#include "kernels/launch.cuh"
+
+namespace trawl::cuda {
+
+template <class T>
+device_array<T> upload(const std::vector<T>& v) {
+  device_array<T> d(v.size());
+  if (!v.empty()) TRAWL_CUDA_CHECK(cudaMemcpy(d.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+struct exact_device_plan {
+  device_array<std::uint8_t> bytes;
+  device_array<std::uint64_t> offsets;
+  device_array<std::uint32_t> lengths;
+  std::vector<std::uint32_t> host_lengths;
+  std::vector<std::uint32_t> global_id;  ///< local (sorted by length) → plan task
+  exact_device_tasks view;
+  exact_plan::engine algo = exact_plan::engine::filter;
+  std::size_t slice_length = 0;
+  std::uint32_t max_length = 0;
+
+  explicit exact_device_plan(const exact_plan& plan);
+  void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
+  void remap(std::vector<candidate>& found) const {
+    for (auto& c : found) c.task = global_id[c.task];
+  }
+};
+
+struct approx_device_plan {
+  struct tiled_group {
+    device_array<unsigned char> peq;
+    device_array<std::uint32_t> lengths, ids;
+    tiled_device_tasks view;
+  };
+  struct multi_group {
+    device_array<std::uint64_t> peq, offsets;
+    device_array<std::uint32_t> lengths, ids;
+    multi_device_tasks view;
+  };
+  device_array<std::uint8_t> map;
+  approx_common common;
+  std::vector<std::unique_ptr<tiled_group>> tiled;
+  std::unique_ptr<multi_group> warp, hamming;
+  std::size_t slice_length = 0;
+  std::uint32_t max_length = 0;
+
+  approx_device_plan(const approx_plan& plan, const device_status& dev);
+  void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
+  void remap(std::vector<candidate>&) const {}  // candidates carry global task ids already
+};
+
+/// Builds the multi-word group of `tasks` (global task ids) of `plan`.
+std::unique_ptr<approx_device_plan::multi_group> make_multi_group(const approx_plan& plan,
+                                                                  const std::vector<std::uint32_t>& tasks);
+
+}  // namespace trawl::cuda

@@ -1,0 +1,84 @@
+// cuda/kernels/exact.cu — exact-search kernels: the first/last-byte filter (default, bound by
+// memory bandwidth) and Sunday's quick search per thread over overlapping slices (the seed's
+// engine, kept selectable). Sunday: O(n·m) worst case, O(n/m) typical per pattern.
+#include <algorithm>
+
+#include "agents/emit.cuh"
+#include "agents/exact_filter.cuh"
+#include "common/check.cuh"
+#include "kernels/launch.cuh"
+
+namespace trawl::cuda {
+
+__global__ void exact_filter_kernel(exact_device_tasks tasks, text_window w, candidate_sink sink) {
+  const std::size_t p0 = (w.own_begin & ~std::size_t{15}) + 16 * (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x);
+  exact_filter_agent{tasks, w, sink}.run(p0);
+}
+
+void launch_exact_filter(const exact_device_tasks& tasks, const text_window& w, const candidate_sink& sink,
+                         cudaStream_t stream) {
+  if (w.own_end <= w.own_begin || tasks.ntasks == 0) return;
+  const std::size_t first = w.own_begin & ~std::size_t{15};
+  const std::size_t threads = (w.own_end - first + 15) / 16;
+  const unsigned block = 256;
+  const std::size_t grid = (threads + block - 1) / block;
+  exact_filter_kernel<<<static_cast<unsigned>(grid), block, 0, stream>>>(tasks, w, sink);
+  TRAWL_CUDA_CHECK_LAUNCH("exact_filter_kernel");
+}
+
+/// One thread scans the starts [a, a + slice) with Sunday's shift (the byte after the window).
+__global__ void exact_sunday_kernel(exact_device_tasks tasks, text_window w, candidate_sink sink, std::size_t slice) {
+  __shared__ std::uint32_t shift[256];
+  const std::uint32_t t = blockIdx.y;
+  const std::uint32_t m = tasks.lengths[t];
+  const std::uint8_t* pat = tasks.bytes + tasks.offsets[t];
+  for (unsigned c = threadIdx.x; c < 256; c += blockDim.x) shift[c] = m + 1;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (std::uint32_t i = 0; i < m; ++i) {
+      shift[pat[i]] = m - i;
+      if (tasks.fold && pat[i] >= 'a' && pat[i] <= 'z') shift[pat[i] - 32] = m - i;
+    }
+  }
+  __syncthreads();
+  const std::size_t a = w.own_begin + slice * (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x);
+  if (a >= w.own_end) return;
+  const std::size_t b = std::min(a + slice, w.own_end);
+  std::size_t pos = a;
+  while (pos < b && pos + m <= w.len) {
+    std::uint32_t i = 0;
+    while (i < m) {
+      unsigned char c = w.data[pos + i];
+      if (tasks.fold) c = fold1(c);
+      if (c != pat[i]) break;
+      ++i;
+    }
+    if (i == m) emit_candidate(sink.out, sink.count, sink.capacity, w.base + pos, t, 0);
+    if (pos + m >= w.len) break;
+    pos += shift[w.data[pos + m]];
+  }
+}
+
+void launch_exact_sunday(const exact_device_tasks& tasks, const text_window& w, const candidate_sink& sink,
+                         std::size_t slice_length, cudaStream_t stream) {
+  if (w.own_end <= w.own_begin || tasks.ntasks == 0) return;
+  const std::size_t slice = slice_length ? slice_length : 256;
+  const std::size_t threads = (w.own_end - w.own_begin + slice - 1) / slice;
+  const unsigned block = 128;
+  const std::size_t grid = (threads + block - 1) / block;
+  // grid.y is limited to 65535 tasks per launch
+  for (std::uint32_t t0 = 0; t0 < tasks.ntasks; t0 += 65535) {
+    exact_device_tasks sub = tasks;
+    sub.lengths += t0;
+    sub.offsets += t0;
+    sub.ntasks = std::min<std::uint32_t>(65535, tasks.ntasks - t0);
+    dim3 g(static_cast<unsigned>(grid), sub.ntasks);
+    // task ids are local to the launch: shift them back in the sink by launching per block of
+    // tasks with the same candidate list (the dispatch layer keeps ntasks <= 65535).
+    exact_sunday_kernel<<<g, block, 0, stream>>>(sub, w, sink, slice);
+    TRAWL_CUDA_CHECK_LAUNCH("exact_sunday_kernel");
+    if (t0 + sub.ntasks < tasks.ntasks) throw trawl::error(errc::unsupported, "more than 65535 patterns for the Sunday engine");
+  }
+}
+
+}  // namespace trawl::cuda

@@ -1,0 +1,96 @@
+// cuda/kernels/launch.cuh — the launchers of every kernel (grid sizing and launch checks),
+// called by the dispatch layer. Each kernel file holds its thin __global__ wrapper and its
+// launcher; the per-thread/per-block work lives in cuda/agents/.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "api/backend.hpp"
+
+namespace trawl::cuda {
+
+/// A window of a sequence in device memory: bytes [0, len) are sequence positions
+/// [base, base + len); at least 128 readable bytes follow. Owned key positions are
+/// [own_begin, own_end) (relative).
+struct text_window {
+  const std::uint8_t* data = nullptr;
+  std::size_t len = 0;
+  std::size_t own_begin = 0;
+  std::size_t own_end = 0;
+  std::uint64_t base = 0;
+};
+
+struct candidate_sink {
+  candidate* out = nullptr;
+  unsigned long long* count = nullptr;
+  std::size_t capacity = 0;
+};
+
+// ---- exact ----
+struct exact_device_tasks {
+  const std::uint8_t* bytes = nullptr;     ///< patterns, concatenated
+  const std::uint64_t* offsets = nullptr;  ///< start of task t in bytes
+  const std::uint32_t* lengths = nullptr;
+  std::uint32_t ntasks = 0;
+  std::uint32_t max_length = 0;
+  bool fold = false;
+  // host copies (the Sunday launcher runs one task per grid row)
+  const std::uint32_t* host_lengths = nullptr;
+};
+void launch_exact_filter(const exact_device_tasks& tasks, const text_window& w, const candidate_sink& sink,
+                         cudaStream_t stream);
+void launch_exact_sunday(const exact_device_tasks& tasks, const text_window& w, const candidate_sink& sink,
+                         std::size_t slice_length, cudaStream_t stream);
+
+// ---- approximate ----
+/// Tasks of the single-word tiled kernel: left-aligned Peq words, [task][sigma].
+struct tiled_device_tasks {
+  const void* peq = nullptr;  ///< std::uint32_t or std::uint64_t
+  const std::uint32_t* lengths = nullptr;
+  const std::uint32_t* ids = nullptr;  ///< global task id of each local task
+  std::uint32_t ntasks = 0;
+  std::uint32_t max_length = 0;
+  bool wide = false;  ///< 64-bit words (else 32-bit)
+};
+/// Tasks of the multi-word kernels: code-major u64 Peq per task at offsets[t].
+struct multi_device_tasks {
+  const std::uint64_t* peq = nullptr;
+  const std::uint64_t* offsets = nullptr;
+  const std::uint32_t* lengths = nullptr;
+  const std::uint32_t* ids = nullptr;
+  std::uint32_t ntasks = 0;
+  std::uint32_t max_length = 0;
+  std::uint32_t max_words = 0;
+};
+struct approx_common {
+  const std::uint8_t* code_map = nullptr;  ///< device, 256 entries
+  std::uint32_t sigma = 1;
+  std::uint32_t k = 0;
+  int sm_count = 132;
+  std::size_t smem_optin = 48 * 1024;
+};
+void launch_myers_tiled(const tiled_device_tasks& tasks, const approx_common& common, const text_window& w,
+                        const candidate_sink& sink, std::size_t slice_length, cudaStream_t stream);
+/// When `scores` is non-null every owned end's score is written to scores[end - own_begin]
+/// instead of emitting candidates (best-substring mode).
+void launch_myers_warp(const multi_device_tasks& tasks, const approx_common& common, const text_window& w,
+                       const candidate_sink& sink, std::uint32_t* scores, std::size_t slice_length,
+                       cudaStream_t stream);
+void launch_hamming(const multi_device_tasks& tasks, const approx_common& common, const text_window& w,
+                    const candidate_sink& sink, cudaStream_t stream);
+
+// ---- best approximate substring ----
+/// Man, Nakano, Ito: per-end Sellers scores of x (m <= 1024) over y, one block of m threads
+/// per piece of y, three rolling anti-diagonals in shared memory.
+void launch_asm_wavefront(const std::uint8_t* x, std::uint32_t m, const std::uint8_t* y, std::size_t n,
+                          std::uint32_t* scores, std::size_t piece_length, int sm_count, cudaStream_t stream);
+/// min over scores[0, n) into *d_min (which must hold UINT32_MAX), then every j with
+/// scores[j] == *d_min appended to ends.
+void launch_min_reduce(const std::uint32_t* scores, std::size_t n, std::uint32_t* d_min, cudaStream_t stream);
+void launch_collect_equal(const std::uint32_t* scores, std::size_t n, const std::uint32_t* d_min,
+                          std::uint64_t* ends, unsigned long long* count, std::size_t capacity, cudaStream_t stream);
+
+}  // namespace trawl::cuda

@@ -1,0 +1,100 @@
+// cuda/kernels/myers_tiled.cu — single-word Myers (m <= 64) over shared-memory text tiles:
+// the fast path of approximate search, O(n·patterns) word steps.
+#include <algorithm>
+
+#include "agents/myers_tiled.cuh"
+#include "common/check.cuh"
+#include "kernels/launch.cuh"
+
+namespace trawl::cuda {
+
+template <class Word, bool Raw>
+__global__ void __launch_bounds__(256) myers_tiled_kernel(tiled_device_tasks tasks, approx_common common, text_window w,
+                                                          candidate_sink sink, tiled_shape shape) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  myers_tiled_agent<Word, Raw>{tasks, common, w, sink, shape, smem}.run();
+}
+
+namespace {
+
+std::uint32_t next_pow2(std::uint32_t x) {
+  std::uint32_t p = 1;
+  while (p < x) p <<= 1;
+  return p;
+}
+
+/// Multiple of 4 with SL/4 odd, at least `want`.
+std::uint32_t odd_quad(std::size_t want) {
+  std::uint32_t q = static_cast<std::uint32_t>((std::max<std::size_t>(want, 4) + 3) / 4);
+  if ((q & 1u) == 0) ++q;
+  return 4 * q;
+}
+
+template <class Word, bool Raw>
+void launch_shape(const tiled_device_tasks& tasks, const approx_common& common, const text_window& w,
+                  const candidate_sink& sink, const tiled_shape& shape, cudaStream_t stream) {
+  const std::size_t peq_bytes = ((Raw ? shape.G * 256u : common.sigma * shape.G) * sizeof(Word) + 15) & ~std::size_t{15};
+  const std::size_t tile_bytes = static_cast<std::size_t>(shape.S) * shape.SL + shape.ov + 48;
+  const std::size_t smem = peq_bytes + tile_bytes;
+  if (smem > common.smem_optin)
+    throw trawl::error(errc::gpu_error, "myers_tiled: shared memory " + std::to_string(smem) + " exceeds the device limit");
+  auto kernel = myers_tiled_kernel<Word, Raw>;
+  TRAWL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  const std::size_t TL = static_cast<std::size_t>(shape.S) * shape.SL;
+  const std::size_t tiles = (w.own_end - w.own_begin + TL - 1) / TL;
+  const std::uint32_t groups = (tasks.ntasks + shape.G - 1) / shape.G;
+  if (tiles > 0x7fffffffu) throw trawl::error(errc::gpu_error, "myers_tiled: text too large for one launch");
+  for (std::uint32_t y0 = 0; y0 < groups; y0 += 65535) {
+    tiled_device_tasks sub = tasks;
+    const std::uint32_t ny = std::min<std::uint32_t>(65535, groups - y0);
+    sub.peq = static_cast<const Word*>(tasks.peq) + static_cast<std::size_t>(y0) * shape.G * common.sigma;
+    sub.lengths += static_cast<std::size_t>(y0) * shape.G;
+    sub.ids += static_cast<std::size_t>(y0) * shape.G;
+    sub.ntasks = std::min<std::uint32_t>(tasks.ntasks - y0 * shape.G, ny * shape.G);
+    dim3 grid(static_cast<unsigned>(tiles), ny);
+    kernel<<<grid, shape.G * shape.S, smem, stream>>>(sub, common, w, sink, shape);
+    TRAWL_CUDA_CHECK_LAUNCH("myers_tiled_kernel");
+  }
+}
+
+}  // namespace
+
+void launch_myers_tiled(const tiled_device_tasks& tasks, const approx_common& common, const text_window& w,
+                        const candidate_sink& sink, std::size_t slice_length, cudaStream_t stream) {
+  if (w.own_end <= w.own_begin || tasks.ntasks == 0) return;
+  const std::size_t word_bytes = tasks.wide ? 8 : 4;
+  tiled_shape shape;
+  shape.ov = tasks.max_length + common.k - 1;
+  const bool raw = tasks.ntasks <= 8;
+  if (raw) {
+    shape.G = next_pow2(tasks.ntasks);
+    shape.S = 256 / shape.G;
+  } else {
+    // as many patterns per block as fit a 48 KiB Peq table, at most 256
+    std::uint32_t g = 256;
+    while (g > 1 && static_cast<std::size_t>(common.sigma) * g * word_bytes > 48 * 1024) g >>= 1;
+    while (g > 1 && g / 2 >= tasks.ntasks) g >>= 1;
+    shape.G = g;
+    shape.S = 256 / g;
+  }
+  // slice: long enough that the warm-up costs little, short enough that the tile fits
+  std::size_t want = slice_length;
+  if (want == 0) {
+    want = std::max<std::size_t>(4 * static_cast<std::size_t>(shape.ov), shape.S == 1 ? 8192 : 256);
+    const std::size_t budget = 96 * 1024;  // tile bytes
+    while (want > 64 && static_cast<std::size_t>(shape.S) * want > budget) want /= 2;
+    // few tiles for a small text: shrink the slices so every SM gets work
+    const std::size_t n = w.own_end - w.own_begin;
+    while (want > 64 && n / (static_cast<std::size_t>(shape.S) * want) < static_cast<std::size_t>(common.sm_count) * 2) want /= 2;
+  }
+  shape.SL = odd_quad(want);
+  if (tasks.wide) {
+    if (raw) launch_shape<std::uint64_t, true>(tasks, common, w, sink, shape, stream);
+    else launch_shape<std::uint64_t, false>(tasks, common, w, sink, shape, stream);
+  } else {
+    if (raw) launch_shape<std::uint32_t, true>(tasks, common, w, sink, shape, stream);
+    else launch_shape<std::uint32_t, false>(tasks, common, w, sink, shape, stream);
+  }
+}
+
+}  // namespace trawl::cuda

@@ -1,0 +1,81 @@
+// trawl/gpu.hpp — the CUDA backend: the same searches as search.hpp / approx.hpp, on a GPU.
+//
+// Every entry point has exactly the contract and output of its CPU counterpart
+// (trawl::search_sequence, trawl::best_substring): same hits, same order, same batching rules,
+// for every chunk size. The CPU engines are the reference the GPU tests compare with.
+//
+// When the library was built without CUDA (TRAWL_CUDA=OFF or no nvcc), available() is false
+// and every other function throws trawl::error(errc::unsupported). When no device is present
+// they throw trawl::error(errc::no_device); a failing CUDA call throws errc::gpu_error. The
+// library never aborts on a CUDA error.
+//
+// Cost: exact search is bound by memory bandwidth (host→device copy when the text comes from
+// the host); approximate search is O(n·⌈m/w⌉·patterns) bit-parallel work (Myers 1999) plus an
+// O(m·(m+k)) host DP per reported hit to find its leftmost start.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trawl/approx.hpp"
+#include "trawl/hit.hpp"
+#include "trawl/search.hpp"
+
+namespace trawl::gpu {
+
+/// Exact-search kernels.
+enum class exact_engine {
+  automatic,  ///< filter (or Myers with k = 0 when IUPAC codes are on)
+  filter,     ///< coalesced 16-byte loads, first/last-byte filter, verify candidates
+  sunday,     ///< Sunday's quick search, one thread per overlapping text slice
+};
+
+/// Approximate-search kernels (edit distance; Hamming always uses its own kernel).
+enum class approx_engine {
+  automatic,  ///< tiled for m <= 64, warp for longer patterns
+  tiled,      ///< Myers, one 32/64-bit word per thread, text tiles staged in shared memory
+  warp,       ///< Myers multi-word, a warp per (pattern, slice), words pipelined across lanes
+};
+
+/// GPU-specific knobs. The defaults are right for production; tests force small sizes to
+/// cross every chunk and slice edge.
+struct gpu_options {
+  int device = 0;                ///< CUDA device ordinal
+  std::size_t chunk_size = 0;    ///< owned text bytes per host→device chunk; 0 = automatic (256 MiB)
+  std::size_t slice_length = 0;  ///< text bytes per thread / warp slice; 0 = automatic
+  exact_engine exact = exact_engine::automatic;
+  approx_engine approx = approx_engine::automatic;
+};
+
+/// True when the backend was compiled in and a CUDA device is present. Never throws.
+bool available() noexcept;
+
+/// Name of device `device` (e.g. "NVIDIA H100 80GB HBM3"); "" when none. Never throws.
+std::string device_name(int device = 0);
+
+/// Same as trawl::search_sequence(make_matcher(patterns, options), seq, options, on_hits):
+/// exact search when options.max_errors == 0 (hits sorted by start, then pattern, strand),
+/// approximate otherwise (sorted by end; cluster or all-ends mode as in approx.hpp).
+/// options.threads and options.slice_size are ignored (host work uses all cores).
+/// Returns the number of hits delivered.
+/// Exceptions: trawl::error invalid_argument (empty pattern, NUL byte, k < 0), unsupported,
+/// no_device, gpu_error.
+std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::string_view seq,
+                              const search_options& options, const hit_callback& on_hits,
+                              const gpu_options& gpu = {});
+
+/// Convenience: all hits of `patterns` in `text`, in text order.
+std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns,
+                        const search_options& options = {}, const gpu_options& gpu = {});
+
+/// Same as trawl::best_substring: ASM(X, Y) and every end of Y achieving it (with the
+/// leftmost start). best_algorithm::wavefront runs the anti-diagonal DP of Man, Nakano and
+/// Ito (one block of |X| threads per piece of Y; |X| <= 1024), myers (and automatic) the
+/// multi-word bit-vector engine (|X| <= 32768). Y must fit in device memory.
+best_result best_substring(std::string_view x, std::string_view y, const best_options& options = {},
+                           const gpu_options& gpu = {});
+
+}  // namespace trawl::gpu

@@ -1,0 +1,47 @@
+// src/gpu/gpu_internal.hpp — host side of the CUDA backend (compiled by the C++ compiler):
+// turning patterns and options into kernel plans, and candidates back into ordered hits.
+// Pure C++; the tests use it to check the plans without a device.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../../cuda/api/backend.hpp"
+#include "trawl/hit.hpp"
+#include "trawl/search.hpp"
+
+namespace trawl::gpu::detail {
+
+/// One (pattern, strand) searched: the pattern as searched (reverse-complemented for the
+/// reverse strand), in the order (pattern, strand) that hits are sorted by.
+struct task {
+  std::string text;
+  std::uint32_t pattern = 0;
+  strand dir = strand::forward;
+};
+
+/// Throws trawl::error(invalid_argument) on an empty pattern, a NUL byte or k < 0.
+std::vector<task> make_tasks(const std::vector<std::string>& patterns, const search_options& options);
+
+/// Reverse complement (ACGT, acgt and IUPAC codes; other bytes kept).
+std::string revcomp(std::string_view dna);
+
+/// The 256×256 symbol-match table: eq[pc * 256 + tc] = 1 when text byte tc matches pattern
+/// byte pc under the options (ignore_case folds ASCII letters; iupac expands pattern codes).
+std::vector<std::uint8_t> match_table(const search_options& options);
+
+/// True when some pattern byte is an IUPAC code other than A, C, G, T (so plain byte
+/// comparison would be wrong).
+bool needs_iupac(const std::vector<task>& tasks, const search_options& options);
+
+trawl::cuda::exact_plan make_exact_plan(const std::vector<task>& tasks, const search_options& options);
+trawl::cuda::approx_plan make_approx_plan(const std::vector<task>& tasks, const std::vector<std::uint8_t>& eq,
+                                          std::uint32_t k, bool hamming);
+
+/// Leftmost z with ED(p, t[z..j]) == score (edit distance, eq as above); O(m·(m+score)).
+std::uint64_t leftmost_start(std::string_view p, std::string_view t, std::uint64_t j, std::uint32_t score,
+                             const std::vector<std::uint8_t>& eq);
+
+}  // namespace trawl::gpu::detail

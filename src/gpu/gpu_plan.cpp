@@ -1,0 +1,180 @@
+// src/gpu/gpu_plan.cpp — patterns → kernel plans for the CUDA backend: which text byte
+// matches which pattern symbol (case folding, IUPAC codes) is decided here once, as byte
+// classes and Myers match vectors (Peq). O(σ² + Σm·σ) time.
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "gpu/gpu_internal.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl::gpu::detail {
+
+namespace {
+
+unsigned char upper(unsigned char c) { return (c >= 'a' && c <= 'z') ? static_cast<unsigned char>(c - 32) : c; }
+unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c + 32) : c; }
+bool is_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
+
+/// Bases (bit 0 A, 1 C, 2 G, 3 T) of an upper-case IUPAC code; 0 for other bytes.
+unsigned iupac_bases(unsigned char c) {
+  switch (c) {
+    case 'A': return 1;
+    case 'C': return 2;
+    case 'G': return 4;
+    case 'T': return 8;
+    case 'U': return 8;
+    case 'R': return 1 | 4;
+    case 'Y': return 2 | 8;
+    case 'S': return 2 | 4;
+    case 'W': return 1 | 8;
+    case 'K': return 4 | 8;
+    case 'M': return 1 | 2;
+    case 'B': return 2 | 4 | 8;
+    case 'D': return 1 | 4 | 8;
+    case 'H': return 1 | 2 | 8;
+    case 'V': return 1 | 2 | 4;
+    case 'N': return 15;
+    default: return 0;
+  }
+}
+
+unsigned base_bit(unsigned char c) {
+  switch (c) {
+    case 'A': return 1;
+    case 'C': return 2;
+    case 'G': return 4;
+    case 'T': return 8;
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+std::string revcomp(std::string_view dna) {
+  std::array<unsigned char, 256> comp{};
+  for (unsigned c = 0; c < 256; ++c) comp[c] = static_cast<unsigned char>(c);
+  const char* pairs[] = {"AT", "CG", "RY", "KM", "BV", "DH"};
+  for (const char* p : pairs) {
+    const auto a = static_cast<unsigned char>(p[0]), b = static_cast<unsigned char>(p[1]);
+    comp[a] = b;
+    comp[b] = a;
+    comp[lower(a)] = lower(b);
+    comp[lower(b)] = lower(a);
+  }
+  std::string out(dna.size(), '\0');
+  for (std::size_t i = 0; i < dna.size(); ++i)
+    out[dna.size() - 1 - i] = static_cast<char>(comp[static_cast<unsigned char>(dna[i])]);
+  return out;
+}
+
+std::vector<task> make_tasks(const std::vector<std::string>& patterns, const search_options& options) {
+  if (options.max_errors < 0) throw trawl::error(errc::invalid_argument, "the number of errors must be >= 0");
+  std::vector<task> tasks;
+  tasks.reserve(patterns.size() * (options.both_strands ? 2 : 1));
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    const std::string& p = patterns[i];
+    if (p.empty()) throw trawl::error(errc::invalid_argument, "empty pattern");
+    if (p.find('\0') != std::string::npos) throw trawl::error(errc::invalid_argument, "pattern contains a NUL byte");
+    tasks.push_back(task{p, static_cast<std::uint32_t>(i), strand::forward});
+    if (options.both_strands) tasks.push_back(task{revcomp(p), static_cast<std::uint32_t>(i), strand::reverse});
+  }
+  return tasks;
+}
+
+std::vector<std::uint8_t> match_table(const search_options& options) {
+  std::vector<std::uint8_t> eq(256 * 256, 0);
+  for (unsigned pc = 0; pc < 256; ++pc) {
+    for (unsigned tc = 0; tc < 256; ++tc) {
+      const auto p = static_cast<unsigned char>(pc), t = static_cast<unsigned char>(tc);
+      bool m = options.ignore_case ? lower(p) == lower(t) : p == t;
+      if (!m && options.iupac) {
+        const unsigned set = iupac_bases(upper(p));
+        const bool case_ok = options.ignore_case || is_lower(p) == is_lower(t);
+        m = set != 0 && case_ok && (set & base_bit(upper(t))) != 0;
+      }
+      eq[pc * 256 + tc] = m ? 1 : 0;
+    }
+  }
+  return eq;
+}
+
+bool needs_iupac(const std::vector<task>& tasks, const search_options& options) {
+  if (!options.iupac) return false;
+  for (const task& t : tasks)
+    for (char ch : t.text) {
+      const unsigned char u = upper(static_cast<unsigned char>(ch));
+      if (iupac_bases(u) != 0 && base_bit(u) == 0) return true;
+    }
+  return false;
+}
+
+trawl::cuda::exact_plan make_exact_plan(const std::vector<task>& tasks, const search_options& options) {
+  trawl::cuda::exact_plan plan;
+  plan.fold = options.ignore_case;
+  for (const task& t : tasks) {
+    std::string p = t.text;
+    if (plan.fold)
+      for (char& ch : p) ch = static_cast<char>(lower(static_cast<unsigned char>(ch)));
+    plan.patterns.push_back(std::move(p));
+  }
+  return plan;
+}
+
+trawl::cuda::approx_plan make_approx_plan(const std::vector<task>& tasks, const std::vector<std::uint8_t>& eq,
+                                          std::uint32_t k, bool hamming) {
+  trawl::cuda::approx_plan plan;
+  plan.k = k;
+  plan.hamming = hamming;
+  // byte classes: text bytes with the same match vector over all pattern bytes share a code
+  std::array<bool, 256> used{};
+  for (const task& t : tasks)
+    for (char ch : t.text) used[static_cast<unsigned char>(ch)] = true;
+  std::map<std::array<std::uint64_t, 4>, std::uint32_t> classes;
+  std::vector<unsigned> representative;
+  for (unsigned tc = 0; tc < 256; ++tc) {
+    std::array<std::uint64_t, 4> sig{};
+    for (unsigned pc = 0; pc < 256; ++pc)
+      if (used[pc] && eq[pc * 256 + tc]) sig[pc / 64] |= std::uint64_t{1} << (pc % 64);
+    auto [it, fresh] = classes.try_emplace(sig, static_cast<std::uint32_t>(classes.size()));
+    if (fresh) representative.push_back(tc);
+    plan.code[tc] = static_cast<std::uint8_t>(it->second);
+  }
+  plan.sigma = static_cast<std::uint32_t>(classes.size());
+  for (const task& t : tasks) {
+    const auto m = static_cast<std::uint32_t>(t.text.size());
+    const std::uint32_t W = (m + 63) / 64;
+    std::vector<std::uint64_t> peq(static_cast<std::size_t>(plan.sigma) * W, 0);
+    for (std::uint32_t c = 0; c < plan.sigma; ++c)
+      for (std::uint32_t i = 0; i < m; ++i)
+        if (eq[static_cast<unsigned char>(t.text[i]) * 256u + representative[c]])
+          peq[static_cast<std::size_t>(c) * W + i / 64] |= std::uint64_t{1} << (i % 64);
+    plan.lengths.push_back(m);
+    plan.peq.push_back(std::move(peq));
+  }
+  return plan;
+}
+
+std::uint64_t leftmost_start(std::string_view p, std::string_view t, std::uint64_t j, std::uint32_t score,
+                             const std::vector<std::uint8_t>& eq) {
+  const std::size_t m = p.size();
+  const std::uint64_t max_len = std::min<std::uint64_t>(j + 1, m + score);
+  std::vector<std::uint32_t> prev(m + 1), cur(m + 1);
+  for (std::size_t i = 0; i <= m; ++i) prev[i] = static_cast<std::uint32_t>(i);
+  std::uint64_t best = prev[m] == score ? 0 : ~std::uint64_t{0};
+  for (std::uint64_t len = 1; len <= max_len; ++len) {
+    const auto tc = static_cast<unsigned char>(t[j + 1 - len]);
+    cur[0] = static_cast<std::uint32_t>(len);
+    for (std::size_t i = 1; i <= m; ++i) {
+      const auto pc = static_cast<unsigned char>(p[m - i]);
+      const std::uint32_t sub = prev[i - 1] + (eq[pc * 256u + tc] ? 0u : 1u);
+      cur[i] = std::min({sub, prev[i] + 1, cur[i - 1] + 1});
+    }
+    if (cur[m] == score) best = len;
+    std::swap(prev, cur);
+  }
+  if (best == ~std::uint64_t{0}) throw trawl::error(errc::gpu_error, "internal: no start achieves the end score");
+  return j + 1 - best;
+}
+
+}  // namespace trawl::gpu::detail
