@@ -56,6 +56,10 @@ best_ends best_substring_ends(std::string_view x, std::string_view y, best_engin
     std::uint32_t sigma = 1;  // code 0 = bytes not in x
     for (unsigned char c : x)
       if (code[c] < 0) code[c] = static_cast<int>(sigma++);
+    if (sigma > 256) {  // x holds all 256 byte values: no "other" class is needed
+      for (int c = 0; c < 256; ++c) code[c] = c;
+      sigma = 256;
+    }
     for (int c = 0; c < 256; ++c) plan.code[c] = static_cast<std::uint8_t>(code[c] < 0 ? 0 : code[c]);
     plan.sigma = sigma;
     plan.lengths = {m};
