@@ -47,7 +47,8 @@ struct build_options {
   /// Patterns up to M bytes are answered from S'' directly; longer ones through windows +
   /// verification. 1 <= max_len <= 4096.
   std::uint32_t max_len = 32;
-  /// Treat input starting with '>' as FASTA (records concatenated, names kept). build() only.
+  /// Read FASTA/FASTQ input (trawl::io::detect_format) as records: sequences concatenated,
+  /// names and offsets kept. build() only.
   bool detect_fasta = true;
   /// Use 64-bit suffix-array positions even for small texts (tests the large-text path).
   bool force_64bit = false;
@@ -107,10 +108,10 @@ std::vector<lz77_phrase> lz77_parse(std::string_view text, bool force_64bit = fa
 /// several threads at once. Move-only.
 class hybrid_index {
  public:
-  /// Indexes `bytes`. With options.detect_fasta and a leading '>' the input is read as FASTA
-  /// (headers dropped, line breaks removed, record names + offsets kept); otherwise the bytes
-  /// are the text (one record named `source_name`).
-  /// Throws trawl::error(invalid_argument) for a bad max_len.
+  /// Indexes `bytes`. With options.detect_fasta, FASTA/FASTQ input is read with
+  /// trawl::io::record_reader (line breaks removed, record names + offsets kept); otherwise
+  /// the bytes are the text (one record named `source_name`).
+  /// Throws trawl::error(invalid_argument) for a bad max_len, bad_format for bad FASTQ.
   static hybrid_index build(std::string_view bytes, std::string source_name = "-", const build_options& options = {});
   /// Indexes an already concatenated text with explicit records (offsets must tile the text).
   static hybrid_index build_records(std::string text, std::vector<record_span> records, std::string source_name,

@@ -11,6 +11,7 @@
 
 #include "index/index_impl.hpp"
 #include "trawl/error.hpp"
+#include "trawl/io.hpp"
 
 namespace trawl::index {
 namespace {
@@ -256,10 +257,16 @@ hybrid_index& hybrid_index::operator=(hybrid_index&&) noexcept = default;
 hybrid_index::hybrid_index(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
 
 hybrid_index hybrid_index::build(std::string_view bytes, std::string source_name, const build_options& options) {
-  if (options.detect_fasta && !bytes.empty() && bytes.front() == '>') {
+  const io::format fmt = options.detect_fasta ? io::detect_format(bytes) : io::format::plain;
+  if (fmt != io::format::plain) {  // FASTA/FASTQ: concatenate the records, keep names + offsets
     std::string text;
     std::vector<record_span> recs;
-    split_fasta(bytes, text, recs);
+    io::record_reader rr(bytes, fmt, source_name);
+    io::record r;
+    while (rr.next(r)) {
+      recs.push_back({std::string(r.name), text.size(), r.sequence.size()});
+      text.append(r.sequence);
+    }
     return build_records(std::move(text), std::move(recs), std::move(source_name), options);
   }
   auto ix = build_impl(bytes, options);

@@ -128,8 +128,4 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix);
 /// Serialized size of each part, for info().
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const hybrid_index::impl& ix);
 
-// -- input (input_records.cpp) --
-/// Splits FASTA bytes into the concatenated sequence and its records.
-void split_fasta(std::string_view bytes, std::string& text, std::vector<record_span>& records);
-
 }  // namespace trawl::index

@@ -1,0 +1,190 @@
+// cmd_index.cpp — `trawl index build|info|count|locate|extract`: the compressed Hybrid Index
+// (include/trawl/index.hpp). CLI only: parsing, progress on stderr, output contract on stdout.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <memory>
+
+#include "commands.hpp"
+#include "output.hpp"
+#include "trawl/error.hpp"
+#include "trawl/index.hpp"
+#include "trawl/io.hpp"
+
+namespace trawl::cli {
+namespace {
+
+struct index_args {
+  // build
+  std::string input, output;
+  std::uint32_t max_len = 32;
+  bool progress = false, quiet = false;
+  // queries
+  std::string index_path;
+  std::vector<std::string> patterns, pattern_files;
+  unsigned threads = 0;
+  std::string engine = "balanced";
+  bool check = false;
+  std::uint64_t start = 0, length = 0;
+};
+
+index::locate_options locate_opts(const index_args& a) {
+  index::locate_options o;
+  o.threads = a.threads;
+  if (a.engine == "serial") o.engine = index::locate_engine::serial;
+  else if (a.engine == "static") o.engine = index::locate_engine::static_chunks;
+  else if (a.engine == "balanced") o.engine = index::locate_engine::balanced;
+  else throw error(errc::invalid_argument, "--engine must be serial, static or balanced");
+  return o;
+}
+
+std::vector<std::string> all_patterns(const index_args& a) {
+  std::vector<std::string> ps = a.patterns;
+  for (const auto& f : a.pattern_files) {
+    auto in = io::input_buffer::open(f);
+    std::string_view b = in.bytes();
+    std::size_t pos = 0;
+    while (pos < b.size()) {
+      std::size_t nl = b.find('\n', pos);
+      if (nl == std::string_view::npos) nl = b.size();
+      std::string_view line = b.substr(pos, nl - pos);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if (!line.empty()) ps.emplace_back(line);
+      pos = nl + 1;
+    }
+  }
+  if (ps.empty()) throw error(errc::invalid_argument, "index: no pattern given");
+  for (const auto& p : ps)
+    if (p.empty()) throw error(errc::invalid_argument, "index: empty pattern");
+  return ps;
+}
+
+int run_build(const index_args& a) {
+  const auto t0 = std::chrono::steady_clock::now();
+  auto in = io::input_buffer::open(a.input);
+  const bool show = !a.quiet && (a.progress || isatty(2) != 0);
+  index::build_options bo;
+  bo.max_len = a.max_len;
+  if (show) {
+    bo.progress = [t0](std::string_view stage, std::uint64_t done, std::uint64_t total) {
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double pct = total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0;
+      fmt::print(stderr, "trawl index build: {:<12} {:5.1f}%  {:7.1f} s\n", stage, pct, s);
+    };
+  }
+  const auto ix = index::hybrid_index::build(in.bytes(), in.name(), bo);
+  const std::string out = a.output.empty() ? a.input + ".thi" : a.output;
+  ix.save(out);
+  const auto inf = ix.info();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!a.quiet)
+    fmt::print("{}: n={} z={} M={} records={} size={} bytes ({:.4f} bits/char) in {:.2f} s\n", out, inf.n, inf.z,
+               inf.max_len, ix.records().size(), inf.total_bytes, inf.bits_per_char(), s);
+  return 0;
+}
+
+int run_info(const index_args& a) {
+  const auto ix = index::hybrid_index::load(a.index_path);
+  const auto inf = ix.info();
+  writer w;
+  w.put(fmt::format("source\t{}\nrecords\t{}\nn\t{}\nz\t{}\nliterals\t{}\nM\t{}\nsigma\t{}\ns2_length\t{}\nsegments\t{}\n",
+                    ix.source_name(), ix.records().size(), inf.n, inf.z, inf.literals, inf.max_len, inf.sigma,
+                    inf.s2_length, inf.segments));
+  for (const auto& [name, bytes] : inf.part_bytes)
+    w.put(fmt::format("bytes:{}\t{}\t{:.4f} bits/char\n", name, bytes,
+                      inf.n ? 8.0 * static_cast<double>(bytes) / static_cast<double>(inf.n) : 0.0));
+  w.put(fmt::format("bytes:total\t{}\nbits_per_char\t{:.4f}\n", inf.total_bytes, inf.bits_per_char()));
+  w.flush();
+  return 0;
+}
+
+int run_count(const index_args& a) {
+  const auto ix = index::hybrid_index::load(a.index_path);
+  const auto opt = locate_opts(a);
+  writer w;
+  bool any = false;
+  for (const auto& p : all_patterns(a)) {
+    const auto c = ix.count(p, opt);
+    any = any || c > 0;
+    w.put(fmt::format("{}\t{}\n", p, c));
+  }
+  w.flush();
+  return any ? 0 : 1;
+}
+
+int run_locate(const index_args& a) {
+  const auto ix = index::hybrid_index::load(a.index_path);
+  const auto ps = all_patterns(a);
+  const auto hits = ix.search_records(ps, locate_opts(a));
+  writer w;
+  const auto recs = ix.records();
+  for (const auto& h : hits) {
+    if (a.check) {
+      const std::uint64_t at = recs[h.record].start + h.h.start;
+      if (ix.extract(at, h.h.end - h.h.start) != ps[h.h.pattern])
+        throw error(errc::bad_format, fmt::format("--check: hit {}:{} does not match pattern {}", recs[h.record].name,
+                                                  h.h.start, h.h.pattern));
+    }
+    // output contract (output.hpp): source start end errors strand pattern
+    w.put(fmt::format("{}\t{}\t{}\t0\t+\t{}\n", recs[h.record].name, h.h.start, h.h.end, ps[h.h.pattern]));
+  }
+  w.flush();
+  return hits.empty() ? 1 : 0;
+}
+
+int run_extract(const index_args& a) {
+  const auto ix = index::hybrid_index::load(a.index_path);
+  writer w;
+  w.put(ix.extract(a.start, a.length));
+  w.flush();
+  return 0;
+}
+
+void add_query_options(CLI::App* c, index_args& a) {
+  c->add_option("-f,--file", a.pattern_files, "read patterns from FILE, one per line");
+  c->add_option("-t,--threads", a.threads, "locate threads (default: all cores)");
+  c->add_option("--engine", a.engine, "locate engine: balanced (default), static (the seed's chunks), serial");
+}
+
+}  // namespace
+
+void add_index_command(CLI::App& root, run_state& state) {
+  auto a = std::make_shared<index_args>();
+  auto* cmd = root.add_subcommand("index", "build and query a compressed Hybrid Index (LZ77 + FM-index)");
+  cmd->require_subcommand(1);
+
+  auto* build = cmd->add_subcommand("build", "index FILE (plain text, FASTA/FASTQ, gzip) into FILE.thi or -o OUT");
+  build->add_option("file", a->input, "input file ('-' = stdin)")->required();
+  build->add_option("-o,--output", a->output, "index file to write (default FILE.thi)");
+  build->add_option("-M,--max-len", a->max_len, "M: patterns up to M bytes are answered directly (default 32)")
+      ->check(CLI::Range(1, 4096));
+  build->add_flag("--progress", a->progress, "print progress on stderr (default when stderr is a terminal)");
+  build->add_flag("-q,--quiet", a->quiet, "print nothing");
+  build->callback([a, &state] { state.exit_code = run_build(*a); });
+
+  auto* info = cmd->add_subcommand("info", "n, z, M and the size of every part of an index");
+  info->add_option("index", a->index_path, "index file")->required();
+  info->callback([a, &state] { state.exit_code = run_info(*a); });
+
+  auto* count = cmd->add_subcommand("count", "number of occurrences of each PATTERN (pattern<TAB>count)");
+  count->add_option("index", a->index_path, "index file")->required();
+  count->add_option("patterns", a->patterns, "patterns");
+  add_query_options(count, *a);
+  count->callback([a, &state] { state.exit_code = run_count(*a); });
+
+  auto* locate = cmd->add_subcommand("locate", "every occurrence, as source<TAB>start<TAB>end<TAB>errors<TAB>strand<TAB>pattern");
+  locate->add_option("index", a->index_path, "index file")->required();
+  locate->add_option("patterns", a->patterns, "patterns");
+  add_query_options(locate, *a);
+  locate->add_flag("--check", a->check, "re-verify every hit against the text (extract)");
+  locate->callback([a, &state] { state.exit_code = run_locate(*a); });
+
+  auto* extract = cmd->add_subcommand("extract", "print LEN bytes of the indexed text from START (0-based, records concatenated)");
+  extract->add_option("index", a->index_path, "index file")->required();
+  extract->add_option("start", a->start, "start offset")->required();
+  extract->add_option("len", a->length, "length")->required();
+  extract->callback([a, &state] { state.exit_code = run_extract(*a); });
+}
+
+}  // namespace trawl::cli
