@@ -1,12 +1,24 @@
 // trawl/approx.hpp — approximate search (edit distance <= k) and best approximate substring.
 //
 // Semantics (Sellers / Myers): for a pattern P (length m) and text T, score_j is the smallest
-// edit distance between P and any substring of T ending at position j (inclusive, 0-based).
+// edit distance between P and any substring of T ending at position j (inclusive, 0-based;
+// the empty substring counts, so score_j <= m always).
 //  - all-ends mode reports every j with score_j <= k as hit{start = leftmost z achieving the
 //    score, end = j + 1, errors = score_j}.
 //  - cluster mode (default) groups maximal runs of consecutive j with score_j <= k and reports,
 //    per run, the j with the smallest score (leftmost on ties), the leftmost start z achieving
 //    it, and the score.
+//  - Hamming mode (search_options::hamming): score_j = mismatches of P against T[j-m+1..j]
+//    (only j >= m-1), start = j - m + 1; the same two report modes.
+// Since score_j <= m, a bound k >= m behaves exactly like k = m (every position matches);
+// engines use k' = min(k, m), so lookbehind() = max over patterns of m + k' - 1 (m - 1 for
+// Hamming).
+//
+// Matching of one pattern byte p against a text byte t:
+//  - default: p == t;  ignore_case: ASCII letters compare case-insensitively;
+//  - iupac: a pattern IUPAC code (A C G T U R Y S W K M B D H V N, either case) matches the
+//    bases of its set in the text, case-insensitively (U counts as T), and its own letter
+//    (so N matches n); other pattern bytes follow the default / ignore_case rule.
 #pragma once
 
 #include <cstdint>
@@ -21,16 +33,58 @@
 namespace trawl {
 
 /// Builds the approximate matcher (options.max_errors >= 1, or all_ends). Key = last byte.
-/// Throws trawl::error on bad options (k < 0, empty pattern, NUL byte).
+/// options.approx_algorithm picks the engine: "auto" (SIMD lanes when the CPU has them and
+/// m <= 64, else one-word / blocked Myers), "myers" (same as auto), "dp" (Sellers' DP
+/// reference), or a single engine by name for tests and benchmarks: "myers-word" (m <= 64),
+/// "myers-blocked", "myers-simd" (lanes; options.simd forces avx2 / avx512 / serial).
+/// Hamming mode always uses the Hamming engine.
+/// Throws trawl::error(invalid_argument) on bad options (k < 0, empty pattern, NUL byte,
+/// unknown algorithm name, a SIMD level this CPU lacks).
+/// Complexity: scan() is O(n·⌈m/64⌉) per pattern (Myers), O(n·m) ("dp").
 std::unique_ptr<matcher> make_approx_matcher(const std::vector<std::string>& patterns,
                                              const search_options& options);
 
+/// One end position j (inclusive, 0-based) of a pattern in a text with its score_j.
+struct end_score {
+  std::uint64_t end = 0;
+  std::uint32_t errors = 0;
+  friend bool operator==(const end_score&, const end_score&) = default;
+};
+
+/// Serial reference for other backends (GPU, SIMD): every j of `text` with score_j <= k for
+/// one pattern (forward strand only), ascending, computed by the engine options.approx_algorithm
+/// names (k = options.max_errors; ignore_case / iupac / hamming honored).
+/// Complexity: as make_approx_matcher; memory O(hits).
+std::vector<end_score> approx_end_scores(std::string_view pattern, std::string_view text,
+                                         const search_options& options);
+
+/// All hits of one serial scan of `text` (one slice owning everything) — the matcher's
+/// output without the parallel driver. Same options as make_approx_matcher.
+std::vector<hit> approx_search_serial(std::string_view text, const std::vector<std::string>& patterns,
+                                      const search_options& options);
+
+/// Leftmost start z of an optimal occurrence of `pattern` ending at j (inclusive) with score
+/// `score` (= score_j): the smallest z >= lo with ED(pattern, text[z..j]) == score, found by
+/// a reverse bit-parallel global DP over text[max(lo, j+1-m-score) .. j]; returns j + 1 for
+/// the empty substring. Complexity O(⌈m/64⌉·(m + score)).
+std::uint64_t approx_leftmost_start(std::string_view pattern, std::string_view text, std::uint64_t j,
+                                    std::uint32_t score, const search_options& options = {},
+                                    std::uint64_t lo = 0);
+
 /// CIGAR (=, X, I, D run-length, e.g. "10=1X3=") of an optimal global alignment of `pattern`
-/// against `text` (I = byte in the pattern only, D = byte in the text only).
+/// against `text` (I = byte in the pattern only, D = byte in the text only). Ties prefer
+/// =/X over I over D. ignore_case / iupac decide what "=" means. O(m·n) time and memory;
+/// throws trawl::error(invalid_argument) when m·n exceeds 2^31 cells.
 std::string align_cigar(std::string_view pattern, std::string_view text, const search_options& options = {});
 
+/// Edit distance implied by a CIGAR (count of X, I, D).
+std::uint32_t cigar_errors(std::string_view cigar);
+
 /// Result of a best approximate substring query: ASM(X, Y) = min over substrings Y' of Y of
-/// ED(X, Y'), and every [start, end) of Y achieving it.
+/// ED(X, Y'), and every [start, end) of Y achieving it: one occurrence per end position j with
+/// score_j == ASM, start = the leftmost z achieving it (so [j+1, j+1) when the empty
+/// substring is optimal, i.e. ASM == |X|). Occurrences are in ascending end order. An empty Y
+/// gives distance |X| and the single occurrence [0, 0).
 struct best_result {
   std::uint32_t distance = 0;
   std::vector<hit> occurrences;
@@ -38,12 +92,17 @@ struct best_result {
 
 enum class best_algorithm { automatic, myers, wavefront };
 
+/// Parses "auto", "myers", "wavefront"; throws trawl::error(invalid_argument) otherwise.
+best_algorithm parse_best_algorithm(std::string_view name);
+
 struct best_options {
-  best_algorithm algorithm = best_algorithm::automatic;
-  unsigned threads = 0;  ///< 0 = all cores
+  best_algorithm algorithm = best_algorithm::automatic;  ///< automatic = myers
+  unsigned threads = 0;  ///< 0 = all cores (the wavefront engine cuts Y into pieces)
 };
 
-/// ASM(X, Y). X may be as long as Y. Throws trawl::error on an empty X.
+/// ASM(X, Y). X may be as long as Y (or longer). Throws trawl::error on an empty X.
+/// Complexity: myers O(|Y|·⌈|X|/64⌉) plus O(⌈|X|/64⌉·|X|) per occurrence; wavefront
+/// O(|Y|·|X|) cells over anti-diagonals, in parallel pieces overlapping by 2|X|.
 best_result best_substring(std::string_view x, std::string_view y, const best_options& options = {});
 
 }  // namespace trawl

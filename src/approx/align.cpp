@@ -1,0 +1,110 @@
+// align.cpp — where an approximate hit starts (reverse global Myers over the hit's window,
+// O(⌈m/64⌉·(m+k))) and its CIGAR (plain global DP with traceback, O(m·n)).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "approx/approx_internal.hpp"
+#include "approx/myers_block_step.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl::approx_detail {
+
+std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, std::uint64_t j, std::uint32_t score,
+                             std::uint64_t lo) {
+  // Rows: the pattern reversed; columns: seq[j], seq[j-1], ... Global in both: D[i][0] = i and
+  // D[0][l] = l, so D[m][l] = ED(P, seq[j-l+1..j]). We want the largest l with D[m][l] == score.
+  const std::uint64_t max_len = std::min<std::uint64_t>(p.m + score, j + 1 - lo);
+  const std::size_t nb = p.words;
+  const std::size_t rows_last = p.m - (nb - 1) * 64;
+  std::vector<std::uint64_t> pv(nb, ~std::uint64_t{0}), mv(nb, 0);
+  std::int64_t d = static_cast<std::int64_t>(p.m);  // D[m][0]
+  std::uint64_t best_len = d == score ? 0 : ~std::uint64_t{0};
+  const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+  for (std::uint64_t l = 1; l <= max_len; ++l) {
+    const std::uint64_t* eq = p.rpeq.data() + text[j + 1 - l] * nb;
+    int h = 1;  // row 0 grows by one per column (global alignment of the text side)
+    for (std::size_t b = 0; b < nb; ++b) {
+      const std::uint64_t hib = std::uint64_t{1} << (b + 1 < nb ? 63 : rows_last - 1);
+      h = myers_block_step(pv[b], mv[b], eq[b], h, hib);
+    }
+    d += h;
+    if (d == score) best_len = l;
+  }
+  if (best_len == ~std::uint64_t{0}) return j + 1;  // unreachable when score == score_j
+  return j + 1 - best_len;
+}
+
+}  // namespace trawl::approx_detail
+
+namespace trawl {
+
+std::uint64_t approx_leftmost_start(std::string_view pattern, std::string_view text, std::uint64_t j,
+                                    std::uint32_t score, const search_options& options, std::uint64_t lo) {
+  if (j >= text.size() || lo > j + 1) throw error(errc::invalid_argument, "end position outside the text");
+  auto p = approx_detail::compile_pattern(pattern, 0, strand::forward, options);
+  return approx_detail::leftmost_start(p, text, j, score, lo);
+}
+
+std::string align_cigar(std::string_view pattern, std::string_view text, const search_options& options) {
+  const std::size_t m = pattern.size(), n = text.size();
+  if (m == 0) return n == 0 ? std::string{} : std::to_string(n) + "D";
+  if (static_cast<double>(m + 1) * static_cast<double>(n + 1) > 2147483648.0)
+    throw error(errc::invalid_argument, "alignment too large for align_cigar (over 2^31 DP cells)");
+  const auto p = approx_detail::compile_pattern(pattern, 0, strand::forward, options);
+  const std::size_t w = n + 1;
+  std::vector<std::uint32_t> dp((m + 1) * w);
+  for (std::size_t jj = 0; jj <= n; ++jj) dp[jj] = static_cast<std::uint32_t>(jj);
+  for (std::size_t i = 1; i <= m; ++i) {
+    dp[i * w] = static_cast<std::uint32_t>(i);
+    for (std::size_t jj = 1; jj <= n; ++jj) {
+      const std::uint32_t sub = dp[(i - 1) * w + jj - 1] + (p.match(i - 1, static_cast<unsigned char>(text[jj - 1])) ? 0u : 1u);
+      dp[i * w + jj] = std::min({sub, dp[(i - 1) * w + jj] + 1, dp[i * w + jj - 1] + 1});
+    }
+  }
+  std::string ops;  // reversed, one letter per column of the alignment
+  std::size_t i = m, jj = n;
+  while (i > 0 || jj > 0) {
+    const std::uint32_t cur = dp[i * w + jj];
+    if (i > 0 && jj > 0) {
+      const bool eq = p.match(i - 1, static_cast<unsigned char>(text[jj - 1]));
+      if (cur == dp[(i - 1) * w + jj - 1] + (eq ? 0u : 1u)) {
+        ops.push_back(eq ? '=' : 'X');
+        --i, --jj;
+        continue;
+      }
+    }
+    if (i > 0 && cur == dp[(i - 1) * w + jj] + 1) {
+      ops.push_back('I');
+      --i;
+    } else {
+      ops.push_back('D');
+      --jj;
+    }
+  }
+  std::reverse(ops.begin(), ops.end());
+  std::string cigar;
+  for (std::size_t a = 0; a < ops.size();) {
+    std::size_t b = a;
+    while (b < ops.size() && ops[b] == ops[a]) ++b;
+    cigar += std::to_string(b - a);
+    cigar.push_back(ops[a]);
+    a = b;
+  }
+  return cigar;
+}
+
+std::uint32_t cigar_errors(std::string_view cigar) {
+  std::uint32_t errors = 0, run = 0;
+  for (char c : cigar) {
+    if (c >= '0' && c <= '9') {
+      run = run * 10 + static_cast<std::uint32_t>(c - '0');
+    } else {
+      if (c == 'X' || c == 'I' || c == 'D') errors += run;
+      run = 0;
+    }
+  }
+  return errors;
+}
+
+}  // namespace trawl

@@ -1,0 +1,136 @@
+// approx_internal.hpp — what the approximate engines share: the compiled pattern (match
+// bit-vectors Peq), the sink that receives (end, score) pairs, and every engine's entry.
+// Building a pattern is O(256·⌈m/64⌉ + 256·m).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trawl/approx.hpp"
+#include "trawl/hit.hpp"
+
+namespace trawl::approx_detail {
+
+/// One pattern (already reverse-complemented for the reverse strand), with Peq: for every
+/// byte c and 64-row block b, bit i of peq[c * words + b] is set when pattern byte
+/// b·64 + i matches c. Bits beyond m are 0.
+struct compiled_pattern {
+  std::string bytes;
+  std::uint32_t index = 0;
+  strand dir = strand::forward;
+  std::size_t m = 0;
+  std::size_t words = 0;
+  std::vector<std::uint64_t> peq;
+  std::vector<std::uint64_t> rpeq;  ///< Peq of the reversed pattern (bit i = byte m-1-i)
+
+  [[nodiscard]] const std::uint64_t* eq(unsigned char c) const noexcept { return peq.data() + c * words; }
+  /// Does pattern byte i match text byte c?
+  [[nodiscard]] bool match(std::size_t i, unsigned char c) const noexcept {
+    return ((peq[c * words + i / 64] >> (i % 64)) & 1u) != 0;
+  }
+};
+
+/// Checks a pattern (non-empty, no NUL) and builds its Peq under options' matching rules.
+compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, strand dir,
+                                 const search_options& options);
+
+/// Receives end positions j (inclusive) with their score, ascending in j.
+class end_sink {
+ public:
+  virtual ~end_sink() = default;
+  virtual void on_end(std::uint64_t j, std::uint32_t score) = 0;
+};
+
+/// A sink collecting into a vector (tests, approx_end_scores).
+class vector_sink final : public end_sink {
+ public:
+  std::vector<end_score> ends;
+  void on_end(std::uint64_t j, std::uint32_t score) override { ends.push_back({j, score}); }
+};
+
+// ---- single-pattern engines ------------------------------------------------------------
+// Each computes the DP from a fresh column at `from` (as if the text started there) and
+// calls sink.on_end(j, score_j) for every j in [report_from, to) with score_j <= k, ascending.
+// Only seq[from, to) is read. Requires from <= report_from <= to <= seq.size().
+
+/// Sellers' DP, one column of m+1 cells per byte. O(n·m). dp_sellers.cpp
+void scan_dp_sellers(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
+                     std::size_t to, std::uint32_t k, end_sink& sink);
+/// Myers' bit-vector algorithm in one 64-bit word (m <= 64). O(n). myers_word.cpp
+void scan_myers_word(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
+                     std::size_t to, std::uint32_t k, end_sink& sink);
+/// Blocked Myers with Ukkonen's cut-off, any m. O(n·⌈m/64⌉) worst, O(n·⌈k/64⌉) expected.
+/// myers_blocked.cpp
+void scan_myers_blocked(const compiled_pattern& p, std::string_view seq, std::size_t from,
+                        std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
+/// Hamming distance of every full window ending in the range. O(n·m) worst, early exit at
+/// k+1 mismatches. hamming.cpp
+void scan_hamming(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
+                  std::size_t to, std::uint32_t k, end_sink& sink);
+
+// ---- SIMD lanes: several (pattern, text stripe) jobs at once, m <= 64 -------------------
+
+/// One lane's job for `steps` text bytes starting at text_pos. Peq of the lane's pattern is
+/// peq[peq_offset + c]. A lane reports (pos, score) when score <= k and pos >= report_lo.
+struct lane_job {
+  std::uint64_t text_pos = 0;
+  std::uint64_t report_lo = 0;
+  std::uint64_t peq_offset = 0;
+  std::uint64_t hibit = 0;  ///< 1 << (m - 1)
+  std::uint64_t m = 0;
+  std::uint64_t k = 0;
+};
+struct lane_hit {
+  std::uint64_t pos;
+  std::uint32_t score;
+  std::uint32_t lane;
+};
+/// Runs `lanes` jobs for `steps` bytes each; appends hits in step order.
+using lanes_kernel = void (*)(const lane_job* jobs, std::size_t steps, const std::uint64_t* peq,
+                              const unsigned char* seq, std::vector<lane_hit>& hits);
+
+void myers_lanes_serial(const lane_job* jobs, std::size_t steps, const std::uint64_t* peq, const unsigned char* seq,
+                        std::vector<lane_hit>& hits);  // 8 lanes, myers_lanes_serial.cpp
+void myers_lanes_avx2(const lane_job* jobs, std::size_t steps, const std::uint64_t* peq, const unsigned char* seq,
+                      std::vector<lane_hit>& hits);  // 8 lanes (2 × 4), myers_lanes_avx2.cpp
+void myers_lanes_avx512(const lane_job* jobs, std::size_t steps, const std::uint64_t* peq, const unsigned char* seq,
+                        std::vector<lane_hit>& hits);  // 16 lanes (2 × 8), myers_lanes_avx512.cpp
+
+struct lanes_backend {
+  lanes_kernel kernel;
+  std::size_t lanes;
+};
+/// The lanes backend for `level` (automatic = best this CPU runs). Throws on an
+/// unsupported level.
+lanes_backend pick_lanes_backend(simd_level level);
+
+/// Scans several patterns (all m <= 64) over seq[report_from, to) with context from `from`,
+/// packing (pattern, stripe) jobs into the backend's lanes; sinks[i] receives pattern i's
+/// ends, ascending. ks[i] = k for pattern i. myers_lanes.cpp
+void scan_myers_lanes(const lanes_backend& backend, std::span<const compiled_pattern* const> patterns,
+                      std::span<const std::uint32_t> ks, std::string_view seq, std::size_t from,
+                      std::size_t report_from, std::size_t to, std::span<end_sink* const> sinks);
+
+// ---- starts and alignment (align.cpp) ------------------------------------------------
+/// Smallest z >= lo with ED(p, seq[z..j]) == score (score must be score_j); j + 1 if only
+/// the empty substring achieves it. Reverse global Myers over seq[max(lo, j+1-m-score)..j].
+std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, std::uint64_t j, std::uint32_t score,
+                             std::uint64_t lo);
+/// Start of a Hamming hit ending at j.
+inline std::uint64_t hamming_start(const compiled_pattern& p, std::uint64_t j) { return j + 1 - p.m; }
+
+// ---- best approximate substring (best.cpp, best_myers.cpp, best_wavefront.cpp) ----------
+/// The best score among ends j in [lo, hi) of y, computed from a fresh DP at ctx
+/// (ctx <= lo - 2|x| or 0), and one occurrence per end achieving it (leftmost start).
+struct best_piece {
+  std::uint32_t distance = ~std::uint32_t{0};
+  std::vector<hit> occurrences;
+};
+best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi);
+best_piece best_piece_wavefront(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo,
+                                std::size_t hi);
+
+}  // namespace trawl::approx_detail

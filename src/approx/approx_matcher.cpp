@@ -1,0 +1,234 @@
+// approx_matcher.cpp — the approximate `matcher`: compiles the patterns (and their reverse
+// complements), picks an engine once, and turns each engine's (end, score) stream into
+// all-ends or cluster hits with their leftmost starts. scan() is O(n·⌈m/64⌉) per pattern
+// (Myers) plus O(⌈m/64⌉·(m+k)) per reported hit.
+#include <algorithm>
+#include <limits>
+#include <memory>
+
+#include "approx/approx_internal.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl {
+namespace approx_detail {
+namespace {
+
+enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, hamming };
+
+/// Emits one hit per end (all-ends mode).
+class all_ends_sink final : public end_sink {
+ public:
+  all_ends_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, std::vector<hit>& out)
+      : p_(p), seq_(seq), lo_(lo), hamming_(hamming), out_(out) {}
+  void on_end(std::uint64_t j, std::uint32_t score) override {
+    const std::uint64_t start = hamming_ ? hamming_start(p_, j) : leftmost_start(p_, seq_, j, score, lo_);
+    out_.push_back(hit{start, j + 1, p_.index, score, p_.dir, 0});
+  }
+
+ private:
+  const compiled_pattern& p_;
+  std::string_view seq_;
+  std::uint64_t lo_;
+  bool hamming_;
+  std::vector<hit>& out_;
+};
+
+/// Groups runs of consecutive ends and emits one hit per run (cluster mode). Streams: O(1)
+/// state however long a run is.
+class cluster_sink final : public end_sink {
+ public:
+  cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
+               std::uint64_t own_end, bool hamming, std::vector<hit>& out)
+      : p_(p), seq_(seq), lo_(lo), own_begin_(own_begin), own_end_(own_end), hamming_(hamming), out_(out) {}
+  void on_end(std::uint64_t j, std::uint32_t score) override {
+    if (open_ && j == last_ + 1) {
+      if (score < best_score_) best_score_ = score, best_j_ = j;  // strictly less: leftmost on ties
+      last_ = j;
+      return;
+    }
+    finish();
+    open_ = true;
+    first_ = last_ = best_j_ = j;
+    best_score_ = score;
+  }
+  void finish() {
+    if (!open_) return;
+    open_ = false;
+    const std::uint64_t start =
+        hamming_ ? hamming_start(p_, best_j_) : leftmost_start(p_, seq_, best_j_, best_score_, lo_);
+    std::uint8_t flags = 0;
+    if (first_ == own_begin_) flags |= 1;
+    if (last_ + 1 == own_end_) flags |= 2;
+    out_.push_back(hit{start, best_j_ + 1, p_.index, best_score_, p_.dir, flags});
+  }
+
+ private:
+  const compiled_pattern& p_;
+  std::string_view seq_;
+  std::uint64_t lo_, own_begin_, own_end_;
+  bool hamming_;
+  std::vector<hit>& out_;
+  bool open_ = false;
+  std::uint64_t first_ = 0, last_ = 0, best_j_ = 0;
+  std::uint32_t best_score_ = 0;
+};
+
+engine_kind parse_engine(const search_options& o) {
+  if (o.hamming) return engine_kind::hamming;
+  const std::string& a = o.approx_algorithm;
+  if (a == "auto" || a == "myers" || a.empty()) return engine_kind::myers_lanes;  // refined per pattern
+  if (a == "dp") return engine_kind::dp;
+  if (a == "myers-word") return engine_kind::myers_word;
+  if (a == "myers-blocked") return engine_kind::myers_blocked;
+  if (a == "myers-simd") return engine_kind::myers_lanes;
+  throw error(errc::invalid_argument,
+              "unknown approximate algorithm '" + a + "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd)");
+}
+
+class approx_matcher final : public matcher {
+ public:
+  approx_matcher(const std::vector<std::string>& patterns, const search_options& options)
+      : engine_(parse_engine(options)), all_ends_(options.all_ends), hamming_(options.hamming) {
+    if (options.max_errors < 0) throw error(errc::invalid_argument, "the error bound k must be >= 0");
+    if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
+    if (engine_ == engine_kind::myers_lanes) {
+      simd_level level = options.simd;
+      lanes_ = pick_lanes_backend(level);
+      // auto on a CPU without SIMD (or forced serial): the plain one-word loop is faster than
+      // the serial lanes reference.
+      if (options.approx_algorithm != "myers-simd" && lanes_.kernel == myers_lanes_serial)
+        engine_ = engine_kind::myers_word;
+    }
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      const auto idx = static_cast<std::uint32_t>(i);
+      pats_.push_back(compile_pattern(patterns[i], idx, strand::forward, options));
+      if (options.both_strands)
+        pats_.push_back(compile_pattern(reverse_complement(patterns[i]), idx, strand::reverse, options));
+    }
+    for (const compiled_pattern& p : pats_) {
+      const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(options.max_errors), p.m));
+      ks_.push_back(k);
+      lookbehind_ = std::max<std::size_t>(lookbehind_, hamming_ ? p.m - 1 : p.m + k - 1);
+      if (engine_ == engine_kind::myers_word && p.m > 64 && options.approx_algorithm == "myers-word")
+        throw error(errc::invalid_argument, "myers-word needs patterns of at most 64 bytes");
+    }
+  }
+
+  [[nodiscard]] std::size_t lookbehind() const override { return lookbehind_; }
+  [[nodiscard]] std::size_t lookahead() const override { return 0; }
+  [[nodiscard]] hit_key key() const override { return hit_key::last; }
+
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    if (own_begin >= own_end) return;
+    const std::size_t from = own_begin >= lookbehind_ ? own_begin - lookbehind_ : 0;
+    const std::size_t first = out.size();
+    std::vector<std::unique_ptr<end_sink>> sinks;
+    sinks.reserve(pats_.size());
+    for (const compiled_pattern& p : pats_) {
+      if (all_ends_)
+        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, out));
+      else
+        sinks.push_back(std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, out));
+    }
+    // SIMD lanes take every pattern of m <= 64 together; the rest go one by one.
+    std::vector<const compiled_pattern*> lane_pats;
+    std::vector<std::uint32_t> lane_ks;
+    std::vector<end_sink*> lane_sinks;
+    for (std::size_t i = 0; i < pats_.size(); ++i) {
+      const compiled_pattern& p = pats_[i];
+      end_sink& sink = *sinks[i];
+      switch (engine_) {
+        case engine_kind::dp: scan_dp_sellers(p, seq, from, own_begin, own_end, ks_[i], sink); break;
+        case engine_kind::hamming: scan_hamming(p, seq, from, own_begin, own_end, ks_[i], sink); break;
+        case engine_kind::myers_blocked: scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink); break;
+        case engine_kind::myers_word:
+          if (p.m <= 64)
+            scan_myers_word(p, seq, from, own_begin, own_end, ks_[i], sink);
+          else
+            scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
+          break;
+        case engine_kind::myers_lanes:
+          if (p.m <= 64) {
+            lane_pats.push_back(&p);
+            lane_ks.push_back(ks_[i]);
+            lane_sinks.push_back(&sink);
+          } else {
+            scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
+          }
+          break;
+      }
+    }
+    if (!lane_pats.empty()) scan_myers_lanes(lanes_, lane_pats, lane_ks, seq, from, own_begin, own_end, lane_sinks);
+    if (!all_ends_)
+      for (auto& s : sinks) static_cast<cluster_sink&>(*s).finish();
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& x, const hit& y) {
+      if (x.end != y.end) return x.end < y.end;
+      if (x.pattern != y.pattern) return x.pattern < y.pattern;
+      if (x.dir != y.dir) return x.dir < y.dir;
+      return x.start < y.start;
+    });
+  }
+
+  /// Every (j, score_j <= k) of pattern 0 over the whole text (approx_end_scores).
+  std::vector<end_score> end_scores(std::string_view text) const {
+    vector_sink sink;
+    const compiled_pattern& p = pats_[0];
+    const std::uint32_t k = ks_[0];
+    switch (engine_) {
+      case engine_kind::dp: scan_dp_sellers(p, text, 0, 0, text.size(), k, sink); break;
+      case engine_kind::hamming: scan_hamming(p, text, 0, 0, text.size(), k, sink); break;
+      case engine_kind::myers_blocked: scan_myers_blocked(p, text, 0, 0, text.size(), k, sink); break;
+      case engine_kind::myers_word:
+        if (p.m <= 64)
+          scan_myers_word(p, text, 0, 0, text.size(), k, sink);
+        else
+          scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
+        break;
+      case engine_kind::myers_lanes:
+        if (p.m <= 64) {
+          const compiled_pattern* pp = &p;
+          end_sink* sp = &sink;
+          scan_myers_lanes(lanes_, {&pp, 1}, {&k, 1}, text, 0, 0, text.size(), {&sp, 1});
+        } else {
+          scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
+        }
+        break;
+    }
+    return std::move(sink.ends);
+  }
+
+ private:
+  engine_kind engine_;
+  bool all_ends_;
+  bool hamming_;
+  lanes_backend lanes_{myers_lanes_serial, 8};
+  std::vector<compiled_pattern> pats_;
+  std::vector<std::uint32_t> ks_;
+  std::size_t lookbehind_ = 0;
+};
+
+}  // namespace
+}  // namespace approx_detail
+
+std::unique_ptr<matcher> make_approx_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+  return std::make_unique<approx_detail::approx_matcher>(patterns, options);
+}
+
+std::vector<end_score> approx_end_scores(std::string_view pattern, std::string_view text,
+                                         const search_options& options) {
+  search_options o = options;
+  o.both_strands = false;
+  const approx_detail::approx_matcher m({std::string(pattern)}, o);
+  return m.end_scores(text);
+}
+
+std::vector<hit> approx_search_serial(std::string_view text, const std::vector<std::string>& patterns,
+                                      const search_options& options) {
+  auto m = make_approx_matcher(patterns, options);
+  std::vector<hit> out;
+  m->scan(text, 0, text.size(), out);
+  for (hit& h : out) h.open = 0;
+  return out;
+}
+
+}  // namespace trawl

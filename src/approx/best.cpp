@@ -1,0 +1,68 @@
+// best.cpp — best approximate substring ASM(X, Y): cuts Y's end positions into pieces (each
+// read with 2|X| bytes of context, enough for any optimal substring, whose length is at most
+// |X| + ASM <= 2|X|), runs the chosen engine on the pieces in parallel threads and merges.
+// Cost: the engine's, divided by the threads.
+#include <algorithm>
+#include <thread>
+
+#include "approx/approx_internal.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl {
+
+best_algorithm parse_best_algorithm(std::string_view name) {
+  if (name == "auto") return best_algorithm::automatic;
+  if (name == "myers") return best_algorithm::myers;
+  if (name == "wavefront") return best_algorithm::wavefront;
+  throw error(errc::invalid_argument, "unknown best algorithm '" + std::string(name) + "' (expected auto, myers, wavefront)");
+}
+
+best_result best_substring(std::string_view x, std::string_view y, const best_options& options) {
+  if (x.empty()) throw error(errc::invalid_argument, "empty pattern");
+  if (x.find('\0') != std::string_view::npos) throw error(errc::invalid_argument, "pattern contains a NUL byte");
+  best_result result;
+  if (y.empty()) {
+    result.distance = static_cast<std::uint32_t>(x.size());
+    result.occurrences.push_back(hit{0, 0, 0, result.distance, strand::forward, 0});
+    return result;
+  }
+  const bool wavefront = options.algorithm == best_algorithm::wavefront;
+  const std::size_t m = x.size(), n = y.size();
+  unsigned threads = options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  // Pieces are worth their 2m context only when much longer than it.
+  const std::size_t min_piece = std::max<std::size_t>(8 * m, 4096);
+  const std::size_t pieces = std::clamp<std::size_t>(n / min_piece, 1, threads);
+  const std::size_t step = (n + pieces - 1) / pieces;
+  std::vector<approx_detail::best_piece> parts(pieces);
+  auto run = [&](std::size_t t) {
+    const std::size_t lo = t * step, hi = std::min(n, lo + step);
+    const std::size_t ctx = lo >= 2 * m ? lo - 2 * m : 0;
+    parts[t] = wavefront ? approx_detail::best_piece_wavefront(x, y, ctx, lo, hi)
+                         : approx_detail::best_piece_myers(x, y, ctx, lo, hi);
+  };
+  if (pieces == 1) {
+    run(0);
+  } else {
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errors(pieces);
+    for (std::size_t t = 0; t < pieces; ++t)
+      pool.emplace_back([&, t] {
+        try {
+          run(t);
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      });
+    for (auto& th : pool) th.join();
+    for (auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  }
+  result.distance = ~std::uint32_t{0};
+  for (const auto& p : parts) result.distance = std::min(result.distance, p.distance);
+  for (auto& p : parts)
+    if (p.distance == result.distance)
+      result.occurrences.insert(result.occurrences.end(), p.occurrences.begin(), p.occurrences.end());
+  return result;
+}
+
+}  // namespace trawl

@@ -1,0 +1,83 @@
+// pattern.cpp — compiles a pattern into Peq match bit-vectors under the matching rules of
+// approx.hpp (exact bytes, ASCII case folding, IUPAC codes). O(256·m) time, O(256·⌈m/64⌉) space.
+#include <array>
+#include <string>
+
+#include "approx/approx_internal.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl::approx_detail {
+namespace {
+
+unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c + 32) : c; }
+unsigned char upper(unsigned char c) { return (c >= 'a' && c <= 'z') ? static_cast<unsigned char>(c - 32) : c; }
+
+/// The DNA bases an IUPAC code stands for ("" when `code` is not one).
+std::string_view iupac_bases(unsigned char code) {
+  switch (upper(code)) {
+    case 'A': return "A";
+    case 'C': return "C";
+    case 'G': return "G";
+    case 'T': return "T";
+    case 'U': return "T";
+    case 'R': return "AG";
+    case 'Y': return "CT";
+    case 'S': return "CG";
+    case 'W': return "AT";
+    case 'K': return "GT";
+    case 'M': return "AC";
+    case 'B': return "CGT";
+    case 'D': return "AGT";
+    case 'H': return "ACT";
+    case 'V': return "ACG";
+    case 'N': return "ACGT";
+    default: return "";
+  }
+}
+
+/// Every text byte that pattern byte `pc` matches.
+std::array<bool, 256> match_set(unsigned char pc, const search_options& options) {
+  std::array<bool, 256> set{};
+  set[pc] = true;
+  if (options.ignore_case) set[lower(pc)] = set[upper(pc)] = true;
+  if (options.iupac) {
+    std::string_view bases = iupac_bases(pc);
+    if (!bases.empty()) {
+      set[lower(pc)] = set[upper(pc)] = true;
+      for (char b : bases) {
+        auto ub = static_cast<unsigned char>(b);
+        set[ub] = set[lower(ub)] = true;
+      }
+    }
+  }
+  return set;
+}
+
+}  // namespace
+
+compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, strand dir,
+                                 const search_options& options) {
+  if (bytes.empty()) throw error(errc::invalid_argument, "empty pattern");
+  if (bytes.find('\0') != std::string_view::npos)
+    throw error(errc::invalid_argument, "pattern " + std::to_string(index + 1) + " contains a NUL byte");
+  compiled_pattern p;
+  p.bytes = std::string(bytes);
+  p.index = index;
+  p.dir = dir;
+  p.m = bytes.size();
+  p.words = (p.m + 63) / 64;
+  p.peq.assign(256 * p.words, 0);
+  p.rpeq.assign(256 * p.words, 0);
+  for (std::size_t i = 0; i < p.m; ++i) {
+    auto set = match_set(static_cast<unsigned char>(bytes[i]), options);
+    const std::size_t r = p.m - 1 - i;
+    for (std::size_t c = 0; c < 256; ++c)
+      if (set[c]) {
+        p.peq[c * p.words + i / 64] |= std::uint64_t{1} << (i % 64);
+        p.rpeq[c * p.words + r / 64] |= std::uint64_t{1} << (r % 64);
+      }
+  }
+  return p;
+}
+
+}  // namespace trawl::approx_detail

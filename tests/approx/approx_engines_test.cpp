@@ -1,0 +1,168 @@
+// approx_engines_test.cpp — every engine, both report modes, against Sellers' full DP in
+// tests/oracle (which shares no code with the engines). Fixed seeds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "approx_test_util.hpp"
+#include "oracle.hpp"
+#include "trawl/approx.hpp"
+#include "trawl/error.hpp"
+
+namespace {
+
+using approx_test::engines;
+
+trawl::search_options opts(const approx_test::engine& e, int k, bool all_ends) {
+  trawl::search_options o;
+  o.max_errors = k;
+  o.all_ends = all_ends;
+  o.approx_algorithm = e.algorithm;
+  o.simd = e.simd;
+  return o;
+}
+
+/// Checks one (pattern, text, k) case for every engine in both modes.
+void check_case(const std::string& p, const std::string& t, int k, bool check_leftmost) {
+  const auto scores = oracle::end_scores(p, t);
+  const auto kk = static_cast<std::uint32_t>(k);
+  const auto want_ends = approx_test::oracle_ends(scores, kk);
+  const auto want_clusters = approx_test::oracle_clusters(scores, kk);
+  for (const auto& e : engines(p.size())) {
+    SCOPED_TRACE("engine " + e.name + " m=" + std::to_string(p.size()) + " n=" + std::to_string(t.size()) +
+                 " k=" + std::to_string(k));
+    // The serial reference entry: (end, score) pairs.
+    EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, k, true)), want_ends);
+    // All-ends hits: same ends; starts give exactly the score and are leftmost.
+    const auto all = trawl::approx_search_serial(t, {p}, opts(e, k, true));
+    ASSERT_EQ(all.size(), want_ends.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      ASSERT_EQ(all[i].end, want_ends[i].end + 1);
+      ASSERT_EQ(all[i].errors, want_ends[i].errors);
+    }
+    // Starts are re-checked by the O(m²) oracle on at most ~100 hits per engine.
+    const std::size_t stride = std::max<std::size_t>(1, all.size() / 100);
+    for (std::size_t i = 0; i < all.size(); i += stride) {
+      ASSERT_LE(all[i].start, all[i].end);
+      ASSERT_EQ(oracle::edit_distance(p, std::string_view(t).substr(all[i].start, all[i].end - all[i].start)),
+                all[i].errors);
+      if (check_leftmost && all[i].start > 0) {
+        // No z further left gives the score (substrings longer than m + score never do).
+        const std::uint64_t lo = all[i].end > p.size() + all[i].errors ? all[i].end - p.size() - all[i].errors : 0;
+        for (std::uint64_t z = lo; z < all[i].start; ++z)
+          ASSERT_GT(oracle::edit_distance(p, std::string_view(t).substr(z, all[i].end - z)), all[i].errors);
+      }
+    }
+    // Clusters: the min-score end of each run, and a start achieving its score.
+    const auto clusters = trawl::approx_search_serial(t, {p}, opts(e, k, false));
+    ASSERT_EQ(clusters.size(), want_clusters.size());
+    for (std::size_t i = 0; i < clusters.size(); ++i) {
+      ASSERT_EQ(clusters[i].end, want_clusters[i].end);
+      ASSERT_EQ(clusters[i].errors, want_clusters[i].errors);
+    }
+    const std::size_t cstride = std::max<std::size_t>(1, clusters.size() / 50);
+    for (std::size_t i = 0; i < clusters.size(); i += cstride) {
+      const std::string_view sub = std::string_view(t).substr(clusters[i].start, clusters[i].end - clusters[i].start);
+      ASSERT_EQ(oracle::edit_distance(p, sub), clusters[i].errors);
+      // The CIGAR of the reported substring spells an alignment with exactly that many errors.
+      const std::string cigar = trawl::align_cigar(p, sub);
+      ASSERT_EQ(trawl::cigar_errors(cigar), clusters[i].errors) << cigar;
+    }
+  }
+}
+
+TEST(ApproxEngines, RandomAgainstOracle) {
+  std::mt19937_64 rng(20261122);
+  const std::size_t ms[] = {1, 2, 3, 5, 8, 13, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129, 200, 300};
+  for (const std::string& alpha : approx_test::alphabets()) {
+    for (std::size_t m : ms) {
+      const std::string p = approx_test::random_pattern(rng, m, alpha);
+      std::vector<int> ks = {0, 1, 2, static_cast<int>(m / 4), static_cast<int>(m / 2), static_cast<int>(m) - 1,
+                             static_cast<int>(m), static_cast<int>(m) + 3};
+      std::sort(ks.begin(), ks.end());
+      ks.erase(std::unique(ks.begin(), ks.end()), ks.end());
+      for (int k : ks) {
+        if (k < 0) continue;
+        // Long enough texts to fill SIMD stripes only for the cheaper sizes.
+        const std::size_t n = (m <= 64 && (k <= 2 || k >= static_cast<int>(m) - 1)) ? 6000 + rng() % 3000 : 700 + rng() % 500;
+        const std::string t = approx_test::text_with_copies(rng, n, p, static_cast<std::size_t>(k), alpha);
+        check_case(p, t, k, m <= 13 && n < 2000);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+TEST(ApproxEngines, EdgeCases) {
+  // Empty text, text shorter than m, m = 1, k = 0, k >= m.
+  check_case("ACGT", "", 1, true);
+  check_case("ACGT", "AC", 1, true);
+  check_case("ACGT", "AC", 4, true);
+  check_case("ACGT", "A", 9, true);
+  check_case("A", "CACAAGA", 0, true);
+  check_case("A", "CACAAGA", 1, true);
+  check_case("AAA", "AAAAAAAA", 0, true);  // consecutive exact ends form one cluster
+  check_case("ACGTACGT", "ACGTACGTTTACGAACGT", 2, true);
+  std::string big(70000, 'A');  // k >= m: one run over the whole text, streamed
+  check_case("ACG", big, 3, false);
+}
+
+TEST(ApproxEngines, HugeKIsLikeKEqualsM) {
+  trawl::search_options o;
+  o.max_errors = 1000000;
+  auto m = trawl::make_approx_matcher({"ACGT"}, o);
+  EXPECT_EQ(m->lookbehind(), 4u + 4u - 1u);
+  const auto hits = trawl::approx_search_serial("TTTTTTTT", {"ACGT"}, o);
+  ASSERT_EQ(hits.size(), 1u);  // a single run covering every end
+  EXPECT_EQ(hits[0].end, 1u);
+  EXPECT_EQ(hits[0].errors, 3u);
+}
+
+TEST(ApproxEngines, ManyPatternsInLanes) {
+  // 40 patterns of mixed lengths share the SIMD lanes; each must equal its single-pattern run.
+  std::mt19937_64 rng(7);
+  std::vector<std::string> pats;
+  for (int i = 0; i < 40; ++i) pats.push_back(approx_test::random_pattern(rng, 5 + rng() % 60, "ACGT"));
+  std::string t = oracle::random_text(rng, 50000, "ACGT");
+  for (int i = 0; i < 40; ++i) {
+    const std::string c = approx_test::mutate(rng, pats[static_cast<std::size_t>(i)], 2, "ACGT");
+    t.replace(static_cast<std::size_t>(i) * 1200 + 17, c.size(), c);
+  }
+  for (bool all_ends : {false, true}) {
+    for (const auto& e : engines(64)) {
+      SCOPED_TRACE(e.name);
+      trawl::search_options o = opts(e, 2, all_ends);
+      const auto got = trawl::approx_search_serial(t, pats, o);
+      std::vector<trawl::hit> want;
+      for (std::size_t i = 0; i < pats.size(); ++i) {
+        trawl::search_options od = o;
+        od.approx_algorithm = "dp";
+        for (trawl::hit h : trawl::approx_search_serial(t, {pats[i]}, od)) {
+          h.pattern = static_cast<std::uint32_t>(i);
+          want.push_back(h);
+        }
+      }
+      std::sort(want.begin(), want.end(), [](const trawl::hit& a, const trawl::hit& b) {
+        return std::tie(a.end, a.pattern, a.start) < std::tie(b.end, b.pattern, b.start);
+      });
+      ASSERT_EQ(got, want);
+    }
+  }
+}
+
+TEST(ApproxEngines, Errors) {
+  trawl::search_options o;
+  o.max_errors = 1;
+  EXPECT_THROW(trawl::make_approx_matcher({""}, o), trawl::error);
+  EXPECT_THROW(trawl::make_approx_matcher({std::string("A\0C", 3)}, o), trawl::error);
+  o.approx_algorithm = "nope";
+  EXPECT_THROW(trawl::make_approx_matcher({"ACGT"}, o), trawl::error);
+  o.approx_algorithm = "myers-word";
+  EXPECT_THROW(trawl::make_approx_matcher({std::string(65, 'A')}, o), trawl::error);
+  o.approx_algorithm = "auto";
+  o.max_errors = -1;
+  EXPECT_THROW(trawl::make_approx_matcher({"ACGT"}, o), trawl::error);
+}
+
+}  // namespace

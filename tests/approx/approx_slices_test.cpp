@@ -1,0 +1,137 @@
+// approx_slices_test.cpp — cutting the text into slices changes nothing: the matcher's scan of
+// each slice (with its m+k-1 lookbehind) plus a merge of cluster pieces equals one serial scan,
+// directly and through trawl::search_sequence for 1..8 threads. Also shows why the lookbehind
+// must be m+k-1 and not the exact matcher's m-1.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+#include "approx/approx_internal.hpp"
+#include "approx_test_util.hpp"
+#include "oracle.hpp"
+#include "trawl/approx.hpp"
+#include "trawl/search.hpp"
+
+namespace {
+
+bool text_order(const trawl::hit& a, const trawl::hit& b) {
+  return std::tie(a.end, a.pattern, a.dir, a.start) < std::tie(b.end, b.pattern, b.dir, b.start);
+}
+
+/// What the driver does with cluster pieces cut by slice edges: a piece open at its slice's
+/// end (bit 1) joins the next slice's piece open at its start (bit 0); keep the smaller
+/// score, the earlier piece on ties.
+std::vector<trawl::hit> scan_in_slices(const trawl::matcher& m, std::string_view t, std::size_t slice) {
+  std::vector<trawl::hit> done;
+  std::map<std::pair<std::uint32_t, int>, std::pair<trawl::hit, std::size_t>> pending;  // key -> (piece, slice no)
+  std::size_t no = 0;
+  for (std::size_t b = 0; b < t.size(); b += slice, ++no) {
+    std::vector<trawl::hit> hits;
+    m.scan(t, b, std::min(t.size(), b + slice), hits);
+    EXPECT_TRUE(std::is_sorted(hits.begin(), hits.end(), text_order));
+    for (const trawl::hit& h : hits) {
+      const auto key = std::make_pair(h.pattern, static_cast<int>(h.dir));
+      auto it = pending.find(key);
+      if (it != pending.end() && (it->second.first.open & 2) && (h.open & 1) && it->second.second + 1 == no) {
+        trawl::hit& p = it->second.first;
+        const std::uint8_t open = static_cast<std::uint8_t>((p.open & 1) | (h.open & 2));
+        if (h.errors < p.errors) p = h;
+        p.open = open;
+        it->second.second = no;
+        continue;
+      }
+      if (it != pending.end()) done.push_back(it->second.first);
+      pending[key] = {h, no};
+    }
+  }
+  for (auto& [k, v] : pending) done.push_back(v.first);
+  for (auto& h : done) h.open = 0;
+  std::sort(done.begin(), done.end(), text_order);
+  return done;
+}
+
+TEST(ApproxSlices, SliceInvariance) {
+  std::mt19937_64 rng(41);
+  for (std::size_t m : {1, 6, 20, 64, 90}) {
+    for (int k : {0, 1, 3, static_cast<int>(m)}) {
+      const std::string p = approx_test::random_pattern(rng, m, "ACGT");
+      const std::string q = approx_test::random_pattern(rng, m / 2 + 1, "ACGT");
+      const std::string t = approx_test::text_with_copies(rng, 3000, p, static_cast<std::size_t>(k), "ACGT");
+      for (bool all_ends : {false, true}) {
+        for (const char* algo : {"dp", "auto", "myers-blocked"}) {
+          trawl::search_options o;
+          o.max_errors = k;
+          o.all_ends = all_ends;
+          o.both_strands = true;
+          o.approx_algorithm = algo;
+          const auto want = trawl::approx_search_serial(t, {p, q}, o);
+          auto mt = trawl::make_approx_matcher({p, q}, o);
+          for (std::size_t slice : {1, 2, 3, 7, 64, 1000}) {
+            SCOPED_TRACE(std::string(algo) + " m=" + std::to_string(m) + " k=" + std::to_string(k) +
+                         " slice=" + std::to_string(slice) + (all_ends ? " all-ends" : " clusters"));
+            ASSERT_EQ(scan_in_slices(*mt, t, slice), want);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(ApproxSlices, DriverThreadsAndSlices) {
+  std::mt19937_64 rng(42);
+  const std::string p = approx_test::random_pattern(rng, 24, "ACGT");
+  const std::string q = approx_test::random_pattern(rng, 80, "ACGT");
+  const std::string t = approx_test::text_with_copies(rng, 40000, p, 3, "ACGT");
+  for (bool all_ends : {false, true}) {
+    trawl::search_options o;
+    o.max_errors = 3;
+    o.all_ends = all_ends;
+    o.both_strands = true;
+    const auto want = trawl::approx_search_serial(t, {p, q}, o);
+    ASSERT_FALSE(want.empty());
+    auto mt = trawl::make_matcher({p, q}, o);
+    for (unsigned th = 1; th <= 8; ++th) {
+      for (std::size_t slice : {1, 5, 333, 4096}) {
+        if (slice < 300 && th > 2) continue;  // tiny slices: keep the run time sane
+        o.threads = th;
+        o.slice_size = slice;
+        std::vector<trawl::hit> got;
+        trawl::search_sequence(*mt, t, o, [&](std::span<const trawl::hit> hs) {
+          got.insert(got.end(), hs.begin(), hs.end());
+          return true;
+        });
+        ASSERT_EQ(got, want) << "threads " << th << " slice " << slice << (all_ends ? " all-ends" : " clusters");
+      }
+    }
+  }
+}
+
+TEST(ApproxSlices, LookbehindMustBeMPlusKMinus1) {
+  // A hit whose best alignment has insertions is longer than m; a slice that reads only m-1
+  // bytes before its first owned position (the exact matcher's overlap) sees a truncated DP
+  // and misses or misscores it, while m+k-1 bytes reproduce the whole-text scores.
+  using namespace trawl::approx_detail;
+  std::mt19937_64 rng(43);
+  const std::size_t m = 12;
+  const std::uint32_t k = 3;
+  bool shown = false;
+  for (int r = 0; r < 200 && !shown; ++r) {
+    const std::string p = approx_test::random_pattern(rng, m, "ACGT");
+    const std::string t = approx_test::text_with_copies(rng, 400, p, k, "ACGT");
+    const compiled_pattern cp = compile_pattern(p, 0, trawl::strand::forward, {});
+    const auto scores = oracle::end_scores(p, t);
+    for (std::size_t own = m + k; own + 1 < t.size() && !shown; ++own) {
+      if (scores[own] > k) continue;
+      vector_sink short_ctx, right_ctx;
+      scan_myers_word(cp, t, own - (m - 1), own, own + 1, k, short_ctx);
+      scan_myers_word(cp, t, own - (m + k - 1), own, own + 1, k, right_ctx);
+      ASSERT_EQ(right_ctx.ends, (std::vector<trawl::end_score>{{own, scores[own]}}));
+      if (short_ctx.ends != right_ctx.ends) shown = true;
+    }
+  }
+  EXPECT_TRUE(shown) << "no case found where an m-1 overlap loses a hit";
+}
+
+}  // namespace
