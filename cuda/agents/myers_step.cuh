@@ -30,6 +30,24 @@ __device__ __forceinline__ int myers_search_step(Word eq, Word& pv, Word& mv) {
   return delta;
 }
 
+/// The same step without the score: for runs of columns where no end can reach k.
+template <class Word>
+__device__ __forceinline__ void myers_search_step_fast(Word eq, Word& pv, Word& mv) {
+  const Word xv = eq | mv;
+  const Word xh = (((eq & pv) + pv) ^ pv) | eq;
+  const Word ph = (mv | ~(xh | pv)) << 1;
+  const Word mh = (pv & xh) << 1;
+  pv = mh | ~(xv | ph);
+  mv = ph & xv;
+}
+
+/// D[m][j] of a left-aligned column: row 0 is 0 and the free rows have no deltas, so the
+/// score is the sum of the vertical deltas, popc(Pv) - popc(Mv).
+__device__ __forceinline__ int column_score(std::uint32_t pv, std::uint32_t mv) { return __popc(pv) - __popc(mv); }
+__device__ __forceinline__ int column_score(std::uint64_t pv, std::uint64_t mv) {
+  return __popcll(pv) - __popcll(mv);
+}
+
 /// One 64-bit block of a multi-word column with horizontal input `hin` in {-1, 0, +1} from the
 /// block below; returns the horizontal output of bit `out_bit` (63 for a full block, (m-1)%64
 /// for the block holding the last pattern symbol).

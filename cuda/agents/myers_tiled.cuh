@@ -96,11 +96,21 @@ struct myers_tiled_agent {
     const std::uint32_t k = common.k;
     Word pv = ~Word(0) << (bits - static_cast<int>(m));  // pattern rows: D[i][-1] = i
     Word mv = 0;
-    int score = static_cast<int>(m);
     const std::uint32_t* tw = reinterpret_cast<const std::uint32_t*>(tile);
     const Word* my_peq = Raw ? peq_s + g * 256u : peq_s + g;
     for (std::size_t pos = start; pos < sub_end; pos += 4) {
       const std::uint32_t word = tw[(pos - lo) >> 2];
+      // The score moves by at most 1 per column: when it is above k + 4 now, none of the next
+      // four ends can be a hit and the score need not be tracked (it is recomputed by popcount).
+      int score = column_score(pv, mv);
+      if (score > static_cast<int>(k) + 4) {
+#pragma unroll
+        for (int b = 0; b < 4; ++b) {
+          const std::uint32_t c = (word >> (8 * b)) & 255u;
+          myers_search_step_fast<Word>(Raw ? my_peq[c] : my_peq[c * shape.G], pv, mv);
+        }
+        continue;
+      }
 #pragma unroll
       for (int b = 0; b < 4; ++b) {
         const std::uint32_t c = (word >> (8 * b)) & 255u;

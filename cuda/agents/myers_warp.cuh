@@ -45,13 +45,29 @@ struct myers_warp_agent {
     }
     int score = static_cast<int>(m);
     int carry = 0;
-    const long long steps = static_cast<long long>(b - s0) + lanes_used - 1;
+    // Text prefetch: lane q holds the codes of relative columns 32·batch + q (cur), the batch
+    // before (prev) and the batch after (next, loaded one batch ahead to hide its latency).
+    // Lane L at step st needs column st - L, in cur or prev of lane (st - L) mod 32.
+    const std::size_t len = b - s0;
+    auto load = [&](std::size_t rel) -> std::uint32_t {
+      return rel < len ? map_s[w.data[s0 + rel]] : 0u;
+    };
+    std::uint32_t prev = 0, cur = load(static_cast<std::size_t>(lane)), next = load(32 + static_cast<std::size_t>(lane));
+    const long long steps = static_cast<long long>(len) + lanes_used - 1;
     for (long long st = 0; st < steps; ++st) {
+      if ((st & 31) == 0 && st > 0) {
+        prev = cur;
+        cur = next;
+        next = load(static_cast<std::size_t>(st) + 32 + static_cast<std::size_t>(lane));
+      }
       const long long jr = st - lane;
+      const int src = static_cast<int>(jr & 31);
+      const std::uint32_t from_cur = __shfl_sync(0xffffffffu, cur, src);
+      const std::uint32_t from_prev = __shfl_sync(0xffffffffu, prev, src);
       int hout = 0;
-      if (lane < lanes_used && jr >= 0 && static_cast<std::size_t>(jr) < b - s0) {
+      if (lane < lanes_used && jr >= 0 && static_cast<std::size_t>(jr) < len) {
         const std::size_t col = s0 + static_cast<std::size_t>(jr);
-        const std::uint32_t c = map_s[w.data[col]];
+        const std::uint32_t c = jr >= (st & ~31ll) ? from_cur : from_prev;
         const std::uint64_t* pq = peq + static_cast<std::size_t>(c) * W + lane * R;
         int h = lane == 0 ? 0 : carry;
 #pragma unroll

@@ -15,7 +15,8 @@ __global__ void asm_wavefront_kernel(const std::uint8_t* x, std::uint32_t m, con
   const std::size_t a = static_cast<std::size_t>(blockIdx.x) * piece;
   if (a >= n) return;
   const std::size_t b = std::min(a + piece, n);
-  asm_wavefront_agent{x, m, y, diag}.run(a, b, scores);
+  auto* ys = reinterpret_cast<std::uint8_t*>(diag + 3 * (static_cast<std::size_t>(m) + 1));
+  asm_wavefront_agent{x, m, y, diag, ys}.run(a, b, scores);
 }
 
 void launch_asm_wavefront(const std::uint8_t* x, std::uint32_t m, const std::uint8_t* y, std::size_t n,
@@ -26,11 +27,14 @@ void launch_asm_wavefront(const std::uint8_t* x, std::uint32_t m, const std::uin
   std::size_t piece = piece_length;
   if (piece == 0) {
     // about two blocks' worth of threads per SM in flight, each piece at least 4m long
-    const std::size_t blocks = static_cast<std::size_t>(sm_count) * std::max<std::size_t>(1, 4096 / threads);
+    const std::size_t blocks = static_cast<std::size_t>(sm_count) * std::min<std::size_t>(32, std::max<std::size_t>(1, 2048 / threads));  // one wave
     piece = std::max<std::size_t>((n + blocks - 1) / blocks, 4 * static_cast<std::size_t>(m));
   }
+  piece = std::min<std::size_t>(piece, 96 * 1024);  // the piece and its context live in shared memory
   const std::size_t grid = (n + piece - 1) / piece;
-  const std::size_t smem = 3 * (static_cast<std::size_t>(m) + 1) * sizeof(std::uint32_t);
+  const std::size_t smem = 3 * (static_cast<std::size_t>(m) + 1) * sizeof(std::uint32_t) + piece + 2 * m + 16;
+  TRAWL_CUDA_CHECK(cudaFuncSetAttribute(asm_wavefront_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(smem)));
   asm_wavefront_kernel<<<static_cast<unsigned>(grid), threads, smem, stream>>>(x, m, y, n, scores, piece);
   TRAWL_CUDA_CHECK_LAUNCH("asm_wavefront_kernel");
 }

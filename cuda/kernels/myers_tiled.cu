@@ -70,12 +70,21 @@ void launch_myers_tiled(const tiled_device_tasks& tasks, const approx_common& co
     shape.G = next_pow2(tasks.ntasks);
     shape.S = 256 / shape.G;
   } else {
-    // as many patterns per block as fit a 48 KiB Peq table, at most 256
+    // as many patterns per block as fit a 48 KiB Peq table, at most 256; then spread the
+    // patterns evenly over the groups (a multiple of 32 per block) so no group runs half empty
     std::uint32_t g = 256;
     while (g > 1 && static_cast<std::size_t>(common.sigma) * g * word_bytes > 48 * 1024) g >>= 1;
     while (g > 1 && g / 2 >= tasks.ntasks) g >>= 1;
-    shape.G = g;
-    shape.S = 256 / g;
+    if (g >= 32) {
+      const std::uint32_t groups = (tasks.ntasks + g - 1) / g;
+      const std::uint32_t even = (tasks.ntasks + groups - 1) / groups;
+      g = std::min<std::uint32_t>(g, (even + 31) / 32 * 32);
+      shape.G = g;
+      shape.S = 1;
+    } else {
+      shape.G = g;
+      shape.S = 256 / g;
+    }
   }
   // slice: long enough that the warm-up costs little, short enough that the tile fits
   std::size_t want = slice_length;

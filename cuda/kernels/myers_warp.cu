@@ -32,7 +32,7 @@ void launch_myers_warp(const multi_device_tasks& tasks, const approx_common& com
   const std::size_t ov = static_cast<std::size_t>(tasks.max_length) + common.k;
   std::size_t slice = slice_length;
   if (slice == 0) {
-    const std::size_t target_warps = static_cast<std::size_t>(common.sm_count) * 32;
+    const std::size_t target_warps = static_cast<std::size_t>(common.sm_count) * 64;
     const std::size_t per_task = std::max<std::size_t>(1, target_warps / tasks.ntasks);
     slice = std::max<std::size_t>({(n + per_task - 1) / per_task, 2 * ov, 256});
   }

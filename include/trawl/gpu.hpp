@@ -57,7 +57,7 @@ bool available() noexcept;
 std::string device_name(int device = 0);
 
 /// Same as trawl::search_sequence(make_matcher(patterns, options), seq, options, on_hits):
-/// exact search when options.max_errors == 0 (hits sorted by start, then pattern, strand),
+/// exact search when options.max_errors == 0 and !all_ends (sorted by start, then pattern, strand),
 /// approximate otherwise (sorted by end; cluster or all-ends mode as in approx.hpp).
 /// options.threads and options.slice_size are ignored (host work uses all cores).
 /// Returns the number of hits delivered.

@@ -14,7 +14,6 @@ namespace {
 
 unsigned char upper(unsigned char c) { return (c >= 'a' && c <= 'z') ? static_cast<unsigned char>(c - 32) : c; }
 unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c + 32) : c; }
-bool is_lower(unsigned char c) { return c >= 'a' && c <= 'z'; }
 
 /// Bases (bit 0 A, 1 C, 2 G, 3 T) of an upper-case IUPAC code; 0 for other bytes.
 unsigned iupac_bases(unsigned char c) {
@@ -39,37 +38,13 @@ unsigned iupac_bases(unsigned char c) {
   }
 }
 
-unsigned base_bit(unsigned char c) {
-  switch (c) {
-    case 'A': return 1;
-    case 'C': return 2;
-    case 'G': return 4;
-    case 'T': return 8;
-    default: return 0;
-  }
-}
-
 }  // namespace
 
-std::string revcomp(std::string_view dna) {
-  std::array<unsigned char, 256> comp{};
-  for (unsigned c = 0; c < 256; ++c) comp[c] = static_cast<unsigned char>(c);
-  const char* pairs[] = {"AT", "CG", "RY", "KM", "BV", "DH"};
-  for (const char* p : pairs) {
-    const auto a = static_cast<unsigned char>(p[0]), b = static_cast<unsigned char>(p[1]);
-    comp[a] = b;
-    comp[b] = a;
-    comp[lower(a)] = lower(b);
-    comp[lower(b)] = lower(a);
-  }
-  std::string out(dna.size(), '\0');
-  for (std::size_t i = 0; i < dna.size(); ++i)
-    out[dna.size() - 1 - i] = static_cast<char>(comp[static_cast<unsigned char>(dna[i])]);
-  return out;
-}
+std::string revcomp(std::string_view dna) { return trawl::reverse_complement(dna); }
 
 std::vector<task> make_tasks(const std::vector<std::string>& patterns, const search_options& options) {
-  if (options.max_errors < 0) throw trawl::error(errc::invalid_argument, "the number of errors must be >= 0");
+  if (patterns.empty()) throw trawl::error(errc::invalid_argument, "no pattern given");
+  if (options.max_errors < 0) throw trawl::error(errc::invalid_argument, "the number of errors (-k) must be >= 0");
   std::vector<task> tasks;
   tasks.reserve(patterns.size() * (options.both_strands ? 2 : 1));
   for (std::size_t i = 0; i < patterns.size(); ++i) {
@@ -83,17 +58,27 @@ std::vector<task> make_tasks(const std::vector<std::string>& patterns, const sea
 }
 
 std::vector<std::uint8_t> match_table(const search_options& options) {
+  // the rules of approx.hpp: the byte itself; with ignore_case its other case; with iupac a
+  // code matches itself and its bases, in either case
   std::vector<std::uint8_t> eq(256 * 256, 0);
   for (unsigned pc = 0; pc < 256; ++pc) {
-    for (unsigned tc = 0; tc < 256; ++tc) {
-      const auto p = static_cast<unsigned char>(pc), t = static_cast<unsigned char>(tc);
-      bool m = options.ignore_case ? lower(p) == lower(t) : p == t;
-      if (!m && options.iupac) {
-        const unsigned set = iupac_bases(upper(p));
-        const bool case_ok = options.ignore_case || is_lower(p) == is_lower(t);
-        m = set != 0 && case_ok && (set & base_bit(upper(t))) != 0;
-      }
-      eq[pc * 256 + tc] = m ? 1 : 0;
+    const auto p = static_cast<unsigned char>(pc);
+    auto set = [&](unsigned char t) { eq[pc * 256 + t] = 1; };
+    set(p);
+    if (options.ignore_case) {
+      set(lower(p));
+      set(upper(p));
+    }
+    const unsigned bases = options.iupac ? iupac_bases(upper(p)) : 0;
+    if (bases != 0) {
+      set(lower(p));
+      set(upper(p));
+      const char acgt[] = "ACGT";
+      for (int b = 0; b < 4; ++b)
+        if (bases & (1u << b)) {
+          set(static_cast<unsigned char>(acgt[b]));
+          set(lower(static_cast<unsigned char>(acgt[b])));
+        }
     }
   }
   return eq;
@@ -102,10 +87,8 @@ std::vector<std::uint8_t> match_table(const search_options& options) {
 bool needs_iupac(const std::vector<task>& tasks, const search_options& options) {
   if (!options.iupac) return false;
   for (const task& t : tasks)
-    for (char ch : t.text) {
-      const unsigned char u = upper(static_cast<unsigned char>(ch));
-      if (iupac_bases(u) != 0 && base_bit(u) == 0) return true;
-    }
+    for (char ch : t.text)
+      if (iupac_bases(upper(static_cast<unsigned char>(ch))) != 0) return true;  // bases match in either case
   return false;
 }
 

@@ -234,7 +234,7 @@ std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::str
   const std::vector<task> tasks = detail::make_tasks(patterns, options);
   if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
   if (tasks.empty() || seq.empty()) return 0;
-  if (options.max_errors > 0) return search_approx(tasks, seq, options, on_hits, gpu, false);
+  if (options.max_errors > 0 || options.all_ends) return search_approx(tasks, seq, options, on_hits, gpu, false);
   if (detail::needs_iupac(tasks, options)) return search_approx(tasks, seq, options, on_hits, gpu, true);
   return search_exact(tasks, seq, options, on_hits, gpu);
 }
@@ -254,10 +254,14 @@ std::vector<hit> search(std::string_view text, const std::vector<std::string>& p
 best_result best_substring(std::string_view x, std::string_view y, const best_options& options,
                            const gpu_options& gpu) {
   if (x.empty()) throw trawl::error(errc::invalid_argument, "empty pattern");
+  if (x.find('\0') != std::string_view::npos) throw trawl::error(errc::invalid_argument, "pattern contains a NUL byte");
   if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
   best_result result;
   result.distance = static_cast<std::uint32_t>(x.size());
-  if (y.empty()) return result;
+  if (y.empty()) {  // the empty substring, as the CPU engine reports it
+    result.occurrences.push_back(hit{0, 0, 0, result.distance, strand::forward, 0});
+    return result;
+  }
   const auto engine = options.algorithm == best_algorithm::wavefront ? trawl::cuda::best_engine::wavefront
                                                                      : trawl::cuda::best_engine::myers;
   trawl::cuda::best_ends ends = trawl::cuda::best_substring_ends(x, y, engine, gpu.slice_length, gpu.device);
