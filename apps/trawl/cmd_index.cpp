@@ -79,8 +79,8 @@ int run_build(const index_args& a) {
   const auto inf = ix.info();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!a.quiet)
-    fmt::print("{}: n={} z={} M={} records={} size={} bytes ({:.4f} bits/char) in {:.2f} s\n", out, inf.n, inf.z,
-               inf.max_len, ix.records().size(), inf.total_bytes, inf.bits_per_char(), s);
+    fmt::print("{}: n={} z={} kept={} M={} records={} size={} bytes ({:.4f} bits/char) in {:.2f} s\n", out, inf.n, inf.z,
+               inf.kept, inf.max_len, ix.records().size(), inf.total_bytes, inf.bits_per_char(), s);
   return 0;
 }
 
@@ -88,9 +88,10 @@ int run_info(const index_args& a) {
   const auto ix = index::hybrid_index::load(a.index_path);
   const auto inf = ix.info();
   writer w;
-  w.put(fmt::format("source\t{}\nrecords\t{}\nn\t{}\nz\t{}\nliterals\t{}\nM\t{}\nsigma\t{}\ns2_length\t{}\nsegments\t{}\n",
-                    ix.source_name(), ix.records().size(), inf.n, inf.z, inf.literals, inf.max_len, inf.sigma,
-                    inf.s2_length, inf.segments));
+  w.put(fmt::format("source\t{}\nrecords\t{}\nn\t{}\nz\t{}\nkept_phrases\t{}\nliteral_bytes\t{}\nM\t{}\nsigma\t{}\n"
+                    "s2_length\t{}\nsegments\t{}\n",
+                    ix.source_name(), ix.records().size(), inf.n, inf.z, inf.kept, inf.literal_bytes, inf.max_len,
+                    inf.sigma, inf.s2_length, inf.segments));
   for (const auto& [name, bytes] : inf.part_bytes)
     w.put(fmt::format("bytes:{}\t{}\t{:.4f} bits/char\n", name, bytes,
                       inf.n ? 8.0 * static_cast<double>(bytes) / static_cast<double>(inf.n) : 0.0));

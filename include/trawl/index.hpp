@@ -78,7 +78,8 @@ struct record_hit {
 struct index_info {
   std::uint64_t n = 0;             ///< text length
   std::uint64_t z = 0;             ///< LZ77 phrases
-  std::uint64_t literals = 0;      ///< literal phrases (first occurrence of a byte)
+  std::uint64_t kept = 0;          ///< phrases kept as copies (length >= 2M); the rest are literal
+  std::uint64_t literal_bytes = 0; ///< bytes outside kept phrases (all of them lie in S'')
   std::uint32_t max_len = 0;       ///< M
   std::uint64_t s2_length = 0;     ///< |S''|
   std::uint64_t segments = 0;      ///< merged windows in S''

@@ -27,10 +27,10 @@ constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
 constexpr std::size_t entry_size = 32;
 
 enum section_id : std::uint32_t {
-  sec_meta = 1, sec_phrase_starts, sec_literals, sec_src_of_phrase, sec_by_src, sec_by_src_sample,
+  sec_meta = 1, sec_kept_starts, sec_kept_ends, sec_src_of_phrase, sec_by_src, sec_by_src_sample,
   sec_src_end_rmq, sec_seg_s2, sec_seg_text, sec_fm, sec_end
 };
-constexpr const char* section_names[] = {"", "meta", "phrase starts", "literal phrases", "phrase sources",
+constexpr const char* section_names[] = {"", "meta", "kept phrase starts", "kept phrase ends", "phrase sources",
                                          "sources by start", "source samples", "source-end RMQ",
                                          "S'' segment map", "text segment map", "FM-index of S''"};
 
@@ -83,6 +83,8 @@ std::string sdsl_bytes(const T& obj) {
 std::string meta_bytes(const hybrid_index::impl& ix) {
   std::string m;
   put<std::uint64_t>(m, ix.s2_len);
+  put<std::uint64_t>(m, ix.kept);
+  put<std::uint64_t>(m, ix.literal_bytes);
   put<std::uint32_t>(m, ix.sigma);
   m.append(reinterpret_cast<const char*>(ix.char_map.data()), 256);
   m.append(reinterpret_cast<const char*>(ix.char_unmap.data()), 256);
@@ -101,8 +103,8 @@ std::string meta_bytes(const hybrid_index::impl& ix) {
 std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::impl& ix) {
   std::vector<std::pair<std::uint32_t, std::string>> s;
   s.emplace_back(sec_meta, meta_bytes(ix));
-  s.emplace_back(sec_phrase_starts, sdsl_bytes(ix.phrase_starts.bits));
-  s.emplace_back(sec_literals, sdsl_bytes(ix.literal_phrases));
+  s.emplace_back(sec_kept_starts, sdsl_bytes(ix.kept_starts.bits));
+  s.emplace_back(sec_kept_ends, sdsl_bytes(ix.kept_ends.bits));
   s.emplace_back(sec_src_of_phrase, sdsl_bytes(ix.src_of_phrase));
   s.emplace_back(sec_by_src, sdsl_bytes(ix.by_src));
   s.emplace_back(sec_by_src_sample, sdsl_bytes(ix.by_src_sample));
@@ -201,6 +203,8 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
   {
     reader m{payload[sec_meta], 0};
     ix.s2_len = m.get<std::uint64_t>();
+    ix.kept = m.get<std::uint64_t>();
+    ix.literal_bytes = m.get<std::uint64_t>();
     ix.sigma = m.get<std::uint32_t>();
     const std::string cm = m.str(256), cu = m.str(256);
     std::memcpy(ix.char_map.data(), cm.data(), 256);
@@ -221,8 +225,8 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
     }
     if (at != ix.n || m.at != payload[sec_meta].size()) bad("bad meta section");
   }
-  sdsl_load(ix.phrase_starts.bits, payload[sec_phrase_starts], "phrase starts");
-  sdsl_load(ix.literal_phrases, payload[sec_literals], "literal phrases");
+  sdsl_load(ix.kept_starts.bits, payload[sec_kept_starts], "kept phrase starts");
+  sdsl_load(ix.kept_ends.bits, payload[sec_kept_ends], "kept phrase ends");
   sdsl_load(ix.src_of_phrase, payload[sec_src_of_phrase], "phrase sources");
   sdsl_load(ix.by_src, payload[sec_by_src], "sources by start");
   sdsl_load(ix.by_src_sample, payload[sec_by_src_sample], "source samples");
@@ -250,9 +254,10 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
         else return f.size();
       },
       ix.fm);
-  const bool ok = ix.phrase_starts.bits.size() == ix.n + 1 && ix.phrase_starts.count_below(ix.n + 1) == ix.z + 1 &&
-                  ix.src_of_phrase.size() == ix.z && ix.by_src.size() <= ix.z &&
-                  ix.by_src.size() + ix.literal_phrases.size() == ix.z &&
+  const bool ok = ix.kept <= ix.z && ix.literal_bytes <= ix.n && ix.kept_starts.bits.size() == ix.n + 1 &&
+                  ix.kept_starts.count_below(ix.n + 1) == ix.kept && ix.kept_ends.bits.size() == ix.n + 1 &&
+                  ix.kept_ends.count_below(ix.n + 1) == ix.kept && ix.src_of_phrase.size() == ix.kept &&
+                  ix.by_src.size() == ix.kept &&
                   ix.by_src_sample.size() == (ix.by_src.size() + 63) / 64 &&
                   (ix.by_src.empty() || ix.src_end_rmq.size() == ix.by_src.size()) &&
                   ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.seg_text.bits.size() == ix.n + 1 &&

@@ -29,13 +29,9 @@ decltype(auto) with_fm(const hybrid_index::impl& ix, F&& f) {
 
 // ---- small helpers of impl ------------------------------------------------------------
 
-bool hybrid_index::impl::is_literal(std::uint64_t phrase) const {
-  return std::binary_search(literal_phrases.begin(), literal_phrases.end(), phrase);
-}
-
 bool hybrid_index::impl::is_primary(std::uint64_t x, std::uint64_t m) const {
-  if (phrase_starts.count_below(x + m) - phrase_starts.count_below(x + 1) > 0) return true;
-  return is_literal(phrase_of(x));
+  const std::uint64_t k = kept_starts.count_below(x + 1);
+  return k == 0 || x + m > kept_ends.at(k - 1);
 }
 
 std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
@@ -53,7 +49,8 @@ std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
 }
 
 void hybrid_index::impl::rebind() {
-  phrase_starts.bind();
+  kept_starts.bind();
+  kept_ends.bind();
   seg_s2.bind();
   seg_text.bind();
 }
@@ -88,11 +85,7 @@ std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view patter
         if (y < a) continue;
         const std::uint64_t x = y - a;
         if (x + m > n) continue;
-        // primary for the pattern: a phrase start strictly inside [x, x+m) and in this window
-        const std::uint64_t lo = std::max(y, x + 1), hi = y + w;
-        bool ok = lo < hi && phrase_starts.count_below(hi) > phrase_starts.count_below(lo);
-        if (!ok && m == 1) ok = is_literal(phrase_of(x));
-        if (!ok) continue;
+        if (!is_primary(x, m)) continue;  // inside a kept phrase: the recursion finds it
         if (w < m) {  // verify the rest of a long pattern against the text
           piece.clear();
           extract_into(x, m, piece);
@@ -137,8 +130,10 @@ void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
           continue;
         }
       }
-      // inside a copied phrase, outside S'': S[x] = S[src + ((x - pos) mod (pos - src))]
-      const std::uint64_t j = phrase_of(p.x), pos = phrase_start(j), end = phrase_start(j + 1);
+      // inside a kept phrase, outside S'': S[x] = S[src + ((x - pos) mod (pos - src))]
+      const std::uint64_t j = kept_of(p.x);
+      if (j == kept) throw error(errc::bad_format, "index: text position in neither S'' nor a phrase");
+      const std::uint64_t pos = kept_starts.at(j), end = kept_ends.at(j);
       const std::uint64_t src = src_of_phrase[j], d = pos - src;
       const std::uint64_t c = std::min(p.len, end - p.x);
       if (c < p.len) work.push_back({p.x + c, p.len - c, p.at + c});
@@ -164,32 +159,38 @@ std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const buil
   ix->z = z;
   if (opt.progress) opt.progress("sources", 0, z);
 
-  // phrase starts (+ n), literals, sources
+  // kept phrases and their sources
+  std::vector<std::uint64_t> kept_ids;
+  for (std::uint64_t i = 0; i < z; ++i)
+    if (kept_phrase(phrases[i], opt.max_len)) kept_ids.push_back(i);
+    else ix->literal_bytes += phrases[i].len;
+  const std::uint64_t kz = kept_ids.size();
+  ix->kept = kz;
   {
-    std::vector<std::uint64_t> starts(z + 1);
-    for (std::uint64_t i = 0; i < z; ++i) starts[i] = phrases[i].pos;
-    starts[z] = n;
-    ix->phrase_starts.assign(n + 1, starts);
+    std::vector<std::uint64_t> starts(kz), ends(kz);
+    for (std::uint64_t i = 0; i < kz; ++i) {
+      starts[i] = phrases[kept_ids[i]].pos;
+      ends[i] = phrases[kept_ids[i]].pos + phrases[kept_ids[i]].len;
+    }
+    ix->kept_starts.assign(n + 1, starts);
+    ix->kept_ends.assign(n + 1, ends);
   }
-  std::vector<std::uint64_t> lits, copies;
-  for (std::uint64_t i = 0; i < z; ++i) (phrases[i].literal ? lits : copies).push_back(i);
-  ix->literal_phrases = sdsl::int_vector<>(lits.size(), 0, 64);
-  for (std::size_t i = 0; i < lits.size(); ++i) ix->literal_phrases[i] = lits[i];
-  sdsl::util::bit_compress(ix->literal_phrases);
-  ix->src_of_phrase = sdsl::int_vector<>(z, 0, 64);
-  for (std::uint64_t i = 0; i < z; ++i) ix->src_of_phrase[i] = phrases[i].src;
+  std::vector<std::uint64_t> copies(kz);
+  std::iota(copies.begin(), copies.end(), std::uint64_t{0});
+  ix->src_of_phrase = sdsl::int_vector<>(kz, 0, 64);
+  for (std::uint64_t i = 0; i < kz; ++i) ix->src_of_phrase[i] = phrases[kept_ids[i]].src;
   sdsl::util::bit_compress(ix->src_of_phrase);
-  std::stable_sort(copies.begin(), copies.end(),
-                   [&](std::uint64_t a, std::uint64_t b) { return phrases[a].src < phrases[b].src; });
+  auto src_of = [&](std::uint64_t id) { return phrases[kept_ids[id]].src; };
+  std::stable_sort(copies.begin(), copies.end(), [&](std::uint64_t a, std::uint64_t b) { return src_of(a) < src_of(b); });
   ix->by_src = sdsl::int_vector<>(copies.size(), 0, 64);
   sdsl::int_vector<> ends(copies.size(), 0, 64);
   for (std::size_t j = 0; j < copies.size(); ++j) {
     ix->by_src[j] = copies[j];
-    ends[j] = phrases[copies[j]].src + phrases[copies[j]].len - 1;
+    ends[j] = src_of(copies[j]) + phrases[kept_ids[copies[j]]].len - 1;
   }
   sdsl::util::bit_compress(ix->by_src);
   ix->by_src_sample = sdsl::int_vector<>((copies.size() + by_src_block - 1) / by_src_block, 0, 64);
-  for (std::size_t k = 0; k < ix->by_src_sample.size(); ++k) ix->by_src_sample[k] = phrases[copies[k * by_src_block]].src;
+  for (std::size_t k = 0; k < ix->by_src_sample.size(); ++k) ix->by_src_sample[k] = src_of(copies[k * by_src_block]);
   sdsl::util::bit_compress(ix->by_src_sample);
   if (!copies.empty()) {
     sdsl::util::bit_compress(ends);
@@ -367,7 +368,8 @@ index_info hybrid_index::info() const {
   const auto& ix = *impl_;
   r.n = ix.n;
   r.z = ix.z;
-  r.literals = ix.literal_phrases.size();
+  r.kept = ix.kept;
+  r.literal_bytes = ix.literal_bytes;
   r.max_len = ix.max_len;
   r.s2_length = ix.s2_len;
   r.segments = ix.seg_text.bits.size() ? ix.seg_text.count_below(ix.n + 1) : 0;

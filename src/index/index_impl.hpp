@@ -68,11 +68,15 @@ struct hybrid_index::impl {
   std::string source_name;
   std::vector<record_span> records;
 
-  // -- the parse --
-  ef_set phrase_starts;                // universe n+1: p_0..p_{z-1} and n
-  sdsl::int_vector<> literal_phrases;  // sorted ids of literal phrases (<= 256)
-  sdsl::int_vector<> src_of_phrase;    // source start of every phrase (0 for literals)
-  sdsl::int_vector<> by_src;           // ids of copy phrases sorted by (source start, id)
+  // -- the parse: only "kept" copy phrases (length >= 2M, so S'' does not already hold them);
+  //    the bytes of every other phrase are literal and lie in S''. (Ferrada et al.: short
+  //    phrases merged into literal phrases, long ones kept as sources.)
+  std::uint64_t kept = 0;              // number of kept phrases
+  std::uint64_t literal_bytes = 0;     // bytes outside kept phrases
+  ef_set kept_starts;                  // universe n+1: start of every kept phrase
+  ef_set kept_ends;                    // universe n+1: exclusive end of every kept phrase
+  sdsl::int_vector<> src_of_phrase;    // source start of every kept phrase
+  sdsl::int_vector<> by_src;           // ids of kept phrases sorted by (source start, id)
   sdsl::int_vector<> by_src_sample;    // source start of by_src[k·64] (predecessor search)
   sdsl::rmq_succinct_sct<false> src_end_rmq;  // range max over source ends, by_src order
 
@@ -86,10 +90,12 @@ struct hybrid_index::impl {
   std::variant<std::monostate, fm_byte, fm_int> fm;
 
   // -- helpers (hybrid_index.cpp) --
-  [[nodiscard]] std::uint64_t phrase_start(std::uint64_t i) const { return phrase_starts.at(i); }
-  [[nodiscard]] std::uint64_t phrase_of(std::uint64_t x) const { return phrase_starts.count_below(x + 1) - 1; }
-  [[nodiscard]] bool is_literal(std::uint64_t phrase) const;
-  /// True if [x, x+m) is not inside one copied phrase.
+  /// The kept phrase holding text position x, or `kept` if none does.
+  [[nodiscard]] std::uint64_t kept_of(std::uint64_t x) const {
+    const std::uint64_t k = kept_starts.count_below(x + 1);
+    return k > 0 && x < kept_ends.at(k - 1) ? k - 1 : kept;
+  }
+  /// True if [x, x+m) is not inside one kept phrase.
   [[nodiscard]] bool is_primary(std::uint64_t x, std::uint64_t m) const;
   /// Number of copy phrases whose source starts at or before x (prefix of by_src).
   [[nodiscard]] std::uint64_t sources_upto(std::uint64_t x) const;
@@ -98,8 +104,8 @@ struct hybrid_index::impl {
   void source_of(std::uint64_t j, std::uint64_t& src, std::uint64_t& len, std::uint64_t& target) const {
     const std::uint64_t id = by_src[j];
     src = src_of_phrase[id];
-    target = phrase_starts.at(id);
-    len = phrase_starts.at(id + 1) - target;
+    target = kept_starts.at(id);
+    len = kept_ends.at(id) - target;
   }
   /// Text starts of the primary occurrences of `pattern` (see locate_primary), unsorted.
   [[nodiscard]] std::vector<std::uint64_t> primaries(std::string_view pattern) const;
@@ -109,7 +115,10 @@ struct hybrid_index::impl {
 };
 
 // -- builders --
-/// The merged windows [p - M + 1, p + M) around every phrase start, as (text start, length).
+/// Whether an LZ77 phrase is kept as a copy (its interior is not covered by S'' windows).
+inline bool kept_phrase(const lz77_phrase& ph, std::uint32_t max_len) { return !ph.literal && ph.len >= 2ull * max_len; }
+/// The merged windows of S'' as (text start, length): [p - M + 1, p + M) around a kept
+/// phrase start p, [p - M + 1, p + len + M - 1) around every other phrase.
 std::vector<std::pair<std::uint64_t, std::uint64_t>> s2_segments(const std::vector<lz77_phrase>& phrases,
                                                                  std::uint64_t n, std::uint32_t max_len);
 

@@ -1,10 +1,12 @@
 // s2_builder.cpp — the segments of S'': the text within M-1 bytes of every phrase start.
 //
-// An occurrence [x, x+m), m <= M, that is not inside one copied phrase either starts at a
-// literal phrase p = x or contains a phrase start p with x < p < x+m; in both cases it lies
-// in the window [p - M + 1, p + M). Windows are merged where they overlap or touch, so every
-// text position appears at most once in S'' and an S'' hit maps back to one text position.
-// (Ferrada, Gagie, Hirvola, Puglisi 2014, the "K_M" string.) O(z) time, |S''| <= z·(2M-1).
+// Phrases shorter than 2M are not kept as copies: their bytes are literal. An occurrence
+// [x, x+m), m <= M, not inside one kept phrase either holds a literal byte q — then it lies
+// in [q - M + 1, q + M), inside the window of q's phrase [p - M + 1, p + len + M - 1) — or
+// crosses the start b of a kept phrase (x < b < x+m) and lies in [b - M + 1, b + M).
+// Windows are merged where they overlap or touch, so every text position appears at most
+// once in S'' and an S'' hit maps back to one text position. (Ferrada, Gagie, Hirvola,
+// Puglisi 2014, the "K_M" string.) O(z) time.
 #include <algorithm>
 
 #include "index/index_impl.hpp"
@@ -18,7 +20,8 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> s2_segments(const std::vect
   bool open = false;
   for (const auto& ph : phrases) {
     const std::uint64_t b = ph.pos >= max_len - 1u ? ph.pos - (max_len - 1u) : 0;
-    const std::uint64_t e = std::min<std::uint64_t>(n, ph.pos + max_len);
+    const std::uint64_t e = std::min<std::uint64_t>(n, kept_phrase(ph, max_len) ? ph.pos + max_len
+                                                                                 : ph.pos + ph.len + max_len - 1);
     if (open && b <= cur_e) {
       cur_e = std::max(cur_e, e);
     } else {
