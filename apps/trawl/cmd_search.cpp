@@ -134,6 +134,8 @@ int run_search(search_args& a) {
       }
       const std::string display = file == "-" ? "(standard input)" : file;
       io::record_reader records(input.bytes(), fmt, display);
+      if (a.lines && records.detected() != io::format::plain)
+        throw error(errc::invalid_argument, display + ": --lines needs plain text (FASTA/FASTQ records have no lines; add --no-fasta)");
       io::record rec;
       std::uint64_t longest = 0;
       bool stop = false;

@@ -103,7 +103,7 @@ TEST_P(ExactEngine, RangeRestrictedFind) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllEngines, ExactEngine, ::testing::ValuesIn(all_engines()),
-                         [](const auto& info) { return std::string(info.param.name); });
+                         [](const auto& p) { return std::string(p.param.name); });
 
 TEST(ExactSearcher, RejectsEmptyPattern) {
   EXPECT_THROW(trawl::exact_searcher(""), trawl::error);
