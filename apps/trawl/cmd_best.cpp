@@ -1,0 +1,70 @@
+// cmd_best.cpp — `trawl best X FILE`: the best approximate substring ASM(X, Y) of a file's
+// bytes, printed grep-like as TSV lines `source\tstart\tend\terrors`, one per optimal
+// occurrence (every distance column holds the same ASM value).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <string>
+
+#include "commands.hpp"
+#include "trawl/approx.hpp"
+#include "trawl/error.hpp"
+#include "trawl/io.hpp"
+
+namespace trawl::cli {
+namespace {
+
+struct best_args {
+  std::string pattern, file;
+  std::string algorithm = "auto";
+  unsigned threads = 0;
+  bool check = false;
+};
+
+int run_best(const best_args& a) {
+  const auto input = io::input_buffer::open(a.file);
+  const std::string_view y = input.bytes();
+  const best_result r = best_substring(a.pattern, y, {parse_best_algorithm(a.algorithm), a.threads});
+  const std::string& source = input.name().empty() ? a.file : input.name();
+  fmt::memory_buffer out;
+  for (const hit& h : r.occurrences) {
+    if (a.check) {
+      const auto sub = y.substr(h.start, h.end - h.start);
+      if (cigar_errors(align_cigar(a.pattern, sub)) != h.errors)
+        throw error(errc::invalid_argument, fmt::format("--check failed at [{}, {})", h.start, h.end));
+    }
+    fmt::format_to(std::back_inserter(out), "{}\t{}\t{}\t{}\n", source, h.start, h.end, h.errors);
+    if (out.size() > (1u << 16)) {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+      out.clear();
+    }
+  }
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (std::fflush(stdout) != 0) throw error(errc::io_error, "cannot write the output");
+  return 0;
+}
+
+}  // namespace
+
+void add_best_command(CLI::App& root, run_state& state) {
+  auto args = std::make_shared<best_args>();
+  CLI::App* cmd = root.add_subcommand(
+      "best",
+      "Best approximate substring: the smallest edit distance between X and any substring of FILE,\n"
+      "and every place it is reached. Output, one line per optimal end position, ascending:\n"
+      "  SOURCE<TAB>START<TAB>END<TAB>ERRORS\n"
+      "with [START, END) 0-based half-open byte offsets in FILE (START = the leftmost start for that\n"
+      "end; START = END when the empty substring is optimal) and ERRORS = the distance.\n"
+      "The whole file is one sequence (line breaks are bytes). Exit 0 on success, 2 on error.");
+  cmd->add_option("X", args->pattern, "the pattern (any bytes but NUL, up to the file's length)")->required();
+  cmd->add_option("FILE", args->file, "the text: a file, gzip file, or - for standard input")->required();
+  cmd->add_option("--algorithm", args->algorithm,
+                  "myers (blocked bit-vector, fast), wavefront (anti-diagonal DP, O(|X|·|Y|)), auto (= myers)")
+      ->check(CLI::IsMember({"auto", "myers", "wavefront"}))
+      ->capture_default_str();
+  cmd->add_option("-j,--threads", args->threads, "worker threads (0 = all cores)")->capture_default_str();
+  cmd->add_flag("--check", args->check, "re-verify every occurrence with an independent alignment");
+  cmd->callback([args, &state] { state.exit_code = run_best(*args); });
+}
+
+}  // namespace trawl::cli
