@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <tuple>
 
 #include "commands.hpp"
 #include "output.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
+#include "trawl/gpu.hpp"
+#include "trawl/index.hpp"
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
 
@@ -32,6 +35,7 @@ struct search_args {
   std::string format, color = "auto";
   bool fasta = false, no_fasta = false;
   std::string device = "auto";
+  std::string index;
 };
 
 std::vector<std::string> read_pattern_file(const std::string& path) {
@@ -62,6 +66,56 @@ std::vector<std::string> read_pattern_file(const std::string& path) {
   return out;
 }
 
+/// `trawl search --index INDEX PATTERN...`: the same output as searching the indexed file.
+int run_index_search(const search_args& a, const std::vector<std::string>& patterns, const search_options& so,
+                     const print_options& po, writer& out, hit_printer& printer) {
+  if (so.max_errors > 0 || so.all_ends || so.ignore_case || so.iupac)
+    throw error(errc::invalid_argument, "--index supports exact search only (no -k, -i, --iupac)");
+  if (po.format == out_format::lines) throw error(errc::invalid_argument, "--index cannot print --lines");
+  const auto idx = index::hybrid_index::load(a.index);
+  // Both strands: the reverse complements are searched as extra patterns, mapped back.
+  std::vector<std::string> all = patterns;
+  if (so.both_strands)
+    for (const auto& p : patterns) all.push_back(reverse_complement(p));
+  index::locate_options lo;
+  lo.threads = so.threads;
+  auto found = idx.search_records(all, lo);
+  const auto records = idx.records();
+  std::vector<std::pair<std::uint32_t, hit>> hits;
+  hits.reserve(found.size());
+  for (auto& rh : found) {
+    hit h = rh.h;
+    if (h.pattern >= patterns.size()) {
+      h.pattern -= static_cast<std::uint32_t>(patterns.size());
+      h.dir = strand::reverse;
+    }
+    hits.emplace_back(rh.record, h);
+  }
+  // Same order as a file search: record, then start, pattern, strand.
+  std::sort(hits.begin(), hits.end(), [](const auto& x, const auto& y) {
+    return std::tie(x.first, x.second.start, x.second.pattern, x.second.dir) <
+           std::tie(y.first, y.second.start, y.second.pattern, y.second.dir);
+  });
+  std::uint64_t printed = 0;
+  std::uint32_t current = ~0u;
+  std::string text;
+  for (const auto& [rec, h] : hits) {
+    if (a.max_count != 0 && printed >= a.max_count) break;
+    if (a.quiet) return 0;
+    if (rec != current) {
+      current = rec;
+      const bool plain = records.size() == 1 && records[0].name == idx.source_name();
+      text = po.format == out_format::human ? idx.extract(records[rec].start, records[rec].length) : std::string();
+      printer.begin(plain ? std::string_view(idx.source_name()) : std::string_view(records[rec].name), text);
+    }
+    if (!a.count) printer.print(h);
+    ++printed;
+  }
+  if (a.count) out.put(fmt::format("{}\n", printed));
+  out.flush();
+  return printed > 0 ? 0 : 1;
+}
+
 int run_search(search_args& a) {
   // Patterns: -e/-f, or else the first positional argument.
   std::vector<std::string> patterns = a.expressions;
@@ -75,11 +129,14 @@ int run_search(search_args& a) {
     patterns.push_back(files.front());
     files.erase(files.begin());
   }
-  if (files.empty()) files.push_back("-");
+  if (files.empty() && a.index.empty()) files.push_back("-");
+  if (!a.index.empty() && !files.empty())
+    throw error(errc::invalid_argument, "--index searches the indexed text: give patterns only, no FILE");
   if (a.k < 0) throw error(errc::invalid_argument, "-k must be >= 0");
   if (a.hamming && a.k == 0 && !a.all_ends) throw error(errc::invalid_argument, "--hamming needs -k >= 1");
   if (a.fasta && a.no_fasta) throw error(errc::invalid_argument, "--fasta and --no-fasta exclude each other");
-  if (a.device == "gpu") throw error(errc::unsupported, "--device gpu: this build has no CUDA backend");
+  if (a.device == "gpu" && !gpu::available())
+    throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
 
   search_options so;
   so.max_errors = a.k;
@@ -119,6 +176,10 @@ int run_search(search_args& a) {
 
   writer out;
   hit_printer printer(out, po, patterns);
+  if (!a.index.empty()) return run_index_search(a, patterns, so, po, out, printer);
+  // --device auto: the GPU pays for its host-to-device copy only on compute-bound work
+  // (approximate search); exact search is memory-bound and stays on the CPU cores.
+  const bool gpu_ok = a.device == "gpu" || (a.device == "auto" && approximate && gpu::available());
   bool any_error = false;
   std::uint64_t total = 0;
   for (const auto& file : files) {
@@ -144,7 +205,7 @@ int run_search(search_args& a) {
         if (a.max_count != 0 && file_hits >= a.max_count) break;
         so.max_hits = a.quiet ? 1 : (a.max_count != 0 ? a.max_count - file_hits : 0);
         printer.begin(rec.name, rec.sequence);
-        file_hits += search_sequence(*matcher, rec.sequence, so, [&](std::span<const hit> hits) {
+        const hit_callback on_hits = [&](std::span<const hit> hits) {
           if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
           if (a.quiet) {
             stop = true;
@@ -153,7 +214,10 @@ int run_search(search_args& a) {
           if (!a.count)
             for (const hit& h : hits) printer.print(h);
           return true;
-        });
+        };
+        const bool on_gpu = gpu_ok && (a.device == "gpu" || rec.sequence.size() * patterns.size() >= (std::size_t{1} << 24));
+        file_hits += on_gpu ? gpu::search_sequence(patterns, rec.sequence, so, on_hits)
+                            : search_sequence(*matcher, rec.sequence, so, on_hits);
         if (a.quiet && file_hits > 0) return 0;
       }
       // A pattern that cannot fit in any sequence is a usage error, not "no match".
@@ -214,6 +278,7 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("--no-fasta", a->no_fasta, "treat input as plain bytes even if it looks like FASTA");
   cmd->add_option("--device", a->device, "auto|cpu|gpu (auto: GPU when present and the work is large)")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--index", a->index, "search a Hybrid Index built by `trawl index build` (exact search)");
   cmd->callback([a, &state] { state.exit_code = run_search(*a); });
 }
 
