@@ -137,9 +137,10 @@ int main(int argc, char** argv) try {
 
   // ---- (2) Myers, one pattern, device resident ----
   std::printf("\n| engine | m | k | time ms | GB/s | TCUPS | hits |\n|---|---|---|---|---|---|---|\n");
-  for (std::uint32_t m : {16u, 32u, 64u, 128u}) {
+  for (std::uint32_t m : {16u, 32u, 64u, 128u, 256u, 1024u}) {
     for (auto algo : {cuda::approx_plan::engine::tiled, cuda::approx_plan::engine::warp}) {
-      if (m > 64 && algo == cuda::approx_plan::engine::tiled) continue;
+      if (m > 256 && algo == cuda::approx_plan::engine::tiled) continue;
+      if (m < 64 && algo == cuda::approx_plan::engine::warp) continue;
       const std::string pat = download(text.get(), n / 2 + m, m);
       cuda::approx_plan plan = plan_for({pat}, 4, false);
       plan.algo = algo;
@@ -253,11 +254,16 @@ int main(int argc, char** argv) try {
       o.max_errors = k;
       std::uint64_t hits = 0;
       gpu::search_sequence({p32}, seq.substr(0, 1 << 20), o, [](auto) { return true; });  // warm-up
-      const auto t0 = clk::now();
-      hits = gpu::search_sequence({p32}, seq, o, [](auto) { return true; });
-      const double s = std::chrono::duration<double>(clk::now() - t0).count();
-      std::printf("end-to-end %s m=32 over %.2f GiB file: %.3f s = %.1f GB/s, %llu hits\n", k ? "k=2 " : "exact",
-                  static_cast<double>(len) / GiB, s, static_cast<double>(len) / s / 1e9, static_cast<unsigned long long>(hits));
+      for (std::size_t chunk : {std::size_t{0}, std::size_t{256} << 20}) {
+        gpu::gpu_options g;
+        g.chunk_size = chunk;
+        const auto t0 = clk::now();
+        hits = gpu::search_sequence({p32}, seq, o, [](auto) { return true; }, g);
+        const double s = std::chrono::duration<double>(clk::now() - t0).count();
+        std::printf("end-to-end %s m=32 over %.2f GiB file, chunk %zu MiB: %.3f s = %.1f GB/s, %llu hits\n",
+                    k ? "k=2 " : "exact", static_cast<double>(len) / GiB, (chunk ? chunk : std::size_t{64} << 20) >> 20, s,
+                    static_cast<double>(len) / s / 1e9, static_cast<unsigned long long>(hits));
+      }
     }
     munmap(map, len);
     close(fd);

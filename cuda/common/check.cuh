@@ -70,20 +70,22 @@ class device_array {
   std::size_t n_ = 0;
 };
 
-/// Owns page-locked host memory (for asynchronous copies).
+/// Owns page-locked host memory (for asynchronous copies). Write-combined: the host only
+/// writes it (streaming stores) and the device reads it over PCIe at full speed.
 template <class T>
 class pinned_array {
  public:
   pinned_array() = default;
-  explicit pinned_array(std::size_t n) { reset(n); }
+  explicit pinned_array(std::size_t n, bool write_combined = false) : write_combined_(write_combined) { reset(n); }
   ~pinned_array() { release(); }
+  void set_write_combined(bool wc) noexcept { write_combined_ = wc; }
   pinned_array(const pinned_array&) = delete;
   pinned_array& operator=(const pinned_array&) = delete;
   void reset(std::size_t n) {
     release();
     if (n == 0) return;
     void* p = nullptr;
-    TRAWL_CUDA_CHECK(cudaMallocHost(&p, n * sizeof(T)));
+    TRAWL_CUDA_CHECK(cudaHostAlloc(&p, n * sizeof(T), write_combined_ ? cudaHostAllocWriteCombined : cudaHostAllocDefault));
     p_ = static_cast<T*>(p);
     n_ = n;
   }
@@ -98,6 +100,7 @@ class pinned_array {
   }
   T* p_ = nullptr;
   std::size_t n_ = 0;
+  bool write_combined_ = false;
 };
 
 class stream_owner {

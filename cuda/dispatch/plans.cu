@@ -81,15 +81,36 @@ void append_tiled_peq(const approx_plan& plan, std::uint32_t t, std::vector<unsi
   }
 }
 
+/// Left-aligned W-word Peq: the m-bit vector shifted up by 64W - m, the free rows below set.
+void append_multi_peq(const approx_plan& plan, std::uint32_t t, std::uint32_t W, std::vector<unsigned char>& out) {
+  const std::uint32_t m = plan.lengths[t], W0 = (m + 63) / 64, F = 64 * W - m;
+  for (std::uint32_t c = 0; c < plan.sigma; ++c) {
+    std::vector<std::uint64_t> v(W, 0);
+    for (std::uint32_t r = 0; r < 64 * W; ++r) {
+      bool bit;
+      if (r < F) bit = true;
+      else {
+        const std::uint32_t i = r - F;
+        bit = (plan.peq[t][static_cast<std::size_t>(c) * W0 + i / 64] >> (i % 64)) & 1u;
+      }
+      if (bit) v[r / 64] |= std::uint64_t{1} << (r % 64);
+    }
+    const auto* p = reinterpret_cast<const unsigned char*>(v.data());
+    out.insert(out.end(), p, p + 8 * W);
+  }
+}
+
 template <class Word>
 std::unique_ptr<approx_device_plan::tiled_group> make_tiled_group(const approx_plan& plan,
-                                                                   const std::vector<std::uint32_t>& tasks) {
+                                                                   const std::vector<std::uint32_t>& tasks,
+                                                                   std::uint32_t words = 1) {
   auto g = std::make_unique<approx_device_plan::tiled_group>();
   std::vector<unsigned char> peq;
   std::vector<std::uint32_t> lengths, ids;
   std::uint32_t max_len = 0;
   for (std::uint32_t t : tasks) {
-    append_tiled_peq<Word>(plan, t, peq);
+    if (words > 1) append_multi_peq(plan, t, words, peq);
+    else append_tiled_peq<Word>(plan, t, peq);
     lengths.push_back(plan.lengths[t]);
     ids.push_back(t);
     max_len = std::max(max_len, plan.lengths[t]);
@@ -98,7 +119,7 @@ std::unique_ptr<approx_device_plan::tiled_group> make_tiled_group(const approx_p
   g->lengths = upload(lengths);
   g->ids = upload(ids);
   g->view = tiled_device_tasks{g->peq.get(), g->lengths.get(), g->ids.get(), static_cast<std::uint32_t>(tasks.size()),
-                               max_len, sizeof(Word) == 8};
+                               max_len, sizeof(Word) == 8, words};
   return g;
 }
 
@@ -113,18 +134,22 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
   common.k = plan.k;
   common.sm_count = dev.sm_count > 0 ? dev.sm_count : 1;
   common.smem_optin = dev.shared_per_block_optin ? dev.shared_per_block_optin : 48 * 1024;
-  std::vector<std::uint32_t> t32, t64, multi, all;
+  std::vector<std::uint32_t> t32, t64, t128, t256, multi, all;
   for (std::uint32_t t = 0; t < plan.lengths.size(); ++t) {
     const std::uint32_t m = plan.lengths[t];
     max_length = std::max(max_length, m);
     all.push_back(t);
     if (plan.hamming) continue;
-    if (plan.algo == approx_plan::engine::warp || m > 64)
+    if (plan.algo == approx_plan::engine::warp || m > 256)
       multi.push_back(t);
     else if (m <= 32)
       t32.push_back(t);
-    else
+    else if (m <= 64)
       t64.push_back(t);
+    else if (m <= 128)
+      t128.push_back(t);
+    else
+      t256.push_back(t);
   }
   if (plan.hamming) {
     hamming = make_multi_group(plan, all);
@@ -132,6 +157,8 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
   }
   if (!t32.empty()) tiled.push_back(make_tiled_group<std::uint32_t>(plan, t32));
   if (!t64.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t64));
+  if (!t128.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t128, 2));
+  if (!t256.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t256, 4));
   if (!multi.empty()) warp = make_multi_group(plan, multi);
 }
 

@@ -19,7 +19,7 @@ namespace trawl::cuda {
 namespace {
 
 constexpr std::size_t kPadding = 128;
-constexpr std::size_t kDefaultChunk = std::size_t{256} << 20;
+constexpr std::size_t kDefaultChunk = std::size_t{64} << 20;
 
 /// memcpy on several threads for large blocks (pageable → pinned is bound by one core).
 void parallel_copy(void* dst, const void* src, std::size_t n) {
@@ -60,9 +60,10 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
   std::size_t capacity = std::clamp<std::size_t>(chunk / 16, 4096, std::size_t{1} << 22);
   slot slots[2];
   for (auto& s : slots) {
+    s.host.set_write_combined(true);
     s.host.reset(max_len);
     s.text.reset(max_len + kPadding);
-    TRAWL_CUDA_CHECK(cudaMemset(s.text.get(), 0, max_len + kPadding));
+    TRAWL_CUDA_CHECK(cudaMemset(s.text.get() + max_len, 0, kPadding));
     s.out.reset(capacity);
     s.count.reset(1);
     s.host_count.reset(1);

@@ -54,6 +54,7 @@ struct tiled_device_tasks {
   std::uint32_t ntasks = 0;
   std::uint32_t max_length = 0;
   bool wide = false;  ///< 64-bit words (else 32-bit)
+  std::uint32_t words = 1;  ///< 64-bit words per pattern (2 or 4: multi-word, Peq [task][sigma][word])
 };
 /// Tasks of the multi-word kernels: code-major u64 Peq per task at offsets[t].
 struct multi_device_tasks {

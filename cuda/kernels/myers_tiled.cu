@@ -1,5 +1,6 @@
-// cuda/kernels/myers_tiled.cu — single-word Myers (m <= 64) over shared-memory text tiles:
-// the fast path of approximate search, O(n·patterns) word steps.
+// cuda/kernels/myers_tiled.cu — Myers over shared-memory text tiles, one pattern per thread:
+// single word (m <= 32 / 64) and 2 or 4 words (m <= 256), the fast path of approximate
+// search, O(n·⌈m/64⌉·patterns) word steps.
 #include <algorithm>
 
 #include "agents/myers_tiled.cuh"
@@ -7,6 +8,13 @@
 #include "kernels/launch.cuh"
 
 namespace trawl::cuda {
+
+template <int W, bool Raw>
+__global__ void __launch_bounds__(256) myers_tiled_multi_kernel(tiled_device_tasks tasks, approx_common common,
+                                                                text_window w, candidate_sink sink, tiled_shape shape) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  myers_tiled_multi_agent<W, Raw>{tasks, common, w, sink, shape, smem}.run();
+}
 
 template <class Word, bool Raw>
 __global__ void __launch_bounds__(256) myers_tiled_kernel(tiled_device_tasks tasks, approx_common common, text_window w,
@@ -30,15 +38,19 @@ std::uint32_t odd_quad(std::size_t want) {
   return 4 * q;
 }
 
-template <class Word, bool Raw>
+template <class Word, bool Raw, int W = 0>
 void launch_shape(const tiled_device_tasks& tasks, const approx_common& common, const text_window& w,
                   const candidate_sink& sink, const tiled_shape& shape, cudaStream_t stream) {
-  const std::size_t peq_bytes = ((Raw ? shape.G * 256u : common.sigma * shape.G) * sizeof(Word) + 15) & ~std::size_t{15};
+  constexpr std::size_t entry = W == 0 ? sizeof(Word) : sizeof(Word) * W;
+  const std::size_t peq_bytes = ((Raw ? shape.G * 256u : common.sigma * shape.G) * entry + 15) & ~std::size_t{15};
   const std::size_t tile_bytes = static_cast<std::size_t>(shape.S) * shape.SL + shape.ov + 48;
   const std::size_t smem = peq_bytes + tile_bytes;
   if (smem > common.smem_optin)
     throw trawl::error(errc::gpu_error, "myers_tiled: shared memory " + std::to_string(smem) + " exceeds the device limit");
-  auto kernel = myers_tiled_kernel<Word, Raw>;
+  auto kernel = [] {
+    if constexpr (W == 0) return myers_tiled_kernel<Word, Raw>;
+    else return myers_tiled_multi_kernel<W, Raw>;
+  }();
   TRAWL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   const std::size_t TL = static_cast<std::size_t>(shape.S) * shape.SL;
   const std::size_t tiles = (w.own_end - w.own_begin + TL - 1) / TL;
@@ -47,7 +59,7 @@ void launch_shape(const tiled_device_tasks& tasks, const approx_common& common, 
   for (std::uint32_t y0 = 0; y0 < groups; y0 += 65535) {
     tiled_device_tasks sub = tasks;
     const std::uint32_t ny = std::min<std::uint32_t>(65535, groups - y0);
-    sub.peq = static_cast<const Word*>(tasks.peq) + static_cast<std::size_t>(y0) * shape.G * common.sigma;
+    sub.peq = static_cast<const Word*>(tasks.peq) + static_cast<std::size_t>(y0) * shape.G * common.sigma * (W == 0 ? 1 : W);
     sub.lengths += static_cast<std::size_t>(y0) * shape.G;
     sub.ids += static_cast<std::size_t>(y0) * shape.G;
     sub.ntasks = std::min<std::uint32_t>(tasks.ntasks - y0 * shape.G, ny * shape.G);
@@ -62,10 +74,10 @@ void launch_shape(const tiled_device_tasks& tasks, const approx_common& common, 
 void launch_myers_tiled(const tiled_device_tasks& tasks, const approx_common& common, const text_window& w,
                         const candidate_sink& sink, std::size_t slice_length, cudaStream_t stream) {
   if (w.own_end <= w.own_begin || tasks.ntasks == 0) return;
-  const std::size_t word_bytes = tasks.wide ? 8 : 4;
+  const std::size_t word_bytes = tasks.words > 1 ? 8 * tasks.words : (tasks.wide ? 8 : 4);
   tiled_shape shape;
   shape.ov = tasks.max_length + common.k - 1;
-  const bool raw = tasks.ntasks <= 8;
+  const bool raw = tasks.ntasks <= (tasks.words > 1 ? 2u : 8u);
   if (raw) {
     shape.G = next_pow2(tasks.ntasks);
     shape.S = 256 / shape.G;
@@ -97,7 +109,13 @@ void launch_myers_tiled(const tiled_device_tasks& tasks, const approx_common& co
     while (want > 64 && n / (static_cast<std::size_t>(shape.S) * want) < static_cast<std::size_t>(common.sm_count) * 2) want /= 2;
   }
   shape.SL = odd_quad(want);
-  if (tasks.wide) {
+  if (tasks.words == 2) {
+    if (raw) launch_shape<std::uint64_t, true, 2>(tasks, common, w, sink, shape, stream);
+    else launch_shape<std::uint64_t, false, 2>(tasks, common, w, sink, shape, stream);
+  } else if (tasks.words == 4) {
+    if (raw) launch_shape<std::uint64_t, true, 4>(tasks, common, w, sink, shape, stream);
+    else launch_shape<std::uint64_t, false, 4>(tasks, common, w, sink, shape, stream);
+  } else if (tasks.wide) {
     if (raw) launch_shape<std::uint64_t, true>(tasks, common, w, sink, shape, stream);
     else launch_shape<std::uint64_t, false>(tasks, common, w, sink, shape, stream);
   } else {

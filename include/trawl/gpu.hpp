@@ -35,8 +35,8 @@ enum class exact_engine {
 
 /// Approximate-search kernels (edit distance; Hamming always uses its own kernel).
 enum class approx_engine {
-  automatic,  ///< tiled for m <= 64, warp for longer patterns
-  tiled,      ///< Myers, one 32/64-bit word per thread, text tiles staged in shared memory
+  automatic,  ///< tiled for m <= 256, warp for longer patterns
+  tiled,      ///< Myers, one pattern per thread (1, 2 or 4 words), text tiles in shared memory
   warp,       ///< Myers multi-word, a warp per (pattern, slice), words pipelined across lanes
 };
 

@@ -58,10 +58,16 @@ TEST(GpuApprox, TiledWidePatterns) {
   TRAWL_REQUIRE_GPU();
   run_random(12, 33, 64, trawl::gpu::approx_engine::tiled, 8);
 }
+TEST(GpuApprox, TiledMultiWord) {
+  TRAWL_REQUIRE_GPU();
+  run_random(18, 65, 128, trawl::gpu::approx_engine::tiled, 6);
+  run_random(19, 100, 256, trawl::gpu::approx_engine::automatic, 6);
+}
 TEST(GpuApprox, WarpMultiWord) {
   TRAWL_REQUIRE_GPU();
   run_random(13, 1, 40, trawl::gpu::approx_engine::warp, 6);
-  run_random(14, 60, 200, trawl::gpu::approx_engine::automatic, 6);
+  run_random(14, 60, 300, trawl::gpu::approx_engine::warp, 6);
+  run_random(20, 257, 400, trawl::gpu::approx_engine::automatic, 3);
 }
 
 TEST(GpuApprox, ManyPatternsCodedTiles) {
