@@ -19,7 +19,7 @@ struct index_args {
   // build
   std::string input, output;
   std::uint32_t max_len = 32;
-  bool progress = false, quiet = false;
+  bool progress = false, quiet = false, small = false;
   // queries
   std::string index_path;
   std::vector<std::string> patterns, pattern_files;
@@ -66,6 +66,7 @@ int run_build(const index_args& a) {
   const bool show = !a.quiet && (a.progress || isatty(2) != 0);
   index::build_options bo;
   bo.max_len = a.max_len;
+  if (a.small) bo.profile = index::fm_profile::small;
   if (show) {
     bo.progress = [t0](std::string_view stage, std::uint64_t done, std::uint64_t total) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -160,6 +161,7 @@ void add_index_command(CLI::App& root, run_state& state) {
   build->add_option("-o,--output", a->output, "index file to write (default FILE.thi)");
   build->add_option("-M,--max-len", a->max_len, "M: patterns up to M bytes are answered directly (default 32)")
       ->check(CLI::Range(1, 4096));
+  build->add_flag("--small", a->small, "smaller FM-index (RRR wavelet tree, ~3 bits per S'' byte) with slower primaries");
   build->add_flag("--progress", a->progress, "print progress on stderr (default when stderr is a terminal)");
   build->add_flag("-q,--quiet", a->quiet, "print nothing");
   build->callback([a, &state] { state.exit_code = run_build(*a); });

@@ -42,6 +42,12 @@ enum class locate_engine {
 /// Reported while an index is built: `stage` names the step, `done`/`total` its progress.
 using progress_callback = std::function<void(std::string_view stage, std::uint64_t done, std::uint64_t total)>;
 
+/// How the FM-index over S'' trades size for primary-locate speed.
+enum class fm_profile {
+  fast,   ///< plain wavelet tree, SA sampled every 16: ≈ 8.6 bits per S'' byte on English
+  small,  ///< RRR wavelet tree, text-order SA samples every 32: ≈ 3 bits per S'' byte, 5-10x slower primaries
+};
+
 struct build_options {
   /// M: every substring of length <= M that crosses a phrase boundary is kept in S''.
   /// Patterns up to M bytes are answered from S'' directly; longer ones through windows +
@@ -50,6 +56,7 @@ struct build_options {
   /// Read FASTA/FASTQ input (trawl::io::detect_format) as records: sequences concatenated,
   /// names and offsets kept. build() only.
   bool detect_fasta = true;
+  fm_profile profile = fm_profile::fast;
   /// Use 64-bit suffix-array positions even for small texts (tests the large-text path).
   bool force_64bit = false;
   /// Called from the building thread; never printed by the library. May be empty.

@@ -2,7 +2,7 @@
 //
 // Layout (little-endian):
 //   header   magic "TRAWLHIX" | u32 version | u32 sections | u64 n | u64 z | u32 M |
-//            u32 flags (bit 0: integer-alphabet FM-index) | u32 crc32(header so far)
+//            u32 FM kind (0 fast bytes, 1 integer alphabet, 2 small bytes) | u32 crc32(header so far)
 //   table    per section: u32 id | u32 0 | u64 offset | u64 size | u32 crc32 | u32 0;
 //            then u32 crc32(table)
 //   payload  the sections, back to back (sdsl serializations, and our own "meta" record)
@@ -113,6 +113,7 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::
   s.emplace_back(sec_seg_text, sdsl_bytes(ix.seg_text.bits));
   if (const auto* b = std::get_if<fm_byte>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*b));
   else if (const auto* i = std::get_if<fm_int>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*i));
+  else if (const auto* m = std::get_if<fm_byte_small>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*m));
   else s.emplace_back(sec_fm, std::string());
   return s;
 }
@@ -140,7 +141,7 @@ std::string serialize_index(const hybrid_index::impl& ix) {
   put<std::uint64_t>(out, ix.n);
   put<std::uint64_t>(out, ix.z);
   put<std::uint32_t>(out, ix.max_len);
-  put<std::uint32_t>(out, std::holds_alternative<fm_int>(ix.fm) ? 1u : 0u);
+  put<std::uint32_t>(out, std::holds_alternative<fm_int>(ix.fm) ? 1u : std::holds_alternative<fm_byte_small>(ix.fm) ? 2u : 0u);
   put<std::uint32_t>(out, crc(out));
   std::string table;
   std::uint64_t offset = header_size + secs.size() * entry_size + 4;
@@ -174,7 +175,7 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
   const auto hcrc = r.get<std::uint32_t>();
   if (hcrc != crc(bytes.substr(0, header_size - 4))) bad("header checksum mismatch");
   if (nsec != sec_end - 1) bad("unexpected section count");
-  if (ix.max_len < 1 || ix.max_len > 4096 || flags > 1 || ix.z > ix.n) bad("header values out of range");
+  if (ix.max_len < 1 || ix.max_len > 4096 || flags > 2 || ix.z > ix.n) bad("header values out of range");
   const std::size_t table_at = r.at;
   if (bytes.size() - table_at < nsec * entry_size + 4) bad("truncated section table");
   const std::string_view table = bytes.substr(table_at, nsec * entry_size);
@@ -235,14 +236,12 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
   sdsl_load(ix.seg_text.bits, payload[sec_seg_text], "text segment map");
   if (payload[sec_fm].empty()) {
     ix.fm = std::monostate{};
-  } else if (flags & 1u) {
-    fm_int f;
-    sdsl_load(f, payload[sec_fm], "FM-index of S''");
-    ix.fm = std::move(f);
+  } else if (flags == 2) {  // loaded in place (see the build: csa_wt moves break the ISA support)
+    sdsl_load(ix.fm.emplace<fm_byte_small>(), payload[sec_fm], "FM-index of S''");
+  } else if (flags == 1) {
+    sdsl_load(ix.fm.emplace<fm_int>(), payload[sec_fm], "FM-index of S''");
   } else {
-    fm_byte f;
-    sdsl_load(f, payload[sec_fm], "FM-index of S''");
-    ix.fm = std::move(f);
+    sdsl_load(ix.fm.emplace<fm_byte>(), payload[sec_fm], "FM-index of S''");
   }
   ix.rebind();
 

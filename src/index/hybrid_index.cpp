@@ -22,6 +22,7 @@ constexpr std::uint64_t by_src_block = 64;
 template <class F>
 decltype(auto) with_fm(const hybrid_index::impl& ix, F&& f) {
   if (const auto* b = std::get_if<fm_byte>(&ix.fm)) return f(*b);
+  if (const auto* s = std::get_if<fm_byte_small>(&ix.fm)) return f(*s);
   return f(std::get<fm_int>(ix.fm));
 }
 
@@ -232,17 +233,16 @@ std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const buil
       s2.reserve(ix->s2_len);
       for (const auto& [b, l] : segs)
         for (std::uint64_t i = 0; i < l; ++i) s2.push_back(static_cast<char>(ix->char_map[static_cast<unsigned char>(text[b + i])]));
-      fm_byte csa;
-      sdsl::construct_im(csa, s2.c_str(), 1);
-      ix->fm = std::move(csa);
+      // built in place: sdsl's csa_wt move assignment leaves the text-order ISA support
+      // pointing into the moved-from object (its swap and load re-bind it correctly)
+      if (opt.profile == fm_profile::small) sdsl::construct_im(ix->fm.emplace<fm_byte_small>(), s2.c_str(), 1);
+      else sdsl::construct_im(ix->fm.emplace<fm_byte>(), s2.c_str(), 1);
     } else {
       sdsl::int_vector<> s2(ix->s2_len, 0, 9);
       std::uint64_t at = 0;
       for (const auto& [b, l] : segs)
         for (std::uint64_t i = 0; i < l; ++i) s2[at++] = static_cast<std::uint64_t>(static_cast<unsigned char>(text[b + i])) + 1;
-      fm_int csa;
-      sdsl::construct_im(csa, s2, 0);
-      ix->fm = std::move(csa);
+      sdsl::construct_im(ix->fm.emplace<fm_int>(), s2, 0);
     }
   }
   if (opt.progress) opt.progress("fm-index", ix->s2_len, ix->s2_len);

@@ -90,15 +90,24 @@ void expect_bad_format_or_right(std::string_view bytes, const fixture_text& f, c
 TEST(IndexFormat, FlippedAndTruncatedBytes) {
   std::mt19937_64 rng(3);
   const auto f = make_text(rng);
-  const std::string good = hybrid_index::build(f.text, "x", {}).to_bytes();
-  std::uniform_int_distribution<std::size_t> at(0, good.size() - 1);
+  std::uniform_int_distribution<std::size_t> at(0, 4000);
   std::uniform_int_distribution<int> bit(0, 7);
+  trawl::index::build_options small;
+  small.profile = trawl::index::fm_profile::small;
+  const std::string good = hybrid_index::build(f.text, "x", {}).to_bytes();
+  const std::string good_small = hybrid_index::build(f.text, "x", small).to_bytes();
+  for (std::size_t i = 0; i < good_small.size(); i += 1 + at(rng) % 53) {
+    std::string bad = good_small;
+    bad[i] = static_cast<char>(bad[i] ^ (1 << bit(rng)));
+    expect_bad_format_or_right(bad, f, "small: flip at " + std::to_string(i));
+  }
   // every byte of the header and table, then random offsets in the payload
   for (std::size_t i = 0; i < good.size(); i = i < 512 ? i + 1 : i + 1 + at(rng) % 97) {
     std::string bad = good;
     bad[i] = static_cast<char>(bad[i] ^ (1 << bit(rng)));
     expect_bad_format_or_right(bad, f, "flip at " + std::to_string(i));
   }
+  at = std::uniform_int_distribution<std::size_t>(0, good.size() - 1);
   for (int k = 0; k < 300; ++k) {
     std::string bad = good;
     for (int j = 0; j < 1 + k % 4; ++j) bad[at(rng)] = static_cast<char>(rng());
