@@ -1,0 +1,214 @@
+// index_bench.cpp — the Hybrid Index against sdsl's FM-index csa_wt<wt_huff<>, 32, 64> on one
+// text: build time and peak memory, size in bits per character, locate time per occurrence and
+// per pattern (serial engine), and parallel locate speedup (balanced and static engines).
+// Every pattern set's total occurrence count is checked against sdsl's count: a wrong answer
+// fails the benchmark (exit 1). Prints Markdown table rows on stdout.
+//
+// usage: trawl_index_bench TEXT [--max-len M] [--small] [--patterns FILE]... [--gen L]...
+//                          [--threads 1,2,4,8,16] [--budget SECONDS] [--max-patterns N] [--no-sdsl]
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sdsl/suffix_arrays.hpp>
+
+#include "trawl/error.hpp"
+#include "trawl/index.hpp"
+#include "trawl/io.hpp"
+
+namespace {
+
+using clk = std::chrono::steady_clock;
+double secs(clk::time_point a, clk::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+double peak_rss_mib() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;
+}
+
+struct pattern_set {
+  std::string name;
+  std::vector<std::string> pats;
+};
+
+std::vector<std::string> read_lines(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw trawl::error(trawl::errc::io_error, "cannot open " + path);
+  std::vector<std::string> v;
+  std::string line;
+  while (std::getline(in, line))
+    if (!line.empty()) v.push_back(line);
+  return v;
+}
+
+/// 1000 substrings of length L at random positions (fixed seed) without a line break.
+std::vector<std::string> sample_patterns(std::string_view t, std::size_t L, std::size_t count) {
+  std::mt19937_64 rng(1000 + L);
+  std::vector<std::string> v;
+  if (t.size() < L) return v;
+  std::uniform_int_distribution<std::size_t> at(0, t.size() - L);
+  while (v.size() < count) {
+    std::string_view s = t.substr(at(rng), L);
+    if (s.find('\n') == std::string_view::npos) v.emplace_back(s);
+  }
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    if (argc < 2) {
+      std::fprintf(stderr, "usage: %s TEXT [--max-len M] [--small] [--patterns FILE]... [--gen L]... "
+                           "[--threads 1,2,4] [--budget S] [--max-patterns N] [--no-sdsl]\n", argv[0]);
+      return 2;
+    }
+    const std::string text_path = argv[1];
+    trawl::index::build_options bo;
+    std::vector<std::string> pattern_files;
+    std::vector<std::size_t> gen;
+    std::vector<unsigned> threads = {1, 2, 4, 8, 16};
+    double budget = 20.0;
+    std::size_t max_patterns = 1000;
+    bool with_sdsl = true;
+    for (int i = 2; i < argc; ++i) {
+      const std::string a = argv[i];
+      auto next = [&]() -> std::string {
+        if (i + 1 >= argc) throw trawl::error(trawl::errc::invalid_argument, a + " needs a value");
+        return argv[++i];
+      };
+      if (a == "--max-len") bo.max_len = static_cast<std::uint32_t>(std::stoul(next()));
+      else if (a == "--small") bo.profile = trawl::index::fm_profile::small;
+      else if (a == "--patterns") pattern_files.push_back(next());
+      else if (a == "--gen") gen.push_back(std::stoul(next()));
+      else if (a == "--budget") budget = std::stod(next());
+      else if (a == "--max-patterns") max_patterns = std::stoul(next());
+      else if (a == "--no-sdsl") with_sdsl = false;
+      else if (a == "--threads") {
+        threads.clear();
+        std::stringstream ss(next());
+        std::string tok;
+        while (std::getline(ss, tok, ',')) threads.push_back(static_cast<unsigned>(std::stoul(tok)));
+      } else throw trawl::error(trawl::errc::invalid_argument, "unknown option " + a);
+    }
+
+    auto in = trawl::io::input_buffer::open(text_path);
+    const std::string_view text = in.bytes();
+    const std::string tname = text_path.substr(text_path.find_last_of('/') + 1);
+
+    // ---- build -----------------------------------------------------------------------
+    const double rss0 = peak_rss_mib();
+    auto t0 = clk::now();
+    bo.detect_fasta = false;
+    const auto ix = trawl::index::hybrid_index::build(text, tname, bo);
+    auto t1 = clk::now();
+    const double build_rss = peak_rss_mib();
+    const auto inf = ix.info();
+    std::printf("## %s (n = %zu), Hybrid Index M = %u, profile %s\n\n", tname.c_str(), text.size(), bo.max_len,
+                bo.profile == trawl::index::fm_profile::small ? "small" : "fast");
+    std::printf("| index | build s | peak RSS MiB (process) | bytes/char peak | size bytes | bits/char | z | kept | |S''| |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|\n");
+    std::printf("| hybrid | %.1f | %.0f | %.1f | %llu | %.4f | %llu | %llu | %llu |\n", secs(t0, t1), build_rss,
+                (build_rss - rss0) * 1048576.0 / static_cast<double>(text.size()),
+                static_cast<unsigned long long>(inf.total_bytes), inf.bits_per_char(),
+                static_cast<unsigned long long>(inf.z), static_cast<unsigned long long>(inf.kept),
+                static_cast<unsigned long long>(inf.s2_length));
+    using sdsl_fm = sdsl::csa_wt<sdsl::wt_huff<>, 32, 64>;
+    sdsl_fm fm;
+    if (with_sdsl && text.find('\0') != std::string_view::npos) with_sdsl = false;
+    if (with_sdsl) {
+      std::string copy(text);
+      t0 = clk::now();
+      sdsl::construct_im(fm, copy.c_str(), 1);
+      t1 = clk::now();
+      const double bytes = static_cast<double>(sdsl::size_in_bytes(fm));
+      std::printf("| sdsl csa_wt<wt_huff<>,32,64> | %.1f | %.0f | - | %.0f | %.4f | - | - | - |\n", secs(t0, t1),
+                  peak_rss_mib(), bytes, 8.0 * bytes / static_cast<double>(text.size()));
+    }
+    std::printf("\nparts:");
+    for (const auto& [name, b] : inf.part_bytes) std::printf(" %s %llu;", name.c_str(), static_cast<unsigned long long>(b));
+    std::printf("\n\n");
+    std::fflush(stdout);
+
+    // ---- pattern sets ------------------------------------------------------------------
+    std::vector<pattern_set> sets;
+    for (const auto& f : pattern_files) sets.push_back({f.substr(f.find_last_of('/') + 1), read_lines(f)});
+    for (std::size_t L : gen) sets.push_back({"sampled L=" + std::to_string(L), sample_patterns(text, L, 1000)});
+    for (auto& s : sets)
+      if (s.pats.size() > max_patterns) s.pats.resize(max_patterns);
+
+    std::printf("| patterns | # | occ | hybrid serial µs/occ | µs/pattern | sdsl µs/occ | µs/pattern |");
+    for (unsigned t : threads) std::printf(" bal %u× | st %u× |", t, t);
+    std::printf("\n|---|---|---|---|---|---|---|");
+    for (std::size_t i = 0; i < threads.size(); ++i) std::printf("---|---|");
+    std::printf("\n");
+    bool all_ok = true;
+    for (auto& s : sets) {
+      // serial hybrid, within the time budget (the patterns done are the set for every column)
+      std::uint64_t occ = 0;
+      std::size_t done = 0;
+      auto a = clk::now();
+      for (const auto& p : s.pats) {
+        occ += ix.locate(p, {trawl::index::locate_engine::serial, 1}).size();
+        ++done;
+        if (secs(a, clk::now()) > budget) break;
+      }
+      const double t_serial = secs(a, clk::now());
+      s.pats.resize(done);
+      double t_sdsl = 0;
+      if (with_sdsl) {
+        std::uint64_t occ_sdsl = 0, sink = 0;
+        a = clk::now();
+        for (const auto& p : s.pats) {
+          sdsl_fm::size_type lb = 0, rb = 0;
+          const auto c = sdsl::backward_search(fm, 0, fm.size() - 1, p.begin(), p.end(), lb, rb);
+          occ_sdsl += c;
+          for (auto r = lb; c > 0 && r <= rb; ++r) sink += fm[r];
+        }
+        t_sdsl = secs(a, clk::now());
+        if (occ_sdsl != occ) {
+          std::fprintf(stderr, "MISMATCH %s: hybrid %llu occurrences, sdsl %llu\n", s.name.c_str(),
+                       static_cast<unsigned long long>(occ), static_cast<unsigned long long>(occ_sdsl));
+          all_ok = false;
+        }
+        if (sink == 42) std::fprintf(stderr, " ");
+      }
+      const double n_occ = static_cast<double>(std::max<std::uint64_t>(occ, 1));
+      const double n_pat = static_cast<double>(std::max<std::size_t>(done, 1));
+      std::printf("| %s | %zu | %llu | %.3f | %.1f | %s | %s |", s.name.c_str(), done, static_cast<unsigned long long>(occ),
+                  1e6 * t_serial / n_occ, 1e6 * t_serial / n_pat,
+                  with_sdsl ? std::to_string(1e6 * t_sdsl / n_occ).substr(0, 6).c_str() : "-",
+                  with_sdsl ? std::to_string(1e6 * t_sdsl / n_pat).substr(0, 7).c_str() : "-");
+      for (unsigned t : threads) {
+        for (auto eng : {trawl::index::locate_engine::balanced, trawl::index::locate_engine::static_chunks}) {
+          std::uint64_t o = 0;
+          a = clk::now();
+          for (const auto& p : s.pats) o += ix.locate(p, {eng, t}).size();
+          const double tt = secs(a, clk::now());
+          if (o != occ) {
+            std::fprintf(stderr, "MISMATCH %s threads %u\n", s.name.c_str(), t);
+            all_ok = false;
+          }
+          std::printf(" %.2f |", t_serial / tt);
+        }
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+    }
+    std::printf("\n(columns bal/st: speedup of the balanced / static-chunk parallel locate over the serial engine)\n");
+    return all_ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "trawl_index_bench: %s\n", e.what());
+    return 2;
+  }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# run.sh — the Hybrid Index benchmark on the corpora; writes bench/results/index-<machine>.md.
+#   bench/index/run.sh [BUILD_DIR] [CORPORA_DIR] [THREADS]
+# BUILD_DIR holds bench/index/trawl_index_bench (default build-index); CORPORA_DIR is the output
+# of shared/data/make-corpora.sh (default /work/corpora); THREADS e.g. 1,2,4,8,16.
+# Environment: BUDGET (seconds of serial locate per pattern set, default 20), TEXTS, MAXLEN.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+build=${1:-$repo/build-index}
+corpora=${2:-/work/corpora}
+threads=${3:-1,2,4,8,16}
+budget=${BUDGET:-20}
+texts=${TEXTS:-kjv.txt kjv-rep50.txt repetitive-100m.txt}
+maxlen=${MAXLEN:-32}
+bin=$build/bench/index/trawl_index_bench
+[ -x "$bin" ] || bin=$build/trawl_index_bench
+machine=$(hostname -s 2>/dev/null || echo host)
+out=${OUT:-$repo/bench/results/index-$machine.md}
+mkdir -p "$(dirname "$out")"
+{
+  echo "# Hybrid Index benchmark — $(date -u +%Y-%m-%dT%H:%MZ) on $machine"
+  echo
+  echo '```'
+  lscpu | grep -E 'Model name|^CPU\(s\)|Thread|Core|Socket|L2|L3' || true
+  free -g | head -2 || true
+  echo '```'
+  echo
+  echo "git $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'), M = $maxlen, serial budget ${budget}s per pattern set, threads $threads"
+  echo
+} > "$out"
+for t in $texts; do
+  base=${t%.txt}
+  args=()
+  for L in 4 8 16 32; do
+    f=$corpora/patterns/$base.$L.txt
+    [ -f "$f" ] && args+=(--patterns "$f")
+  done
+  for L in 2 3 4 5 6 7 8 9 10; do args+=(--gen "$L"); done
+  for profile in fast small; do
+    extra=()
+    [ "$profile" = small ] && extra=(--small --no-sdsl)
+    echo "== $t ($profile)" >&2
+    /usr/bin/time -f "process peak RSS %M KiB, wall %e s" "$bin" "$corpora/$t" --max-len "$maxlen" \
+      --threads "$threads" --budget "$budget" "${extra[@]}" "${args[@]}" >> "$out" 2>> "$out.log" || {
+        echo "trawl_index_bench failed on $t ($profile), see $out.log" >&2; exit 1; }
+    tail -1 "$out.log" | sed 's/^/    /' >> "$out"
+    echo >> "$out"
+  done
+done
+echo "wrote $out" >&2
