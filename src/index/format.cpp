@@ -22,7 +22,7 @@ namespace trawl::index {
 namespace {
 
 constexpr char magic[8] = {'T', 'R', 'A', 'W', 'L', 'H', 'I', 'X'};
-constexpr std::uint32_t format_version = 1;
+constexpr std::uint32_t format_version = 2;
 constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
 constexpr std::size_t entry_size = 32;
 
@@ -31,7 +31,7 @@ enum section_id : std::uint32_t {
   sec_src_end_rmq, sec_seg_s2, sec_seg_text, sec_fm, sec_end
 };
 constexpr const char* section_names[] = {"", "meta", "kept phrase starts", "kept phrase ends", "phrase sources",
-                                         "sources by start", "source samples", "source-end RMQ",
+                                         "sources by start", "source samples", "source ends + range max",
                                          "S'' segment map", "text segment map", "FM-index of S''"};
 
 std::uint32_t crc(std::string_view s) {
@@ -108,7 +108,11 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::
   s.emplace_back(sec_src_of_phrase, sdsl_bytes(ix.src_of_phrase));
   s.emplace_back(sec_by_src, sdsl_bytes(ix.by_src));
   s.emplace_back(sec_by_src_sample, sdsl_bytes(ix.by_src_sample));
-  s.emplace_back(sec_src_end_rmq, sdsl_bytes(ix.src_end_rmq));
+  {
+    std::ostringstream os;
+    ix.src_end.serialize(os);
+    s.emplace_back(sec_src_end_rmq, std::move(os).str());
+  }
   s.emplace_back(sec_seg_s2, sdsl_bytes(ix.seg_s2.bits));
   s.emplace_back(sec_seg_text, sdsl_bytes(ix.seg_text.bits));
   if (const auto* b = std::get_if<fm_byte>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*b));
@@ -231,7 +235,7 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
   sdsl_load(ix.src_of_phrase, payload[sec_src_of_phrase], "phrase sources");
   sdsl_load(ix.by_src, payload[sec_by_src], "sources by start");
   sdsl_load(ix.by_src_sample, payload[sec_by_src_sample], "source samples");
-  sdsl_load(ix.src_end_rmq, payload[sec_src_end_rmq], "source-end RMQ");
+  sdsl_load(ix.src_end, payload[sec_src_end_rmq], "source ends + range max");
   sdsl_load(ix.seg_s2.bits, payload[sec_seg_s2], "S'' segment map");
   sdsl_load(ix.seg_text.bits, payload[sec_seg_text], "text segment map");
   if (payload[sec_fm].empty()) {
@@ -258,7 +262,7 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
                   ix.kept_ends.count_below(ix.n + 1) == ix.kept && ix.src_of_phrase.size() == ix.kept &&
                   ix.by_src.size() == ix.kept &&
                   ix.by_src_sample.size() == (ix.by_src.size() + 63) / 64 &&
-                  (ix.by_src.empty() || ix.src_end_rmq.size() == ix.by_src.size()) &&
+                  ix.src_end.size() == ix.by_src.size() && ix.src_end.consistent() &&
                   ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.seg_text.bits.size() == ix.n + 1 &&
                   has_fm == (ix.s2_len > 0) && (!has_fm || fm_size == ix.s2_len + 1) && ix.sigma <= 256;
   if (!ok) bad("inconsistent sections");

@@ -193,11 +193,7 @@ std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const buil
   ix->by_src_sample = sdsl::int_vector<>((copies.size() + by_src_block - 1) / by_src_block, 0, 64);
   for (std::size_t k = 0; k < ix->by_src_sample.size(); ++k) ix->by_src_sample[k] = src_of(copies[k * by_src_block]);
   sdsl::util::bit_compress(ix->by_src_sample);
-  if (!copies.empty()) {
-    sdsl::util::bit_compress(ends);
-    ix->src_end_rmq = sdsl::rmq_succinct_sct<false>(&ends);
-  }
-  sdsl::util::clear(ends);
+  ix->src_end.build(std::move(ends));
   if (opt.progress) opt.progress("sources", z, z);
 
   // S'' and its segment maps

@@ -13,6 +13,7 @@
 #include <sdsl/sd_vector.hpp>
 #include <sdsl/suffix_arrays.hpp>
 
+#include "index/range_max.hpp"
 #include "trawl/index.hpp"
 
 namespace trawl::index {
@@ -83,7 +84,7 @@ struct hybrid_index::impl {
   sdsl::int_vector<> src_of_phrase;    // source start of every kept phrase
   sdsl::int_vector<> by_src;           // ids of kept phrases sorted by (source start, id)
   sdsl::int_vector<> by_src_sample;    // source start of by_src[k·64] (predecessor search)
-  sdsl::rmq_succinct_sct<false> src_end_rmq;  // range max over source ends, by_src order
+  range_max src_end;                   // inclusive source ends in by_src order, with range max
 
   // -- S'' --
   std::uint64_t s2_len = 0;

@@ -27,10 +27,10 @@ inline ku_item ku_root(const hybrid_index::impl& ix, std::uint64_t x) { return {
 inline void ku_step(const hybrid_index::impl& ix, std::uint64_t m, const ku_item& it, std::vector<ku_item>& stack,
                     std::vector<std::uint64_t>& out) {
   if (it.lo >= it.hi) return;
-  const std::uint64_t j = it.hi - it.lo == 1 ? it.lo : ix.src_end_rmq(it.lo, it.hi - 1);
+  const std::uint64_t j = ix.src_end.argmax(it.lo, it.hi - 1);
+  if (ix.src_end.value(j) + 1 < it.x + m) return;  // the furthest source in range ends before x+m-1
   std::uint64_t src = 0, len = 0, target = 0;
   ix.source_of(j, src, len, target);
-  if (src + len < it.x + m) return;  // the longest source in range ends before x+m-1
   const std::uint64_t y = target + (it.x - src);
   out.push_back(y);
   stack.push_back({it.x, it.lo, j});
