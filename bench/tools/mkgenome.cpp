@@ -66,9 +66,12 @@ int main(int argc, char** argv) {
     const bool reverse = rng() & 1;
     std::string copy = reverse ? revcomp(motif) : motif;
     std::uint64_t subs = 0;
+    std::vector<bool> hit_before(m, false);
     if (i >= exact)
-      for (std::uint64_t e = 0; e < errors; ++e) {
-        const std::uint64_t p = rng() % m;
+      for (std::uint64_t e = 0; e < errors && e < m; ++e) {
+        std::uint64_t p = rng() % m;
+        while (hit_before[p]) p = (p + 1) % m;  // distinct positions: exactly `errors` substitutions
+        hit_before[p] = true;
         const char old = copy[p];
         do copy[p] = bases[rng() & 3]; while (copy[p] == old);
         ++subs;
