@@ -114,6 +114,55 @@ void scan_myers_lanes(const lanes_backend& backend, std::span<const compiled_pat
                       std::span<const std::uint32_t> ks, std::string_view seq, std::size_t from,
                       std::size_t report_from, std::size_t to, std::span<end_sink* const> sinks);
 
+// ---- pigeonhole filter + Myers verification (pigeon_filter.cpp) ----------------------
+/// A piece P[off, off+len) of the pattern; k+1 disjoint pieces cover P, so any occurrence
+/// with <= k errors contains one of them exactly (the pigeonhole principle).
+struct filter_piece {
+  std::uint32_t off, len;
+};
+/// Appends the anchor s - off (the implied pattern start) of every exact occurrence s of each
+/// piece with lo <= s < s_end and s + len <= hi. Reads only text[lo, hi).
+using piece_finder = void (*)(const unsigned char* text, std::size_t lo, std::size_t s_end, std::size_t hi,
+                              std::string_view pattern, std::span<const filter_piece> pieces,
+                              std::vector<std::int64_t>& anchors);
+void find_pieces_serial(const unsigned char* text, std::size_t lo, std::size_t s_end, std::size_t hi,
+                        std::string_view pattern, std::span<const filter_piece> pieces,
+                        std::vector<std::int64_t>& anchors);
+void find_pieces_avx2(const unsigned char* text, std::size_t lo, std::size_t s_end, std::size_t hi,
+                      std::string_view pattern, std::span<const filter_piece> pieces,
+                      std::vector<std::int64_t>& anchors);  // pigeon_filter_avx2.cpp
+void find_pieces_avx512(const unsigned char* text, std::size_t lo, std::size_t s_end, std::size_t hi,
+                        std::string_view pattern, std::span<const filter_piece> pieces,
+                        std::vector<std::int64_t>& anchors);  // pigeon_filter_avx512.cpp
+/// a[0, len) == b[0, len), inlined (8 bytes at a time; the last word may overlap).
+inline bool same_bytes(const unsigned char* a, const unsigned char* b, std::size_t len) {
+  if (len < 8) {
+    for (std::size_t i = 0; i < len; ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  auto word = [](const unsigned char* p) {
+    std::uint64_t w;
+    __builtin_memcpy(&w, p, 8);
+    return w;
+  };
+  for (std::size_t i = 0; i + 8 < len; i += 8)
+    if (word(a + i) != word(b + i)) return false;
+  return word(a + len - 8) == word(b + len - 8);
+}
+/// The finder for `level` (automatic = best this CPU runs).
+piece_finder pick_piece_finder(simd_level level);
+/// True when the filter applies: every pattern byte matches exactly one text byte (no
+/// ignore_case / IUPAC classes) and m >= k + 1.
+bool pigeon_applicable(const compiled_pattern& p, std::uint32_t k);
+/// Length of the shortest of the k+1 pieces.
+inline std::size_t pigeon_piece_len(std::size_t m, std::uint32_t k) { return m / (k + 1); }
+/// Same contract as the single-pattern engines: finds piece occurrences, merges their
+/// candidate end windows and verifies them with Myers (word or blocked).
+/// O(n·(k+1)/32) filter + O((m+k)·⌈m/64⌉) per candidate window.
+void scan_pigeon(const compiled_pattern& p, piece_finder finder, std::string_view seq, std::size_t from,
+                 std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
+
 // ---- starts and alignment (align.cpp) ------------------------------------------------
 /// Smallest z >= lo with ED(p, seq[z..j]) == score (score must be score_j); j + 1 if only
 /// the empty substring achieves it. Reverse global Myers over seq[max(lo, j+1-m-score)..j].

@@ -13,7 +13,7 @@ namespace trawl {
 namespace approx_detail {
 namespace {
 
-enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, hamming };
+enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, pigeon, hamming };
 
 /// Emits one hit per end (all-ends mode).
 class all_ends_sink final : public end_sink {
@@ -81,8 +81,9 @@ engine_kind parse_engine(const search_options& o) {
   if (a == "myers-word") return engine_kind::myers_word;
   if (a == "myers-blocked") return engine_kind::myers_blocked;
   if (a == "myers-simd") return engine_kind::myers_lanes;
-  throw error(errc::invalid_argument,
-              "unknown approximate algorithm '" + a + "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd)");
+  if (a == "myers-filter") return engine_kind::pigeon;
+  throw error(errc::invalid_argument, "unknown approximate algorithm '" + a +
+                                          "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-filter)");
 }
 
 class approx_matcher final : public matcher {
@@ -99,6 +100,9 @@ class approx_matcher final : public matcher {
       if (options.approx_algorithm != "myers-simd" && lanes_.kernel == myers_lanes_serial)
         engine_ = engine_kind::myers_word;
     }
+    if (engine_ == engine_kind::pigeon || options.approx_algorithm == "auto" || options.approx_algorithm == "myers" ||
+        options.approx_algorithm.empty())
+      finder_ = pick_piece_finder(options.simd);
     for (std::size_t i = 0; i < patterns.size(); ++i) {
       const auto idx = static_cast<std::uint32_t>(i);
       pats_.push_back(compile_pattern(patterns[i], idx, strand::forward, options));
@@ -111,6 +115,17 @@ class approx_matcher final : public matcher {
       lookbehind_ = std::max<std::size_t>(lookbehind_, hamming_ ? p.m - 1 : p.m + k - 1);
       if (engine_ == engine_kind::myers_word && p.m > 64 && options.approx_algorithm == "myers-word")
         throw error(errc::invalid_argument, "myers-word needs patterns of at most 64 bytes");
+    }
+    // The pigeonhole filter: forced, or chosen by auto when its pieces are selective (>= 5
+    // bytes) and the patterns are few (many short patterns share the SIMD lanes better).
+    const bool is_auto = finder_ != nullptr && engine_ != engine_kind::pigeon;
+    for (std::size_t i = 0; i < pats_.size(); ++i) {
+      const compiled_pattern& p = pats_[i];
+      const bool ok = !hamming_ && pigeon_applicable(p, ks_[i]);
+      const bool wanted = engine_ == engine_kind::pigeon ||
+                          (is_auto && (engine_ == engine_kind::myers_lanes || engine_ == engine_kind::myers_word) &&
+                           pigeon_piece_len(p.m, ks_[i]) >= 5 && (pats_.size() <= 4 || p.m > 64));
+      filter_.push_back(ok && wanted);
     }
   }
 
@@ -137,7 +152,17 @@ class approx_matcher final : public matcher {
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       end_sink& sink = *sinks[i];
+      if (filter_[i]) {
+        scan_pigeon(p, finder_, seq, from, own_begin, own_end, ks_[i], sink);
+        continue;
+      }
       switch (engine_) {
+        case engine_kind::pigeon:  // not applicable to this pattern (classes, k >= m): Myers
+          if (p.m <= 64)
+            scan_myers_word(p, seq, from, own_begin, own_end, ks_[i], sink);
+          else
+            scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
+          break;
         case engine_kind::dp: scan_dp_sellers(p, seq, from, own_begin, own_end, ks_[i], sink); break;
         case engine_kind::hamming: scan_hamming(p, seq, from, own_begin, own_end, ks_[i], sink); break;
         case engine_kind::myers_blocked: scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink); break;
@@ -174,7 +199,17 @@ class approx_matcher final : public matcher {
     vector_sink sink;
     const compiled_pattern& p = pats_[0];
     const std::uint32_t k = ks_[0];
+    if (filter_[0]) {
+      scan_pigeon(p, finder_, text, 0, 0, text.size(), k, sink);
+      return std::move(sink.ends);
+    }
     switch (engine_) {
+      case engine_kind::pigeon:
+        if (p.m <= 64)
+          scan_myers_word(p, text, 0, 0, text.size(), k, sink);
+        else
+          scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
+        break;
       case engine_kind::dp: scan_dp_sellers(p, text, 0, 0, text.size(), k, sink); break;
       case engine_kind::hamming: scan_hamming(p, text, 0, 0, text.size(), k, sink); break;
       case engine_kind::myers_blocked: scan_myers_blocked(p, text, 0, 0, text.size(), k, sink); break;
@@ -202,6 +237,8 @@ class approx_matcher final : public matcher {
   bool all_ends_;
   bool hamming_;
   lanes_backend lanes_{myers_lanes_serial, 8};
+  piece_finder finder_ = nullptr;
+  std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;
   std::size_t lookbehind_ = 0;

@@ -151,6 +151,40 @@ TEST(ApproxEngines, ManyPatternsInLanes) {
   }
 }
 
+TEST(ApproxEngines, FilterAcrossChunksAndDenseRegions) {
+  // Texts longer than the filter's 256 KiB round, planted copies near the round edges, and a
+  // repetitive stretch where piece occurrences are dense (verified as one window).
+  std::mt19937_64 rng(8);
+  for (std::size_t m : {20, 40, 100}) {
+    const std::string p = approx_test::random_pattern(rng, m, "ACGT");
+    std::string t = oracle::random_text(rng, 700000, "ACGT");
+    for (std::size_t edge : {std::size_t{1} << 18, std::size_t{2} << 18})
+      for (std::size_t d = 0; d < 3 * m; d += m / 2 + 1) {
+        const std::string c = approx_test::mutate(rng, p, rng() % 4, "ACGT");
+        t.replace(edge - d, c.size(), c);
+      }
+    std::string rep;
+    while (rep.size() < 40000) rep += p.substr(0, m / 3);
+    t.replace(600000, rep.size(), rep);
+    for (int k : {1, 3}) {
+      const auto want = approx_test::oracle_ends(oracle::end_scores(p, t), static_cast<std::uint32_t>(k));
+      for (const auto& e : engines(m)) {
+        if (e.algorithm != "myers-filter") continue;
+        SCOPED_TRACE(e.name + " m=" + std::to_string(m) + " k=" + std::to_string(k));
+        EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, k, true)), want);
+      }
+    }
+  }
+  // Dense: every position holds a piece occurrence.
+  std::string p(40, 'A');
+  p[20] = 'C';
+  std::string t(300000, 'A');
+  t[150000] = 'C';
+  const auto want = approx_test::oracle_ends(oracle::end_scores(p, t), 2);
+  for (const auto& e : engines(40))
+    if (e.algorithm == "myers-filter") EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, 2, true)), want) << e.name;
+}
+
 TEST(ApproxEngines, Errors) {
   trawl::search_options o;
   o.max_errors = 1;

@@ -101,11 +101,17 @@ inline std::vector<engine> engines(std::size_t m) {
   std::vector<engine> e = {{"dp", trawl::simd_level::automatic, "dp"},
                            {"myers-blocked", trawl::simd_level::automatic, "myers-blocked"},
                            {"auto", trawl::simd_level::automatic, "auto"},
-                           {"myers-simd", trawl::simd_level::serial, "lanes-serial"}};
+                           {"myers-simd", trawl::simd_level::serial, "lanes-serial"},
+                           {"myers-filter", trawl::simd_level::serial, "filter-serial"}};
   if (m <= 64) e.push_back({"myers-word", trawl::simd_level::automatic, "myers-word"});
-  if (trawl::cpu_supports(trawl::simd_level::avx2)) e.push_back({"myers-simd", trawl::simd_level::avx2, "lanes-avx2"});
+  if (trawl::cpu_supports(trawl::simd_level::avx2)) {
+    e.push_back({"myers-simd", trawl::simd_level::avx2, "lanes-avx2"});
+    e.push_back({"myers-filter", trawl::simd_level::avx2, "filter-avx2"});
+  }
   if (trawl::cpu_supports(trawl::simd_level::avx512))
     e.push_back({"myers-simd", trawl::simd_level::avx512, "lanes-avx512"});
+  if (trawl::cpu_supports(trawl::simd_level::avx512))
+    e.push_back({"myers-filter", trawl::simd_level::avx512, "filter-avx512"});
   return e;
 }
 

@@ -1,0 +1,132 @@
+// pigeon_filter.cpp — approximate search by the pigeonhole filter: P is cut into k+1 pieces,
+// one of which occurs exactly in every occurrence with <= k errors (Wu & Manber 1992,
+// "partition into exact search"); the windows of ends around each piece occurrence are
+// merged and verified by Myers. O(n·(k+1)) filter work (SIMD) + O(m+k) per candidate.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+
+#include "approx/approx_internal.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl::approx_detail {
+
+void find_pieces_serial(const unsigned char* text, std::size_t lo, std::size_t s_end, std::size_t hi,
+                        std::string_view pattern, std::span<const filter_piece> pieces,
+                        std::vector<std::int64_t>& anchors) {
+  const std::string_view t(reinterpret_cast<const char*>(text) + lo, hi - lo);
+  for (const filter_piece& pc : pieces) {
+    const std::string_view piece = pattern.substr(pc.off, pc.len);
+    for (std::size_t at = t.find(piece); at != std::string_view::npos && lo + at < s_end; at = t.find(piece, at + 1))
+      anchors.push_back(static_cast<std::int64_t>(lo + at) - static_cast<std::int64_t>(pc.off));
+  }
+}
+
+piece_finder pick_piece_finder(simd_level level) {
+  const bool has2 = __builtin_cpu_supports("avx2");
+  const bool has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  switch (level) {
+    case simd_level::serial: return find_pieces_serial;
+    case simd_level::avx2:
+      if (!has2) throw error(errc::invalid_argument, "this CPU has no AVX2");
+      return find_pieces_avx2;
+    case simd_level::avx512:
+      if (!has512) throw error(errc::invalid_argument, "this CPU has no AVX-512 (F, BW)");
+      return find_pieces_avx512;
+    case simd_level::automatic: break;
+  }
+  return has512 ? find_pieces_avx512 : has2 ? find_pieces_avx2 : find_pieces_serial;
+}
+
+bool pigeon_applicable(const compiled_pattern& p, std::uint32_t k) {
+  if (p.m < k + 1) return false;
+  // Every pattern row must be set for exactly one byte value.
+  std::vector<int> count(p.m, 0);
+  for (std::size_t c = 0; c < 256; ++c)
+    for (std::size_t i = 0; i < p.m; ++i) count[i] += p.match(i, static_cast<unsigned char>(c)) ? 1 : 0;
+  for (std::size_t i = 0; i < p.m; ++i)
+    if (count[i] != 1 || static_cast<unsigned char>(p.bytes[i]) == 0 || !p.match(i, static_cast<unsigned char>(p.bytes[i])))
+      return false;
+  return true;
+}
+
+namespace {
+
+constexpr std::size_t chunk = std::size_t{1} << 18;  // piece starts searched per round
+
+struct window {
+  std::int64_t lo, hi;  // candidate ends, inclusive
+};
+
+}  // namespace
+
+void scan_pigeon(const compiled_pattern& p, piece_finder finder, std::string_view seq, std::size_t from,
+                 std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
+  if (report_from >= to) return;
+  const std::size_t m = p.m;
+  // k+1 pieces of lengths m/(k+1) or one more.
+  std::vector<filter_piece> pieces;
+  const std::size_t np = k + 1;
+  std::size_t max_len = 0;
+  for (std::size_t i = 0, off = 0; i < np; ++i) {
+    const std::size_t len = m / np + (i < m % np ? 1 : 0);
+    pieces.push_back({static_cast<std::uint32_t>(off), static_cast<std::uint32_t>(len)});
+    max_len = std::max(max_len, len);
+    off += len;
+  }
+  const std::int64_t o_max = pieces.back().off;
+  const auto w = static_cast<std::int64_t>(m + k - 1);  // warm-up before a verified window
+  const auto shift_lo = static_cast<std::int64_t>(m) - 1 - static_cast<std::int64_t>(k);
+  const auto shift_hi = static_cast<std::int64_t>(m) - 1 + static_cast<std::int64_t>(k);
+  const auto rf = static_cast<std::int64_t>(report_from), last = static_cast<std::int64_t>(to) - 1;
+  const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+
+  std::vector<std::int64_t> anchors;
+  std::vector<window> pending, merged;
+  auto verify = [&](const window& win) {
+    const auto ctx = static_cast<std::size_t>(std::max<std::int64_t>(static_cast<std::int64_t>(from), win.lo - w));
+    if (m <= 64)
+      scan_myers_word(p, seq, ctx, static_cast<std::size_t>(win.lo), static_cast<std::size_t>(win.hi) + 1, k, sink);
+    else
+      scan_myers_blocked(p, seq, ctx, static_cast<std::size_t>(win.lo), static_cast<std::size_t>(win.hi) + 1, k, sink);
+  };
+  // Sorts pending windows, merges those closer than a warm-up, verifies every window ending
+  // before `bound` (no later piece occurrence can reach below it) and keeps the rest.
+  auto flush = [&](std::int64_t bound) {
+    std::sort(pending.begin(), pending.end(), [](const window& a, const window& b) { return a.lo < b.lo; });
+    merged.clear();
+    for (const window& x : pending) {
+      if (!merged.empty() && x.lo <= merged.back().hi + w)
+        merged.back().hi = std::max(merged.back().hi, x.hi);
+      else
+        merged.push_back(x);
+    }
+    pending.clear();
+    std::size_t i = 0;
+    for (; i < merged.size() && merged[i].hi + w < bound; ++i) verify(merged[i]);
+    pending.assign(merged.begin() + static_cast<std::ptrdiff_t>(i), merged.end());
+  };
+  auto add = [&](std::int64_t lo, std::int64_t hi) {
+    lo = std::max(lo, rf);
+    hi = std::min(hi, last);
+    if (lo <= hi) pending.push_back({lo, hi});
+  };
+  for (std::size_t cs = from; cs < to; cs += chunk) {
+    const std::size_t ce = std::min(to, cs + chunk);
+    const std::size_t hi = std::min(to, ce + max_len - 1);
+    anchors.clear();
+    finder(text, cs, ce, hi, p.bytes, pieces, anchors);
+    if (anchors.size() > chunk / 16) {
+      // Dense candidates (repetitive text): verify the whole chunk's window once.
+      add(static_cast<std::int64_t>(cs) - o_max + shift_lo, static_cast<std::int64_t>(ce) - 1 + shift_hi);
+    } else {
+      for (std::int64_t a : anchors) add(a + shift_lo, a + shift_hi);
+    }
+    // Later piece starts are >= ce, so their windows start at >= ce - o_max + shift_lo.
+    flush(static_cast<std::int64_t>(ce) - o_max + shift_lo);
+  }
+  flush(std::numeric_limits<std::int64_t>::max() / 2);
+}
+
+}  // namespace trawl::approx_detail
