@@ -1,6 +1,6 @@
 // cuda/agents/exact_filter.cuh — per-thread agent of the default exact engine: 16 candidate
 // starts per thread from one aligned 16-byte load (coalesced across the warp), filtered by
-// the pattern's first and last byte with SIMD-within-a-word compares (__vcmpeq4), survivors
+// the pattern's first, second and last byte with SIMD-within-a-word compares (__vcmpeq4), survivors
 // verified byte by byte. Memory-bound: O(n) bytes read once, O(n·patterns/16) filter work.
 #pragma once
 
@@ -35,14 +35,21 @@ struct exact_filter_agent {
 
   __device__ void run(std::size_t p0) const {
     if (p0 >= w.own_end) return;
-    std::uint32_t first[4];
+    std::uint32_t first[4], second[4];
     load16(w.data + p0, first, tasks.fold);
+    {
+      std::uint32_t nxt[4];
+      load16(w.data + p0 + 16, nxt, tasks.fold);  // bytes p0+1 .. p0+16 for the second-byte filter
+#pragma unroll
+      for (int i = 0; i < 4; ++i) second[i] = __funnelshift_r(first[i], i < 3 ? first[i + 1] : nxt[0], 8);
+    }
     for (std::uint32_t t = 0; t < tasks.ntasks; ++t) {
       const std::uint32_t m = tasks.lengths[t];
       if (p0 + m > w.len) break;  // lengths are sorted ascending: no later task fits either
       const std::uint8_t* pat = tasks.bytes + tasks.offsets[t];
       const std::uint32_t f4 = 0x01010101u * pat[0];
       const std::uint32_t l4 = 0x01010101u * pat[m - 1];
+      const std::uint32_t s4 = 0x01010101u * pat[m > 1 ? 1 : 0];
       // bytes p0+m-1 .. p0+m+14: two aligned loads and a funnel shift by (m-1) % 16 bytes
       const std::size_t q = p0 + m - 1;
       std::uint32_t win[8];
@@ -55,7 +62,8 @@ struct exact_filter_agent {
       for (int i = 0; i < 4; ++i) {
         const std::uint32_t lo = pick_word(win, qw, i), hi = pick_word(win, qw, i + 1);
         const std::uint32_t last = __funnelshift_r(lo, hi, sh);
-        const std::uint32_t mk = __vcmpeq4(first[i], f4) & __vcmpeq4(last, l4);
+        std::uint32_t mk = __vcmpeq4(first[i], f4) & __vcmpeq4(last, l4);
+        if (m > 2) mk &= __vcmpeq4(second[i], s4);
         // one bit per byte lane
         std::uint32_t bits = ((mk >> 7) & 1u) | ((mk >> 14) & 2u) | ((mk >> 21) & 4u) | ((mk >> 28) & 8u);
         hits |= bits << (4 * i);
@@ -66,7 +74,7 @@ struct exact_filter_agent {
         const std::size_t pos = p0 + static_cast<std::size_t>(b);
         if (pos < w.own_begin || pos >= w.own_end || pos + m > w.len) continue;
         bool ok = true;
-        for (std::uint32_t i = 1; i + 1 < m && ok; ++i) {
+        for (std::uint32_t i = 2; i + 1 < m && ok; ++i) {
           unsigned char c = w.data[pos + i];
           if (tasks.fold) c = fold1(c);
           ok = c == pat[i];

@@ -1,15 +1,15 @@
-// cuda/agents/myers_tiled.cuh — per-block agent of the single-word Myers engine.
+// cuda/agents/myers_tiled.cuh — per-block agent of the tiled Myers engine (one pattern per
+// thread; W = 1 word of 32/64 bits, or W = 2/4 words of 64 bits for m <= 256).
 //
-// A block owns a tile of S·SL text ends and G patterns (G·S threads). It stages the tile and
-// m+k-1 bytes before it into shared memory with coalesced 16-byte loads, and each thread runs
-// one pattern over one slice of SL ends, warming up over the ov bytes before the slice (a
-// start that early gives exact scores for every end scoring <= k). Reads are 4 bytes at a
-// time; SL/4 is odd so the slices of a warp fall in distinct banks. Hits go out through
-// warp-aggregated atomics. Cost: O((SL + ov)/SL · n · G) word steps per block row.
-//
-// Raw mode (few patterns): the tile holds bytes and each pattern has a 256-entry Peq table
-// in shared memory. Coded mode (many patterns): bytes are mapped to class codes while staging
-// and Peq is [code][pattern], so the threads of a warp read consecutive words.
+// A block owns S·SL text ends and G patterns (G·S threads): thread (g, s) runs pattern g
+// over slice s, warming up over the ov = max m + k - 1 bytes before it (a start that early
+// gives exact scores for every end scoring <= k). The slices stream through shared memory in
+// rounds of 64 bytes: 16-byte global loads, coalesced per slice and issued one round ahead
+// (register double buffering), into rows padded to 17 words so the lanes of a warp read
+// distinct banks. Raw mode (few patterns) keeps bytes and a 256-entry Peq per pattern; coded
+// mode (many patterns) maps bytes to class codes while staging and lays Peq out as
+// [code][word][pattern] so a warp reads consecutive words. Hits leave through warp-aggregated
+// atomics. Cost: (SL + ov)·W word steps per thread, O(n) bytes read once.
 #pragma once
 
 #include <cstdint>
@@ -21,13 +21,25 @@
 namespace trawl::cuda {
 
 struct tiled_shape {
-  std::uint32_t G = 1;   ///< patterns per block
-  std::uint32_t S = 1;   ///< slices per tile
-  std::uint32_t SL = 4;  ///< ends per slice (multiple of 4, SL/4 odd)
-  std::uint32_t ov = 0;  ///< warm-up bytes before a slice (max m + k - 1)
+  std::uint32_t G = 1;    ///< patterns per block
+  std::uint32_t S = 1;    ///< slices per block
+  std::uint32_t SL = 16;  ///< ends per slice (multiple of 16)
+  std::uint32_t ov = 0;   ///< warm-up bytes before a slice (max m + k - 1)
 };
 
-template <class Word, bool Raw>
+/// Bytes of a slice per round: 64 when a block holds many slices, 256 when it holds one (many
+/// patterns over one slice: fewer barriers).
+__host__ __device__ constexpr std::uint32_t tiled_round(std::uint32_t S) { return S == 1 ? 256u : 64u; }
+
+/// Shared memory of one block: Peq table, then two row buffers of S rows of round/4 + 1 words.
+__host__ __device__ inline std::size_t tiled_peq_bytes(std::uint32_t G, std::uint32_t sigma, std::uint32_t word_bytes, bool raw) {
+  return ((raw ? G * 256u : sigma * G) * static_cast<std::size_t>(word_bytes) + 15) & ~std::size_t{15};
+}
+__host__ __device__ inline std::size_t tiled_rows_bytes(std::uint32_t S) {
+  return 2u * S * (tiled_round(S) / 4 + 1) * 4u;
+}
+
+template <class Word, int W, bool Raw>
 struct myers_tiled_agent {
   const tiled_device_tasks& tasks;
   const approx_common& common;
@@ -39,189 +51,140 @@ struct myers_tiled_agent {
   __device__ void run() const {
     const Word* peq_g = static_cast<const Word*>(tasks.peq);
     const std::uint32_t tid = threadIdx.x, nthreads = blockDim.x;
-    const std::uint32_t task0 = blockIdx.y * shape.G;
+    const std::uint32_t G = shape.G, S = shape.S;
+    const std::uint32_t task0 = blockIdx.y * G;
     const std::uint32_t sigma = common.sigma;
     __shared__ std::uint8_t map_s[256];
     for (std::uint32_t i = tid; i < 256; i += nthreads) map_s[i] = common.code_map[i];
     __syncthreads();
 
     Word* peq_s = reinterpret_cast<Word*>(smem);
-    const std::uint32_t peq_entries = Raw ? shape.G * 256u : sigma * shape.G;
-    for (std::uint32_t i = tid; i < peq_entries; i += nthreads) {
-      std::uint32_t g, c;
-      if (Raw) {
-        g = i >> 8;
-        c = map_s[i & 255u];
-      } else {
-        c = i / shape.G;
-        g = i % shape.G;
+    const std::uint32_t entries = (Raw ? G * 256u : sigma * G) * W;
+    for (std::uint32_t i = tid; i < entries; i += nthreads) {
+      std::uint32_t g, c, q;
+      if (Raw) {  // [g][byte][q]
+        q = i % W;
+        c = map_s[(i / W) & 255u];
+        g = i / (256u * W);
+      } else {  // [code][q][g]
+        g = i % G;
+        q = (i / G) % W;
+        c = i / (G * W);
       }
       const std::uint32_t t = task0 + g;
-      peq_s[i] = t < tasks.ntasks ? peq_g[static_cast<std::size_t>(t) * sigma + c] : Word(0);
+      peq_s[i] = t < tasks.ntasks ? peq_g[(static_cast<std::size_t>(t) * sigma + c) * W + q] : Word(0);
     }
-    unsigned char* tile = smem + ((peq_entries * sizeof(Word) + 15u) & ~15u);
+    std::uint32_t* rows = reinterpret_cast<std::uint32_t*>(smem + tiled_peq_bytes(G, sigma, sizeof(Word) * W, Raw));
 
-    const std::size_t TL = static_cast<std::size_t>(shape.S) * shape.SL;
+    const std::uint32_t kRound = tiled_round(S), kRowWords = kRound / 4 + 1, kQuarters = kRound / 16;
+    const std::size_t TL = static_cast<std::size_t>(S) * shape.SL;
     const std::size_t tile_begin = w.own_begin + blockIdx.x * TL;
     const std::size_t tile_end = tile_begin + TL < w.own_end ? tile_begin + TL : w.own_end;
-    const std::size_t lo = (tile_begin >= shape.ov ? tile_begin - shape.ov : 0) & ~std::size_t{15};
-    const std::size_t hi = (tile_end + 15) & ~std::size_t{15};
-    for (std::size_t v = tid; v < (hi - lo) / 16; v += nthreads) {
-      uint4 x = *reinterpret_cast<const uint4*>(w.data + lo + 16 * v);
-      if (!Raw) {
-        std::uint32_t* words = reinterpret_cast<std::uint32_t*>(&x);
+    auto slice_start = [&](std::uint32_t s) -> std::size_t {  // 16-aligned warm-up start
+      const std::size_t b = tile_begin + static_cast<std::size_t>(s) * shape.SL;
+      return (b >= shape.ov ? b - shape.ov : 0) & ~std::size_t{15};
+    };
+    const std::uint32_t rounds = (shape.SL + shape.ov + 15 + kRound - 1) / kRound;
+
+    // loaders: piece p = (slice p / kQuarters, 16-byte piece p % kQuarters) of the round;
+    // 4·S pieces (S > 1) or 16 (S = 1) over G·S threads: at most 4 per thread
+    constexpr int kMaxPieces = 4;
+    uint4 staged[kMaxPieces];
+    auto load = [&](std::uint32_t r) {
 #pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          const std::uint32_t b = words[q];
-          words[q] = static_cast<std::uint32_t>(map_s[b & 255u]) | (static_cast<std::uint32_t>(map_s[(b >> 8) & 255u]) << 8) |
-                     (static_cast<std::uint32_t>(map_s[(b >> 16) & 255u]) << 16) |
-                     (static_cast<std::uint32_t>(map_s[b >> 24]) << 24);
+      for (int i = 0; i < kMaxPieces; ++i) {
+        const std::uint32_t p = tid + static_cast<std::uint32_t>(i) * nthreads;
+        staged[i] = make_uint4(0, 0, 0, 0);
+        if (p < kQuarters * S) {
+          const std::size_t at = slice_start(p / kQuarters) + static_cast<std::size_t>(r) * kRound + 16 * (p % kQuarters);
+          if (at < w.len) staged[i] = *reinterpret_cast<const uint4*>(w.data + at);
         }
       }
-      *reinterpret_cast<uint4*>(tile + 16 * v) = x;
-    }
-    __syncthreads();
+    };
+    auto store = [&](std::uint32_t buf) {
+#pragma unroll
+      for (int i = 0; i < kMaxPieces; ++i) {
+        const std::uint32_t p = tid + static_cast<std::uint32_t>(i) * nthreads;
+        if (p < kQuarters * S) {
+          std::uint32_t v[4] = {staged[i].x, staged[i].y, staged[i].z, staged[i].w};
+          std::uint32_t* row = rows + (buf * S + p / kQuarters) * kRowWords + 4 * (p % kQuarters);
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            std::uint32_t b = v[q];
+            if (!Raw)
+              b = static_cast<std::uint32_t>(map_s[b & 255u]) | (static_cast<std::uint32_t>(map_s[(b >> 8) & 255u]) << 8) |
+                  (static_cast<std::uint32_t>(map_s[(b >> 16) & 255u]) << 16) |
+                  (static_cast<std::uint32_t>(map_s[b >> 24]) << 24);
+            row[q] = b;
+          }
+        }
+      }
+    };
 
-    const std::uint32_t g = tid / shape.S, s = tid % shape.S;
+    // this thread's pattern and slice
+    const std::uint32_t g = tid / S, s = tid % S;
     const std::uint32_t t = task0 + g;
-    if (g >= shape.G || t >= tasks.ntasks) return;
     const std::size_t sub_begin = tile_begin + static_cast<std::size_t>(s) * shape.SL;
-    if (sub_begin >= tile_end) return;
+    const bool active = g < G && t < tasks.ntasks && sub_begin < tile_end;
     const std::size_t sub_end = sub_begin + shape.SL < tile_end ? sub_begin + shape.SL : tile_end;
-    const std::size_t start = (sub_begin >= shape.ov ? sub_begin - shape.ov : 0) & ~std::size_t{3};
-
+    const std::size_t start = slice_start(s);
+    const std::uint32_t m = active ? tasks.lengths[t] : 1;
+    const std::uint32_t id = active ? tasks.ids[t] : 0;
+    const int k = static_cast<int>(common.k);
     constexpr int bits = static_cast<int>(sizeof(Word) * 8);
-    const std::uint32_t m = tasks.lengths[t];
-    const std::uint32_t id = tasks.ids[t];
-    const std::uint32_t k = common.k;
-    Word pv = ~Word(0) << (bits - static_cast<int>(m));  // pattern rows: D[i][-1] = i
-    Word mv = 0;
-    const std::uint32_t* tw = reinterpret_cast<const std::uint32_t*>(tile);
-    const Word* my_peq = Raw ? peq_s + g * 256u : peq_s + g;
-    for (std::size_t pos = start; pos < sub_end; pos += 4) {
-      const std::uint32_t word = tw[(pos - lo) >> 2];
-      // The score moves by at most 1 per column: when it is above k + 4 now, none of the next
-      // four ends can be a hit and the score need not be tracked (it is recomputed by popcount).
-      int score = column_score(pv, mv);
-      if (score > static_cast<int>(k) + 4) {
+    Word pv[W], mv[W];
+    {
+      const int free_rows = bits * W - static_cast<int>(m);  // left-aligned: free rows at the bottom
+#pragma unroll
+      for (int q = 0; q < W; ++q) {
+        const int lo_bit = bits * q;
+        pv[q] = free_rows <= lo_bit ? ~Word(0) : (free_rows >= lo_bit + bits ? Word(0) : ~Word(0) << (free_rows - lo_bit));
+        mv[q] = 0;
+      }
+    }
+    const Word* my_peq = Raw ? peq_s + static_cast<std::size_t>(g) * 256u * W : peq_s + g;
+
+    auto compute = [&](std::uint32_t buf, std::uint32_t r) {
+      const std::size_t base = start + static_cast<std::size_t>(r) * kRound;
+      if (!active || base >= sub_end) return;
+      const std::uint32_t* row = rows + (buf * S + s) * kRowWords;
+#pragma unroll 4
+      for (std::uint32_t i = 0; i < kRound / 4; ++i) {
+        if (base + 4 * i >= sub_end) break;
+        const std::uint32_t word = row[i];
+        const std::size_t pos = base + 4 * i;
+        // The score moves by at most 1 per column: above k + 4 now, none of the next four
+        // ends can be a hit, so the score is not tracked (it is popc(Pv) - popc(Mv)).
+        int score = 0;
+#pragma unroll
+        for (int q = 0; q < W; ++q) score += column_score(pv[q], mv[q]);
+        if (score > k + 4) {
+#pragma unroll
+          for (int b = 0; b < 4; ++b) {
+            const std::uint32_t c = (word >> (8 * b)) & 255u;
+            if constexpr (W == 1) {
+              myers_search_step_fast<Word>(Raw ? my_peq[c] : my_peq[c * G], pv[0], mv[0]);
+            } else {
+              int h = 0;
+#pragma unroll
+              for (int q = 0; q < W; ++q)
+                h = myers_block_step(Raw ? my_peq[c * W + q] : my_peq[(c * W + q) * G], pv[q], mv[q], h, 63);
+            }
+          }
+          continue;
+        }
 #pragma unroll
         for (int b = 0; b < 4; ++b) {
           const std::uint32_t c = (word >> (8 * b)) & 255u;
-          myers_search_step_fast<Word>(Raw ? my_peq[c] : my_peq[c * shape.G], pv, mv);
-        }
-        continue;
-      }
+          if constexpr (W == 1) {
+            score += myers_search_step<Word>(Raw ? my_peq[c] : my_peq[c * G], pv[0], mv[0]);
+          } else {
+            int h = 0;
 #pragma unroll
-      for (int b = 0; b < 4; ++b) {
-        const std::uint32_t c = (word >> (8 * b)) & 255u;
-        const Word eq = Raw ? my_peq[c] : my_peq[c * shape.G];
-        score += myers_search_step<Word>(eq, pv, mv);
-        if (score <= static_cast<int>(k)) {
-          const std::size_t j = pos + static_cast<std::size_t>(b);
-          if (j >= sub_begin && j < sub_end)
-            emit_candidate(sink.out, sink.count, sink.capacity, w.base + j, id, static_cast<std::uint32_t>(score));
-        }
-      }
-    }
-  }
-};
-
-/// Multi-word variant (W 64-bit words, m <= 64·W): the same tiles and slices, the column
-/// split into W blocks chained by their horizontal carries (Hyyrö), the pattern left-aligned
-/// in the 64·W-bit column so the score is again popc(Pv) - popc(Mv).
-template <int W, bool Raw>
-struct myers_tiled_multi_agent {
-  const tiled_device_tasks& tasks;
-  const approx_common& common;
-  const text_window& w;
-  const candidate_sink& sink;
-  const tiled_shape& shape;
-  unsigned char* smem;
-
-  __device__ void run() const {
-    using Word = std::uint64_t;
-    const Word* peq_g = static_cast<const Word*>(tasks.peq);
-    const std::uint32_t tid = threadIdx.x, nthreads = blockDim.x;
-    const std::uint32_t task0 = blockIdx.y * shape.G;
-    const std::uint32_t sigma = common.sigma;
-    __shared__ std::uint8_t map_s[256];
-    for (std::uint32_t i = tid; i < 256; i += nthreads) map_s[i] = common.code_map[i];
-    __syncthreads();
-    // Raw: [g][byte][word]; coded: [code][word][g] (consecutive g for the lanes of a warp)
-    Word* peq_s = reinterpret_cast<Word*>(smem);
-    const std::uint32_t entries = (Raw ? shape.G * 256u : sigma * shape.G) * W;
-    for (std::uint32_t i = tid; i < entries; i += nthreads) {
-      std::uint32_t g, c, wd;
-      if (Raw) {
-        wd = i % W;
-        c = map_s[(i / W) & 255u];
-        g = i / (256u * W);
-      } else {
-        g = i % shape.G;
-        wd = (i / shape.G) % W;
-        c = i / (shape.G * W);
-      }
-      const std::uint32_t t = task0 + g;
-      peq_s[i] = t < tasks.ntasks ? peq_g[(static_cast<std::size_t>(t) * sigma + c) * W + wd] : Word(0);
-    }
-    unsigned char* tile = smem + ((entries * sizeof(Word) + 15u) & ~15u);
-    const std::size_t TL = static_cast<std::size_t>(shape.S) * shape.SL;
-    const std::size_t tile_begin = w.own_begin + blockIdx.x * TL;
-    const std::size_t tile_end = tile_begin + TL < w.own_end ? tile_begin + TL : w.own_end;
-    const std::size_t lo = (tile_begin >= shape.ov ? tile_begin - shape.ov : 0) & ~std::size_t{15};
-    const std::size_t hi = (tile_end + 15) & ~std::size_t{15};
-    for (std::size_t v = tid; v < (hi - lo) / 16; v += nthreads) {
-      uint4 x = *reinterpret_cast<const uint4*>(w.data + lo + 16 * v);
-      if (!Raw) {
-        std::uint32_t* words = reinterpret_cast<std::uint32_t*>(&x);
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          const std::uint32_t b = words[q];
-          words[q] = static_cast<std::uint32_t>(map_s[b & 255u]) | (static_cast<std::uint32_t>(map_s[(b >> 8) & 255u]) << 8) |
-                     (static_cast<std::uint32_t>(map_s[(b >> 16) & 255u]) << 16) |
-                     (static_cast<std::uint32_t>(map_s[b >> 24]) << 24);
-        }
-      }
-      *reinterpret_cast<uint4*>(tile + 16 * v) = x;
-    }
-    __syncthreads();
-
-    const std::uint32_t g = tid / shape.S, s = tid % shape.S;
-    const std::uint32_t t = task0 + g;
-    if (g >= shape.G || t >= tasks.ntasks) return;
-    const std::size_t sub_begin = tile_begin + static_cast<std::size_t>(s) * shape.SL;
-    if (sub_begin >= tile_end) return;
-    const std::size_t sub_end = sub_begin + shape.SL < tile_end ? sub_begin + shape.SL : tile_end;
-    const std::size_t start = (sub_begin >= shape.ov ? sub_begin - shape.ov : 0) & ~std::size_t{3};
-    const std::uint32_t m = tasks.lengths[t];
-    const std::uint32_t id = tasks.ids[t];
-    const int k = static_cast<int>(common.k);
-    const int free_rows = 64 * W - static_cast<int>(m);
-    Word pv[W], mv[W];
-#pragma unroll
-    for (int q = 0; q < W; ++q) {
-      const int lo_bit = 64 * q;
-      pv[q] = free_rows <= lo_bit ? ~Word(0) : (free_rows >= lo_bit + 64 ? Word(0) : ~Word(0) << (free_rows - lo_bit));
-      mv[q] = 0;
-    }
-    const std::uint32_t* tw = reinterpret_cast<const std::uint32_t*>(tile);
-    for (std::size_t pos = start; pos < sub_end; pos += 4) {
-      const std::uint32_t word = tw[(pos - lo) >> 2];
-      int score = 0;
-#pragma unroll
-      for (int q = 0; q < W; ++q) score += __popcll(pv[q]) - __popcll(mv[q]);
-      const bool track = score <= k + 4;
-#pragma unroll
-      for (int b = 0; b < 4; ++b) {
-        const std::uint32_t c = (word >> (8 * b)) & 255u;
-        int h = 0;
-#pragma unroll
-        for (int q = 0; q < W; ++q) {
-          const Word eq = Raw ? peq_s[(g * 256u + c) * W + q] : peq_s[(c * W + q) * shape.G + g];
-          h = myers_block_step(eq, pv[q], mv[q], h, 63);
-        }
-        if (track) {
-          score += h;
+            for (int q = 0; q < W; ++q)
+              h = myers_block_step(Raw ? my_peq[c * W + q] : my_peq[(c * W + q) * G], pv[q], mv[q], h, 63);
+            score += h;
+          }
           if (score <= k) {
             const std::size_t j = pos + static_cast<std::size_t>(b);
             if (j >= sub_begin && j < sub_end)
@@ -229,6 +192,17 @@ struct myers_tiled_multi_agent {
           }
         }
       }
+    };
+
+    load(0);
+    store(0);
+    __syncthreads();
+    for (std::uint32_t r = 0; r < rounds; ++r) {
+      const bool more = r + 1 < rounds;
+      if (more) load(r + 1);  // in flight while this round computes
+      compute(r & 1u, r);
+      if (more) store((r + 1) & 1u);
+      __syncthreads();
     }
   }
 };

@@ -134,13 +134,13 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
   common.k = plan.k;
   common.sm_count = dev.sm_count > 0 ? dev.sm_count : 1;
   common.smem_optin = dev.shared_per_block_optin ? dev.shared_per_block_optin : 48 * 1024;
-  std::vector<std::uint32_t> t32, t64, t128, t256, multi, all;
+  std::vector<std::uint32_t> t32, t64, t128, t256, t512, t1024, multi, all;
   for (std::uint32_t t = 0; t < plan.lengths.size(); ++t) {
     const std::uint32_t m = plan.lengths[t];
     max_length = std::max(max_length, m);
     all.push_back(t);
     if (plan.hamming) continue;
-    if (plan.algo == approx_plan::engine::warp || m > 256)
+    if (plan.algo == approx_plan::engine::warp || m > 1024)
       multi.push_back(t);
     else if (m <= 32)
       t32.push_back(t);
@@ -148,8 +148,12 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
       t64.push_back(t);
     else if (m <= 128)
       t128.push_back(t);
-    else
+    else if (m <= 256)
       t256.push_back(t);
+    else if (m <= 512)
+      t512.push_back(t);
+    else
+      t1024.push_back(t);
   }
   if (plan.hamming) {
     hamming = make_multi_group(plan, all);
@@ -159,6 +163,8 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
   if (!t64.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t64));
   if (!t128.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t128, 2));
   if (!t256.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t256, 4));
+  if (!t512.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t512, 8));
+  if (!t1024.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t1024, 16));
   if (!multi.empty()) warp = make_multi_group(plan, multi);
 }
 

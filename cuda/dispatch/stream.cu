@@ -23,8 +23,8 @@ constexpr std::size_t kDefaultChunk = std::size_t{64} << 20;
 
 /// memcpy on several threads for large blocks (pageable → pinned is bound by one core).
 void parallel_copy(void* dst, const void* src, std::size_t n) {
-  const std::size_t per = std::size_t{8} << 20;
-  const unsigned hw = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  const std::size_t per = std::size_t{4} << 20;
+  const unsigned hw = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
   const std::size_t parts = std::min<std::size_t>(hw, (n + per - 1) / per);
   if (parts <= 1) {
     std::memcpy(dst, src, n);

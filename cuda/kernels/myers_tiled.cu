@@ -9,18 +9,11 @@
 
 namespace trawl::cuda {
 
-template <int W, bool Raw>
-__global__ void __launch_bounds__(256) myers_tiled_multi_kernel(tiled_device_tasks tasks, approx_common common,
-                                                                text_window w, candidate_sink sink, tiled_shape shape) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  myers_tiled_multi_agent<W, Raw>{tasks, common, w, sink, shape, smem}.run();
-}
-
-template <class Word, bool Raw>
+template <class Word, int W, bool Raw>
 __global__ void __launch_bounds__(256) myers_tiled_kernel(tiled_device_tasks tasks, approx_common common, text_window w,
                                                           candidate_sink sink, tiled_shape shape) {
   extern __shared__ __align__(16) unsigned char smem[];
-  myers_tiled_agent<Word, Raw>{tasks, common, w, sink, shape, smem}.run();
+  myers_tiled_agent<Word, W, Raw>{tasks, common, w, sink, shape, smem}.run();
 }
 
 namespace {
@@ -31,35 +24,44 @@ std::uint32_t next_pow2(std::uint32_t x) {
   return p;
 }
 
-/// Multiple of 4 with SL/4 odd, at least `want`.
-std::uint32_t odd_quad(std::size_t want) {
-  std::uint32_t q = static_cast<std::uint32_t>((std::max<std::size_t>(want, 4) + 3) / 4);
-  if ((q & 1u) == 0) ++q;
-  return 4 * q;
-}
-
-template <class Word, bool Raw, int W = 0>
+template <class Word, int W, bool Raw>
 void launch_shape(const tiled_device_tasks& tasks, const approx_common& common, const text_window& w,
-                  const candidate_sink& sink, const tiled_shape& shape, cudaStream_t stream) {
-  constexpr std::size_t entry = W == 0 ? sizeof(Word) : sizeof(Word) * W;
-  const std::size_t peq_bytes = ((Raw ? shape.G * 256u : common.sigma * shape.G) * entry + 15) & ~std::size_t{15};
-  const std::size_t tile_bytes = static_cast<std::size_t>(shape.S) * shape.SL + shape.ov + 48;
-  const std::size_t smem = peq_bytes + tile_bytes;
+                  const candidate_sink& sink, tiled_shape shape, std::size_t slice_length, cudaStream_t stream) {
+  const std::size_t smem =
+      tiled_peq_bytes(shape.G, common.sigma, sizeof(Word) * W, Raw) + tiled_rows_bytes(shape.S);
   if (smem > common.smem_optin)
     throw trawl::error(errc::gpu_error, "myers_tiled: shared memory " + std::to_string(smem) + " exceeds the device limit");
-  auto kernel = [] {
-    if constexpr (W == 0) return myers_tiled_kernel<Word, Raw>;
-    else return myers_tiled_multi_kernel<W, Raw>;
-  }();
+  auto kernel = myers_tiled_kernel<Word, W, Raw>;
   TRAWL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  // Slice: long enough that the warm-up costs little (ov/SL <= 1/16), and cut so the tiles
+  // fill whole waves of resident blocks (a last wave a fifth full would cost a sixth).
+  std::size_t sl = slice_length;
+  if (sl == 0) {
+    int per_sm = 0;
+    TRAWL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(shape.G * shape.S), smem));
+    const std::size_t resident = static_cast<std::size_t>(std::max(per_sm, 1)) * static_cast<std::size_t>(common.sm_count);
+    const std::uint32_t groups = (tasks.ntasks + shape.G - 1) / shape.G;
+    const std::size_t n = w.own_end - w.own_begin;
+    const std::size_t min_sl = std::max<std::size_t>(16 * static_cast<std::size_t>(shape.ov), shape.S == 1 ? 4096 : 1024);
+    // blocks of the minimal slice, in waves
+    const std::size_t blocks_min = (n + shape.S * min_sl - 1) / (shape.S * min_sl) * groups;
+    const std::size_t waves = std::max<std::size_t>(1, blocks_min / resident);
+    if (blocks_min >= resident) {
+      const std::size_t tiles = std::max<std::size_t>(1, waves * resident / groups);
+      sl = (n + tiles * shape.S - 1) / (tiles * shape.S);
+    } else {
+      sl = std::max<std::size_t>(16, (n * groups + resident * shape.S - 1) / (resident * shape.S));  // one partial wave: spread
+    }
+  }
+  shape.SL = static_cast<std::uint32_t>((sl + 15) / 16 * 16);
   const std::size_t TL = static_cast<std::size_t>(shape.S) * shape.SL;
   const std::size_t tiles = (w.own_end - w.own_begin + TL - 1) / TL;
-  const std::uint32_t groups = (tasks.ntasks + shape.G - 1) / shape.G;
   if (tiles > 0x7fffffffu) throw trawl::error(errc::gpu_error, "myers_tiled: text too large for one launch");
+  const std::uint32_t groups = (tasks.ntasks + shape.G - 1) / shape.G;
   for (std::uint32_t y0 = 0; y0 < groups; y0 += 65535) {
     tiled_device_tasks sub = tasks;
     const std::uint32_t ny = std::min<std::uint32_t>(65535, groups - y0);
-    sub.peq = static_cast<const Word*>(tasks.peq) + static_cast<std::size_t>(y0) * shape.G * common.sigma * (W == 0 ? 1 : W);
+    sub.peq = static_cast<const Word*>(tasks.peq) + static_cast<std::size_t>(y0) * shape.G * common.sigma * W;
     sub.lengths += static_cast<std::size_t>(y0) * shape.G;
     sub.ids += static_cast<std::size_t>(y0) * shape.G;
     sub.ntasks = std::min<std::uint32_t>(tasks.ntasks - y0 * shape.G, ny * shape.G);
@@ -87,7 +89,7 @@ void launch_myers_tiled(const tiled_device_tasks& tasks, const approx_common& co
     std::uint32_t g = 256;
     while (g > 1 && static_cast<std::size_t>(common.sigma) * g * word_bytes > 48 * 1024) g >>= 1;
     while (g > 1 && g / 2 >= tasks.ntasks) g >>= 1;
-    if (g >= 32) {
+    if (g >= 32 || (g >= 8 && tasks.words > 4)) {
       const std::uint32_t groups = (tasks.ntasks + g - 1) / g;
       const std::uint32_t even = (tasks.ntasks + groups - 1) / groups;
       g = std::min<std::uint32_t>(g, (even + 31) / 32 * 32);
@@ -98,29 +100,24 @@ void launch_myers_tiled(const tiled_device_tasks& tasks, const approx_common& co
       shape.S = 256 / g;
     }
   }
-  // slice: long enough that the warm-up costs little, short enough that the tile fits
-  std::size_t want = slice_length;
-  if (want == 0) {
-    want = std::max<std::size_t>(4 * static_cast<std::size_t>(shape.ov), shape.S == 1 ? 8192 : 256);
-    const std::size_t budget = 96 * 1024;  // tile bytes
-    while (want > 64 && static_cast<std::size_t>(shape.S) * want > budget) want /= 2;
-    // few tiles for a small text: shrink the slices so every SM gets work
-    const std::size_t n = w.own_end - w.own_begin;
-    while (want > 64 && n / (static_cast<std::size_t>(shape.S) * want) < static_cast<std::size_t>(common.sm_count) * 2) want /= 2;
-  }
-  shape.SL = odd_quad(want);
-  if (tasks.words == 2) {
-    if (raw) launch_shape<std::uint64_t, true, 2>(tasks, common, w, sink, shape, stream);
-    else launch_shape<std::uint64_t, false, 2>(tasks, common, w, sink, shape, stream);
+  if (tasks.words == 16) {
+    if (raw) launch_shape<std::uint64_t, 16, true>(tasks, common, w, sink, shape, slice_length, stream);
+    else launch_shape<std::uint64_t, 16, false>(tasks, common, w, sink, shape, slice_length, stream);
+  } else if (tasks.words == 8) {
+    if (raw) launch_shape<std::uint64_t, 8, true>(tasks, common, w, sink, shape, slice_length, stream);
+    else launch_shape<std::uint64_t, 8, false>(tasks, common, w, sink, shape, slice_length, stream);
+  } else if (tasks.words == 2) {
+    if (raw) launch_shape<std::uint64_t, 2, true>(tasks, common, w, sink, shape, slice_length, stream);
+    else launch_shape<std::uint64_t, 2, false>(tasks, common, w, sink, shape, slice_length, stream);
   } else if (tasks.words == 4) {
-    if (raw) launch_shape<std::uint64_t, true, 4>(tasks, common, w, sink, shape, stream);
-    else launch_shape<std::uint64_t, false, 4>(tasks, common, w, sink, shape, stream);
+    if (raw) launch_shape<std::uint64_t, 4, true>(tasks, common, w, sink, shape, slice_length, stream);
+    else launch_shape<std::uint64_t, 4, false>(tasks, common, w, sink, shape, slice_length, stream);
   } else if (tasks.wide) {
-    if (raw) launch_shape<std::uint64_t, true>(tasks, common, w, sink, shape, stream);
-    else launch_shape<std::uint64_t, false>(tasks, common, w, sink, shape, stream);
+    if (raw) launch_shape<std::uint64_t, 1, true>(tasks, common, w, sink, shape, slice_length, stream);
+    else launch_shape<std::uint64_t, 1, false>(tasks, common, w, sink, shape, slice_length, stream);
   } else {
-    if (raw) launch_shape<std::uint32_t, true>(tasks, common, w, sink, shape, stream);
-    else launch_shape<std::uint32_t, false>(tasks, common, w, sink, shape, stream);
+    if (raw) launch_shape<std::uint32_t, 1, true>(tasks, common, w, sink, shape, slice_length, stream);
+    else launch_shape<std::uint32_t, 1, false>(tasks, common, w, sink, shape, slice_length, stream);
   }
 }
 
