@@ -14,20 +14,32 @@ std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, st
                              std::uint64_t lo) {
   // Rows: the pattern reversed; columns: seq[j], seq[j-1], ... Global in both: D[i][0] = i and
   // D[0][l] = l, so D[m][l] = ED(P, seq[j-l+1..j]). We want the largest l with D[m][l] == score.
+  if (score == 0) return j + 1 - p.m;  // an exact occurrence has exactly m bytes
   const std::uint64_t max_len = std::min<std::uint64_t>(p.m + score, j + 1 - lo);
   const std::size_t nb = p.words;
   const std::size_t rows_last = p.m - (nb - 1) * 64;
-  std::vector<std::uint64_t> pv(nb, ~std::uint64_t{0}), mv(nb, 0);
+  // Small patterns keep their blocks on the stack: this runs once per reported hit.
+  constexpr std::size_t small = 4;
+  std::uint64_t pv_small[small], mv_small[small];
+  std::vector<std::uint64_t> pv_big, mv_big;
+  std::uint64_t* pv = pv_small;
+  std::uint64_t* mv = mv_small;
+  if (nb > small) {
+    pv_big.resize(nb);
+    mv_big.resize(nb);
+    pv = pv_big.data();
+    mv = mv_big.data();
+  }
+  for (std::size_t b = 0; b < nb; ++b) pv[b] = ~std::uint64_t{0}, mv[b] = 0;
   std::int64_t d = static_cast<std::int64_t>(p.m);  // D[m][0]
   std::uint64_t best_len = d == score ? 0 : ~std::uint64_t{0};
   const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+  const std::uint64_t last_hib = std::uint64_t{1} << (rows_last - 1);
   for (std::uint64_t l = 1; l <= max_len; ++l) {
     const std::uint64_t* eq = p.rpeq.data() + text[j + 1 - l] * nb;
     int h = 1;  // row 0 grows by one per column (global alignment of the text side)
-    for (std::size_t b = 0; b < nb; ++b) {
-      const std::uint64_t hib = std::uint64_t{1} << (b + 1 < nb ? 63 : rows_last - 1);
-      h = myers_block_step(pv[b], mv[b], eq[b], h, hib);
-    }
+    for (std::size_t b = 0; b + 1 < nb; ++b) h = myers_block_step(pv[b], mv[b], eq[b], h, std::uint64_t{1} << 63);
+    h = myers_block_step(pv[nb - 1], mv[nb - 1], eq[nb - 1], h, last_hib);
     d += h;
     if (d == score) best_len = l;
   }

@@ -186,12 +186,15 @@ class approx_matcher final : public matcher {
     if (!lane_pats.empty()) scan_myers_lanes(lanes_, lane_pats, lane_ks, seq, from, own_begin, own_end, lane_sinks);
     if (!all_ends_)
       for (auto& s : sinks) static_cast<cluster_sink&>(*s).finish();
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& x, const hit& y) {
+    auto order = [](const hit& x, const hit& y) {
       if (x.end != y.end) return x.end < y.end;
       if (x.pattern != y.pattern) return x.pattern < y.pattern;
       if (x.dir != y.dir) return x.dir < y.dir;
       return x.start < y.start;
-    });
+    };
+    // One pattern's sink emits in end order already; several interleave and need the sort.
+    const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
+    if (pats_.size() > 1) std::sort(begin, out.end(), order);
   }
 
   /// Every (j, score_j <= k) of pattern 0 over the whole text (approx_end_scores).

@@ -181,8 +181,11 @@ TEST(ApproxEngines, FilterAcrossChunksAndDenseRegions) {
   std::string t(300000, 'A');
   t[150000] = 'C';
   const auto want = approx_test::oracle_ends(oracle::end_scores(p, t), 2);
-  for (const auto& e : engines(40))
-    if (e.algorithm == "myers-filter") EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, 2, true)), want) << e.name;
+  for (const auto& e : engines(40)) {
+    if (e.algorithm == "myers-filter") {
+      EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, 2, true)), want) << e.name;
+    }
+  }
 }
 
 TEST(ApproxEngines, Errors) {
