@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # device-corpora.sh SRC DST — rebuilds the big benchmark corpora on a machine that cannot run
 # ../shared/data/make-corpora.sh (no Debian packages there), from compressed base texts carried
-# along: kjv.txt.gz, dna-plain.txt.gz and the pattern files. Same construction as
+# along: kjv.txt.gz, dna-plain.txt.gz, rand01-4m.txt.gz, kjv-rep50.txt.xz,
+# repetitive-100m.txt.xz (byte-identical copies of make-corpora.sh's outputs) and the pattern files. Same construction as
 # make-corpora.sh: the base text repeated and cut to exactly 256 MiB.
 set -euo pipefail
 src=${1:?src} dst=${2:?dst}
 mkdir -p "$dst/patterns"
-for b in kjv dna-plain; do
-  [ -f "$dst/$b.txt" ] || gzip -dc "$src/$b.txt.gz" >"$dst/$b.txt"
+for f in "$src"/*.txt.gz "$src"/*.txt.xz; do
+  [ -e "$f" ] || continue
+  b=$(basename "${f%.*}")
+  [ -f "$dst/$b" ] && continue
+  case $f in *.gz) gzip -dc "$f" >"$dst/$b" ;; *.xz) xz -dc "$f" >"$dst/$b" ;; esac
 done
 python3 - "$dst" <<'PY'
 import sys, os
