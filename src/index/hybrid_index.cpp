@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <numeric>
 
-#include <tbb/parallel_sort.h>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
 
 #include "index/index_impl.hpp"
 #include "trawl/error.hpp"
@@ -56,14 +58,13 @@ void hybrid_index::impl::rebind() {
   seg_text.bind();
 }
 
-std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view pattern) const {
+std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view pattern, bool parallel) const {
   std::vector<std::uint64_t> out;
   const std::uint64_t m = pattern.size();
   if (m == 0 || m > n || std::holds_alternative<std::monostate>(fm)) return out;
   const std::uint64_t w = std::min<std::uint64_t>(m, max_len);
   for (char c : pattern)
     if (char_map[static_cast<unsigned char>(c)] == 0) return out;  // a byte the text lacks
-  std::string piece;
   for (std::uint64_t a = 0;; a += w) {
     a = std::min(a, m - w);
     const std::string_view win = pattern.substr(a, w);
@@ -76,24 +77,38 @@ std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view patter
       }
       typename csa_t::size_type lb = 0, rb = 0;
       if (sdsl::backward_search(csa, 0, csa.size() - 1, sym.begin(), sym.end(), lb, rb) == 0) return;
-      for (auto r = lb; r <= rb; ++r) {
+      // One suffix-array row: its S'' position, mapped back to the text, kept if primary.
+      auto row = [&](std::uint64_t r, std::vector<std::uint64_t>& o, std::string& piece) {
         const std::uint64_t q = csa[r];
-        if (q + w > s2_len) continue;
+        if (q + w > s2_len) return;
         const std::uint64_t k = seg_s2.count_below(q + 1) - 1;
         const std::uint64_t s_k = seg_s2.at(k), e_k = seg_s2.at(k + 1);
-        if (q + w > e_k) continue;  // crosses the junction of two segments: not in the text
+        if (q + w > e_k) return;  // crosses the junction of two segments: not in the text
         const std::uint64_t y = seg_text.at(k) + (q - s_k);
-        if (y < a) continue;
+        if (y < a) return;
         const std::uint64_t x = y - a;
-        if (x + m > n) continue;
-        if (!is_primary(x, m)) continue;  // inside a kept phrase: the recursion finds it
+        if (x + m > n) return;
+        if (!is_primary(x, m)) return;  // inside a kept phrase: the recursion finds it
         if (w < m) {  // verify the rest of a long pattern against the text
           piece.clear();
           extract_into(x, m, piece);
-          if (piece != pattern) continue;
+          if (piece != pattern) return;
         }
-        out.push_back(x);
+        o.push_back(x);
+      };
+      if (!parallel || rb - lb < 256) {
+        std::string piece;
+        for (auto r = lb; r <= rb; ++r) row(r, out, piece);
+        return;
       }
+      // the suffix-array samples are independent: locate the rows on all workers
+      tbb::enumerable_thread_specific<std::vector<std::uint64_t>> local;
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lb, rb + 1, 128), [&](const auto& rg) {
+        auto& o = local.local();
+        std::string piece;
+        for (auto r = rg.begin(); r != rg.end(); ++r) row(r, o, piece);
+      });
+      for (const auto& v : local) out.insert(out.end(), v.begin(), v.end());
     });
     if (a + w >= m) break;
   }
@@ -301,24 +316,23 @@ std::uint32_t hybrid_index::record_of(std::uint64_t pos) const {
 }
 
 std::vector<std::uint64_t> hybrid_index::locate_primary(std::string_view pattern) const {
-  auto p = impl_->primaries(pattern);
+  auto p = impl_->primaries(pattern, false);
   std::sort(p.begin(), p.end());
   return p;
 }
 
 std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const locate_options& options) const {
-  const auto prim = impl_->primaries(pattern);
   std::vector<std::uint64_t> occ;
   switch (options.engine) {
     case locate_engine::serial:
-      occ = locate_serial(*impl_, prim, pattern.size());
+      occ = locate_serial(*impl_, impl_->primaries(pattern, false), pattern.size());
       std::sort(occ.begin(), occ.end());
       break;
     case locate_engine::static_chunks:
-      occ = locate_static_chunks(*impl_, prim, pattern.size(), options.threads);
+      occ = locate_static_chunks(*impl_, pattern, options.threads);
       break;
     case locate_engine::balanced:
-      occ = locate_balanced(*impl_, prim, pattern.size(), options.threads);
+      occ = locate_balanced(*impl_, pattern, options.threads);
       break;
   }
   return occ;

@@ -114,7 +114,9 @@ struct hybrid_index::impl {
     len = kept_ends.at(id) - target;
   }
   /// Text starts of the primary occurrences of `pattern` (see locate_primary), unsorted.
-  [[nodiscard]] std::vector<std::uint64_t> primaries(std::string_view pattern) const;
+  /// With `parallel`, the suffix-array rows are located with tbb::parallel_for in the
+  /// calling arena.
+  [[nodiscard]] std::vector<std::uint64_t> primaries(std::string_view pattern, bool parallel) const;
   /// Appends S[x, x+len) (inside the text) to out.
   void extract_into(std::uint64_t x, std::uint64_t len, std::string& out) const;
   void rebind();
@@ -132,10 +134,10 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> s2_segments(const std::vect
 /// All occurrences from `prim` (the primaries of a pattern of length m), unsorted.
 std::vector<std::uint64_t> locate_serial(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
                                          std::uint64_t m);
-std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
-                                                std::uint64_t m, unsigned threads);
-std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
-                                           std::uint64_t m, unsigned threads);
+/// The parallel engines find the primaries themselves (in parallel) and return all
+/// occurrences sorted.
+std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, std::string_view pattern, unsigned threads);
+std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, std::string_view pattern, unsigned threads);
 
 // -- file format (format.cpp) --
 std::string serialize_index(const hybrid_index::impl& ix);

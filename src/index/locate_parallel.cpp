@@ -8,6 +8,7 @@
 //   local stack of recursion branches grows gives its older half (the larger subtrees, near
 //   the root) away as a new task, so idle workers steal branches of the secondary recursion
 //   too. Buffers are per thread; a prefix-sum copy and a parallel sort give text order.
+// Both locate the primaries' suffix-array rows in parallel first (tbb::parallel_for).
 // Both: O(occ · (t_rmq + log z) / p + occ log occ / p) time on p threads, O(occ) space.
 #include <algorithm>
 #include <atomic>
@@ -45,9 +46,12 @@ std::vector<std::uint64_t> merge_sorted(tbb::task_arena& arena, const std::vecto
 
 }  // namespace
 
-std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
-                                                std::uint64_t m, unsigned threads) {
+std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, std::string_view pattern, unsigned threads) {
   const unsigned nt = resolve_threads(threads);
+  const std::uint64_t m = pattern.size();
+  tbb::task_arena arena(static_cast<int>(nt));
+  std::vector<std::uint64_t> prim;
+  arena.execute([&] { prim = ix.primaries(pattern, nt > 1); });
   std::vector<std::vector<std::uint64_t>> bufs(nt);
   auto work = [&](unsigned t) {
     const std::size_t b = prim.size() * t / nt, e = prim.size() * (t + 1) / nt;
@@ -70,16 +74,17 @@ std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, co
     for (unsigned t = 0; t < nt; ++t) pool.emplace_back(work, t);
     for (auto& th : pool) th.join();
   }
-  tbb::task_arena arena(static_cast<int>(nt));
   std::vector<const std::vector<std::uint64_t>*> ptrs;
   for (const auto& b : bufs) ptrs.push_back(&b);
   return merge_sorted(arena, ptrs);
 }
 
-std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
-                                           std::uint64_t m, unsigned threads) {
+std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, std::string_view pattern, unsigned threads) {
   const unsigned nt = resolve_threads(threads);
+  const std::uint64_t m = pattern.size();
   tbb::task_arena arena(static_cast<int>(nt));
+  std::vector<std::uint64_t> prim;
+  arena.execute([&] { prim = ix.primaries(pattern, nt > 1); });
   tbb::enumerable_thread_specific<std::vector<std::uint64_t>> bufs;
   constexpr std::size_t prim_block = 64;   // primaries per initial task
   constexpr std::size_t split_at = 16;     // stack depth that makes a task give work away
