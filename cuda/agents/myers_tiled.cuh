@@ -27,16 +27,18 @@ struct tiled_shape {
   std::uint32_t ov = 0;   ///< warm-up bytes before a slice (max m + k - 1)
 };
 
-/// Bytes of a slice per round: 64 when a block holds many slices, 256 when it holds one (many
-/// patterns over one slice: fewer barriers).
-__host__ __device__ constexpr std::uint32_t tiled_round(std::uint32_t S) { return S == 1 ? 256u : 64u; }
+/// Bytes of a slice per round: 64 when a block holds many slices; a block of one slice (many
+/// patterns over it) stages the whole slice and its warm-up in one round (one barrier).
+__host__ __device__ inline std::uint32_t tiled_round(std::uint32_t S, std::uint32_t SL, std::uint32_t ov) {
+  return S == 1 ? (SL + ov + 15 + 15) / 16 * 16 : 64u;
+}
 
 /// Shared memory of one block: Peq table, then two row buffers of S rows of round/4 + 1 words.
 __host__ __device__ inline std::size_t tiled_peq_bytes(std::uint32_t G, std::uint32_t sigma, std::uint32_t word_bytes, bool raw) {
   return ((raw ? G * 256u : sigma * G) * static_cast<std::size_t>(word_bytes) + 15) & ~std::size_t{15};
 }
-__host__ __device__ inline std::size_t tiled_rows_bytes(std::uint32_t S) {
-  return 2u * S * (tiled_round(S) / 4 + 1) * 4u;
+__host__ __device__ inline std::size_t tiled_rows_bytes(std::uint32_t S, std::uint32_t SL, std::uint32_t ov) {
+  return 2u * S * (tiled_round(S, SL, ov) / 4 + 1) * 4u;
 }
 
 template <class Word, int W, bool Raw>
@@ -76,7 +78,7 @@ struct myers_tiled_agent {
     }
     std::uint32_t* rows = reinterpret_cast<std::uint32_t*>(smem + tiled_peq_bytes(G, sigma, sizeof(Word) * W, Raw));
 
-    const std::uint32_t kRound = tiled_round(S), kRowWords = kRound / 4 + 1, kQuarters = kRound / 16;
+    const std::uint32_t kRound = tiled_round(S, shape.SL, shape.ov), kRowWords = kRound / 4 + 1, kQuarters = kRound / 16;
     const std::size_t TL = static_cast<std::size_t>(S) * shape.SL;
     const std::size_t tile_begin = w.own_begin + blockIdx.x * TL;
     const std::size_t tile_end = tile_begin + TL < w.own_end ? tile_begin + TL : w.own_end;
@@ -194,6 +196,26 @@ struct myers_tiled_agent {
       }
     };
 
+    if (S == 1) {  // one round: every thread stages a share of the slice, no register buffering
+      for (std::uint32_t p = tid; p < kQuarters; p += nthreads) {
+        const std::size_t at = slice_start(0) + 16 * static_cast<std::size_t>(p);
+        uint4 x = make_uint4(0, 0, 0, 0);
+        if (at < w.len) x = *reinterpret_cast<const uint4*>(w.data + at);
+        std::uint32_t v[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          std::uint32_t b = v[q];
+          if (!Raw)
+            b = static_cast<std::uint32_t>(map_s[b & 255u]) | (static_cast<std::uint32_t>(map_s[(b >> 8) & 255u]) << 8) |
+                (static_cast<std::uint32_t>(map_s[(b >> 16) & 255u]) << 16) |
+                (static_cast<std::uint32_t>(map_s[b >> 24]) << 24);
+          rows[4 * p + q] = b;
+        }
+      }
+      __syncthreads();
+      compute(0, 0);
+      return;
+    }
     load(0);
     store(0);
     __syncthreads();

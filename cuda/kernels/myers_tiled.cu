@@ -27,33 +27,22 @@ std::uint32_t next_pow2(std::uint32_t x) {
 template <class Word, int W, bool Raw>
 void launch_shape(const tiled_device_tasks& tasks, const approx_common& common, const text_window& w,
                   const candidate_sink& sink, tiled_shape shape, std::size_t slice_length, cudaStream_t stream) {
-  const std::size_t smem =
-      tiled_peq_bytes(shape.G, common.sigma, sizeof(Word) * W, Raw) + tiled_rows_bytes(shape.S);
-  if (smem > common.smem_optin)
-    throw trawl::error(errc::gpu_error, "myers_tiled: shared memory " + std::to_string(smem) + " exceeds the device limit");
   auto kernel = myers_tiled_kernel<Word, W, Raw>;
-  TRAWL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-  // Slice: long enough that the warm-up costs little (ov/SL <= 1/16), and cut so the tiles
-  // fill whole waves of resident blocks (a last wave a fifth full would cost a sixth).
+  // Slice: long enough that the warm-up costs little (ov/SL <= 1/16), short enough that
+  // every SM gets several blocks (measured on an H200: better than cutting whole waves).
   std::size_t sl = slice_length;
   if (sl == 0) {
-    int per_sm = 0;
-    TRAWL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(shape.G * shape.S), smem));
-    const std::size_t resident = static_cast<std::size_t>(std::max(per_sm, 1)) * static_cast<std::size_t>(common.sm_count);
-    const std::uint32_t groups = (tasks.ntasks + shape.G - 1) / shape.G;
+    sl = std::max<std::size_t>(16 * static_cast<std::size_t>(shape.ov), shape.S == 1 ? 8192 : 1024);
     const std::size_t n = w.own_end - w.own_begin;
-    const std::size_t min_sl = std::max<std::size_t>(16 * static_cast<std::size_t>(shape.ov), shape.S == 1 ? 4096 : 1024);
-    // blocks of the minimal slice, in waves
-    const std::size_t blocks_min = (n + shape.S * min_sl - 1) / (shape.S * min_sl) * groups;
-    const std::size_t waves = std::max<std::size_t>(1, blocks_min / resident);
-    if (blocks_min >= resident) {
-      const std::size_t tiles = std::max<std::size_t>(1, waves * resident / groups);
-      sl = (n + tiles * shape.S - 1) / (tiles * shape.S);
-    } else {
-      sl = std::max<std::size_t>(16, (n * groups + resident * shape.S - 1) / (resident * shape.S));  // one partial wave: spread
-    }
+    while (sl > 64 && n / (static_cast<std::size_t>(shape.S) * sl) < static_cast<std::size_t>(common.sm_count) * 8) sl /= 2;
   }
+  if (shape.S == 1) sl = std::min<std::size_t>(sl, 64 * 1024);  // the whole slice sits in shared memory
   shape.SL = static_cast<std::uint32_t>((sl + 15) / 16 * 16);
+  const std::size_t smem = tiled_peq_bytes(shape.G, common.sigma, sizeof(Word) * W, Raw) +
+                           tiled_rows_bytes(shape.S, shape.SL, shape.ov);
+  if (smem > common.smem_optin)
+    throw trawl::error(errc::gpu_error, "myers_tiled: shared memory " + std::to_string(smem) + " exceeds the device limit");
+  TRAWL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   const std::size_t TL = static_cast<std::size_t>(shape.S) * shape.SL;
   const std::size_t tiles = (w.own_end - w.own_begin + TL - 1) / TL;
   if (tiles > 0x7fffffffu) throw trawl::error(errc::gpu_error, "myers_tiled: text too large for one launch");
