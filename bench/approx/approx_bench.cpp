@@ -139,8 +139,9 @@ int main(int argc, char** argv) {
         o.all_ends = k == 0;  // k = 0 still goes to the approximate engines
         o.approx_algorithm = e;
         const std::string_view t = e == "dp" ? peer : text;
-        for (unsigned th : {1u, all}) {
-          if (th == all && (th == 1 || e != "auto")) continue;
+        std::vector<unsigned> thread_counts = {1u};
+        if (all > 1 && e == "auto") thread_counts.push_back(all);
+        for (unsigned th : thread_counts) {
           o.threads = th;
           const double t0 = now(), c0 = cpu_now();
           const std::uint64_t hits = run_trawl({p}, t, o);
@@ -177,8 +178,9 @@ int main(int argc, char** argv) {
     for (int k : {1, 3}) {
       trawl::search_options o;
       o.max_errors = k;
-      for (unsigned th : {1u, all}) {
-        if (th == all && th == 1) continue;
+      std::vector<unsigned> thread_counts = {1u};
+      if (all > 1) thread_counts.push_back(all);
+      for (unsigned th : thread_counts) {
         o.threads = th;
         const double t0 = now(), c0 = cpu_now();
         const std::uint64_t hits = run_trawl(pats, t, o);

@@ -38,7 +38,10 @@ for corpus in dna-256m kjv-256m; do
       for tool in ugrep tre-agrep; do
         if [ $tool = ugrep ]; then cmd=(ugrep -c -F "-Z$k" -- "$pat" "$tmp/prefix.txt"); else cmd=(tre-agrep -c "-$k" -- "$pat" "$tmp/prefix.txt"); fi
         start=$(date +%s.%N)
-        count=$(timeout 60 "${cmd[@]}" 2>/dev/null || echo "timeout/none")
+        rc=0
+        count=$(timeout 60 "${cmd[@]}" 2>/dev/null) || rc=$?
+        [ $rc = 124 ] && count="timeout (60 s)"
+        [ -n "$count" ] || count=0
         end=$(date +%s.%N)
         awk -v t=$tool -v m=$m -v k=$k -v a=$start -v b=$end -v c="$count" -v n=$((8 << 20)) \
           'BEGIN { s = b - a; printf "| %s | %d | %d | %.2f | %.1f | %s |\n", t, m, k, s, n / s / 1e6, c }'

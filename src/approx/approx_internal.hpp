@@ -160,8 +160,9 @@ inline std::size_t pigeon_piece_len(std::size_t m, std::uint32_t k) { return m /
 /// Same contract as the single-pattern engines: finds piece occurrences, merges their
 /// candidate end windows and verifies them with Myers (word or blocked).
 /// O(n·(k+1)/32) filter + O((m+k)·⌈m/64⌉) per candidate window.
-void scan_pigeon(const compiled_pattern& p, piece_finder finder, std::string_view seq, std::size_t from,
-                 std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
+/// Long verification windows (dense candidates) go to `lanes` when given (m <= 64).
+void scan_pigeon(const compiled_pattern& p, piece_finder finder, const lanes_backend* lanes, std::string_view seq,
+                 std::size_t from, std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
 
 // ---- starts and alignment (align.cpp) ------------------------------------------------
 /// Smallest z >= lo with ED(p, seq[z..j]) == score (score must be score_j); j + 1 if only

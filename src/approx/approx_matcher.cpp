@@ -101,8 +101,10 @@ class approx_matcher final : public matcher {
         engine_ = engine_kind::myers_word;
     }
     if (engine_ == engine_kind::pigeon || options.approx_algorithm == "auto" || options.approx_algorithm == "myers" ||
-        options.approx_algorithm.empty())
+        options.approx_algorithm.empty()) {
       finder_ = pick_piece_finder(options.simd);
+      if (engine_ == engine_kind::pigeon) lanes_ = pick_lanes_backend(options.simd);
+    }
     for (std::size_t i = 0; i < patterns.size(); ++i) {
       const auto idx = static_cast<std::uint32_t>(i);
       pats_.push_back(compile_pattern(patterns[i], idx, strand::forward, options));
@@ -153,7 +155,7 @@ class approx_matcher final : public matcher {
       const compiled_pattern& p = pats_[i];
       end_sink& sink = *sinks[i];
       if (filter_[i]) {
-        scan_pigeon(p, finder_, seq, from, own_begin, own_end, ks_[i], sink);
+        scan_pigeon(p, finder_, verify_lanes(), seq, from, own_begin, own_end, ks_[i], sink);
         continue;
       }
       switch (engine_) {
@@ -197,13 +199,18 @@ class approx_matcher final : public matcher {
     if (pats_.size() > 1) std::sort(begin, out.end(), order);
   }
 
+  /// Lanes for the filter's long verification windows (none when only the serial kernel runs).
+  [[nodiscard]] const lanes_backend* verify_lanes() const {
+    return lanes_.kernel == myers_lanes_serial ? nullptr : &lanes_;
+  }
+
   /// Every (j, score_j <= k) of pattern 0 over the whole text (approx_end_scores).
   std::vector<end_score> end_scores(std::string_view text) const {
     vector_sink sink;
     const compiled_pattern& p = pats_[0];
     const std::uint32_t k = ks_[0];
     if (filter_[0]) {
-      scan_pigeon(p, finder_, text, 0, 0, text.size(), k, sink);
+      scan_pigeon(p, finder_, verify_lanes(), text, 0, 0, text.size(), k, sink);
       return std::move(sink.ends);
     }
     switch (engine_) {

@@ -61,8 +61,8 @@ struct window {
 
 }  // namespace
 
-void scan_pigeon(const compiled_pattern& p, piece_finder finder, std::string_view seq, std::size_t from,
-                 std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
+void scan_pigeon(const compiled_pattern& p, piece_finder finder, const lanes_backend* lanes, std::string_view seq,
+                 std::size_t from, std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
   if (report_from >= to) return;
   const std::size_t m = p.m;
   // k+1 pieces of lengths m/(k+1) or one more.
@@ -86,7 +86,12 @@ void scan_pigeon(const compiled_pattern& p, piece_finder finder, std::string_vie
   std::vector<window> pending, merged;
   auto verify = [&](const window& win) {
     const auto ctx = static_cast<std::size_t>(std::max<std::int64_t>(static_cast<std::int64_t>(from), win.lo - w));
-    if (m <= 64)
+    if (lanes != nullptr && m <= 64 && win.hi - win.lo >= 4096) {  // long window: SIMD lanes are faster
+      const compiled_pattern* pp = &p;
+      end_sink* sp = &sink;
+      scan_myers_lanes(*lanes, {&pp, 1}, {&k, 1}, seq, ctx, static_cast<std::size_t>(win.lo),
+                       static_cast<std::size_t>(win.hi) + 1, {&sp, 1});
+    } else if (m <= 64)
       scan_myers_word(p, seq, ctx, static_cast<std::size_t>(win.lo), static_cast<std::size_t>(win.hi) + 1, k, sink);
     else
       scan_myers_blocked(p, seq, ctx, static_cast<std::size_t>(win.lo), static_cast<std::size_t>(win.hi) + 1, k, sink);
@@ -112,13 +117,25 @@ void scan_pigeon(const compiled_pattern& p, piece_finder finder, std::string_vie
     hi = std::min(hi, last);
     if (lo <= hi) pending.push_back({lo, hi});
   };
+  // Text where candidates are dense tends to stay so (repeats, common words): after a dense
+  // round the next ones skip the finder and verify the whole round, re-probing every 8th.
+  std::size_t skip_rounds = 0;
   for (std::size_t cs = from; cs < to; cs += chunk) {
     const std::size_t ce = std::min(to, cs + chunk);
     const std::size_t hi = std::min(to, ce + max_len - 1);
-    anchors.clear();
-    finder(text, cs, ce, hi, p.bytes, pieces, anchors);
-    if (anchors.size() > chunk / 16) {
-      // Dense candidates (repetitive text): verify the whole chunk's window once.
+    bool dense = skip_rounds > 0;
+    if (dense) {
+      --skip_rounds;
+    } else {
+      anchors.clear();
+      finder(text, cs, ce, hi, p.bytes, pieces, anchors);
+      // Verifying one candidate costs about m+3k scalar Myers steps, so past one per 128
+      // positions (measured)
+      // a single pass over the whole round is cheaper.
+      dense = anchors.size() > chunk / 128;
+      if (dense) skip_rounds = 7;
+    }
+    if (dense) {
       add(static_cast<std::int64_t>(cs) - o_max + shift_lo, static_cast<std::int64_t>(ce) - 1 + shift_hi);
     } else {
       for (std::int64_t a : anchors) add(a + shift_lo, a + shift_hi);
