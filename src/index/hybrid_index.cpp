@@ -10,6 +10,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "index/index_impl.hpp"
 #include "trawl/error.hpp"
@@ -352,10 +353,24 @@ std::string hybrid_index::extract(std::uint64_t start, std::uint64_t len) const 
 
 std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
                                                      const locate_options& options) const {
+  // Many patterns: one serial locate per pattern, patterns spread over the workers (less
+  // overhead than a parallel locate per pattern). Few patterns: the engine asked for.
+  std::vector<std::vector<std::uint64_t>> occ(patterns.size());
+  const unsigned nt = options.threads ? options.threads : static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
+  if (options.engine != locate_engine::serial && nt > 1 && patterns.size() >= 4ull * nt) {
+    tbb::task_arena arena(static_cast<int>(nt));
+    arena.execute([&] {
+      tbb::parallel_for(std::size_t{0}, patterns.size(), [&](std::size_t i) {
+        occ[i] = locate(patterns[i], {locate_engine::serial, 1});
+      });
+    });
+  } else {
+    for (std::size_t i = 0; i < patterns.size(); ++i) occ[i] = locate(patterns[i], options);
+  }
   std::vector<record_hit> out;
   for (std::size_t pi = 0; pi < patterns.size(); ++pi) {
     const std::uint64_t m = patterns[pi].size();
-    for (std::uint64_t x : locate(patterns[pi], options)) {
+    for (std::uint64_t x : occ[pi]) {
       const std::uint32_t r = record_of(x);
       const auto& rec = impl_->records[r];
       if (x + m > rec.start + rec.length) continue;  // crosses into the next record

@@ -152,6 +152,10 @@ TEST(HybridIndex, FastaRecords) {
   EXPECT_EQ(ix.extract(0, concat.size()), concat);
   const std::vector<std::string> pats = {"ACG", base.substr(90, 25), base.substr(0, 130), "T"};
   const auto hits = ix.search_records(pats);
+  std::vector<std::string> many;  // enough patterns for the spread-over-patterns path
+  for (int i = 0; i < 12; ++i) many.insert(many.end(), pats.begin(), pats.end());
+  const auto hits_many = ix.search_records(many, {locate_engine::balanced, 2});
+  ASSERT_EQ(hits_many.size(), 12 * (hits.size()));
   std::vector<trawl::index::record_hit> want;
   for (std::uint32_t r = 0; r < recs.size(); ++r)
     for (std::uint32_t pi = 0; pi < pats.size(); ++pi)
