@@ -150,9 +150,7 @@ struct myers_tiled_agent {
       const std::size_t base = start + static_cast<std::size_t>(r) * kRound;
       if (!active || base >= sub_end) return;
       const std::uint32_t* row = rows + (buf * S + s) * kRowWords;
-#pragma unroll 4
-      for (std::uint32_t i = 0; i < kRound / 4; ++i) {
-        if (base + 4 * i >= sub_end) break;
+      auto column4 = [&](std::uint32_t i) {
         const std::uint32_t word = row[i];
         const std::size_t pos = base + 4 * i;
         // The score moves by at most 1 per column: above k + 4 now, none of the next four
@@ -173,7 +171,7 @@ struct myers_tiled_agent {
                 h = myers_block_step(Raw ? my_peq[c * W + q] : my_peq[(c * W + q) * G], pv[q], mv[q], h, 63);
             }
           }
-          continue;
+          return;
         }
 #pragma unroll
         for (int b = 0; b < 4; ++b) {
@@ -192,6 +190,15 @@ struct myers_tiled_agent {
             if (j >= sub_begin && j < sub_end)
               emit_candidate(sink.out, sink.count, sink.capacity, w.base + j, id, static_cast<std::uint32_t>(score));
           }
+        }
+      };
+      if (S == 1) {
+        for (std::uint32_t i = 0; i < kRound / 4 && base + 4 * i < sub_end; ++i) column4(i);
+      } else {  // 16 words per round, known at compile time
+#pragma unroll 4
+        for (std::uint32_t i = 0; i < 16; ++i) {
+          if (base + 4 * i >= sub_end) break;
+          column4(i);
         }
       }
     };
