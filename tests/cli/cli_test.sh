@@ -73,6 +73,15 @@ expect_out "$("$T" search ACGT "$D/g.fa")" "$T" search ACGT "$D/g.fa.gz"
 printf '@r1\nACGTT\n+\nIIIII\n@r2\nTTACG\n+\nIIIII\n' >"$D/r.fq"
 expect_out "r2${TAB}2${TAB}5" bash -c "$T search ACG $D/r.fq | cut -f1-3 | tail -1"
 
+# files over 4 GiB: 64-bit offsets (a sparse file: no disk used, the holes read as zeros)
+big4=$D/over4g.bin
+if truncate -s 4600M "$big4" 2>/dev/null; then
+  off=$((4600 * 1024 * 1024 - 100))
+  printf 'needle' | dd of="$big4" bs=1 seek=$off conv=notrunc status=none
+  expect_out "$off" bash -c "$T search -j 2 needle $big4 | cut -f2"
+  rm -f "$big4"
+fi
+
 # --- algorithms agree ------------------------------------------------------------------
 for alg in bf kmp horspool sunday simd auto; do
   expect_out "$want" "$T" search -c --algorithm "$alg" there "$D/big.txt"
