@@ -1,0 +1,9 @@
+// main.cpp — a project outside trawl that finds it with find_package(trawl) and links trawl::trawl.
+#include <trawl/trawl.hpp>
+#include <cstdio>
+int main() {
+  trawl::search_options o; o.max_errors = 1;
+  auto hits = trawl::search("the quick brown fox", {"quack"}, o);
+  std::printf("%zu hits, first at %llu\n", hits.size(), hits.empty() ? 0ull : (unsigned long long)hits[0].start);
+  return hits.size() == 1 ? 0 : 1;
+}
