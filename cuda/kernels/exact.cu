@@ -66,19 +66,11 @@ void launch_exact_sunday(const exact_device_tasks& tasks, const text_window& w, 
   const std::size_t threads = (w.own_end - w.own_begin + slice - 1) / slice;
   const unsigned block = 128;
   const std::size_t grid = (threads + block - 1) / block;
-  // grid.y is limited to 65535 tasks per launch
-  for (std::uint32_t t0 = 0; t0 < tasks.ntasks; t0 += 65535) {
-    exact_device_tasks sub = tasks;
-    sub.lengths += t0;
-    sub.offsets += t0;
-    sub.ntasks = std::min<std::uint32_t>(65535, tasks.ntasks - t0);
-    dim3 g(static_cast<unsigned>(grid), sub.ntasks);
-    // task ids are local to the launch: shift them back in the sink by launching per block of
-    // tasks with the same candidate list (the dispatch layer keeps ntasks <= 65535).
-    exact_sunday_kernel<<<g, block, 0, stream>>>(sub, w, sink, slice);
-    TRAWL_CUDA_CHECK_LAUNCH("exact_sunday_kernel");
-    if (t0 + sub.ntasks < tasks.ntasks) throw trawl::error(errc::unsupported, "more than 65535 patterns for the Sunday engine");
-  }
+  // one task per grid row (grid.y <= 65535); task ids are the rows
+  if (tasks.ntasks > 65535) throw trawl::error(errc::unsupported, "the Sunday engine takes at most 65535 patterns");
+  dim3 g(static_cast<unsigned>(grid), tasks.ntasks);
+  exact_sunday_kernel<<<g, block, 0, stream>>>(tasks, w, sink, slice);
+  TRAWL_CUDA_CHECK_LAUNCH("exact_sunday_kernel");
 }
 
 }  // namespace trawl::cuda
