@@ -8,6 +8,7 @@
 #include <optional>
 #include <tuple>
 
+#include "check.hpp"
 #include "commands.hpp"
 #include "output.hpp"
 #include "trawl/approx.hpp"
@@ -30,7 +31,7 @@ struct search_args {
   std::string algorithm = "auto";
   unsigned threads = 0;
   std::size_t slice_size = 0;
-  bool count = false, quiet = false, lines = false;
+  bool count = false, quiet = false, lines = false, check = false;
   std::uint64_t max_count = 0;
   std::string format, color = "auto";
   bool fasta = false, no_fasta = false;
@@ -207,6 +208,10 @@ int run_search(search_args& a) {
         printer.begin(rec.name, rec.sequence);
         const hit_callback on_hits = [&](std::span<const hit> hits) {
           if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
+          if (a.check)
+            for (const hit& h : hits)
+              if (auto why = check_hit(h, patterns[h.pattern], rec.sequence, so); !why.empty())
+                throw error(errc::invalid_argument, fmt::format("--check failed in {}: {}", rec.name, why));
           if (a.quiet) {
             stop = true;
             return false;
@@ -268,6 +273,7 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("--algorithm", a->algorithm, "exact: bf|kmp|horspool|sunday|simd|auto; approximate: myers|dp|auto");
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)");
   cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic)")->group("");
+  cmd->add_flag("--check", a->check, "re-verify every hit against the text with a plain DP (slow; for audits)");
   cmd->add_flag("-c,--count", a->count, "print the number of hits per input");
   cmd->add_flag("-q,--quiet", a->quiet, "print nothing; exit 0 at the first hit");
   cmd->add_option("-m,--max-count", a->max_count, "stop after NUM hits per input");

@@ -90,6 +90,17 @@ done
 printf 'ab\0cd\0ab' >"$D/bin"
 expect_out "2" "$T" search -c ab "$D/bin"
 
+# --check re-verifies every hit with an independent DP: every mode passes it
+python3 -c "
+import random
+r = random.Random(5)
+print('>s1'); print(''.join(r.choice('ACGT') for _ in range(30000)))
+print('>s2'); print(''.join(r.choice('ACGTN') for _ in range(20000)))" >"$D/rand.fa"
+for args in "ACGTAC" "--both-strands ACGTAC" "-k 2 ACGTACGTAC" "-k 3 --all-ends --both-strands ACGTACGTACGT" \
+            "-k 1 --hamming ACGTAC" "-k 2 --iupac ACNTACGTRC" "-k 1 -i acgtacgt" "-k 4 ACG"; do
+  expect_rc 0 "$T" search --check -c $args "$D/rand.fa"
+done
+
 # --- bad input: one line on stderr, exit 2 ---------------------------------------------
 expect_err_line "$T" search hello "$D/missing"
 expect_err_line "$T" search hello "$D"
