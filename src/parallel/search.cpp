@@ -142,11 +142,16 @@ class ordered_delivery {
   std::vector<hit> buffer_;
 };
 
-std::size_t choose_slice_size(std::size_t n, unsigned threads, std::size_t context, std::size_t requested) {
+std::size_t choose_slice_size(std::size_t n, unsigned threads, const matcher& m, std::size_t requested) {
   if (requested != 0) return requested;
-  // Enough slices to balance the threads, large enough that the context re-read is noise.
+  // Enough slices to balance the threads, large enough that the context re-read is noise,
+  // small enough that the hits of the slices in flight stay bounded when every position
+  // matches (k >= m, or a one-letter DNA pattern): at most ~32 B per byte of a slice.
+  // Approximate search is compute-bound, so its slices can be smaller still.
+  const std::size_t context = m.lookbehind() + m.lookahead();
+  const std::size_t cap = m.key() == hit_key::last ? (std::size_t{256} << 10) : (std::size_t{4} << 20);
   std::size_t s = n / (static_cast<std::size_t>(threads) * 16 + 1);
-  s = std::clamp<std::size_t>(s, std::size_t{1} << 16, std::size_t{8} << 20);
+  s = std::clamp<std::size_t>(s, std::size_t{1} << 16, cap);
   return std::max(s, 16 * context);
 }
 
@@ -166,8 +171,7 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
   // More workers than the machine has cores cannot help; oneTBB would refuse them anyway.
   const auto cores = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
   const unsigned threads = options.threads != 0 ? std::min(options.threads, cores) : cores;
-  const std::size_t slice = std::max<std::size_t>(1, choose_slice_size(n, threads, m.lookbehind() + m.lookahead(),
-                                                                       options.slice_size));
+  const std::size_t slice = std::max<std::size_t>(1, choose_slice_size(n, threads, m, options.slice_size));
   const std::size_t slices = (n + slice - 1) / slice;
 
   if (threads == 1 || slices == 1) {
@@ -186,7 +190,7 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
   tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
     tbb::parallel_pipeline(
-        static_cast<std::size_t>(threads) * 4,
+        static_cast<std::size_t>(threads) * 2,  // slices in flight: bounds the memory of their hits
         tbb::make_filter<void, std::size_t>(tbb::filter_mode::serial_in_order,
                                             [&](tbb::flow_control& fc) -> std::size_t {
                                               if (next >= slices || stop.load(std::memory_order_relaxed)) {
