@@ -102,14 +102,16 @@ int run_info(const index_args& a) {
 }
 
 int run_count(const index_args& a) {
+  // counts hits inside one record each, like locate (a hit across two FASTA records is no hit)
   const auto ix = index::hybrid_index::load(a.index_path);
-  const auto opt = locate_opts(a);
+  const auto ps = all_patterns(a);
+  std::vector<std::uint64_t> counts(ps.size(), 0);
+  for (const auto& h : ix.search_records(ps, locate_opts(a))) ++counts[h.h.pattern];
   writer w;
   bool any = false;
-  for (const auto& p : all_patterns(a)) {
-    const auto c = ix.count(p, opt);
-    any = any || c > 0;
-    w.put(fmt::format("{}\t{}\n", p, c));
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    any = any || counts[i] > 0;
+    w.put(fmt::format("{}\t{}\n", ps[i], counts[i]));
   }
   w.flush();
   return any ? 0 : 1;
