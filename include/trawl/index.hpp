@@ -6,18 +6,20 @@
 // matching in compressed space" (the seed of the parallel locate).
 //
 // How it works, in one paragraph. The text S (n bytes) is parsed greedily into z LZ77 phrases
-// (longest previous factor, or a literal byte seen for the first time). For the parameter M
-// (max_len) the text within M-1 bytes of every phrase start is kept in S'' (overlapping
-// windows merged into segments); an FM-index over S'' finds the *primary* occurrences of a
-// pattern (those not inside one copied phrase). Every other (*secondary*) occurrence lies in
-// a copied phrase and is found from an earlier one by the Kärkkäinen–Ukkonen recursion over
-// the phrase sources (sorted starts + a range-maximum structure over their ends). Patterns
-// longer than M are cut into M-byte windows; each window's primary hits give candidates that
-// are verified against the text (extract), so the answer stays exact for every length.
+// (longest previous factor, or a literal byte seen for the first time). Phrases of length
+// >= 2M (M = max_len) are *kept* as copies of their source; the bytes of all other phrases
+// are literal. S'' holds the literal bytes and the text within M-1 bytes of every kept phrase
+// start (overlapping windows merged into segments, each text byte at most once); an FM-index
+// over S'' finds the *primary* occurrences of a pattern (those not inside one kept phrase).
+// Every other (*secondary*) occurrence lies inside a kept phrase and is found from an earlier
+// one by the Kärkkäinen–Ukkonen recursion over the kept sources (sorted starts + a range
+// maximum over their ends). Patterns longer than M are cut into M-byte windows; each
+// window's hits that are primary for the whole pattern are verified against the text
+// (extract) and deduplicated, so the answer stays exact for every length.
 //
 // Complexity: build O(n) time after the suffix array (libdivsufsort, O(n log n) worst case),
 // peak memory ≈ 13 n bytes (n < 2^31, 32-bit suffix array) or ≈ 25 n bytes (64-bit) plus the
-// FM-index construction over S''. locate: O(m·log σ + (occ_primary)·s_SA + occ·t_rmq).
+// FM-index construction over S''. locate: O(m·log σ + hits_S''·s_SA + occ·(t_rmq + log z)).
 #pragma once
 
 #include <cstdint>
@@ -151,7 +153,7 @@ class hybrid_index {
   [[nodiscard]] std::vector<std::uint64_t> locate(std::string_view pattern, const locate_options& options = {}) const;
   /// Number of occurrences (== locate(pattern).size()).
   [[nodiscard]] std::uint64_t count(std::string_view pattern, const locate_options& options = {}) const;
-  /// The primary occurrences only (not inside one copied phrase), sorted. For tests/benches.
+  /// The primary occurrences only (not inside one kept phrase), sorted. For tests/benches.
   [[nodiscard]] std::vector<std::uint64_t> locate_primary(std::string_view pattern) const;
   /// S[start, start+len), clipped to the text. Throws invalid_argument if start > size().
   [[nodiscard]] std::string extract(std::uint64_t start, std::uint64_t len) const;
