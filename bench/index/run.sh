@@ -17,6 +17,7 @@ bin=$build/bench/index/trawl_index_bench
 [ -x "$bin" ] || bin=$build/trawl_index_bench
 machine=$(hostname -s 2>/dev/null || echo host)
 out=${OUT:-$repo/bench/results/index-$machine.md}
+log=${LOG:-$build/index-bench.log}   # the bench's stderr (time -v lines, mismatches)
 mkdir -p "$(dirname "$out")"
 {
   echo "# Hybrid Index benchmark — $(date -u +%Y-%m-%dT%H:%MZ) on $machine"
@@ -42,9 +43,9 @@ for t in $texts; do
     [ "$profile" = small ] && extra=(--small --no-sdsl)
     echo "== $t ($profile)" >&2
     /usr/bin/time -f "process peak RSS %M KiB, wall %e s" "$bin" "$corpora/$t" --max-len "$maxlen" \
-      --threads "$threads" --budget "$budget" "${extra[@]}" "${args[@]}" >> "$out" 2>> "$out.log" || {
-        echo "trawl_index_bench failed on $t ($profile), see $out.log" >&2; exit 1; }
-    tail -1 "$out.log" | sed 's/^/    /' >> "$out"
+      --threads "$threads" --budget "$budget" "${extra[@]}" "${args[@]}" >> "$out" 2>> "$log" || {
+        echo "trawl_index_bench failed on $t ($profile), see $log" >&2; exit 1; }
+    tail -1 "$log" | sed 's/^/    /' >> "$out"
     echo >> "$out"
   done
 done
