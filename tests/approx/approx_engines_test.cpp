@@ -188,6 +188,35 @@ TEST(ApproxEngines, FilterAcrossChunksAndDenseRegions) {
   }
 }
 
+TEST(ApproxEngines, LanesAcrossRounds) {
+  // 2.5 MB: several rounds of the lanes planner (2^16 ends per stripe per round), stripe
+  // edges everywhere; the one-word engine (checked against the oracle above) is the reference.
+  std::mt19937_64 rng(9);
+  for (std::size_t m : {7, 20, 64}) {
+    const std::string p = approx_test::random_pattern(rng, m, "ACGT");
+    std::string t = oracle::random_text(rng, 2500000, "ACGT");
+    for (std::size_t at = 1000; at + 2 * m < t.size(); at += 997 + rng() % 5000) {
+      const std::string c = approx_test::mutate(rng, p, rng() % 3, "ACGT");
+      t.replace(at, c.size(), c);
+    }
+    for (int k : {1, 2}) {
+      trawl::search_options o;
+      o.max_errors = k;
+      o.approx_algorithm = "myers-word";
+      const auto want = trawl::approx_end_scores(p, t, o);
+      for (const auto& e : engines(m)) {
+        if (e.algorithm != "myers-simd" || e.simd == trawl::simd_level::serial) continue;
+        SCOPED_TRACE(e.name + " m=" + std::to_string(m) + " k=" + std::to_string(k));
+        EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, k, true)), want);
+        // and in cluster mode through the matcher, against the word engine's clusters
+        trawl::search_options oc = opts(e, k, false);
+        trawl::search_options ow = o;
+        EXPECT_EQ(trawl::approx_search_serial(t, {p}, oc), trawl::approx_search_serial(t, {p}, ow));
+      }
+    }
+  }
+}
+
 TEST(ApproxEngines, Errors) {
   trawl::search_options o;
   o.max_errors = 1;
