@@ -4,7 +4,8 @@
 //   equal chunks, each thread runs the whole recursion of its chunk into its own buffer, and a
 //   prefix sum over the buffer sizes places them in the result. Unbalanced: one primary with a
 //   huge recursion tree keeps one thread busy while the others idle.
-// balanced: oneTBB work stealing. Primaries are handed out in small blocks, and a task whose
+// balanced: a serial probe of 2048 recursion steps first (small answers end there, no workers
+//   woken); then oneTBB work stealing. Primaries are handed out in small blocks, and a task whose
 //   local stack of recursion branches grows gives its older half (the larger subtrees, near
 //   the root) away as a new task, so idle workers steal branches of the secondary recursion
 //   too. Buffers are per thread; a prefix-sum copy and a parallel sort give text order.
@@ -85,8 +86,25 @@ std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, std::st
   tbb::task_arena arena(static_cast<int>(nt));
   std::vector<std::uint64_t> prim;
   arena.execute([&] { prim = ix.primaries(pattern, nt > 1); });
+  // A short serial probe finishes small answers without waking the workers (a parallel
+  // locate of a few hundred occurrences costs more than it saves).
+  constexpr std::size_t probe_steps = 2048;
+  std::vector<std::uint64_t> head(prim);  // every primary is an occurrence
+  std::vector<ku_item> pending;
+  std::size_t next = 0;
+  for (std::size_t steps = 0; steps < probe_steps && (next < prim.size() || !pending.empty()); ++steps) {
+    if (pending.empty()) pending.push_back(ku_root(ix, prim[next++]));
+    const ku_item it = pending.back();
+    pending.pop_back();
+    ku_step(ix, m, it, pending, head);
+  }
+  if (next == prim.size() && pending.empty()) {
+    std::sort(head.begin(), head.end());
+    return head;
+  }
+
   tbb::enumerable_thread_specific<std::vector<std::uint64_t>> bufs;
-  constexpr std::size_t prim_block = 64;   // primaries per initial task
+  constexpr std::size_t prim_block = 64;   // primaries (or pending items) per initial task
   constexpr std::size_t split_at = 16;     // stack depth that makes a task give work away
   constexpr std::size_t min_steps = 64;    // steps a task runs between two give-aways
 
@@ -108,21 +126,22 @@ std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, std::st
     }
   };
   arena.execute([&] {
-    for (std::size_t b = 0; b < prim.size(); b += prim_block) {
+    for (std::size_t b = 0; b < pending.size(); b += prim_block) {  // the probe's open branches
+      std::vector<ku_item> part(pending.begin() + static_cast<std::ptrdiff_t>(b),
+                                pending.begin() + static_cast<std::ptrdiff_t>(std::min(pending.size(), b + prim_block)));
+      tg.run([&run, g = std::move(part)] { run(g); });
+    }
+    for (std::size_t b = next; b < prim.size(); b += prim_block) {  // the primaries not reached
       tg.run([&, b] {
         const std::size_t e = std::min(prim.size(), b + prim_block);
-        std::vector<std::uint64_t>& out = bufs.local();
         std::vector<ku_item> stack;
-        for (std::size_t i = b; i < e; ++i) {
-          out.push_back(prim[i]);
-          stack.push_back(ku_root(ix, prim[i]));
-        }
+        for (std::size_t i = b; i < e; ++i) stack.push_back(ku_root(ix, prim[i]));
         run(std::move(stack));
       });
     }
     tg.wait();
   });
-  std::vector<const std::vector<std::uint64_t>*> ptrs;
+  std::vector<const std::vector<std::uint64_t>*> ptrs{&head};
   for (const auto& b : bufs) ptrs.push_back(&b);
   return merge_sorted(arena, ptrs);
 }
