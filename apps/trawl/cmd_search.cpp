@@ -178,9 +178,14 @@ int run_search(search_args& a) {
   writer out;
   hit_printer printer(out, po, patterns);
   if (!a.index.empty()) return run_index_search(a, patterns, so, po, out, printer);
-  // --device auto: the GPU pays for its host-to-device copy only on compute-bound work
-  // (approximate search); exact search is memory-bound and stays on the CPU cores.
-  const bool gpu_ok = a.device == "gpu" || (a.device == "auto" && approximate && gpu::available());
+  // --device auto: the GPU pays for its context (~0.3 s) and host-to-device copy only on
+  // compute-heavy work: approximate search of many patterns (the CRISPR-guide workload) over a
+  // large sequence. One pattern runs at 10-24 GB/s on 16 CPU cores (bench/results/
+  // scaling-h200-host.md), faster than the copy, and exact search is memory-bound: both stay
+  // on the CPU.
+  const std::size_t strands = a.both_strands ? 2 : 1;
+  const bool gpu_ok = a.device == "gpu" ||
+                      (a.device == "auto" && approximate && patterns.size() * strands >= 64 && gpu::available());
   bool any_error = false;
   std::uint64_t total = 0;
   for (const auto& file : files) {
@@ -220,7 +225,7 @@ int run_search(search_args& a) {
             for (const hit& h : hits) printer.print(h);
           return true;
         };
-        const bool on_gpu = gpu_ok && (a.device == "gpu" || rec.sequence.size() * patterns.size() >= (std::size_t{1} << 24));
+        const bool on_gpu = gpu_ok && (a.device == "gpu" || rec.sequence.size() >= (std::size_t{64} << 20));
         file_hits += on_gpu ? gpu::search_sequence(patterns, rec.sequence, so, on_hits)
                             : search_sequence(*matcher, rec.sequence, so, on_hits);
         if (a.quiet && file_hits > 0) return 0;
