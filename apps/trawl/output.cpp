@@ -71,7 +71,7 @@ void hit_printer::print(const hit& h) {
   if (opt_.align) {
     std::string_view target = seq_.substr(h.start, h.end - h.start);
     const std::string oriented = h.dir == strand::forward ? pat : reverse_complement(pat);
-    cigar = align_cigar(oriented, target);
+    cigar = align_cigar(oriented, target, opt_.matching);
   }
   tmp_.clear();
   switch (opt_.format) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "trawl/hit.hpp"
+#include "trawl/search.hpp"
 
 namespace trawl::cli {
 
@@ -45,6 +46,7 @@ struct print_options {
   out_format format = out_format::tsv;
   bool color = false;
   bool align = false;       ///< add a CIGAR column / field (approximate search)
+  search_options matching;  ///< what "=" means in a CIGAR (ignore_case, iupac, hamming)
   bool with_source = true;  ///< lines format: prefix lines with the source name
 };
 

@@ -78,6 +78,7 @@ std::uint64_t approx_leftmost_start(std::string_view pattern, std::string_view t
 /// against `text` (I = byte in the pattern only, D = byte in the text only). Ties prefer
 /// =/X over I over D. ignore_case / iupac decide what "=" means. O(m·n) time and memory;
 /// throws trawl::error(invalid_argument) when m·n exceeds 2^31 cells.
+/// With options.hamming the alignment is the diagonal (=/X only; lengths must be equal).
 std::string align_cigar(std::string_view pattern, std::string_view text, const search_options& options = {});
 
 /// Edit distance implied by a CIGAR (count of X, I, D).

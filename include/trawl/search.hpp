@@ -70,6 +70,11 @@ std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, 
 /// Builds an exact matcher (each pattern forward, and reversed-complemented if asked).
 std::unique_ptr<matcher> make_exact_matcher(const std::vector<std::string>& patterns, const search_options& options);
 
+/// Exact search with IUPAC codes in the patterns (options.iupac, k = 0), same order as
+/// make_exact_matcher: the matching rules are those of approx.hpp.
+std::unique_ptr<matcher> make_iupac_exact_matcher(const std::vector<std::string>& patterns,
+                                                  const search_options& options);
+
 /// Searches `seq` with `m` on options.threads workers and calls `on_hits` in text order:
 /// sorted by key position (start for exact, end for approximate), then pattern, strand.
 /// Returns the number of hits delivered. Stops early when on_hits returns false or

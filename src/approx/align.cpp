@@ -64,6 +64,19 @@ std::string align_cigar(std::string_view pattern, std::string_view text, const s
   if (static_cast<double>(m + 1) * static_cast<double>(n + 1) > 2147483648.0)
     throw error(errc::invalid_argument, "alignment too large for align_cigar (over 2^31 DP cells)");
   const auto p = approx_detail::compile_pattern(pattern, 0, strand::forward, options);
+  if (options.hamming) {
+    // Substitutions only: the alignment is the diagonal, one =/X per position.
+    if (m != n) throw error(errc::invalid_argument, "Hamming alignment needs equal lengths");
+    std::string cigar;
+    for (std::size_t i = 0; i < m;) {
+      const bool eq = p.match(i, static_cast<unsigned char>(text[i]));
+      std::size_t run = 1;
+      while (i + run < m && p.match(i + run, static_cast<unsigned char>(text[i + run])) == eq) ++run;
+      cigar += std::to_string(run) + (eq ? '=' : 'X');
+      i += run;
+    }
+    return cigar;
+  }
   const std::size_t w = n + 1;
   std::vector<std::uint32_t> dp((m + 1) * w);
   for (std::size_t jj = 0; jj <= n; ++jj) dp[jj] = static_cast<std::uint32_t>(jj);

@@ -160,6 +160,7 @@ std::size_t choose_slice_size(std::size_t n, unsigned threads, const matcher& m,
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options) {
   check_patterns(patterns, options);
   if (options.max_errors > 0 || options.all_ends) return make_approx_matcher(patterns, options);
+  if (options.iupac) return make_iupac_exact_matcher(patterns, options);
   return make_exact_matcher(patterns, options);
 }
 

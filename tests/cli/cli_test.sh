@@ -101,6 +101,12 @@ for args in "ACGTAC" "--both-strands ACGTAC" "-k 2 ACGTACGTAC" "-k 3 --all-ends 
   expect_rc 0 "$T" search --check -c $args "$D/rand.fa"
 done
 
+# CIGARs: edit distance by default, the diagonal under --hamming, case folded with -i
+expect_out "4=1I" bash -c "printf 'xxhellxx' | $T search -k 1 --align hellp | cut -f7"
+expect_out "1=1X2=" bash -c "printf 'ACGT' | $T search -k 1 --hamming --align AGGT | cut -f7"
+expect_out "2=2X" bash -c "printf 'CGTA' | $T search -k 2 --hamming --align -m 1 CGAT | cut -f7 | head -1"
+expect_out "5=" bash -c "printf 'xHeLLox' | $T search -k 1 -i --align hello | cut -f7"
+
 # --- bad input: one line on stderr, exit 2 ---------------------------------------------
 expect_err_line "$T" search hello "$D/missing"
 expect_err_line "$T" search hello "$D"

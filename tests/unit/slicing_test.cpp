@@ -110,3 +110,43 @@ TEST(ReverseComplement, DnaAndIupac) {
 }
 
 }  // namespace
+
+namespace {
+
+// IUPAC exact search against an oracle that expands the codes by hand.
+bool iupac_oracle_match(char p, char t) {
+  const std::string bases = [&]() -> std::string {
+    switch (p) {
+      case 'A': return "Aa"; case 'C': return "Cc"; case 'G': return "Gg"; case 'T': return "Tt";
+      case 'R': return "AGag"; case 'Y': return "CTct"; case 'N': return "ACGTacgt"; case 'W': return "ATat";
+      default: return std::string(1, p);
+    }
+  }();
+  return bases.find(t) != std::string::npos || p == t;
+}
+
+TEST(IupacExact, MatchesTheExpandedOracleInStartOrderForEverySlicing) {
+  std::mt19937_64 rng(99);
+  const std::string text = oracle::random_text(rng, 5000, "ACGTacgtN");
+  const std::vector<std::string> pats = {"ANNT", "RY", "GWAC", "NNNNNNNNNN"};
+  std::vector<trawl::hit> want;
+  for (std::uint32_t i = 0; i < pats.size(); ++i)
+    for (std::size_t s = 0; s + pats[i].size() <= text.size(); ++s) {
+      bool ok = true;
+      for (std::size_t j = 0; j < pats[i].size() && ok; ++j) ok = iupac_oracle_match(pats[i][j], text[s + j]);
+      if (ok) want.push_back({s, s + pats[i].size(), i, 0, trawl::strand::forward, 0});
+    }
+  std::sort(want.begin(), want.end(), [](const trawl::hit& a, const trawl::hit& b) {
+    return std::tie(a.start, a.pattern) < std::tie(b.start, b.pattern);
+  });
+  for (unsigned threads : {1u, 3u})
+    for (std::size_t slice : {1, 7, 100, 0}) {
+      trawl::search_options o;
+      o.iupac = true;
+      o.threads = threads;
+      o.slice_size = slice;
+      ASSERT_EQ(trawl::search(text, pats, o), want) << "threads=" << threads << " slice=" << slice;
+    }
+}
+
+}  // namespace
