@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
+#include "trawl/gpu.hpp"
 #include "trawl/io.hpp"
 
 namespace trawl::cli {
@@ -19,12 +20,16 @@ struct best_args {
   std::string algorithm = "auto";
   unsigned threads = 0;
   bool check = false;
+  std::string device = "cpu";
 };
 
 int run_best(const best_args& a) {
   const auto input = io::input_buffer::open(a.file);
   const std::string_view y = input.bytes();
-  const best_result r = best_substring(a.pattern, y, {parse_best_algorithm(a.algorithm), a.threads});
+  const best_options bo{parse_best_algorithm(a.algorithm), a.threads};
+  if (a.device == "gpu" && !gpu::available())
+    throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
+  const best_result r = a.device == "gpu" ? gpu::best_substring(a.pattern, y, bo) : best_substring(a.pattern, y, bo);
   const std::string& source = input.name().empty() ? a.file : input.name();
   fmt::memory_buffer out;
   for (const hit& h : r.occurrences) {
@@ -64,6 +69,9 @@ void add_best_command(CLI::App& root, run_state& state) {
       ->capture_default_str();
   cmd->add_option("-j,--threads", args->threads, "worker threads (0 = all cores)")->capture_default_str();
   cmd->add_flag("--check", args->check, "re-verify every occurrence with an independent alignment");
+  cmd->add_option("--device", args->device, "cpu|gpu (the GPU runs the same engines; |X| <= 1024 for wavefront)")
+      ->check(CLI::IsMember({"cpu", "gpu"}))
+      ->capture_default_str();
   cmd->callback([args, &state] { state.exit_code = run_best(*args); });
 }
 

@@ -124,6 +124,13 @@ if [ "$(id -u)" != 0 ]; then
   expect_err_line "$T" search hello "$D/unreadable"
 fi
 expect_err_line "$T" search --format xml hello "$D/h.txt"
+# --device gpu without a GPU (CI): a clear error, not a crash; --device auto falls back to the CPU
+if ! "$T" search -q --device gpu hello "$D/h.txt" 2>/dev/null; then
+  expect_err_line "$T" search --device gpu hello "$D/h.txt"
+  expect_err_line "$T" best --device gpu hello "$D/h.txt"
+  echo "cli_test: no GPU here: --device gpu checked as an error only" >&2
+fi
+expect_out "2" "$T" search -c --device auto -k 1 hello "$D/h.txt"
 
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
