@@ -61,6 +61,11 @@ want=$(grep -o there "$D/big.txt" | wc -l)
 expect_out "$want" "$T" search -c there "$D/big.txt"
 
 # --- sequences: FASTA, FASTQ, gzip, both strands ---------------------------------------
+python3 -c "
+import random
+r = random.Random(5)
+print('>s1'); print(''.join(r.choice('ACGT') for _ in range(30000)))
+print('>s2'); print(''.join(r.choice('ACGTN') for _ in range(20000)))" >"$D/rand.fa"
 printf '>chr1 desc\nACGTAC\nGTTTGA\n>empty\n>chr2\nTCAAACGT\n' >"$D/g.fa"
 expect_out "chr1${TAB}4${TAB}8${TAB}0${TAB}+${TAB}ACGT
 chr2${TAB}4${TAB}8${TAB}0${TAB}+${TAB}ACGT" bash -c "$T search ACGT $D/g.fa | grep -v '^chr1.0'"
@@ -82,6 +87,16 @@ if truncate -s 4600M "$big4" 2>/dev/null; then
   rm -f "$big4"
 fi
 
+# search --index prints exactly what searching the file prints (plain text and FASTA)
+"$T" index build "$D/big.txt" -o "$D/big.idx" -q 2>/dev/null || "$T" index build "$D/big.txt" -o "$D/big.idx" >/dev/null 2>&1
+"$T" index build "$D/rand.fa" -o "$D/rand.idx" >/dev/null 2>&1
+for p in there "hello th" "e\nhe"; do
+  expect_out "$("$T" search -e "$p" -m 50 "$D/big.txt" | sed "s|$D/||")" bash -c "$T search --index $D/big.idx -m 50 -e '$p' | sed 's|$D/||'"
+done
+for p in ACGT GATTACA C; do
+  expect_out "$("$T" search --both-strands "$p" "$D/rand.fa")" "$T" search --both-strands --index "$D/rand.idx" "$p"
+done
+
 # --- algorithms agree ------------------------------------------------------------------
 for alg in bf kmp horspool sunday simd auto; do
   expect_out "$want" "$T" search -c --algorithm "$alg" there "$D/big.txt"
@@ -91,7 +106,7 @@ printf 'ab\0cd\0ab' >"$D/bin"
 expect_out "2" "$T" search -c ab "$D/bin"
 
 # --check re-verifies every hit with an independent DP: every mode passes it
-python3 -c "
+[ -f "$D/rand.fa" ] || python3 -c "
 import random
 r = random.Random(5)
 print('>s1'); print(''.join(r.choice('ACGT') for _ in range(30000)))
