@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "patterns.hpp"
 #include "output.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
@@ -42,17 +43,8 @@ index::locate_options locate_opts(const index_args& a) {
 std::vector<std::string> all_patterns(const index_args& a) {
   std::vector<std::string> ps = a.patterns;
   for (const auto& f : a.pattern_files) {
-    auto in = io::input_buffer::open(f);
-    std::string_view b = in.bytes();
-    std::size_t pos = 0;
-    while (pos < b.size()) {
-      std::size_t nl = b.find('\n', pos);
-      if (nl == std::string_view::npos) nl = b.size();
-      std::string_view line = b.substr(pos, nl - pos);
-      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-      if (!line.empty()) ps.emplace_back(line);
-      pos = nl + 1;
-    }
+    auto more = read_pattern_file(f);
+    ps.insert(ps.end(), more.begin(), more.end());
   }
   if (ps.empty()) throw error(errc::invalid_argument, "index: no pattern given");
   for (const auto& p : ps)

@@ -10,6 +10,7 @@
 
 #include "check.hpp"
 #include "commands.hpp"
+#include "patterns.hpp"
 #include "output.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
@@ -38,34 +39,6 @@ struct search_args {
   std::string device = "auto";
   std::string index;
 };
-
-std::vector<std::string> read_pattern_file(const std::string& path) {
-  auto in = io::input_buffer::open(path);
-  std::vector<std::string> out;
-  std::string_view b = in.bytes();
-  if (io::detect_format(b) != io::format::plain) {
-    // FASTA/FASTQ pattern files (primers, guides): one pattern per record.
-    io::record_reader rr(b, io::format::automatic, path);
-    io::record r;
-    while (rr.next(r)) {
-      if (r.sequence.empty()) throw error(errc::invalid_argument, path + ": record " + std::string(r.name) + " is empty");
-      out.emplace_back(r.sequence);
-    }
-    return out;
-  }
-  // One pattern per line; empty lines are skipped.
-  std::size_t pos = 0;
-  while (pos < b.size()) {
-    std::size_t nl = b.find('\n', pos);
-    if (nl == std::string_view::npos) nl = b.size();
-    std::string_view line = b.substr(pos, nl - pos);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!line.empty()) out.emplace_back(line);
-    pos = nl + 1;
-  }
-  if (out.empty()) throw error(errc::invalid_argument, path + ": no pattern in file");
-  return out;
-}
 
 /// `trawl search --index INDEX PATTERN...`: the same output as searching the indexed file.
 int run_index_search(const search_args& a, const std::vector<std::string>& patterns, const search_options& so,
