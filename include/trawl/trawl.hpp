@@ -4,6 +4,8 @@
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
 #include "trawl/exact.hpp"
+#include "trawl/gpu.hpp"
 #include "trawl/hit.hpp"
+#include "trawl/index.hpp"
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
