@@ -241,7 +241,7 @@ int main(int argc, char** argv) try {
     void* map = mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     std::string_view seq(static_cast<const char*>(map), len);
     // pinned / pageable H2D
-    const std::size_t hb = std::size_t{256} << 20;
+    const std::size_t hb = std::min({std::size_t{256} << 20, n, len});  // scratch holds n bytes (--quick: 128 MiB)
     cuda::pinned_array<std::uint8_t> pin(hb);
     std::memcpy(pin.get(), seq.data(), hb);
     const double pin_ms = tm.median_ms(5, [&] { TRAWL_CUDA_CHECK(cudaMemcpy(scratch.get(), pin.get(), hb, cudaMemcpyHostToDevice)); });
