@@ -12,7 +12,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <map>
+#include <mutex>
 
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
@@ -187,6 +189,13 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
   }
 
   std::atomic<bool> stop{false};
+  std::exception_ptr error_ptr;
+  std::mutex error_mutex;
+  auto fail = [&](std::exception_ptr e) {
+    const std::lock_guard<std::mutex> lock(error_mutex);
+    if (!error_ptr) error_ptr = std::move(e);
+    stop.store(true);
+  };
   std::size_t next = 0;
   tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
@@ -204,14 +213,27 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
                 tbb::filter_mode::parallel,
                 [&](std::size_t i) {
                   std::vector<hit> hits;
-                  if (!stop.load(std::memory_order_relaxed))
-                    m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
+                  if (!stop.load(std::memory_order_relaxed)) {
+                    try {
+                      m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
+                    } catch (...) {
+                      fail(std::current_exception());
+                    }
+                  }
                   return hits;
                 }) &
             tbb::make_filter<std::vector<hit>, void>(tbb::filter_mode::serial_in_order, [&](std::vector<hit> hits) {
-              if (!stop.load(std::memory_order_relaxed) && !out.take(hits)) stop.store(true);
+              if (stop.load(std::memory_order_relaxed)) return;
+              try {
+                if (!out.take(hits)) stop.store(true);
+              } catch (...) {
+                fail(std::current_exception());
+              }
             }));
   });
+  // Errors (an engine's or the caller's callback's) are carried out of the pipeline, which
+  // then drains normally, and rethrown here.
+  if (error_ptr) std::rethrow_exception(error_ptr);
   if (!stop.load()) out.finish();
   return out.delivered();
 }

@@ -150,3 +150,25 @@ TEST(IupacExact, MatchesTheExpandedOracleInStartOrderForEverySlicing) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Slicing, AnExceptionFromTheCallbackReachesTheCallerOnEveryThreadCount) {
+  const std::string text(200000, 'x');
+  auto m = trawl::make_matcher({"x"}, {});
+  for (unsigned threads : {1u, 2u, 4u}) {
+    trawl::search_options o;
+    o.threads = threads;
+    o.slice_size = 1000;
+    int calls = 0;
+    EXPECT_THROW(trawl::search_sequence(*m, text, o,
+                                        [&](std::span<const trawl::hit>) -> bool {
+                                          if (++calls == 3) throw std::runtime_error("sink failed");
+                                          return true;
+                                        }),
+                 std::runtime_error);
+    EXPECT_EQ(calls, 3);
+  }
+}
+
+}  // namespace
