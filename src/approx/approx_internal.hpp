@@ -3,6 +3,7 @@
 // Building a pattern is O(256·⌈m/64⌉ + 256·m).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -113,6 +114,35 @@ lanes_backend pick_lanes_backend(simd_level level);
 void scan_myers_lanes(const lanes_backend& backend, std::span<const compiled_pattern* const> patterns,
                       std::span<const std::uint32_t> ks, std::string_view seq, std::size_t from,
                       std::size_t report_from, std::size_t to, std::span<end_sink* const> sinks);
+
+// ---- striped SIMD: one pattern (m <= 32) over 64 text stripes in 16/32-bit lanes ------
+
+/// A pattern laid out for the striped kernel: lanes of `width` bits (16 for m <= 16, else
+/// 32), the pattern in the top m bits (Peq shifted left by d = width - m), so every lane's
+/// score is the true score + d and is compared with kk = k + d.
+struct striped_pattern {
+  int width = 16;
+  std::uint32_t d = 0;
+  std::uint32_t kk = 0;
+  std::array<std::uint32_t, 256> peq{};
+};
+/// Builds the striped layout of p (m <= 32) for error bound k <= m.
+striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k);
+/// True when this CPU runs the striped kernel (AVX-512 F + BW) and `level` allows it.
+bool striped_available(simd_level level);
+/// Runs 64 stripes: stripe s reads text0[s·stride, s·stride + steps) and reports (pos0 +
+/// s·stride + t, score, s) for every step t >= warm with score <= k, in step order.
+/// `text_in_quarter1`: every byte read is in 0x40-0x7F (lets the kernel skip a mask).
+/// myers_striped_avx512.cpp
+void myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+                          std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
+                          std::vector<lane_hit>& hits);
+/// True when every byte of p[0, n) is in 0x40-0x7F (letters, DNA without line breaks).
+bool bytes_in_quarter1_avx512(const unsigned char* p, std::size_t n);
+/// Same contract as the single-pattern engines (p.m <= 32); the striped kernel for the bulk,
+/// the one-word loop for the edges. myers_striped.cpp
+void scan_myers_striped(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
+                        std::size_t to, std::uint32_t k, end_sink& sink);
 
 // ---- pigeonhole filter + Myers verification (pigeon_filter.cpp) ----------------------
 /// A piece P[off, off+len) of the pattern; k+1 disjoint pieces cover P, so any occurrence

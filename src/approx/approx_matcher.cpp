@@ -13,7 +13,7 @@ namespace trawl {
 namespace approx_detail {
 namespace {
 
-enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, pigeon, hamming };
+enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, hamming };
 
 /// Emits one hit per end (all-ends mode).
 class all_ends_sink final : public end_sink {
@@ -82,8 +82,10 @@ engine_kind parse_engine(const search_options& o) {
   if (a == "myers-blocked") return engine_kind::myers_blocked;
   if (a == "myers-simd") return engine_kind::myers_lanes;
   if (a == "myers-filter") return engine_kind::pigeon;
-  throw error(errc::invalid_argument, "unknown approximate algorithm '" + a +
-                                          "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-filter)");
+  if (a == "myers-striped") return engine_kind::myers_striped;
+  throw error(errc::invalid_argument,
+              "unknown approximate algorithm '" + a +
+                  "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
 }
 
 class approx_matcher final : public matcher {
@@ -100,6 +102,13 @@ class approx_matcher final : public matcher {
       if (options.approx_algorithm != "myers-simd" && lanes_.kernel == myers_lanes_serial)
         engine_ = engine_kind::myers_word;
     }
+    if (engine_ == engine_kind::myers_striped && !striped_available(options.simd))
+      throw error(errc::invalid_argument, "myers-striped needs AVX-512 (F, BW) and --simd auto or avx512");
+    // auto: one pattern of m <= 32 at a time over 64 stripes in 16/32-bit lanes where the CPU
+    // has AVX-512BW; the (pattern, stripe) lanes kernel for the rest of m <= 64.
+    striped_ = engine_ == engine_kind::myers_striped ||
+               (engine_ == engine_kind::myers_lanes && options.approx_algorithm != "myers-simd" &&
+                striped_available(options.simd));
     if (engine_ == engine_kind::pigeon || options.approx_algorithm == "auto" || options.approx_algorithm == "myers" ||
         options.approx_algorithm.empty()) {
       finder_ = pick_piece_finder(options.simd);
@@ -119,14 +128,17 @@ class approx_matcher final : public matcher {
         throw error(errc::invalid_argument, "myers-word needs patterns of at most 64 bytes");
     }
     // The pigeonhole filter: forced, or chosen by auto when its pieces are selective (>= 5
-    // bytes) and the patterns are few (many short patterns share the SIMD lanes better).
+    // bytes; >= 8 where the striped kernel would take the pattern, which beats the filter on
+    // shorter pieces) and the patterns are few (many short patterns share the SIMD lanes better).
     const bool is_auto = finder_ != nullptr && engine_ != engine_kind::pigeon;
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       const bool ok = !hamming_ && pigeon_applicable(p, ks_[i]);
       const bool wanted = engine_ == engine_kind::pigeon ||
-                          (is_auto && (engine_ == engine_kind::myers_lanes || engine_ == engine_kind::myers_word) &&
-                           pigeon_piece_len(p.m, ks_[i]) >= 5 && (pats_.size() <= 4 || p.m > 64));
+                          (is_auto &&
+                           (engine_ == engine_kind::myers_lanes || engine_ == engine_kind::myers_word) &&
+                           pigeon_piece_len(p.m, ks_[i]) >= (striped_ && p.m <= 32 ? 8 : 5) &&
+                           (pats_.size() <= 4 || p.m > 64));
       filter_.push_back(ok && wanted);
     }
   }
@@ -174,8 +186,16 @@ class approx_matcher final : public matcher {
           else
             scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
           break;
+        case engine_kind::myers_striped:
         case engine_kind::myers_lanes:
-          if (p.m <= 64) {
+          if (striped_ && p.m <= 32) {
+            scan_myers_striped(p, seq, from, own_begin, own_end, ks_[i], sink);
+          } else if (engine_ == engine_kind::myers_striped) {
+            if (p.m <= 64)
+              scan_myers_word(p, seq, from, own_begin, own_end, ks_[i], sink);
+            else
+              scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
+          } else if (p.m <= 64) {
             lane_pats.push_back(&p);
             lane_ks.push_back(ks_[i]);
             lane_sinks.push_back(&sink);
@@ -229,8 +249,16 @@ class approx_matcher final : public matcher {
         else
           scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
         break;
+      case engine_kind::myers_striped:
       case engine_kind::myers_lanes:
-        if (p.m <= 64) {
+        if (striped_ && p.m <= 32) {
+          scan_myers_striped(p, text, 0, 0, text.size(), k, sink);
+        } else if (engine_ == engine_kind::myers_striped) {
+          if (p.m <= 64)
+            scan_myers_word(p, text, 0, 0, text.size(), k, sink);
+          else
+            scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
+        } else if (p.m <= 64) {
           const compiled_pattern* pp = &p;
           end_sink* sp = &sink;
           scan_myers_lanes(lanes_, {&pp, 1}, {&k, 1}, text, 0, 0, text.size(), {&sp, 1});
@@ -248,6 +276,7 @@ class approx_matcher final : public matcher {
   bool hamming_;
   lanes_backend lanes_{myers_lanes_serial, 8};
   piece_finder finder_ = nullptr;
+  bool striped_ = false;  ///< m <= 32 goes to the striped kernel
   std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;

@@ -205,7 +205,8 @@ TEST(ApproxEngines, LanesAcrossRounds) {
       o.approx_algorithm = "myers-word";
       const auto want = trawl::approx_end_scores(p, t, o);
       for (const auto& e : engines(m)) {
-        if (e.algorithm != "myers-simd" || e.simd == trawl::simd_level::serial) continue;
+        if ((e.algorithm != "myers-simd" && e.algorithm != "myers-striped") || e.simd == trawl::simd_level::serial)
+          continue;
         SCOPED_TRACE(e.name + " m=" + std::to_string(m) + " k=" + std::to_string(k));
         EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, k, true)), want);
         // and in cluster mode through the matcher, against the word engine's clusters
@@ -215,6 +216,40 @@ TEST(ApproxEngines, LanesAcrossRounds) {
       }
     }
   }
+}
+
+TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
+  // The striped kernel looks Peq up by byte quarters (0x00-3F, 40-7F, 80-FF): letters only,
+  // ASCII with spaces and punctuation, and every byte; with -i and IUPAC classes; m across
+  // the 16/32-bit lane widths; stripe lengths that are not multiples of 8.
+  if (!trawl::cpu_supports(trawl::simd_level::avx512)) GTEST_SKIP() << "no AVX-512 on this CPU";
+  std::mt19937_64 rng(11);
+  const std::vector<std::string> alphas = {"ACGT", "acgtACGTN", "the ,.;:THE\n0123", ""};
+  for (const std::string& alpha : alphas)
+    for (std::size_t m : {1, 4, 7, 15, 16, 17, 24, 31, 32}) {
+      const std::string p = approx_test::random_pattern(rng, m, alpha);
+      for (int k : {0, 1, 3, static_cast<int>(m)}) {
+        if (k > static_cast<int>(m)) continue;
+        const std::size_t n = 9000 + rng() % 777;
+        const std::string t = approx_test::text_with_copies(rng, n, p, static_cast<std::size_t>(k), alpha);
+        for (bool icase : {false, true})
+          for (bool iupac : {false, true}) {
+            if (iupac && alpha.size() > 9) continue;
+            trawl::search_options o;
+            o.max_errors = k;
+            o.all_ends = true;
+            o.ignore_case = icase;
+            o.iupac = iupac;
+            o.approx_algorithm = "dp";
+            const auto want = trawl::approx_end_scores(p, t, o);
+            o.approx_algorithm = "myers-striped";
+            o.simd = trawl::simd_level::avx512;
+            SCOPED_TRACE("alpha=" + alpha + " m=" + std::to_string(m) + " k=" + std::to_string(k) +
+                         " i=" + std::to_string(icase) + " iupac=" + std::to_string(iupac));
+            ASSERT_EQ(trawl::approx_end_scores(p, t, o), want);
+          }
+      }
+    }
 }
 
 TEST(ApproxEngines, Errors) {

@@ -112,6 +112,8 @@ inline std::vector<engine> engines(std::size_t m) {
     e.push_back({"myers-simd", trawl::simd_level::avx512, "lanes-avx512"});
   if (trawl::cpu_supports(trawl::simd_level::avx512))
     e.push_back({"myers-filter", trawl::simd_level::avx512, "filter-avx512"});
+  if (trawl::cpu_supports(trawl::simd_level::avx512))
+    e.push_back({"myers-striped", trawl::simd_level::avx512, "striped-avx512"});
   return e;
 }
 

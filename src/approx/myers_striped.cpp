@@ -1,0 +1,75 @@
+// myers_striped.cpp — plans the striped kernel (myers_striped_avx512.cpp) over a range: the
+// reported ends are cut into 64 equal stripes per round, each read from m+k-1 bytes before
+// its first end so every score is exact; the ends a round cannot split evenly go to the next
+// round, and those too close to `from` for a full warm-up to the one-word loop. O(n) bytes, O(n/64) vector steps.
+#include <algorithm>
+
+#include "approx/approx_internal.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl::approx_detail {
+
+namespace {
+
+constexpr std::size_t stripes = 64;
+constexpr std::size_t round_ends = std::size_t{1} << 14;  // ends per stripe per round (1 MiB)
+constexpr std::size_t min_stripe = 8;                     // below this the word loop is cheaper
+
+}  // namespace
+
+striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k) {
+  if (p.m == 0 || p.m > 32 || k > p.m) throw error(errc::invalid_argument, "striped kernel: pattern of 1-32 bytes, k <= m");
+  striped_pattern sp;
+  sp.width = p.m <= 16 ? 16 : 32;
+  sp.d = static_cast<std::uint32_t>(static_cast<std::size_t>(sp.width) - p.m);
+  sp.kk = k + sp.d;
+  for (std::size_t c = 0; c < 256; ++c) sp.peq[c] = static_cast<std::uint32_t>(p.peq[c] << sp.d);
+  return sp;
+}
+
+bool striped_available(simd_level level) {
+  const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  return has && (level == simd_level::automatic || level == simd_level::avx512);
+}
+
+void scan_myers_striped(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
+                        std::size_t to, std::uint32_t k, end_sink& sink) {
+  if (report_from >= to) return;
+  const striped_pattern sp = make_striped_pattern(p, k);
+  const std::size_t w = p.m + k - 1;  // warm-up: the longest occurrence is m + k bytes
+  const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+  std::size_t a = report_from;
+  const std::size_t pre_end = std::min(to, std::max(a, from + w));
+  if (a < pre_end) {
+    scan_myers_word(p, seq, from, a, pre_end, k, sink);
+    a = pre_end;
+  }
+  std::vector<lane_hit> hits, sorted;
+  std::array<std::size_t, stripes + 1> count{};
+  while (a < to) {
+    // Stripe lengths are odd multiples of 64 bytes (or below 64): with a stride of a multiple
+    // of 4 KiB all 64 streams would fall into one L1 set and thrash it. The ends left over
+    // go to the next, shorter round.
+    const std::size_t raw = std::min(round_ends, (to - a) / stripes);
+    if (raw < min_stripe) {
+      scan_myers_word(p, seq, a - w, a, to, k, sink);
+      break;
+    }
+    std::size_t stripe = raw;
+    if (raw >= 128) stripe = raw % 128 >= 64 ? raw - raw % 128 + 64 : raw - raw % 128 - 64;
+    else if (raw >= 64) stripe = 64;
+    hits.clear();
+    const bool q1 = bytes_in_quarter1_avx512(text + (a - w), stripes * stripe + w);
+    myers_striped_avx512(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits);
+    // Stable bucket by stripe: stripes are in text order, each stripe's hits in step order.
+    count.fill(0);
+    for (const lane_hit& h : hits) ++count[h.lane + 1];
+    for (std::size_t s = 0; s < stripes; ++s) count[s + 1] += count[s];
+    sorted.resize(hits.size());
+    for (const lane_hit& h : hits) sorted[count[h.lane]++] = h;
+    for (const lane_hit& h : sorted) sink.on_end(h.pos, h.score);
+    a += stripes * stripe;
+  }
+}
+
+}  // namespace trawl::approx_detail
