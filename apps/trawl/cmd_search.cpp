@@ -124,11 +124,11 @@ int run_search(search_args& a) {
   const bool approximate = a.k > 0 || a.all_ends;
   if (approximate) {
     // The library validates the name (auto, myers, dp, or one engine: myers-word,
-    // myers-blocked, myers-simd, myers-filter).
+    // myers-blocked, myers-simd, myers-striped, myers-filter).
     if (a.algorithm != "auto" && a.algorithm != "dp" && a.algorithm.rfind("myers", 0) != 0)
       throw error(errc::invalid_argument,
                   "--algorithm " + a.algorithm + " is not an approximate engine (auto, myers, dp, myers-word, "
-                  "myers-blocked, myers-simd, myers-filter)");
+                  "myers-blocked, myers-simd, myers-striped, myers-filter)");
     so.approx_algorithm = a.algorithm;
   } else {
     if (a.algorithm == "dp" || a.algorithm.rfind("myers", 0) == 0)
@@ -253,7 +253,7 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("--iupac", a->iupac, "IUPAC codes in DNA patterns (N, R, Y, ...) match their base sets");
   cmd->add_flag("-i,--ignore-case", a->ignore_case, "ASCII case-insensitive");
   cmd->add_flag("--both-strands", a->both_strands, "DNA: also search the reverse complement (strand '-')");
-  cmd->add_option("--algorithm", a->algorithm, "exact: bf|kmp|horspool|sunday|simd|auto; approximate: auto|myers|dp (or one engine: myers-word, myers-blocked, myers-simd, myers-filter)");
+  cmd->add_option("--algorithm", a->algorithm, "exact: bf|kmp|horspool|sunday|simd|auto; approximate: auto|myers|dp (or one engine: myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)");
   cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic)")->group("");
   cmd->add_flag("--check", a->check, "re-verify every hit against the text with a plain DP (slow; for audits)");

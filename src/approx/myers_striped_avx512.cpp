@@ -21,6 +21,7 @@
 // Compiled with -mavx512*; called only after a CPU check (striped_available).
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593 inside the intrinsics headers
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #include <immintrin.h>
 
 #include <array>
@@ -93,9 +94,9 @@ template <unsigned Q, bool Masked>
 }
 
 /// One Myers step (myers_word.cpp spells out every line) on W-bit lanes; the pattern's last
-/// row is the lane's sign bit. Returns the lanes with score <= kk.
+/// row is the lane's sign bit.
 template <int W>
-[[gnu::always_inline]] inline std::uint64_t step(__m512i eq, __m512i& pv, __m512i& mv, __m512i& score, __m512i kk) {
+[[gnu::always_inline]] inline void step(__m512i eq, __m512i& pv, __m512i& mv, __m512i& score) {
   const __m512i xv = _mm512_or_si512(eq, mv);
   if constexpr (W == 16) {
     const __m512i sum = _mm512_add_epi16(_mm512_and_si512(eq, pv), pv);
@@ -107,7 +108,6 @@ template <int W>
     mh = _mm512_slli_epi16(mh, 1);
     pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
     mv = _mm512_and_si512(ph, xv);
-    return _mm512_cmple_epu16_mask(score, kk);
   } else {
     const __m512i sum = _mm512_add_epi32(_mm512_and_si512(eq, pv), pv);
     const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
@@ -118,7 +118,6 @@ template <int W>
     mh = _mm512_slli_epi32(mh, 1);
     pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
     mv = _mm512_and_si512(ph, xv);
-    return _mm512_cmple_epu32_mask(score, kk);
   }
 }
 
@@ -166,22 +165,64 @@ struct striped_state {
   __m512i pv[regs<W>], mv[regs<W>], sc[regs<W>];
 };
 
-/// One step for all 64 stripes on transposed row x; returns per register the lanes <= kk.
+/// One step for all 64 stripes on transposed row x.
 template <int W, unsigned Q, bool Masked>
-[[gnu::always_inline]] inline void step_all(__m512i x, const quarter_tables* qt, __m512i kk, striped_state<W>& st,
-                                            std::uint64_t* m) {
+[[gnu::always_inline]] inline void step_all(__m512i x, const quarter_tables* qt, striped_state<W>& st) {
   const __m512i xa = x;
   const __m512i xb = _mm512_srli_epi16(x, 8);
   if constexpr (W == 16) {
-    m[0] = step<16>(lookup16<Q, Masked>(xa, qt, false), st.pv[0], st.mv[0], st.sc[0], kk);
-    m[1] = step<16>(lookup16<Q, Masked>(xb, qt, false), st.pv[1], st.mv[1], st.sc[1], kk);
+    step<16>(lookup16<Q, Masked>(xa, qt, false), st.pv[0], st.mv[0], st.sc[0]);
+    step<16>(lookup16<Q, Masked>(xb, qt, false), st.pv[1], st.mv[1], st.sc[1]);
   } else {
     const __m512i alo = lookup16<Q, Masked>(xa, qt, false), ahi = lookup16<Q, Masked>(xa, qt, true);
     const __m512i blo = lookup16<Q, Masked>(xb, qt, false), bhi = lookup16<Q, Masked>(xb, qt, true);
-    m[0] = step<32>(_mm512_unpacklo_epi16(alo, ahi), st.pv[0], st.mv[0], st.sc[0], kk);
-    m[1] = step<32>(_mm512_unpackhi_epi16(alo, ahi), st.pv[1], st.mv[1], st.sc[1], kk);
-    m[2] = step<32>(_mm512_unpacklo_epi16(blo, bhi), st.pv[2], st.mv[2], st.sc[2], kk);
-    m[3] = step<32>(_mm512_unpackhi_epi16(blo, bhi), st.pv[3], st.mv[3], st.sc[3], kk);
+    step<32>(_mm512_unpacklo_epi16(alo, ahi), st.pv[0], st.mv[0], st.sc[0]);
+    step<32>(_mm512_unpackhi_epi16(alo, ahi), st.pv[1], st.mv[1], st.sc[1]);
+    step<32>(_mm512_unpacklo_epi16(blo, bhi), st.pv[2], st.mv[2], st.sc[2]);
+    step<32>(_mm512_unpackhi_epi16(blo, bhi), st.pv[3], st.mv[3], st.sc[3]);
+  }
+}
+
+template <int W>
+[[gnu::always_inline]] inline __m512i min_score(__m512i a, __m512i b) {
+  if constexpr (W == 16)
+    return _mm512_min_epu16(a, b);
+  else
+    return _mm512_min_epu32(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline std::uint64_t at_most(__m512i a, __m512i kk) {
+  if constexpr (W == 16)
+    return _mm512_cmple_epu16_mask(a, kk);
+  else
+    return _mm512_cmple_epu32_mask(a, kk);
+}
+
+/// What the checked path needs besides the state.
+template <int W>
+struct report_context {
+  const quarter_tables* qt;
+  __m512i kk;
+  std::size_t warm, stride;
+  std::uint64_t pos0;
+  std::uint32_t d;
+  const std::array<std::array<std::uint32_t, lanes_per_reg<W>>, regs<W>>* stripe;
+  std::vector<lane_hit>* hits;
+};
+
+/// Steps with a check of every lane after each (the tail, and blocks whose minimum says that
+/// some lane reached <= k), from state `st`; out of line so the hot loop keeps its state in
+/// registers.
+template <int W, unsigned Q, bool Masked>
+[[gnu::noinline]] void checked_steps(striped_state<W>& st, const __m512i* rows, std::size_t t, std::size_t count,
+                                     const report_context<W>& c) {
+  for (std::size_t u = 0; u < count; ++u) {
+    step_all<W, Q, Masked>(rows[u], c.qt, st);
+    if (t + u < c.warm) continue;
+    for (int r = 0; r < regs<W>; ++r)
+      if (const std::uint64_t m = at_most<W>(st.sc[r], c.kk))
+        report<W>(st.sc[r], m, t + u, (*c.stripe)[static_cast<std::size_t>(r)].data(), c.stride, c.pos0, c.d,
+                  *c.hits);
   }
 }
 
@@ -215,18 +256,14 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
   }
   alignas(64) std::int64_t offs[64];
   for (std::size_t i = 0; i < 64; ++i) offs[i] = static_cast<std::int64_t>(i * stride);
-  auto hit_path = [&](const std::uint64_t* m, std::size_t t) {
-    if (t < warm) return;
-    for (int r = 0; r < R; ++r)
-      if (m[r]) report<W>(st.sc[r], m[r], t, stripe[static_cast<std::size_t>(r)].data(), stride, pos0, sp.d, hits);
-  };
-  std::size_t t = 0;
-  __m512i g[8], rows[8];
+  const report_context<W> ctx{qt, kk, warm, stride, pos0, sp.d, &stripe, &hits};
   // 64 sequential streams are more than the hardware prefetchers follow: each block of 8
   // steps prefetches one line ahead for 8 of the stripes, so every stripe gets one line per
   // 64 bytes it reads.
   constexpr std::size_t ahead = 512;
   std::size_t pf = 0;
+  std::size_t t = 0;
+  __m512i g[8], rows[8];
   for (; t + 8 <= steps; t += 8) {
     for (std::size_t s = pf; s < pf + 8; ++s)
       _mm_prefetch(reinterpret_cast<const char*>(text0 + static_cast<std::size_t>(offs[s]) + t + ahead), _MM_HINT_T0);
@@ -236,15 +273,27 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     for (int i = 0; i < 8; ++i)
       g[i] = _mm512_i64gather_epi64(_mm512_add_epi64(_mm512_load_si512(offs + 8 * i), off), text0, 1);
     transpose8(g, rows);
+    // The fast path checks once per 8 steps, on the minimum score of each lane; a block in
+    // which some lane got to <= k is run again from its saved state with every step checked.
+    const striped_state<W> saved = st;
+    __m512i mn[R];
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) mn[r] = st.sc[r];
 #pragma GCC unroll 8
     for (std::size_t u = 0; u < 8; ++u) {
-      std::uint64_t m[R];
-      step_all<W, Q, Masked>(rows[u], qt, kk, st, m);
-      std::uint64_t any = 0;
+      step_all<W, Q, Masked>(rows[u], qt, st);
 #pragma GCC unroll 4
-      for (int r = 0; r < R; ++r) any |= m[r];
-      if (any != 0) [[unlikely]]
-        hit_path(m, t + u);
+      for (int r = 0; r < R; ++r) mn[r] = min_score<W>(mn[r], st.sc[r]);
+    }
+    std::uint64_t any = 0;
+#pragma GCC unroll 4
+    for (int r = 0; r < R; ++r) any |= at_most<W>(mn[r], kk);
+    if (any != 0) [[unlikely]] {
+      alignas(64) __m512i block[8];
+      for (int u = 0; u < 8; ++u) block[u] = rows[u];
+      striped_state<W> redo = saved;
+      checked_steps<W, Q, Masked>(redo, block, t, 8, ctx);
+      st = redo;
     }
   }
   if (t < steps) {  // the last < 8 bytes of each stripe, never read past it
@@ -256,13 +305,7 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     }
     for (int i = 0; i < 8; ++i) g[i] = _mm512_load_si512(tail + 8 * i);
     transpose8(g, rows);
-    for (std::size_t u = 0; u < steps - t; ++u) {
-      std::uint64_t m[R];
-      step_all<W, Q, Masked>(rows[u], qt, kk, st, m);
-      std::uint64_t any = 0;
-      for (int r = 0; r < R; ++r) any |= m[r];
-      if (any != 0) hit_path(m, t + u);
-    }
+    checked_steps<W, Q, Masked>(st, rows, t, steps - t, ctx);
   }
 }
 
