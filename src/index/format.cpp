@@ -22,16 +22,17 @@ namespace trawl::index {
 namespace {
 
 constexpr char magic[8] = {'T', 'R', 'A', 'W', 'L', 'H', 'I', 'X'};
-constexpr std::uint32_t format_version = 2;
+constexpr std::uint32_t format_version = 3;
 constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
 constexpr std::size_t entry_size = 32;
 
 enum section_id : std::uint32_t {
-  sec_meta = 1, sec_kept_starts, sec_kept_ends, sec_src_of_phrase, sec_by_src, sec_by_src_sample,
+  sec_meta = 1, sec_kept_starts, sec_kept_ends, sec_src_rank, sec_by_src, sec_src_sample, sec_src_delta,
   sec_src_end_rmq, sec_seg_s2, sec_seg_text, sec_fm, sec_end
 };
-constexpr const char* section_names[] = {"", "meta", "kept phrase starts", "kept phrase ends", "phrase sources",
-                                         "sources by start", "source samples", "source ends + range max",
+constexpr const char* section_names[] = {"", "meta", "kept phrase starts", "kept phrase ends", "source ranks",
+                                         "sources by start", "source start samples", "source start deltas",
+                                         "source ends + range max",
                                          "S'' segment map", "text segment map", "FM-index of S''"};
 
 std::uint32_t crc(std::string_view s) {
@@ -105,9 +106,10 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::
   s.emplace_back(sec_meta, meta_bytes(ix));
   s.emplace_back(sec_kept_starts, sdsl_bytes(ix.kept_starts.bits));
   s.emplace_back(sec_kept_ends, sdsl_bytes(ix.kept_ends.bits));
-  s.emplace_back(sec_src_of_phrase, sdsl_bytes(ix.src_of_phrase));
+  s.emplace_back(sec_src_rank, sdsl_bytes(ix.src_rank));
   s.emplace_back(sec_by_src, sdsl_bytes(ix.by_src));
-  s.emplace_back(sec_by_src_sample, sdsl_bytes(ix.by_src_sample));
+  s.emplace_back(sec_src_sample, sdsl_bytes(ix.src_sample));
+  s.emplace_back(sec_src_delta, sdsl_bytes(ix.src_delta));
   {
     std::ostringstream os;
     ix.src_end.serialize(os);
@@ -232,9 +234,10 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
   }
   sdsl_load(ix.kept_starts.bits, payload[sec_kept_starts], "kept phrase starts");
   sdsl_load(ix.kept_ends.bits, payload[sec_kept_ends], "kept phrase ends");
-  sdsl_load(ix.src_of_phrase, payload[sec_src_of_phrase], "phrase sources");
+  sdsl_load(ix.src_rank, payload[sec_src_rank], "source ranks");
   sdsl_load(ix.by_src, payload[sec_by_src], "sources by start");
-  sdsl_load(ix.by_src_sample, payload[sec_by_src_sample], "source samples");
+  sdsl_load(ix.src_sample, payload[sec_src_sample], "source start samples");
+  sdsl_load(ix.src_delta, payload[sec_src_delta], "source start deltas");
   sdsl_load(ix.src_end, payload[sec_src_end_rmq], "source ends + range max");
   sdsl_load(ix.seg_s2.bits, payload[sec_seg_s2], "S'' segment map");
   sdsl_load(ix.seg_text.bits, payload[sec_seg_text], "text segment map");
@@ -259,13 +262,21 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
       ix.fm);
   const bool ok = ix.kept <= ix.z && ix.literal_bytes <= ix.n && ix.kept_starts.bits.size() == ix.n + 1 &&
                   ix.kept_starts.count_below(ix.n + 1) == ix.kept && ix.kept_ends.bits.size() == ix.n + 1 &&
-                  ix.kept_ends.count_below(ix.n + 1) == ix.kept && ix.src_of_phrase.size() == ix.kept &&
-                  ix.by_src.size() == ix.kept &&
-                  ix.by_src_sample.size() == (ix.by_src.size() + 63) / 64 &&
+                  ix.kept_ends.count_below(ix.n + 1) == ix.kept && ix.src_rank.size() == ix.kept &&
+                  ix.by_src.size() == ix.kept && ix.src_delta.size() == ix.kept &&
+                  ix.src_sample.size() == (ix.kept + by_src_block - 1) / by_src_block &&
                   ix.src_end.size() == ix.by_src.size() && ix.src_end.consistent() &&
                   ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.seg_text.bits.size() == ix.n + 1 &&
                   has_fm == (ix.s2_len > 0) && (!has_fm || fm_size == ix.s2_len + 1) && ix.sigma <= 256;
   if (!ok) bad("inconsistent sections");
+  // the source order: by_src and src_rank are inverse permutations, source starts do not
+  // decrease along it, and every source starts before its phrase (extract relies on it)
+  for (std::uint64_t j = 0; j < ix.kept; ++j) {
+    const std::uint64_t id = ix.by_src[j];
+    if (id >= ix.kept || ix.src_rank[id] != j || (j > 0 && ix.source_start(j) < ix.source_start(j - 1)) ||
+        ix.source_start(j) >= ix.kept_starts.at(id))
+      bad("inconsistent sections");
+  }
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const hybrid_index::impl& ix) {

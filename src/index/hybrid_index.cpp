@@ -19,8 +19,6 @@
 namespace trawl::index {
 namespace {
 
-constexpr std::uint64_t by_src_block = 64;
-
 /// Calls f(csa) on the FM-index that S'' uses.
 template <class F>
 decltype(auto) with_fm(const hybrid_index::impl& ix, F&& f) {
@@ -39,17 +37,23 @@ bool hybrid_index::impl::is_primary(std::uint64_t x, std::uint64_t m) const {
 }
 
 std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
-  // Sampled binary search (every 64th source start), then one block.
-  const auto& s = by_src_sample;
-  const std::uint64_t blk = static_cast<std::uint64_t>(std::upper_bound(s.begin(), s.end(), x) - s.begin());
-  if (blk == 0) return 0;
-  std::uint64_t lo = (blk - 1) * by_src_block, hi = std::min<std::uint64_t>(blk * by_src_block, by_src.size());
-  // first j in [lo, hi) with source_start(j) > x; source_start(lo) <= x holds
-  while (lo + 1 < hi) {
-    const std::uint64_t mid = lo + (hi - lo) / 2;
-    if (source_start(mid) <= x) lo = mid; else hi = mid;
+  // Sampled binary search (every by_src_block-th source start), then one block; both
+  // branch-free (the outcome of each comparison is unpredictable) and written with inlined
+  // operator[] reads (int_vector iterators and size() cost a call and a division each).
+  const std::uint64_t samples = (kept + by_src_block - 1) / by_src_block;
+  if (samples == 0 || packed_at(src_sample, 0) > x) return 0;
+  std::uint64_t base = 0, len = samples;  // last sample <= x lies in [base, base + len)
+  while (len > 1) {
+    const std::uint64_t half = len / 2;
+    base = packed_at(src_sample, base + half) <= x ? base + half : base;
+    len -= half;
   }
-  return hi;
+  // first j in (lo, hi) with source_start(j) > x, or hi; source_start(lo) <= x holds
+  const std::uint64_t lo = base * by_src_block, hi = std::min(kept, lo + by_src_block);
+  const std::uint64_t s0 = packed_at(src_sample, base);
+  std::uint64_t j = lo + 1;
+  while (j < hi && s0 + packed_at(src_delta, j) <= x) ++j;
+  return j;
 }
 
 void hybrid_index::impl::rebind() {
@@ -151,7 +155,7 @@ void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
       const std::uint64_t j = kept_of(p.x);
       if (j == kept) throw error(errc::bad_format, "index: text position in neither S'' nor a phrase");
       const std::uint64_t pos = kept_starts.at(j), end = kept_ends.at(j);
-      const std::uint64_t src = src_of_phrase[j], d = pos - src;
+      const std::uint64_t src = source_of_phrase(j), d = pos - src;
       const std::uint64_t c = std::min(p.len, end - p.x);
       if (c < p.len) work.push_back({p.x + c, p.len - c, p.at + c});
       p = {src + (p.x - pos) % d, c, p.at};
@@ -194,21 +198,22 @@ std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const buil
   }
   std::vector<std::uint64_t> copies(kz);
   std::iota(copies.begin(), copies.end(), std::uint64_t{0});
-  ix->src_of_phrase = sdsl::int_vector<>(kz, 0, 64);
-  for (std::uint64_t i = 0; i < kz; ++i) ix->src_of_phrase[i] = phrases[kept_ids[i]].src;
-  sdsl::util::bit_compress(ix->src_of_phrase);
   auto src_of = [&](std::uint64_t id) { return phrases[kept_ids[id]].src; };
   std::stable_sort(copies.begin(), copies.end(), [&](std::uint64_t a, std::uint64_t b) { return src_of(a) < src_of(b); });
-  ix->by_src = sdsl::int_vector<>(copies.size(), 0, 64);
-  sdsl::int_vector<> ends(copies.size(), 0, 64);
-  for (std::size_t j = 0; j < copies.size(); ++j) {
-    ix->by_src[j] = copies[j];
-    ends[j] = src_of(copies[j]) + phrases[kept_ids[copies[j]]].len - 1;
+  ix->by_src = sdsl::int_vector<>(kz, 0, 64);
+  ix->src_rank = sdsl::int_vector<>(kz, 0, 64);
+  ix->src_sample = sdsl::int_vector<>((kz + by_src_block - 1) / by_src_block, 0, 64);
+  ix->src_delta = sdsl::int_vector<>(kz, 0, 64);
+  sdsl::int_vector<> ends(kz, 0, 64);
+  for (std::size_t j = 0; j < kz; ++j) {
+    const std::uint64_t id = copies[j];
+    ix->by_src[j] = id;
+    ix->src_rank[id] = j;
+    if (j % by_src_block == 0) ix->src_sample[j / by_src_block] = src_of(id);
+    ix->src_delta[j] = src_of(id) - ix->src_sample[j / by_src_block];
+    ends[j] = src_of(id) + phrases[kept_ids[id]].len - 1;
   }
-  sdsl::util::bit_compress(ix->by_src);
-  ix->by_src_sample = sdsl::int_vector<>((copies.size() + by_src_block - 1) / by_src_block, 0, 64);
-  for (std::size_t k = 0; k < ix->by_src_sample.size(); ++k) ix->by_src_sample[k] = src_of(copies[k * by_src_block]);
-  sdsl::util::bit_compress(ix->by_src_sample);
+  for (auto* v : {&ix->by_src, &ix->src_rank, &ix->src_sample, &ix->src_delta}) sdsl::util::bit_compress(*v);
   ix->src_end.build(std::move(ends));
   if (opt.progress) opt.progress("sources", z, z);
 

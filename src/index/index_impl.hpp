@@ -66,6 +66,19 @@ struct ef_set {
   [[nodiscard]] std::uint64_t at(std::uint64_t i) const { return select(i + 1); }
 };
 
+/// v[i] of a bit-compressed vector, always inlined (int_vector's own reads are sometimes
+/// outlined into a call in the hot loops of the recursion).
+[[gnu::always_inline]] inline std::uint64_t packed_at(const sdsl::int_vector<>& v, std::uint64_t i) {
+  const std::uint64_t w = v.width(), bit = i * w, off = bit & 63;
+  const std::uint64_t* d = v.data() + (bit >> 6);
+  std::uint64_t x = d[0] >> off;
+  if (off + w > 64) x |= d[1] << (64 - off);
+  return w == 64 ? x : x & ((std::uint64_t{1} << w) - 1);
+}
+
+/// Every by_src_block-th source start is sampled for the predecessor search.
+inline constexpr std::uint64_t by_src_block = 16;
+
 struct hybrid_index::impl {
   // -- shape --
   std::uint64_t n = 0;
@@ -81,9 +94,10 @@ struct hybrid_index::impl {
   std::uint64_t literal_bytes = 0;     // bytes outside kept phrases
   ef_set kept_starts;                  // universe n+1: start of every kept phrase
   ef_set kept_ends;                    // universe n+1: exclusive end of every kept phrase
-  sdsl::int_vector<> src_of_phrase;    // source start of every kept phrase
-  sdsl::int_vector<> by_src;           // ids of kept phrases sorted by (source start, id)
-  sdsl::int_vector<> by_src_sample;    // source start of by_src[k·64] (predecessor search)
+  sdsl::int_vector<> by_src;           // ids of kept phrases sorted by (source start, id): order j
+  sdsl::int_vector<> src_rank;         // the inverse: j of kept phrase id
+  sdsl::int_vector<> src_sample;       // source start of j = k·by_src_block (predecessor search)
+  sdsl::int_vector<> src_delta;        // source start of j minus src_sample[j / by_src_block]
   range_max src_end;                   // inclusive source ends in by_src order, with range max
 
   // -- S'' --
@@ -105,13 +119,17 @@ struct hybrid_index::impl {
   [[nodiscard]] bool is_primary(std::uint64_t x, std::uint64_t m) const;
   /// Number of copy phrases whose source starts at or before x (prefix of by_src).
   [[nodiscard]] std::uint64_t sources_upto(std::uint64_t x) const;
-  /// Source start / inclusive end of the copy phrase by_src[j], and its target start.
-  [[nodiscard]] std::uint64_t source_start(std::uint64_t j) const { return src_of_phrase[by_src[j]]; }
-  void source_of(std::uint64_t j, std::uint64_t& src, std::uint64_t& len, std::uint64_t& target) const {
-    const std::uint64_t id = by_src[j];
-    src = src_of_phrase[id];
-    target = kept_starts.at(id);
-    len = kept_ends.at(id) - target;
+  /// Source start of the copy phrase by_src[j] (nondecreasing in j; stored in j order, so the
+  /// predecessor search reads neighbouring bits).
+  [[nodiscard]] std::uint64_t source_start(std::uint64_t j) const {
+    return packed_at(src_sample, j / by_src_block) + packed_at(src_delta, j);
+  }
+  /// Source start of kept phrase id (text order).
+  [[nodiscard]] std::uint64_t source_of_phrase(std::uint64_t id) const { return source_start(src_rank[id]); }
+  /// Target start minus source start of the copy phrase by_src[j] (an occurrence x inside its
+  /// source recurs at x + distance).
+  [[nodiscard]] std::uint64_t copy_distance(std::uint64_t j) const {
+    return kept_starts.at(packed_at(by_src, j)) - source_start(j);
   }
   /// Text starts of the primary occurrences of `pattern` (see locate_primary), unsorted.
   /// With `parallel`, the suffix-array rows are located with tbb::parallel_for in the

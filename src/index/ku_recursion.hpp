@@ -29,9 +29,7 @@ inline void ku_step(const hybrid_index::impl& ix, std::uint64_t m, const ku_item
   if (it.lo >= it.hi) return;
   const std::uint64_t j = ix.src_end.argmax(it.lo, it.hi - 1);
   if (ix.src_end.value(j) + 1 < it.x + m) return;  // the furthest source in range ends before x+m-1
-  std::uint64_t src = 0, len = 0, target = 0;
-  ix.source_of(j, src, len, target);
-  const std::uint64_t y = target + (it.x - src);
+  const std::uint64_t y = it.x + ix.copy_distance(j);
   out.push_back(y);
   stack.push_back({it.x, it.lo, j});
   stack.push_back({it.x, j + 1, it.hi});
