@@ -55,21 +55,58 @@ struct approx_plan {
   std::vector<std::vector<std::uint64_t>> peq;
   std::uint32_t k = 0;
   bool hamming = false;
-  enum class engine { automatic, tiled, warp } algo = engine::automatic;
+  /// tiled and automatic run a lone pattern of m <= 64 through the single-pattern kernel;
+  /// tiled_grouped never does (the generic tiled kernel, for comparison).
+  enum class engine { automatic, tiled, warp, tiled_grouped } algo = engine::automatic;
   std::size_t slice_length = 0;  ///< ends per thread (tiled) / per warp (warp); 0 = automatic
+  int single_variant = 0;        ///< single-pattern kernel: 1 = the other Peq-load placement (A/B)
+};
+
+/// Where the time of one streamed search went (host clocks; filled when stream_config::stats
+/// is set). fill_s is the wall time the fill jobs ran (first part start to last part end,
+/// summed over chunks); the waits are time the calling thread was blocked.
+struct stream_stats {
+  std::uint64_t bytes = 0;   ///< bytes uploaded (chunks with their overlaps)
+  std::uint64_t chunks = 0;
+  double fill_s = 0;         ///< host → pinned fills, summed
+  double fill_wait_s = 0;    ///< caller waiting for a fill to finish
+  double gpu_wait_s = 0;     ///< caller waiting for a chunk's copy + kernels
+  double sink_s = 0;         ///< in the chunk sink (host hit processing)
+  double setup_s = 0;        ///< plan upload and staging (re)allocation
+  double total_s = 0;
 };
 
 struct stream_config {
   int device = 0;
-  std::size_t chunk_size = 0;  ///< owned bytes per chunk; 0 = automatic
+  std::size_t chunk_size = 0;  ///< owned bytes per chunk; 0 = automatic (32 MiB)
+  std::size_t slots = 0;       ///< chunks in flight (pinned + device buffers); 0 = automatic (4)
+  /// When >= 0, the text bytes are read from this file descriptor at fd_offset + position
+  /// with pread() into the pinned buffers instead of being copied from `seq` (which must
+  /// still hold the same bytes: hits are finished against it).
+  int fd = -1;
+  std::uint64_t fd_offset = 0;
+  bool populate = true;         ///< pre-fault `seq` per part (MADV_POPULATE_READ) before copying
+  bool write_combined = false;  ///< staging buffers write-combined (a private pool is used when
+                                ///< this differs from the device's persistent one)
+  stream_stats* stats = nullptr;
 };
+
+/// Copies seq[pos, pos + len) (or the same bytes of config.fd) into host memory `dst` the way
+/// the streamer fills its pinned buffers: page-aligned parts on every core. For benchmarks.
+void host_fill(void* dst, std::string_view seq, std::size_t pos, std::size_t len, const stream_config& config);
+
+/// Frees the device's persistent staging buffers (pinned host and device memory); the next
+/// streamed search allocates them again. Never throws.
+void release_staging(int device) noexcept;
 
 /// Receives one chunk's candidates (owned positions own_begin <= pos < own_end, unordered).
 /// Chunks arrive in text order. Return false to stop.
 using chunk_sink = std::function<bool(std::uint64_t own_begin, std::uint64_t own_end, std::vector<candidate>& found)>;
 
-/// Exact search over `seq` in chunks overlapping by max m - 1 (pinned double buffers, two
-/// streams: the copy of chunk i+1 overlaps the kernels of chunk i).
+/// Exact search over `seq` in chunks overlapping by max m - 1. Chunks flow through a ring of
+/// `slots` staging slots (pinned host buffer, device buffer, stream) that persists per device
+/// across calls: while the GPU copies and scans chunks i-slots+1..i, every core fills chunk
+/// i+1; the sink of a chunk runs while the next one is being filled.
 void stream_exact(const exact_plan& plan, std::string_view seq, const stream_config& config, const chunk_sink& sink);
 
 /// Approximate search over `seq` in chunks overlapping by max(m) + k - 1; reports every end

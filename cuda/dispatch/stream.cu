@@ -1,16 +1,24 @@
 // cuda/dispatch/stream.cu — texts of any size through the device in chunks: chunk i owns
 // positions [c_i, c_i + chunk) and carries `lookbehind` bytes before and `lookahead` after,
 // so every key position is decided by exactly one chunk and results do not depend on the
-// chunk size. Two slots (pinned host buffer, device buffer, candidate buffer, stream)
-// alternate: while the kernels of chunk i run, the host copies chunk i+1 into the other
-// pinned buffer and its stream uploads it. Cost: one host copy and one H2D copy per byte.
+// chunk size.
+//
+// Chunks flow through a ring of S slots (pinned host buffer, device text buffer, candidate
+// buffer, stream). The slots belong to the device and persist across calls (allocated on
+// first use, grown when a larger chunk is asked for), so a search pays no cudaHostAlloc. While
+// the GPU copies and scans chunks i-S+2..i, the host worker pool fills chunk i+1 on every
+// core (pread from a file descriptor, or a pre-faulted copy from memory), and the sink of
+// chunk i-S+1 runs on the calling thread. Cost: one host pass and one H2D copy per byte.
 #include <algorithm>
+#include <chrono>
 #include <cstring>
-#include <thread>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "api/backend.hpp"
 #include "common/check.cuh"
+#include "dispatch/host_fill.cuh"
 #include "dispatch/plans.cuh"
 #include "kernels/launch.cuh"
 
@@ -18,121 +26,251 @@ namespace trawl::cuda {
 
 namespace {
 
-constexpr std::size_t kPadding = 128;
-constexpr std::size_t kDefaultChunk = std::size_t{64} << 20;
+using clk = std::chrono::steady_clock;
+double seconds(clk::time_point a, clk::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
-/// memcpy on several threads for large blocks (pageable → pinned is bound by one core).
-void parallel_copy(void* dst, const void* src, std::size_t n) {
-  const std::size_t per = std::size_t{4} << 20;
-  const unsigned hw = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
-  const std::size_t parts = std::min<std::size_t>(hw, (n + per - 1) / per);
-  if (parts <= 1) {
-    std::memcpy(dst, src, n);
-    return;
-  }
-  std::vector<std::thread> pool;
-  const std::size_t step = (n + parts - 1) / parts;
-  for (std::size_t i = 0; i < parts; ++i) {
-    const std::size_t a = i * step, b = std::min(n, a + step);
-    if (a >= b) break;
-    pool.emplace_back([=] { std::memcpy(static_cast<char*>(dst) + a, static_cast<const char*>(src) + a, b - a); });
-  }
-  for (auto& t : pool) t.join();
-}
+constexpr std::size_t kPadding = 128;
+constexpr std::size_t kDefaultChunk = std::size_t{32} << 20;
+constexpr std::size_t kDefaultSlots = 4;
 
 struct slot {
   pinned_array<std::uint8_t> host;
   device_array<std::uint8_t> text;
   device_array<candidate> out;
-  device_array<unsigned long long> count;
-  pinned_array<unsigned long long> host_count;
+  device_array<unsigned long long> count{1};
+  pinned_array<unsigned long long> host_count{1};
   stream_owner stream;
+};
+
+/// The staging slots of one device. `busy` is held by the search using them.
+struct staging {
+  std::mutex busy;
+  bool write_combined = false;
+  std::vector<std::unique_ptr<slot>> slots;
+
+  /// At least `n` slots with `len` bytes of text and `capacity` candidates each (grow only).
+  void ensure(std::size_t n, std::size_t len, std::size_t capacity) {
+    while (slots.size() < n) slots.push_back(std::make_unique<slot>());
+    for (std::size_t i = 0; i < n; ++i) {
+      slot& s = *slots[i];
+      if (s.host.size() < len) {
+        s.host.reset(0);
+        s.host.set_write_combined(write_combined);
+        s.host.reset(len);
+      }
+      if (s.text.size() < len + kPadding) {
+        s.text.reset(0);
+        s.text.reset(len + kPadding);
+        TRAWL_CUDA_CHECK(cudaMemset(s.text.get(), 0, len + kPadding));
+      }
+      if (s.out.size() < capacity) {
+        s.out.reset(0);
+        s.out.reset(capacity);
+      }
+    }
+  }
+};
+
+/// Per-device persistent staging. Leaked on purpose (like the worker pool): freeing pinned
+/// memory from a static destructor races the CUDA runtime's own teardown at exit.
+struct staging_registry {
+  std::mutex m;
+  std::vector<std::shared_ptr<staging>> per_device;
+  static staging_registry& instance() {
+    static staging_registry* r = new staging_registry;
+    return *r;
+  }
+  std::shared_ptr<staging> get(int device) {
+    const auto d = static_cast<std::size_t>(device);
+    std::lock_guard<std::mutex> lock(m);
+    if (per_device.size() <= d) per_device.resize(d + 1);
+    if (!per_device[d]) per_device[d] = std::make_shared<staging>();
+    return per_device[d];
+  }
+};
+
+/// The device's staging when it is free and of the asked kind; otherwise a private one for
+/// this call (a concurrent search on the same device, or a benchmark asking for another kind).
+class staging_lease {
+ public:
+  staging_lease(int device, bool write_combined) {
+    std::shared_ptr<staging> shared = staging_registry::instance().get(device);
+    if (shared->write_combined == write_combined && shared->busy.try_lock()) {
+      st_ = std::move(shared);
+      lock_ = std::unique_lock<std::mutex>(st_->busy, std::adopt_lock);
+    } else {
+      st_ = std::make_shared<staging>();
+      st_->write_combined = write_combined;
+    }
+  }
+  staging& get() const noexcept { return *st_; }
+
+ private:
+  std::shared_ptr<staging> st_;  // outlives the lock below
+  std::unique_lock<std::mutex> lock_;
+};
+
+struct geometry {
   std::size_t c0 = 0, c1 = 0, b0 = 0, len = 0;
 };
 
 template <class Plan>
 void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, std::size_t lookahead,
-                const stream_config& config, const chunk_sink& sink) {
+                const stream_config& config, const chunk_sink& sink, clk::time_point t_begin) {
   const std::size_t n = seq.size();
-  if (n == 0) return;
   const std::size_t chunk = std::min(n, config.chunk_size ? config.chunk_size : kDefaultChunk);
+  const std::size_t nchunks = (n + chunk - 1) / chunk;
+  const std::size_t S = std::min(nchunks, std::clamp<std::size_t>(config.slots ? config.slots : kDefaultSlots, 1, 16));
   const std::size_t max_len = std::min(n, chunk + lookbehind + lookahead);
-  std::size_t capacity = std::clamp<std::size_t>(chunk / 16, 4096, std::size_t{1} << 22);
-  slot slots[2];
-  for (auto& s : slots) {
-    s.host.set_write_combined(true);
-    s.host.reset(max_len);
-    s.text.reset(max_len + kPadding);
-    TRAWL_CUDA_CHECK(cudaMemset(s.text.get() + max_len, 0, kPadding));
-    s.out.reset(capacity);
-    s.count.reset(1);
-    s.host_count.reset(1);
-  }
-  auto run_kernels = [&](slot& s) {
+  const std::size_t capacity = std::clamp<std::size_t>(chunk / 16, 4096, std::size_t{1} << 22);
+  staging_lease lease(config.device, config.write_combined);
+  staging& st = lease.get();
+  st.ensure(S, max_len, capacity);
+  host_workers& pool = host_workers::instance();
+  const fill_source src{seq, config.fd, config.fd_offset, config.populate};
+  stream_stats stats;
+  const auto t_setup = clk::now();
+  stats.setup_s = seconds(t_begin, t_setup);
+
+  std::vector<geometry> geo(S);
+  std::vector<std::shared_ptr<host_workers::job>> fills(S);
+  std::vector<clk::time_point> fill_start(S);
+  // On any exit: no fill may still write into the pinned buffers, no copy may still read them.
+  struct drain {
+    host_workers& pool;
+    std::vector<std::shared_ptr<host_workers::job>>& fills;
+    staging& st;
+    std::size_t S;
+    ~drain() {
+      for (auto& f : fills)
+        if (f) pool.cancel(*f);
+      for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
+    }
+  } guard{pool, fills, st, S};
+
+  auto geometry_of = [&](std::size_t i) {
+    geometry g;
+    g.c0 = i * chunk;
+    g.c1 = std::min(n, g.c0 + chunk);
+    g.b0 = g.c0 - std::min(g.c0, lookbehind);
+    g.len = std::min(n, g.c1 + lookahead) - g.b0;
+    return g;
+  };
+  auto start_fill = [&](std::size_t i) {
+    const std::size_t k = i % S;
+    geo[k] = geometry_of(i);
+    fill_start[k] = clk::now();
+    fills[k] = submit_fill(pool, st.slots[k]->host.get(), src, geo[k].b0, geo[k].len);
+  };
+  auto run_kernels = [&](slot& s, const geometry& g) {
     TRAWL_CUDA_CHECK(cudaMemsetAsync(s.count.get(), 0, sizeof(unsigned long long), s.stream.get()));
-    text_window w{s.text.get(), s.len, s.c0 - s.b0, s.c1 - s.b0, s.b0};
+    text_window w{s.text.get(), g.len, g.c0 - g.b0, g.c1 - g.b0, g.b0};
     plan.launch(w, candidate_sink{s.out.get(), s.count.get(), s.out.size()}, s.stream.get());
     TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_count.get(), s.count.get(), sizeof(unsigned long long),
                                      cudaMemcpyDeviceToHost, s.stream.get()));
   };
-  auto issue = [&](slot& s, std::size_t c0) {
-    s.c0 = c0;
-    s.c1 = std::min(n, c0 + chunk);
-    s.b0 = c0 - std::min(c0, lookbehind);
-    s.len = std::min(n, s.c1 + lookahead) - s.b0;
-    // the previous user of this slot has been finalized (its stream is idle)
-    parallel_copy(s.host.get(), seq.data() + s.b0, s.len);
-    TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.text.get(), s.host.get(), s.len, cudaMemcpyHostToDevice, s.stream.get()));
-    run_kernels(s);
-  };
-  auto finalize = [&](slot& s) -> bool {
+  // waits for chunk i's copy and kernels and takes its candidates; the slot is then free
+  auto collect = [&](std::size_t i, std::vector<candidate>& found) {
+    const std::size_t k = i % S;
+    slot& s = *st.slots[k];
+    const auto t0 = clk::now();
     TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+    stats.gpu_wait_s += seconds(t0, clk::now());
     std::size_t total = static_cast<std::size_t>(*s.host_count.get());
     if (total > s.out.size()) {  // grow and run this chunk again: its text is still on the device
+      s.out.reset(0);
       s.out.reset(total + total / 4);
-      run_kernels(s);
+      run_kernels(s, geo[k]);
       TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
       total = static_cast<std::size_t>(*s.host_count.get());
     }
-    std::vector<candidate> found(total);
+    found.resize(total);
     if (total) {
       TRAWL_CUDA_CHECK(cudaMemcpyAsync(found.data(), s.out.get(), total * sizeof(candidate), cudaMemcpyDeviceToHost,
                                        s.stream.get()));
       TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
     }
-    plan.remap(found);
-    return sink(s.c0, s.c1, found);
   };
-  std::size_t cur = 0;
-  issue(slots[0], 0);
-  for (std::size_t next = chunk;; next += chunk) {
-    const bool more = next < n;
-    if (more) issue(slots[1 - cur], next);
-    if (!finalize(slots[cur])) {
-      if (more) TRAWL_CUDA_CHECK(cudaStreamSynchronize(slots[1 - cur].stream.get()));
-      return;
+  std::vector<candidate> found;
+  auto deliver = [&](std::size_t i) -> bool {
+    const geometry g = geometry_of(i);
+    plan.remap(found);
+    const auto t0 = clk::now();
+    const bool more = sink(g.c0, g.c1, found);
+    stats.sink_s += seconds(t0, clk::now());
+    return more;
+  };
+
+  start_fill(0);
+  std::size_t delivered = 0;  // chunks [0, delivered) went to the sink
+  bool stop = false;
+  for (std::size_t i = 0; i < nchunks && !stop; ++i) {
+    const std::size_t k = i % S;
+    const auto t0 = clk::now();
+    pool.wait(*fills[k]);
+    const auto t1 = clk::now();
+    stats.fill_wait_s += seconds(t0, t1);
+    const auto first = fills[k]->t_first.load(), last = fills[k]->t_last.load();
+    stats.fill_s += last > first ? static_cast<double>(last - first) * 1e-9 : 0.0;
+    fills[k].reset();
+    slot& s = *st.slots[k];
+    TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.text.get(), s.host.get(), geo[k].len, cudaMemcpyHostToDevice, s.stream.get()));
+    run_kernels(s, geo[k]);
+    stats.bytes += geo[k].len;
+    ++stats.chunks;
+    // the slot of chunk i + 1 was last used by chunk i + 1 - S: take its candidates, refill
+    // the slot, then hand the candidates to the sink while the fill runs
+    const bool have = i + 1 >= S;
+    if (have) collect(i + 1 - S, found);
+    if (i + 1 < nchunks) start_fill(i + 1);
+    if (have) {
+      stop = !deliver(i + 1 - S);
+      delivered = i + 2 - S;
     }
-    if (!more) return;
-    cur = 1 - cur;
   }
+  for (; !stop && delivered < nchunks; ++delivered) {
+    collect(delivered, found);
+    stop = !deliver(delivered);
+  }
+  stats.total_s = seconds(t_begin, clk::now());
+  if (config.stats) *config.stats = stats;
 }
 
 }  // namespace
 
+void host_fill(void* dst, std::string_view seq, std::size_t pos, std::size_t len, const stream_config& config) {
+  host_workers& pool = host_workers::instance();
+  auto job = submit_fill(pool, dst, fill_source{seq, config.fd, config.fd_offset, config.populate}, pos, len);
+  pool.wait(*job);
+}
+
+void release_staging(int device) noexcept {
+  if (device < 0) return;
+  staging_registry& r = staging_registry::instance();
+  std::shared_ptr<staging> old;
+  {
+    std::lock_guard<std::mutex> lock(r.m);
+    if (r.per_device.size() > static_cast<std::size_t>(device)) old = std::move(r.per_device[static_cast<std::size_t>(device)]);
+  }
+  // freed here, or by the search still holding it when it ends; the owners never throw
+}
+
 void stream_exact(const exact_plan& plan, std::string_view seq, const stream_config& config, const chunk_sink& sink) {
+  const auto t0 = clk::now();
   select_device(config.device);
   if (plan.patterns.empty() || seq.empty()) return;
   exact_device_plan dplan(plan);
-  run_stream(dplan, seq, 0, dplan.max_length - 1, config, sink);
+  run_stream(dplan, seq, 0, dplan.max_length - 1, config, sink, t0);
 }
 
 void stream_approx(const approx_plan& plan, std::string_view seq, const stream_config& config,
                    const chunk_sink& sink) {
+  const auto t0 = clk::now();
   select_device(config.device);
   if (plan.lengths.empty() || seq.empty()) return;
   const device_status dev = query_device(config.device);
   approx_device_plan dplan(plan, dev);
-  run_stream(dplan, seq, dplan.max_length + plan.k - 1, 0, config, sink);
+  run_stream(dplan, seq, dplan.max_length + plan.k - 1, 0, config, sink, t0);
 }
 
 }  // namespace trawl::cuda

@@ -44,10 +44,15 @@ enum class approx_engine {
 /// cross every chunk and slice edge.
 struct gpu_options {
   int device = 0;                ///< CUDA device ordinal
-  std::size_t chunk_size = 0;    ///< owned text bytes per host→device chunk; 0 = automatic (256 MiB)
+  std::size_t chunk_size = 0;    ///< owned text bytes per host→device chunk; 0 = automatic (32 MiB)
   std::size_t slice_length = 0;  ///< text bytes per thread / warp slice; 0 = automatic
   exact_engine exact = exact_engine::automatic;
   approx_engine approx = approx_engine::automatic;
+  /// Optional: a file descriptor holding the bytes of `seq` at source_offset (e.g. the file
+  /// `seq` was mapped from). The chunks are then read with pread() straight into pinned
+  /// staging memory instead of being copied from `seq`; `seq` is still used to finish hits.
+  int source_fd = -1;
+  std::uint64_t source_offset = 0;
 };
 
 /// True when the backend was compiled in and a CUDA device is present. Never throws.

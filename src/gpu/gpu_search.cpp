@@ -101,6 +101,8 @@ trawl::cuda::stream_config stream_cfg(const gpu_options& g) {
   trawl::cuda::stream_config c;
   c.device = g.device;
   c.chunk_size = g.chunk_size;
+  c.fd = g.source_fd;
+  c.fd_offset = g.source_offset;
   return c;
 }
 
