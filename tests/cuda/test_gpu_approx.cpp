@@ -63,6 +63,34 @@ TEST(GpuApprox, TiledMultiWord) {
   run_random(18, 65, 128, trawl::gpu::approx_engine::tiled, 6);
   run_random(19, 100, 256, trawl::gpu::approx_engine::automatic, 6);
 }
+// One pattern of m <= 64 runs the single-pattern kernel (byte loads, score checked once per
+// 8 ends): every m, k, chunk and slice size, hits at slice, round and chunk edges.
+TEST(GpuApprox, SinglePatternKernel) {
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(21);
+  for (int round = 0; round < 40; ++round) {
+    const std::string alphabet = round % 4 == 3 ? "ab" : "ACGT";
+    const std::size_t m = 1 + rng() % 64;
+    const std::vector<std::string> pats = {oracle::random_text(rng, m, alphabet)};
+    const std::size_t n = 1 + rng() % 6000;
+    const std::string text = gputest::text_with_plants(rng, n, alphabet, pats, 20, static_cast<int>(rng() % 4));
+    trawl::search_options o;
+    o.max_errors = 1 + static_cast<int>(rng() % 5);
+    o.all_ends = rng() % 2;
+    const auto want = expected(pats, text, o);
+    for (std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{37}, std::size_t{1000}}) {
+      for (std::size_t slice : {std::size_t{0}, std::size_t{1 + rng() % 80}}) {
+        trawl::gpu::gpu_options g;
+        g.chunk_size = chunk;
+        g.slice_length = slice;
+        ASSERT_EQ(gputest::collect(pats, text, o, g), want)
+            << "round " << round << " m=" << m << " n=" << n << " k=" << o.max_errors << " all_ends=" << o.all_ends
+            << " chunk=" << chunk << " slice=" << slice;
+      }
+    }
+  }
+}
+
 TEST(GpuApprox, WarpMultiWord) {
   TRAWL_REQUIRE_GPU();
   run_random(13, 1, 40, trawl::gpu::approx_engine::warp, 6);
