@@ -1,14 +1,16 @@
 // bench_cuda.cpp — benchmark table of the CUDA backend. Every timed run also checks its
 // answer (hit counts against planted occurrences or the public API), so a wrong kernel fails.
 //
-//   trawl_bench_cuda [--quick] [--genome-gbp 3.1] [--file /tmp/trawl_bench.txt]
+//   trawl_bench_cuda [--quick] [--genome-gbp 3.1] [--file /tmp/trawl_bench.txt] [--keep-file]
+//                    [--sections 012345]
 //
 // Sections: (0) device, device-to-device copy bandwidth; (1) device-resident exact filter;
 // (2) device-resident Myers, one pattern m = 16/32/64, k = 4, 1 GiB DNA: GB/s and TCUPS;
 // (3) task-parallel: 312 patterns of 23 nt, k = 3, both strands, generated genome;
 // (4) best approximate substring |X| = 32..1024 vs |Y| = 2^22 random 0/1, both engines;
 // (5) end to end from a file in the page cache through gpu::search_sequence vs pinned and
-// pageable H2D bandwidth measured in the same run.
+// pageable H2D bandwidth measured in the same run, with a breakdown: host fill rate per
+// method, device-resident kernel time on the same bytes, the streamer's own clocks.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -87,12 +89,17 @@ int main(int argc, char** argv) try {
   bool quick = false;
   double genome_gbp = 3.1;
   std::string file = "/tmp/trawl_bench.txt";
+  std::string sections = "012345";
+  bool keep_file = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--quick") quick = true;
     else if (a == "--genome-gbp" && i + 1 < argc) genome_gbp = std::stod(argv[++i]);
     else if (a == "--file" && i + 1 < argc) file = argv[++i];
+    else if (a == "--keep-file") keep_file = true;
+    else if (a == "--sections" && i + 1 < argc) sections = argv[++i];
   }
+  auto want = [&](char c) { return sections.find(c) != std::string::npos; };
   const cuda::device_status dev = cuda::query_device(0);
   if (!dev.present) {
     std::printf("no CUDA device\n");
@@ -115,7 +122,7 @@ int main(int argc, char** argv) try {
   cuda::device_array<unsigned long long> count(1);
 
   // ---- (1) exact filter / Sunday, device resident ----
-  {
+  if (want('1')) {
     const std::string pat = download(text.get(), n / 3, 32);
     cuda::exact_plan ep;
     ep.patterns = {pat};
@@ -136,27 +143,49 @@ int main(int argc, char** argv) try {
   }
 
   // ---- (2) Myers, one pattern, device resident ----
-  std::printf("\n| engine | m | k | time ms | GB/s | TCUPS | hits |\n|---|---|---|---|---|---|---|\n");
+  if (want('2')) std::printf("\n| engine | m | k | time ms | GB/s | TCUPS | hits |\n|---|---|---|---|---|---|---|\n");
+  using eng_t = cuda::approx_plan::engine;
+  struct myers_row {
+    const char* name;
+    eng_t algo;
+    std::size_t slice;
+    int variant = 0;
+  };
   for (std::uint32_t m : {16u, 32u, 64u, 128u, 256u, 1024u}) {
-    for (auto algo : {cuda::approx_plan::engine::tiled, cuda::approx_plan::engine::warp}) {
-      if (m > 256 && algo == cuda::approx_plan::engine::tiled) continue;
-      if (m < 64 && algo == cuda::approx_plan::engine::warp) continue;
+    if (!want('2')) break;
+    std::vector<myers_row> rows;
+    if (m <= 64) {
+      rows = {{"single", eng_t::tiled, 0},
+              {m > 32 ? "single, Peq loads hoisted (A/B)" : "single, Peq loads per step (A/B)", eng_t::tiled, 0, 1},
+              {"tiled-grouped", eng_t::tiled_grouped, 0}};
+      // the earlier build's wave-quantized slice for 1 GiB on 132 SMs x 4 blocks (1136)
+      if (m == 32 && !quick) rows.push_back({"tiled-grouped SL=1136", eng_t::tiled_grouped, 1136});
+    } else if (m <= 256) {
+      rows = {{"tiled", eng_t::tiled, 0}, {"warp", eng_t::warp, 0}};
+    } else {
+      rows = {{"warp", eng_t::warp, 0}};
+    }
+    std::uint64_t ref_hits = ~std::uint64_t{0};
+    for (const myers_row& row : rows) {
       const std::string pat = download(text.get(), n / 2 + m, m);
       cuda::approx_plan plan = plan_for({pat}, 4, false);
-      plan.algo = algo;
+      plan.algo = row.algo;
+      plan.slice_length = row.slice;
+      plan.single_variant = row.variant;
       cuda::approx_device_engine eng(plan, 0);
       std::uint64_t hits = 0;
       const double ms = tm.median_ms(quick ? 2 : 5, [&] { hits = eng.scan(text.get(), n, cand.get(), cand.size()); });
-      std::printf("| %s | %u | 4 | %.3f | %.1f | %.2f | %llu |\n",
-                  algo == cuda::approx_plan::engine::tiled ? "tiled" : "warp", m, ms,
+      std::printf("| %s | %u | 4 | %.3f | %.1f | %.2f | %llu |\n", row.name, m, ms,
                   static_cast<double>(n) / (ms * 1e-3) / 1e9, static_cast<double>(n) * m / (ms * 1e-3) / 1e12,
                   static_cast<unsigned long long>(hits));
       if (hits == 0) std::printf("ERROR: planted pattern not found\n");
+      if (ref_hits != ~std::uint64_t{0} && hits != ref_hits) std::printf("ERROR: engines disagree on the hit count\n");
+      ref_hits = hits;
     }
   }
 
   // ---- (3) task-parallel genome ----
-  {
+  if (want('3')) {
     const std::size_t full = static_cast<std::size_t>(genome_gbp * 1e9);
     const std::size_t part = quick ? full / 100 : full / 10;
     std::mt19937_64 rng(5);
@@ -190,7 +219,7 @@ int main(int argc, char** argv) try {
   }
 
   // ---- (4) best approximate substring ----
-  {
+  if (want('4')) {
     const std::size_t ny = std::size_t{1} << 22;
     cuda::device_array<std::uint8_t> y(ny + 256), x(1024 + 64);
     generate(y.get(), ny + 256, 9, "01");
@@ -223,7 +252,7 @@ int main(int argc, char** argv) try {
   }
 
   // ---- (5) end to end from a file ----
-  {
+  if (want('5')) {
     const std::size_t fn = quick ? GiB / 4 : GiB;
     {
       std::string chunk(std::size_t{64} << 20, 'A');
@@ -240,34 +269,145 @@ int main(int argc, char** argv) try {
     const std::size_t len = static_cast<std::size_t>(st.st_size);
     void* map = mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     std::string_view seq(static_cast<const char*>(map), len);
-    // pinned / pageable H2D
+    auto gbs = [](std::size_t bytes, double s) { return static_cast<double>(bytes) / s / 1e9; };
+    // ceilings: pinned / pageable H2D
     const std::size_t hb = std::min({std::size_t{256} << 20, n, len});  // scratch holds n bytes (--quick: 128 MiB)
     cuda::pinned_array<std::uint8_t> pin(hb);
     std::memcpy(pin.get(), seq.data(), hb);
     const double pin_ms = tm.median_ms(5, [&] { TRAWL_CUDA_CHECK(cudaMemcpy(scratch.get(), pin.get(), hb, cudaMemcpyHostToDevice)); });
     const double page_ms = tm.median_ms(3, [&] { TRAWL_CUDA_CHECK(cudaMemcpy(scratch.get(), seq.data(), hb, cudaMemcpyHostToDevice)); });
-    std::printf("\nH2D: pinned %.1f GB/s, pageable (mapped file) %.1f GB/s\n", static_cast<double>(hb) / (pin_ms * 1e-3) / 1e9,
-                static_cast<double>(hb) / (page_ms * 1e-3) / 1e9);
+    const double pinned_gbs = gbs(hb, pin_ms * 1e-3);
+    std::printf("\nH2D: pinned %.1f GB/s, pageable (mapped file) %.1f GB/s\n", pinned_gbs, gbs(hb, page_ms * 1e-3));
+
+    // host fill: file bytes -> pinned memory on every core, 64 MiB at a time, whole file
+    {
+      const std::size_t piece = std::size_t{64} << 20;
+      cuda::pinned_array<std::uint8_t> dst(piece);
+      cuda::pinned_array<std::uint8_t> dst_wc(piece, true);
+      struct fill_case {
+        const char* name;
+        bool fresh_map, populate, use_fd, wc;
+      };
+      const fill_case cases[] = {
+          {"memcpy, mapped+populated", false, false, false, false},
+          {"memcpy + MADV_POPULATE_READ, mapped+populated", false, true, false, false},
+          {"memcpy, fresh map (page faults)", true, false, false, false},
+          {"memcpy + MADV_POPULATE_READ, fresh map", true, true, false, false},
+          {"pread from fd", false, false, true, false},
+          {"memcpy + populate, fresh map -> write-combined", true, true, false, true},
+          {"pread from fd -> write-combined", false, false, true, true},
+      };
+      std::printf("\n| host fill (16 cores), 1 GiB file in page cache | GB/s |\n|---|---|\n");
+      for (const fill_case& c : cases) {
+        std::vector<double> runs;
+        for (int rep = 0; rep < 3; ++rep) {
+          void* m2 = c.fresh_map ? mmap(nullptr, len, PROT_READ, MAP_PRIVATE, fd, 0) : map;
+          cuda::stream_config cfg;
+          cfg.populate = c.populate;
+          if (c.use_fd) cfg.fd = fd;
+          const std::string_view src(static_cast<const char*>(m2), len);
+          const auto t0 = clk::now();
+          for (std::size_t pos = 0; pos < len; pos += piece)
+            cuda::host_fill(c.wc ? dst_wc.get() : dst.get(), src, pos, std::min(piece, len - pos), cfg);
+          runs.push_back(std::chrono::duration<double>(clk::now() - t0).count());
+          if (c.fresh_map) munmap(m2, len);
+        }
+        std::sort(runs.begin(), runs.end());
+        std::printf("| %s | %.1f |\n", c.name, gbs(len, runs[1]));
+      }
+    }
+
     const std::string p32(seq.substr(len / 2, 32));
+    // kernel time alone: the same search over the file's bytes already on the device
+    {
+      cuda::device_array<std::uint8_t> dtext(len + 256);
+      TRAWL_CUDA_CHECK(cudaMemcpy(dtext.get(), seq.data(), len, cudaMemcpyHostToDevice));
+      cuda::exact_plan ep;
+      ep.patterns = {p32};
+      cuda::exact_device_plan dp(ep);
+      cuda::text_window w{dtext.get(), len, 0, len, 0};
+      const double ex_ms = tm.median_ms(5, [&] {
+        TRAWL_CUDA_CHECK(cudaMemsetAsync(count.get(), 0, 8));
+        dp.launch(w, cuda::candidate_sink{cand.get(), count.get(), cand.size()}, nullptr);
+      });
+      cuda::approx_device_engine eng(plan_for({p32}, 2, false), 0);
+      const double k2_ms = tm.median_ms(5, [&] { eng.scan(dtext.get(), len, cand.get(), cand.size()); });
+      std::printf("\nkernels on the file's bytes (device resident): exact %.3f ms (%.0f GB/s), k=2 %.3f ms (%.0f GB/s)\n",
+                  ex_ms, gbs(len, ex_ms * 1e-3), k2_ms, gbs(len, k2_ms * 1e-3));
+    }
+
+    // end to end through the public API; the GPU context and the staging pool exist already
+    // (the first call, which allocates the pool, is reported separately)
+    std::printf("\n| search | source | chunk MiB | wall s | GB/s | %% of pinned H2D | hits |\n|---|---|---|---|---|---|---|\n");
     for (int k : {0, 2}) {
       search_options o;
       o.max_errors = k;
-      std::uint64_t hits = 0;
-      gpu::search_sequence({p32}, seq.substr(0, 1 << 20), o, [](auto) { return true; });  // warm-up
-      for (std::size_t chunk : {std::size_t{0}, std::size_t{256} << 20}) {
+      struct e2e_case {
+        std::size_t chunk;
+        bool use_fd;
+      };
+      const e2e_case cases[] = {{0, false}, {0, true}, {std::size_t{16} << 20, false}, {std::size_t{64} << 20, false},
+                                {std::size_t{128} << 20, true}};
+      std::uint64_t ref = ~std::uint64_t{0};
+      bool first = true;
+      for (const e2e_case& c : cases) {
         gpu::gpu_options g;
-        g.chunk_size = chunk;
-        const auto t0 = clk::now();
-        hits = gpu::search_sequence({p32}, seq, o, [](auto) { return true; }, g);
-        const double s = std::chrono::duration<double>(clk::now() - t0).count();
-        std::printf("end-to-end %s m=32 over %.2f GiB file, chunk %zu MiB: %.3f s = %.1f GB/s, %llu hits\n",
-                    k ? "k=2 " : "exact", static_cast<double>(len) / GiB, (chunk ? chunk : std::size_t{64} << 20) >> 20, s,
-                    static_cast<double>(len) / s / 1e9, static_cast<unsigned long long>(hits));
+        g.chunk_size = c.chunk;
+        if (c.use_fd) g.source_fd = fd;
+        std::vector<double> runs;
+        std::uint64_t hits = 0;
+        for (int rep = 0; rep < (first ? 4 : 3); ++rep) {
+          const auto t0 = clk::now();
+          hits = gpu::search_sequence({p32}, seq, o, [](auto) { return true; }, g);
+          const double sec = std::chrono::duration<double>(clk::now() - t0).count();
+          if (first && rep == 0) {
+            std::printf("| %s | first call (allocates the staging pool) | 32 | %.4f | %.1f | %.0f %% | %llu |\n",
+                        k ? "k=2" : "exact", sec, gbs(len, sec), 100 * gbs(len, sec) / pinned_gbs,
+                        static_cast<unsigned long long>(hits));
+            continue;
+          }
+          runs.push_back(sec);
+        }
+        first = false;
+        std::sort(runs.begin(), runs.end());
+        const double sec = runs[runs.size() / 2];
+        std::printf("| %s | %s | %zu | %.4f | %.1f | %.0f %% | %llu |\n", k ? "k=2" : "exact",
+                    c.use_fd ? "pread(fd)" : "mapped file", (c.chunk ? c.chunk : std::size_t{32} << 20) >> 20, sec,
+                    gbs(len, sec), 100 * gbs(len, sec) / pinned_gbs, static_cast<unsigned long long>(hits));
+        if (ref != ~std::uint64_t{0} && hits != ref) std::printf("ERROR: hit count differs between chunk sizes\n");
+        ref = hits;
+      }
+    }
+    // where the time goes: the streamer's own clocks (default chunk, mapped file)
+    std::printf("\n| stream breakdown | total s | setup | fill (busy) | fill GB/s | wait fill | wait GPU | sink | chunks |\n"
+                "|---|---|---|---|---|---|---|---|---|\n");
+    for (int k : {0, 2}) {
+      for (bool use_fd : {false, true}) {
+        cuda::stream_stats stats;
+        cuda::stream_config cfg;
+        cfg.stats = &stats;
+        if (use_fd) cfg.fd = fd;
+        std::uint64_t found = 0;
+        auto sink = [&](std::uint64_t, std::uint64_t, std::vector<cuda::candidate>& c) {
+          found += c.size();
+          return true;
+        };
+        if (k == 0) {
+          cuda::exact_plan ep;
+          ep.patterns = {p32};
+          cuda::stream_exact(ep, seq, cfg, sink);
+        } else {
+          cuda::stream_approx(plan_for({p32}, 2, false), seq, cfg, sink);
+        }
+        std::printf("| %s %s | %.4f | %.4f | %.4f | %.1f | %.4f | %.4f | %.4f | %llu |\n", k ? "k=2" : "exact",
+                    use_fd ? "pread" : "map", stats.total_s, stats.setup_s, stats.fill_s, gbs(stats.bytes, stats.fill_s),
+                    stats.fill_wait_s, stats.gpu_wait_s, stats.sink_s, static_cast<unsigned long long>(stats.chunks));
       }
     }
     munmap(map, len);
     close(fd);
-    std::remove(file.c_str());
+    if (!keep_file) std::remove(file.c_str());
+    else std::printf("\nkept %s; pattern for the CLI: %s\n", file.c_str(), p32.c_str());
   }
   return 0;
 } catch (const std::exception& e) {
