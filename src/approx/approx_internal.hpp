@@ -199,6 +199,15 @@ void scan_pigeon(const compiled_pattern& p, piece_finder finder, const lanes_bac
 /// the empty substring achieves it. Reverse global Myers over seq[max(lo, j+1-m-score)..j].
 std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, std::uint64_t j, std::uint32_t score,
                              std::uint64_t lo);
+/// A leftmost-start question for leftmost_starts: in j, score; out start.
+struct start_request {
+  std::uint64_t j;
+  std::uint32_t score;
+  std::uint64_t start = 0;
+};
+/// leftmost_start for many ends of one pattern: one-word patterns run 8 requests interleaved
+/// (independent dependency chains, so the loop is bound by throughput, not latency). align.cpp
+void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs);
 /// Start of a Hamming hit ending at j.
 inline std::uint64_t hamming_start(const compiled_pattern& p, std::uint64_t j) { return j + 1 - p.m; }
 

@@ -15,14 +15,30 @@ namespace {
 
 enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, hamming };
 
-/// Emits one hit per end (all-ends mode).
-class all_ends_sink final : public end_sink {
+/// Base of the two sinks: hits go to `out` at once, their leftmost starts are computed in
+/// one batch by resolve() (leftmost_starts interleaves independent requests).
+class start_sink : public end_sink {
  public:
-  all_ends_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, std::vector<hit>& out)
+  start_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, std::vector<hit>& out)
       : p_(p), seq_(seq), lo_(lo), hamming_(hamming), out_(out) {}
-  void on_end(std::uint64_t j, std::uint32_t score) override {
-    const std::uint64_t start = hamming_ ? hamming_start(p_, j) : leftmost_start(p_, seq_, j, score, lo_);
-    out_.push_back(hit{start, j + 1, p_.index, score, p_.dir, 0});
+  /// Fills in the starts of every hit emitted so far.
+  void resolve() {
+    if (pending_.empty()) return;
+    leftmost_starts(p_, seq_, lo_, requests_);
+    for (std::size_t i = 0; i < pending_.size(); ++i) out_[pending_[i]].start = requests_[i].start;
+    pending_.clear();
+    requests_.clear();
+  }
+
+ protected:
+  void emit(std::uint64_t j, std::uint32_t score, std::uint8_t flags) {
+    if (hamming_) {
+      out_.push_back(hit{hamming_start(p_, j), j + 1, p_.index, score, p_.dir, flags});
+      return;
+    }
+    pending_.push_back(out_.size());
+    requests_.push_back({j, score});
+    out_.push_back(hit{0, j + 1, p_.index, score, p_.dir, flags});
   }
 
  private:
@@ -31,15 +47,24 @@ class all_ends_sink final : public end_sink {
   std::uint64_t lo_;
   bool hamming_;
   std::vector<hit>& out_;
+  std::vector<std::size_t> pending_;
+  std::vector<start_request> requests_;
+};
+
+/// Emits one hit per end (all-ends mode).
+class all_ends_sink final : public start_sink {
+ public:
+  using start_sink::start_sink;
+  void on_end(std::uint64_t j, std::uint32_t score) override { emit(j, score, 0); }
 };
 
 /// Groups runs of consecutive ends and emits one hit per run (cluster mode). Streams: O(1)
 /// state however long a run is.
-class cluster_sink final : public end_sink {
+class cluster_sink final : public start_sink {
  public:
   cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
                std::uint64_t own_end, bool hamming, std::vector<hit>& out)
-      : p_(p), seq_(seq), lo_(lo), own_begin_(own_begin), own_end_(own_end), hamming_(hamming), out_(out) {}
+      : start_sink(p, seq, lo, hamming, out), own_begin_(own_begin), own_end_(own_end) {}
   void on_end(std::uint64_t j, std::uint32_t score) override {
     if (open_ && j == last_ + 1) {
       if (score < best_score_) best_score_ = score, best_j_ = j;  // strictly less: leftmost on ties
@@ -54,20 +79,14 @@ class cluster_sink final : public end_sink {
   void finish() {
     if (!open_) return;
     open_ = false;
-    const std::uint64_t start =
-        hamming_ ? hamming_start(p_, best_j_) : leftmost_start(p_, seq_, best_j_, best_score_, lo_);
     std::uint8_t flags = 0;
     if (first_ == own_begin_) flags |= 1;
     if (last_ + 1 == own_end_) flags |= 2;
-    out_.push_back(hit{start, best_j_ + 1, p_.index, best_score_, p_.dir, flags});
+    emit(best_j_, best_score_, flags);
   }
 
  private:
-  const compiled_pattern& p_;
-  std::string_view seq_;
-  std::uint64_t lo_, own_begin_, own_end_;
-  bool hamming_;
-  std::vector<hit>& out_;
+  std::uint64_t own_begin_, own_end_;
   bool open_ = false;
   std::uint64_t first_ = 0, last_ = 0, best_j_ = 0;
   std::uint32_t best_score_ = 0;
@@ -151,7 +170,7 @@ class approx_matcher final : public matcher {
     if (own_begin >= own_end) return;
     const std::size_t from = own_begin >= lookbehind_ ? own_begin - lookbehind_ : 0;
     const std::size_t first = out.size();
-    std::vector<std::unique_ptr<end_sink>> sinks;
+    std::vector<std::unique_ptr<start_sink>> sinks;
     sinks.reserve(pats_.size());
     for (const compiled_pattern& p : pats_) {
       if (all_ends_)
@@ -208,6 +227,7 @@ class approx_matcher final : public matcher {
     if (!lane_pats.empty()) scan_myers_lanes(lanes_, lane_pats, lane_ks, seq, from, own_begin, own_end, lane_sinks);
     if (!all_ends_)
       for (auto& s : sinks) static_cast<cluster_sink&>(*s).finish();
+    for (auto& s : sinks) s->resolve();
     auto order = [](const hit& x, const hit& y) {
       if (x.end != y.end) return x.end < y.end;
       if (x.pattern != y.pattern) return x.pattern < y.pattern;
