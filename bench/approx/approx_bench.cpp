@@ -6,6 +6,11 @@
 //   bench_approx --text FILE [--patterns PREFIX] [--prefix BYTES] [--peer-prefix BYTES]
 //                [--m 8,16,32,64,128,1024] [--k 0,1,2,3,4] [--engines auto,myers-word,...]
 //                [--threads N] [--many N] [--many-prefix BYTES] [--edlib-sample N]
+//   bench_approx --text rand01-4m.txt --best 32,64,...,1024 [--threads N]
+//
+// --best: the best approximate substring (trawl best) instead: both engines (Myers, the
+// wavefront DP) at one thread and all threads, and edlib HW with no bound as the peer; all
+// three must give the same distance.
 //
 // Prints one markdown table row per measurement: tool | engine | m | k | threads | MiB |
 // seconds | GB/s | GCUPS (m·n/t) | hits.
@@ -39,6 +44,7 @@ struct args {
   std::vector<std::string> engines = {"auto", "myers-word", "myers-blocked"};
   unsigned threads = 0;
   std::size_t many = 1000, edlib_sample = 20;
+  std::vector<std::size_t> best;  ///< |X| values for the best-substring run
 };
 
 std::vector<std::string> split(const std::string& s) {
@@ -100,6 +106,9 @@ int main(int argc, char** argv) {
     else if (f == "--many") a.many = std::stoull(v);
     else if (f == "--edlib-sample") a.edlib_sample = std::stoull(v);
     else if (f == "--engines") a.engines = split(v);
+    else if (f == "--best") {
+      for (const std::string& x : split(v)) a.best.push_back(std::stoull(x));
+    }
     else if (f == "--m") {
       a.ms.clear();
       for (auto& x : split(v)) a.ms.push_back(std::stoull(x));
@@ -125,9 +134,55 @@ int main(int argc, char** argv) {
   const unsigned all = a.threads != 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
   const std::string_view peer = text.substr(0, std::min(a.peer_prefix, text.size()));
   std::mt19937_64 rng(2026);
-  std::printf(
-      "| tool | engine | m | k | threads | MiB | wall s | cpu s | GB/s wall | GB/s per cpu-s | GCUPS wall | hits |\n"
-      "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  if (a.best.empty())
+    std::printf(
+        "| tool | engine | m | k | threads | MiB | wall s | cpu s | GB/s wall | GB/s per cpu-s | GCUPS wall | hits |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  if (!a.best.empty()) {
+    std::printf("| tool | engine | |X| | threads | |Y| | wall s | GCUPS | distance | occurrences |\n"
+                "|---|---|---|---|---|---|---|---|---|\n");
+    for (std::size_t m : a.best) {
+      // The seed's Table I: X random over Y's alphabet (bytes drawn from Y), not a substring.
+      std::string x(m, '\0');
+      for (char& c : x) c = text[rng() % text.size()];
+      std::uint32_t dist = ~std::uint32_t{0};
+      for (const auto& [name, alg] : {std::pair{"myers", trawl::best_algorithm::myers},
+                                      std::pair{"wavefront", trawl::best_algorithm::wavefront}}) {
+        for (unsigned th : {1u, all}) {
+          if (th == all && all == 1) continue;
+          trawl::best_options bo;
+          bo.algorithm = alg;
+          bo.threads = th;
+          const double t0 = now();
+          const trawl::best_result r = trawl::best_substring(x, text, bo);
+          const double sec = now() - t0;
+          std::printf("| trawl | best %s | %zu | %u | %zu | %.4f | %.1f | %u | %zu |\n", name, m, th, text.size(), sec,
+                      static_cast<double>(m) * static_cast<double>(text.size()) / sec / 1e9, r.distance,
+                      r.occurrences.size());
+          if (dist != ~std::uint32_t{0} && r.distance != dist) {
+            std::fprintf(stderr, "best engines disagree: %u vs %u\n", r.distance, dist);
+            return 1;
+          }
+          dist = r.distance;
+        }
+      }
+#ifdef TRAWL_BENCH_EDLIB
+      const double t0 = now();
+      EdlibAlignResult r = edlibAlign(x.data(), static_cast<int>(m), text.data(), static_cast<int>(text.size()),
+                                      edlibNewAlignConfig(-1, EDLIB_MODE_HW, EDLIB_TASK_DISTANCE, nullptr, 0));
+      const double sec = now() - t0;
+      std::printf("| edlib | HW, no bound | %zu | 1 | %zu | %.4f | %.1f | %d | %d |\n", m, text.size(), sec,
+                  static_cast<double>(m) * static_cast<double>(text.size()) / sec / 1e9, r.editDistance,
+                  r.numLocations);
+      if (r.editDistance != static_cast<int>(dist)) {
+        std::fprintf(stderr, "edlib disagrees: %d vs %u\n", r.editDistance, dist);
+        return 1;
+      }
+      edlibFreeAlignResult(r);
+#endif
+    }
+    return 0;
+  }
   for (std::size_t m : a.ms) {
     const std::string p = pick_pattern(a, text, m, rng);
     for (int k : a.ks) {

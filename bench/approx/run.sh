@@ -6,6 +6,7 @@
 #
 #   bench/approx/run.sh [BUILD_DIR] [CORPORA_DIR]
 #
+# Last: `trawl best` (both engines, one and all threads) against edlib on rand01-4m.txt.
 # Sizes are chosen for a small shared machine: trawl scans the full 256 MiB corpora, edlib
 # a 32 MiB prefix, ugrep / tre-agrep an 8 MiB prefix (each run capped at 60 s), the
 # many-pattern run an 8 MiB prefix (edlib timed on 20 of the 1000 patterns, extrapolated).
@@ -49,3 +50,10 @@ for corpus in dna-256m kjv-256m; do
     done
   done
 done
+
+text=$corpora/rand01-4m.txt
+if [ -f "$text" ]; then
+  echo
+  echo "## trawl best on rand01-4m.txt (the seed's Table I: X random 0/1 of 32-1024, Y = 2^22)"
+  "$bench" --text "$text" --best 32,64,128,256,512,1024
+fi

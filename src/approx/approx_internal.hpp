@@ -218,7 +218,10 @@ struct best_piece {
   std::uint32_t distance = ~std::uint32_t{0};
   std::vector<hit> occurrences;
 };
-best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi);
+/// Myers over the ends with score <= bound only (bound: a known upper bound of ASM(x, y);
+/// pieces whose best is above it report none and distance stays ~0).
+best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
+                            std::uint32_t bound);
 best_piece best_piece_wavefront(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo,
                                 std::size_t hi);
 

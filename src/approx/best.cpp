@@ -34,11 +34,18 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   const std::size_t pieces = std::clamp<std::size_t>(n / min_piece, 1, threads);
   const std::size_t step = (n + pieces - 1) / pieces;
   std::vector<approx_detail::best_piece> parts(pieces);
+  // Myers: an upper bound of ASM from a prefix of Y's ends (inside piece 0, which therefore
+  // reaches it) lets every piece skip the rows that cannot get down to it (Ukkonen).
+  auto bound = static_cast<std::uint32_t>(m);
+  if (!wavefront) {
+    const std::size_t sample = std::min(step, std::max<std::size_t>(std::size_t{1} << 16, 32 * m));
+    if (sample < n) bound = approx_detail::best_piece_myers(x, y, 0, 0, sample, bound).distance;
+  }
   auto run = [&](std::size_t t) {
     const std::size_t lo = t * step, hi = std::min(n, lo + step);
     const std::size_t ctx = lo >= 2 * m ? lo - 2 * m : 0;
     parts[t] = wavefront ? approx_detail::best_piece_wavefront(x, y, ctx, lo, hi)
-                         : approx_detail::best_piece_myers(x, y, ctx, lo, hi);
+                         : approx_detail::best_piece_myers(x, y, ctx, lo, hi, bound);
   };
   if (pieces == 1) {
     run(0);

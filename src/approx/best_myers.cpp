@@ -1,6 +1,9 @@
-// best_myers.cpp — best approximate substring by blocked Myers (the fast path): every score_j
-// with k = |X| (no cut-off possible before the best is known), then the leftmost start of
-// each best end by reverse Myers. O(|Y|·⌈|X|/64⌉) + O(⌈|X|/64⌉·|X|) per occurrence.
+// best_myers.cpp — best approximate substring by Myers (the fast path): every score_j <= a
+// known upper bound of ASM (so Ukkonen's cut-off skips the blocks that cannot reach it), the
+// minimum of those, then the leftmost start of each best end by reverse Myers.
+// O(|Y|·⌈min(bound, |X|)/64⌉) expected + O(⌈|X|/64⌉·|X|) per occurrence.
+#include <algorithm>
+
 #include "approx/approx_internal.hpp"
 
 namespace trawl::approx_detail {
@@ -21,10 +24,15 @@ class min_sink final : public end_sink {
 
 }  // namespace
 
-best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi) {
+best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
+                            std::uint32_t bound) {
   const compiled_pattern p = compile_pattern(x, 0, strand::forward, search_options{});
   min_sink sink;
-  scan_myers_blocked(p, y, ctx, lo, hi, static_cast<std::uint32_t>(p.m), sink);
+  const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(bound, p.m));
+  if (p.m <= 64)
+    scan_myers_word(p, y, ctx, lo, hi, k, sink);
+  else
+    scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
   best_piece r;
   r.distance = sink.best;
   for (std::uint64_t j : sink.ends)
