@@ -65,6 +65,18 @@ TEST(ApproxBest, ManyPiecesAndThreads) {
   for (unsigned th : {1u, 2u, 5u, 8u}) check_best(x, y, th);
 }
 
+TEST(ApproxBest, BestFarFromTheBoundSample) {
+  // Myers takes an upper bound of ASM from a prefix of Y; the only good occurrence lies far
+  // behind it, so the other pieces must still find it below that bound.
+  std::mt19937_64 rng(33);
+  for (std::size_t m : {20, 90}) {
+    const std::string x = approx_test::random_pattern(rng, m, "01");
+    std::string y = oracle::random_text(rng, 200000, "01");
+    y.replace(190000, m, approx_test::mutate(rng, x, 1, "01"));
+    for (unsigned th : {1u, 3u}) check_best(x, y, th);
+  }
+}
+
 TEST(ApproxBest, AgainstEdlib) {
   std::mt19937_64 rng(33);
   for (int r = 0; r < 60; ++r) {
