@@ -149,15 +149,12 @@ int main(int argc, char** argv) try {
     const char* name;
     eng_t algo;
     std::size_t slice;
-    int variant = 0;
   };
   for (std::uint32_t m : {16u, 32u, 64u, 128u, 256u, 1024u}) {
     if (!want('2')) break;
     std::vector<myers_row> rows;
     if (m <= 64) {
-      rows = {{"single", eng_t::tiled, 0},
-              {m > 32 ? "single, Peq loads hoisted (A/B)" : "single, Peq loads per step (A/B)", eng_t::tiled, 0, 1},
-              {"tiled-grouped", eng_t::tiled_grouped, 0}};
+      rows = {{"single", eng_t::tiled, 0}, {"tiled-grouped", eng_t::tiled_grouped, 0}};
       // the earlier build's wave-quantized slice for 1 GiB on 132 SMs x 4 blocks (1136)
       if (m == 32 && !quick) rows.push_back({"tiled-grouped SL=1136", eng_t::tiled_grouped, 1136});
     } else if (m <= 256) {
@@ -171,7 +168,6 @@ int main(int argc, char** argv) try {
       cuda::approx_plan plan = plan_for({pat}, 4, false);
       plan.algo = row.algo;
       plan.slice_length = row.slice;
-      plan.single_variant = row.variant;
       cuda::approx_device_engine eng(plan, 0);
       std::uint64_t hits = 0;
       const double ms = tm.median_ms(quick ? 2 : 5, [&] { hits = eng.scan(text.get(), n, cand.get(), cand.size()); });

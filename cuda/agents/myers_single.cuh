@@ -1,19 +1,20 @@
 // cuda/agents/myers_single.cuh — per-block agent of the single-pattern Myers engine (m <= 32
 // in a 32-bit word, m <= 64 in a 64-bit one): the one-pattern search, tuned for the fewest
-// instructions per DP column. O((SL + ov) ) word steps per thread, text read once.
+// instructions per DP column. O(SL + ov) word steps per thread, text read once.
 //
 // A block of 256 threads owns 256 consecutive slices of SL ends; thread s runs the pattern over
 // slice s after a warm-up of ov = m + k - 1 bytes. Slices stream through shared memory in
 // rounds of 64 bytes (16-byte coalesced loads issued a round ahead, rows padded to 68 bytes
 // so lane s reads bank 17s + i/4: conflict-free). What differs from the generic tiled agent:
 //  - each step reads its text byte with a byte load at a compile-time offset (no shift/mask
-//    on the integer pipe) and its Peq word from a 256-entry table at a fixed shared address;
+//    on the integer pipe) and its Peq word from a 256-entry byte-indexed table, the address
+//    formed by one IMAD (FMA pipe) instead of a LEA (ALU pipe);
 //  - the score is checked once per group of 8 ends: it moves by at most 1 per end, so when
 //    popc(Pv) - popc(Mv) > k + 8 at the group's start no end of the group can be a hit and
 //    the 8 steps run without tracking it. The branch is taken warp-uniformly (__any_sync):
 //    a divergent one would run both paths;
-//  - full rounds without per-end bounds checks: ends past the slice are computed and not
-//    reported (the text past the window is zeros), and positions are formed only on a hit;
+//  - full rounds without per-end bounds checks: ends past the slice are computed and never
+//    reported (whatever bytes lie there), and positions are formed only on a hit;
 //  - the step itself is Myers' 10 operations: 7 three-input logic ops, the addition and the
 //    two shifts, which the compiler issues as IMAD (FMA pipe), leaving the ALU pipe 7 + ~1.
 #pragma once
@@ -65,9 +66,7 @@ struct single_shape {
   std::uint32_t word_bytes = 4;  ///< sizeof(Word), at run time (see shared_peq)
 };
 
-/// Hoist: the 8 Peq words of a group are loaded before its score check (their latency then
-/// overlaps the check; 8 more live registers). Without: each step loads its own.
-template <class Word, bool Hoist>
+template <class Word>
 struct myers_single_agent {
   static constexpr int kThreads = 256;
   static constexpr int kRound = 64;
@@ -140,13 +139,10 @@ struct myers_single_agent {
 #pragma unroll 2
       for (int g = 0; g < kRound / kGroup; ++g) {
         const std::uint32_t bytes = row + static_cast<std::uint32_t>(g * kGroup);
-        Word eq[kGroup];
-        if constexpr (Hoist)
-          static_for<0, kGroup>([&](auto b) { eq[b()] = shared_peq<Word>(table, shared_byte<b()>(bytes), scale); });
-        auto peq_of = [&](auto b) -> Word {
-          if constexpr (Hoist) return eq[b()];
-          else return shared_peq<Word>(table, shared_byte<b()>(bytes), scale);
-        };
+        // Each step loads its own Peq word: hoisting the group's 8 loads above the score check
+        // measured no faster (m = 32: 41.5 vs 41.9 TCUPS; m = 16: 12.9 vs 15.0) and costs 6-10
+        // registers (bench/results/cuda-h100.md).
+        auto peq_of = [&](auto b) -> Word { return shared_peq<Word>(table, shared_byte<b()>(bytes), scale); };
         const int score0 = column_score(pv, mv);
         if (__any_sync(0xffffffffu, score0 <= k + kGroup)) {
           int score = score0;

@@ -59,7 +59,6 @@ struct approx_plan {
   /// tiled_grouped never does (the generic tiled kernel, for comparison).
   enum class engine { automatic, tiled, warp, tiled_grouped } algo = engine::automatic;
   std::size_t slice_length = 0;  ///< ends per thread (tiled) / per warp (warp); 0 = automatic
-  int single_variant = 0;        ///< single-pattern kernel: 1 = the other Peq-load placement (A/B)
 };
 
 /// Where the time of one streamed search went (host clocks; filled when stream_config::stats

@@ -126,9 +126,7 @@ std::unique_ptr<approx_device_plan::tiled_group> make_tiled_group(const approx_p
 }  // namespace
 
 approx_device_plan::approx_device_plan(const approx_plan& plan, const device_status& dev)
-    : slice_length(plan.slice_length),
-      single_pattern(plan.algo != approx_plan::engine::tiled_grouped),
-      single_variant(plan.single_variant) {
+    : slice_length(plan.slice_length), single_pattern(plan.algo != approx_plan::engine::tiled_grouped) {
   std::vector<std::uint8_t> code(plan.code.begin(), plan.code.end());
   map = upload(code);
   common.code_map = map.get();
@@ -177,7 +175,7 @@ void approx_device_plan::launch(const text_window& w, const candidate_sink& sink
   }
   for (const auto& g : tiled) {
     if (single_pattern && g->view.ntasks == 1 && g->view.words == 1)
-      launch_myers_single(g->view, common, w, sink, slice_length, single_variant, stream);
+      launch_myers_single(g->view, common, w, sink, slice_length, stream);
     else
       launch_myers_tiled(g->view, common, w, sink, slice_length, stream);
   }

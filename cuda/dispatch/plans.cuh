@@ -54,7 +54,6 @@ struct approx_device_plan {
   std::unique_ptr<multi_group> warp, hamming;
   std::size_t slice_length = 0;
   bool single_pattern = true;  ///< a lone m <= 64 pattern runs the single-pattern kernel
-  int single_variant = 0;      ///< approx_plan::single_variant
   std::uint32_t max_length = 0;
 
   approx_device_plan(const approx_plan& plan, const device_status& dev);

@@ -77,9 +77,8 @@ void launch_myers_tiled(const tiled_device_tasks& tasks, const approx_common& co
                         const candidate_sink& sink, std::size_t slice_length, cudaStream_t stream);
 /// One pattern of m <= 64 (task.ntasks == 1, task.words == 1), 32- or 64-bit word: the
 /// single-pattern engine (byte loads, Peq table at a fixed address, score checked per 8 ends).
-/// variant: 0 = default, 1 = the other Peq-load placement (benchmark A/B; see the agent).
 void launch_myers_single(const tiled_device_tasks& task, const approx_common& common, const text_window& w,
-                         const candidate_sink& sink, std::size_t slice_length, int variant, cudaStream_t stream);
+                         const candidate_sink& sink, std::size_t slice_length, cudaStream_t stream);
 /// When `scores` is non-null every owned end's score is written to scores[end - own_begin]
 /// instead of emitting candidates (best-substring mode).
 void launch_myers_warp(const multi_device_tasks& tasks, const approx_common& common, const text_window& w,

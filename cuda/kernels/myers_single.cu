@@ -8,19 +8,19 @@
 
 namespace trawl::cuda {
 
-template <class Word, bool Hoist>
+template <class Word>
 __global__ void __launch_bounds__(256) myers_single_kernel(tiled_device_tasks task, approx_common common,
                                                              text_window w, candidate_sink sink, single_shape shape) {
-  myers_single_agent<Word, Hoist>{task, common, w, sink, shape}.run();
+  myers_single_agent<Word>{task, common, w, sink, shape}.run();
 }
 
 namespace {
 
-template <class Word, bool Hoist>
+template <class Word>
 void launch_word(const tiled_device_tasks& task, const approx_common& common, const text_window& w,
                  const candidate_sink& sink, std::size_t slice_length, cudaStream_t stream) {
   constexpr std::size_t kThreads = 256;
-  auto kernel = myers_single_kernel<Word, Hoist>;
+  auto kernel = myers_single_kernel<Word>;
   single_shape shape;
   shape.ov = task.max_length + common.k - 1;
   shape.word_bytes = sizeof(Word);
@@ -54,18 +54,10 @@ void launch_word(const tiled_device_tasks& task, const approx_common& common, co
 }  // namespace
 
 void launch_myers_single(const tiled_device_tasks& task, const approx_common& common, const text_window& w,
-                         const candidate_sink& sink, std::size_t slice_length, int variant, cudaStream_t stream) {
+                         const candidate_sink& sink, std::size_t slice_length, cudaStream_t stream) {
   if (w.own_end <= w.own_begin || task.ntasks != 1 || task.words != 1) return;
-  // 32-bit: Peq loads hoisted (64 registers, still 4 blocks/SM); 64-bit: per step (hoisting
-  // takes it to 74 registers, 3 blocks/SM). variant 1 flips the choice (A/B in the bench).
-  const bool hoist = task.wide ? variant == 1 : variant != 1;
-  if (task.wide) {
-    if (hoist) launch_word<std::uint64_t, true>(task, common, w, sink, slice_length, stream);
-    else launch_word<std::uint64_t, false>(task, common, w, sink, slice_length, stream);
-  } else {
-    if (hoist) launch_word<std::uint32_t, true>(task, common, w, sink, slice_length, stream);
-    else launch_word<std::uint32_t, false>(task, common, w, sink, slice_length, stream);
-  }
+  if (task.wide) launch_word<std::uint64_t>(task, common, w, sink, slice_length, stream);
+  else launch_word<std::uint32_t>(task, common, w, sink, slice_length, stream);
 }
 
 }  // namespace trawl::cuda
