@@ -38,11 +38,15 @@ struct compiled_pattern {
 compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, strand dir,
                                  const search_options& options);
 
+struct lane_hit;
+
 /// Receives end positions j (inclusive) with their score, ascending in j.
 class end_sink {
  public:
   virtual ~end_sink() = default;
   virtual void on_end(std::uint64_t j, std::uint32_t score) = 0;
+  /// A batch of ends, ascending (the SIMD kernels' output); default: on_end each.
+  virtual void on_ends(const lane_hit* ends, std::size_t n);
 };
 
 /// A sink collecting into a vector (tests, approx_end_scores).

@@ -56,6 +56,9 @@ class all_ends_sink final : public start_sink {
  public:
   using start_sink::start_sink;
   void on_end(std::uint64_t j, std::uint32_t score) override { emit(j, score, 0); }
+  void on_ends(const lane_hit* ends, std::size_t n) override {
+    for (std::size_t i = 0; i < n; ++i) emit(ends[i].pos, ends[i].score, 0);
+  }
 };
 
 /// Groups runs of consecutive ends and emits one hit per run (cluster mode). Streams: O(1)
@@ -75,6 +78,9 @@ class cluster_sink final : public start_sink {
     open_ = true;
     first_ = last_ = best_j_ = j;
     best_score_ = score;
+  }
+  void on_ends(const lane_hit* ends, std::size_t n) override {
+    for (std::size_t i = 0; i < n; ++i) cluster_sink::on_end(ends[i].pos, ends[i].score);
   }
   void finish() {
     if (!open_) return;

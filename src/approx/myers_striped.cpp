@@ -17,6 +17,10 @@ constexpr std::size_t min_stripe = 8;                     // below this the word
 
 }  // namespace
 
+void end_sink::on_ends(const lane_hit* ends, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) on_end(ends[i].pos, ends[i].score);
+}
+
 striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k) {
   if (p.m == 0 || p.m > 32 || k > p.m) throw error(errc::invalid_argument, "striped kernel: pattern of 1-32 bytes, k <= m");
   striped_pattern sp;
@@ -67,7 +71,7 @@ void scan_myers_striped(const compiled_pattern& p, std::string_view seq, std::si
     for (std::size_t s = 0; s < stripes; ++s) count[s + 1] += count[s];
     sorted.resize(hits.size());
     for (const lane_hit& h : hits) sorted[count[h.lane]++] = h;
-    for (const lane_hit& h : sorted) sink.on_end(h.pos, h.score);
+    sink.on_ends(sorted.data(), sorted.size());
     a += stripes * stripe;
   }
 }

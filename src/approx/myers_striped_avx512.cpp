@@ -263,6 +263,7 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
   constexpr std::size_t ahead = 512;
   std::size_t pf = 0;
   std::size_t t = 0;
+  bool dense = false;  // hits in the last block: dense output, check every step directly
   __m512i g[8], rows[8];
   for (; t + 8 <= steps; t += 8) {
     for (std::size_t s = pf; s < pf + 8; ++s)
@@ -273,6 +274,17 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     for (int i = 0; i < 8; ++i)
       g[i] = _mm512_i64gather_epi64(_mm512_add_epi64(_mm512_load_si512(offs + 8 * i), off), text0, 1);
     transpose8(g, rows);
+    if (dense) [[unlikely]] {
+      // The last block had hits: check every step of this one at once rather than run it twice.
+      alignas(64) __m512i block[8];
+      for (int u = 0; u < 8; ++u) block[u] = rows[u];
+      striped_state<W> cur = st;
+      const std::size_t before = hits.size();
+      checked_steps<W, Q, Masked>(cur, block, t, 8, ctx);
+      st = cur;
+      dense = hits.size() != before;
+      continue;
+    }
     // The fast path checks once per 8 steps, on the minimum score of each lane; a block in
     // which some lane got to <= k is run again from its saved state with every step checked.
     const striped_state<W> saved = st;
@@ -292,8 +304,10 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
       alignas(64) __m512i block[8];
       for (int u = 0; u < 8; ++u) block[u] = rows[u];
       striped_state<W> redo = saved;
+      const std::size_t before = hits.size();
       checked_steps<W, Q, Masked>(redo, block, t, 8, ctx);
       st = redo;
+      dense = hits.size() != before;
     }
   }
   if (t < steps) {  // the last < 8 bytes of each stripe, never read past it

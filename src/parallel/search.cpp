@@ -107,7 +107,13 @@ class ordered_delivery {
 
  private:
   bool flush(bool all) {
-    std::sort(buffer_.begin(), buffer_.end(), order_);
+    // The buffer is a sorted run (the slice's hits, in order) plus a few cluster pieces
+    // appended after it: sort the unsorted tail and merge, O(n) for dense outputs.
+    const auto tail = std::is_sorted_until(buffer_.begin(), buffer_.end(), order_);
+    if (tail != buffer_.end()) {
+      std::sort(tail, buffer_.end(), order_);
+      std::inplace_merge(buffer_.begin(), tail, buffer_.end(), order_);
+    }
     std::size_t ready = buffer_.size();
     if (!all && !pending_.empty()) {
       // A pending cluster's final end is at least its current best end.
