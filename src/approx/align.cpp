@@ -58,9 +58,11 @@ void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint6
   const std::uint64_t* rpeq = p.rpeq.data();
   const std::uint64_t hib = std::uint64_t{1} << (p.m - 1);
   const auto m = static_cast<std::int64_t>(p.m);
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
   for (std::size_t first = 0; first < reqs.size(); first += G) {
     const std::size_t g = std::min(G, reqs.size() - first);
     start_request* rq = reqs.data() + first;
+    if (avx512 && leftmost_starts8_avx512(p, seq, lo, rq, g)) continue;
     std::uint64_t pv[G], mv[G], len[G], best[G], pos[G];
     std::int64_t d[G], want[G];
     std::uint64_t steps = 0;

@@ -212,6 +212,10 @@ struct start_request {
 /// leftmost_start for many ends of one pattern: one-word patterns run 8 requests interleaved
 /// (independent dependency chains, so the loop is bound by throughput, not latency). align.cpp
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs);
+/// 8 requests (the first g real) of a one-word pattern in AVX-512 lanes; false (nothing
+/// done) when one lies too close to the text's start for its 8-byte loads. starts_avx512.cpp
+bool leftmost_starts8_avx512(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, start_request* rq,
+                             std::size_t g);
 /// Start of a Hamming hit ending at j.
 inline std::uint64_t hamming_start(const compiled_pattern& p, std::uint64_t j) { return j + 1 - p.m; }
 
