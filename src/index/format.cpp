@@ -22,18 +22,18 @@ namespace trawl::index {
 namespace {
 
 constexpr char magic[8] = {'T', 'R', 'A', 'W', 'L', 'H', 'I', 'X'};
-constexpr std::uint32_t format_version = 3;
+constexpr std::uint32_t format_version = 4;
 constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
 constexpr std::size_t entry_size = 32;
 
 enum section_id : std::uint32_t {
-  sec_meta = 1, sec_kept_starts, sec_kept_ends, sec_src_rank, sec_by_src, sec_src_sample, sec_src_delta,
-  sec_src_end_rmq, sec_seg_s2, sec_seg_text, sec_fm, sec_end
+  sec_meta = 1, sec_kept_starts, sec_src_rank, sec_by_src, sec_src_sample, sec_src_delta, sec_src_len,
+  sec_src_end_rmq, sec_seg_s2, sec_fm, sec_end
 };
-constexpr const char* section_names[] = {"", "meta", "kept phrase starts", "kept phrase ends", "source ranks",
+constexpr const char* section_names[] = {"", "meta", "kept phrase starts", "source ranks",
                                          "sources by start", "source start samples", "source start deltas",
-                                         "source ends + range max",
-                                         "S'' segment map", "text segment map", "FM-index of S''"};
+                                         "source lengths", "source range max",
+                                         "S'' segment map", "FM-index of S''"};
 
 std::uint32_t crc(std::string_view s) {
   uLong c = crc32(0L, Z_NULL, 0);
@@ -105,18 +105,17 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::
   std::vector<std::pair<std::uint32_t, std::string>> s;
   s.emplace_back(sec_meta, meta_bytes(ix));
   s.emplace_back(sec_kept_starts, sdsl_bytes(ix.kept_starts.bits));
-  s.emplace_back(sec_kept_ends, sdsl_bytes(ix.kept_ends.bits));
   s.emplace_back(sec_src_rank, sdsl_bytes(ix.src_rank));
   s.emplace_back(sec_by_src, sdsl_bytes(ix.by_src));
   s.emplace_back(sec_src_sample, sdsl_bytes(ix.src_sample));
   s.emplace_back(sec_src_delta, sdsl_bytes(ix.src_delta));
+  s.emplace_back(sec_src_len, sdsl_bytes(ix.src_len));
   {
     std::ostringstream os;
     ix.src_end.serialize(os);
     s.emplace_back(sec_src_end_rmq, std::move(os).str());
   }
   s.emplace_back(sec_seg_s2, sdsl_bytes(ix.seg_s2.bits));
-  s.emplace_back(sec_seg_text, sdsl_bytes(ix.seg_text.bits));
   if (const auto* b = std::get_if<fm_byte>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*b));
   else if (const auto* i = std::get_if<fm_int>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*i));
   else if (const auto* m = std::get_if<fm_byte_small>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*m));
@@ -233,14 +232,13 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
     if (at != ix.n || m.at != payload[sec_meta].size()) bad("bad meta section");
   }
   sdsl_load(ix.kept_starts.bits, payload[sec_kept_starts], "kept phrase starts");
-  sdsl_load(ix.kept_ends.bits, payload[sec_kept_ends], "kept phrase ends");
   sdsl_load(ix.src_rank, payload[sec_src_rank], "source ranks");
   sdsl_load(ix.by_src, payload[sec_by_src], "sources by start");
   sdsl_load(ix.src_sample, payload[sec_src_sample], "source start samples");
   sdsl_load(ix.src_delta, payload[sec_src_delta], "source start deltas");
-  sdsl_load(ix.src_end, payload[sec_src_end_rmq], "source ends + range max");
+  sdsl_load(ix.src_len, payload[sec_src_len], "source lengths");
+  sdsl_load(ix.src_end, payload[sec_src_end_rmq], "source range max");
   sdsl_load(ix.seg_s2.bits, payload[sec_seg_s2], "S'' segment map");
-  sdsl_load(ix.seg_text.bits, payload[sec_seg_text], "text segment map");
   if (payload[sec_fm].empty()) {
     ix.fm = std::monostate{};
   } else if (flags == 2) {  // loaded in place (see the build: csa_wt moves break the ISA support)
@@ -261,12 +259,11 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
       },
       ix.fm);
   const bool ok = ix.kept <= ix.z && ix.literal_bytes <= ix.n && ix.kept_starts.bits.size() == ix.n + 1 &&
-                  ix.kept_starts.count_below(ix.n + 1) == ix.kept && ix.kept_ends.bits.size() == ix.n + 1 &&
-                  ix.kept_ends.count_below(ix.n + 1) == ix.kept && ix.src_rank.size() == ix.kept &&
+                  ix.kept_starts.count_below(ix.n + 1) == ix.kept && ix.src_rank.size() == ix.kept &&
                   ix.by_src.size() == ix.kept && ix.src_delta.size() == ix.kept &&
                   ix.src_sample.size() == (ix.kept + by_src_block - 1) / by_src_block &&
-                  ix.src_end.size() == ix.by_src.size() && ix.src_end.consistent() &&
-                  ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.seg_text.bits.size() == ix.n + 1 &&
+                  ix.src_len.size() == ix.kept && ix.src_end.consistent(ix.kept) &&
+                  ix.seg_s2.bits.size() == ix.s2_len + 1 &&
                   has_fm == (ix.s2_len > 0) && (!has_fm || fm_size == ix.s2_len + 1) && ix.sigma <= 256;
   if (!ok) bad("inconsistent sections");
   // the source order: by_src and src_rank are inverse permutations, source starts do not
@@ -276,6 +273,21 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
     if (id >= ix.kept || ix.src_rank[id] != j || (j > 0 && ix.source_start(j) < ix.source_start(j - 1)) ||
         ix.source_start(j) >= ix.kept_starts.at(id))
       bad("inconsistent sections");
+  }
+  // kept phrases: at least 2M long, disjoint, inside the text; then the segments of S''
+  // (s2_builder.cpp): one before every kept phrase's gap and one after the last (left out when
+  // empty), each as long as the text it stands for
+  const std::uint64_t M = ix.max_len;
+  for (std::uint64_t k = 0; k < ix.kept; ++k) {
+    const std::uint64_t p = ix.kept_starts.at(k), len = packed_at(ix.src_len, ix.src_rank[k]);
+    if (p < (k == 0 ? 1 : ix.kept_end(k - 1)) || len < 2 * M || len > ix.n - p) bad("inconsistent sections");
+  }
+  const bool last_empty = ix.kept > 0 && M == 1 && ix.kept_end(ix.kept - 1) == ix.n;
+  const std::uint64_t segs = ix.n == 0 ? 0 : ix.kept + 1 - (last_empty ? 1 : 0);
+  if (ix.seg_s2.count_below(ix.s2_len + 1) != segs + 1 || ix.seg_s2.at(segs) != ix.s2_len) bad("inconsistent sections");
+  for (std::uint64_t k = 0; k < segs; ++k) {
+    const std::uint64_t text_end = k < ix.kept ? ix.kept_starts.at(k) + M : ix.n;
+    if (ix.seg_s2.at(k + 1) - ix.seg_s2.at(k) != text_end - ix.segment_text_start(k)) bad("inconsistent sections");
   }
 }
 

@@ -33,7 +33,7 @@ decltype(auto) with_fm(const hybrid_index::impl& ix, F&& f) {
 
 bool hybrid_index::impl::is_primary(std::uint64_t x, std::uint64_t m) const {
   const std::uint64_t k = kept_starts.count_below(x + 1);
-  return k == 0 || x + m > kept_ends.at(k - 1);
+  return k == 0 || x + m > kept_end(k - 1);
 }
 
 std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
@@ -58,9 +58,7 @@ std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
 
 void hybrid_index::impl::rebind() {
   kept_starts.bind();
-  kept_ends.bind();
   seg_s2.bind();
-  seg_text.bind();
 }
 
 std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view pattern, bool parallel) const {
@@ -82,14 +80,13 @@ std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view patter
       }
       typename csa_t::size_type lb = 0, rb = 0;
       if (sdsl::backward_search(csa, 0, csa.size() - 1, sym.begin(), sym.end(), lb, rb) == 0) return;
-      // One suffix-array row: its S'' position, mapped back to the text, kept if primary.
-      auto row = [&](std::uint64_t r, std::vector<std::uint64_t>& o, std::string& piece) {
-        const std::uint64_t q = csa[r];
+      // One suffix-array row's S'' position, mapped back to the text, kept if primary.
+      auto row = [&](std::uint64_t q, std::vector<std::uint64_t>& o, std::string& piece) {
         if (q + w > s2_len) return;
         const std::uint64_t k = seg_s2.count_below(q + 1) - 1;
         const std::uint64_t s_k = seg_s2.at(k), e_k = seg_s2.at(k + 1);
         if (q + w > e_k) return;  // crosses the junction of two segments: not in the text
-        const std::uint64_t y = seg_text.at(k) + (q - s_k);
+        const std::uint64_t y = segment_text_start(k) + (q - s_k);
         if (y < a) return;
         const std::uint64_t x = y - a;
         if (x + m > n) return;
@@ -103,7 +100,7 @@ std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view patter
       };
       if (!parallel || rb - lb < 256) {
         std::string piece;
-        for (auto r = lb; r <= rb; ++r) row(r, out, piece);
+        for (auto r = lb; r <= rb; ++r) row(csa[r], out, piece);
         return;
       }
       // the suffix-array samples are independent: locate the rows on all workers
@@ -111,7 +108,7 @@ std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view patter
       tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lb, rb + 1, 128), [&](const auto& rg) {
         auto& o = local.local();
         std::string piece;
-        for (auto r = rg.begin(); r != rg.end(); ++r) row(r, o, piece);
+        for (auto r = rg.begin(); r != rg.end(); ++r) row(csa[r], o, piece);
       });
       for (const auto& v : local) out.insert(out.end(), v.begin(), v.end());
     });
@@ -136,9 +133,9 @@ void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
     piece_t p = work.back();
     work.pop_back();
     while (p.len > 0) {
-      const std::uint64_t k1 = seg_text.count_below(p.x + 1);
-      if (k1 > 0) {
-        const std::uint64_t k = k1 - 1, t_k = seg_text.at(k), s_k = seg_s2.at(k), l_k = seg_s2.at(k + 1) - s_k;
+      {
+        const std::uint64_t k = segments_upto(p.x) - 1, t_k = segment_text_start(k), s_k = seg_s2.at(k),
+                            l_k = seg_s2.at(k + 1) - s_k;
         if (p.x < t_k + l_k) {
           const std::uint64_t c = std::min(p.len, t_k + l_k - p.x);
           const std::uint64_t b = s_k + (p.x - t_k);
@@ -154,7 +151,7 @@ void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
       // inside a kept phrase, outside S'': S[x] = S[src + ((x - pos) mod (pos - src))]
       const std::uint64_t j = kept_of(p.x);
       if (j == kept) throw error(errc::bad_format, "index: text position in neither S'' nor a phrase");
-      const std::uint64_t pos = kept_starts.at(j), end = kept_ends.at(j);
+      const std::uint64_t pos = kept_starts.at(j), end = kept_end(j);
       const std::uint64_t src = source_of_phrase(j), d = pos - src;
       const std::uint64_t c = std::min(p.len, end - p.x);
       if (c < p.len) work.push_back({p.x + c, p.len - c, p.at + c});
@@ -188,13 +185,9 @@ std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const buil
   const std::uint64_t kz = kept_ids.size();
   ix->kept = kz;
   {
-    std::vector<std::uint64_t> starts(kz), ends(kz);
-    for (std::uint64_t i = 0; i < kz; ++i) {
-      starts[i] = phrases[kept_ids[i]].pos;
-      ends[i] = phrases[kept_ids[i]].pos + phrases[kept_ids[i]].len;
-    }
+    std::vector<std::uint64_t> starts(kz);
+    for (std::uint64_t i = 0; i < kz; ++i) starts[i] = phrases[kept_ids[i]].pos;
     ix->kept_starts.assign(n + 1, starts);
-    ix->kept_ends.assign(n + 1, ends);
   }
   std::vector<std::uint64_t> copies(kz);
   std::iota(copies.begin(), copies.end(), std::uint64_t{0});
@@ -204,34 +197,34 @@ std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const buil
   ix->src_rank = sdsl::int_vector<>(kz, 0, 64);
   ix->src_sample = sdsl::int_vector<>((kz + by_src_block - 1) / by_src_block, 0, 64);
   ix->src_delta = sdsl::int_vector<>(kz, 0, 64);
-  sdsl::int_vector<> ends(kz, 0, 64);
+  ix->src_len = sdsl::int_vector<>(kz, 0, 64);
   for (std::size_t j = 0; j < kz; ++j) {
     const std::uint64_t id = copies[j];
     ix->by_src[j] = id;
     ix->src_rank[id] = j;
     if (j % by_src_block == 0) ix->src_sample[j / by_src_block] = src_of(id);
     ix->src_delta[j] = src_of(id) - ix->src_sample[j / by_src_block];
-    ends[j] = src_of(id) + phrases[kept_ids[id]].len - 1;
+    ix->src_len[j] = phrases[kept_ids[id]].len;
   }
-  for (auto* v : {&ix->by_src, &ix->src_rank, &ix->src_sample, &ix->src_delta}) sdsl::util::bit_compress(*v);
-  ix->src_end.build(std::move(ends));
+  for (auto* v : {&ix->by_src, &ix->src_rank, &ix->src_sample, &ix->src_delta, &ix->src_len}) sdsl::util::bit_compress(*v);
+  ix->src_end.build(kz, [&](std::uint64_t j) { return ix->source_end(j); });
   if (opt.progress) opt.progress("sources", z, z);
 
   // S'' and its segment maps
   const auto segs = s2_segments(phrases, n, opt.max_len);
   std::vector<lz77_phrase>().swap(phrases);
   {
-    std::vector<std::uint64_t> s2_starts, text_starts;
+    std::vector<std::uint64_t> s2_starts;
     std::uint64_t total = 0;
     for (const auto& [b, l] : segs) {
-      text_starts.push_back(b);
-      s2_starts.push_back(total);
+      // an empty last segment (M = 1, a kept phrase ends the text) would share its start with
+      // the end of S'': it is left out (segments_upto never reaches it)
+      if (l > 0) s2_starts.push_back(total);
       total += l;
     }
     s2_starts.push_back(total);
     ix->s2_len = total;
     ix->seg_s2.assign(total + 1, s2_starts);
-    ix->seg_text.assign(n + 1, text_starts);
   }
   std::array<bool, 256> present{};
   for (char c : text) present[static_cast<unsigned char>(c)] = true;
@@ -402,7 +395,7 @@ index_info hybrid_index::info() const {
   r.literal_bytes = ix.literal_bytes;
   r.max_len = ix.max_len;
   r.s2_length = ix.s2_len;
-  r.segments = ix.seg_text.bits.size() ? ix.seg_text.count_below(ix.n + 1) : 0;
+  r.segments = ix.seg_s2.bits.size() ? ix.seg_s2.count_below(ix.s2_len + 1) - 1 : 0;
   r.sigma = ix.sigma;
   r.part_bytes = part_sizes(ix);
   for (const auto& p : r.part_bytes) r.total_bytes += p.second;

@@ -27,8 +27,8 @@ inline ku_item ku_root(const hybrid_index::impl& ix, std::uint64_t x) { return {
 inline void ku_step(const hybrid_index::impl& ix, std::uint64_t m, const ku_item& it, std::vector<ku_item>& stack,
                     std::vector<std::uint64_t>& out) {
   if (it.lo >= it.hi) return;
-  const std::uint64_t j = ix.src_end.argmax(it.lo, it.hi - 1);
-  if (ix.src_end.value(j) + 1 < it.x + m) return;  // the furthest source in range ends before x+m-1
+  const std::uint64_t j = ix.furthest_source(it.lo, it.hi - 1);
+  if (ix.source_end(j) + 1 < it.x + m) return;  // the furthest source in range ends before x+m-1
   const std::uint64_t y = it.x + ix.copy_distance(j);
   out.push_back(y);
   stack.push_back({it.x, it.lo, j});
