@@ -3,7 +3,8 @@
 #   bench/index/run.sh [BUILD_DIR] [CORPORA_DIR] [THREADS]
 # BUILD_DIR holds bench/index/trawl_index_bench (default build-index); CORPORA_DIR is the output
 # of shared/data/make-corpora.sh (default /work/corpora); THREADS e.g. 1,2,4,8,16.
-# Environment: BUDGET (seconds of serial locate per pattern set, default 20), TEXTS, MAXLEN.
+# Environment: BUDGET (seconds of serial locate per pattern set, default 20), TEXTS, MAXLEN (fast
+# profile, default 32), MAXLEN_SMALL (small profile, default 16), PROFILES (default "fast small").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -13,6 +14,8 @@ threads=${3:-1,2,4,8,16}
 budget=${BUDGET:-20}
 texts=${TEXTS:-kjv.txt kjv-rep50.txt repetitive-100m.txt}
 maxlen=${MAXLEN:-32}
+maxlen_small=${MAXLEN_SMALL:-16}
+profiles=${PROFILES:-fast small}
 bin=$build/bench/index/trawl_index_bench
 [ -x "$bin" ] || bin=$build/trawl_index_bench
 machine=$(hostname -s 2>/dev/null || echo host)
@@ -27,7 +30,7 @@ mkdir -p "$(dirname "$out")"
   free -g | head -2 || true
   echo '```'
   echo
-  echo "git $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'), M = $maxlen, serial budget ${budget}s per pattern set, threads $threads"
+  echo "git $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo '?'), M = $maxlen (fast) / $maxlen_small (small), serial budget ${budget}s per pattern set, threads $threads"
   echo
 } > "$out"
 for t in $texts; do
@@ -38,11 +41,11 @@ for t in $texts; do
     [ -f "$f" ] && args+=(--patterns "$f")
   done
   for L in 2 3 4 5 6 7 8 9 10; do args+=(--gen "$L"); done
-  for profile in fast small; do
-    extra=()
-    [ "$profile" = small ] && extra=(--small --no-sdsl)
+  for profile in $profiles; do
+    extra=(--max-len "$maxlen")
+    [ "$profile" = small ] && extra=(--max-len "$maxlen_small" --small --no-sdsl)
     echo "== $t ($profile)" >&2
-    /usr/bin/time -f "process peak RSS %M KiB, wall %e s" "$bin" "$corpora/$t" --max-len "$maxlen" \
+    /usr/bin/time -f "process peak RSS %M KiB, wall %e s" "$bin" "$corpora/$t" \
       --threads "$threads" --budget "$budget" "${extra[@]}" "${args[@]}" >> "$out" 2>> "$log" || {
         echo "trawl_index_bench failed on $t ($profile), see $log" >&2; exit 1; }
     tail -1 "$log" | sed 's/^/    /' >> "$out"

@@ -22,7 +22,7 @@ namespace trawl::index {
 namespace {
 
 constexpr char magic[8] = {'T', 'R', 'A', 'W', 'L', 'H', 'I', 'X'};
-constexpr std::uint32_t format_version = 4;
+constexpr std::uint32_t format_version = 5;
 constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
 constexpr std::size_t entry_size = 32;
 

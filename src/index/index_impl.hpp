@@ -27,12 +27,14 @@ inline constexpr std::uint32_t fm_isa_sample = 64;
 /// S'' over at most 255 distinct bytes (remapped to 1..σ so sdsl's reserved 0 is free).
 using fm_byte = sdsl::csa_wt<sdsl::wt_huff<>, fm_sa_sample, fm_isa_sample>;
 /// Profile "small": wavelet tree over hybrid bit vectors (Kärkkäinen, Kempa, Puglisi, "Hybrid
-/// compression of bitvectors", 2014: each 256-bit block stored plain, as a run or as a sparse
-/// list, whichever is smallest), SA sampled every 32 text positions, the ISA derived from those
-/// samples. About 4 bits per S'' byte on English. Measured on S'' of kjv-rep50.txt (M = 16):
-/// locating one S'' hit costs 8.6 µs here against 37 µs with RRR blocks of 63 (sdsl decodes
-/// those bit by bit; 2.5 vs 2.9 MB), 10 µs with RRR blocks of 15 (3.0 MB), 5.6 µs plain (5.8 MB).
-using fm_byte_small = sdsl::csa_wt<sdsl::wt_huff<sdsl::hyb_vector<>>, 32, 32, sdsl::text_order_sa_sampling<>,
+/// compression of bitvectors", 2014: each 256-bit block stored plain, as runs or as a sparse
+/// list, whichever is smallest; rank counters every 8 blocks), SA sampled every 32 text
+/// positions, the ISA derived from those samples. About 4 bits per S'' byte on English.
+/// Measured on S'' of kjv-rep50.txt (M = 16, 5.9 MB), bytes and time to locate one S'' hit,
+/// same run: this 3.00 MB; counters every 16 blocks 2.94 MB, 1.15x slower; RRR blocks of 63
+/// (sdsl decodes them bit by bit) 2.50 MB, 4.3x slower; RRR blocks of 15 3.0 MB, 1.2x slower;
+/// plain 5.8 MB, 0.65x.
+using fm_byte_small = sdsl::csa_wt<sdsl::wt_huff<sdsl::hyb_vector<8>>, 32, 32, sdsl::text_order_sa_sampling<>,
                                    sdsl::text_order_isa_sampling_support<>>;
 /// S'' using all 256 byte values (either profile): integer alphabet, symbol = byte + 1.
 using fm_int = sdsl::csa_wt<sdsl::wt_huff_int<>, fm_sa_sample, fm_isa_sample, sdsl::sa_order_sa_sampling<>,
