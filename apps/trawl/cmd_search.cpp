@@ -119,6 +119,7 @@ int run_search(search_args& a) {
   so.iupac = a.iupac;
   so.both_strands = a.both_strands;
   so.all_ends = a.all_ends;
+  so.starts = !(a.count || a.quiet) || a.check;  // counting needs no start positions
   so.threads = a.threads;
   so.slice_size = a.slice_size;
   const bool approximate = a.k > 0 || a.all_ends;

@@ -50,6 +50,9 @@ struct search_options {
   bool iupac = false;          ///< IUPAC codes in DNA patterns (N, R, Y, ...) match their base sets
   bool both_strands = false;   ///< also search the reverse complement of every pattern
   bool all_ends = false;       ///< approximate: report every end position, not one hit per cluster
+  /// approximate: compute every hit's leftmost start (a reverse Myers pass per hit). false
+  /// leaves start == end, for callers that only count hits (the CLI's -c and -q).
+  bool starts = true;
   // -- engines --
   exact_algorithm exact = exact_algorithm::automatic;
   simd_level simd = simd_level::automatic;

@@ -19,8 +19,9 @@ enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_strip
 /// one batch by resolve() (leftmost_starts interleaves independent requests).
 class start_sink : public end_sink {
  public:
-  start_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, std::vector<hit>& out)
-      : p_(p), seq_(seq), lo_(lo), hamming_(hamming), out_(out) {}
+  start_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, bool starts,
+             std::vector<hit>& out)
+      : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), out_(out) {}
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
     if (pending_.empty()) return;
@@ -32,8 +33,8 @@ class start_sink : public end_sink {
 
  protected:
   void emit(std::uint64_t j, std::uint32_t score, std::uint8_t flags) {
-    if (hamming_) {
-      out_.push_back(hit{hamming_start(p_, j), j + 1, p_.index, score, p_.dir, flags});
+    if (hamming_ || !starts_) {
+      out_.push_back(hit{hamming_ ? hamming_start(p_, j) : j + 1, j + 1, p_.index, score, p_.dir, flags});
       return;
     }
     pending_.push_back(out_.size());
@@ -46,6 +47,7 @@ class start_sink : public end_sink {
   std::string_view seq_;
   std::uint64_t lo_;
   bool hamming_;
+  bool starts_;
   std::vector<hit>& out_;
   std::vector<std::size_t> pending_;
   std::vector<start_request> requests_;
@@ -66,8 +68,8 @@ class all_ends_sink final : public start_sink {
 class cluster_sink final : public start_sink {
  public:
   cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
-               std::uint64_t own_end, bool hamming, std::vector<hit>& out)
-      : start_sink(p, seq, lo, hamming, out), own_begin_(own_begin), own_end_(own_end) {}
+               std::uint64_t own_end, bool hamming, bool starts, std::vector<hit>& out)
+      : start_sink(p, seq, lo, hamming, starts, out), own_begin_(own_begin), own_end_(own_end) {}
   void on_end(std::uint64_t j, std::uint32_t score) override {
     if (open_ && j == last_ + 1) {
       if (score < best_score_) best_score_ = score, best_j_ = j;  // strictly less: leftmost on ties
@@ -116,7 +118,7 @@ engine_kind parse_engine(const search_options& o) {
 class approx_matcher final : public matcher {
  public:
   approx_matcher(const std::vector<std::string>& patterns, const search_options& options)
-      : engine_(parse_engine(options)), all_ends_(options.all_ends), hamming_(options.hamming) {
+      : engine_(parse_engine(options)), all_ends_(options.all_ends), hamming_(options.hamming), starts_(options.starts) {
     if (options.max_errors < 0) throw error(errc::invalid_argument, "the error bound k must be >= 0");
     if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
     if (engine_ == engine_kind::myers_lanes) {
@@ -180,9 +182,9 @@ class approx_matcher final : public matcher {
     sinks.reserve(pats_.size());
     for (const compiled_pattern& p : pats_) {
       if (all_ends_)
-        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, out));
+        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out));
       else
-        sinks.push_back(std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, out));
+        sinks.push_back(std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, starts_, out));
     }
     // SIMD lanes take every pattern of m <= 64 together; the rest go one by one.
     std::vector<const compiled_pattern*> lane_pats;
@@ -300,6 +302,7 @@ class approx_matcher final : public matcher {
   engine_kind engine_;
   bool all_ends_;
   bool hamming_;
+  bool starts_;
   lanes_backend lanes_{myers_lanes_serial, 8};
   piece_finder finder_ = nullptr;
   bool striped_ = false;  ///< m <= 32 goes to the striped kernel

@@ -252,6 +252,29 @@ TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
     }
 }
 
+TEST(ApproxEngines, WithoutStartsSameHits) {
+  // starts = false (the CLI's -c / -q) leaves start == end and changes nothing else.
+  std::mt19937_64 rng(12);
+  const std::string t = oracle::random_text(rng, 200000, "ACGT");
+  for (const std::string& p : {std::string("ACGTTGCA"), std::string("ACGTTGCAACGTTGCAAC"), std::string(70, 'A')})
+    for (bool all_ends : {false, true})
+      for (bool hamming : {false, true}) {
+        trawl::search_options o;
+        o.max_errors = 2;
+        o.all_ends = all_ends;
+        o.hamming = hamming;
+        auto want = trawl::approx_search_serial(t, {p}, o);
+        o.starts = false;
+        const auto got = trawl::approx_search_serial(t, {p}, o);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+          ASSERT_EQ(got[i].end, want[i].end);
+          ASSERT_EQ(got[i].errors, want[i].errors);
+          ASSERT_EQ(got[i].start, hamming ? want[i].start : got[i].end);
+        }
+      }
+}
+
 TEST(ApproxEngines, Errors) {
   trawl::search_options o;
   o.max_errors = 1;
