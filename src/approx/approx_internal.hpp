@@ -132,7 +132,13 @@ struct striped_pattern {
 };
 /// Builds the striped layout of p (m <= 32) for error bound k <= m.
 striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k);
-/// True when this CPU runs the striped kernel (AVX-512 F + BW) and `level` allows it.
+/// The striped kernel for `level` (automatic: AVX-512 F+BW, else AVX2), or nullptr when this
+/// CPU or the level has none.
+using striped_kernel = void (*)(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+                                std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
+                                std::vector<lane_hit>& hits);
+striped_kernel pick_striped_kernel(simd_level level);
+/// True when pick_striped_kernel(level) has one.
 bool striped_available(simd_level level);
 /// Runs 64 stripes: stripe s reads text0[s·stride, s·stride + steps) and reports (pos0 +
 /// s·stride + t, score, s) for every step t >= warm with score <= k, in step order.
@@ -143,10 +149,13 @@ void myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0,
                           std::vector<lane_hit>& hits);
 /// True when every byte of p[0, n) is in 0x40-0x7F (letters, DNA without line breaks).
 bool bytes_in_quarter1_avx512(const unsigned char* p, std::size_t n);
+/// The same contract on AVX2 (Peq by vpshufb per high nibble); myers_striped_avx2.cpp.
+void myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+                        std::size_t warm, std::uint64_t pos0, bool text_in_quarter1, std::vector<lane_hit>& hits);
 /// Same contract as the single-pattern engines (p.m <= 32); the striped kernel for the bulk,
 /// the one-word loop for the edges. myers_striped.cpp
-void scan_myers_striped(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
-                        std::size_t to, std::uint32_t k, end_sink& sink);
+void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::string_view seq, std::size_t from,
+                        std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
 
 // ---- pigeonhole filter + Myers verification (pigeon_filter.cpp) ----------------------
 /// A piece P[off, off+len) of the pattern; k+1 disjoint pieces cover P, so any occurrence

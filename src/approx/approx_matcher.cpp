@@ -130,12 +130,12 @@ class approx_matcher final : public matcher {
         engine_ = engine_kind::myers_word;
     }
     if (engine_ == engine_kind::myers_striped && !striped_available(options.simd))
-      throw error(errc::invalid_argument, "myers-striped needs AVX-512 (F, BW) and --simd auto or avx512");
+      throw error(errc::invalid_argument, "myers-striped needs AVX-512 (F, BW) or AVX2, and --simd other than serial");
     // auto: one pattern of m <= 32 at a time over 64 stripes in 16/32-bit lanes where the CPU
-    // has AVX-512BW; the (pattern, stripe) lanes kernel for the rest of m <= 64.
-    striped_ = engine_ == engine_kind::myers_striped ||
-               (engine_ == engine_kind::myers_lanes && options.approx_algorithm != "myers-simd" &&
-                striped_available(options.simd));
+    // has AVX-512BW or AVX2; the (pattern, stripe) lanes kernel for the rest of m <= 64.
+    if (engine_ == engine_kind::myers_striped ||
+        (engine_ == engine_kind::myers_lanes && options.approx_algorithm != "myers-simd"))
+      striped_ = pick_striped_kernel(options.simd);
     if (engine_ == engine_kind::pigeon || options.approx_algorithm == "auto" || options.approx_algorithm == "myers" ||
         options.approx_algorithm.empty()) {
       finder_ = pick_piece_finder(options.simd);
@@ -164,7 +164,7 @@ class approx_matcher final : public matcher {
       const bool wanted = engine_ == engine_kind::pigeon ||
                           (is_auto &&
                            (engine_ == engine_kind::myers_lanes || engine_ == engine_kind::myers_word) &&
-                           pigeon_piece_len(p.m, ks_[i]) >= (striped_ && p.m <= 32 ? 8 : 5) &&
+                           pigeon_piece_len(p.m, ks_[i]) >= (striped_ != nullptr && p.m <= 32 ? 8 : 5) &&
                            (pats_.size() <= 4 || p.m > 64));
       filter_.push_back(ok && wanted);
     }
@@ -216,7 +216,7 @@ class approx_matcher final : public matcher {
         case engine_kind::myers_striped:
         case engine_kind::myers_lanes:
           if (striped_ && p.m <= 32) {
-            scan_myers_striped(p, seq, from, own_begin, own_end, ks_[i], sink);
+            scan_myers_striped(striped_, p, seq, from, own_begin, own_end, ks_[i], sink);
           } else if (engine_ == engine_kind::myers_striped) {
             if (p.m <= 64)
               scan_myers_word(p, seq, from, own_begin, own_end, ks_[i], sink);
@@ -280,7 +280,7 @@ class approx_matcher final : public matcher {
       case engine_kind::myers_striped:
       case engine_kind::myers_lanes:
         if (striped_ && p.m <= 32) {
-          scan_myers_striped(p, text, 0, 0, text.size(), k, sink);
+          scan_myers_striped(striped_, p, text, 0, 0, text.size(), k, sink);
         } else if (engine_ == engine_kind::myers_striped) {
           if (p.m <= 64)
             scan_myers_word(p, text, 0, 0, text.size(), k, sink);
@@ -305,7 +305,7 @@ class approx_matcher final : public matcher {
   bool starts_;
   lanes_backend lanes_{myers_lanes_serial, 8};
   piece_finder finder_ = nullptr;
-  bool striped_ = false;  ///< m <= 32 goes to the striped kernel
+  striped_kernel striped_ = nullptr;  ///< m <= 32 goes to the striped kernel when set
   std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;

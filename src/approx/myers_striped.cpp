@@ -31,13 +31,22 @@ striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k)
   return sp;
 }
 
-bool striped_available(simd_level level) {
-  const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  return has && (level == simd_level::automatic || level == simd_level::avx512);
+striped_kernel pick_striped_kernel(simd_level level) {
+  const bool has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  const bool has2 = __builtin_cpu_supports("avx2");
+  switch (level) {
+    case simd_level::automatic: return has512 ? myers_striped_avx512 : has2 ? myers_striped_avx2 : nullptr;
+    case simd_level::avx512: return has512 ? myers_striped_avx512 : nullptr;
+    case simd_level::avx2: return has2 ? myers_striped_avx2 : nullptr;
+    case simd_level::serial: return nullptr;
+  }
+  return nullptr;
 }
 
-void scan_myers_striped(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
-                        std::size_t to, std::uint32_t k, end_sink& sink) {
+bool striped_available(simd_level level) { return pick_striped_kernel(level) != nullptr; }
+
+void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::string_view seq, std::size_t from,
+                        std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
   if (report_from >= to) return;
   const striped_pattern sp = make_striped_pattern(p, k);
   const std::size_t w = p.m + k - 1;  // warm-up: the longest occurrence is m + k bytes
@@ -63,8 +72,8 @@ void scan_myers_striped(const compiled_pattern& p, std::string_view seq, std::si
     if (raw >= 128) stripe = raw % 128 >= 64 ? raw - raw % 128 + 64 : raw - raw % 128 - 64;
     else if (raw >= 64) stripe = 64;
     hits.clear();
-    const bool q1 = bytes_in_quarter1_avx512(text + (a - w), stripes * stripe + w);
-    myers_striped_avx512(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits);
+    const bool q1 = kernel == myers_striped_avx512 && bytes_in_quarter1_avx512(text + (a - w), stripes * stripe + w);
+    kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits);
     // Stable bucket by stripe: stripes are in text order, each stripe's hits in step order.
     count.fill(0);
     for (const lane_hit& h : hits) ++count[h.lane + 1];

@@ -319,7 +319,8 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     }
     for (int i = 0; i < 8; ++i) g[i] = _mm512_load_si512(tail + 8 * i);
     transpose8(g, rows);
-    checked_steps<W, Q, Masked>(st, rows, t, steps - t, ctx);
+    striped_state<W> cur = st;  // a copy: the hot loop's state never has its address taken
+    checked_steps<W, Q, Masked>(cur, rows, t, steps - t, ctx);
   }
 }
 

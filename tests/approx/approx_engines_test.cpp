@@ -219,10 +219,13 @@ TEST(ApproxEngines, LanesAcrossRounds) {
 }
 
 TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
-  // The striped kernel looks Peq up by byte quarters (0x00-3F, 40-7F, 80-FF): letters only,
-  // ASCII with spaces and punctuation, and every byte; with -i and IUPAC classes; m across
-  // the 16/32-bit lane widths; stripe lengths that are not multiples of 8.
-  if (!trawl::cpu_supports(trawl::simd_level::avx512)) GTEST_SKIP() << "no AVX-512 on this CPU";
+  // The striped kernels look Peq up by byte quarters (AVX-512: 0x00-3F, 40-7F, 80-FF) or high
+  // nibbles (AVX2): letters only, ASCII with spaces and punctuation, and every byte; with -i
+  // and IUPAC classes; m across the 16/32-bit lane widths; stripe lengths not multiples of 8.
+  std::vector<trawl::simd_level> levels;
+  for (auto l : {trawl::simd_level::avx512, trawl::simd_level::avx2})
+    if (trawl::cpu_supports(l)) levels.push_back(l);
+  if (levels.empty()) GTEST_SKIP() << "no AVX2 / AVX-512 on this CPU";
   std::mt19937_64 rng(11);
   const std::vector<std::string> alphas = {"ACGT", "acgtACGTN", "the ,.;:THE\n0123", ""};
   for (const std::string& alpha : alphas)
@@ -243,10 +246,13 @@ TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
             o.approx_algorithm = "dp";
             const auto want = trawl::approx_end_scores(p, t, o);
             o.approx_algorithm = "myers-striped";
-            o.simd = trawl::simd_level::avx512;
-            SCOPED_TRACE("alpha=" + alpha + " m=" + std::to_string(m) + " k=" + std::to_string(k) +
-                         " i=" + std::to_string(icase) + " iupac=" + std::to_string(iupac));
-            ASSERT_EQ(trawl::approx_end_scores(p, t, o), want);
+            for (auto level : levels) {
+              o.simd = level;
+              SCOPED_TRACE("alpha=" + alpha + " m=" + std::to_string(m) + " k=" + std::to_string(k) +
+                           " i=" + std::to_string(icase) + " iupac=" + std::to_string(iupac) +
+                           " avx512=" + std::to_string(level == trawl::simd_level::avx512));
+              ASSERT_EQ(trawl::approx_end_scores(p, t, o), want);
+            }
           }
       }
     }

@@ -114,6 +114,8 @@ inline std::vector<engine> engines(std::size_t m) {
     e.push_back({"myers-filter", trawl::simd_level::avx512, "filter-avx512"});
   if (trawl::cpu_supports(trawl::simd_level::avx512))
     e.push_back({"myers-striped", trawl::simd_level::avx512, "striped-avx512"});
+  if (trawl::cpu_supports(trawl::simd_level::avx2))
+    e.push_back({"myers-striped", trawl::simd_level::avx2, "striped-avx2"});
   return e;
 }
 

@@ -1,0 +1,317 @@
+// myers_striped_avx2.cpp — the striped kernel (myers_striped_avx512.cpp explains the layout)
+// for CPUs with AVX2 but no AVX-512 (AMD Zen 2/3, Intel client cores): one pattern of
+// m <= 32 over 64 text stripes, 16-bit lanes (m <= 16: 4 registers of 16) or 32-bit lanes
+// (m <= 32: 8 registers of 8). O(steps) vector steps for 64 stripes.
+//
+// AVX2 has no 16-bit permute, so Peq is looked up one byte at a time with vpshufb: the text
+// byte's low nibble indexes a 16-entry table per Peq byte, and its high nibble selects among
+// the tables of the high nibbles at which the pattern has any match (2 for upper-case DNA,
+// 4 with lower case); a byte whose high nibble has no table gets Peq = 0.
+//
+// Text: every 8 steps one gather per 4 stripes; the 64 x 8 bytes are transposed into 8 rows
+// per half (stripes 0-31, 32-63) in which word q holds the bytes of two stripes.
+// Compiled with -mavx2; called only after a CPU check.
+#include <immintrin.h>
+
+#include <array>
+
+#include "approx/approx_internal.hpp"
+
+namespace trawl::approx_detail {
+namespace {
+
+constexpr int lanes_per_reg(int w) { return w == 16 ? 16 : 8; }
+constexpr int regs(int w) { return 64 / lanes_per_reg(w); }
+
+/// Transposes 8 gathered registers (register i, qword j: 8 bytes of stripe 4i + j of this
+/// half) into 8 rows: word q = 8c + w of row u holds byte u of stripe 4w + 2c (low half) and
+/// of stripe 4w + 2c + 1 (high half).
+[[gnu::always_inline]] inline void transpose8(const __m256i g[8], __m256i r[8]) {
+  const __m256i inter = _mm256_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15, 0, 8, 1, 9, 2, 10,
+                                         3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+  __m256i s[8];
+  for (int i = 0; i < 8; ++i) s[i] = _mm256_shuffle_epi8(g[i], inter);
+  __m256i a[4], b[4];
+  for (int p = 0; p < 4; ++p) {
+    a[p] = _mm256_unpacklo_epi16(s[2 * p], s[2 * p + 1]);
+    b[p] = _mm256_unpackhi_epi16(s[2 * p], s[2 * p + 1]);
+  }
+  const __m256i c0 = _mm256_unpacklo_epi32(a[0], a[1]), c1 = _mm256_unpackhi_epi32(a[0], a[1]);
+  const __m256i c2 = _mm256_unpacklo_epi32(a[2], a[3]), c3 = _mm256_unpackhi_epi32(a[2], a[3]);
+  const __m256i c4 = _mm256_unpacklo_epi32(b[0], b[1]), c5 = _mm256_unpackhi_epi32(b[0], b[1]);
+  const __m256i c6 = _mm256_unpacklo_epi32(b[2], b[3]), c7 = _mm256_unpackhi_epi32(b[2], b[3]);
+  r[0] = _mm256_unpacklo_epi64(c0, c2);
+  r[1] = _mm256_unpackhi_epi64(c0, c2);
+  r[2] = _mm256_unpacklo_epi64(c1, c3);
+  r[3] = _mm256_unpackhi_epi64(c1, c3);
+  r[4] = _mm256_unpacklo_epi64(c4, c6);
+  r[5] = _mm256_unpackhi_epi64(c4, c6);
+  r[6] = _mm256_unpacklo_epi64(c5, c7);
+  r[7] = _mm256_unpackhi_epi64(c5, c7);
+}
+
+/// Stripe of the low byte of word q of a row of half h.
+constexpr std::uint32_t stripe_of_word(int h, std::uint32_t q) {
+  return 32 * static_cast<std::uint32_t>(h) + 4 * (q % 8) + 2 * (q / 8);
+}
+
+/// Peq tables of one high nibble: tab[b] = byte b of Peq for low nibbles 0-15 (both 128-bit halves).
+struct nibble_tables {
+  __m256i nib;  ///< the high nibble, broadcast
+  __m256i tab[4];
+};
+
+/// Peq bytes (NB of them) of every byte of row x.
+template <int NG, int NB>
+[[gnu::always_inline]] inline void lookup(__m256i x, const nibble_tables* nt, int ng, __m256i acc[NB]) {
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  const __m256i lo = _mm256_and_si256(x, low4);
+  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), low4);
+  for (int b = 0; b < NB; ++b) acc[b] = _mm256_setzero_si256();
+  const int n = NG > 0 ? NG : ng;
+  for (int g = 0; g < n; ++g) {
+    const __m256i sel = _mm256_cmpeq_epi8(hi, nt[g].nib);
+    for (int b = 0; b < NB; ++b)
+      acc[b] = _mm256_or_si256(acc[b], _mm256_and_si256(sel, _mm256_shuffle_epi8(nt[g].tab[b], lo)));
+  }
+}
+
+template <int W>
+struct state {
+  __m256i pv[regs(W)], mv[regs(W)], sc[regs(W)];
+};
+
+template <int W>
+[[gnu::always_inline]] inline void step(__m256i eq, __m256i& pv, __m256i& mv, __m256i& score) {
+  const __m256i xv = _mm256_or_si256(eq, mv);
+  if constexpr (W == 16) {
+    const __m256i sum = _mm256_add_epi16(_mm256_and_si256(eq, pv), pv);
+    const __m256i xh = _mm256_or_si256(_mm256_xor_si256(sum, pv), eq);
+    __m256i ph = _mm256_or_si256(mv, _mm256_andnot_si256(_mm256_or_si256(xh, pv), _mm256_set1_epi32(-1)));
+    __m256i mh = _mm256_and_si256(pv, xh);
+    score = _mm256_sub_epi16(_mm256_add_epi16(score, _mm256_srli_epi16(ph, 15)), _mm256_srli_epi16(mh, 15));
+    ph = _mm256_slli_epi16(ph, 1);
+    mh = _mm256_slli_epi16(mh, 1);
+    pv = _mm256_or_si256(mh, _mm256_andnot_si256(_mm256_or_si256(xv, ph), _mm256_set1_epi32(-1)));
+    mv = _mm256_and_si256(ph, xv);
+  } else {
+    const __m256i sum = _mm256_add_epi32(_mm256_and_si256(eq, pv), pv);
+    const __m256i xh = _mm256_or_si256(_mm256_xor_si256(sum, pv), eq);
+    __m256i ph = _mm256_or_si256(mv, _mm256_andnot_si256(_mm256_or_si256(xh, pv), _mm256_set1_epi32(-1)));
+    __m256i mh = _mm256_and_si256(pv, xh);
+    score = _mm256_sub_epi32(_mm256_add_epi32(score, _mm256_srli_epi32(ph, 31)), _mm256_srli_epi32(mh, 31));
+    ph = _mm256_slli_epi32(ph, 1);
+    mh = _mm256_slli_epi32(mh, 1);
+    pv = _mm256_or_si256(mh, _mm256_andnot_si256(_mm256_or_si256(xv, ph), _mm256_set1_epi32(-1)));
+    mv = _mm256_and_si256(ph, xv);
+  }
+}
+
+/// One step for the 32 stripes of one half on row x; registers [first, first + regs/2).
+/// W = 16: register 2h = "a" words (low bytes), 2h+1 = "b" (high bytes). W = 32: 4h + 0/1 =
+/// "a" lanes from words 0-3 / 4-7 of each chunk, 4h + 2/3 the same for "b".
+template <int W, int NG>
+[[gnu::always_inline]] inline void step_half(__m256i x, int h, const nibble_tables* nt, int ng, state<W>& st) {
+  constexpr int NB = W / 8;
+  __m256i acc[NB];
+  lookup<NG, NB>(x, nt, ng, acc);
+  const __m256i lowbyte = _mm256_set1_epi16(0x00FF);
+  const __m256i highbyte = _mm256_set1_epi16(static_cast<short>(0xFF00));
+  // a: Peq byte b of stripe "a" sits in the low byte of each word of acc[b]; b: in the high byte.
+  const __m256i a01 = _mm256_or_si256(_mm256_and_si256(acc[0], lowbyte), _mm256_slli_epi16(acc[1], 8));
+  const __m256i b01 = _mm256_or_si256(_mm256_srli_epi16(acc[0], 8), _mm256_and_si256(acc[1], highbyte));
+  if constexpr (W == 16) {
+    step<16>(a01, st.pv[2 * h], st.mv[2 * h], st.sc[2 * h]);
+    step<16>(b01, st.pv[2 * h + 1], st.mv[2 * h + 1], st.sc[2 * h + 1]);
+  } else {
+    const __m256i a23 = _mm256_or_si256(_mm256_and_si256(acc[2], lowbyte), _mm256_slli_epi16(acc[3], 8));
+    const __m256i b23 = _mm256_or_si256(_mm256_srli_epi16(acc[2], 8), _mm256_and_si256(acc[3], highbyte));
+    step<32>(_mm256_unpacklo_epi16(a01, a23), st.pv[4 * h], st.mv[4 * h], st.sc[4 * h]);
+    step<32>(_mm256_unpackhi_epi16(a01, a23), st.pv[4 * h + 1], st.mv[4 * h + 1], st.sc[4 * h + 1]);
+    step<32>(_mm256_unpacklo_epi16(b01, b23), st.pv[4 * h + 2], st.mv[4 * h + 2], st.sc[4 * h + 2]);
+    step<32>(_mm256_unpackhi_epi16(b01, b23), st.pv[4 * h + 3], st.mv[4 * h + 3], st.sc[4 * h + 3]);
+  }
+}
+
+/// Stripe of lane l of register r.
+template <int W>
+constexpr std::uint32_t stripe_of_lane(int r, std::uint32_t l) {
+  if constexpr (W == 16) {
+    return stripe_of_word(r / 2, l) + static_cast<std::uint32_t>(r % 2);
+  } else {
+    // unpacklo/hi_epi16: dword d of chunk c = word 8c + d (lo) or 8c + 4 + d (hi)
+    const int h = r / 4, k = r % 4;
+    const std::uint32_t c = l / 4, d = l % 4;
+    const std::uint32_t q = 8 * c + d + ((k & 1) ? 4u : 0u);
+    return stripe_of_word(h, q) + ((k & 2) ? 1u : 0u);
+  }
+}
+
+/// Lanes of register `sc` with score <= kk: W = 32 one bit per lane; W = 16 bit 2l for lane l.
+template <int W>
+[[gnu::always_inline]] inline std::uint32_t at_most(__m256i sc, __m256i kk) {
+  if constexpr (W == 16) {
+    const __m256i le = _mm256_cmpeq_epi16(_mm256_min_epu16(sc, kk), sc);
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(le)) & 0x55555555u;
+  } else {
+    const __m256i le = _mm256_cmpeq_epi32(_mm256_min_epu32(sc, kk), sc);
+    return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(le)));
+  }
+}
+
+struct context {
+  const nibble_tables* nt;
+  int ng;
+  std::size_t warm, stride;
+  std::uint64_t pos0;
+  std::uint32_t d;
+  const std::uint32_t* stripe;  ///< [register][lane]
+  std::vector<lane_hit>* hits;
+};
+
+template <int W>
+[[gnu::noinline]] void report(__m256i score, std::uint32_t mask, std::size_t t, const std::uint32_t* stripe,
+                              const context& c) {
+  alignas(32) std::uint16_t s16[16];
+  alignas(32) std::uint32_t s32[8];
+  if constexpr (W == 16)
+    _mm256_store_si256(reinterpret_cast<__m256i*>(s16), score);
+  else
+    _mm256_store_si256(reinterpret_cast<__m256i*>(s32), score);
+  while (mask) {
+    const auto l = static_cast<std::uint32_t>(__builtin_ctz(mask)) / (W == 16 ? 2 : 1);
+    mask &= mask - 1;
+    const std::uint32_t s = W == 16 ? s16[l] : s32[l];
+    c.hits->push_back({c.pos0 + stripe[l] * c.stride + t, s - c.d, stripe[l]});
+  }
+}
+
+template <int W, int NG>
+[[gnu::noinline]] void checked_steps(state<W>& st, const __m256i* rows0, const __m256i* rows1, std::size_t t,
+                                     std::size_t count, __m256i kk, const context& c) {
+  constexpr int R = regs(W), L = lanes_per_reg(W);
+  for (std::size_t u = 0; u < count; ++u) {
+    step_half<W, NG>(rows0[u], 0, c.nt, c.ng, st);
+    step_half<W, NG>(rows1[u], 1, c.nt, c.ng, st);
+    if (t + u < c.warm) continue;
+    for (int r = 0; r < R; ++r)
+      if (const std::uint32_t m = at_most<W>(st.sc[r], kk)) report<W>(st.sc[r], m, t + u, c.stripe + r * L, c);
+  }
+}
+
+template <int W, int NG>
+void run(const striped_pattern& sp, const nibble_tables* nt, int ng, const unsigned char* text0, std::size_t stride,
+         std::size_t steps, std::size_t warm, std::uint64_t pos0, std::vector<lane_hit>& hits) {
+  constexpr int R = regs(W), L = lanes_per_reg(W);
+  std::array<std::uint32_t, R * L> stripe{};
+  for (int r = 0; r < R; ++r)
+    for (int l = 0; l < L; ++l)
+      stripe[static_cast<std::size_t>(r * L + l)] = stripe_of_lane<W>(r, static_cast<std::uint32_t>(l));
+  state<W> st;
+  const __m256i kk =
+      W == 16 ? _mm256_set1_epi16(static_cast<short>(sp.kk)) : _mm256_set1_epi32(static_cast<int>(sp.kk));
+  for (int r = 0; r < R; ++r) {
+    st.pv[r] = _mm256_set1_epi32(-1);
+    st.mv[r] = _mm256_setzero_si256();
+    st.sc[r] = W == 16 ? _mm256_set1_epi16(W) : _mm256_set1_epi32(W);
+  }
+  alignas(32) std::int64_t offs[64];
+  for (std::size_t i = 0; i < 64; ++i) offs[i] = static_cast<std::int64_t>(i * stride);
+  const context ctx{nt, ng, warm, stride, pos0, sp.d, stripe.data(), &hits};
+  constexpr std::size_t ahead = 512;  // one prefetch per stripe per 64 bytes (see the AVX-512 kernel)
+  std::size_t pf = 0, t = 0;
+  bool dense = false;
+  __m256i g[16], rows0[8], rows1[8];
+  auto gather = [&](std::size_t at) {
+    const __m256i off = _mm256_set1_epi64x(static_cast<long long>(at));
+    for (int i = 0; i < 16; ++i)
+      g[i] = _mm256_i64gather_epi64(reinterpret_cast<const long long*>(text0),
+                                    _mm256_add_epi64(_mm256_load_si256(reinterpret_cast<const __m256i*>(offs + 4 * i)), off),
+                                    1);
+  };
+  for (; t + 8 <= steps; t += 8) {
+    for (std::size_t s = pf; s < pf + 8; ++s)
+      _mm_prefetch(reinterpret_cast<const char*>(text0 + static_cast<std::size_t>(offs[s]) + t + ahead), _MM_HINT_T0);
+    pf = (pf + 8) & 63;
+    gather(t);
+    transpose8(g, rows0);
+    transpose8(g + 8, rows1);
+    if (dense) [[unlikely]] {
+      state<W> cur = st;
+      const std::size_t before = hits.size();
+      checked_steps<W, NG>(cur, rows0, rows1, t, 8, kk, ctx);
+      st = cur;
+      dense = hits.size() != before;
+      continue;
+    }
+    const state<W> saved = st;
+    __m256i mn[R];
+    for (int r = 0; r < R; ++r) mn[r] = st.sc[r];
+    for (std::size_t u = 0; u < 8; ++u) {
+      step_half<W, NG>(rows0[u], 0, nt, ng, st);
+      step_half<W, NG>(rows1[u], 1, nt, ng, st);
+      for (int r = 0; r < R; ++r)
+        mn[r] = W == 16 ? _mm256_min_epu16(mn[r], st.sc[r]) : _mm256_min_epu32(mn[r], st.sc[r]);
+    }
+    std::uint32_t any = 0;
+    for (int r = 0; r < R; ++r) any |= at_most<W>(mn[r], kk);
+    if (any != 0) [[unlikely]] {
+      state<W> redo = saved;
+      const std::size_t before = hits.size();
+      checked_steps<W, NG>(redo, rows0, rows1, t, 8, kk, ctx);
+      st = redo;
+      dense = hits.size() != before;
+    }
+  }
+  if (t < steps) {  // the last < 8 bytes of each stripe, never read past it
+    alignas(32) std::uint64_t tail[64];
+    for (std::size_t s = 0; s < 64; ++s) {
+      std::uint64_t w = 0;
+      __builtin_memcpy(&w, text0 + s * stride + t, steps - t);
+      tail[s] = w;
+    }
+    for (int i = 0; i < 16; ++i) g[i] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tail + 4 * i));
+    transpose8(g, rows0);
+    transpose8(g + 8, rows1);
+    state<W> cur = st;  // a copy: the hot loop's state never has its address taken
+    checked_steps<W, NG>(cur, rows0, rows1, t, steps - t, kk, ctx);
+  }
+}
+
+}  // namespace
+
+void myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+                        std::size_t warm, std::uint64_t pos0, bool /*text_in_quarter1*/, std::vector<lane_hit>& hits) {
+  // One table set per high nibble at which some byte has a non-zero Peq.
+  nibble_tables nt[16];
+  int ng = 0;
+  for (int h = 0; h < 16; ++h) {
+    bool any = false;
+    alignas(32) std::uint8_t tab[4][32];
+    for (int lo = 0; lo < 16; ++lo) {
+      const std::uint32_t e = sp.peq[static_cast<std::size_t>(16 * h + lo)];
+      any = any || e != 0;
+      for (int b = 0; b < 4; ++b) tab[b][lo] = tab[b][lo + 16] = static_cast<std::uint8_t>(e >> (8 * b));
+    }
+    if (!any) continue;
+    nt[ng].nib = _mm256_set1_epi8(static_cast<char>(h));
+    for (int b = 0; b < 4; ++b) nt[ng].tab[b] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tab[b]));
+    ++ng;
+  }
+  if (sp.width == 16) {
+    switch (ng) {
+      case 1: return run<16, 1>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+      case 2: return run<16, 2>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+      case 4: return run<16, 4>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+      default: return run<16, 0>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+    }
+  }
+  switch (ng) {
+    case 1: return run<32, 1>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+    case 2: return run<32, 2>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+    case 4: return run<32, 4>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+    default: return run<32, 0>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+  }
+}
+
+}  // namespace trawl::approx_detail
