@@ -47,7 +47,7 @@ using progress_callback = std::function<void(std::string_view stage, std::uint64
 /// How the FM-index over S'' trades size for primary-locate speed.
 enum class fm_profile {
   fast,   ///< plain wavelet tree, SA sampled every 16: ≈ 8.6 bits per S'' byte on English
-  small,  ///< hybrid-bitvector wavelet tree, text-order SA samples every 32: ≈ 4 bits per S'' byte, ≈ 1.5x
+  small,  ///< hybrid-bitvector wavelet tree, text-order SA samples every 32: ≈ 4 bits per S'' byte, ≈ 2x
           ///< slower primaries; with M = 16 the profile for repetitive text (`trawl index build --small`)
 };
 
