@@ -5,7 +5,8 @@
 //            u32 FM kind (0 fast bytes, 1 integer alphabet, 2 small bytes) | u32 crc32(header so far)
 //   table    per section: u32 id | u32 0 | u64 offset | u64 size | u32 crc32 | u32 0;
 //            then u32 crc32(table)
-//   payload  the sections, back to back (sdsl serializations, and our own "meta" record)
+//   payload  the sections, back to back (sdsl serializations, and our own "meta" record, which
+//            starts with the FM-index parameters sdsl does not record: fm_layout_code)
 // Loading checks magic, version, the header and table CRCs, that sections tile the file, and
 // every section's CRC before anything is parsed; then that the parts agree with each other.
 // Any failure is trawl::error(bad_format) with one line. O(file size) time.
@@ -22,7 +23,7 @@ namespace trawl::index {
 namespace {
 
 constexpr char magic[8] = {'T', 'R', 'A', 'W', 'L', 'H', 'I', 'X'};
-constexpr std::uint32_t format_version = 5;
+constexpr std::uint32_t format_version = 6;
 constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
 constexpr std::size_t entry_size = 32;
 
@@ -83,6 +84,7 @@ std::string sdsl_bytes(const T& obj) {
 
 std::string meta_bytes(const hybrid_index::impl& ix) {
   std::string m;
+  put<std::uint32_t>(m, fm_layout_code);
   put<std::uint64_t>(m, ix.s2_len);
   put<std::uint64_t>(m, ix.kept);
   put<std::uint64_t>(m, ix.literal_bytes);
@@ -208,6 +210,8 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
   // meta
   {
     reader m{payload[sec_meta], 0};
+    if (m.get<std::uint32_t>() != fm_layout_code)
+      bad("FM-index written with other sample rates / bit vectors than this build uses; rebuild the index");
     ix.s2_len = m.get<std::uint64_t>();
     ix.kept = m.get<std::uint64_t>();
     ix.literal_bytes = m.get<std::uint64_t>();

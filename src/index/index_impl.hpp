@@ -34,8 +34,16 @@ using fm_byte = sdsl::csa_wt<sdsl::wt_huff<>, fm_sa_sample, fm_isa_sample>;
 /// same run: this 3.00 MB; counters every 16 blocks 2.94 MB, 1.15x slower; RRR blocks of 63
 /// (sdsl decodes them bit by bit) 2.50 MB, 4.3x slower; RRR blocks of 15 3.0 MB, 1.2x slower;
 /// plain 5.8 MB, 0.65x.
-using fm_byte_small = sdsl::csa_wt<sdsl::wt_huff<sdsl::hyb_vector<8>>, 32, 32, sdsl::text_order_sa_sampling<>,
+inline constexpr std::uint32_t fm_small_sa_sample = 32;
+inline constexpr std::uint32_t fm_small_hyb_k = 8;
+using fm_byte_small = sdsl::csa_wt<sdsl::wt_huff<sdsl::hyb_vector<fm_small_hyb_k>>, fm_small_sa_sample,
+                                   fm_small_sa_sample, sdsl::text_order_sa_sampling<>,
                                    sdsl::text_order_isa_sampling_support<>>;
+/// The FM-index parameters that sdsl's serialization does not record; stored in the index
+/// file and checked on load (a file written by a build with other parameters would load and
+/// answer wrongly).
+inline constexpr std::uint32_t fm_layout_code =
+    fm_sa_sample | fm_isa_sample << 8 | fm_small_sa_sample << 16 | fm_small_hyb_k << 24;
 /// S'' using all 256 byte values (either profile): integer alphabet, symbol = byte + 1.
 using fm_int = sdsl::csa_wt<sdsl::wt_huff_int<>, fm_sa_sample, fm_isa_sample, sdsl::sa_order_sa_sampling<>,
                             sdsl::isa_sampling<>, sdsl::int_alphabet<>>;

@@ -4,7 +4,7 @@
 //   equal chunks, each thread runs the whole recursion of its chunk into its own buffer, and a
 //   prefix sum over the buffer sizes places them in the result. Unbalanced: one primary with a
 //   huge recursion tree keeps one thread busy while the others idle.
-// balanced: a serial probe of 2048 recursion steps first (small answers end there, no workers
+// balanced: a serial probe of 256 recursion steps first (small answers end there, no workers
 //   woken); then oneTBB work stealing. Primaries are handed out in small blocks, and a task whose
 //   local stack of recursion branches grows gives its older half (the larger subtrees, near
 //   the root) away as a new task, so idle workers steal branches of the secondary recursion
@@ -88,7 +88,7 @@ std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, std::st
   arena.execute([&] { prim = ix.primaries(pattern, nt > 1); });
   // A short serial probe finishes small answers without waking the workers (a parallel
   // locate of a few hundred occurrences costs more than it saves).
-  constexpr std::size_t probe_steps = 2048;
+  constexpr std::size_t probe_steps = 256;
   std::vector<std::uint64_t> head(prim);  // every primary is an occurrence
   std::vector<ku_item> pending;
   std::size_t next = 0;
