@@ -48,60 +48,15 @@ std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, st
 }
 
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs) {
-  if (p.words != 1) {
-    for (start_request& r : reqs) r.start = leftmost_start(p, seq, r.j, r.score, lo);
-    return;
-  }
-  // The one-word case of leftmost_start, 8 requests side by side.
-  constexpr std::size_t G = 8;
-  const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
-  const std::uint64_t* rpeq = p.rpeq.data();
-  const std::uint64_t hib = std::uint64_t{1} << (p.m - 1);
-  const auto m = static_cast<std::int64_t>(p.m);
+  // One-word patterns on AVX-512: 8 requests per register; otherwise (and for the few the
+  // vector path declines, next to the text's start) one by one.
   static const bool avx512 = __builtin_cpu_supports("avx512f");
+  constexpr std::size_t G = 8;
   for (std::size_t first = 0; first < reqs.size(); first += G) {
     const std::size_t g = std::min(G, reqs.size() - first);
     start_request* rq = reqs.data() + first;
-    if (avx512 && leftmost_starts8_avx512(p, seq, lo, rq, g)) continue;
-    std::uint64_t pv[G], mv[G], len[G], best[G], pos[G];
-    std::int64_t d[G], want[G];
-    std::uint64_t steps = 0;
-    for (std::size_t i = 0; i < G; ++i) {
-      const start_request& r = rq[i < g ? i : 0];
-      pv[i] = ~std::uint64_t{0};
-      mv[i] = 0;
-      d[i] = m;
-      want[i] = r.score;
-      len[i] = std::min<std::uint64_t>(p.m + r.score, r.j + 1 - lo);
-      best[i] = m == want[i] ? 0 : ~std::uint64_t{0};
-      pos[i] = r.j;  // text[pos] is the byte of column l = j + 1 - pos
-      steps = std::max(steps, len[i]);
-    }
-    for (std::uint64_t l = 1; l <= steps; ++l) {
-#pragma GCC unroll 8
-      for (std::size_t i = 0; i < G; ++i) {
-        const bool live = l <= len[i];
-        const std::uint64_t eq = rpeq[text[live ? pos[i] : rq[0].j]];
-        pos[i] -= live ? 1 : 0;
-        const std::uint64_t xv = eq | mv[i];
-        const std::uint64_t xh = (((eq & pv[i]) + pv[i]) ^ pv[i]) | eq;
-        std::uint64_t ph = mv[i] | ~(xh | pv[i]);
-        std::uint64_t mh = pv[i] & xh;
-        d[i] += static_cast<std::int64_t>((ph & hib) != 0) - static_cast<std::int64_t>((mh & hib) != 0);
-        ph = (ph << 1) | 1;  // row 0 grows by one per column (global on the text side)
-        mh <<= 1;
-        pv[i] = mh | ~(xv | ph);
-        mv[i] = ph & xv;
-        best[i] = live && d[i] == want[i] ? l : best[i];
-      }
-    }
-    for (std::size_t i = 0; i < g; ++i) {
-      if (want[i] == 0) {
-        rq[i].start = rq[i].j + 1 - p.m;  // an exact occurrence has exactly m bytes
-        continue;
-      }
-      rq[i].start = best[i] == ~std::uint64_t{0} ? rq[i].j + 1 : rq[i].j + 1 - best[i];
-    }
+    if (p.words == 1 && avx512 && leftmost_starts8_avx512(p, seq, lo, rq, g)) continue;
+    for (std::size_t i = 0; i < g; ++i) rq[i].start = leftmost_start(p, seq, rq[i].j, rq[i].score, lo);
   }
 }
 

@@ -93,6 +93,9 @@ struct lane_hit {
   std::uint32_t score;
   std::uint32_t lane;
 };
+/// Stable bucket sort of `hits` (each lane's hits in step order) by lane into `sorted`: with
+/// lanes in text order, this gives ascending positions. O(hits + lanes). myers_lanes.cpp
+void sort_by_lane(const std::vector<lane_hit>& hits, std::size_t lanes, std::vector<lane_hit>& sorted);
 /// Runs `lanes` jobs for `steps` bytes each; appends hits in step order.
 using lanes_kernel = void (*)(const lane_job* jobs, std::size_t steps, const std::uint64_t* peq,
                               const unsigned char* seq, std::vector<lane_hit>& hits);
@@ -129,6 +132,7 @@ struct striped_pattern {
   std::uint32_t d = 0;
   std::uint32_t kk = 0;
   std::array<std::uint32_t, 256> peq{};
+  unsigned quarters = 0;  ///< bit q: some byte in [64q, 64q + 64) has a non-zero Peq
 };
 /// Builds the striped layout of p (m <= 32) for error bound k <= m.
 striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k);
@@ -218,8 +222,8 @@ struct start_request {
   std::uint32_t score;
   std::uint64_t start = 0;
 };
-/// leftmost_start for many ends of one pattern: one-word patterns run 8 requests interleaved
-/// (independent dependency chains, so the loop is bound by throughput, not latency). align.cpp
+/// leftmost_start for many ends of one pattern (one-word patterns: 8 at a time in AVX-512
+/// lanes where the CPU has them). align.cpp
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs);
 /// 8 requests (the first g real) of a one-word pattern in AVX-512 lanes; false (nothing
 /// done) when one lies too close to the text's start for its 8-byte loads. starts_avx512.cpp

@@ -34,6 +34,14 @@ void myers_lanes_serial(const lane_job* jobs, std::size_t steps, const std::uint
   }
 }
 
+void sort_by_lane(const std::vector<lane_hit>& hits, std::size_t lanes, std::vector<lane_hit>& sorted) {
+  std::vector<std::size_t> at(lanes + 1, 0);
+  for (const lane_hit& h : hits) ++at[h.lane + 1];
+  for (std::size_t l = 0; l < lanes; ++l) at[l + 1] += at[l];
+  sorted.resize(hits.size());
+  for (const lane_hit& h : hits) sorted[at[h.lane]++] = h;
+}
+
 lanes_backend pick_lanes_backend(simd_level level) {
   const bool has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
@@ -69,7 +77,6 @@ void scan_myers_lanes(const lanes_backend& backend, std::span<const compiled_pat
   std::vector<lane_job> jobs(nl);
   std::vector<lane_hit> hits;
   std::vector<std::uint64_t> peq;
-  std::vector<std::size_t> lane_count(nl + 1);
   std::vector<lane_hit> sorted;
   for (std::size_t first = 0; first < patterns.size(); first += nl) {
     const std::size_t q = std::min(nl, patterns.size() - first);  // patterns in this batch
@@ -118,12 +125,8 @@ void scan_myers_lanes(const lanes_backend& backend, std::span<const compiled_pat
       }
       hits.clear();
       backend.kernel(jobs.data(), stripe + w, peq.data(), text, hits);
-      // Stable bucket by lane: lanes of one pattern are its stripes in text order.
-      std::fill(lane_count.begin(), lane_count.end(), 0);
-      for (const lane_hit& h : hits) ++lane_count[h.lane + 1];
-      for (std::size_t l = 0; l < nl; ++l) lane_count[l + 1] += lane_count[l];
-      sorted.resize(hits.size());
-      for (const lane_hit& h : hits) sorted[lane_count[h.lane]++] = h;
+      // Lanes of one pattern are its stripes in text order.
+      sort_by_lane(hits, nl, sorted);
       for (const lane_hit& h : sorted) sinks[first + h.lane / s]->on_end(h.pos, h.score);
       const std::size_t done = a + s * stripe;
       if (done < b) scalar(done - w, done, b);

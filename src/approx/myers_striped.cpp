@@ -27,7 +27,10 @@ striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k)
   sp.width = p.m <= 16 ? 16 : 32;
   sp.d = static_cast<std::uint32_t>(static_cast<std::size_t>(sp.width) - p.m);
   sp.kk = k + sp.d;
-  for (std::size_t c = 0; c < 256; ++c) sp.peq[c] = static_cast<std::uint32_t>(p.peq[c] << sp.d);
+  for (std::size_t c = 0; c < 256; ++c) {
+    sp.peq[c] = static_cast<std::uint32_t>(p.peq[c] << sp.d);
+    if (sp.peq[c] != 0) sp.quarters |= 1u << (c / 64);
+  }
   return sp;
 }
 
@@ -58,7 +61,6 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
     a = pre_end;
   }
   std::vector<lane_hit> hits, sorted;
-  std::array<std::size_t, stripes + 1> count{};
   while (a < to) {
     // Stripe lengths are odd multiples of 64 bytes (or below 64): with a stride of a multiple
     // of 4 KiB all 64 streams would fall into one L1 set and thrash it. The ends left over
@@ -72,14 +74,11 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
     if (raw >= 128) stripe = raw % 128 >= 64 ? raw - raw % 128 + 64 : raw - raw % 128 - 64;
     else if (raw >= 64) stripe = 64;
     hits.clear();
-    const bool q1 = kernel == myers_striped_avx512 && bytes_in_quarter1_avx512(text + (a - w), stripes * stripe + w);
+    // Only a pattern matching bytes of 0x40-0x7F alone can use the AVX-512 kernel's unmasked lookup.
+    const bool q1 = kernel == myers_striped_avx512 && sp.quarters == 2u &&
+                    bytes_in_quarter1_avx512(text + (a - w), stripes * stripe + w);
     kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits);
-    // Stable bucket by stripe: stripes are in text order, each stripe's hits in step order.
-    count.fill(0);
-    for (const lane_hit& h : hits) ++count[h.lane + 1];
-    for (std::size_t s = 0; s < stripes; ++s) count[s + 1] += count[s];
-    sorted.resize(hits.size());
-    for (const lane_hit& h : hits) sorted[count[h.lane]++] = h;
+    sort_by_lane(hits, stripes, sorted);  // stripes are in text order
     sink.on_ends(sorted.data(), sorted.size());
     a += stripes * stripe;
   }

@@ -81,30 +81,42 @@ struct state {
   __m256i pv[regs(W)], mv[regs(W)], sc[regs(W)];
 };
 
+/// Lane-width arithmetic: 16- or 32-bit lanes.
+template <int W>
+[[gnu::always_inline]] inline __m256i add(__m256i a, __m256i b) {
+  if constexpr (W == 16) return _mm256_add_epi16(a, b);
+  else return _mm256_add_epi32(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline __m256i sub(__m256i a, __m256i b) {
+  if constexpr (W == 16) return _mm256_sub_epi16(a, b);
+  else return _mm256_sub_epi32(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline __m256i top_bit(__m256i a) {  // a >> (W - 1), per lane
+  if constexpr (W == 16) return _mm256_srli_epi16(a, 15);
+  else return _mm256_srli_epi32(a, 31);
+}
+template <int W>
+[[gnu::always_inline]] inline __m256i shl1(__m256i a) {
+  if constexpr (W == 16) return _mm256_slli_epi16(a, 1);
+  else return _mm256_slli_epi32(a, 1);
+}
+
+/// One Myers step (myers_word.cpp spells out every line) on W-bit lanes.
 template <int W>
 [[gnu::always_inline]] inline void step(__m256i eq, __m256i& pv, __m256i& mv, __m256i& score) {
+  const __m256i ones = _mm256_set1_epi32(-1);
   const __m256i xv = _mm256_or_si256(eq, mv);
-  if constexpr (W == 16) {
-    const __m256i sum = _mm256_add_epi16(_mm256_and_si256(eq, pv), pv);
-    const __m256i xh = _mm256_or_si256(_mm256_xor_si256(sum, pv), eq);
-    __m256i ph = _mm256_or_si256(mv, _mm256_andnot_si256(_mm256_or_si256(xh, pv), _mm256_set1_epi32(-1)));
-    __m256i mh = _mm256_and_si256(pv, xh);
-    score = _mm256_sub_epi16(_mm256_add_epi16(score, _mm256_srli_epi16(ph, 15)), _mm256_srli_epi16(mh, 15));
-    ph = _mm256_slli_epi16(ph, 1);
-    mh = _mm256_slli_epi16(mh, 1);
-    pv = _mm256_or_si256(mh, _mm256_andnot_si256(_mm256_or_si256(xv, ph), _mm256_set1_epi32(-1)));
-    mv = _mm256_and_si256(ph, xv);
-  } else {
-    const __m256i sum = _mm256_add_epi32(_mm256_and_si256(eq, pv), pv);
-    const __m256i xh = _mm256_or_si256(_mm256_xor_si256(sum, pv), eq);
-    __m256i ph = _mm256_or_si256(mv, _mm256_andnot_si256(_mm256_or_si256(xh, pv), _mm256_set1_epi32(-1)));
-    __m256i mh = _mm256_and_si256(pv, xh);
-    score = _mm256_sub_epi32(_mm256_add_epi32(score, _mm256_srli_epi32(ph, 31)), _mm256_srli_epi32(mh, 31));
-    ph = _mm256_slli_epi32(ph, 1);
-    mh = _mm256_slli_epi32(mh, 1);
-    pv = _mm256_or_si256(mh, _mm256_andnot_si256(_mm256_or_si256(xv, ph), _mm256_set1_epi32(-1)));
-    mv = _mm256_and_si256(ph, xv);
-  }
+  const __m256i sum = add<W>(_mm256_and_si256(eq, pv), pv);
+  const __m256i xh = _mm256_or_si256(_mm256_xor_si256(sum, pv), eq);
+  __m256i ph = _mm256_or_si256(mv, _mm256_andnot_si256(_mm256_or_si256(xh, pv), ones));
+  __m256i mh = _mm256_and_si256(pv, xh);
+  score = sub<W>(add<W>(score, top_bit<W>(ph)), top_bit<W>(mh));
+  ph = shl1<W>(ph);
+  mh = shl1<W>(mh);
+  pv = _mm256_or_si256(mh, _mm256_andnot_si256(_mm256_or_si256(xv, ph), ones));
+  mv = _mm256_and_si256(ph, xv);
 }
 
 /// One step for the 32 stripes of one half on row x; registers [first, first + regs/2).
@@ -147,14 +159,20 @@ constexpr std::uint32_t stripe_of_lane(int r, std::uint32_t l) {
   }
 }
 
+template <int W>
+[[gnu::always_inline]] inline __m256i min_score(__m256i a, __m256i b) {
+  if constexpr (W == 16) return _mm256_min_epu16(a, b);
+  else return _mm256_min_epu32(a, b);
+}
+
 /// Lanes of register `sc` with score <= kk: W = 32 one bit per lane; W = 16 bit 2l for lane l.
 template <int W>
 [[gnu::always_inline]] inline std::uint32_t at_most(__m256i sc, __m256i kk) {
   if constexpr (W == 16) {
-    const __m256i le = _mm256_cmpeq_epi16(_mm256_min_epu16(sc, kk), sc);
+    const __m256i le = _mm256_cmpeq_epi16(min_score<W>(sc, kk), sc);
     return static_cast<std::uint32_t>(_mm256_movemask_epi8(le)) & 0x55555555u;
   } else {
-    const __m256i le = _mm256_cmpeq_epi32(_mm256_min_epu32(sc, kk), sc);
+    const __m256i le = _mm256_cmpeq_epi32(min_score<W>(sc, kk), sc);
     return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(le)));
   }
 }
@@ -250,8 +268,7 @@ void run(const striped_pattern& sp, const nibble_tables* nt, int ng, const unsig
     for (std::size_t u = 0; u < 8; ++u) {
       step_half<W, NG>(rows0[u], 0, nt, ng, st);
       step_half<W, NG>(rows1[u], 1, nt, ng, st);
-      for (int r = 0; r < R; ++r)
-        mn[r] = W == 16 ? _mm256_min_epu16(mn[r], st.sc[r]) : _mm256_min_epu32(mn[r], st.sc[r]);
+      for (int r = 0; r < R; ++r) mn[r] = min_score<W>(mn[r], st.sc[r]);
     }
     std::uint32_t any = 0;
     for (int r = 0; r < R; ++r) any |= at_most<W>(mn[r], kk);

@@ -93,32 +93,42 @@ template <unsigned Q, bool Masked>
   return eq;
 }
 
+/// Lane-width arithmetic: 16- or 32-bit lanes.
+template <int W>
+[[gnu::always_inline]] inline __m512i add(__m512i a, __m512i b) {
+  if constexpr (W == 16) return _mm512_add_epi16(a, b);
+  else return _mm512_add_epi32(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline __m512i sub(__m512i a, __m512i b) {
+  if constexpr (W == 16) return _mm512_sub_epi16(a, b);
+  else return _mm512_sub_epi32(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline __m512i top_bit(__m512i a) {  // a >> (W - 1), per lane
+  if constexpr (W == 16) return _mm512_srli_epi16(a, 15);
+  else return _mm512_srli_epi32(a, 31);
+}
+template <int W>
+[[gnu::always_inline]] inline __m512i shl1(__m512i a) {
+  if constexpr (W == 16) return _mm512_slli_epi16(a, 1);
+  else return _mm512_slli_epi32(a, 1);
+}
+
 /// One Myers step (myers_word.cpp spells out every line) on W-bit lanes; the pattern's last
 /// row is the lane's sign bit.
 template <int W>
 [[gnu::always_inline]] inline void step(__m512i eq, __m512i& pv, __m512i& mv, __m512i& score) {
   const __m512i xv = _mm512_or_si512(eq, mv);
-  if constexpr (W == 16) {
-    const __m512i sum = _mm512_add_epi16(_mm512_and_si512(eq, pv), pv);
-    const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
-    __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
-    __m512i mh = _mm512_and_si512(pv, xh);
-    score = _mm512_sub_epi16(_mm512_add_epi16(score, _mm512_srli_epi16(ph, 15)), _mm512_srli_epi16(mh, 15));
-    ph = _mm512_slli_epi16(ph, 1);
-    mh = _mm512_slli_epi16(mh, 1);
-    pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
-    mv = _mm512_and_si512(ph, xv);
-  } else {
-    const __m512i sum = _mm512_add_epi32(_mm512_and_si512(eq, pv), pv);
-    const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
-    __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
-    __m512i mh = _mm512_and_si512(pv, xh);
-    score = _mm512_sub_epi32(_mm512_add_epi32(score, _mm512_srli_epi32(ph, 31)), _mm512_srli_epi32(mh, 31));
-    ph = _mm512_slli_epi32(ph, 1);
-    mh = _mm512_slli_epi32(mh, 1);
-    pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
-    mv = _mm512_and_si512(ph, xv);
-  }
+  const __m512i sum = add<W>(_mm512_and_si512(eq, pv), pv);
+  const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
+  __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
+  __m512i mh = _mm512_and_si512(pv, xh);
+  score = sub<W>(add<W>(score, top_bit<W>(ph)), top_bit<W>(mh));
+  ph = shl1<W>(ph);
+  mh = shl1<W>(mh);
+  pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
+  mv = _mm512_and_si512(ph, xv);
 }
 
 /// Lanes per register and registers per step.
@@ -343,11 +353,7 @@ bool bytes_in_quarter1_avx512(const unsigned char* p, std::size_t n) {
 void myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits) {
-  // Quarters with a non-zero Peq: 0x40-0x7F only (letters, DNA), 0x00-0x7F (ASCII text), or all.
-  unsigned used = 0;
-  for (unsigned q = 0; q < 4; ++q)
-    for (unsigned e = 0; e < 64; ++e)
-      if (sp.peq[q * 64 + e] != 0) used |= 1u << q;
+  const unsigned used = sp.quarters;
   const bool only1 = (used & ~2u) == 0;
   if (sp.width == 16) {
     if (only1 && text_in_quarter1) return run<16, 2u, false>(sp, text0, stride, steps, warm, pos0, hits);
