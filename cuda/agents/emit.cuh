@@ -10,8 +10,9 @@
 
 namespace trawl::cuda {
 
-__device__ __forceinline__ void emit_candidate(candidate* out, unsigned long long* count, std::size_t capacity,
-                                               std::uint64_t pos, std::uint32_t task, std::uint32_t score) {
+/// Appends `value` to out[0, capacity) with one atomic on `count` per warp.
+template <class T>
+__device__ __forceinline__ void warp_append(T* out, unsigned long long* count, std::size_t capacity, const T& value) {
   const unsigned active = __activemask();
   const int lane = static_cast<int>(threadIdx.x & 31u);
   const int leader = __ffs(static_cast<int>(active)) - 1;
@@ -19,7 +20,12 @@ __device__ __forceinline__ void emit_candidate(candidate* out, unsigned long lon
   if (lane == leader) base = atomicAdd(count, static_cast<unsigned long long>(__popc(active)));
   base = __shfl_sync(active, base, leader);
   const unsigned long long idx = base + static_cast<unsigned>(__popc(active & ((1u << lane) - 1u)));
-  if (idx < capacity) out[idx] = candidate{pos, task, score};
+  if (idx < capacity) out[idx] = value;
+}
+
+__device__ __forceinline__ void emit_candidate(candidate* out, unsigned long long* count, std::size_t capacity,
+                                               std::uint64_t pos, std::uint32_t task, std::uint32_t score) {
+  warp_append(out, count, capacity, candidate{pos, task, score});
 }
 
 /// ASCII A-Z → a-z on four bytes at once (SIMD-within-a-word video instructions).

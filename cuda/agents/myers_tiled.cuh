@@ -41,6 +41,12 @@ __host__ __device__ inline std::size_t tiled_rows_bytes(std::uint32_t S, std::ui
   return 2u * S * (tiled_round(S, SL, ov) / 4 + 1) * 4u;
 }
 
+/// The four bytes of `b`, each replaced by its class code map[byte].
+__device__ __forceinline__ std::uint32_t map_bytes(const std::uint8_t* map, std::uint32_t b) {
+  return static_cast<std::uint32_t>(map[b & 255u]) | (static_cast<std::uint32_t>(map[(b >> 8) & 255u]) << 8) |
+         (static_cast<std::uint32_t>(map[(b >> 16) & 255u]) << 16) | (static_cast<std::uint32_t>(map[b >> 24]) << 24);
+}
+
 template <class Word, int W, bool Raw>
 struct myers_tiled_agent {
   const tiled_device_tasks& tasks;
@@ -113,10 +119,7 @@ struct myers_tiled_agent {
 #pragma unroll
           for (int q = 0; q < 4; ++q) {
             std::uint32_t b = v[q];
-            if (!Raw)
-              b = static_cast<std::uint32_t>(map_s[b & 255u]) | (static_cast<std::uint32_t>(map_s[(b >> 8) & 255u]) << 8) |
-                  (static_cast<std::uint32_t>(map_s[(b >> 16) & 255u]) << 16) |
-                  (static_cast<std::uint32_t>(map_s[b >> 24]) << 24);
+            if (!Raw) b = map_bytes(map_s, b);
             row[q] = b;
           }
         }
@@ -212,10 +215,7 @@ struct myers_tiled_agent {
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
           std::uint32_t b = v[q];
-          if (!Raw)
-            b = static_cast<std::uint32_t>(map_s[b & 255u]) | (static_cast<std::uint32_t>(map_s[(b >> 8) & 255u]) << 8) |
-                (static_cast<std::uint32_t>(map_s[(b >> 16) & 255u]) << 16) |
-                (static_cast<std::uint32_t>(map_s[b >> 24]) << 24);
+          if (!Raw) b = map_bytes(map_s, b);
           rows[4 * p + q] = b;
         }
       }

@@ -60,16 +60,7 @@ __global__ void collect_equal_kernel(const std::uint32_t* scores, std::size_t n,
   const std::uint32_t best = *d_min;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    if (scores[i] == best) {
-      const unsigned active = __activemask();
-      const int lane = static_cast<int>(threadIdx.x & 31u);
-      const int leader = __ffs(static_cast<int>(active)) - 1;
-      unsigned long long base = 0;
-      if (lane == leader) base = atomicAdd(count, static_cast<unsigned long long>(__popc(active)));
-      base = __shfl_sync(active, base, leader);
-      const unsigned long long idx = base + static_cast<unsigned>(__popc(active & ((1u << lane) - 1u)));
-      if (idx < capacity) ends[idx] = i;
-    }
+    if (scores[i] == best) warp_append(ends, count, capacity, static_cast<std::uint64_t>(i));
   }
 }
 
