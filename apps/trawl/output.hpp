@@ -8,8 +8,12 @@
 // Coordinates are 0-based, half-open [start, end); errors = 0 for exact hits.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,19 +28,37 @@ enum class out_format { tsv, json, bed, lines, human };
 /// Buffered writer to a file descriptor; a closed pipe throws broken_pipe.
 class writer {
  public:
-  explicit writer(int fd = 1) : fd_(fd) { buf_.reserve(1 << 20); }
+  explicit writer(int fd = 1) : fd_(fd), buf_(new char[cap_]) {}
   ~writer();
   writer(const writer&) = delete;
   writer& operator=(const writer&) = delete;
   void put(std::string_view s) {
-    buf_.append(s);
-    if (buf_.size() >= (1u << 20)) flush();
+    char* p = reserve(s.size());
+    std::memcpy(p, s.data(), s.size());
+    commit(p + s.size());
+  }
+  /// Room for n bytes written in place, ended by commit(end of what was written).
+  char* reserve(std::size_t n) {
+    if (size_ + n > cap_) {
+      flush();
+      if (n > cap_) {
+        cap_ = n;
+        buf_.reset(new char[cap_]);
+      }
+    }
+    return buf_.get() + size_;
+  }
+  void commit(const char* end) {
+    size_ = static_cast<std::size_t>(end - buf_.get());
+    if (size_ >= flush_at) flush();
   }
   void flush();
 
  private:
+  static constexpr std::size_t flush_at = std::size_t{1} << 20;
   int fd_;
-  std::string buf_;
+  std::size_t cap_ = 2 * flush_at, size_ = 0;
+  std::unique_ptr<char[]> buf_;
 };
 
 /// Thrown when stdout is a closed pipe: the command ends quietly.
@@ -65,7 +87,11 @@ class hit_printer {
   const std::vector<std::string>& patterns_;
   std::string_view source_, seq_;
   std::uint64_t line_cursor_ = 0, line_no_ = 1, last_line_start_ = ~std::uint64_t{0};
-  std::string tmp_;
+  fmt::memory_buffer tmp_;  ///< one formatted record (appended in place: no per-char growth)
+  void put_tmp() { w_.put(std::string_view(tmp_.data(), tmp_.size())); }
+  /// The TSV and BED lines, written in place into the writer's buffer.
+  void print_tsv(const hit& h, char strand_c, std::string_view pat, std::string_view cigar);
+  void print_bed(const hit& h, char strand_c, std::string_view pat);
 };
 
 std::string json_escape(std::string_view s);
