@@ -48,9 +48,12 @@ std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, st
 }
 
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs) {
-  // One-word patterns on AVX-512: 8 requests per register; otherwise (and for the few the
-  // vector path declines, next to the text's start) one by one.
+  // m <= 32 on AVX-512BW: 64 requests at a time in 16/32-bit lanes. Other one-word patterns
+  // on AVX-512: 8 requests per register. Otherwise (and for the few the vector path
+  // declines, next to the text's start) one by one.
   static const bool avx512 = __builtin_cpu_supports("avx512f");
+  static const bool avx512bw = avx512 && __builtin_cpu_supports("avx512bw");
+  if (p.m <= 32 && avx512bw && reqs.size() >= 16) return leftmost_starts_avx512bw(p, seq, lo, reqs);
   constexpr std::size_t G = 8;
   for (std::size_t first = 0; first < reqs.size(); first += G) {
     const std::size_t g = std::min(G, reqs.size() - first);

@@ -40,6 +40,14 @@ compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, st
 
 struct lane_hit;
 
+/// A run of consecutive ends [first, last] with score <= k, or a piece of one cut by the
+/// edge of a kernel's range (the sink joins pieces that touch); best = its leftmost end of
+/// smallest score.
+struct cluster_piece {
+  std::uint64_t first, last, best;
+  std::uint32_t score;
+};
+
 /// Receives end positions j (inclusive) with their score, ascending in j.
 class end_sink {
  public:
@@ -47,6 +55,12 @@ class end_sink {
   virtual void on_end(std::uint64_t j, std::uint32_t score) = 0;
   /// A batch of ends, ascending (the SIMD kernels' output); default: on_end each.
   virtual void on_ends(const lane_hit* ends, std::size_t n);
+  /// True when the sink wants runs (on_clusters) rather than every end, where a kernel can
+  /// form them.
+  [[nodiscard]] virtual bool wants_clusters() const { return false; }
+  /// A batch of runs, ascending, not overlapping any end or run given before; only called
+  /// when wants_clusters().
+  virtual void on_clusters(const cluster_piece*, std::size_t) {}
 };
 
 /// A sink collecting into a vector (tests, approx_end_scores).
@@ -151,6 +165,22 @@ bool striped_available(simd_level level);
 void myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits);
+/// The cluster kernel's output: per stripe s, count[s] runs recs[s·cap, s·cap + count[s]) in
+/// step order, steps relative to the stripe's first byte (all below 2^16).
+struct striped_cluster {
+  std::uint16_t first, last, best, score;
+};
+struct striped_clusters {
+  std::vector<striped_cluster> recs;
+  std::size_t cap = 0;
+  std::array<std::uint32_t, 64> count{};
+};
+/// The striped kernel forming the runs of consecutive ends itself (the default report mode
+/// needs one hit per run, not every end): the same scan as myers_striped_avx512, and a run
+/// that reaches step warm or steps - 1 is cut there. Requires steps < 2^16.
+void myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+                                   std::size_t steps, std::size_t warm, bool text_in_quarter1,
+                                   striped_clusters& out);
 /// True when every byte of p[0, n) is in 0x40-0x7F (letters, DNA without line breaks).
 bool bytes_in_quarter1_avx512(const unsigned char* p, std::size_t n);
 /// The same contract on AVX2 (Peq by vpshufb per high nibble); myers_striped_avx2.cpp.
@@ -220,6 +250,7 @@ std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, st
 struct start_request {
   std::uint64_t j;
   std::uint32_t score;
+  std::uint32_t slot = 0;  ///< the caller's (the hit it belongs to)
   std::uint64_t start = 0;
 };
 /// leftmost_start for many ends of one pattern (one-word patterns: 8 at a time in AVX-512
@@ -229,6 +260,11 @@ void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint6
 /// done) when one lies too close to the text's start for its 8-byte loads. starts_avx512.cpp
 bool leftmost_starts8_avx512(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, start_request* rq,
                              std::size_t g);
+/// leftmost_starts for a pattern of m <= 32 on AVX-512BW: 64 requests at a time in 16/32-bit
+/// lanes, text bytes by gather and transpose and Peq by vpermi2w as in the striped kernel.
+/// starts_avx512.cpp
+void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
+                              std::span<start_request> reqs);
 /// Start of a Hamming hit ending at j.
 inline std::uint64_t hamming_start(const compiled_pattern& p, std::uint64_t j) { return j + 1 - p.m; }
 

@@ -16,18 +16,20 @@ namespace {
 enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, hamming };
 
 /// Base of the two sinks: hits go to `out` at once, their leftmost starts are computed in
-/// one batch by resolve() (leftmost_starts interleaves independent requests).
+/// one batch by resolve() (leftmost_starts interleaves independent requests). `requests` is
+/// the caller's scratch, kept between scans so dense outputs do not fault in fresh pages.
 class start_sink : public end_sink {
  public:
   start_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, bool starts,
-             std::vector<hit>& out)
-      : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), out_(out) {}
+             std::vector<hit>& out, std::vector<start_request>& requests)
+      : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), out_(out), requests_(requests) {
+    requests_.clear();
+  }
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
-    if (pending_.empty()) return;
+    if (requests_.empty()) return;
     leftmost_starts(p_, seq_, lo_, requests_);
-    for (std::size_t i = 0; i < pending_.size(); ++i) out_[pending_[i]].start = requests_[i].start;
-    pending_.clear();
+    for (const start_request& r : requests_) out_[r.slot].start = r.start;
     requests_.clear();
   }
 
@@ -37,8 +39,8 @@ class start_sink : public end_sink {
       out_.push_back(hit{hamming_ ? hamming_start(p_, j) : j + 1, j + 1, p_.index, score, p_.dir, flags});
       return;
     }
-    pending_.push_back(out_.size());
-    requests_.push_back({j, score});
+    // Slots are indices into this slice's hits (a slice holds far fewer than 2^32).
+    requests_.push_back({j, score, static_cast<std::uint32_t>(out_.size())});
     out_.push_back(hit{0, j + 1, p_.index, score, p_.dir, flags});
   }
 
@@ -49,8 +51,7 @@ class start_sink : public end_sink {
   bool hamming_;
   bool starts_;
   std::vector<hit>& out_;
-  std::vector<std::size_t> pending_;
-  std::vector<start_request> requests_;
+  std::vector<start_request>& requests_;
 };
 
 /// Emits one hit per end (all-ends mode).
@@ -68,8 +69,9 @@ class all_ends_sink final : public start_sink {
 class cluster_sink final : public start_sink {
  public:
   cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
-               std::uint64_t own_end, bool hamming, bool starts, std::vector<hit>& out)
-      : start_sink(p, seq, lo, hamming, starts, out), own_begin_(own_begin), own_end_(own_end) {}
+               std::uint64_t own_end, bool hamming, bool starts, std::vector<hit>& out,
+               std::vector<start_request>& requests)
+      : start_sink(p, seq, lo, hamming, starts, out, requests), own_begin_(own_begin), own_end_(own_end) {}
   void on_end(std::uint64_t j, std::uint32_t score) override {
     if (open_ && j == last_ + 1) {
       if (score < best_score_) best_score_ = score, best_j_ = j;  // strictly less: leftmost on ties
@@ -83,6 +85,23 @@ class cluster_sink final : public start_sink {
   }
   void on_ends(const lane_hit* ends, std::size_t n) override {
     for (std::size_t i = 0; i < n; ++i) cluster_sink::on_end(ends[i].pos, ends[i].score);
+  }
+  [[nodiscard]] bool wants_clusters() const override { return true; }
+  void on_clusters(const cluster_piece* runs, std::size_t n) override {
+    for (std::size_t i = 0; i < n; ++i) {
+      const cluster_piece& c = runs[i];
+      if (open_ && c.first == last_ + 1) {  // continues a piece cut by a kernel's range edge
+        if (c.score < best_score_) best_score_ = c.score, best_j_ = c.best;
+        last_ = c.last;
+        continue;
+      }
+      finish();
+      open_ = true;
+      first_ = c.first;
+      last_ = c.last;
+      best_j_ = c.best;
+      best_score_ = c.score;
+    }
   }
   void finish() {
     if (!open_) return;
@@ -178,13 +197,18 @@ class approx_matcher final : public matcher {
     if (own_begin >= own_end) return;
     const std::size_t from = own_begin >= lookbehind_ ? own_begin - lookbehind_ : 0;
     const std::size_t first = out.size();
+    // Per thread, kept between slices: the start requests of every pattern.
+    thread_local std::vector<std::vector<start_request>> requests;
+    if (requests.size() < pats_.size()) requests.resize(pats_.size());
     std::vector<std::unique_ptr<start_sink>> sinks;
     sinks.reserve(pats_.size());
-    for (const compiled_pattern& p : pats_) {
+    for (std::size_t i = 0; i < pats_.size(); ++i) {
+      const compiled_pattern& p = pats_[i];
       if (all_ends_)
-        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out));
+        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out, requests[i]));
       else
-        sinks.push_back(std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, starts_, out));
+        sinks.push_back(
+            std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, starts_, out, requests[i]));
     }
     // SIMD lanes take every pattern of m <= 64 together; the rest go one by one.
     std::vector<const compiled_pattern*> lane_pats;

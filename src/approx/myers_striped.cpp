@@ -15,6 +15,12 @@ constexpr std::size_t stripes = 64;
 constexpr std::size_t round_ends = std::size_t{1} << 14;  // ends per stripe per round (1 MiB)
 constexpr std::size_t min_stripe = 8;                     // below this the word loop is cheaper
 
+struct striped_scratch {
+  std::vector<lane_hit> hits, sorted;
+  striped_clusters runs;
+  std::vector<cluster_piece> pieces;
+};
+
 }  // namespace
 
 void end_sink::on_ends(const lane_hit* ends, std::size_t n) {
@@ -60,7 +66,13 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
     scan_myers_word(p, seq, from, a, pre_end, k, sink);
     a = pre_end;
   }
-  std::vector<lane_hit> hits, sorted;
+  // Per thread, kept between calls: a dense output would otherwise fault in fresh pages for
+  // every slice.
+  thread_local striped_scratch scratch;
+  std::vector<lane_hit>& hits = scratch.hits;
+  std::vector<lane_hit>& sorted = scratch.sorted;
+  // The default report mode wants one hit per run of ends: the AVX-512 kernel forms the runs.
+  const bool runs = kernel == myers_striped_avx512 && sink.wants_clusters();
   while (a < to) {
     // Stripe lengths are odd multiples of 64 bytes (or below 64): with a stride of a multiple
     // of 4 KiB all 64 streams would fall into one L1 set and thrash it. The ends left over
@@ -73,13 +85,27 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
     std::size_t stripe = raw;
     if (raw >= 128) stripe = raw % 128 >= 64 ? raw - raw % 128 + 64 : raw - raw % 128 - 64;
     else if (raw >= 64) stripe = 64;
-    hits.clear();
     // Only a pattern matching bytes of 0x40-0x7F alone can use the AVX-512 kernel's unmasked lookup.
     const bool q1 = kernel == myers_striped_avx512 && sp.quarters == 2u &&
                     bytes_in_quarter1_avx512(text + (a - w), stripes * stripe + w);
-    kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits);
-    sort_by_lane(hits, stripes, sorted);  // stripes are in text order
-    sink.on_ends(sorted.data(), sorted.size());
+    if (runs) {
+      striped_clusters& res = scratch.runs;
+      myers_striped_clusters_avx512(sp, text + (a - w), stripe, stripe + w, w, q1, res);
+      std::vector<cluster_piece>& pieces = scratch.pieces;
+      pieces.clear();
+      for (std::size_t s = 0; s < stripes; ++s) {  // stripes are in text order
+        const std::uint64_t base = a - w + s * stripe;
+        const striped_cluster* r = res.recs.data() + s * res.cap;
+        for (std::uint32_t i = 0; i < res.count[s]; ++i)
+          pieces.push_back({base + r[i].first, base + r[i].last, base + r[i].best, r[i].score});
+      }
+      sink.on_clusters(pieces.data(), pieces.size());
+    } else {
+      hits.clear();
+      kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits);
+      sort_by_lane(hits, stripes, sorted);  // stripes are in text order
+      sink.on_ends(sorted.data(), sorted.size());
+    }
     a += stripes * stripe;
   }
 }

@@ -27,93 +27,12 @@
 #include <array>
 
 #include "approx/approx_internal.hpp"
+#include "approx/striped_avx512.hpp"
 
 namespace trawl::approx_detail {
 namespace {
 
-constexpr int tl_xor_or = 0xBE;     // (A ^ B) | C
-constexpr int tl_or_not_or = 0xF1;  // A | ~(B | C)
-
-/// Stripe of the low byte of word q in a transposed row (see the file comment); the high
-/// byte belongs to stripe A(q) + 1.
-constexpr std::uint32_t stripe_of_word(std::uint32_t q) { return 8 * (q % 8) + 2 * (q / 8); }
-
-/// Transposes 8 gathered registers (register i, qword j: 8 bytes of stripe 8i + j) into 8 rows.
-[[gnu::always_inline]] inline void transpose8(const __m512i g[8], __m512i r[8]) {
-  // Per 128-bit chunk c of register i: word u = (byte u of stripe 8i+2c) | (byte u of 8i+2c+1) << 8.
-  const __m512i inter = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15));
-  __m512i s[8];
-  for (int i = 0; i < 8; ++i) s[i] = _mm512_shuffle_epi8(g[i], inter);
-  // dword d of a[p] (per chunk) = word d of s[2p], s[2p+1]; b[p]: words 4..7.
-  __m512i a[4], b[4];
-  for (int p = 0; p < 4; ++p) {
-    a[p] = _mm512_unpacklo_epi16(s[2 * p], s[2 * p + 1]);
-    b[p] = _mm512_unpackhi_epi16(s[2 * p], s[2 * p + 1]);
-  }
-  // qword h of c*[..] (per chunk) = one step over registers 0-3 (or 4-7).
-  const __m512i c0 = _mm512_unpacklo_epi32(a[0], a[1]), c1 = _mm512_unpackhi_epi32(a[0], a[1]);
-  const __m512i c2 = _mm512_unpacklo_epi32(a[2], a[3]), c3 = _mm512_unpackhi_epi32(a[2], a[3]);
-  const __m512i c4 = _mm512_unpacklo_epi32(b[0], b[1]), c5 = _mm512_unpackhi_epi32(b[0], b[1]);
-  const __m512i c6 = _mm512_unpacklo_epi32(b[2], b[3]), c7 = _mm512_unpackhi_epi32(b[2], b[3]);
-  r[0] = _mm512_unpacklo_epi64(c0, c2);
-  r[1] = _mm512_unpackhi_epi64(c0, c2);
-  r[2] = _mm512_unpacklo_epi64(c1, c3);
-  r[3] = _mm512_unpackhi_epi64(c1, c3);
-  r[4] = _mm512_unpacklo_epi64(c4, c6);
-  r[5] = _mm512_unpackhi_epi64(c4, c6);
-  r[6] = _mm512_unpacklo_epi64(c5, c7);
-  r[7] = _mm512_unpackhi_epi64(c5, c7);
-}
-
-/// Peq tables of one quarter as permute operands: lo/hi = entries 0-31 / 32-63, for the low
-/// and (32-bit lanes) high 16 bits of Peq.
-struct quarter_tables {
-  __m512i lo16_a, lo16_b, hi16_a, hi16_b;
-};
-
-/// The Peq words (16 bits) of 32 index words, over the quarters in Q (bit q = quarter q used).
-/// `half` selects the low or high 16 bits of Peq.
-template <unsigned Q, bool Masked>
-[[gnu::always_inline]] inline __m512i lookup16(__m512i idx, const quarter_tables* qt, bool high) {
-  if constexpr (!Masked) {  // every text byte is in quarter 1, the only one with a Peq
-    static_assert(Q == 2u);
-    return high ? _mm512_permutex2var_epi16(qt[1].hi16_a, idx, qt[1].hi16_b)
-                : _mm512_permutex2var_epi16(qt[1].lo16_a, idx, qt[1].lo16_b);
-  }
-  const __m512i sel = _mm512_and_si512(idx, _mm512_set1_epi16(0xC0));
-  __m512i eq = _mm512_setzero_si512();
-  for (unsigned q = 0; q < 4; ++q) {
-    if (!((Q >> q) & 1u)) continue;
-    const __mmask32 in_q = _mm512_cmpeq_epi16_mask(sel, _mm512_set1_epi16(static_cast<short>(q << 6)));
-    const __m512i ta = high ? qt[q].hi16_a : qt[q].lo16_a;
-    const __m512i tb = high ? qt[q].hi16_b : qt[q].lo16_b;
-    if (Q == (1u << q)) return _mm512_maskz_permutex2var_epi16(in_q, ta, idx, tb);
-    eq = _mm512_or_si512(eq, _mm512_maskz_permutex2var_epi16(in_q, ta, idx, tb));
-  }
-  return eq;
-}
-
-/// Lane-width arithmetic: 16- or 32-bit lanes.
-template <int W>
-[[gnu::always_inline]] inline __m512i add(__m512i a, __m512i b) {
-  if constexpr (W == 16) return _mm512_add_epi16(a, b);
-  else return _mm512_add_epi32(a, b);
-}
-template <int W>
-[[gnu::always_inline]] inline __m512i sub(__m512i a, __m512i b) {
-  if constexpr (W == 16) return _mm512_sub_epi16(a, b);
-  else return _mm512_sub_epi32(a, b);
-}
-template <int W>
-[[gnu::always_inline]] inline __m512i top_bit(__m512i a) {  // a >> (W - 1), per lane
-  if constexpr (W == 16) return _mm512_srli_epi16(a, 15);
-  else return _mm512_srli_epi32(a, 31);
-}
-template <int W>
-[[gnu::always_inline]] inline __m512i shl1(__m512i a) {
-  if constexpr (W == 16) return _mm512_slli_epi16(a, 1);
-  else return _mm512_slli_epi32(a, 1);
-}
+using namespace striped512;
 
 /// One Myers step (myers_word.cpp spells out every line) on W-bit lanes; the pattern's last
 /// row is the lane's sign bit.
@@ -129,44 +48,6 @@ template <int W>
   mh = shl1<W>(mh);
   pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
   mv = _mm512_and_si512(ph, xv);
-}
-
-/// Lanes per register and registers per step.
-template <int W>
-constexpr int lanes_per_reg = W == 16 ? 32 : 16;
-template <int W>
-constexpr int regs = 64 / lanes_per_reg<W>;
-
-/// Stripe of lane l of register r (W = 16: r = 0 "a", 1 "b"; W = 32: r = 0/1 "a" low/high
-/// words, 2/3 "b").
-template <int W>
-constexpr std::uint32_t stripe_of_lane(int r, std::uint32_t l) {
-  if constexpr (W == 16) {
-    return stripe_of_word(l) + static_cast<std::uint32_t>(r);
-  } else {
-    // unpacklo/hi_epi16 of two word vectors: dword d of chunk c = word 8c + d (lo) or 8c + 4 + d (hi)
-    const std::uint32_t c = l / 4, d = l % 4;
-    const std::uint32_t q = 8 * c + d + ((r & 1) ? 4u : 0u);
-    return stripe_of_word(q) + ((r & 2) ? 1u : 0u);
-  }
-}
-
-/// The rare path: appends the hits of register r's lanes in `mask` at step t.
-template <int W>
-[[gnu::noinline]] void report(__m512i score, std::uint64_t mask, std::size_t t, const std::uint32_t* stripe,
-                              std::size_t stride, std::uint64_t pos0, std::uint32_t d, std::vector<lane_hit>& hits) {
-  alignas(64) std::uint32_t s32[16];
-  alignas(64) std::uint16_t s16[32];
-  if constexpr (W == 16)
-    _mm512_store_si512(s16, score);
-  else
-    _mm512_store_si512(s32, score);
-  while (mask) {
-    const auto l = static_cast<std::uint32_t>(__builtin_ctzll(mask));
-    mask &= mask - 1;
-    const std::uint32_t s = W == 16 ? s16[l] : s32[l];
-    hits.push_back({pos0 + stripe[l] * stride + t, s - d, stripe[l]});
-  }
 }
 
 /// Myers state of the R registers of 64 stripes.
@@ -193,80 +74,179 @@ template <int W, unsigned Q, bool Masked>
   }
 }
 
+/// Where each register lane's stripe is.
 template <int W>
-[[gnu::always_inline]] inline __m512i min_score(__m512i a, __m512i b) {
-  if constexpr (W == 16)
-    return _mm512_min_epu16(a, b);
-  else
-    return _mm512_min_epu32(a, b);
-}
-template <int W>
-[[gnu::always_inline]] inline std::uint64_t at_most(__m512i a, __m512i kk) {
-  if constexpr (W == 16)
-    return _mm512_cmple_epu16_mask(a, kk);
-  else
-    return _mm512_cmple_epu32_mask(a, kk);
-}
+using stripe_table = std::array<std::array<std::uint32_t, lanes_per_reg<W>>, regs<W>>;
 
-/// What the checked path needs besides the state.
 template <int W>
-struct report_context {
-  const quarter_tables* qt;
+[[gnu::always_inline]] inline __m512i splat(std::uint32_t v) {
+  if constexpr (W == 16) return _mm512_set1_epi16(static_cast<short>(v));
+  else return _mm512_set1_epi32(static_cast<int>(v));
+}
+template <int W>
+[[gnu::always_inline]] inline std::uint64_t less(__m512i a, __m512i b) {
+  if constexpr (W == 16) return _mm512_cmplt_epu16_mask(a, b);
+  else return _mm512_cmplt_epu32_mask(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline __m512i blend(__m512i a, std::uint64_t m, __m512i b) {  // m ? b : a
+  if constexpr (W == 16) return _mm512_mask_mov_epi16(a, static_cast<__mmask32>(m), b);
+  else return _mm512_mask_mov_epi32(a, static_cast<__mmask16>(m), b);
+}
+/// Lane l of v.
+template <int W>
+struct lanes_of {
+  alignas(64) std::conditional_t<W == 16, std::uint16_t, std::uint32_t> v[lanes_per_reg<W>];
+  explicit lanes_of(__m512i x) { _mm512_store_si512(v, x); }
+};
+
+/// Output of the all-ends kernel: every (step, score <= k) of every stripe, as lane_hits.
+template <int W>
+struct ends_out {
+  static constexpr bool inline_checks = false;
   __m512i kk;
-  std::size_t warm, stride;
+  std::size_t stride;
   std::uint64_t pos0;
   std::uint32_t d;
-  const std::array<std::array<std::uint32_t, lanes_per_reg<W>>, regs<W>>* stripe;
+  const stripe_table<W>* stripe;
   std::vector<lane_hit>* hits;
+
+  /// After step t: reports the lanes at <= k; true when there were any.
+  bool on_step(const striped_state<W>& st, std::size_t t) {
+    bool any = false;
+    for (int r = 0; r < regs<W>; ++r)
+      if (std::uint64_t m = at_most<W>(st.sc[r], kk)) {
+        any = true;
+        const lanes_of<W> sc(st.sc[r]);
+        const std::uint32_t* s = (*stripe)[static_cast<std::size_t>(r)].data();
+        for (; m; m &= m - 1) {
+          const auto l = static_cast<std::uint32_t>(__builtin_ctzll(m));
+          hits->push_back({pos0 + s[l] * stride + t, sc.v[l] - d, s[l]});
+        }
+      }
+    return any;
+  }
+  void finish(std::size_t) {}
+};
+
+/// Writes the runs of register r's lanes in `m`, which ended at step `last` (best: their
+/// smallest score + d, at: its leftmost step). A stripe's first run that began at step warm
+/// gets first = warm (the planner joins it to the previous stripe's last run); any other run
+/// gets first = at, which is enough for the join test, as it lies after the previous run's
+/// last + 1.
+template <int W>
+[[gnu::noinline]] void emit_runs(const stripe_table<W>& stripe, int r, std::uint64_t m, std::size_t last,
+                                 __m512i best, __m512i at, std::uint64_t began_at_warm, std::uint32_t warm,
+                                 std::uint32_t d, striped_clusters& out) {
+  const lanes_of<W> b(best), a(at);
+  const std::uint32_t* s = stripe[static_cast<std::size_t>(r)].data();
+  striped_cluster* recs = out.recs.data();
+  for (; m; m &= m - 1) {
+    const auto l = static_cast<std::uint32_t>(__builtin_ctzll(m));
+    const std::uint32_t st = s[l];
+    std::uint32_t& n = out.count[st];
+    const std::uint32_t first = n == 0 && ((began_at_warm >> l) & 1u) ? warm : a.v[l];
+    recs[st * out.cap + n++] = {static_cast<std::uint16_t>(first), static_cast<std::uint16_t>(last),
+                                static_cast<std::uint16_t>(a.v[l]), static_cast<std::uint16_t>(b.v[l] - d)};
+  }
+}
+
+/// Output of the cluster kernel: per lane, runs of consecutive steps at <= k are followed in
+/// registers (the best score so far and its leftmost step; best is reset to the maximum when
+/// a run ends), and a run is written out when it ends, into its stripe's part of a
+/// striped_clusters. A run costs a few vector operations per step, whatever its length, and
+/// one record. Lives in registers: run() inlines every use.
+template <int W>
+struct clusters_out {
+  static constexpr bool inline_checks = true;
+  __m512i kk;
+  std::uint32_t d, warm;
+  const stripe_table<W>* stripe;
+  striped_clusters* out;
+  __m512i best[regs<W>], at[regs<W>];
+  std::uint64_t open[regs<W>] = {};
+  std::uint64_t began[regs<W>] = {};  ///< lanes at <= k at step warm
+
+  [[gnu::always_inline]] bool on_step(const striped_state<W>& st, std::size_t t) {
+    const __m512i tv = splat<W>(static_cast<std::uint32_t>(t));
+    std::uint64_t any = 0;
+#pragma GCC unroll 4
+    for (int r = 0; r < regs<W>; ++r) {
+      const std::uint64_t h = at_most<W>(st.sc[r], kk);
+      // Strictly smaller: the leftmost end wins ties. A new run starts from best = maximum.
+      const std::uint64_t better = h & less<W>(st.sc[r], best[r]);
+      best[r] = blend<W>(best[r], better, st.sc[r]);
+      at[r] = blend<W>(at[r], better, tv);
+      if (t == warm) began[r] = h;
+      if (const std::uint64_t closed = open[r] & ~h) [[unlikely]] {
+        emit_runs<W>(*stripe, r, closed, t - 1, best[r], at[r], began[r], warm, d, *out);
+        best[r] = blend<W>(best[r], closed, splat<W>(~0u));
+      }
+      open[r] = h;
+      any |= h;
+    }
+    return any != 0;
+  }
+  /// Writes the runs still open after the last step. (A block checked only by its minimum
+  /// never has open runs: it follows a checked block without hits, whose first step closed them.)
+  void finish(std::size_t steps) {
+    for (int r = 0; r < regs<W>; ++r)
+      if (open[r]) emit_runs<W>(*stripe, r, open[r], steps - 1, best[r], at[r], began[r], warm, d, *out);
+  }
 };
 
 /// Steps with a check of every lane after each (the tail, and blocks whose minimum says that
-/// some lane reached <= k), from state `st`; out of line so the hot loop keeps its state in
-/// registers.
-template <int W, unsigned Q, bool Masked>
-[[gnu::noinline]] void checked_steps(striped_state<W>& st, const __m512i* rows, std::size_t t, std::size_t count,
-                                     const report_context<W>& c) {
+/// some lane reached <= k), from state `st`. True when some lane was at <= k.
+template <int W, unsigned Q, bool Masked, class Out>
+[[gnu::always_inline]] inline bool checked_steps_inline(striped_state<W>& st, const __m512i* rows, std::size_t t,
+                                                        std::size_t count, const quarter_tables* qt,
+                                                        std::size_t warm, Out& out) {
+  bool any = false;
   for (std::size_t u = 0; u < count; ++u) {
-    step_all<W, Q, Masked>(rows[u], c.qt, st);
-    if (t + u < c.warm) continue;
-    for (int r = 0; r < regs<W>; ++r)
-      if (const std::uint64_t m = at_most<W>(st.sc[r], c.kk))
-        report<W>(st.sc[r], m, t + u, (*c.stripe)[static_cast<std::size_t>(r)].data(), c.stride, c.pos0, c.d,
-                  *c.hits);
+    step_all<W, Q, Masked>(rows[u], qt, st);
+    if (t + u >= warm) any |= out.on_step(st, t + u);
+  }
+  return any;
+}
+/// The same out of line (the all-ends output), so the hot loop keeps its state in registers.
+template <int W, unsigned Q, bool Masked, class Out>
+[[gnu::noinline]] bool checked_steps(striped_state<W>& st, const __m512i* rows, std::size_t t, std::size_t count,
+                                     const quarter_tables* qt, std::size_t warm, Out& out) {
+  return checked_steps_inline<W, Q, Masked>(st, rows, t, count, qt, warm, out);
+}
+
+/// A checked block from state st, inline or out of line as Out wants.
+template <int W, unsigned Q, bool Masked, class Out>
+[[gnu::always_inline]] inline bool checked_block(striped_state<W>& st, const __m512i* rows, std::size_t t,
+                                                 std::size_t count, const quarter_tables* qt, std::size_t warm,
+                                                 Out& out) {
+  if constexpr (Out::inline_checks) {
+    return checked_steps_inline<W, Q, Masked>(st, rows, t, count, qt, warm, out);
+  } else {
+    alignas(64) __m512i block[8];
+    for (std::size_t u = 0; u < count; ++u) block[u] = rows[u];
+    striped_state<W> cur = st;  // a copy: the hot loop's state never has its address taken
+    const bool any = checked_steps<W, Q, Masked>(cur, block, t, count, qt, warm, out);
+    st = cur;
+    return any;
   }
 }
 
-template <int W, unsigned Q, bool Masked>
+template <int W, unsigned Q, bool Masked, class Out>
 void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
-         std::size_t warm, std::uint64_t pos0, std::vector<lane_hit>& hits) {
+         std::size_t warm, Out& out) {
   constexpr int R = regs<W>;
-  constexpr int L = lanes_per_reg<W>;
   quarter_tables qt[4];
-  for (unsigned q = 0; q < 4; ++q) {
-    alignas(64) std::uint16_t lo[64], hi[64];
-    for (unsigned e = 0; e < 64; ++e) {
-      lo[e] = static_cast<std::uint16_t>(sp.peq[q * 64 + e]);
-      hi[e] = static_cast<std::uint16_t>(sp.peq[q * 64 + e] >> 16);
-    }
-    qt[q] = {_mm512_load_si512(lo), _mm512_load_si512(lo + 32), _mm512_load_si512(hi), _mm512_load_si512(hi + 32)};
-  }
-  std::array<std::array<std::uint32_t, L>, R> stripe{};
-  for (int r = 0; r < R; ++r)
-    for (int l = 0; l < L; ++l)
-      stripe[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)] =
-          stripe_of_lane<W>(r, static_cast<std::uint32_t>(l));
-
+  load_quarter_tables(sp.peq.data(), qt);
   striped_state<W> st;
-  const __m512i kk =
-      W == 16 ? _mm512_set1_epi16(static_cast<short>(sp.kk)) : _mm512_set1_epi32(static_cast<int>(sp.kk));
+  const __m512i kk = splat<W>(sp.kk);
   for (int r = 0; r < R; ++r) {
     st.pv[r] = _mm512_set1_epi32(-1);
     st.mv[r] = _mm512_setzero_si512();
-    st.sc[r] = W == 16 ? _mm512_set1_epi16(W) : _mm512_set1_epi32(W);
+    st.sc[r] = splat<W>(W);
   }
   alignas(64) std::int64_t offs[64];
   for (std::size_t i = 0; i < 64; ++i) offs[i] = static_cast<std::int64_t>(i * stride);
-  const report_context<W> ctx{qt, kk, warm, stride, pos0, sp.d, &stripe, &hits};
   // 64 sequential streams are more than the hardware prefetchers follow: each block of 8
   // steps prefetches one line ahead for 8 of the stripes, so every stripe gets one line per
   // 64 bytes it reads.
@@ -286,13 +266,7 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     transpose8(g, rows);
     if (dense) [[unlikely]] {
       // The last block had hits: check every step of this one at once rather than run it twice.
-      alignas(64) __m512i block[8];
-      for (int u = 0; u < 8; ++u) block[u] = rows[u];
-      striped_state<W> cur = st;
-      const std::size_t before = hits.size();
-      checked_steps<W, Q, Masked>(cur, block, t, 8, ctx);
-      st = cur;
-      dense = hits.size() != before;
+      dense = checked_block<W, Q, Masked>(st, rows, t, 8, qt, warm, out);
       continue;
     }
     // The fast path checks once per 8 steps, on the minimum score of each lane; a block in
@@ -311,13 +285,8 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
 #pragma GCC unroll 4
     for (int r = 0; r < R; ++r) any |= at_most<W>(mn[r], kk);
     if (any != 0) [[unlikely]] {
-      alignas(64) __m512i block[8];
-      for (int u = 0; u < 8; ++u) block[u] = rows[u];
-      striped_state<W> redo = saved;
-      const std::size_t before = hits.size();
-      checked_steps<W, Q, Masked>(redo, block, t, 8, ctx);
-      st = redo;
-      dense = hits.size() != before;
+      st = saved;
+      dense = checked_block<W, Q, Masked>(st, rows, t, 8, qt, warm, out);
     }
   }
   if (t < steps) {  // the last < 8 bytes of each stripe, never read past it
@@ -329,9 +298,52 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     }
     for (int i = 0; i < 8; ++i) g[i] = _mm512_load_si512(tail + 8 * i);
     transpose8(g, rows);
-    striped_state<W> cur = st;  // a copy: the hot loop's state never has its address taken
-    checked_steps<W, Q, Masked>(cur, rows, t, steps - t, ctx);
+    checked_block<W, Q, Masked>(st, rows, t, steps - t, qt, warm, out);
   }
+  out.finish(steps);
+}
+
+template <int W>
+stripe_table<W> make_stripe_table() {
+  stripe_table<W> stripe{};
+  for (int r = 0; r < regs<W>; ++r)
+    for (int l = 0; l < lanes_per_reg<W>; ++l)
+      stripe[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)] =
+          stripe_of_lane<W>(r, static_cast<std::uint32_t>(l));
+  return stripe;
+}
+
+/// Picks the instantiation for the pattern's Peq quarters and the text.
+template <int W, class Out>
+void dispatch(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+              std::size_t warm, bool text_in_quarter1, Out& out) {
+  const unsigned used = sp.quarters;
+  const bool only1 = (used & ~2u) == 0;
+  if (only1 && text_in_quarter1) return run<W, 2u, false>(sp, text0, stride, steps, warm, out);
+  if (only1) return run<W, 2u, true>(sp, text0, stride, steps, warm, out);
+  if ((used & ~3u) == 0) return run<W, 3u, true>(sp, text0, stride, steps, warm, out);
+  return run<W, 15u, true>(sp, text0, stride, steps, warm, out);
+}
+
+template <int W>
+void ends(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+          std::size_t warm, std::uint64_t pos0, bool q1, std::vector<lane_hit>& hits) {
+  static const stripe_table<W> stripe = make_stripe_table<W>();
+  ends_out<W> out{splat<W>(sp.kk), stride, pos0, sp.d, &stripe, &hits};
+  dispatch<W>(sp, text0, stride, steps, warm, q1, out);
+}
+
+template <int W>
+void clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+              std::size_t warm, bool q1, striped_clusters& res) {
+  static const stripe_table<W> stripe = make_stripe_table<W>();
+  // Runs are separated by at least one step above k: at most (steps - warm + 1) / 2 per stripe.
+  res.cap = (steps - warm) / 2 + 1;
+  if (res.recs.size() < 64 * res.cap) res.recs.resize(64 * res.cap);
+  res.count.fill(0);
+  clusters_out<W> out{splat<W>(sp.kk), sp.d, static_cast<std::uint32_t>(warm), &stripe, &res, {}, {}};
+  for (int r = 0; r < regs<W>; ++r) out.best[r] = out.at[r] = splat<W>(~0u);
+  dispatch<W>(sp, text0, stride, steps, warm, q1, out);
 }
 
 }  // namespace
@@ -353,18 +365,15 @@ bool bytes_in_quarter1_avx512(const unsigned char* p, std::size_t n) {
 void myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits) {
-  const unsigned used = sp.quarters;
-  const bool only1 = (used & ~2u) == 0;
-  if (sp.width == 16) {
-    if (only1 && text_in_quarter1) return run<16, 2u, false>(sp, text0, stride, steps, warm, pos0, hits);
-    if (only1) return run<16, 2u, true>(sp, text0, stride, steps, warm, pos0, hits);
-    if ((used & ~3u) == 0) return run<16, 3u, true>(sp, text0, stride, steps, warm, pos0, hits);
-    return run<16, 15u, true>(sp, text0, stride, steps, warm, pos0, hits);
-  }
-  if (only1 && text_in_quarter1) return run<32, 2u, false>(sp, text0, stride, steps, warm, pos0, hits);
-  if (only1) return run<32, 2u, true>(sp, text0, stride, steps, warm, pos0, hits);
-  if ((used & ~3u) == 0) return run<32, 3u, true>(sp, text0, stride, steps, warm, pos0, hits);
-  return run<32, 15u, true>(sp, text0, stride, steps, warm, pos0, hits);
+  if (sp.width == 16) return ends<16>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
+  return ends<32>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
+}
+
+void myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+                                   std::size_t steps, std::size_t warm, bool text_in_quarter1,
+                                   striped_clusters& out) {
+  if (sp.width == 16) return clusters<16>(sp, text0, stride, steps, warm, text_in_quarter1, out);
+  return clusters<32>(sp, text0, stride, steps, warm, text_in_quarter1, out);
 }
 
 }  // namespace trawl::approx_detail

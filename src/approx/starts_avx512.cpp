@@ -1,6 +1,9 @@
-// starts_avx512.cpp — leftmost starts of 8 one-word requests at once in the 64-bit lanes of an
-// AVX-512 register: the reverse global Myers pass of leftmost_start (align.cpp spells it out),
-// lane i over seq[j_i], seq[j_i - 1], ... O(max length) vector steps for 8 requests.
+// starts_avx512.cpp — leftmost starts of many requests at once: the reverse global Myers pass
+// of leftmost_start (align.cpp spells it out), lane i over seq[j_i], seq[j_i - 1], ...
+// - m <= 32: 64 requests in the 16/32-bit lanes of AVX-512BW registers, laid out like the
+//   striped kernel's 64 stripes (striped_avx512.hpp): each request is a "stripe" read
+//   backwards from its end, 8 bytes per gather. O(max length) vector steps for 64 requests.
+// - m <= 64: 8 requests in the 64-bit lanes of one AVX-512F register.
 // Compiled with -mavx512*; called only after a CPU check.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593 inside the intrinsics headers
@@ -10,6 +13,7 @@
 #include <algorithm>
 
 #include "approx/approx_internal.hpp"
+#include "approx/striped_avx512.hpp"
 
 namespace trawl::approx_detail {
 
@@ -70,6 +74,165 @@ bool leftmost_starts8_avx512(const compiled_pattern& p, std::string_view seq, st
       rq[i].start = out[i] == ~std::uint64_t{0} ? rq[i].j + 1 : rq[i].j + 1 - out[i];
   }
   return true;
+}
+
+
+namespace {
+
+using namespace striped512;
+
+template <int W>
+[[gnu::always_inline]] inline __m512i splat(std::uint32_t v) {
+  if constexpr (W == 16) return _mm512_set1_epi16(static_cast<short>(v));
+  else return _mm512_set1_epi32(static_cast<int>(v));
+}
+
+/// One column of the reverse global Myers DP on W-bit lanes, the pattern in the low m bits;
+/// d (the last row's value) follows bit m-1 (hib).
+template <int W>
+[[gnu::always_inline]] inline void global_step(__m512i eq, __m512i hib, __m512i one, __m512i& pv, __m512i& mv,
+                                               __m512i& d) {
+  const __m512i xv = _mm512_or_si512(eq, mv);
+  const __m512i sum = add<W>(_mm512_and_si512(eq, pv), pv);
+  const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
+  __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
+  __m512i mh = _mm512_and_si512(pv, xh);
+  if constexpr (W == 16) {
+    d = _mm512_mask_add_epi16(d, _mm512_test_epi16_mask(ph, hib), d, one);
+    d = _mm512_mask_sub_epi16(d, _mm512_test_epi16_mask(mh, hib), d, one);
+  } else {
+    d = _mm512_mask_add_epi32(d, _mm512_test_epi32_mask(ph, hib), d, one);
+    d = _mm512_mask_sub_epi32(d, _mm512_test_epi32_mask(mh, hib), d, one);
+  }
+  ph = _mm512_or_si512(shl1<W>(ph), one);  // row 0 grows by one per column
+  mh = shl1<W>(mh);
+  pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
+  mv = _mm512_and_si512(ph, xv);
+}
+
+/// 64 requests (the first g real, the rest copies of the first), every j >= 8·⌈steps/8⌉ - 1.
+template <int W, unsigned Q>
+void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, start_request* rq,
+              std::size_t g, const quarter_tables* qt) {
+  constexpr int R = regs<W>;
+  constexpr int L = lanes_per_reg<W>;
+  using lane_t = std::conditional_t<W == 16, std::uint16_t, std::uint32_t>;
+  constexpr lane_t none = static_cast<lane_t>(~lane_t{0});
+  alignas(64) std::int64_t base[64];
+  alignas(64) lane_t want[R][L], len[R][L], best[R][L];
+  std::uint64_t steps = 0;
+  for (std::size_t i = 0; i < 64; ++i) {
+    const start_request& r = rq[i < g ? i : 0];
+    base[i] = static_cast<std::int64_t>(r.j) - 7;
+    steps = std::max<std::uint64_t>(steps, std::min<std::uint64_t>(p.m + r.score, r.j + 1 - lo));
+  }
+  for (int r = 0; r < R; ++r)
+    for (int l = 0; l < L; ++l) {
+      const std::uint32_t i = stripe_of_lane<W>(r, static_cast<std::uint32_t>(l));
+      const start_request& q = rq[i < g ? i : 0];
+      want[r][l] = static_cast<lane_t>(q.score);
+      len[r][l] = static_cast<lane_t>(std::min<std::uint64_t>(p.m + q.score, q.j + 1 - lo));
+      best[r][l] = p.m == q.score ? lane_t{0} : none;
+    }
+  __m512i pv[R], mv[R], d[R], vwant[R], vlen[R], vbest[R];
+  for (int r = 0; r < R; ++r) {
+    pv[r] = _mm512_set1_epi32(-1);
+    mv[r] = _mm512_setzero_si512();
+    d[r] = splat<W>(static_cast<std::uint32_t>(p.m));
+    vwant[r] = _mm512_load_si512(want[r]);
+    vlen[r] = _mm512_load_si512(len[r]);
+    vbest[r] = _mm512_load_si512(best[r]);
+  }
+  const __m512i hib = splat<W>(std::uint32_t{1} << (p.m - 1)), one = splat<W>(1);
+  __m512i gth[8], rows[8];
+  for (std::uint64_t b = 0; 8 * b < steps; ++b) {
+    // Row u holds text[j - 8b - 7 + u] of every request: column l = 8b + 8 - u.
+    const __m512i back = _mm512_set1_epi64(static_cast<long long>(8 * b));
+    for (int i = 0; i < 8; ++i)
+      gth[i] = _mm512_i64gather_epi64(_mm512_sub_epi64(_mm512_load_si512(base + 8 * i), back), text, 1);
+    transpose8(gth, rows);
+    for (int u = 7; u >= 0; --u) {
+      const std::uint64_t col = 8 * b + 8 - static_cast<std::uint64_t>(u);
+      if (col > steps) break;
+      const __m512i xa = rows[u], xb = _mm512_srli_epi16(rows[u], 8);
+      __m512i eq[R];
+      if constexpr (W == 16) {
+        eq[0] = lookup16<Q, true>(xa, qt, false);
+        eq[1] = lookup16<Q, true>(xb, qt, false);
+      } else {
+        const __m512i alo = lookup16<Q, true>(xa, qt, false), ahi = lookup16<Q, true>(xa, qt, true);
+        const __m512i blo = lookup16<Q, true>(xb, qt, false), bhi = lookup16<Q, true>(xb, qt, true);
+        eq[0] = _mm512_unpacklo_epi16(alo, ahi);
+        eq[1] = _mm512_unpackhi_epi16(alo, ahi);
+        eq[2] = _mm512_unpacklo_epi16(blo, bhi);
+        eq[3] = _mm512_unpackhi_epi16(blo, bhi);
+      }
+      const __m512i lv = splat<W>(static_cast<std::uint32_t>(col));
+      for (int r = 0; r < R; ++r) {
+        global_step<W>(eq[r], hib, one, pv[r], mv[r], d[r]);
+        if constexpr (W == 16) {
+          const __mmask32 hit = _mm512_mask_cmpeq_epu16_mask(_mm512_cmple_epu16_mask(lv, vlen[r]), d[r], vwant[r]);
+          vbest[r] = _mm512_mask_mov_epi16(vbest[r], hit, lv);
+        } else {
+          const __mmask16 hit = _mm512_mask_cmpeq_epu32_mask(_mm512_cmple_epu32_mask(lv, vlen[r]), d[r], vwant[r]);
+          vbest[r] = _mm512_mask_mov_epi32(vbest[r], hit, lv);
+        }
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    _mm512_store_si512(best[r], vbest[r]);
+    for (int l = 0; l < L; ++l) {
+      const std::uint32_t i = stripe_of_lane<W>(r, static_cast<std::uint32_t>(l));
+      if (i >= g) continue;
+      start_request& q = rq[i];
+      if (q.score == 0)
+        q.start = q.j + 1 - p.m;  // an exact occurrence has exactly m bytes
+      else
+        q.start = best[r][l] == none ? q.j + 1 : q.j + 1 - best[r][l];
+    }
+  }
+}
+
+template <int W, unsigned Q>
+void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs,
+                const quarter_tables* qt) {
+  const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+  for (std::size_t first = 0; first < reqs.size(); first += 64) {
+    const std::size_t g = std::min<std::size_t>(64, reqs.size() - first);
+    start_request* rq = reqs.data() + first;
+    // Every gather reads the 8 bytes ending 8b bytes before j: none may begin before the text.
+    std::uint64_t steps = 0, min_j = ~std::uint64_t{0};
+    for (std::size_t i = 0; i < g; ++i) {
+      steps = std::max<std::uint64_t>(steps, std::min<std::uint64_t>(p.m + rq[i].score, rq[i].j + 1 - lo));
+      min_j = std::min(min_j, rq[i].j);
+    }
+    if (min_j + 1 < (steps + 7) / 8 * 8) {
+      for (std::size_t i = 0; i < g; ++i) rq[i].start = leftmost_start(p, seq, rq[i].j, rq[i].score, lo);
+      continue;
+    }
+    starts64<W, Q>(p, text, lo, rq, g, qt);
+  }
+}
+
+}  // namespace
+
+void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
+                              std::span<start_request> reqs) {
+  alignas(64) std::uint32_t rpeq[256];
+  unsigned quarters = 0;
+  for (std::size_t c = 0; c < 256; ++c) {
+    rpeq[c] = static_cast<std::uint32_t>(p.rpeq[c]);
+    if (rpeq[c] != 0) quarters |= 1u << (c / 64);
+  }
+  quarter_tables qt[4];
+  load_quarter_tables(rpeq, qt);
+  const bool narrow = p.m <= 16;
+  if ((quarters & ~2u) == 0)
+    return narrow ? starts_all<16, 2u>(p, seq, lo, reqs, qt) : starts_all<32, 2u>(p, seq, lo, reqs, qt);
+  if ((quarters & ~3u) == 0)
+    return narrow ? starts_all<16, 3u>(p, seq, lo, reqs, qt) : starts_all<32, 3u>(p, seq, lo, reqs, qt);
+  return narrow ? starts_all<16, 15u>(p, seq, lo, reqs, qt) : starts_all<32, 15u>(p, seq, lo, reqs, qt);
 }
 
 }  // namespace trawl::approx_detail

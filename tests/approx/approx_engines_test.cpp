@@ -259,6 +259,48 @@ TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
     }
 }
 
+TEST(ApproxEngines, StripedRunsOnLongDenseTexts) {
+  // The default report mode on AVX-512 forms runs of ends inside the striped kernel and finds
+  // starts 64 at a time: texts over a megabyte (several 64-stripe rounds), short patterns with
+  // a hit every few bytes (runs cut at every stripe and slice edge), 16- and 32-bit lanes.
+  // Every cluster against the oracle; starts re-checked (exact score, nothing further left).
+  std::mt19937_64 rng(14);
+  const std::string t = oracle::random_text(rng, (std::size_t{1} << 20) + 77777, "ACGT");
+  struct pk {
+    std::size_t m;
+    int k;
+  };
+  for (const pk c : {pk{8, 3}, pk{8, 2}, pk{5, 2}, pk{16, 5}, pk{24, 7}, pk{32, 2}}) {
+    const std::string p = approx_test::random_pattern(rng, c.m, "ACGT");
+    const auto kk = static_cast<std::uint32_t>(c.k);
+    const auto want = approx_test::oracle_clusters(oracle::end_scores(p, t), kk);
+    for (const auto& e : engines(p.size())) {
+      if (e.algorithm != "auto" && e.algorithm != "myers-striped") continue;
+      SCOPED_TRACE(e.name + " m=" + std::to_string(c.m) + " k=" + std::to_string(c.k));
+      const auto got = trawl::approx_search_serial(t, {p}, opts(e, c.k, false));
+      ASSERT_EQ(got.size(), want.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i].end, want[i].end) << i;
+        ASSERT_EQ(got[i].errors, want[i].errors) << i;
+      }
+      const std::size_t stride = std::max<std::size_t>(1, got.size() / 300);
+      for (std::size_t i = 0; i < got.size(); i += stride) {
+        const trawl::hit& h = got[i];
+        ASSERT_LE(h.start, h.end);
+        ASSERT_EQ(oracle::edit_distance(p, std::string_view(t).substr(h.start, h.end - h.start)), h.errors) << i;
+        const std::uint64_t lo = h.end > c.m + h.errors ? h.end - c.m - h.errors : 0;
+        for (std::uint64_t z = lo; z < h.start; ++z)
+          ASSERT_GT(oracle::edit_distance(p, std::string_view(t).substr(z, h.end - z)), h.errors) << i;
+      }
+      // Through the slicing driver: slices cut runs too; the same hits for any thread count.
+      trawl::search_options o = opts(e, c.k, false);
+      o.threads = 2;
+      o.slice_size = 100003;
+      EXPECT_EQ(trawl::search(t, {p}, o), got);
+    }
+  }
+}
+
 TEST(ApproxEngines, WithoutStartsSameHits) {
   // starts = false (the CLI's -c / -q) leaves start == end and changes nothing else.
   std::mt19937_64 rng(12);
