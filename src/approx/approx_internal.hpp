@@ -40,12 +40,17 @@ compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, st
 
 struct lane_hit;
 
-/// A run of consecutive ends [first, last] with score <= k, or a piece of one cut by the
-/// edge of a kernel's range (the sink joins pieces that touch); best = its leftmost end of
-/// smallest score.
-struct cluster_piece {
-  std::uint64_t first, last, best;
-  std::uint32_t score;
+/// The striped cluster kernel's output: runs of consecutive ends [first, last] with score <= k
+/// (a run cut by a stripe's edge comes in pieces that the sink joins; best = its leftmost end
+/// of smallest score). Per stripe s, count[s] runs recs[s·cap, s·cap + count[s]) in
+/// step order, steps relative to the stripe's first byte (all below 2^16).
+struct striped_cluster {
+  std::uint16_t first, last, best, score;
+};
+struct striped_clusters {
+  std::vector<striped_cluster> recs;
+  std::size_t cap = 0;
+  std::array<std::uint32_t, 64> count{};
 };
 
 /// Receives end positions j (inclusive) with their score, ascending in j.
@@ -55,12 +60,13 @@ class end_sink {
   virtual void on_end(std::uint64_t j, std::uint32_t score) = 0;
   /// A batch of ends, ascending (the SIMD kernels' output); default: on_end each.
   virtual void on_ends(const lane_hit* ends, std::size_t n);
-  /// True when the sink wants runs (on_clusters) rather than every end, where a kernel can
-  /// form them.
+  /// True when the sink wants runs (on_runs) rather than every end, where a kernel can form
+  /// them.
   [[nodiscard]] virtual bool wants_clusters() const { return false; }
-  /// A batch of runs, ascending, not overlapping any end or run given before; only called
-  /// when wants_clusters().
-  virtual void on_clusters(const cluster_piece*, std::size_t) {}
+  /// The runs of a striped_clusters (below) whose stripe s starts at text position
+  /// base + s·stride, ascending, after every end or run given before; only called when
+  /// wants_clusters().
+  virtual void on_runs(const striped_clusters&, std::uint64_t, std::size_t) {}
 };
 
 /// A sink collecting into a vector (tests, approx_end_scores).
@@ -165,16 +171,6 @@ bool striped_available(simd_level level);
 void myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits);
-/// The cluster kernel's output: per stripe s, count[s] runs recs[s·cap, s·cap + count[s]) in
-/// step order, steps relative to the stripe's first byte (all below 2^16).
-struct striped_cluster {
-  std::uint16_t first, last, best, score;
-};
-struct striped_clusters {
-  std::vector<striped_cluster> recs;
-  std::size_t cap = 0;
-  std::array<std::uint32_t, 64> count{};
-};
 /// The striped kernel forming the runs of consecutive ends itself (the default report mode
 /// needs one hit per run, not every end): the same scan as myers_striped_avx512, and a run
 /// that reaches step warm or steps - 1 is cut there. Requires steps < 2^16.

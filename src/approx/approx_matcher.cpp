@@ -25,6 +25,14 @@ class start_sink : public end_sink {
       : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), out_(out), requests_(requests) {
     requests_.clear();
   }
+  /// Room for one hit per run of `res` (the emits that follow do not reallocate).
+  void reserve(const striped_clusters& res) {
+    std::size_t n = 1;
+    for (const std::uint32_t c : res.count) n += c;
+    if (out_.capacity() < out_.size() + n) out_.reserve(std::max(2 * out_.capacity(), out_.size() + n));
+    if (starts_ && !hamming_ && requests_.capacity() < requests_.size() + n)
+      requests_.reserve(std::max(2 * requests_.capacity(), requests_.size() + n));
+  }
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
     if (requests_.empty()) return;
@@ -87,20 +95,24 @@ class cluster_sink final : public start_sink {
     for (std::size_t i = 0; i < n; ++i) cluster_sink::on_end(ends[i].pos, ends[i].score);
   }
   [[nodiscard]] bool wants_clusters() const override { return true; }
-  void on_clusters(const cluster_piece* runs, std::size_t n) override {
-    for (std::size_t i = 0; i < n; ++i) {
-      const cluster_piece& c = runs[i];
-      if (open_ && c.first == last_ + 1) {  // continues a piece cut by a kernel's range edge
-        if (c.score < best_score_) best_score_ = c.score, best_j_ = c.best;
-        last_ = c.last;
-        continue;
+  void on_runs(const striped_clusters& res, std::uint64_t base, std::size_t stride) override {
+    reserve(res);
+    for (std::size_t s = 0; s < res.count.size(); ++s, base += stride) {
+      const striped_cluster* r = res.recs.data() + s * res.cap;
+      for (std::uint32_t i = 0; i < res.count[s]; ++i) {
+        const std::uint64_t first = base + r[i].first, last = base + r[i].last;
+        if (open_ && first == last_ + 1) {  // continues a run cut by the previous stripe's end
+          if (r[i].score < best_score_) best_score_ = r[i].score, best_j_ = base + r[i].best;
+          last_ = last;
+          continue;
+        }
+        finish();
+        open_ = true;
+        first_ = first;
+        last_ = last;
+        best_j_ = base + r[i].best;
+        best_score_ = r[i].score;
       }
-      finish();
-      open_ = true;
-      first_ = c.first;
-      last_ = c.last;
-      best_j_ = c.best;
-      best_score_ = c.score;
     }
   }
   void finish() {

@@ -18,7 +18,6 @@ constexpr std::size_t min_stripe = 8;                     // below this the word
 struct striped_scratch {
   std::vector<lane_hit> hits, sorted;
   striped_clusters runs;
-  std::vector<cluster_piece> pieces;
 };
 
 }  // namespace
@@ -91,15 +90,7 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
     if (runs) {
       striped_clusters& res = scratch.runs;
       myers_striped_clusters_avx512(sp, text + (a - w), stripe, stripe + w, w, q1, res);
-      std::vector<cluster_piece>& pieces = scratch.pieces;
-      pieces.clear();
-      for (std::size_t s = 0; s < stripes; ++s) {  // stripes are in text order
-        const std::uint64_t base = a - w + s * stripe;
-        const striped_cluster* r = res.recs.data() + s * res.cap;
-        for (std::uint32_t i = 0; i < res.count[s]; ++i)
-          pieces.push_back({base + r[i].first, base + r[i].last, base + r[i].best, r[i].score});
-      }
-      sink.on_clusters(pieces.data(), pieces.size());
+      sink.on_runs(res, a - w, stripe);  // stripes are in text order
     } else {
       hits.clear();
       kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits);

@@ -75,6 +75,7 @@ class ordered_delivery {
     if (pending_.empty() && buffer_.empty() &&
         std::none_of(hits.begin(), hits.end(), [](const hit& h) { return h.open != 0; }))
       return deliver(hits);  // the common case: nothing to merge, already in order
+    if (buffer_.empty() && one_strand(hits)) return take_one(hits);
     std::map<std::pair<std::uint32_t, strand>, hit> still_open;
     for (hit& h : hits) {
       const auto id = std::make_pair(h.pattern, h.dir);
@@ -103,6 +104,45 @@ class ordered_delivery {
   }
 
   [[nodiscard]] std::uint64_t delivered() const { return delivered_; }
+
+  /// True when every hit, and the pending piece if any, is of one (pattern, strand).
+  bool one_strand(const std::vector<hit>& hits) const {
+    if (hits.empty() || pending_.size() > 1) return false;
+    const auto id = std::make_pair(hits[0].pattern, hits[0].dir);
+    if (!pending_.empty() && pending_.begin()->first != id) return false;
+    return std::all_of(hits.begin(), hits.end(),
+                       [&](const hit& h) { return h.pattern == id.first && h.dir == id.second; });
+  }
+  /// take() for one (pattern, strand), in place: only the first hit can continue the pending
+  /// piece, only the last can stay open, and the rest are in order already.
+  bool take_one(std::vector<hit>& hits) {
+    const auto id = std::make_pair(hits[0].pattern, hits[0].dir);
+    if (!pending_.empty()) {
+      const hit before = pending_.begin()->second;
+      pending_.clear();
+      if (hits[0].open & 1u) {
+        // Continue the cluster of the previous slice: keep the smaller score, leftmost on ties.
+        if (before.errors <= hits[0].errors) {
+          const std::uint8_t flags = hits[0].open;
+          hits[0] = before;
+          hits[0].open = flags;
+        }
+      } else {
+        std::vector<hit> one{before};  // complete; it ends before every hit of this slice
+        if (!deliver(one)) return false;
+      }
+    }
+    hits[0].open &= static_cast<std::uint8_t>(~1u);
+    std::size_t n = hits.size();
+    if (hits.back().open & 2u) {
+      hit last = hits.back();
+      last.open = 0;
+      pending_[id] = last;
+      --n;
+    }
+    hits.resize(n);
+    return deliver(hits);
+  }
   [[nodiscard]] bool stopped() const { return stopped_; }
 
  private:
