@@ -111,8 +111,9 @@ struct ends_out {
   const stripe_table<W>* stripe;
   std::vector<lane_hit>* hits;
 
+  struct log_type {};
   /// After step t: reports the lanes at <= k; true when there were any.
-  bool on_step(const striped_state<W>& st, std::size_t t) {
+  bool on_step(const striped_state<W>& st, std::size_t t, log_type&) {
     bool any = false;
     for (int r = 0; r < regs<W>; ++r)
       if (std::uint64_t m = at_most<W>(st.sc[r], kk)) {
@@ -126,39 +127,58 @@ struct ends_out {
       }
     return any;
   }
-  void finish(std::size_t) {}
+  void flush(log_type&) {}
+  void finish(std::size_t, log_type&) {}
 };
 
-/// Writes the runs of register r's lanes in `m`, which ended at step `last` (best: their
-/// smallest score + d, at: its leftmost step). A stripe's first run that began at step warm
-/// gets first = warm (the planner joins it to the previous stripe's last run); any other run
-/// gets first = at, which is enough for the join test, as it lies after the previous run's
-/// last + 1.
+/// Runs that ended in one checked block, kept in memory until the block is done: writing
+/// them out calls a function, which would spill every vector register in the hot loop.
 template <int W>
-[[gnu::noinline]] void emit_runs(const stripe_table<W>& stripe, int r, std::uint64_t m, std::size_t last,
-                                 __m512i best, __m512i at, std::uint64_t began_at_warm, std::uint32_t warm,
-                                 std::uint32_t d, striped_clusters& out) {
-  const lanes_of<W> b(best), a(at);
-  const std::uint32_t* s = stripe[static_cast<std::size_t>(r)].data();
+struct run_log {
+  static constexpr int cap = 9 * regs<W>;  // 8 steps and the final flush, every register
+  __m512i best[cap], at[cap];
+  std::uint64_t mask[cap], began[cap];
+  std::uint32_t reg[cap], last[cap];
+  int n = 0;
+};
+
+/// Writes the logged runs: event e = the lanes in mask[e] of register reg[e] ended at step
+/// last[e] (best: their smallest score + d, at: its leftmost step). A stripe's first run that
+/// began at step warm gets first = warm (the planner joins it to the previous stripe's last
+/// run); any other run gets first = at, which is enough for the join test, as it lies after
+/// the previous run's last + 1.
+/// noipa, not just noinline: with GCC 12's interprocedural analysis the caller's stores into
+/// the log before the call were dropped at -O2 (stale runs written; found by the tests), so
+/// the call stays opaque.
+template <int W>
+[[gnu::noipa]] void write_runs(run_log<W>& log, const stripe_table<W>& stripe, std::uint32_t warm,
+                                  std::uint32_t d, striped_clusters& out) {
   striped_cluster* recs = out.recs.data();
-  for (; m; m &= m - 1) {
-    const auto l = static_cast<std::uint32_t>(__builtin_ctzll(m));
-    const std::uint32_t st = s[l];
-    std::uint32_t& n = out.count[st];
-    const std::uint32_t first = n == 0 && ((began_at_warm >> l) & 1u) ? warm : a.v[l];
-    recs[st * out.cap + n++] = {static_cast<std::uint16_t>(first), static_cast<std::uint16_t>(last),
-                                static_cast<std::uint16_t>(a.v[l]), static_cast<std::uint16_t>(b.v[l] - d)};
+  for (int e = 0; e < log.n; ++e) {
+    const lanes_of<W> b(log.best[e]), a(log.at[e]);
+    const std::uint32_t* s = stripe[log.reg[e]].data();
+    const auto last = static_cast<std::uint16_t>(log.last[e]);
+    for (std::uint64_t m = log.mask[e]; m; m &= m - 1) {
+      const auto l = static_cast<std::uint32_t>(__builtin_ctzll(m));
+      const std::uint32_t st = s[l];
+      std::uint32_t& n = out.count[st];
+      const std::uint32_t first = n == 0 && ((log.began[e] >> l) & 1u) ? warm : a.v[l];
+      recs[st * out.cap + n++] = {static_cast<std::uint16_t>(first), last, static_cast<std::uint16_t>(a.v[l]),
+                                  static_cast<std::uint16_t>(b.v[l] - d)};
+    }
   }
+  log.n = 0;
 }
 
 /// Output of the cluster kernel: per lane, runs of consecutive steps at <= k are followed in
 /// registers (the best score so far and its leftmost step; best is reset to the maximum when
-/// a run ends), and a run is written out when it ends, into its stripe's part of a
+/// a run ends), and a run that ends is logged, then written into its stripe's part of a
 /// striped_clusters. A run costs a few vector operations per step, whatever its length, and
-/// one record. Lives in registers: run() inlines every use.
+/// one record. Lives in registers: run() holds it by value and inlines every use.
 template <int W>
 struct clusters_out {
   static constexpr bool inline_checks = true;
+  using log_type = run_log<W>;
   __m512i kk;
   std::uint32_t d, warm;
   const stripe_table<W>* stripe;
@@ -167,7 +187,16 @@ struct clusters_out {
   std::uint64_t open[regs<W>] = {};
   std::uint64_t began[regs<W>] = {};  ///< lanes at <= k at step warm
 
-  [[gnu::always_inline]] bool on_step(const striped_state<W>& st, std::size_t t) {
+  [[gnu::always_inline]] void log_runs(log_type& log, int r, std::uint64_t m, std::size_t last) {
+    const int e = log.n++;
+    log.best[e] = best[r];
+    log.at[e] = at[r];
+    log.mask[e] = m;
+    log.began[e] = began[r];
+    log.reg[e] = static_cast<std::uint32_t>(r);
+    log.last[e] = static_cast<std::uint32_t>(last);
+  }
+  [[gnu::always_inline]] bool on_step(const striped_state<W>& st, std::size_t t, log_type& log) {
     const __m512i tv = splat<W>(static_cast<std::uint32_t>(t));
     std::uint64_t any = 0;
 #pragma GCC unroll 4
@@ -178,8 +207,8 @@ struct clusters_out {
       best[r] = blend<W>(best[r], better, st.sc[r]);
       at[r] = blend<W>(at[r], better, tv);
       if (t == warm) began[r] = h;
-      if (const std::uint64_t closed = open[r] & ~h) [[unlikely]] {
-        emit_runs<W>(*stripe, r, closed, t - 1, best[r], at[r], began[r], warm, d, *out);
+      if (const std::uint64_t closed = open[r] & ~h) {
+        log_runs(log, r, closed, t - 1);
         best[r] = blend<W>(best[r], closed, splat<W>(~0u));
       }
       open[r] = h;
@@ -187,11 +216,15 @@ struct clusters_out {
     }
     return any != 0;
   }
+  [[gnu::always_inline]] void flush(log_type& log) {
+    if (log.n != 0) write_runs<W>(log, *stripe, warm, d, *out);
+  }
   /// Writes the runs still open after the last step. (A block checked only by its minimum
   /// never has open runs: it follows a checked block without hits, whose first step closed them.)
-  void finish(std::size_t steps) {
+  void finish(std::size_t steps, log_type& log) {
     for (int r = 0; r < regs<W>; ++r)
-      if (open[r]) emit_runs<W>(*stripe, r, open[r], steps - 1, best[r], at[r], began[r], warm, d, *out);
+      if (open[r]) log_runs(log, r, open[r], steps - 1), open[r] = 0;
+    flush(log);
   }
 };
 
@@ -200,33 +233,38 @@ struct clusters_out {
 template <int W, unsigned Q, bool Masked, class Out>
 [[gnu::always_inline]] inline bool checked_steps_inline(striped_state<W>& st, const __m512i* rows, std::size_t t,
                                                         std::size_t count, const quarter_tables* qt,
-                                                        std::size_t warm, Out& out) {
+                                                        std::size_t warm, Out& out,
+                                                        typename Out::log_type& log) {
   bool any = false;
   for (std::size_t u = 0; u < count; ++u) {
     step_all<W, Q, Masked>(rows[u], qt, st);
-    if (t + u >= warm) any |= out.on_step(st, t + u);
+    if (t + u >= warm) any |= out.on_step(st, t + u, log);
   }
   return any;
 }
 /// The same out of line (the all-ends output), so the hot loop keeps its state in registers.
 template <int W, unsigned Q, bool Masked, class Out>
 [[gnu::noinline]] bool checked_steps(striped_state<W>& st, const __m512i* rows, std::size_t t, std::size_t count,
-                                     const quarter_tables* qt, std::size_t warm, Out& out) {
-  return checked_steps_inline<W, Q, Masked>(st, rows, t, count, qt, warm, out);
+                                     const quarter_tables* qt, std::size_t warm, Out& out,
+                                     typename Out::log_type& log) {
+  return checked_steps_inline<W, Q, Masked>(st, rows, t, count, qt, warm, out, log);
 }
 
-/// A checked block from state st, inline or out of line as Out wants.
+/// A checked block from state st, inline or out of line as Out wants; logged output is
+/// written after it.
 template <int W, unsigned Q, bool Masked, class Out>
 [[gnu::always_inline]] inline bool checked_block(striped_state<W>& st, const __m512i* rows, std::size_t t,
                                                  std::size_t count, const quarter_tables* qt, std::size_t warm,
-                                                 Out& out) {
+                                                 Out& out, typename Out::log_type& log) {
   if constexpr (Out::inline_checks) {
-    return checked_steps_inline<W, Q, Masked>(st, rows, t, count, qt, warm, out);
+    const bool any = checked_steps_inline<W, Q, Masked>(st, rows, t, count, qt, warm, out, log);
+    out.flush(log);
+    return any;
   } else {
     alignas(64) __m512i block[8];
     for (std::size_t u = 0; u < count; ++u) block[u] = rows[u];
     striped_state<W> cur = st;  // a copy: the hot loop's state never has its address taken
-    const bool any = checked_steps<W, Q, Masked>(cur, block, t, count, qt, warm, out);
+    const bool any = checked_steps<W, Q, Masked>(cur, block, t, count, qt, warm, out, log);
     st = cur;
     return any;
   }
@@ -234,8 +272,9 @@ template <int W, unsigned Q, bool Masked, class Out>
 
 template <int W, unsigned Q, bool Masked, class Out>
 void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
-         std::size_t warm, Out& out) {
+         std::size_t warm, Out out) {  // by value: a local that can live in registers
   constexpr int R = regs<W>;
+  typename Out::log_type log;
   quarter_tables qt[4];
   load_quarter_tables(sp.peq.data(), qt);
   striped_state<W> st;
@@ -259,14 +298,21 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     for (std::size_t s = pf; s < pf + 8; ++s)
       _mm_prefetch(reinterpret_cast<const char*>(text0 + static_cast<std::size_t>(offs[s]) + t + ahead), _MM_HINT_T0);
     pf = (pf + 8) & 63;
-    const __m512i off = _mm512_set1_epi64(static_cast<long long>(t));
+    // Plain 8-byte loads: cheaper than gathers (and not slowed by gather microcode fixes).
+    const unsigned char* at_t = text0 + t;
 #pragma GCC unroll 8
-    for (int i = 0; i < 8; ++i)
-      g[i] = _mm512_i64gather_epi64(_mm512_add_epi64(_mm512_load_si512(offs + 8 * i), off), text0, 1);
+    for (int i = 0; i < 8; ++i) {
+      auto at = [&](int q) {
+        std::uint64_t w;
+        __builtin_memcpy(&w, at_t + offs[8 * i + q], 8);
+        return static_cast<long long>(w);
+      };
+      g[i] = _mm512_set_epi64(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
+    }
     transpose8(g, rows);
     if (dense) [[unlikely]] {
       // The last block had hits: check every step of this one at once rather than run it twice.
-      dense = checked_block<W, Q, Masked>(st, rows, t, 8, qt, warm, out);
+      dense = checked_block<W, Q, Masked>(st, rows, t, 8, qt, warm, out, log);
       continue;
     }
     // The fast path checks once per 8 steps, on the minimum score of each lane; a block in
@@ -286,7 +332,7 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     for (int r = 0; r < R; ++r) any |= at_most<W>(mn[r], kk);
     if (any != 0) [[unlikely]] {
       st = saved;
-      dense = checked_block<W, Q, Masked>(st, rows, t, 8, qt, warm, out);
+      dense = checked_block<W, Q, Masked>(st, rows, t, 8, qt, warm, out, log);
     }
   }
   if (t < steps) {  // the last < 8 bytes of each stripe, never read past it
@@ -298,9 +344,9 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     }
     for (int i = 0; i < 8; ++i) g[i] = _mm512_load_si512(tail + 8 * i);
     transpose8(g, rows);
-    checked_block<W, Q, Masked>(st, rows, t, steps - t, qt, warm, out);
+    checked_block<W, Q, Masked>(st, rows, t, steps - t, qt, warm, out, log);
   }
-  out.finish(steps);
+  out.finish(steps, log);
 }
 
 template <int W>
@@ -316,7 +362,7 @@ stripe_table<W> make_stripe_table() {
 /// Picks the instantiation for the pattern's Peq quarters and the text.
 template <int W, class Out>
 void dispatch(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
-              std::size_t warm, bool text_in_quarter1, Out& out) {
+              std::size_t warm, bool text_in_quarter1, const Out& out) {
   const unsigned used = sp.quarters;
   const bool only1 = (used & ~2u) == 0;
   if (only1 && text_in_quarter1) return run<W, 2u, false>(sp, text0, stride, steps, warm, out);

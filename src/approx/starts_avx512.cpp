@@ -11,6 +11,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 
 #include "approx/approx_internal.hpp"
 #include "approx/striped_avx512.hpp"
@@ -110,30 +111,41 @@ template <int W>
   mv = _mm512_and_si512(ph, xv);
 }
 
-/// 64 requests (the first g real, the rest copies of the first), every j >= 8·⌈steps/8⌉ - 1.
+/// Where request i sits: lane slot[i] of the flat [register][lane] arrays (the inverse of
+/// stripe_of_lane).
+template <int W>
+constexpr std::array<std::uint8_t, 64> request_slots = [] {
+  std::array<std::uint8_t, 64> slot{};
+  for (int r = 0; r < regs<W>; ++r)
+    for (int l = 0; l < lanes_per_reg<W>; ++l)
+      slot[stripe_of_lane<W>(r, static_cast<std::uint32_t>(l))] = static_cast<std::uint8_t>(r * lanes_per_reg<W> + l);
+  return slot;
+}();
+
+/// 64 requests (the first g real, the rest copies of the first), every j >= 8·⌈steps/8⌉ - 1,
+/// steps = the longest window.
 template <int W, unsigned Q>
 void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, start_request* rq,
-              std::size_t g, const quarter_tables* qt) {
+              std::size_t g, std::uint64_t steps, const quarter_tables* qt) {
   constexpr int R = regs<W>;
   constexpr int L = lanes_per_reg<W>;
   using lane_t = std::conditional_t<W == 16, std::uint16_t, std::uint32_t>;
   constexpr lane_t none = static_cast<lane_t>(~lane_t{0});
   alignas(64) std::int64_t base[64];
   alignas(64) lane_t want[R][L], len[R][L], best[R][L];
-  std::uint64_t steps = 0;
+  lane_t* const fwant = &want[0][0];
+  lane_t* const flen = &len[0][0];
+  lane_t* const fbest = &best[0][0];
+  const auto m = static_cast<std::int64_t>(p.m);
   for (std::size_t i = 0; i < 64; ++i) {
-    const start_request& r = rq[i < g ? i : 0];
-    base[i] = static_cast<std::int64_t>(r.j) - 7;
-    steps = std::max<std::uint64_t>(steps, std::min<std::uint64_t>(p.m + r.score, r.j + 1 - lo));
+    const start_request& q = rq[i < g ? i : 0];
+    const auto j = static_cast<std::int64_t>(q.j);
+    const std::uint8_t at = request_slots<W>[i];
+    base[i] = j - 7;
+    fwant[at] = static_cast<lane_t>(q.score);
+    flen[at] = static_cast<lane_t>(std::min<std::int64_t>(m + q.score, j + 1 - static_cast<std::int64_t>(lo)));
+    fbest[at] = p.m == q.score ? lane_t{0} : none;
   }
-  for (int r = 0; r < R; ++r)
-    for (int l = 0; l < L; ++l) {
-      const std::uint32_t i = stripe_of_lane<W>(r, static_cast<std::uint32_t>(l));
-      const start_request& q = rq[i < g ? i : 0];
-      want[r][l] = static_cast<lane_t>(q.score);
-      len[r][l] = static_cast<lane_t>(std::min<std::uint64_t>(p.m + q.score, q.j + 1 - lo));
-      best[r][l] = p.m == q.score ? lane_t{0} : none;
-    }
   __m512i pv[R], mv[R], d[R], vwant[R], vlen[R], vbest[R];
   for (int r = 0; r < R; ++r) {
     pv[r] = _mm512_set1_epi32(-1);
@@ -147,9 +159,16 @@ void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
   __m512i gth[8], rows[8];
   for (std::uint64_t b = 0; 8 * b < steps; ++b) {
     // Row u holds text[j - 8b - 7 + u] of every request: column l = 8b + 8 - u.
-    const __m512i back = _mm512_set1_epi64(static_cast<long long>(8 * b));
-    for (int i = 0; i < 8; ++i)
-      gth[i] = _mm512_i64gather_epi64(_mm512_sub_epi64(_mm512_load_si512(base + 8 * i), back), text, 1);
+    // Plain 8-byte loads: a gather of 8 lanes costs more than 8 loads and inserts.
+    const std::int64_t back = 8 * static_cast<std::int64_t>(b);
+    for (int i = 0; i < 8; ++i) {
+      auto at = [&](int q) {
+        std::uint64_t w;
+        __builtin_memcpy(&w, text + (base[8 * i + q] - back), 8);
+        return static_cast<long long>(w);
+      };
+      gth[i] = _mm512_set_epi64(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
+    }
     transpose8(gth, rows);
     for (int u = 7; u >= 0; --u) {
       const std::uint64_t col = 8 * b + 8 - static_cast<std::uint64_t>(u);
@@ -180,17 +199,12 @@ void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
       }
     }
   }
-  for (int r = 0; r < R; ++r) {
-    _mm512_store_si512(best[r], vbest[r]);
-    for (int l = 0; l < L; ++l) {
-      const std::uint32_t i = stripe_of_lane<W>(r, static_cast<std::uint32_t>(l));
-      if (i >= g) continue;
-      start_request& q = rq[i];
-      if (q.score == 0)
-        q.start = q.j + 1 - p.m;  // an exact occurrence has exactly m bytes
-      else
-        q.start = best[r][l] == none ? q.j + 1 : q.j + 1 - best[r][l];
-    }
+  for (int r = 0; r < R; ++r) _mm512_store_si512(best[r], vbest[r]);
+  for (std::size_t i = 0; i < g; ++i) {
+    start_request& q = rq[i];
+    const lane_t b = fbest[request_slots<W>[i]];
+    // An exact occurrence has exactly m bytes; "none" cannot happen when score == score_j.
+    q.start = q.score == 0 ? q.j + 1 - p.m : b == none ? q.j + 1 : q.j + 1 - b;
   }
 }
 
@@ -211,7 +225,7 @@ void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t l
       for (std::size_t i = 0; i < g; ++i) rq[i].start = leftmost_start(p, seq, rq[i].j, rq[i].score, lo);
       continue;
     }
-    starts64<W, Q>(p, text, lo, rq, g, qt);
+    starts64<W, Q>(p, text, lo, rq, g, steps, qt);
   }
 }
 
