@@ -257,7 +257,7 @@ void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint6
 bool leftmost_starts8_avx512(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, start_request* rq,
                              std::size_t g);
 /// leftmost_starts for a pattern of m <= 32 on AVX-512BW: 64 requests at a time in 16/32-bit
-/// lanes, text bytes by gather and transpose and Peq by vpermi2w as in the striped kernel.
+/// lanes, text bytes by 8-byte loads and transpose and Peq by vpermi2w as in the striped kernel.
 /// starts_avx512.cpp
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<start_request> reqs);

@@ -6,7 +6,8 @@
 // from a register-resident table by vpermi2w (64 entries of 16 bits per instruction) instead
 // of a gather per step, and narrow lanes put 2-4x more text bytes into every instruction.
 //
-// Text: every 8 steps one gather per 8 stripes loads 8 bytes of each stripe; a byte-shuffle
+// Text: every 8 steps one 8-byte load per stripe (plain loads: a gather costs more, and more
+// still under the gather microcode fix), 8 stripes per register; a byte-shuffle
 // and three rounds of unpacks transpose the 64 x 8 bytes into 8 rows, one per step, in
 // which 16-bit word q holds the byte of stripe A(q) in its low half and of stripe A(q)+1 in
 // its high half (A(q) below). Each word is used directly as the permute index (the permute
@@ -17,6 +18,11 @@
 // DP) and row W-1 is the sign bit. The 256 byte values form 4 quarters of 64; a quarter whose
 // Peq is all zero needs no lookup (a masked zero), so DNA and letters cost one permute per
 // register and step, ASCII text with spaces and punctuation two.
+//
+// Output: every end at <= k (all-ends mode, reported by an out-of-line checked path), or for
+// the default mode the runs of consecutive ends, followed in registers and written one record
+// per run (clusters_out): dense outputs then cost a few vector operations per step, not a
+// report per end.
 //
 // Compiled with -mavx512*; called only after a CPU check (striped_available).
 #pragma GCC diagnostic push

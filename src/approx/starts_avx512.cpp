@@ -2,7 +2,7 @@
 // of leftmost_start (align.cpp spells it out), lane i over seq[j_i], seq[j_i - 1], ...
 // - m <= 32: 64 requests in the 16/32-bit lanes of AVX-512BW registers, laid out like the
 //   striped kernel's 64 stripes (striped_avx512.hpp): each request is a "stripe" read
-//   backwards from its end, 8 bytes per gather. O(max length) vector steps for 64 requests.
+//   backwards from its end, 8 bytes per load. O(max length) vector steps for 64 requests.
 // - m <= 64: 8 requests in the 64-bit lanes of one AVX-512F register.
 // Compiled with -mavx512*; called only after a CPU check.
 #pragma GCC diagnostic push
@@ -215,7 +215,7 @@ void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t l
   for (std::size_t first = 0; first < reqs.size(); first += 64) {
     const std::size_t g = std::min<std::size_t>(64, reqs.size() - first);
     start_request* rq = reqs.data() + first;
-    // Every gather reads the 8 bytes ending 8b bytes before j: none may begin before the text.
+    // Every load reads the 8 bytes ending 8b bytes before j: none may begin before the text.
     std::uint64_t steps = 0, min_j = ~std::uint64_t{0};
     for (std::size_t i = 0; i < g; ++i) {
       steps = std::max<std::uint64_t>(steps, std::min<std::uint64_t>(p.m + rq[i].score, rq[i].j + 1 - lo));
