@@ -153,27 +153,53 @@ struct run_log {
 /// began at step warm gets first = warm (the planner joins it to the previous stripe's last
 /// run); any other run gets first = at, which is enough for the join test, as it lies after
 /// the previous run's last + 1.
+/// The lanes of every event are first packed into one flat list (vpcompressd, 16 lanes at a
+/// time), so the records are then written by one loop without a branch per event or lane.
 /// noipa, not just noinline: with GCC 12's interprocedural analysis the caller's stores into
 /// the log before the call were dropped at -O2 (stale runs written; found by the tests), so
 /// the call stays opaque.
 template <int W>
 [[gnu::noipa]] void write_runs(run_log<W>& log, const stripe_table<W>& stripe, std::uint32_t warm,
-                                  std::uint32_t d, striped_clusters& out) {
-  striped_cluster* recs = out.recs.data();
+                               std::uint32_t d, striped_clusters& out) {
+  // Per run: val = at | (score << 16), key = stripe | began-at-warm << 8 | last << 16.
+  constexpr int max_items = 64 * 9 + 16;  // each lane ends at most 4 runs per block, +1 at the end
+  alignas(64) std::uint32_t val[max_items], key[max_items];
+  int items = 0;
+  const __m512i vd = _mm512_set1_epi32(static_cast<int>(d));
   for (int e = 0; e < log.n; ++e) {
-    const lanes_of<W> b(log.best[e]), a(log.at[e]);
     const std::uint32_t* s = stripe[log.reg[e]].data();
-    const auto last = static_cast<std::uint16_t>(log.last[e]);
-    for (std::uint64_t m = log.mask[e]; m; m &= m - 1) {
-      const auto l = static_cast<std::uint32_t>(__builtin_ctzll(m));
-      const std::uint32_t st = s[l];
-      std::uint32_t& n = out.count[st];
-      const std::uint32_t first = n == 0 && ((log.began[e] >> l) & 1u) ? warm : a.v[l];
-      recs[st * out.cap + n++] = {static_cast<std::uint16_t>(first), last, static_cast<std::uint16_t>(a.v[l]),
-                                  static_cast<std::uint16_t>(b.v[l] - d)};
+    const __m512i vlast = _mm512_set1_epi32(static_cast<int>(log.last[e] << 16));
+    for (int h = 0; h < lanes_per_reg<W> / 16; ++h) {
+      const auto m = static_cast<__mmask16>(log.mask[e] >> (16 * h));
+      const auto began = static_cast<__mmask16>(log.began[e] >> (16 * h));
+      __m512i at32, best32;
+      if constexpr (W == 16) {
+        at32 = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(log.at[e]) : _mm512_extracti64x4_epi64(log.at[e], 1));
+        best32 = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(log.best[e])
+                                              : _mm512_extracti64x4_epi64(log.best[e], 1));
+      } else {
+        at32 = log.at[e];
+        best32 = log.best[e];
+      }
+      const __m512i v = _mm512_or_si512(at32, _mm512_slli_epi32(_mm512_sub_epi32(best32, vd), 16));
+      __m512i k = _mm512_or_si512(_mm512_loadu_si512(s + 16 * h), vlast);
+      k = _mm512_mask_or_epi32(k, began, k, _mm512_set1_epi32(0x100));
+      _mm512_storeu_si512(val + items, _mm512_maskz_compress_epi32(m, v));
+      _mm512_storeu_si512(key + items, _mm512_maskz_compress_epi32(m, k));
+      items += __builtin_popcount(m);
     }
   }
   log.n = 0;
+  striped_cluster* recs = out.recs.data();
+  for (int i = 0; i < items; ++i) {
+    const std::uint32_t st = key[i] & 0xFF;
+    const std::uint32_t n = out.count[st];
+    const auto at = static_cast<std::uint16_t>(val[i]);
+    const bool joinable = n == 0 && (key[i] & 0x100) != 0;
+    recs[st * out.cap + n] = {joinable ? static_cast<std::uint16_t>(warm) : at, static_cast<std::uint16_t>(key[i] >> 16),
+                              at, static_cast<std::uint16_t>(val[i] >> 16)};
+    out.count[st] = n + 1;
+  }
 }
 
 /// Output of the cluster kernel: per lane, runs of consecutive steps at <= k are followed in
@@ -193,14 +219,17 @@ struct clusters_out {
   std::uint64_t open[regs<W>] = {};
   std::uint64_t began[regs<W>] = {};  ///< lanes at <= k at step warm
 
+  /// Logs the runs of register r's lanes in m (none when m = 0: the entry is written anyway
+  /// and not kept, which costs less than a branch that goes either way half the time).
   [[gnu::always_inline]] void log_runs(log_type& log, int r, std::uint64_t m, std::size_t last) {
-    const int e = log.n++;
+    const int e = log.n;
     log.best[e] = best[r];
     log.at[e] = at[r];
     log.mask[e] = m;
     log.began[e] = began[r];
     log.reg[e] = static_cast<std::uint32_t>(r);
     log.last[e] = static_cast<std::uint32_t>(last);
+    log.n = e + (m != 0 ? 1 : 0);
   }
   [[gnu::always_inline]] bool on_step(const striped_state<W>& st, std::size_t t, log_type& log) {
     const __m512i tv = splat<W>(static_cast<std::uint32_t>(t));
@@ -213,10 +242,9 @@ struct clusters_out {
       best[r] = blend<W>(best[r], better, st.sc[r]);
       at[r] = blend<W>(at[r], better, tv);
       if (t == warm) began[r] = h;
-      if (const std::uint64_t closed = open[r] & ~h) {
-        log_runs(log, r, closed, t - 1);
-        best[r] = blend<W>(best[r], closed, splat<W>(~0u));
-      }
+      const std::uint64_t closed = open[r] & ~h;
+      log_runs(log, r, closed, t - 1);
+      best[r] = blend<W>(best[r], closed, splat<W>(~0u));
       open[r] = h;
       any |= h;
     }
