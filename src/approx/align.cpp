@@ -63,6 +63,15 @@ void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint6
   }
 }
 
+void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits) {
+  static const bool avx512bw = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  if (p.m <= 32 && avx512bw) return leftmost_starts_avx512bw(p, seq, lo, hits);
+  std::vector<start_request> reqs(hits.size());
+  for (std::size_t i = 0; i < hits.size(); ++i) reqs[i] = {hits[i].end - 1, hits[i].errors, 0};
+  leftmost_starts(p, seq, lo, std::span<start_request>(reqs));
+  for (std::size_t i = 0; i < hits.size(); ++i) hits[i].start = reqs[i].start;
+}
+
 }  // namespace trawl::approx_detail
 
 namespace trawl {

@@ -261,6 +261,11 @@ bool leftmost_starts8_avx512(const compiled_pattern& p, std::string_view seq, st
 /// starts_avx512.cpp
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<start_request> reqs);
+/// The same for hits (end = j + 1, errors = score), their start filled in place.
+void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
+                              std::span<hit> hits);
+/// leftmost_starts for hits of p (end = j + 1, errors = score): fills in hit.start. align.cpp
+void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits);
 /// Start of a Hamming hit ending at j.
 inline std::uint64_t hamming_start(const compiled_pattern& p, std::uint64_t j) { return j + 1 - p.m; }
 

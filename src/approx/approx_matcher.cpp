@@ -16,13 +16,16 @@ namespace {
 enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, hamming };
 
 /// Base of the two sinks: hits go to `out` at once, their leftmost starts are computed in
-/// one batch by resolve() (leftmost_starts interleaves independent requests). `requests` is
-/// the caller's scratch, kept between scans so dense outputs do not fault in fresh pages.
+/// one batch by resolve() (leftmost_starts interleaves independent requests). A sole sink
+/// (one pattern, one strand) owns every hit from out's size at its start on and fills their
+/// starts in place; otherwise its hits interleave with others' and it keeps `requests`, the
+/// caller's scratch, kept between scans so dense outputs do not fault in fresh pages.
 class start_sink : public end_sink {
  public:
   start_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, bool starts,
-             std::vector<hit>& out, std::vector<start_request>& requests)
-      : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), out_(out), requests_(requests) {
+             std::vector<hit>& out, std::vector<start_request>& requests, bool sole)
+      : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), sole_(sole), first_(out.size()), out_(out),
+        requests_(requests) {
     requests_.clear();
   }
   /// Room for one hit per run of `res` (the emits that follow do not reallocate).
@@ -30,11 +33,17 @@ class start_sink : public end_sink {
     std::size_t n = 1;
     for (const std::uint32_t c : res.count) n += c;
     if (out_.capacity() < out_.size() + n) out_.reserve(std::max(2 * out_.capacity(), out_.size() + n));
-    if (starts_ && !hamming_ && requests_.capacity() < requests_.size() + n)
+    if (starts_ && !hamming_ && !sole_ && requests_.capacity() < requests_.size() + n)
       requests_.reserve(std::max(2 * requests_.capacity(), requests_.size() + n));
   }
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
+    if (sole_) {
+      if (!hamming_ && starts_ && out_.size() > first_)
+        leftmost_starts(p_, seq_, lo_, std::span<hit>(out_.data() + first_, out_.size() - first_));
+      first_ = out_.size();
+      return;
+    }
     if (requests_.empty()) return;
     leftmost_starts(p_, seq_, lo_, requests_);
     for (const start_request& r : requests_) out_[r.slot].start = r.start;
@@ -43,7 +52,7 @@ class start_sink : public end_sink {
 
  protected:
   void emit(std::uint64_t j, std::uint32_t score, std::uint8_t flags) {
-    if (hamming_ || !starts_) {
+    if (hamming_ || !starts_ || sole_) {  // a sole sink's starts are filled in by resolve()
       out_.push_back(hit{hamming_ ? hamming_start(p_, j) : j + 1, j + 1, p_.index, score, p_.dir, flags});
       return;
     }
@@ -58,6 +67,8 @@ class start_sink : public end_sink {
   std::uint64_t lo_;
   bool hamming_;
   bool starts_;
+  bool sole_;
+  std::size_t first_;  ///< a sole sink: its first hit not yet resolved
   std::vector<hit>& out_;
   std::vector<start_request>& requests_;
 };
@@ -78,8 +89,8 @@ class cluster_sink final : public start_sink {
  public:
   cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
                std::uint64_t own_end, bool hamming, bool starts, std::vector<hit>& out,
-               std::vector<start_request>& requests)
-      : start_sink(p, seq, lo, hamming, starts, out, requests), own_begin_(own_begin), own_end_(own_end) {}
+               std::vector<start_request>& requests, bool sole)
+      : start_sink(p, seq, lo, hamming, starts, out, requests, sole), own_begin_(own_begin), own_end_(own_end) {}
   void on_end(std::uint64_t j, std::uint32_t score) override {
     if (open_ && j == last_ + 1) {
       if (score < best_score_) best_score_ = score, best_j_ = j;  // strictly less: leftmost on ties
@@ -214,13 +225,14 @@ class approx_matcher final : public matcher {
     if (requests.size() < pats_.size()) requests.resize(pats_.size());
     std::vector<std::unique_ptr<start_sink>> sinks;
     sinks.reserve(pats_.size());
+    const bool sole = pats_.size() == 1;
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       if (all_ends_)
-        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out, requests[i]));
+        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out, requests[i], sole));
       else
-        sinks.push_back(
-            std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, starts_, out, requests[i]));
+        sinks.push_back(std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, starts_, out,
+                                                       requests[i], sole));
     }
     // SIMD lanes take every pattern of m <= 64 together; the rest go one by one.
     std::vector<const compiled_pattern*> lane_pats;

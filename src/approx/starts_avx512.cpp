@@ -111,6 +111,18 @@ template <int W>
   mv = _mm512_and_si512(ph, xv);
 }
 
+/// The two kinds of request: start_request, and a hit (end = j + 1, errors = score) whose
+/// start is filled in place.
+struct request_fields {
+  static std::uint64_t j(const start_request& r) { return r.j; }
+  static std::uint32_t score(const start_request& r) { return r.score; }
+  static void set(start_request& r, std::uint64_t start) { r.start = start; }
+  static std::uint64_t j(const hit& h) { return h.end - 1; }
+  static std::uint32_t score(const hit& h) { return h.errors; }
+  static void set(hit& h, std::uint64_t start) { h.start = start; }
+};
+using F = request_fields;
+
 /// Where request i sits: lane slot[i] of the flat [register][lane] arrays (the inverse of
 /// stripe_of_lane).
 template <int W>
@@ -124,9 +136,9 @@ constexpr std::array<std::uint8_t, 64> request_slots = [] {
 
 /// 64 requests (the first g real, the rest copies of the first), every j >= 8·⌈steps/8⌉ - 1,
 /// steps = the longest window.
-template <int W, unsigned Q>
-void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, start_request* rq,
-              std::size_t g, std::uint64_t steps, const quarter_tables* qt) {
+template <int W, unsigned Q, class Req>
+void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq, std::size_t g,
+              std::uint64_t steps, const quarter_tables* qt) {
   constexpr int R = regs<W>;
   constexpr int L = lanes_per_reg<W>;
   using lane_t = std::conditional_t<W == 16, std::uint16_t, std::uint32_t>;
@@ -138,13 +150,14 @@ void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
   lane_t* const fbest = &best[0][0];
   const auto m = static_cast<std::int64_t>(p.m);
   for (std::size_t i = 0; i < 64; ++i) {
-    const start_request& q = rq[i < g ? i : 0];
-    const auto j = static_cast<std::int64_t>(q.j);
+    const Req& q = rq[i < g ? i : 0];
+    const auto j = static_cast<std::int64_t>(F::j(q));
+    const std::uint32_t score = F::score(q);
     const std::uint8_t at = request_slots<W>[i];
     base[i] = j - 7;
-    fwant[at] = static_cast<lane_t>(q.score);
-    flen[at] = static_cast<lane_t>(std::min<std::int64_t>(m + q.score, j + 1 - static_cast<std::int64_t>(lo)));
-    fbest[at] = p.m == q.score ? lane_t{0} : none;
+    fwant[at] = static_cast<lane_t>(score);
+    flen[at] = static_cast<lane_t>(std::min<std::int64_t>(m + score, j + 1 - static_cast<std::int64_t>(lo)));
+    fbest[at] = p.m == score ? lane_t{0} : none;
   }
   __m512i pv[R], mv[R], d[R], vwant[R], vlen[R], vbest[R];
   for (int r = 0; r < R; ++r) {
@@ -201,38 +214,38 @@ void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
   }
   for (int r = 0; r < R; ++r) _mm512_store_si512(best[r], vbest[r]);
   for (std::size_t i = 0; i < g; ++i) {
-    start_request& q = rq[i];
+    Req& q = rq[i];
     const lane_t b = fbest[request_slots<W>[i]];
+    const std::uint64_t end = F::j(q) + 1;
     // An exact occurrence has exactly m bytes; "none" cannot happen when score == score_j.
-    q.start = q.score == 0 ? q.j + 1 - p.m : b == none ? q.j + 1 : q.j + 1 - b;
+    F::set(q, F::score(q) == 0 ? end - p.m : b == none ? end : end - b);
   }
 }
 
-template <int W, unsigned Q>
-void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs,
+template <int W, unsigned Q, class Req>
+void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<Req> reqs,
                 const quarter_tables* qt) {
   const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
   for (std::size_t first = 0; first < reqs.size(); first += 64) {
     const std::size_t g = std::min<std::size_t>(64, reqs.size() - first);
-    start_request* rq = reqs.data() + first;
+    Req* rq = reqs.data() + first;
     // Every load reads the 8 bytes ending 8b bytes before j: none may begin before the text.
     std::uint64_t steps = 0, min_j = ~std::uint64_t{0};
     for (std::size_t i = 0; i < g; ++i) {
-      steps = std::max<std::uint64_t>(steps, std::min<std::uint64_t>(p.m + rq[i].score, rq[i].j + 1 - lo));
-      min_j = std::min(min_j, rq[i].j);
+      const std::uint64_t j = F::j(rq[i]);
+      steps = std::max<std::uint64_t>(steps, std::min<std::uint64_t>(p.m + F::score(rq[i]), j + 1 - lo));
+      min_j = std::min(min_j, j);
     }
     if (min_j + 1 < (steps + 7) / 8 * 8) {
-      for (std::size_t i = 0; i < g; ++i) rq[i].start = leftmost_start(p, seq, rq[i].j, rq[i].score, lo);
+      for (std::size_t i = 0; i < g; ++i) F::set(rq[i], leftmost_start(p, seq, F::j(rq[i]), F::score(rq[i]), lo));
       continue;
     }
     starts64<W, Q>(p, text, lo, rq, g, steps, qt);
   }
 }
 
-}  // namespace
-
-void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
-                              std::span<start_request> reqs) {
+template <class Req>
+void starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<Req> reqs) {
   alignas(64) std::uint32_t rpeq[256];
   unsigned quarters = 0;
   for (std::size_t c = 0; c < 256; ++c) {
@@ -247,6 +260,18 @@ void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, s
   if ((quarters & ~3u) == 0)
     return narrow ? starts_all<16, 3u>(p, seq, lo, reqs, qt) : starts_all<32, 3u>(p, seq, lo, reqs, qt);
   return narrow ? starts_all<16, 15u>(p, seq, lo, reqs, qt) : starts_all<32, 15u>(p, seq, lo, reqs, qt);
+}
+
+}  // namespace
+
+void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
+                              std::span<start_request> reqs) {
+  starts_avx512bw(p, seq, lo, reqs);
+}
+
+void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
+                              std::span<hit> hits) {
+  starts_avx512bw(p, seq, lo, hits);
 }
 
 }  // namespace trawl::approx_detail
