@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 #include "approx/approx_internal.hpp"
 #include "approx/striped_avx512.hpp"
@@ -134,11 +135,11 @@ constexpr std::array<std::uint8_t, 64> request_slots = [] {
   return slot;
 }();
 
-/// 64 requests (the first g real, the rest copies of the first), every j >= 8·⌈steps/8⌉ - 1,
-/// steps = the longest window.
+/// 64 requests (the first g real, the rest copies of the first); false (nothing done) when
+/// one lies too close to the text's start for its 8-byte loads.
 template <int W, unsigned Q, class Req>
-void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq, std::size_t g,
-              std::uint64_t steps, const quarter_tables* qt) {
+bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq, std::size_t g,
+              const quarter_tables* qt) {
   constexpr int R = regs<W>;
   constexpr int L = lanes_per_reg<W>;
   using lane_t = std::conditional_t<W == 16, std::uint16_t, std::uint32_t>;
@@ -149,16 +150,22 @@ void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
   lane_t* const flen = &len[0][0];
   lane_t* const fbest = &best[0][0];
   const auto m = static_cast<std::int64_t>(p.m);
+  std::int64_t steps = 0, min_j = std::numeric_limits<std::int64_t>::max();
   for (std::size_t i = 0; i < 64; ++i) {
     const Req& q = rq[i < g ? i : 0];
     const auto j = static_cast<std::int64_t>(F::j(q));
     const std::uint32_t score = F::score(q);
     const std::uint8_t at = request_slots<W>[i];
+    const std::int64_t n = std::min<std::int64_t>(m + score, j + 1 - static_cast<std::int64_t>(lo));
     base[i] = j - 7;
     fwant[at] = static_cast<lane_t>(score);
-    flen[at] = static_cast<lane_t>(std::min<std::int64_t>(m + score, j + 1 - static_cast<std::int64_t>(lo)));
+    flen[at] = static_cast<lane_t>(n);
     fbest[at] = p.m == score ? lane_t{0} : none;
+    steps = std::max(steps, n);
+    min_j = std::min(min_j, j);
   }
+  // Every load reads the 8 bytes ending 8b bytes before j: none may begin before the text.
+  if (min_j + 1 < (steps + 7) / 8 * 8) return false;
   __m512i pv[R], mv[R], d[R], vwant[R], vlen[R], vbest[R];
   for (int r = 0; r < R; ++r) {
     pv[r] = _mm512_set1_epi32(-1);
@@ -170,10 +177,10 @@ void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
   }
   const __m512i hib = splat<W>(std::uint32_t{1} << (p.m - 1)), one = splat<W>(1);
   __m512i gth[8], rows[8];
-  for (std::uint64_t b = 0; 8 * b < steps; ++b) {
+  for (std::int64_t b = 0; 8 * b < steps; ++b) {
     // Row u holds text[j - 8b - 7 + u] of every request: column l = 8b + 8 - u.
     // Plain 8-byte loads: a gather of 8 lanes costs more than 8 loads and inserts.
-    const std::int64_t back = 8 * static_cast<std::int64_t>(b);
+    const std::int64_t back = 8 * b;
     for (int i = 0; i < 8; ++i) {
       auto at = [&](int q) {
         std::uint64_t w;
@@ -184,7 +191,7 @@ void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
     }
     transpose8(gth, rows);
     for (int u = 7; u >= 0; --u) {
-      const std::uint64_t col = 8 * b + 8 - static_cast<std::uint64_t>(u);
+      const std::int64_t col = 8 * b + 8 - u;
       if (col > steps) break;
       const __m512i xa = rows[u], xb = _mm512_srli_epi16(rows[u], 8);
       __m512i eq[R];
@@ -220,6 +227,7 @@ void starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
     // An exact occurrence has exactly m bytes; "none" cannot happen when score == score_j.
     F::set(q, F::score(q) == 0 ? end - p.m : b == none ? end : end - b);
   }
+  return true;
 }
 
 template <int W, unsigned Q, class Req>
@@ -229,18 +237,8 @@ void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t l
   for (std::size_t first = 0; first < reqs.size(); first += 64) {
     const std::size_t g = std::min<std::size_t>(64, reqs.size() - first);
     Req* rq = reqs.data() + first;
-    // Every load reads the 8 bytes ending 8b bytes before j: none may begin before the text.
-    std::uint64_t steps = 0, min_j = ~std::uint64_t{0};
-    for (std::size_t i = 0; i < g; ++i) {
-      const std::uint64_t j = F::j(rq[i]);
-      steps = std::max<std::uint64_t>(steps, std::min<std::uint64_t>(p.m + F::score(rq[i]), j + 1 - lo));
-      min_j = std::min(min_j, j);
-    }
-    if (min_j + 1 < (steps + 7) / 8 * 8) {
+    if (!starts64<W, Q>(p, text, lo, rq, g, qt))
       for (std::size_t i = 0; i < g; ++i) F::set(rq[i], leftmost_start(p, seq, F::j(rq[i]), F::score(rq[i]), lo));
-      continue;
-    }
-    starts64<W, Q>(p, text, lo, rq, g, steps, qt);
   }
 }
 
