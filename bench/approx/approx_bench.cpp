@@ -5,7 +5,7 @@
 //
 //   bench_approx --text FILE [--patterns PREFIX] [--prefix BYTES] [--peer-prefix BYTES]
 //                [--m 8,16,32,64,128,1024] [--k 0,1,2,3,4] [--engines auto,myers-word,...]
-//                [--threads N] [--reps N] [--many N] [--many-prefix BYTES] [--edlib-sample N]
+//                [--threads N] [--reps N] [--starts yes|no] [--many N] [--many-prefix BYTES] [--edlib-sample N]
 //   bench_approx --text rand01-4m.txt --best 32,64,...,1024 [--threads N]
 //
 // --best: the best approximate substring (trawl best) instead: both engines (Myers, the
@@ -13,6 +13,7 @@
 // three must give the same distance.
 //
 // --reps N: each trawl cell runs N times and the fastest is reported (default 1).
+// --starts no: hits without their start (as `trawl search -c`), to separate the start pass.
 // Prints one markdown table row per measurement: tool | engine | m | k | threads | MiB |
 // seconds | GB/s | GCUPS (m·n/t) | hits.
 #include <algorithm>
@@ -45,6 +46,7 @@ struct args {
   std::vector<std::string> engines = {"auto", "myers-word", "myers-blocked"};
   unsigned threads = 0;
   unsigned reps = 1;  ///< trawl runs per cell; the fastest is reported (shared machines are noisy)
+  bool starts = true;  ///< --no-starts: ends and errors only, as `trawl search -c` (no start pass)
   std::size_t many = 1000, edlib_sample = 20;
   std::vector<std::size_t> best;  ///< |X| values for the best-substring run
 };
@@ -106,6 +108,7 @@ int main(int argc, char** argv) {
     else if (f == "--many-prefix") a.many_prefix = std::stoull(v);
     else if (f == "--threads") a.threads = static_cast<unsigned>(std::stoul(v));
     else if (f == "--reps") a.reps = std::max(1u, static_cast<unsigned>(std::stoul(v)));
+    else if (f == "--starts") a.starts = v != "no";
     else if (f == "--many") a.many = std::stoull(v);
     else if (f == "--edlib-sample") a.edlib_sample = std::stoull(v);
     else if (f == "--engines") a.engines = split(v);
@@ -196,6 +199,7 @@ int main(int argc, char** argv) {
         o.max_errors = k;
         o.all_ends = k == 0;  // k = 0 still goes to the approximate engines
         o.approx_algorithm = e;
+        o.starts = a.starts;
         const std::string_view t = e == "dp" ? peer : text;
         std::vector<unsigned> thread_counts = {1u};
         if (all > 1 && e == "auto") thread_counts.push_back(all);

@@ -36,6 +36,21 @@ class start_sink : public end_sink {
     if (starts_ && !hamming_ && !sole_ && requests_.capacity() < requests_.size() + n)
       requests_.reserve(std::max(2 * requests_.capacity(), requests_.size() + n));
   }
+  /// True when hits go to `out` alone (a sole sink, or no starts to find).
+  [[nodiscard]] bool direct() const { return sole_ || hamming_ || !starts_; }
+  /// The hit of end j as emit() writes it (direct sinks).
+  [[nodiscard]] hit make_hit(std::uint64_t j, std::uint32_t score, std::uint8_t flags) const {
+    return hit{hamming_ ? hamming_start(p_, j) : j + 1, j + 1, p_.index, score, p_.dir, flags};
+  }
+  /// Room for n more hits at the end of `out`, written through the pointer and ended by
+  /// shrink(one past the last written).
+  hit* grow(std::size_t n) {
+    const std::size_t size = out_.size();
+    if (out_.capacity() < size + n) out_.reserve(std::max(2 * out_.capacity(), size + n));
+    out_.resize(size + n);
+    return out_.data() + size;
+  }
+  void shrink(const hit* end) { out_.resize(static_cast<std::size_t>(end - out_.data())); }
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
     if (sole_) {
@@ -52,8 +67,8 @@ class start_sink : public end_sink {
 
  protected:
   void emit(std::uint64_t j, std::uint32_t score, std::uint8_t flags) {
-    if (hamming_ || !starts_ || sole_) {  // a sole sink's starts are filled in by resolve()
-      out_.push_back(hit{hamming_ ? hamming_start(p_, j) : j + 1, j + 1, p_.index, score, p_.dir, flags});
+    if (direct()) {  // a sole sink's starts are filled in by resolve()
+      out_.push_back(make_hit(j, score, flags));
       return;
     }
     // Slots are indices into this slice's hits (a slice holds far fewer than 2^32).
@@ -107,32 +122,67 @@ class cluster_sink final : public start_sink {
   }
   [[nodiscard]] bool wants_clusters() const override { return true; }
   void on_runs(const striped_clusters& res, std::uint64_t base, std::size_t stride) override {
-    reserve(res);
+    if (!direct()) {
+      reserve(res);
+      for (std::size_t s = 0; s < res.count.size(); ++s, base += stride) {
+        const striped_cluster* r = res.recs.data() + s * res.cap;
+        for (std::uint32_t i = 0; i < res.count[s]; ++i) add_run(base + r[i].first, base + r[i].last, base + r[i].best, r[i].score);
+      }
+      return;
+    }
+    // A sole sink with starts filled in later: hits are written straight into room made in
+    // `out`, the open run kept in locals (this is the whole per-run cost of a dense output).
+    std::size_t n = 0;
+    for (const std::uint32_t c : res.count) n += c;
+    hit* const h0 = grow(n);
+    hit* h = h0;
+    bool open = open_;
+    std::uint64_t first = first_, last = last_, best_j = best_j_;
+    std::uint32_t best_score = best_score_;
     for (std::size_t s = 0; s < res.count.size(); ++s, base += stride) {
       const striped_cluster* r = res.recs.data() + s * res.cap;
       for (std::uint32_t i = 0; i < res.count[s]; ++i) {
-        const std::uint64_t first = base + r[i].first, last = base + r[i].last;
-        if (open_ && first == last_ + 1) {  // continues a run cut by the previous stripe's end
-          if (r[i].score < best_score_) best_score_ = r[i].score, best_j_ = base + r[i].best;
-          last_ = last;
+        const std::uint64_t f = base + r[i].first;
+        if (open && f == last + 1) {  // continues a run cut by the previous stripe's end
+          if (r[i].score < best_score) best_score = r[i].score, best_j = base + r[i].best;
+          last = base + r[i].last;
           continue;
         }
-        finish();
-        open_ = true;
-        first_ = first;
-        last_ = last;
-        best_j_ = base + r[i].best;
-        best_score_ = r[i].score;
+        if (open) *h++ = make_hit(best_j, best_score, flags_of(first, last));
+        open = true;
+        first = f;
+        last = base + r[i].last;
+        best_j = base + r[i].best;
+        best_score = r[i].score;
       }
     }
+    shrink(h);
+    open_ = open;
+    first_ = first;
+    last_ = last;
+    best_j_ = best_j;
+    best_score_ = best_score;
+  }
+  void add_run(std::uint64_t first, std::uint64_t last, std::uint64_t best, std::uint32_t score) {
+    if (open_ && first == last_ + 1) {  // continues a run cut by the previous stripe's end
+      if (score < best_score_) best_score_ = score, best_j_ = best;
+      last_ = last;
+      return;
+    }
+    finish();
+    open_ = true;
+    first_ = first;
+    last_ = last;
+    best_j_ = best;
+    best_score_ = score;
+  }
+  [[nodiscard]] std::uint8_t flags_of(std::uint64_t first, std::uint64_t last) const {
+    return static_cast<std::uint8_t>((first == own_begin_ ? 1u : 0u) | (last + 1 == own_end_ ? 2u : 0u));
   }
   void finish() {
     if (!open_) return;
     open_ = false;
-    std::uint8_t flags = 0;
-    if (first_ == own_begin_) flags |= 1;
-    if (last_ + 1 == own_end_) flags |= 2;
-    emit(best_j_, best_score_, flags);
+    emit(best_j_, best_score_, flags_of(first_, last_));
   }
 
  private:
