@@ -141,20 +141,21 @@ struct ends_out {
 /// them out calls a function, which would spill every vector register in the hot loop.
 template <int W>
 struct run_log {
-  static constexpr int cap = 9 * regs<W>;  // 8 steps and the final flush, every register
-  __m512i best[cap], at[cap];
+  // Per block and register: at most one entry a step, one at the block's end, two at the end.
+  static constexpr int cap = 12 * regs<W>;
+  __m512i best[cap], at[cap], last[cap];
   std::uint64_t mask[cap], began[cap];
-  std::uint32_t reg[cap], last[cap];
+  std::uint32_t reg[cap];
   int n = 0;
 };
 
-/// Writes the logged runs: event e = the lanes in mask[e] of register reg[e] ended at step
-/// last[e] (best: their smallest score + d, at: its leftmost step). A stripe's first run that
+/// Writes the logged runs: entry e = the lanes in mask[e] of register reg[e], each with its
+/// last step, best score + d and that score's leftmost step (at). A stripe's first run that
 /// began at step warm gets first = warm (the planner joins it to the previous stripe's last
 /// run); any other run gets first = at, which is enough for the join test, as it lies after
 /// the previous run's last + 1.
-/// The lanes of every event are first packed into one flat list (vpcompressd, 16 lanes at a
-/// time), so the records are then written by one loop without a branch per event or lane.
+/// The lanes of every entry are first packed into one flat list (vpcompressd, 16 lanes at a
+/// time), so the records are then written by one loop without a branch per entry or lane.
 /// noipa, not just noinline: with GCC 12's interprocedural analysis the caller's stores into
 /// the log before the call were dropped at -O2 (stale runs written; found by the tests), so
 /// the call stays opaque.
@@ -162,27 +163,24 @@ template <int W>
 [[gnu::noipa]] void write_runs(run_log<W>& log, const stripe_table<W>& stripe, std::uint32_t warm,
                                std::uint32_t d, striped_clusters& out) {
   // Per run: val = at | (score << 16), key = stripe | began-at-warm << 8 | last << 16.
-  constexpr int max_items = 64 * 9 + 16;  // each lane ends at most 4 runs per block, +1 at the end
+  constexpr int max_items = 64 * 6 + 16;  // a lane ends at most 4 runs per block, +1 at the end
   alignas(64) std::uint32_t val[max_items], key[max_items];
   int items = 0;
   const __m512i vd = _mm512_set1_epi32(static_cast<int>(d));
+  auto widen = [](__m512i v, int h) {  // lanes 16h .. 16h + 15 as 32-bit
+    if constexpr (W == 16)
+      return _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(v) : _mm512_extracti64x4_epi64(v, 1));
+    else
+      return v;
+  };
   for (int e = 0; e < log.n; ++e) {
     const std::uint32_t* s = stripe[log.reg[e]].data();
-    const __m512i vlast = _mm512_set1_epi32(static_cast<int>(log.last[e] << 16));
     for (int h = 0; h < lanes_per_reg<W> / 16; ++h) {
       const auto m = static_cast<__mmask16>(log.mask[e] >> (16 * h));
       const auto began = static_cast<__mmask16>(log.began[e] >> (16 * h));
-      __m512i at32, best32;
-      if constexpr (W == 16) {
-        at32 = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(log.at[e]) : _mm512_extracti64x4_epi64(log.at[e], 1));
-        best32 = _mm512_cvtepu16_epi32(h == 0 ? _mm512_castsi512_si256(log.best[e])
-                                              : _mm512_extracti64x4_epi64(log.best[e], 1));
-      } else {
-        at32 = log.at[e];
-        best32 = log.best[e];
-      }
+      const __m512i at32 = widen(log.at[e], h), best32 = widen(log.best[e], h), last32 = widen(log.last[e], h);
       const __m512i v = _mm512_or_si512(at32, _mm512_slli_epi32(_mm512_sub_epi32(best32, vd), 16));
-      __m512i k = _mm512_or_si512(_mm512_loadu_si512(s + 16 * h), vlast);
+      __m512i k = _mm512_or_si512(_mm512_loadu_si512(s + 16 * h), _mm512_slli_epi32(last32, 16));
       k = _mm512_mask_or_epi32(k, began, k, _mm512_set1_epi32(0x100));
       _mm512_storeu_si512(val + items, _mm512_maskz_compress_epi32(m, v));
       _mm512_storeu_si512(key + items, _mm512_maskz_compress_epi32(m, k));
@@ -204,9 +202,11 @@ template <int W>
 
 /// Output of the cluster kernel: per lane, runs of consecutive steps at <= k are followed in
 /// registers (the best score so far and its leftmost step; best is reset to the maximum when
-/// a run ends), and a run that ends is logged, then written into its stripe's part of a
-/// striped_clusters. A run costs a few vector operations per step, whatever its length, and
-/// one record. Lives in registers: run() holds it by value and inlines every use.
+/// a run ends). A run that ends waits in registers too (done: one per lane) and goes to the
+/// log at the end of the block, or when a second run of its lane ends first; the log is then
+/// written into each stripe's part of a striped_clusters. A run costs a few vector
+/// operations per step, whatever its length, and one record. Lives in registers: run() holds
+/// it by value and inlines every use.
 template <int W>
 struct clusters_out {
   static constexpr bool inline_checks = true;
@@ -216,23 +216,26 @@ struct clusters_out {
   const stripe_table<W>* stripe;
   striped_clusters* out;
   __m512i best[regs<W>], at[regs<W>];
+  __m512i done_best[regs<W>], done_at[regs<W>], done_last[regs<W>];
   std::uint64_t open[regs<W>] = {};
+  std::uint64_t done[regs<W>] = {};
   std::uint64_t began[regs<W>] = {};  ///< lanes at <= k at step warm
 
   /// Logs the runs of register r's lanes in m (none when m = 0: the entry is written anyway
-  /// and not kept, which costs less than a branch that goes either way half the time).
-  [[gnu::always_inline]] void log_runs(log_type& log, int r, std::uint64_t m, std::size_t last) {
+  /// and not kept, which costs less than a branch that goes either way).
+  [[gnu::always_inline]] void log_runs(log_type& log, int r, std::uint64_t m, __m512i b, __m512i a, __m512i l) {
     const int e = log.n;
-    log.best[e] = best[r];
-    log.at[e] = at[r];
+    log.best[e] = b;
+    log.at[e] = a;
+    log.last[e] = l;
     log.mask[e] = m;
     log.began[e] = began[r];
     log.reg[e] = static_cast<std::uint32_t>(r);
-    log.last[e] = static_cast<std::uint32_t>(last);
     log.n = e + (m != 0 ? 1 : 0);
   }
   [[gnu::always_inline]] bool on_step(const striped_state<W>& st, std::size_t t, log_type& log) {
     const __m512i tv = splat<W>(static_cast<std::uint32_t>(t));
+    const __m512i prev = splat<W>(static_cast<std::uint32_t>(t - 1));
     std::uint64_t any = 0;
 #pragma GCC unroll 4
     for (int r = 0; r < regs<W>; ++r) {
@@ -243,22 +246,39 @@ struct clusters_out {
       at[r] = blend<W>(at[r], better, tv);
       if (t == warm) began[r] = h;
       const std::uint64_t closed = open[r] & ~h;
-      log_runs(log, r, closed, t - 1);
+      // A lane whose earlier run of this block still waits: that one goes to the log first.
+      log_runs(log, r, closed & done[r], done_best[r], done_at[r], done_last[r]);
+      done_best[r] = blend<W>(done_best[r], closed, best[r]);
+      done_at[r] = blend<W>(done_at[r], closed, at[r]);
+      done_last[r] = blend<W>(done_last[r], closed, prev);
+      done[r] |= closed;
       best[r] = blend<W>(best[r], closed, splat<W>(~0u));
       open[r] = h;
       any |= h;
     }
     return any != 0;
   }
+  /// After a checked block: the waiting runs to the log, and the log written out.
   [[gnu::always_inline]] void flush(log_type& log) {
+#pragma GCC unroll 4
+    for (int r = 0; r < regs<W>; ++r) {
+      log_runs(log, r, done[r], done_best[r], done_at[r], done_last[r]);
+      done[r] = 0;
+    }
     if (log.n != 0) write_runs<W>(log, *stripe, warm, d, *out);
   }
   /// Writes the runs still open after the last step. (A block checked only by its minimum
   /// never has open runs: it follows a checked block without hits, whose first step closed them.)
   void finish(std::size_t steps, log_type& log) {
-    for (int r = 0; r < regs<W>; ++r)
-      if (open[r]) log_runs(log, r, open[r], steps - 1), open[r] = 0;
-    flush(log);
+    for (int r = 0; r < regs<W>; ++r) {
+      log_runs(log, r, done[r], done_best[r], done_at[r], done_last[r]);
+      done[r] = 0;
+    }
+    for (int r = 0; r < regs<W>; ++r) {
+      log_runs(log, r, open[r], best[r], at[r], splat<W>(static_cast<std::uint32_t>(steps - 1)));
+      open[r] = 0;
+    }
+    if (log.n != 0) write_runs<W>(log, *stripe, warm, d, *out);
   }
 };
 
@@ -421,8 +441,9 @@ void clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
   res.cap = (steps - warm) / 2 + 1;
   if (res.recs.size() < 64 * res.cap) res.recs.resize(64 * res.cap);
   res.count.fill(0);
-  clusters_out<W> out{splat<W>(sp.kk), sp.d, static_cast<std::uint32_t>(warm), &stripe, &res, {}, {}};
-  for (int r = 0; r < regs<W>; ++r) out.best[r] = out.at[r] = splat<W>(~0u);
+  clusters_out<W> out{splat<W>(sp.kk), sp.d, static_cast<std::uint32_t>(warm), &stripe, &res, {}, {}, {}, {}, {}};
+  for (int r = 0; r < regs<W>; ++r)
+    out.best[r] = out.at[r] = out.done_best[r] = out.done_at[r] = out.done_last[r] = splat<W>(~0u);
   dispatch<W>(sp, text0, stride, steps, warm, q1, out);
 }
 
