@@ -158,7 +158,7 @@ struct striped_pattern {
 striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k);
 /// The striped kernel for `level` (automatic: AVX-512 F+BW, else AVX2), or nullptr when this
 /// CPU or the level has none.
-using striped_kernel = void (*)(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+using striped_kernel = bool (*)(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                 std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                                 std::vector<lane_hit>& hits);
 striped_kernel pick_striped_kernel(simd_level level);
@@ -166,21 +166,23 @@ striped_kernel pick_striped_kernel(simd_level level);
 bool striped_available(simd_level level);
 /// Runs 64 stripes: stripe s reads text0[s·stride, s·stride + steps) and reports (pos0 +
 /// s·stride + t, score, s) for every step t >= warm with score <= k, in step order.
-/// `text_in_quarter1`: every byte read is in 0x40-0x7F (lets the kernel skip a mask).
-/// myers_striped_avx512.cpp
-void myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+/// `text_in_quarter1`: assume every byte read is in 0x40-0x7F (letters, DNA without line
+/// breaks) and skip the quarter mask; the kernel checks the bytes on the way and returns
+/// false when one was not (the output is then wrong: run it again with false). Otherwise
+/// true. myers_striped_avx512.cpp
+bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits);
 /// The striped kernel forming the runs of consecutive ends itself (the default report mode
-/// needs one hit per run, not every end): the same scan as myers_striped_avx512, and a run
-/// that reaches step warm or steps - 1 is cut there. Requires steps < 2^16.
-void myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+/// needs one hit per run, not every end): the same scan and `text_in_quarter1` contract as
+/// myers_striped_avx512, and a run that reaches step warm or steps - 1 is cut there.
+/// Requires steps < 2^16.
+bool myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                    std::size_t steps, std::size_t warm, bool text_in_quarter1,
                                    striped_clusters& out);
-/// True when every byte of p[0, n) is in 0x40-0x7F (letters, DNA without line breaks).
-bool bytes_in_quarter1_avx512(const unsigned char* p, std::size_t n);
-/// The same contract on AVX2 (Peq by vpshufb per high nibble); myers_striped_avx2.cpp.
-void myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+/// The same contract on AVX2 (Peq by vpshufb per high nibble; `text_in_quarter1` is ignored,
+/// returns true); myers_striped_avx2.cpp.
+bool myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
                         std::size_t warm, std::uint64_t pos0, bool text_in_quarter1, std::vector<lane_hit>& hits);
 /// Same contract as the single-pattern engines (p.m <= 32); the striped kernel for the bulk,
 /// the one-word loop for the edges. myers_striped.cpp

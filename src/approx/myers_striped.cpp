@@ -72,6 +72,10 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
   std::vector<lane_hit>& sorted = scratch.sorted;
   // The default report mode wants one hit per run of ends: the AVX-512 kernel forms the runs.
   const bool runs = kernel == myers_striped_avx512 && sink.wants_clusters();
+  // Only a pattern matching bytes of 0x40-0x7F alone can use the AVX-512 kernel's unmasked
+  // lookup; it is tried while the text keeps to those bytes (the kernel checks them as it
+  // reads), and a round that meets another byte is run again with the mask.
+  bool q1 = kernel == myers_striped_avx512 && sp.quarters == 2u;
   while (a < to) {
     // Stripe lengths are odd multiples of 64 bytes (or below 64): with a stride of a multiple
     // of 4 KiB all 64 streams would fall into one L1 set and thrash it. The ends left over
@@ -84,16 +88,17 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
     std::size_t stripe = raw;
     if (raw >= 128) stripe = raw % 128 >= 64 ? raw - raw % 128 + 64 : raw - raw % 128 - 64;
     else if (raw >= 64) stripe = 64;
-    // Only a pattern matching bytes of 0x40-0x7F alone can use the AVX-512 kernel's unmasked lookup.
-    const bool q1 = kernel == myers_striped_avx512 && sp.quarters == 2u &&
-                    bytes_in_quarter1_avx512(text + (a - w), stripes * stripe + w);
     if (runs) {
       striped_clusters& res = scratch.runs;
-      myers_striped_clusters_avx512(sp, text + (a - w), stripe, stripe + w, w, q1, res);
+      if (!myers_striped_clusters_avx512(sp, text + (a - w), stripe, stripe + w, w, q1, res))
+        myers_striped_clusters_avx512(sp, text + (a - w), stripe, stripe + w, w, q1 = false, res);
       sink.on_runs(res, a - w, stripe);  // stripes are in text order
     } else {
       hits.clear();
-      kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits);
+      if (!kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits)) {
+        hits.clear();
+        kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1 = false, hits);
+      }
       sort_by_lane(hits, stripes, sorted);  // stripes are in text order
       sink.on_ends(sorted.data(), sorted.size());
     }

@@ -303,7 +303,7 @@ void run(const striped_pattern& sp, const nibble_tables* nt, int ng, const unsig
 
 }  // namespace
 
-void myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+bool myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
                         std::size_t warm, std::uint64_t pos0, bool /*text_in_quarter1*/, std::vector<lane_hit>& hits) {
   // One table set per high nibble at which some byte has a non-zero Peq.
   nibble_tables nt[16];
@@ -321,20 +321,19 @@ void myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, s
     for (int b = 0; b < 4; ++b) nt[ng].tab[b] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tab[b]));
     ++ng;
   }
-  if (sp.width == 16) {
+  auto go = [&]<int W>() {
     switch (ng) {
-      case 1: return run<16, 1>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-      case 2: return run<16, 2>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-      case 4: return run<16, 4>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-      default: return run<16, 0>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+      case 1: return run<W, 1>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+      case 2: return run<W, 2>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+      case 4: return run<W, 4>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
+      default: return run<W, 0>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
     }
-  }
-  switch (ng) {
-    case 1: return run<32, 1>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-    case 2: return run<32, 2>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-    case 4: return run<32, 4>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-    default: return run<32, 0>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-  }
+  };
+  if (sp.width == 16)
+    go.template operator()<16>();
+  else
+    go.template operator()<32>();
+  return true;  // always masked: every byte is looked up by its own high nibble
 }
 
 }  // namespace trawl::approx_detail

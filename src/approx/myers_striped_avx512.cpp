@@ -324,10 +324,16 @@ template <int W, unsigned Q, bool Masked, class Out>
   }
 }
 
+/// Runs the kernel; false when it ran without the quarter mask (Masked = false) and some byte
+/// read was not in 0x40-0x7F after all (the caller then runs it again with the mask).
 template <int W, unsigned Q, bool Masked, class Out>
-void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+bool run(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
          std::size_t warm, Out out) {  // by value: a local that can live in registers
   constexpr int R = regs<W>;
+  // Without the mask, every byte read is checked on the way (OR of byte ^ 0x40: bits 6-7
+  // stay clear iff all are in 0x40-0x7F) instead of in a pass of its own over the text.
+  const __m512i q1 = _mm512_set1_epi8(0x40);
+  __m512i outside = _mm512_setzero_si512();
   typename Out::log_type log;
   quarter_tables qt[4];
   load_quarter_tables(sp.peq.data(), qt);
@@ -362,6 +368,7 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
         return static_cast<long long>(w);
       };
       g[i] = _mm512_set_epi64(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
+      if constexpr (!Masked) outside = _mm512_ternarylogic_epi32(outside, g[i], q1, 0xF6);  // A | (B ^ C)
     }
     transpose8(g, rows);
     if (dense) [[unlikely]] {
@@ -392,15 +399,19 @@ void run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
   if (t < steps) {  // the last < 8 bytes of each stripe, never read past it
     alignas(64) std::uint64_t tail[64];
     for (std::size_t s = 0; s < 64; ++s) {
-      std::uint64_t w = 0;
+      std::uint64_t w = 0x4040404040404040;  // bytes past the stripe: in quarter 1, never stepped on
       __builtin_memcpy(&w, text0 + s * stride + t, steps - t);
       tail[s] = w;
     }
-    for (int i = 0; i < 8; ++i) g[i] = _mm512_load_si512(tail + 8 * i);
+    for (int i = 0; i < 8; ++i) {
+      g[i] = _mm512_load_si512(tail + 8 * i);
+      if constexpr (!Masked) outside = _mm512_ternarylogic_epi32(outside, g[i], q1, 0xF6);
+    }
     transpose8(g, rows);
     checked_block<W, Q, Masked>(st, rows, t, steps - t, qt, warm, out, log);
   }
   out.finish(steps, log);
+  return Masked || _mm512_test_epi8_mask(outside, _mm512_set1_epi8(static_cast<char>(0xC0))) == 0;
 }
 
 template <int W>
@@ -415,7 +426,7 @@ stripe_table<W> make_stripe_table() {
 
 /// Picks the instantiation for the pattern's Peq quarters and the text.
 template <int W, class Out>
-void dispatch(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+bool dispatch(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
               std::size_t warm, bool text_in_quarter1, const Out& out) {
   const unsigned used = sp.quarters;
   const bool only1 = (used & ~2u) == 0;
@@ -426,15 +437,15 @@ void dispatch(const striped_pattern& sp, const unsigned char* text0, std::size_t
 }
 
 template <int W>
-void ends(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+bool ends(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
           std::size_t warm, std::uint64_t pos0, bool q1, std::vector<lane_hit>& hits) {
   static const stripe_table<W> stripe = make_stripe_table<W>();
   ends_out<W> out{splat<W>(sp.kk), stride, pos0, sp.d, &stripe, &hits};
-  dispatch<W>(sp, text0, stride, steps, warm, q1, out);
+  return dispatch<W>(sp, text0, stride, steps, warm, q1, out);
 }
 
 template <int W>
-void clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
+bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
               std::size_t warm, bool q1, striped_clusters& res) {
   static const stripe_table<W> stripe = make_stripe_table<W>();
   // Runs are separated by at least one step above k: at most (steps - warm + 1) / 2 per stripe.
@@ -444,33 +455,19 @@ void clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
   clusters_out<W> out{splat<W>(sp.kk), sp.d, static_cast<std::uint32_t>(warm), &stripe, &res, {}, {}, {}, {}, {}};
   for (int r = 0; r < regs<W>; ++r)
     out.best[r] = out.at[r] = out.done_best[r] = out.done_at[r] = out.done_last[r] = splat<W>(~0u);
-  dispatch<W>(sp, text0, stride, steps, warm, q1, out);
+  return dispatch<W>(sp, text0, stride, steps, warm, q1, out);
 }
 
 }  // namespace
 
-bool bytes_in_quarter1_avx512(const unsigned char* p, std::size_t n) {
-  // OR of (byte ^ 0x40) over the range: bits 6-7 stay clear iff every byte is in 0x40-0x7F.
-  __m512i acc = _mm512_setzero_si512();
-  const __m512i q1 = _mm512_set1_epi8(0x40);
-  std::size_t i = 0;
-  for (; i + 64 <= n; i += 64)
-    acc = _mm512_ternarylogic_epi32(acc, _mm512_loadu_si512(p + i), q1, 0xF6);  // A | (B ^ C)
-  if (i < n) {
-    const __mmask64 tail = n - i == 64 ? ~__mmask64{0} : (__mmask64{1} << (n - i)) - 1;
-    acc = _mm512_ternarylogic_epi32(acc, _mm512_maskz_loadu_epi8(tail, p + i), _mm512_maskz_mov_epi8(tail, q1), 0xF6);
-  }
-  return _mm512_test_epi8_mask(acc, _mm512_set1_epi8(static_cast<char>(0xC0))) == 0;
-}
-
-void myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits) {
   if (sp.width == 16) return ends<16>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
   return ends<32>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
 }
 
-void myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+bool myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                    std::size_t steps, std::size_t warm, bool text_in_quarter1,
                                    striped_clusters& out) {
   if (sp.width == 16) return clusters<16>(sp, text0, stride, steps, warm, text_in_quarter1, out);

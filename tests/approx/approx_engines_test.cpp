@@ -259,6 +259,12 @@ TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
     }
 }
 
+/// A pattern length and error bound.
+struct pk {
+  std::size_t m;
+  int k;
+};
+
 TEST(ApproxEngines, StripedRunsOnLongDenseTexts) {
   // The default report mode on AVX-512 forms runs of ends inside the striped kernel and finds
   // starts 64 at a time: texts over a megabyte (several 64-stripe rounds), short patterns with
@@ -266,10 +272,6 @@ TEST(ApproxEngines, StripedRunsOnLongDenseTexts) {
   // Every cluster against the oracle; starts re-checked (exact score, nothing further left).
   std::mt19937_64 rng(14);
   const std::string t = oracle::random_text(rng, (std::size_t{1} << 20) + 77777, "ACGT");
-  struct pk {
-    std::size_t m;
-    int k;
-  };
   for (const pk c : {pk{8, 3}, pk{8, 2}, pk{5, 2}, pk{16, 5}, pk{24, 7}, pk{32, 2}}) {
     const std::string p = approx_test::random_pattern(rng, c.m, "ACGT");
     const auto kk = static_cast<std::uint32_t>(c.k);
@@ -296,6 +298,40 @@ TEST(ApproxEngines, StripedRunsOnLongDenseTexts) {
       trawl::search_options o = opts(e, c.k, false);
       o.threads = 2;
       o.slice_size = 100003;
+      EXPECT_EQ(trawl::search(t, {p}, o), got);
+    }
+  }
+}
+
+TEST(ApproxEngines, StripedUnmaskedLookupMeetsOtherBytes) {
+  // A DNA pattern lets the AVX-512 kernel skip the quarter mask while the text keeps to
+  // 0x40-0x7F; it checks the bytes as it reads and runs a round again with the mask when one
+  // is not (a line break, a digit): in the first round, a later round, and slices of the
+  // driver, in both report modes.
+  std::mt19937_64 rng(15);
+  std::string t = oracle::random_text(rng, (std::size_t{1} << 20) + 200000, "ACGT");
+  t[1000] = '\n';
+  t[(std::size_t{1} << 20) + 150000] = '7';
+  t[t.size() - 5] = '>';
+  for (const pk c : {pk{8, 2}, pk{20, 3}}) {
+    const std::string p = approx_test::random_pattern(rng, c.m, "ACGT");
+    const auto scores = oracle::end_scores(p, t);
+    const auto kk = static_cast<std::uint32_t>(c.k);
+    const auto want_ends = approx_test::oracle_ends(scores, kk);
+    const auto want_clusters = approx_test::oracle_clusters(scores, kk);
+    for (const auto& e : engines(p.size())) {
+      if (e.algorithm != "myers-striped") continue;
+      SCOPED_TRACE(e.name + " m=" + std::to_string(c.m));
+      EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, c.k, true)), want_ends);
+      const auto got = trawl::approx_search_serial(t, {p}, opts(e, c.k, false));
+      ASSERT_EQ(got.size(), want_clusters.size());
+      for (std::size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i].end, want_clusters[i].end) << i;
+        ASSERT_EQ(got[i].errors, want_clusters[i].errors) << i;
+      }
+      trawl::search_options o = opts(e, c.k, false);
+      o.threads = 2;
+      o.slice_size = 70001;
       EXPECT_EQ(trawl::search(t, {p}, o), got);
     }
   }
