@@ -243,6 +243,22 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
     stop.store(true);
   };
   std::size_t next = 0;
+  // The slices' hit vectors are recycled: a dense output would otherwise fault in fresh pages
+  // for every slice. At most the slices in flight hold one each.
+  std::mutex pool_mutex;
+  std::vector<std::vector<hit>> pool;
+  auto take_vector = [&] {
+    const std::lock_guard<std::mutex> lock(pool_mutex);
+    if (pool.empty()) return std::vector<hit>{};
+    std::vector<hit> v = std::move(pool.back());
+    pool.pop_back();
+    return v;
+  };
+  auto give_vector = [&](std::vector<hit>&& v) {
+    v.clear();
+    const std::lock_guard<std::mutex> lock(pool_mutex);
+    pool.push_back(std::move(v));
+  };
   tbb::task_arena arena(static_cast<int>(threads));
   arena.execute([&] {
     tbb::parallel_pipeline(
@@ -258,7 +274,7 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
             tbb::make_filter<std::size_t, std::vector<hit>>(
                 tbb::filter_mode::parallel,
                 [&](std::size_t i) {
-                  std::vector<hit> hits;
+                  std::vector<hit> hits = take_vector();
                   if (!stop.load(std::memory_order_relaxed)) {
                     try {
                       m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
@@ -269,12 +285,14 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
                   return hits;
                 }) &
             tbb::make_filter<std::vector<hit>, void>(tbb::filter_mode::serial_in_order, [&](std::vector<hit> hits) {
-              if (stop.load(std::memory_order_relaxed)) return;
-              try {
-                if (!out.take(hits)) stop.store(true);
-              } catch (...) {
-                fail(std::current_exception());
+              if (!stop.load(std::memory_order_relaxed)) {
+                try {
+                  if (!out.take(hits)) stop.store(true);
+                } catch (...) {
+                  fail(std::current_exception());
+                }
               }
+              give_vector(std::move(hits));
             }));
   });
   // Errors (an engine's or the caller's callback's) are carried out of the pipeline, which
