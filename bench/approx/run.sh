@@ -6,6 +6,9 @@
 #
 #   bench/approx/run.sh [BUILD_DIR] [CORPORA_DIR]
 #
+# Environment: ENGINES (default auto,myers-simd,myers-word,myers-blocked), REPS (each trawl
+# cell is the fastest of REPS runs, default 3: shared machines are noisy).
+#
 # Last: `trawl best` (both engines, one and all threads) against edlib on rand01-4m.txt.
 # Sizes are chosen for a small shared machine: trawl scans the full 256 MiB corpora, edlib
 # a 32 MiB prefix, ugrep / tre-agrep an 8 MiB prefix (each run capped at 60 s), the
@@ -26,7 +29,8 @@ for corpus in dna-256m kjv-256m; do
   many=1000
   [ "$corpus" = kjv-256m ] && many=0
   "$bench" --text "$text" --patterns "$corpora/patterns/$corpus" --m 8,16,32,64,128,1024 --k 0,1,2,3,4 \
-    --engines auto,myers-simd,myers-word,myers-blocked --peer-prefix $((32 << 20)) --many $many
+    --engines "${ENGINES:-auto,myers-simd,myers-word,myers-blocked}" --reps "${REPS:-3}" \
+    --peer-prefix $((32 << 20)) --many $many
   echo
   echo "## $corpus: ugrep -Z and tre-agrep (8 MiB prefix, 60 s cap; seconds, matching lines)"
   head -c $((8 << 20)) "$text" > "$tmp/prefix.txt"
