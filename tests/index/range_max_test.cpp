@@ -44,7 +44,9 @@ void check_all(const std::vector<std::uint64_t>& v, std::mt19937_64& rng) {
   range_max back;
   back.load(ss);
   ASSERT_TRUE(back.consistent(n));
-  if (n > 0) ASSERT_EQ(v[back.argmax(0, n - 1, value)], *std::max_element(v.begin(), v.end()));
+  if (n > 0) {
+    ASSERT_EQ(v[back.argmax(0, n - 1, value)], *std::max_element(v.begin(), v.end()));
+  }
 }
 
 TEST(RangeMax, MatchesScan) {
