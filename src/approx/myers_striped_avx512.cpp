@@ -1,6 +1,7 @@
 // myers_striped_avx512.cpp — one pattern of m <= 32 over 64 text stripes at once, in the
-// 16-bit (m <= 16: 2 registers of 32 lanes) or 32-bit (m <= 32: 4 registers of 16 lanes)
-// lanes of AVX-512BW registers. O(steps) vector steps for 64 stripes.
+// 8-bit (m <= 8: the 64 bytes of one register), 16-bit (m <= 16: 2 registers of 32 lanes) or
+// 32-bit (m <= 32: 4 registers of 16 lanes) lanes of AVX-512BW registers. O(steps) vector
+// steps for 64 stripes.
 //
 // Why it is fast where the 64-bit lanes kernel (myers_lanes_avx512.cpp) is not: Peq comes
 // from a register-resident table by vpermi2w (64 entries of 16 bits per instruction) instead
@@ -57,17 +58,57 @@ template <int W>
 }
 
 /// Myers state of the R registers of 64 stripes.
+/// The same step on the 64 byte lanes of one register (m <= 8): byte adds, the shift by one
+/// as x + x, and the score from the sign bits through masks.
+[[gnu::always_inline]] inline void step8(__m512i eq, __m512i& pv, __m512i& mv, __m512i& score) {
+  const __m512i one = _mm512_set1_epi8(1);
+  const __m512i xv = _mm512_or_si512(eq, mv);
+  const __m512i sum = _mm512_add_epi8(_mm512_and_si512(eq, pv), pv);
+  const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
+  __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
+  __m512i mh = _mm512_and_si512(pv, xh);
+  score = _mm512_mask_add_epi8(score, _mm512_movepi8_mask(ph), score, one);
+  score = _mm512_mask_sub_epi8(score, _mm512_movepi8_mask(mh), score, one);
+  ph = _mm512_add_epi8(ph, ph);
+  mh = _mm512_add_epi8(mh, mh);
+  pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
+  mv = _mm512_and_si512(ph, xv);
+}
+
 template <int W>
 struct striped_state {
   __m512i pv[regs<W>], mv[regs<W>], sc[regs<W>];
 };
+
+/// The lane width the outputs see: the byte DP's scores are widened to 16-bit lanes in the
+/// 16-bit kernel's layout (so its stripe table, ends and runs code serve both).
+template <int W>
+constexpr int out_width = W == 8 ? 16 : W;
+
+/// The scores of st as the outputs read them (W = 8: unpacked into the a / b words).
+template <int W>
+[[gnu::always_inline]] inline const striped_state<out_width<W>>& scores_view(const striped_state<W>& st,
+                                                                               striped_state<16>& tmp) {
+  if constexpr (W == 8) {
+    // packus_epi16(a, b) put a's words 8c..8c+7 in bytes 16c..16c+7 and b's in 16c+8..16c+15.
+    tmp.sc[0] = _mm512_unpacklo_epi8(st.sc[0], _mm512_setzero_si512());
+    tmp.sc[1] = _mm512_unpackhi_epi8(st.sc[0], _mm512_setzero_si512());
+    return tmp;
+  } else {
+    return st;
+  }
+}
 
 /// One step for all 64 stripes on transposed row x.
 template <int W, unsigned Q, bool Masked>
 [[gnu::always_inline]] inline void step_all(__m512i x, const quarter_tables* qt, striped_state<W>& st) {
   const __m512i xa = x;
   const __m512i xb = _mm512_srli_epi16(x, 8);
-  if constexpr (W == 16) {
+  if constexpr (W == 8) {
+    // Peq of m <= 8 fits a byte: the a / b words packed into the bytes of one register.
+    step8(_mm512_packus_epi16(lookup16<Q, Masked>(xa, qt, false), lookup16<Q, Masked>(xb, qt, false)), st.pv[0],
+          st.mv[0], st.sc[0]);
+  } else if constexpr (W == 16) {
     step<16>(lookup16<Q, Masked>(xa, qt, false), st.pv[0], st.mv[0], st.sc[0]);
     step<16>(lookup16<Q, Masked>(xb, qt, false), st.pv[1], st.mv[1], st.sc[1]);
   } else {
@@ -86,7 +127,8 @@ using stripe_table = std::array<std::array<std::uint32_t, lanes_per_reg<W>>, reg
 
 template <int W>
 [[gnu::always_inline]] inline __m512i splat(std::uint32_t v) {
-  if constexpr (W == 16) return _mm512_set1_epi16(static_cast<short>(v));
+  if constexpr (W == 8) return _mm512_set1_epi8(static_cast<char>(v));
+  else if constexpr (W == 16) return _mm512_set1_epi16(static_cast<short>(v));
   else return _mm512_set1_epi32(static_cast<int>(v));
 }
 template <int W>
@@ -290,9 +332,10 @@ template <int W, unsigned Q, bool Masked, class Out>
                                                         std::size_t warm, Out& out,
                                                         typename Out::log_type& log) {
   bool any = false;
+  striped_state<16> view;
   for (std::size_t u = 0; u < count; ++u) {
     step_all<W, Q, Masked>(rows[u], qt, st);
-    if (t + u >= warm) any |= out.on_step(st, t + u, log);
+    if (t + u >= warm) any |= out.on_step(scores_view<W>(st, view), t + u, log);
   }
   return any;
 }
@@ -439,23 +482,40 @@ bool dispatch(const striped_pattern& sp, const unsigned char* text0, std::size_t
 template <int W>
 bool ends(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
           std::size_t warm, std::uint64_t pos0, bool q1, std::vector<lane_hit>& hits) {
-  static const stripe_table<W> stripe = make_stripe_table<W>();
-  ends_out<W> out{splat<W>(sp.kk), stride, pos0, sp.d, &stripe, &hits};
+  constexpr int OW = out_width<W>;
+  static const stripe_table<OW> stripe = make_stripe_table<OW>();
+  ends_out<OW> out{splat<OW>(sp.kk), stride, pos0, sp.d, &stripe, &hits};
   return dispatch<W>(sp, text0, stride, steps, warm, q1, out);
 }
 
 template <int W>
 bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
               std::size_t warm, bool q1, striped_clusters& res) {
-  static const stripe_table<W> stripe = make_stripe_table<W>();
+  constexpr int OW = out_width<W>;
+  static const stripe_table<OW> stripe = make_stripe_table<OW>();
   // Runs are separated by at least one step above k: at most (steps - warm + 1) / 2 per stripe.
   res.cap = (steps - warm) / 2 + 1;
   if (res.recs.size() < 64 * res.cap) res.recs.resize(64 * res.cap);
   res.count.fill(0);
-  clusters_out<W> out{splat<W>(sp.kk), sp.d, static_cast<std::uint32_t>(warm), &stripe, &res, {}, {}, {}, {}, {}};
-  for (int r = 0; r < regs<W>; ++r)
-    out.best[r] = out.at[r] = out.done_best[r] = out.done_at[r] = out.done_last[r] = splat<W>(~0u);
+  clusters_out<OW> out{splat<OW>(sp.kk), sp.d, static_cast<std::uint32_t>(warm), &stripe, &res, {}, {}, {}, {}, {}};
+  for (int r = 0; r < regs<OW>; ++r)
+    out.best[r] = out.at[r] = out.done_best[r] = out.done_at[r] = out.done_last[r] = splat<OW>(~0u);
   return dispatch<W>(sp, text0, stride, steps, warm, q1, out);
+}
+
+}  // namespace
+
+namespace {
+
+/// The byte-lane layout of a 16-bit-lane pattern of m <= 8: the pattern in the top m bits of
+/// a byte (Peq and the score offset d shift down by 8).
+striped_pattern narrow(const striped_pattern& sp) {
+  striped_pattern n = sp;
+  n.width = 8;
+  n.d = sp.d - 8;
+  n.kk = sp.kk - 8;
+  for (std::uint32_t& e : n.peq) e >>= 8;
+  return n;
 }
 
 }  // namespace
@@ -463,6 +523,7 @@ bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
 bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits) {
+  if (sp.width == 16 && sp.d >= 8) return ends<8>(narrow(sp), text0, stride, steps, warm, pos0, text_in_quarter1, hits);
   if (sp.width == 16) return ends<16>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
   return ends<32>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
 }
@@ -470,6 +531,7 @@ bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0,
 bool myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                    std::size_t steps, std::size_t warm, bool text_in_quarter1,
                                    striped_clusters& out) {
+  if (sp.width == 16 && sp.d >= 8) return clusters<8>(narrow(sp), text0, stride, steps, warm, text_in_quarter1, out);
   if (sp.width == 16) return clusters<16>(sp, text0, stride, steps, warm, text_in_quarter1, out);
   return clusters<32>(sp, text0, stride, steps, warm, text_in_quarter1, out);
 }

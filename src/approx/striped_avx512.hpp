@@ -94,9 +94,10 @@ template <int W>
   else return _mm512_slli_epi32(a, 1);
 }
 
-/// Lanes per register and registers per step.
+/// Lanes per register and registers per step (W = 8: the DP of m <= 8 in the bytes of one
+/// register; its scores are read through a 16-bit view, see myers_striped_avx512.cpp).
 template <int W>
-constexpr int lanes_per_reg = W == 16 ? 32 : 16;
+constexpr int lanes_per_reg = W == 8 ? 64 : W == 16 ? 32 : 16;
 template <int W>
 constexpr int regs = 64 / lanes_per_reg<W>;
 
@@ -116,14 +117,18 @@ constexpr std::uint32_t stripe_of_lane(int r, std::uint32_t l) {
 
 template <int W>
 [[gnu::always_inline]] inline __m512i min_score(__m512i a, __m512i b) {
-  if constexpr (W == 16)
+  if constexpr (W == 8)
+    return _mm512_min_epu8(a, b);
+  else if constexpr (W == 16)
     return _mm512_min_epu16(a, b);
   else
     return _mm512_min_epu32(a, b);
 }
 template <int W>
 [[gnu::always_inline]] inline std::uint64_t at_most(__m512i a, __m512i kk) {
-  if constexpr (W == 16)
+  if constexpr (W == 8)
+    return _mm512_cmple_epu8_mask(a, kk);
+  else if constexpr (W == 16)
     return _mm512_cmple_epu16_mask(a, kk);
   else
     return _mm512_cmple_epu32_mask(a, kk);
