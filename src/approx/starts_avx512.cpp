@@ -1,6 +1,6 @@
 // starts_avx512.cpp — leftmost starts of many requests at once: the reverse global Myers pass
 // of leftmost_start (align.cpp spells it out), lane i over seq[j_i], seq[j_i - 1], ...
-// - m <= 32: 64 requests in the 16/32-bit lanes of AVX-512BW registers, laid out like the
+// - m <= 32: 64 requests in the 8/16/32-bit lanes of AVX-512BW registers, laid out like the
 //   striped kernel's 64 stripes (striped_avx512.hpp): each request is a "stripe" read
 //   backwards from its end, 8 bytes per load. O(max length) vector steps for 64 requests.
 // - m <= 64: 8 requests in the 64-bit lanes of one AVX-512F register.
@@ -85,7 +85,8 @@ using namespace striped512;
 
 template <int W>
 [[gnu::always_inline]] inline __m512i splat(std::uint32_t v) {
-  if constexpr (W == 16) return _mm512_set1_epi16(static_cast<short>(v));
+  if constexpr (W == 8) return _mm512_set1_epi8(static_cast<char>(v));
+  else if constexpr (W == 16) return _mm512_set1_epi16(static_cast<short>(v));
   else return _mm512_set1_epi32(static_cast<int>(v));
 }
 
@@ -99,7 +100,10 @@ template <int W>
   const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
   __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
   __m512i mh = _mm512_and_si512(pv, xh);
-  if constexpr (W == 16) {
+  if constexpr (W == 8) {
+    d = _mm512_mask_add_epi8(d, _mm512_test_epi8_mask(ph, hib), d, one);
+    d = _mm512_mask_sub_epi8(d, _mm512_test_epi8_mask(mh, hib), d, one);
+  } else if constexpr (W == 16) {
     d = _mm512_mask_add_epi16(d, _mm512_test_epi16_mask(ph, hib), d, one);
     d = _mm512_mask_sub_epi16(d, _mm512_test_epi16_mask(mh, hib), d, one);
   } else {
@@ -142,7 +146,8 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
               const quarter_tables* qt) {
   constexpr int R = regs<W>;
   constexpr int L = lanes_per_reg<W>;
-  using lane_t = std::conditional_t<W == 16, std::uint16_t, std::uint32_t>;
+  using lane_t =
+      std::conditional_t<W == 8, std::uint8_t, std::conditional_t<W == 16, std::uint16_t, std::uint32_t>>;
   constexpr lane_t none = static_cast<lane_t>(~lane_t{0});
   alignas(64) std::int64_t base[64];
   alignas(64) lane_t want[R][L], len[R][L], best[R][L];
@@ -195,7 +200,9 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
       if (col > steps) break;
       const __m512i xa = rows[u], xb = _mm512_srli_epi16(rows[u], 8);
       __m512i eq[R];
-      if constexpr (W == 16) {
+      if constexpr (W == 8) {  // m <= 8: the a / b Peq words packed into the bytes of one register
+        eq[0] = _mm512_packus_epi16(lookup16<Q, true>(xa, qt, false), lookup16<Q, true>(xb, qt, false));
+      } else if constexpr (W == 16) {
         eq[0] = lookup16<Q, true>(xa, qt, false);
         eq[1] = lookup16<Q, true>(xb, qt, false);
       } else {
@@ -209,7 +216,10 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
       const __m512i lv = splat<W>(static_cast<std::uint32_t>(col));
       for (int r = 0; r < R; ++r) {
         global_step<W>(eq[r], hib, one, pv[r], mv[r], d[r]);
-        if constexpr (W == 16) {
+        if constexpr (W == 8) {
+          const __mmask64 hit = _mm512_mask_cmpeq_epu8_mask(_mm512_cmple_epu8_mask(lv, vlen[r]), d[r], vwant[r]);
+          vbest[r] = _mm512_mask_mov_epi8(vbest[r], hit, lv);
+        } else if constexpr (W == 16) {
           const __mmask32 hit = _mm512_mask_cmpeq_epu16_mask(_mm512_cmple_epu16_mask(lv, vlen[r]), d[r], vwant[r]);
           vbest[r] = _mm512_mask_mov_epi16(vbest[r], hit, lv);
         } else {
@@ -252,12 +262,15 @@ void starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint6
   }
   quarter_tables qt[4];
   load_quarter_tables(rpeq, qt);
-  const bool narrow = p.m <= 16;
-  if ((quarters & ~2u) == 0)
-    return narrow ? starts_all<16, 2u>(p, seq, lo, reqs, qt) : starts_all<32, 2u>(p, seq, lo, reqs, qt);
-  if ((quarters & ~3u) == 0)
-    return narrow ? starts_all<16, 3u>(p, seq, lo, reqs, qt) : starts_all<32, 3u>(p, seq, lo, reqs, qt);
-  return narrow ? starts_all<16, 15u>(p, seq, lo, reqs, qt) : starts_all<32, 15u>(p, seq, lo, reqs, qt);
+  // Lanes of 8 bits for m <= 8 (columns and scores stay below 2m + 1 <= 17), 16 for m <= 16.
+  auto go = [&]<unsigned Q>() {
+    if (p.m <= 8) return starts_all<8, Q>(p, seq, lo, reqs, qt);
+    if (p.m <= 16) return starts_all<16, Q>(p, seq, lo, reqs, qt);
+    return starts_all<32, Q>(p, seq, lo, reqs, qt);
+  };
+  if ((quarters & ~2u) == 0) return go.template operator()<2u>();
+  if ((quarters & ~3u) == 0) return go.template operator()<3u>();
+  return go.template operator()<15u>();
 }
 
 }  // namespace

@@ -72,10 +72,11 @@ template <unsigned Q, bool Masked>
   return eq;
 }
 
-/// Lane-width arithmetic: 16- or 32-bit lanes.
+/// Lane-width arithmetic: 8-, 16- or 32-bit lanes.
 template <int W>
 [[gnu::always_inline]] inline __m512i add(__m512i a, __m512i b) {
-  if constexpr (W == 16) return _mm512_add_epi16(a, b);
+  if constexpr (W == 8) return _mm512_add_epi8(a, b);
+  else if constexpr (W == 16) return _mm512_add_epi16(a, b);
   else return _mm512_add_epi32(a, b);
 }
 template <int W>
@@ -90,7 +91,8 @@ template <int W>
 }
 template <int W>
 [[gnu::always_inline]] inline __m512i shl1(__m512i a) {
-  if constexpr (W == 16) return _mm512_slli_epi16(a, 1);
+  if constexpr (W == 8) return _mm512_add_epi8(a, a);  // there is no byte shift
+  else if constexpr (W == 16) return _mm512_slli_epi16(a, 1);
   else return _mm512_slli_epi32(a, 1);
 }
 
@@ -101,11 +103,15 @@ constexpr int lanes_per_reg = W == 8 ? 64 : W == 16 ? 32 : 16;
 template <int W>
 constexpr int regs = 64 / lanes_per_reg<W>;
 
-/// Stripe of lane l of register r (W = 16: r = 0 "a", 1 "b"; W = 32: r = 0/1 "a" low/high
-/// words, 2/3 "b").
+/// Stripe of lane l of register r (W = 8: one register, the a / b words packed to bytes;
+/// W = 16: r = 0 "a", 1 "b"; W = 32: r = 0/1 "a" low/high words, 2/3 "b").
 template <int W>
 constexpr std::uint32_t stripe_of_lane(int r, std::uint32_t l) {
-  if constexpr (W == 16) {
+  if constexpr (W == 8) {
+    // packus_epi16(a, b): bytes 16c..16c+7 = a's words 8c..8c+7, bytes 16c+8..16c+15 = b's.
+    const std::uint32_t c = l / 16, j = l % 16;
+    return j < 8 ? stripe_of_lane<16>(r, 8 * c + j) : stripe_of_lane<16>(1, 8 * c + j - 8);
+  } else if constexpr (W == 16) {
     return stripe_of_word(l) + static_cast<std::uint32_t>(r);
   } else {
     // unpacklo/hi_epi16 of two word vectors: dword d of chunk c = word 8c + d (lo) or 8c + 4 + d (hi)
