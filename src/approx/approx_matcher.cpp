@@ -124,18 +124,23 @@ class cluster_sink final : public start_sink {
   void on_runs(const striped_clusters& res, std::uint64_t base, std::size_t stride) override {
     if (!direct()) {
       reserve(res);
-      for (std::size_t s = 0; s < res.count.size(); ++s, base += stride) {
-        const striped_cluster* r = res.recs.data() + s * res.cap;
-        for (std::uint32_t i = 0; i < res.count[s]; ++i) add_run(base + r[i].first, base + r[i].last, base + r[i].best, r[i].score);
-      }
+      walk_runs(res, base, stride, [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { emit(j, score, flags); });
       return;
     }
     // A sole sink with starts filled in later: hits are written straight into room made in
-    // `out`, the open run kept in locals (this is the whole per-run cost of a dense output).
+    // `out` (this is the whole per-run cost of a dense output).
     std::size_t n = 0;
     for (const std::uint32_t c : res.count) n += c;
-    hit* const h0 = grow(n);
-    hit* h = h0;
+    hit* h = grow(n);
+    walk_runs(res, base, stride,
+              [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { *h++ = make_hit(j, score, flags); });
+    shrink(h);
+  }
+  /// Passes each run of `res` that is complete to emit(best end, score, flags), joining a
+  /// stripe's first run to the open one when they touch; the open run is kept in locals
+  /// meanwhile and left open at the end.
+  template <class Emit>
+  void walk_runs(const striped_clusters& res, std::uint64_t base, std::size_t stride, Emit&& emit) {
     bool open = open_;
     std::uint64_t first = first_, last = last_, best_j = best_j_;
     std::uint32_t best_score = best_score_;
@@ -148,7 +153,7 @@ class cluster_sink final : public start_sink {
           last = base + r[i].last;
           continue;
         }
-        if (open) *h++ = make_hit(best_j, best_score, flags_of(first, last));
+        if (open) emit(best_j, best_score, flags_of(first, last));
         open = true;
         first = f;
         last = base + r[i].last;
@@ -156,25 +161,11 @@ class cluster_sink final : public start_sink {
         best_score = r[i].score;
       }
     }
-    shrink(h);
     open_ = open;
     first_ = first;
     last_ = last;
     best_j_ = best_j;
     best_score_ = best_score;
-  }
-  void add_run(std::uint64_t first, std::uint64_t last, std::uint64_t best, std::uint32_t score) {
-    if (open_ && first == last_ + 1) {  // continues a run cut by the previous stripe's end
-      if (score < best_score_) best_score_ = score, best_j_ = best;
-      last_ = last;
-      return;
-    }
-    finish();
-    open_ = true;
-    first_ = first;
-    last_ = last;
-    best_j_ = best;
-    best_score_ = score;
   }
   [[nodiscard]] std::uint8_t flags_of(std::uint64_t first, std::uint64_t last) const {
     return static_cast<std::uint8_t>((first == own_begin_ ? 1u : 0u) | (last + 1 == own_end_ ? 2u : 0u));

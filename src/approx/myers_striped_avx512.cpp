@@ -42,39 +42,22 @@ namespace {
 using namespace striped512;
 
 /// One Myers step (myers_word.cpp spells out every line) on W-bit lanes; the pattern's last
-/// row is the lane's sign bit.
+/// row is the lane's sign bit (W = 8: no byte shift, so the sign bits are read as masks).
 template <int W>
 [[gnu::always_inline]] inline void step(__m512i eq, __m512i& pv, __m512i& mv, __m512i& score) {
-  const __m512i xv = _mm512_or_si512(eq, mv);
-  const __m512i sum = add<W>(_mm512_and_si512(eq, pv), pv);
-  const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
-  __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
-  __m512i mh = _mm512_and_si512(pv, xh);
-  score = sub<W>(add<W>(score, top_bit<W>(ph)), top_bit<W>(mh));
-  ph = shl1<W>(ph);
-  mh = shl1<W>(mh);
-  pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
-  mv = _mm512_and_si512(ph, xv);
+  __m512i xv, ph, mh;
+  myers_horizontal<W>(eq, pv, mv, xv, ph, mh);
+  if constexpr (W == 8) {
+    const __m512i one = _mm512_set1_epi8(1);
+    score = _mm512_mask_add_epi8(score, _mm512_movepi8_mask(ph), score, one);
+    score = _mm512_mask_sub_epi8(score, _mm512_movepi8_mask(mh), score, one);
+  } else {
+    score = sub<W>(add<W>(score, top_bit<W>(ph)), top_bit<W>(mh));
+  }
+  myers_vertical(xv, shl1<W>(ph), shl1<W>(mh), pv, mv);
 }
 
 /// Myers state of the R registers of 64 stripes.
-/// The same step on the 64 byte lanes of one register (m <= 8): byte adds, the shift by one
-/// as x + x, and the score from the sign bits through masks.
-[[gnu::always_inline]] inline void step8(__m512i eq, __m512i& pv, __m512i& mv, __m512i& score) {
-  const __m512i one = _mm512_set1_epi8(1);
-  const __m512i xv = _mm512_or_si512(eq, mv);
-  const __m512i sum = _mm512_add_epi8(_mm512_and_si512(eq, pv), pv);
-  const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
-  __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
-  __m512i mh = _mm512_and_si512(pv, xh);
-  score = _mm512_mask_add_epi8(score, _mm512_movepi8_mask(ph), score, one);
-  score = _mm512_mask_sub_epi8(score, _mm512_movepi8_mask(mh), score, one);
-  ph = _mm512_add_epi8(ph, ph);
-  mh = _mm512_add_epi8(mh, mh);
-  pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
-  mv = _mm512_and_si512(ph, xv);
-}
-
 template <int W>
 struct striped_state {
   __m512i pv[regs<W>], mv[regs<W>], sc[regs<W>];
@@ -106,8 +89,8 @@ template <int W, unsigned Q, bool Masked>
   const __m512i xb = _mm512_srli_epi16(x, 8);
   if constexpr (W == 8) {
     // Peq of m <= 8 fits a byte: the a / b words packed into the bytes of one register.
-    step8(_mm512_packus_epi16(lookup16<Q, Masked>(xa, qt, false), lookup16<Q, Masked>(xb, qt, false)), st.pv[0],
-          st.mv[0], st.sc[0]);
+    step<8>(_mm512_packus_epi16(lookup16<Q, Masked>(xa, qt, false), lookup16<Q, Masked>(xb, qt, false)), st.pv[0],
+            st.mv[0], st.sc[0]);
   } else if constexpr (W == 16) {
     step<16>(lookup16<Q, Masked>(xa, qt, false), st.pv[0], st.mv[0], st.sc[0]);
     step<16>(lookup16<Q, Masked>(xb, qt, false), st.pv[1], st.mv[1], st.sc[1]);
@@ -125,12 +108,6 @@ template <int W, unsigned Q, bool Masked>
 template <int W>
 using stripe_table = std::array<std::array<std::uint32_t, lanes_per_reg<W>>, regs<W>>;
 
-template <int W>
-[[gnu::always_inline]] inline __m512i splat(std::uint32_t v) {
-  if constexpr (W == 8) return _mm512_set1_epi8(static_cast<char>(v));
-  else if constexpr (W == 16) return _mm512_set1_epi16(static_cast<short>(v));
-  else return _mm512_set1_epi32(static_cast<int>(v));
-}
 template <int W>
 [[gnu::always_inline]] inline std::uint64_t less(__m512i a, __m512i b) {
   if constexpr (W == 16) return _mm512_cmplt_epu16_mask(a, b);
@@ -300,22 +277,23 @@ struct clusters_out {
     }
     return any != 0;
   }
-  /// After a checked block: the waiting runs to the log, and the log written out.
-  [[gnu::always_inline]] void flush(log_type& log) {
+  /// The waiting runs to the log.
+  [[gnu::always_inline]] void log_waiting(log_type& log) {
 #pragma GCC unroll 4
     for (int r = 0; r < regs<W>; ++r) {
       log_runs(log, r, done[r], done_best[r], done_at[r], done_last[r]);
       done[r] = 0;
     }
+  }
+  /// After a checked block: the waiting runs to the log, and the log written out.
+  [[gnu::always_inline]] void flush(log_type& log) {
+    log_waiting(log);
     if (log.n != 0) write_runs<W>(log, *stripe, warm, d, *out);
   }
   /// Writes the runs still open after the last step. (A block checked only by its minimum
   /// never has open runs: it follows a checked block without hits, whose first step closed them.)
   void finish(std::size_t steps, log_type& log) {
-    for (int r = 0; r < regs<W>; ++r) {
-      log_runs(log, r, done[r], done_best[r], done_at[r], done_last[r]);
-      done[r] = 0;
-    }
+    log_waiting(log);
     for (int r = 0; r < regs<W>; ++r) {
       log_runs(log, r, open[r], best[r], at[r], splat<W>(static_cast<std::uint32_t>(steps - 1)));
       open[r] = 0;

@@ -83,23 +83,13 @@ namespace {
 
 using namespace striped512;
 
-template <int W>
-[[gnu::always_inline]] inline __m512i splat(std::uint32_t v) {
-  if constexpr (W == 8) return _mm512_set1_epi8(static_cast<char>(v));
-  else if constexpr (W == 16) return _mm512_set1_epi16(static_cast<short>(v));
-  else return _mm512_set1_epi32(static_cast<int>(v));
-}
-
 /// One column of the reverse global Myers DP on W-bit lanes, the pattern in the low m bits;
 /// d (the last row's value) follows bit m-1 (hib).
 template <int W>
 [[gnu::always_inline]] inline void global_step(__m512i eq, __m512i hib, __m512i one, __m512i& pv, __m512i& mv,
                                                __m512i& d) {
-  const __m512i xv = _mm512_or_si512(eq, mv);
-  const __m512i sum = add<W>(_mm512_and_si512(eq, pv), pv);
-  const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
-  __m512i ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
-  __m512i mh = _mm512_and_si512(pv, xh);
+  __m512i xv, ph, mh;
+  myers_horizontal<W>(eq, pv, mv, xv, ph, mh);
   if constexpr (W == 8) {
     d = _mm512_mask_add_epi8(d, _mm512_test_epi8_mask(ph, hib), d, one);
     d = _mm512_mask_sub_epi8(d, _mm512_test_epi8_mask(mh, hib), d, one);
@@ -110,10 +100,8 @@ template <int W>
     d = _mm512_mask_add_epi32(d, _mm512_test_epi32_mask(ph, hib), d, one);
     d = _mm512_mask_sub_epi32(d, _mm512_test_epi32_mask(mh, hib), d, one);
   }
-  ph = _mm512_or_si512(shl1<W>(ph), one);  // row 0 grows by one per column
-  mh = shl1<W>(mh);
-  pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
-  mv = _mm512_and_si512(ph, xv);
+  // Row 0 grows by one per column.
+  myers_vertical(xv, _mm512_or_si512(shl1<W>(ph), one), shl1<W>(mh), pv, mv);
 }
 
 /// The two kinds of request: start_request, and a hit (end = j + 1, errors = score) whose

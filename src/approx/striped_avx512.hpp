@@ -79,6 +79,13 @@ template <int W>
   else if constexpr (W == 16) return _mm512_add_epi16(a, b);
   else return _mm512_add_epi32(a, b);
 }
+/// v in every W-bit lane.
+template <int W>
+[[gnu::always_inline]] inline __m512i splat(std::uint32_t v) {
+  if constexpr (W == 8) return _mm512_set1_epi8(static_cast<char>(v));
+  else if constexpr (W == 16) return _mm512_set1_epi16(static_cast<short>(v));
+  else return _mm512_set1_epi32(static_cast<int>(v));
+}
 template <int W>
 [[gnu::always_inline]] inline __m512i sub(__m512i a, __m512i b) {
   if constexpr (W == 16) return _mm512_sub_epi16(a, b);
@@ -94,6 +101,23 @@ template <int W>
   if constexpr (W == 8) return _mm512_add_epi8(a, a);  // there is no byte shift
   else if constexpr (W == 16) return _mm512_slli_epi16(a, 1);
   else return _mm512_slli_epi32(a, 1);
+}
+
+/// What the forward (striped) and reverse (starts) Myers steps share: from Peq eq and the
+/// vertical deltas (pv, mv), xv and the horizontal deltas ph, mh before their shift ...
+template <int W>
+[[gnu::always_inline]] inline void myers_horizontal(__m512i eq, __m512i pv, __m512i mv, __m512i& xv, __m512i& ph,
+                                                    __m512i& mh) {
+  xv = _mm512_or_si512(eq, mv);
+  const __m512i sum = add<W>(_mm512_and_si512(eq, pv), pv);
+  const __m512i xh = _mm512_ternarylogic_epi32(sum, pv, eq, tl_xor_or);
+  ph = _mm512_ternarylogic_epi32(mv, xh, pv, tl_or_not_or);
+  mh = _mm512_and_si512(pv, xh);
+}
+/// ... and, from the shifted ph, mh, the next vertical deltas.
+[[gnu::always_inline]] inline void myers_vertical(__m512i xv, __m512i ph, __m512i mh, __m512i& pv, __m512i& mv) {
+  pv = _mm512_ternarylogic_epi32(mh, xv, ph, tl_or_not_or);
+  mv = _mm512_and_si512(ph, xv);
 }
 
 /// Lanes per register and registers per step (W = 8: the DP of m <= 8 in the bytes of one
