@@ -162,14 +162,18 @@ template <int W>
 struct run_log {
   // Per block and register: at most one entry a step, one at the block's end, two at the end.
   static constexpr int cap = 12 * regs<W>;
-  __m512i best[cap], at[cap], last[cap];
+  __m512i best[cap], at[cap];
   std::uint64_t mask[cap], began[cap];
   std::uint32_t reg[cap];
+  bool to_end[cap];  ///< the runs reach the last step (else they ended before it)
   int n = 0;
 };
 
 /// Writes the logged runs: entry e = the lanes in mask[e] of register reg[e], each with its
-/// last step, best score + d and that score's leftmost step (at). A stripe's first run that
+/// best score + d and that score's leftmost step (at). Its last step is only needed where it
+/// may touch the next stripe's first run, or the slice's end: a run that reaches the last step
+/// gets last = last_step, any other last = at (below last_step, which is all the join test
+/// and the end flag ask). A stripe's first run that
 /// began at step warm gets first = warm (the planner joins it to the previous stripe's last
 /// run); any other run gets first = at, which is enough for the join test, as it lies after
 /// the previous run's last + 1.
@@ -180,7 +184,7 @@ struct run_log {
 /// the call stays opaque.
 template <int W>
 [[gnu::noipa]] void write_runs(run_log<W>& log, const stripe_table<W>& stripe, std::uint32_t warm,
-                               std::uint32_t d, striped_clusters& out) {
+                               std::uint32_t last_step, std::uint32_t d, striped_clusters& out) {
   // Per run: val = at | (score << 16), key = stripe | began-at-warm << 8 | last << 16.
   constexpr int max_items = 64 * 6 + 16;  // a lane ends at most 4 runs per block, +1 at the end
   alignas(64) std::uint32_t val[max_items], key[max_items];
@@ -197,7 +201,8 @@ template <int W>
     for (int h = 0; h < lanes_per_reg<W> / 16; ++h) {
       const auto m = static_cast<__mmask16>(log.mask[e] >> (16 * h));
       const auto began = static_cast<__mmask16>(log.began[e] >> (16 * h));
-      const __m512i at32 = widen(log.at[e], h), best32 = widen(log.best[e], h), last32 = widen(log.last[e], h);
+      const __m512i at32 = widen(log.at[e], h), best32 = widen(log.best[e], h);
+      const __m512i last32 = log.to_end[e] ? _mm512_set1_epi32(static_cast<int>(last_step)) : at32;
       const __m512i v = _mm512_or_si512(at32, _mm512_slli_epi32(_mm512_sub_epi32(best32, vd), 16));
       __m512i k = _mm512_or_si512(_mm512_loadu_si512(s + 16 * h), _mm512_slli_epi32(last32, 16));
       k = _mm512_mask_or_epi32(k, began, k, _mm512_set1_epi32(0x100));
@@ -235,18 +240,19 @@ struct clusters_out {
   const stripe_table<W>* stripe;
   striped_clusters* out;
   __m512i best[regs<W>], at[regs<W>];
-  __m512i done_best[regs<W>], done_at[regs<W>], done_last[regs<W>];
+  __m512i done_best[regs<W>], done_at[regs<W>];
   std::uint64_t open[regs<W>] = {};
   std::uint64_t done[regs<W>] = {};
   std::uint64_t began[regs<W>] = {};  ///< lanes at <= k at step warm
 
   /// Logs the runs of register r's lanes in m (none when m = 0: the entry is written anyway
   /// and not kept, which costs less than a branch that goes either way).
-  [[gnu::always_inline]] void log_runs(log_type& log, int r, std::uint64_t m, __m512i b, __m512i a, __m512i l) {
+  [[gnu::always_inline]] void log_runs(log_type& log, int r, std::uint64_t m, __m512i b, __m512i a,
+                                       bool to_end = false) {
     const int e = log.n;
     log.best[e] = b;
     log.at[e] = a;
-    log.last[e] = l;
+    log.to_end[e] = to_end;
     log.mask[e] = m;
     log.began[e] = began[r];
     log.reg[e] = static_cast<std::uint32_t>(r);
@@ -254,7 +260,6 @@ struct clusters_out {
   }
   [[gnu::always_inline]] bool on_step(const striped_state<W>& st, std::size_t t, log_type& log) {
     const __m512i tv = splat<W>(static_cast<std::uint32_t>(t));
-    const __m512i prev = splat<W>(static_cast<std::uint32_t>(t - 1));
     std::uint64_t any = 0;
 #pragma GCC unroll 4
     for (int r = 0; r < regs<W>; ++r) {
@@ -265,11 +270,12 @@ struct clusters_out {
       at[r] = blend<W>(at[r], better, tv);
       if (t == warm) began[r] = h;
       const std::uint64_t closed = open[r] & ~h;
-      // A lane whose earlier run of this block still waits: that one goes to the log first.
-      log_runs(log, r, closed & done[r], done_best[r], done_at[r], done_last[r]);
+      // A lane whose earlier run of this block still waits: that one goes to the log first
+      // (rare: runs are at least two steps apart and a block has eight).
+      if (const std::uint64_t again = closed & done[r]) [[unlikely]]
+        log_runs(log, r, again, done_best[r], done_at[r]);
       done_best[r] = blend<W>(done_best[r], closed, best[r]);
       done_at[r] = blend<W>(done_at[r], closed, at[r]);
-      done_last[r] = blend<W>(done_last[r], closed, prev);
       done[r] |= closed;
       best[r] = blend<W>(best[r], closed, splat<W>(~0u));
       open[r] = h;
@@ -281,24 +287,24 @@ struct clusters_out {
   [[gnu::always_inline]] void log_waiting(log_type& log) {
 #pragma GCC unroll 4
     for (int r = 0; r < regs<W>; ++r) {
-      log_runs(log, r, done[r], done_best[r], done_at[r], done_last[r]);
+      log_runs(log, r, done[r], done_best[r], done_at[r]);
       done[r] = 0;
     }
   }
   /// After a checked block: the waiting runs to the log, and the log written out.
   [[gnu::always_inline]] void flush(log_type& log) {
     log_waiting(log);
-    if (log.n != 0) write_runs<W>(log, *stripe, warm, d, *out);
+    if (log.n != 0) write_runs<W>(log, *stripe, warm, 0, d, *out);
   }
   /// Writes the runs still open after the last step. (A block checked only by its minimum
   /// never has open runs: it follows a checked block without hits, whose first step closed them.)
   void finish(std::size_t steps, log_type& log) {
     log_waiting(log);
     for (int r = 0; r < regs<W>; ++r) {
-      log_runs(log, r, open[r], best[r], at[r], splat<W>(static_cast<std::uint32_t>(steps - 1)));
+      log_runs(log, r, open[r], best[r], at[r], true);
       open[r] = 0;
     }
-    if (log.n != 0) write_runs<W>(log, *stripe, warm, d, *out);
+    if (log.n != 0) write_runs<W>(log, *stripe, warm, static_cast<std::uint32_t>(steps - 1), d, *out);
   }
 };
 
@@ -477,7 +483,7 @@ bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
   res.count.fill(0);
   clusters_out<OW> out{splat<OW>(sp.kk), sp.d, static_cast<std::uint32_t>(warm), &stripe, &res, {}, {}, {}, {}, {}};
   for (int r = 0; r < regs<OW>; ++r)
-    out.best[r] = out.at[r] = out.done_best[r] = out.done_at[r] = out.done_last[r] = splat<OW>(~0u);
+    out.best[r] = out.at[r] = out.done_best[r] = out.done_at[r] = splat<OW>(~0u);
   return dispatch<W>(sp, text0, stride, steps, warm, q1, out);
 }
 

@@ -116,68 +116,106 @@ struct request_fields {
 };
 using F = request_fields;
 
-/// Where request i sits: lane slot[i] of the flat [register][lane] arrays (the inverse of
-/// stripe_of_lane).
+/// The lane-layout registers (as the striped kernel's eq) of a transposed row whose word q
+/// holds the byte values of stripes A(q) (low) and A(q) + 1 (high).
 template <int W>
-constexpr std::array<std::uint8_t, 64> request_slots = [] {
-  std::array<std::uint8_t, 64> slot{};
-  for (int r = 0; r < regs<W>; ++r)
-    for (int l = 0; l < lanes_per_reg<W>; ++l)
-      slot[stripe_of_lane<W>(r, static_cast<std::uint32_t>(l))] = static_cast<std::uint8_t>(r * lanes_per_reg<W> + l);
-  return slot;
-}();
+[[gnu::always_inline]] inline void row_to_lanes(__m512i row, __m512i out[regs<W>]) {
+  const __m512i a = _mm512_and_si512(row, _mm512_set1_epi16(0xFF)), b = _mm512_srli_epi16(row, 8);
+  if constexpr (W == 8) {
+    out[0] = _mm512_packus_epi16(a, b);
+  } else if constexpr (W == 16) {
+    out[0] = a;
+    out[1] = b;
+  } else {
+    const __m512i z = _mm512_setzero_si512();
+    out[0] = _mm512_unpacklo_epi16(a, z);
+    out[1] = _mm512_unpackhi_epi16(a, z);
+    out[2] = _mm512_unpacklo_epi16(b, z);
+    out[3] = _mm512_unpackhi_epi16(b, z);
+  }
+}
+
+/// The inverse: the lane-layout registers (values above 0xFF read as 0xFF) to 64 bytes, byte
+/// i = the value of stripe i.
+template <int W>
+[[gnu::always_inline]] inline __m512i lanes_to_bytes(const __m512i in[regs<W>]) {
+  const __m512i z = _mm512_setzero_si512(), ff = _mm512_set1_epi16(0xFF);
+  __m512i a, b;  // words: the "a" and "b" stripes of each transposed word
+  if constexpr (W == 8) {
+    a = _mm512_unpacklo_epi8(in[0], z);
+    b = _mm512_unpackhi_epi8(in[0], z);
+  } else if constexpr (W == 16) {
+    a = _mm512_min_epu16(in[0], ff);
+    b = _mm512_min_epu16(in[1], ff);
+  } else {
+    const __m512i ff32 = _mm512_set1_epi32(0xFF);  // packus saturates signed: clamp first
+    a = _mm512_packus_epi32(_mm512_min_epu32(in[0], ff32), _mm512_min_epu32(in[1], ff32));
+    b = _mm512_packus_epi32(_mm512_min_epu32(in[2], ff32), _mm512_min_epu32(in[3], ff32));
+  }
+  const __m512i row = _mm512_or_si512(a, _mm512_slli_epi16(b, 8));
+  // Word q of the row holds stripes A(q) = 8 (q % 8) + 2 (q / 8) and A(q) + 1: word w of the
+  // result (stripes 2w, 2w + 1) is word 8 (w % 4) + w / 4.
+  alignas(64) static constexpr std::array<std::uint16_t, 32> from = [] {
+    std::array<std::uint16_t, 32> f{};
+    for (std::uint16_t w = 0; w < 32; ++w) f[w] = static_cast<std::uint16_t>(8 * (w % 4) + w / 4);
+    return f;
+  }();
+  return _mm512_permutexvar_epi16(_mm512_load_si512(from.data()), row);
+}
 
 /// 64 requests (the first g real, the rest copies of the first); false (nothing done) when
-/// one lies too close to the text's start for its 8-byte loads.
+/// one lies too close to the text's start for its 8-byte loads. Request i is "stripe" i of
+/// the striped kernel's layout: its fields go through the same transpose as its text bytes.
 template <int W, unsigned Q, class Req>
 bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq, std::size_t g,
               const quarter_tables* qt) {
   constexpr int R = regs<W>;
-  constexpr int L = lanes_per_reg<W>;
-  using lane_t =
-      std::conditional_t<W == 8, std::uint8_t, std::conditional_t<W == 16, std::uint16_t, std::uint32_t>>;
-  constexpr lane_t none = static_cast<lane_t>(~lane_t{0});
-  alignas(64) std::int64_t base[64];
-  alignas(64) lane_t want[R][L], len[R][L], best[R][L];
-  lane_t* const fwant = &want[0][0];
-  lane_t* const flen = &len[0][0];
-  lane_t* const fbest = &best[0][0];
-  const auto m = static_cast<std::int64_t>(p.m);
-  std::int64_t steps = 0, min_j = std::numeric_limits<std::int64_t>::max();
-  for (std::size_t i = 0; i < 64; ++i) {
-    const Req& q = rq[i < g ? i : 0];
-    const auto j = static_cast<std::int64_t>(F::j(q));
-    const std::uint32_t score = F::score(q);
-    const std::uint8_t at = request_slots<W>[i];
-    const std::int64_t n = std::min<std::int64_t>(m + score, j + 1 - static_cast<std::int64_t>(lo));
-    base[i] = j - 7;
-    fwant[at] = static_cast<lane_t>(score);
-    flen[at] = static_cast<lane_t>(n);
-    fbest[at] = p.m == score ? lane_t{0} : none;
-    steps = std::max(steps, n);
-    min_j = std::min(min_j, j);
+  alignas(64) std::uint64_t js[64], sc[64];
+  for (std::size_t i = 0; i < g; ++i) {
+    js[i] = F::j(rq[i]);
+    sc[i] = F::score(rq[i]);
   }
+  for (std::size_t i = g; i < 64; ++i) js[i] = js[0], sc[i] = sc[0];
+  // Per request (8 at a time): the columns to run, n = min(m + score, j + 1 - lo) <= 64, and
+  // the qword score | n << 8 that the transpose turns into lanes.
+  const __m512i vm = _mm512_set1_epi64(static_cast<long long>(p.m));
+  const __m512i vlo = _mm512_set1_epi64(static_cast<long long>(lo)), one64 = _mm512_set1_epi64(1);
+  __m512i maxn = _mm512_setzero_si512(), minj = _mm512_set1_epi64(-1);
+  __m512i gth[8], rows[8];
+  for (int i = 0; i < 8; ++i) {
+    const __m512i j = _mm512_load_si512(js + 8 * i), score = _mm512_load_si512(sc + 8 * i);
+    const __m512i n = _mm512_min_epu64(_mm512_add_epi64(vm, score), _mm512_sub_epi64(_mm512_add_epi64(j, one64), vlo));
+    maxn = _mm512_max_epu64(maxn, n);
+    minj = _mm512_min_epu64(minj, j);
+    gth[i] = _mm512_or_si512(score, _mm512_slli_epi64(n, 8));
+  }
+  const auto steps = static_cast<std::int64_t>(_mm512_reduce_max_epu64(maxn));
+  const auto min_j = static_cast<std::int64_t>(_mm512_reduce_min_epu64(minj));
   // Every load reads the 8 bytes ending 8b bytes before j: none may begin before the text.
   if (min_j + 1 < (steps + 7) / 8 * 8) return false;
+  transpose8(gth, rows);  // row 0: scores, row 1: n
   __m512i pv[R], mv[R], d[R], vwant[R], vlen[R], vbest[R];
+  row_to_lanes<W>(rows[0], vwant);
+  row_to_lanes<W>(rows[1], vlen);
+  const __m512i none = splat<W>(~0u), vmw = splat<W>(static_cast<std::uint32_t>(p.m));
   for (int r = 0; r < R; ++r) {
     pv[r] = _mm512_set1_epi32(-1);
     mv[r] = _mm512_setzero_si512();
-    d[r] = splat<W>(static_cast<std::uint32_t>(p.m));
-    vwant[r] = _mm512_load_si512(want[r]);
-    vlen[r] = _mm512_load_si512(len[r]);
-    vbest[r] = _mm512_load_si512(best[r]);
+    d[r] = vmw;
+    // score == m: the empty substring (column 0) already achieves it.
+    if constexpr (W == 8) vbest[r] = _mm512_mask_mov_epi8(none, _mm512_cmpeq_epi8_mask(vwant[r], vmw), _mm512_setzero_si512());
+    else if constexpr (W == 16) vbest[r] = _mm512_mask_mov_epi16(none, _mm512_cmpeq_epi16_mask(vwant[r], vmw), _mm512_setzero_si512());
+    else vbest[r] = _mm512_mask_mov_epi32(none, _mm512_cmpeq_epi32_mask(vwant[r], vmw), _mm512_setzero_si512());
   }
   const __m512i hib = splat<W>(std::uint32_t{1} << (p.m - 1)), one = splat<W>(1);
-  __m512i gth[8], rows[8];
   for (std::int64_t b = 0; 8 * b < steps; ++b) {
     // Row u holds text[j - 8b - 7 + u] of every request: column l = 8b + 8 - u.
     // Plain 8-byte loads: a gather of 8 lanes costs more than 8 loads and inserts.
-    const std::int64_t back = 8 * b;
+    const unsigned char* at_b = text - 7 - 8 * b;
     for (int i = 0; i < 8; ++i) {
       auto at = [&](int q) {
         std::uint64_t w;
-        __builtin_memcpy(&w, text + (base[8 * i + q] - back), 8);
+        __builtin_memcpy(&w, at_b + js[8 * i + q], 8);
         return static_cast<long long>(w);
       };
       gth[i] = _mm512_set_epi64(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
@@ -217,14 +255,20 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
       }
     }
   }
-  for (int r = 0; r < R; ++r) _mm512_store_si512(best[r], vbest[r]);
-  for (std::size_t i = 0; i < g; ++i) {
-    Req& q = rq[i];
-    const lane_t b = fbest[request_slots<W>[i]];
-    const std::uint64_t end = F::j(q) + 1;
-    // An exact occurrence has exactly m bytes; "none" cannot happen when score == score_j.
-    F::set(q, F::score(q) == 0 ? end - p.m : b == none ? end : end - b);
+  // Back to request order: start = j + 1 - best column (an exact occurrence: exactly m bytes;
+  // "none" (0xFF here) cannot happen when score == score_j; it gives j + 1).
+  alignas(64) std::uint8_t bb[64];
+  _mm512_store_si512(bb, lanes_to_bytes<W>(vbest));
+  alignas(64) std::uint64_t st[64];
+  const __m512i ff = _mm512_set1_epi64(0xFF);
+  for (int i = 0; i < 8; ++i) {
+    const __m512i j1 = _mm512_add_epi64(_mm512_load_si512(js + 8 * i), one64);
+    __m512i back = _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bb + 8 * i)));
+    back = _mm512_maskz_mov_epi64(_mm512_cmpneq_epu64_mask(back, ff), back);
+    back = _mm512_mask_mov_epi64(back, _mm512_testn_epi64_mask(_mm512_load_si512(sc + 8 * i), _mm512_load_si512(sc + 8 * i)), vm);
+    _mm512_store_si512(st + 8 * i, _mm512_sub_epi64(j1, back));
   }
+  for (std::size_t i = 0; i < g; ++i) F::set(rq[i], st[i]);
   return true;
 }
 
