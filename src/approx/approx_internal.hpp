@@ -180,6 +180,11 @@ bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0,
 bool myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                    std::size_t steps, std::size_t warm, bool text_in_quarter1,
                                    striped_clusters& out);
+/// Writes the hits of n complete runs r[0, n) of a stripe starting at text position base
+/// (end = base + best + 1, errors = score, start = end as make_hit, open 0), as cluster hits of pattern
+/// `pattern` on strand dir, to out[0, n). AVX-512F; myers_striped_avx512.cpp
+void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
+                           strand dir, hit* out);
 /// The same contract on AVX2 (Peq by vpshufb per high nibble; `text_in_quarter1` is ignored,
 /// returns true); myers_striped_avx2.cpp.
 bool myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,

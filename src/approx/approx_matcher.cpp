@@ -51,6 +51,8 @@ class start_sink : public end_sink {
     return out_.data() + size;
   }
   void shrink(const hit* end) { out_.resize(static_cast<std::size_t>(end - out_.data())); }
+  [[nodiscard]] std::uint32_t pattern_index() const { return p_.index; }
+  [[nodiscard]] strand pattern_dir() const { return p_.dir; }
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
     if (sole_) {
@@ -124,29 +126,47 @@ class cluster_sink final : public start_sink {
   void on_runs(const striped_clusters& res, std::uint64_t base, std::size_t stride) override {
     if (!direct()) {
       reserve(res);
-      walk_runs(res, base, stride, [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { emit(j, score, flags); });
+      auto one = [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { emit(j, score, flags); };
+      walk_runs(res, base, stride, one, [&](const striped_cluster* r, std::size_t n, std::uint64_t b) {
+        for (std::size_t i = 0; i < n; ++i) emit(b + r[i].best, r[i].score, 0);
+      });
       return;
     }
     // A sole sink with starts filled in later: hits are written straight into room made in
-    // `out` (this is the whole per-run cost of a dense output).
+    // `out` (this is the whole per-run cost of a dense output), a stripe's inner runs by a
+    // vector loop.
     std::size_t n = 0;
     for (const std::uint32_t c : res.count) n += c;
     hit* h = grow(n);
-    walk_runs(res, base, stride,
-              [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { *h++ = make_hit(j, score, flags); });
+    walk_runs(
+        res, base, stride,
+        [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { *h++ = make_hit(j, score, flags); },
+        [&](const striped_cluster* r, std::size_t count, std::uint64_t b) {
+          write_run_hits_avx512(r, count, b, pattern_index(), pattern_dir(), h);
+          h += count;
+        });
     shrink(h);
   }
   /// Passes each run of `res` that is complete to emit(best end, score, flags), joining a
   /// stripe's first run to the open one when they touch; the open run is kept in locals
-  /// meanwhile and left open at the end.
-  template <class Emit>
-  void walk_runs(const striped_clusters& res, std::uint64_t base, std::size_t stride, Emit&& emit) {
+  /// meanwhile and left open at the end. A stripe's runs between its first and its last are
+  /// complete, touch neither end of the slice (flags 0) and go to inner(runs, count, base) in
+  /// one call.
+  template <class Emit, class Inner>
+  void walk_runs(const striped_clusters& res, std::uint64_t base, std::size_t stride, Emit&& emit, Inner&& inner) {
     bool open = open_;
     std::uint64_t first = first_, last = last_, best_j = best_j_;
     std::uint32_t best_score = best_score_;
     for (std::size_t s = 0; s < res.count.size(); ++s, base += stride) {
       const striped_cluster* r = res.recs.data() + s * res.cap;
-      for (std::uint32_t i = 0; i < res.count[s]; ++i) {
+      const std::uint32_t count = res.count[s];
+      for (std::uint32_t i = 0; i < count; ++i) {
+        if (i == 1 && count > 2) {  // runs 1 .. count - 2: the open one (run 0) is complete
+          emit(best_j, best_score, flags_of(first, last));
+          inner(r + 1, count - 2, base);
+          i = count - 1;
+          open = false;
+        }
         const std::uint64_t f = base + r[i].first;
         if (open && f == last + 1) {  // continues a run cut by the previous stripe's end
           if (r[i].score < best_score) best_score = r[i].score, best_j = base + r[i].best;

@@ -32,6 +32,7 @@
 #include <immintrin.h>
 
 #include <array>
+#include <cstddef>
 
 #include "approx/approx_internal.hpp"
 #include "approx/striped_avx512.hpp"
@@ -503,6 +504,37 @@ striped_pattern narrow(const striped_pattern& sp) {
 }
 
 }  // namespace
+
+void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
+                           strand dir, hit* out) {
+  static_assert(sizeof(hit) == 32 && offsetof(hit, end) == 8 && offsetof(hit, pattern) == 16 &&
+                offsetof(hit, errors) == 20 && offsetof(hit, dir) == 24 && offsetof(hit, open) == 25);
+  static_assert(sizeof(striped_cluster) == 8 && offsetof(striped_cluster, best) == 4 &&
+                offsetof(striped_cluster, score) == 6);
+  // A hit as 4 qwords: start (= end until the starts are found, as make_hit), end,
+  // pattern | errors << 32, dir (open and padding 0).
+  const __m512i end0 = _mm512_set1_epi64(static_cast<long long>(base + 1));
+  const __m512i pat = _mm512_set1_epi64(pattern), w16 = _mm512_set1_epi64(0xFFFF);
+  const __m512i dirq = _mm512_maskz_set1_epi64(0x88, static_cast<long long>(dir));
+  // Hits 2h, 2h + 1 from lanes 2h, 2h + 1 of end (index 0-7) and pe (8-15).
+  const __m512i idx[4] = {_mm512_set_epi64(0, 9, 1, 1, 0, 8, 0, 0), _mm512_set_epi64(0, 11, 3, 3, 0, 10, 2, 2),
+                          _mm512_set_epi64(0, 13, 5, 5, 0, 12, 4, 4), _mm512_set_epi64(0, 15, 7, 7, 0, 14, 6, 6)};
+  auto emit8 = [&](__m512i rec, hit* o, int count) {
+    const __m512i end = _mm512_add_epi64(end0, _mm512_and_si512(_mm512_srli_epi64(rec, 32), w16));
+    const __m512i pe = _mm512_or_si512(pat, _mm512_slli_epi64(_mm512_srli_epi64(rec, 48), 32));
+    for (int h = 0; 2 * h < count; ++h) {
+      const __m512i v = _mm512_or_si512(_mm512_maskz_permutex2var_epi64(0x77, end, idx[h], pe), dirq);
+      if (2 * h + 2 <= count) _mm512_storeu_si512(o + 2 * h, v);
+      else _mm512_mask_storeu_epi64(o + 2 * h, 0x0F, v);
+    }
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) emit8(_mm512_loadu_si512(r + i), out + i, 8);
+  if (i < n) {
+    const auto left = static_cast<int>(n - i);
+    emit8(_mm512_maskz_loadu_epi64(static_cast<__mmask8>((1u << left) - 1), r + i), out + i, left);
+  }
+}
 
 bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
