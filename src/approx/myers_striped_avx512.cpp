@@ -170,6 +170,9 @@ struct run_log {
   int n = 0;
 };
 
+inline void write_items(const std::uint32_t* val, const std::uint32_t* key, int items, std::uint32_t warm,
+                        striped_clusters& out);
+
 /// Writes the logged runs: entry e = the lanes in mask[e] of register reg[e], each with its
 /// best score + d and that score's leftmost step (at). Its last step is only needed where it
 /// may touch the next stripe's first run, or the slice's end: a run that reaches the last step
@@ -213,6 +216,12 @@ template <int W>
     }
   }
   log.n = 0;
+  write_items(val, key, items, warm, out);
+}
+
+/// The records of a flat list of runs (write_runs) into their stripes' parts.
+inline void write_items(const std::uint32_t* val, const std::uint32_t* key, int items, std::uint32_t warm,
+                        striped_clusters& out) {
   striped_cluster* recs = out.recs.data();
   for (int i = 0; i < items; ++i) {
     const std::uint32_t st = key[i] & 0xFF;
@@ -309,6 +318,149 @@ struct clusters_out {
   }
 };
 
+/// The byte-lane (m <= 8) form of run_log: one entry holds all 64 lanes, best in bytes and
+/// its step in two 16-bit registers (lanes 0-31, 32-63). It also keeps each lane's count of
+/// records written so far, which write_runs8 scatters by.
+struct run_log8 {
+  static constexpr int cap = 12;
+  __m512i best[cap], at_lo[cap], at_hi[cap];
+  std::uint64_t mask[cap], began[cap];
+  bool to_end[cap];
+  int n = 0;
+  alignas(64) std::uint32_t lane_count[64] = {};
+};
+
+/// write_runs for run_log8 (the same records), 16 lanes at a time: each record is built whole
+/// in vector registers together with its place, at the lane's count (which counts on in lane
+/// order; out.count is set from it at the end), so the loop per run is one load and store.
+[[gnu::noipa]] void write_runs8(run_log8& log, const std::array<std::uint32_t, 64>& stripe, std::uint32_t warm,
+                                std::uint32_t last_step, std::uint32_t d, striped_clusters& out) {
+  const __m512i vd = _mm512_set1_epi32(static_cast<int>(d)), vcap = _mm512_set1_epi32(static_cast<int>(out.cap));
+  const __m512i vwarm = _mm512_set1_epi32(static_cast<int>(warm)), one = _mm512_set1_epi32(1);
+  std::uint64_t* const recs = reinterpret_cast<std::uint64_t*>(out.recs.data());
+  constexpr int max_items = 64 * 6 + 16;  // a lane ends at most 4 runs per block, +1 at the end
+  alignas(64) std::uint64_t rec[max_items];
+  alignas(64) std::uint32_t at[max_items];
+  int items = 0;
+  for (int e = 0; e < log.n; ++e) {
+    for (int h = 0; h < 4; ++h) {
+      const auto m = static_cast<__mmask16>(log.mask[e] >> (16 * h));
+      if (m == 0) continue;
+      const auto began = static_cast<__mmask16>(log.began[e] >> (16 * h));
+      const __m512i at16 = h < 2 ? log.at_lo[e] : log.at_hi[e];
+      const __m512i at32 =
+          _mm512_cvtepu16_epi32((h & 1) == 0 ? _mm512_castsi512_si256(at16) : _mm512_extracti64x4_epi64(at16, 1));
+      __m128i b8;
+      switch (h) {  // the immediate must be a constant
+        case 0: b8 = _mm512_extracti32x4_epi32(log.best[e], 0); break;
+        case 1: b8 = _mm512_extracti32x4_epi32(log.best[e], 1); break;
+        case 2: b8 = _mm512_extracti32x4_epi32(log.best[e], 2); break;
+        default: b8 = _mm512_extracti32x4_epi32(log.best[e], 3); break;
+      }
+      const __m512i score = _mm512_sub_epi32(_mm512_cvtepu8_epi32(b8), vd);
+      const __m512i last = log.to_end[e] ? _mm512_set1_epi32(static_cast<int>(last_step)) : at32;
+      const __m512i cnt = _mm512_load_si512(log.lane_count + 16 * h);
+      const __m512i idx = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_loadu_si512(stripe.data() + 16 * h), vcap), cnt);
+      // A stripe's first run that began at step warm: first = warm (see write_runs).
+      const __m512i first = _mm512_mask_mov_epi32(at32, _mm512_mask_cmpeq_epi32_mask(began, cnt, _mm512_setzero_si512()), vwarm);
+      const __m512i lo = _mm512_or_si512(first, _mm512_slli_epi32(last, 16));  // first | last << 16
+      const __m512i hi = _mm512_or_si512(at32, _mm512_slli_epi32(score, 16));  // best | score << 16
+      const __m512i q0 = _mm512_or_si512(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(lo)),
+                                         _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(hi)), 32));
+      const __m512i q1 = _mm512_or_si512(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(lo, 1)),
+                                         _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(hi, 1)), 32));
+      const auto m0 = static_cast<__mmask8>(m), m1 = static_cast<__mmask8>(m >> 8);
+      const int n0 = __builtin_popcount(m0);
+      _mm512_storeu_si512(rec + items, _mm512_maskz_compress_epi64(m0, q0));
+      _mm512_storeu_si512(rec + items + n0, _mm512_maskz_compress_epi64(m1, q1));
+      _mm512_storeu_si512(at + items, _mm512_maskz_compress_epi32(m, idx));
+      items += __builtin_popcount(m);
+      _mm512_store_si512(log.lane_count + 16 * h, _mm512_mask_add_epi32(cnt, m, cnt, one));
+    }
+  }
+  log.n = 0;
+  // Plain stores: the vectorizer would turn them into scatters, which cost more here.
+  for (int i = 0; i < items; ++i) {
+    recs[at[i]] = rec[i];
+    asm volatile("");
+  }
+}
+
+/// clusters_out on the byte lanes of the m <= 8 DP itself (no widening per step): best
+/// scores in bytes, their steps in two 16-bit registers.
+struct clusters_out8 {
+  static constexpr bool inline_checks = true;
+  static constexpr int width = 8;  ///< reads the byte state directly
+  using log_type = run_log8;
+  __m512i kk;
+  std::uint32_t d, warm;
+  const std::array<std::uint32_t, 64>* stripe;
+  striped_clusters* out;
+  __m512i best, at_lo, at_hi;
+  __m512i done_best, done_lo, done_hi;
+  std::uint64_t open = 0, done = 0, began = 0;
+
+  [[gnu::always_inline]] void log_runs(log_type& log, std::uint64_t m, __m512i b, __m512i lo, __m512i hi,
+                                       bool to_end = false) {
+    const int e = log.n;
+    log.best[e] = b;
+    log.at_lo[e] = lo;
+    log.at_hi[e] = hi;
+    log.to_end[e] = to_end;
+    log.mask[e] = m;
+    log.began[e] = began;
+    log.n = e + (m != 0 ? 1 : 0);
+  }
+  [[gnu::always_inline]] bool on_step(const striped_state<8>& st, std::size_t t, log_type& log) {
+    const __m512i tv = _mm512_set1_epi16(static_cast<short>(t));
+    const __m512i sc = st.sc[0];
+    const std::uint64_t h = _mm512_cmple_epu8_mask(sc, kk);
+    // Strictly smaller: the leftmost end wins ties. A new run starts from best = maximum.
+    const std::uint64_t better = _mm512_mask_cmplt_epu8_mask(h, sc, best);
+    best = _mm512_mask_mov_epi8(best, better, sc);
+    at_lo = _mm512_mask_mov_epi16(at_lo, static_cast<__mmask32>(better), tv);
+    at_hi = _mm512_mask_mov_epi16(at_hi, static_cast<__mmask32>(better >> 32), tv);
+    if (t == warm) began = h;
+    const std::uint64_t closed = open & ~h;
+    // A lane whose earlier run of this block still waits: that one goes to the log first
+    // (rare: runs are at least two steps apart and a block has eight).
+    if (const std::uint64_t again = closed & done) [[unlikely]]
+      log_runs(log, again, done_best, done_lo, done_hi);
+    done_best = _mm512_mask_mov_epi8(done_best, closed, best);
+    done_lo = _mm512_mask_mov_epi16(done_lo, static_cast<__mmask32>(closed), at_lo);
+    done_hi = _mm512_mask_mov_epi16(done_hi, static_cast<__mmask32>(closed >> 32), at_hi);
+    done |= closed;
+    best = _mm512_mask_mov_epi8(best, closed, _mm512_set1_epi8(-1));
+    open = h;
+    return h != 0;
+  }
+  [[gnu::always_inline]] void flush(log_type& log) {
+    log_runs(log, done, done_best, done_lo, done_hi);
+    done = 0;
+    if (log.n != 0) write_runs8(log, *stripe, warm, 0, d, *out);
+  }
+  void finish(std::size_t steps, log_type& log) {
+    log_runs(log, done, done_best, done_lo, done_hi);
+    done = 0;
+    log_runs(log, open, best, at_lo, at_hi, true);
+    open = 0;
+    if (log.n != 0) write_runs8(log, *stripe, warm, static_cast<std::uint32_t>(steps - 1), d, *out);
+    for (std::size_t l = 0; l < 64; ++l) out->count[(*stripe)[l]] = log.lane_count[l];
+  }
+};
+
+/// The state as Out reads it: the byte DP's own, or widened to the 16-bit layout.
+template <int W, class Out>
+[[gnu::always_inline]] inline bool on_step_of(Out& out, const striped_state<W>& st, std::size_t t,
+                                              typename Out::log_type& log) {
+  if constexpr (requires { Out::width; }) {
+    return out.on_step(st, t, log);
+  } else {
+    striped_state<16> view;
+    return out.on_step(scores_view<W>(st, view), t, log);
+  }
+}
+
 /// Steps with a check of every lane after each (the tail, and blocks whose minimum says that
 /// some lane reached <= k), from state `st`. True when some lane was at <= k.
 template <int W, unsigned Q, bool Masked, class Out>
@@ -317,10 +469,9 @@ template <int W, unsigned Q, bool Masked, class Out>
                                                         std::size_t warm, Out& out,
                                                         typename Out::log_type& log) {
   bool any = false;
-  striped_state<16> view;
   for (std::size_t u = 0; u < count; ++u) {
     step_all<W, Q, Masked>(rows[u], qt, st);
-    if (t + u >= warm) any |= out.on_step(scores_view<W>(st, view), t + u, log);
+    if (t + u >= warm) any |= on_step_of<W>(out, st, t + u, log);
   }
   return any;
 }
@@ -477,11 +628,18 @@ template <int W>
 bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
               std::size_t warm, bool q1, striped_clusters& res) {
   constexpr int OW = out_width<W>;
-  static const stripe_table<OW> stripe = make_stripe_table<OW>();
   // Runs are separated by at least one step above k: at most (steps - warm + 1) / 2 per stripe.
   res.cap = (steps - warm) / 2 + 1;
   if (res.recs.size() < 64 * res.cap) res.recs.resize(64 * res.cap);
   res.count.fill(0);
+  if constexpr (W == 8) {
+    static const stripe_table<8> stripe = make_stripe_table<8>();
+    const __m512i none = _mm512_set1_epi8(-1), none16 = _mm512_set1_epi16(-1);
+    clusters_out8 out{_mm512_set1_epi8(static_cast<char>(sp.kk)), sp.d, static_cast<std::uint32_t>(warm),
+                      &stripe[0], &res, none, none16, none16, none, none16, none16};
+    return dispatch<W>(sp, text0, stride, steps, warm, q1, out);
+  }
+  static const stripe_table<OW> stripe = make_stripe_table<OW>();
   clusters_out<OW> out{splat<OW>(sp.kk), sp.d, static_cast<std::uint32_t>(warm), &stripe, &res, {}, {}, {}, {}, {}};
   for (int r = 0; r < regs<OW>; ++r)
     out.best[r] = out.at[r] = out.done_best[r] = out.done_at[r] = splat<OW>(~0u);
