@@ -469,6 +469,14 @@ template <int W, unsigned Q, bool Masked, class Out>
                                                         std::size_t warm, Out& out,
                                                         typename Out::log_type& log) {
   bool any = false;
+  if (count == 8 && t >= warm) {  // the usual block: unrolled, its rows stay in registers
+#pragma GCC unroll 8
+    for (std::size_t u = 0; u < 8; ++u) {
+      step_all<W, Q, Masked>(rows[u], qt, st);
+      any |= on_step_of<W>(out, st, t + u, log);
+    }
+    return any;
+  }
   for (std::size_t u = 0; u < count; ++u) {
     step_all<W, Q, Masked>(rows[u], qt, st);
     if (t + u >= warm) any |= on_step_of<W>(out, st, t + u, log);
