@@ -208,19 +208,47 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
     else vbest[r] = _mm512_mask_mov_epi32(none, _mm512_cmpeq_epi32_mask(vwant[r], vmw), _mm512_setzero_si512());
   }
   const __m512i hib = splat<W>(std::uint32_t{1} << (p.m - 1)), one = splat<W>(1);
+  // 9 to 16 columns (m <= 16 and k <= 8, the usual case): one 16-byte load per request gives
+  // the rows of both blocks (its high qword block 0, its low one block 1).
+  __m512i rows1[8];
+  const bool two_blocks = steps > 8 && steps <= 16;
+  if (two_blocks) {
+    const __m512i lo_q = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), hi_q = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+    __m512i g1[8];
+    const unsigned char* at0 = text - 15;
+    for (int i = 0; i < 8; ++i) {
+      auto load4 = [&](int q) {  // the windows of requests 8i + q .. 8i + q + 3
+        const std::uint64_t* jj = js + 8 * i + q;
+        __m512i v = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at0 + jj[0])));
+        v = _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(at0 + jj[1])), 1);
+        v = _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(at0 + jj[2])), 2);
+        return _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(at0 + jj[3])), 3);
+      };
+      const __m512i a = load4(0), b = load4(4);
+      gth[i] = _mm512_permutex2var_epi64(a, hi_q, b);
+      g1[i] = _mm512_permutex2var_epi64(a, lo_q, b);
+    }
+    transpose8(g1, rows1);
+  }
   for (std::int64_t b = 0; 8 * b < steps; ++b) {
     // Row u holds text[j - 8b - 7 + u] of every request: column l = 8b + 8 - u.
     // Plain 8-byte loads: a gather of 8 lanes costs more than 8 loads and inserts.
-    const unsigned char* at_b = text - 7 - 8 * b;
-    for (int i = 0; i < 8; ++i) {
-      auto at = [&](int q) {
-        std::uint64_t w;
-        __builtin_memcpy(&w, at_b + js[8 * i + q], 8);
-        return static_cast<long long>(w);
-      };
-      gth[i] = _mm512_set_epi64(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
+    if (two_blocks && b == 1) {
+      for (int u = 0; u < 8; ++u) rows[u] = rows1[u];
+    } else {
+      if (!two_blocks) {
+        const unsigned char* at_b = text - 7 - 8 * b;
+        for (int i = 0; i < 8; ++i) {
+          auto at = [&](int q) {
+            std::uint64_t w;
+            __builtin_memcpy(&w, at_b + js[8 * i + q], 8);
+            return static_cast<long long>(w);
+          };
+          gth[i] = _mm512_set_epi64(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
+        }
+      }
+      transpose8(gth, rows);
     }
-    transpose8(gth, rows);
     for (int u = 7; u >= 0; --u) {
       const std::int64_t col = 8 * b + 8 - u;
       if (col > steps) break;
