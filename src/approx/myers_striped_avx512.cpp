@@ -322,7 +322,9 @@ struct clusters_out {
 /// its step in two 16-bit registers (lanes 0-31, 32-63). It also keeps each lane's count of
 /// records written so far, which write_runs8 scatters by.
 struct run_log8 {
-  static constexpr int cap = 12;
+  // Entries of several blocks: the log is written out (a call, which spills the hot loop's
+  // registers) only once it may not hold another block's (at most 9: 8 steps and the end).
+  static constexpr int cap = 48, block_max = 9;
   __m512i best[cap], at_lo[cap], at_hi[cap];
   std::uint64_t mask[cap], began[cap];
   bool to_end[cap];
@@ -338,11 +340,20 @@ struct run_log8 {
   const __m512i vd = _mm512_set1_epi32(static_cast<int>(d)), vcap = _mm512_set1_epi32(static_cast<int>(out.cap));
   const __m512i vwarm = _mm512_set1_epi32(static_cast<int>(warm)), one = _mm512_set1_epi32(1);
   std::uint64_t* const recs = reinterpret_cast<std::uint64_t*>(out.recs.data());
-  constexpr int max_items = 64 * 6 + 16;  // a lane ends at most 4 runs per block, +1 at the end
+  constexpr int max_items = 64 * 8;
   alignas(64) std::uint64_t rec[max_items];
   alignas(64) std::uint32_t at[max_items];
   int items = 0;
+  // Plain stores: the vectorizer would turn them into scatters, which cost more here.
+  auto store = [&] {
+    for (int i = 0; i < items; ++i) {
+      recs[at[i]] = rec[i];
+      asm volatile("");
+    }
+    items = 0;
+  };
   for (int e = 0; e < log.n; ++e) {
+    if (items > max_items - 64) store();  // an entry adds at most 64
     for (int h = 0; h < 4; ++h) {
       const auto m = static_cast<__mmask16>(log.mask[e] >> (16 * h));
       if (m == 0) continue;
@@ -379,11 +390,7 @@ struct run_log8 {
     }
   }
   log.n = 0;
-  // Plain stores: the vectorizer would turn them into scatters, which cost more here.
-  for (int i = 0; i < items; ++i) {
-    recs[at[i]] = rec[i];
-    asm volatile("");
-  }
+  store();
 }
 
 /// clusters_out on the byte lanes of the m <= 8 DP itself (no widening per step): best
@@ -437,7 +444,8 @@ struct clusters_out8 {
   [[gnu::always_inline]] void flush(log_type& log) {
     log_runs(log, done, done_best, done_lo, done_hi);
     done = 0;
-    if (log.n != 0) write_runs8(log, *stripe, warm, 0, d, *out);
+    if (log.n > run_log8::cap - run_log8::block_max) [[unlikely]]
+      write_runs8(log, *stripe, warm, 0, d, *out);
   }
   void finish(std::size_t steps, log_type& log) {
     log_runs(log, done, done_best, done_lo, done_hi);
