@@ -5,7 +5,8 @@
 //
 //   bench_approx --text FILE [--patterns PREFIX] [--prefix BYTES] [--peer-prefix BYTES]
 //                [--m 8,16,32,64,128,1024] [--k 0,1,2,3,4] [--engines auto,myers-word,...]
-//                [--threads N] [--reps N] [--starts yes|no] [--many N] [--many-prefix BYTES] [--edlib-sample N]
+//                [--threads N] [--reps N] [--starts yes|no] [--pin yes|no] [--many N] [--many-prefix BYTES]
+//                [--edlib-sample N]
 //   bench_approx --text rand01-4m.txt --best 32,64,...,1024 [--threads N]
 //
 // --best: the best approximate substring (trawl best) instead: both engines (Myers, the
@@ -14,8 +15,11 @@
 //
 // --reps N: each trawl cell runs N times and the fastest is reported (default 1).
 // --starts no: hits without their start (as `trawl search -c`), to separate the start pass.
+// --pin no: single-thread runs (trawl and the peers) are not pinned to their CPU (see pin_scope).
 // Prints one markdown table row per measurement: tool | engine | m | k | threads | MiB |
 // seconds | GB/s | GCUPS (m·n/t) | hits.
+#include <sched.h>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -47,6 +51,7 @@ struct args {
   unsigned threads = 0;
   unsigned reps = 1;  ///< trawl runs per cell; the fastest is reported (shared machines are noisy)
   bool starts = true;  ///< --no-starts: ends and errors only, as `trawl search -c` (no start pass)
+  bool pin = true;     ///< single-thread runs pinned to one CPU
   std::size_t many = 1000, edlib_sample = 20;
   std::vector<std::size_t> best;  ///< |X| values for the best-substring run
 };
@@ -57,6 +62,32 @@ std::vector<std::string> split(const std::string& s) {
   for (std::string x; std::getline(ss, x, ',');) out.push_back(x);
   return out;
 }
+
+/// Pins the calling thread to the CPU it is on while it lives (single-thread timings: on a
+/// shared machine a thread the scheduler moves between cores ran up to 30 % slower from one
+/// run to the next). All-thread runs happen unpinned, so the workers they start may use every
+/// core. --pin no leaves every run free.
+class pin_scope {
+ public:
+  explicit pin_scope(bool on) {
+    if (!on || sched_getaffinity(0, sizeof(old_), &old_) != 0) return;
+    const int cpu = sched_getcpu();
+    if (cpu < 0) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pinned_ = sched_setaffinity(0, sizeof(one), &one) == 0;
+  }
+  ~pin_scope() {
+    if (pinned_) sched_setaffinity(0, sizeof(old_), &old_);
+  }
+  pin_scope(const pin_scope&) = delete;
+  pin_scope& operator=(const pin_scope&) = delete;
+
+ private:
+  cpu_set_t old_{};
+  bool pinned_ = false;
+};
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -109,6 +140,7 @@ int main(int argc, char** argv) {
     else if (f == "--threads") a.threads = static_cast<unsigned>(std::stoul(v));
     else if (f == "--reps") a.reps = std::max(1u, static_cast<unsigned>(std::stoul(v)));
     else if (f == "--starts") a.starts = v != "no";
+    else if (f == "--pin") a.pin = v != "no";
     else if (f == "--many") a.many = std::stoull(v);
     else if (f == "--edlib-sample") a.edlib_sample = std::stoull(v);
     else if (f == "--engines") a.engines = split(v);
@@ -159,6 +191,7 @@ int main(int argc, char** argv) {
           trawl::best_options bo;
           bo.algorithm = alg;
           bo.threads = th;
+          const pin_scope pin(a.pin && th == 1);
           const double t0 = now();
           const trawl::best_result r = trawl::best_substring(x, text, bo);
           const double sec = now() - t0;
@@ -173,6 +206,7 @@ int main(int argc, char** argv) {
         }
       }
 #ifdef TRAWL_BENCH_EDLIB
+      const pin_scope pin(a.pin);
       const double t0 = now();
       EdlibAlignResult r = edlibAlign(x.data(), static_cast<int>(m), text.data(), static_cast<int>(text.size()),
                                       edlibNewAlignConfig(-1, EDLIB_MODE_HW, EDLIB_TASK_DISTANCE, nullptr, 0));
@@ -205,6 +239,7 @@ int main(int argc, char** argv) {
         if (all > 1 && e == "auto") thread_counts.push_back(all);
         for (unsigned th : thread_counts) {
           o.threads = th;
+          const pin_scope pin(a.pin && th == 1);
           double sec = 1e300, cpu = 0;
           std::uint64_t hits = 0;
           for (unsigned rep = 0; rep < a.reps; ++rep) {  // the fastest of --reps runs
@@ -226,6 +261,7 @@ int main(int argc, char** argv) {
       }
 #ifdef TRAWL_BENCH_EDLIB
       {
+        const pin_scope pin(a.pin);
         const double t0 = now(), c0 = cpu_now();
         EdlibAlignResult r = edlibAlign(p.data(), static_cast<int>(m), peer.data(), static_cast<int>(peer.size()),
                                         edlibNewAlignConfig(k, EDLIB_MODE_HW, EDLIB_TASK_DISTANCE, nullptr, 0));
@@ -249,6 +285,7 @@ int main(int argc, char** argv) {
       if (all > 1) thread_counts.push_back(all);
       for (unsigned th : thread_counts) {
         o.threads = th;
+        const pin_scope pin(a.pin && th == 1);
         const double t0 = now(), c0 = cpu_now();
         const std::uint64_t hits = run_trawl(pats, t, o);
         const double sec = now() - t0, cpu = cpu_now() - c0;
@@ -257,6 +294,7 @@ int main(int argc, char** argv) {
       }
 #ifdef TRAWL_BENCH_EDLIB
       const std::size_t sample = std::min(a.edlib_sample, pats.size());
+      const pin_scope pin(a.pin);
       const double t0 = now(), c0 = cpu_now();
       std::uint64_t locs = 0;
       for (std::size_t i = 0; i < sample; ++i) {
