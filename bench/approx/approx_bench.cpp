@@ -33,6 +33,8 @@
 #include <thread>
 #include <vector>
 
+#include <tbb/info.h>
+
 #include "trawl/approx.hpp"
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
@@ -170,6 +172,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const unsigned all = a.threads != 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+  // oneTBB reads the CPUs it may use once, from the first thread that asks; asked first from
+  // inside a pin_scope it would settle on one CPU, and every all-thread run after would get one
+  // worker. Ask now, unpinned.
+  (void)tbb::info::default_concurrency();
   const std::string_view peer = text.substr(0, std::min(a.peer_prefix, text.size()));
   std::mt19937_64 rng(2026);
   if (a.best.empty())
