@@ -319,8 +319,8 @@ struct clusters_out {
 };
 
 /// The byte-lane (m <= 8) form of run_log: one entry holds all 64 lanes, best in bytes and
-/// its step in two 16-bit registers (lanes 0-31, 32-63). It also keeps each lane's count of
-/// records written so far, which write_runs8 scatters by.
+/// its step in two 16-bit registers (lanes 0-31, 32-63). It also keeps, per lane, where its
+/// next record goes (write_runs8 scatters by it) and which lanes have written one.
 struct run_log8 {
   // Entries of several blocks: the log is written out (a call, which spills the hot loop's
   // registers) only once it may not hold another block's (at most 9: 8 steps and the end).
@@ -329,16 +329,26 @@ struct run_log8 {
   std::uint64_t mask[cap], began[cap];
   bool to_end[cap];
   int n = 0;
-  alignas(64) std::uint32_t lane_count[64] = {};
+  /// Lanes with a record written.
+  std::uint64_t written = 0;
+  /// Slot j: the next record's index in out.recs for lane lane_of_slot(j), in the order
+  /// write_runs8 builds records in (so it reads 8 slots with one load).
+  alignas(64) std::uint32_t next[64];
+  /// write_runs8 assembles the records of 32 lanes (half g) in four registers of 8 qwords,
+  /// r = 0-3, by 16- and 32-bit unpacks: qword q of register r is lane 8(q/2) + 2r + q%2.
+  static constexpr std::uint32_t lane_of_slot(std::uint32_t j) {
+    const std::uint32_t g = j / 32, r = j / 8 % 4, q = j % 8;
+    return 32 * g + 8 * (q / 2) + 2 * r + q % 2;
+  }
 };
 
-/// write_runs for run_log8 (the same records), 16 lanes at a time: each record is built whole
-/// in vector registers together with its place, at the lane's count (which counts on in lane
-/// order; out.count is set from it at the end), so the loop per run is one load and store.
-[[gnu::noipa]] void write_runs8(run_log8& log, const std::array<std::uint32_t, 64>& stripe, std::uint32_t warm,
-                                std::uint32_t last_step, std::uint32_t d, striped_clusters& out) {
-  const __m512i vd = _mm512_set1_epi32(static_cast<int>(d)), vcap = _mm512_set1_epi32(static_cast<int>(out.cap));
-  const __m512i vwarm = _mm512_set1_epi32(static_cast<int>(warm)), one = _mm512_set1_epi32(1);
+/// write_runs for run_log8 (the same records), 32 lanes at a time: each record is built whole
+/// in vector registers together with its place (the lane's next slot), so the loop per run is
+/// one load and one store.
+[[gnu::noipa]] void write_runs8(run_log8& log, std::uint32_t warm, std::uint32_t last_step, std::uint32_t d,
+                                striped_clusters& out) {
+  const __m512i vd = _mm512_set1_epi16(static_cast<short>(d)), vwarm = _mm512_set1_epi16(static_cast<short>(warm));
+  const __m256i one = _mm256_set1_epi32(1);
   std::uint64_t* const recs = reinterpret_cast<std::uint64_t*>(out.recs.data());
   constexpr int max_items = 64 * 8;
   alignas(64) std::uint64_t rec[max_items];
@@ -354,39 +364,32 @@ struct run_log8 {
   };
   for (int e = 0; e < log.n; ++e) {
     if (items > max_items - 64) store();  // an entry adds at most 64
-    for (int h = 0; h < 4; ++h) {
-      const auto m = static_cast<__mmask16>(log.mask[e] >> (16 * h));
+    // A stripe's first run that began at step warm: first = warm (see write_runs).
+    const std::uint64_t fresh = log.began[e] & ~log.written;
+    log.written |= log.mask[e];
+    for (int g = 0; g < 2; ++g) {
+      const auto m = static_cast<std::uint32_t>(log.mask[e] >> (32 * g));
       if (m == 0) continue;
-      const auto began = static_cast<__mmask16>(log.began[e] >> (16 * h));
-      const __m512i at16 = h < 2 ? log.at_lo[e] : log.at_hi[e];
-      const __m512i at32 =
-          _mm512_cvtepu16_epi32((h & 1) == 0 ? _mm512_castsi512_si256(at16) : _mm512_extracti64x4_epi64(at16, 1));
-      __m128i b8;
-      switch (h) {  // the immediate must be a constant
-        case 0: b8 = _mm512_extracti32x4_epi32(log.best[e], 0); break;
-        case 1: b8 = _mm512_extracti32x4_epi32(log.best[e], 1); break;
-        case 2: b8 = _mm512_extracti32x4_epi32(log.best[e], 2); break;
-        default: b8 = _mm512_extracti32x4_epi32(log.best[e], 3); break;
+      const __m512i at16 = g == 0 ? log.at_lo[e] : log.at_hi[e];
+      const __m512i b16 = _mm512_cvtepu8_epi16(g == 0 ? _mm512_castsi512_si256(log.best[e])
+                                                        : _mm512_extracti64x4_epi64(log.best[e], 1));
+      const __m512i score = _mm512_sub_epi16(b16, vd);
+      const __m512i first = _mm512_mask_mov_epi16(at16, static_cast<__mmask32>(fresh >> (32 * g)), vwarm);
+      const __m512i last = log.to_end[e] ? _mm512_set1_epi16(static_cast<short>(last_step)) : at16;
+      const __m512i fl_lo = _mm512_unpacklo_epi16(first, last), fl_hi = _mm512_unpackhi_epi16(first, last);
+      const __m512i as_lo = _mm512_unpacklo_epi16(at16, score), as_hi = _mm512_unpackhi_epi16(at16, score);
+      const __m512i q[4] = {_mm512_unpacklo_epi32(fl_lo, as_lo), _mm512_unpackhi_epi32(fl_lo, as_lo),
+                            _mm512_unpacklo_epi32(fl_hi, as_hi), _mm512_unpackhi_epi32(fl_hi, as_hi)};
+#pragma GCC unroll 4
+      for (int r = 0; r < 4; ++r) {
+        const auto mr = static_cast<__mmask8>(_pext_u32(m, 0x03030303u << (2 * r)));
+        std::uint32_t* const slot = log.next + 32 * g + 8 * r;
+        const __m256i pos = _mm256_load_si256(reinterpret_cast<const __m256i*>(slot));
+        _mm512_storeu_si512(rec + items, _mm512_maskz_compress_epi64(mr, q[r]));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(at + items), _mm256_maskz_compress_epi32(mr, pos));
+        _mm256_store_si256(reinterpret_cast<__m256i*>(slot), _mm256_mask_add_epi32(pos, mr, pos, one));
+        items += __builtin_popcount(mr);
       }
-      const __m512i score = _mm512_sub_epi32(_mm512_cvtepu8_epi32(b8), vd);
-      const __m512i last = log.to_end[e] ? _mm512_set1_epi32(static_cast<int>(last_step)) : at32;
-      const __m512i cnt = _mm512_load_si512(log.lane_count + 16 * h);
-      const __m512i idx = _mm512_add_epi32(_mm512_mullo_epi32(_mm512_loadu_si512(stripe.data() + 16 * h), vcap), cnt);
-      // A stripe's first run that began at step warm: first = warm (see write_runs).
-      const __m512i first = _mm512_mask_mov_epi32(at32, _mm512_mask_cmpeq_epi32_mask(began, cnt, _mm512_setzero_si512()), vwarm);
-      const __m512i lo = _mm512_or_si512(first, _mm512_slli_epi32(last, 16));  // first | last << 16
-      const __m512i hi = _mm512_or_si512(at32, _mm512_slli_epi32(score, 16));  // best | score << 16
-      const __m512i q0 = _mm512_or_si512(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(lo)),
-                                         _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(hi)), 32));
-      const __m512i q1 = _mm512_or_si512(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(lo, 1)),
-                                         _mm512_slli_epi64(_mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(hi, 1)), 32));
-      const auto m0 = static_cast<__mmask8>(m), m1 = static_cast<__mmask8>(m >> 8);
-      const int n0 = __builtin_popcount(m0);
-      _mm512_storeu_si512(rec + items, _mm512_maskz_compress_epi64(m0, q0));
-      _mm512_storeu_si512(rec + items + n0, _mm512_maskz_compress_epi64(m1, q1));
-      _mm512_storeu_si512(at + items, _mm512_maskz_compress_epi32(m, idx));
-      items += __builtin_popcount(m);
-      _mm512_store_si512(log.lane_count + 16 * h, _mm512_mask_add_epi32(cnt, m, cnt, one));
     }
   }
   log.n = 0;
@@ -418,6 +421,11 @@ struct clusters_out8 {
     log.began[e] = began;
     log.n = e + (m != 0 ? 1 : 0);
   }
+  /// Each lane's first record goes to the start of its stripe's part.
+  void init(log_type& log) const {
+    for (std::uint32_t j = 0; j < 64; ++j)
+      log.next[j] = (*stripe)[run_log8::lane_of_slot(j)] * static_cast<std::uint32_t>(out->cap);
+  }
   [[gnu::always_inline]] bool on_step(const striped_state<8>& st, std::size_t t, log_type& log) {
     const __m512i tv = _mm512_set1_epi16(static_cast<short>(t));
     const __m512i sc = st.sc[0];
@@ -445,15 +453,18 @@ struct clusters_out8 {
     log_runs(log, done, done_best, done_lo, done_hi);
     done = 0;
     if (log.n > run_log8::cap - run_log8::block_max) [[unlikely]]
-      write_runs8(log, *stripe, warm, 0, d, *out);
+      write_runs8(log, warm, 0, d, *out);
   }
   void finish(std::size_t steps, log_type& log) {
     log_runs(log, done, done_best, done_lo, done_hi);
     done = 0;
     log_runs(log, open, best, at_lo, at_hi, true);
     open = 0;
-    if (log.n != 0) write_runs8(log, *stripe, warm, static_cast<std::uint32_t>(steps - 1), d, *out);
-    for (std::size_t l = 0; l < 64; ++l) out->count[(*stripe)[l]] = log.lane_count[l];
+    if (log.n != 0) write_runs8(log, warm, static_cast<std::uint32_t>(steps - 1), d, *out);
+    for (std::uint32_t j = 0; j < 64; ++j) {
+      const std::uint32_t s = (*stripe)[run_log8::lane_of_slot(j)];
+      out->count[s] = log.next[j] - s * static_cast<std::uint32_t>(out->cap);
+    }
   }
 };
 
@@ -530,6 +541,7 @@ bool run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
   const __m512i q1 = _mm512_set1_epi8(0x40);
   __m512i outside = _mm512_setzero_si512();
   typename Out::log_type log;
+  if constexpr (requires { out.init(log); }) out.init(log);
   quarter_tables qt[4];
   load_quarter_tables(sp.peq.data(), qt);
   striped_state<W> st;
