@@ -180,6 +180,13 @@ bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0,
 bool myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                    std::size_t steps, std::size_t warm, bool text_in_quarter1,
                                    striped_clusters& out);
+/// For tests: false makes the byte-lane kernels of m <= 8 (striped scan, starts) run as on a
+/// CPU without AVX512_VBMI (two 16-bit Peq lookups packed to bytes instead of vpermb); true
+/// (the default) lets them use vpermb where the CPU has it. myers_striped_avx512.cpp
+void striped_allow_vbmi(bool allowed);
+/// True when the byte kernels (striped, starts) look Peq up by vpermb: the CPU has
+/// AVX512_VBMI (Ice Lake, Sapphire Rapids, Zen 4 and later) and no test turned it off.
+bool striped_use_vbmi();
 /// Writes the hits of n complete runs r[0, n) of a stripe starting at text position base
 /// (end = base + best + 1, errors = score, start = end as make_hit, open 0), as cluster hits of pattern
 /// `pattern` on strand dir, to out[0, n). AVX-512F; myers_striped_avx512.cpp

@@ -32,6 +32,7 @@
 #include <immintrin.h>
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 
 #include "approx/approx_internal.hpp"
@@ -69,11 +70,16 @@ struct striped_state {
 template <int W>
 constexpr int out_width = W == 8 ? 16 : W;
 
-/// The scores of st as the outputs read them (W = 8: unpacked into the a / b words).
-template <int W>
+/// The scores of st as the outputs read them (W = 8: unpacked into the a / b words; V: the
+/// byte lanes are in row order, see step_all).
+template <int W, bool V>
 [[gnu::always_inline]] inline const striped_state<out_width<W>>& scores_view(const striped_state<W>& st,
                                                                                striped_state<16>& tmp) {
-  if constexpr (W == 8) {
+  if constexpr (W == 8 && V) {  // byte 2q: stripe A(q) ("a"), byte 2q + 1: A(q) + 1 ("b")
+    tmp.sc[0] = _mm512_and_si512(st.sc[0], _mm512_set1_epi16(0xFF));
+    tmp.sc[1] = _mm512_srli_epi16(st.sc[0], 8);
+    return tmp;
+  } else if constexpr (W == 8) {
     // packus_epi16(a, b) put a's words 8c..8c+7 in bytes 16c..16c+7 and b's in 16c+8..16c+15.
     tmp.sc[0] = _mm512_unpacklo_epi8(st.sc[0], _mm512_setzero_si512());
     tmp.sc[1] = _mm512_unpackhi_epi8(st.sc[0], _mm512_setzero_si512());
@@ -83,9 +89,16 @@ template <int W>
   }
 }
 
-/// One step for all 64 stripes on transposed row x.
-template <int W, unsigned Q, bool Masked>
+/// One step for all 64 stripes on transposed row x. V (W = 8 on CPUs with AVX512_VBMI): Peq
+/// by one vpermb on the row's bytes, so byte lane l is the stripe of row byte l
+/// (stripe_of_byte), instead of two 16-bit lookups packed to bytes.
+template <int W, unsigned Q, bool Masked, bool V>
 [[gnu::always_inline]] inline void step_all(__m512i x, const quarter_tables* qt, striped_state<W>& st) {
+  if constexpr (V) {
+    static_assert(W == 8);
+    step<8>(lookup8<Q, Masked>(x, qt), st.pv[0], st.mv[0], st.sc[0]);
+    return;
+  }
   const __m512i xa = x;
   const __m512i xb = _mm512_srli_epi16(x, 8);
   if constexpr (W == 8) {
@@ -469,20 +482,20 @@ struct clusters_out8 {
 };
 
 /// The state as Out reads it: the byte DP's own, or widened to the 16-bit layout.
-template <int W, class Out>
+template <int W, bool V, class Out>
 [[gnu::always_inline]] inline bool on_step_of(Out& out, const striped_state<W>& st, std::size_t t,
                                               typename Out::log_type& log) {
   if constexpr (requires { Out::width; }) {
     return out.on_step(st, t, log);
   } else {
     striped_state<16> view;
-    return out.on_step(scores_view<W>(st, view), t, log);
+    return out.on_step(scores_view<W, V>(st, view), t, log);
   }
 }
 
 /// Steps with a check of every lane after each (the tail, and blocks whose minimum says that
 /// some lane reached <= k), from state `st`. True when some lane was at <= k.
-template <int W, unsigned Q, bool Masked, class Out>
+template <int W, unsigned Q, bool Masked, bool V, class Out>
 [[gnu::always_inline]] inline bool checked_steps_inline(striped_state<W>& st, const __m512i* rows, std::size_t t,
                                                         std::size_t count, const quarter_tables* qt,
                                                         std::size_t warm, Out& out,
@@ -491,40 +504,40 @@ template <int W, unsigned Q, bool Masked, class Out>
   if (count == 8 && t >= warm) {  // the usual block: unrolled, its rows stay in registers
 #pragma GCC unroll 8
     for (std::size_t u = 0; u < 8; ++u) {
-      step_all<W, Q, Masked>(rows[u], qt, st);
-      any |= on_step_of<W>(out, st, t + u, log);
+      step_all<W, Q, Masked, V>(rows[u], qt, st);
+      any |= on_step_of<W, V>(out, st, t + u, log);
     }
     return any;
   }
   for (std::size_t u = 0; u < count; ++u) {
-    step_all<W, Q, Masked>(rows[u], qt, st);
-    if (t + u >= warm) any |= on_step_of<W>(out, st, t + u, log);
+    step_all<W, Q, Masked, V>(rows[u], qt, st);
+    if (t + u >= warm) any |= on_step_of<W, V>(out, st, t + u, log);
   }
   return any;
 }
 /// The same out of line (the all-ends output), so the hot loop keeps its state in registers.
-template <int W, unsigned Q, bool Masked, class Out>
+template <int W, unsigned Q, bool Masked, bool V, class Out>
 [[gnu::noinline]] bool checked_steps(striped_state<W>& st, const __m512i* rows, std::size_t t, std::size_t count,
                                      const quarter_tables* qt, std::size_t warm, Out& out,
                                      typename Out::log_type& log) {
-  return checked_steps_inline<W, Q, Masked>(st, rows, t, count, qt, warm, out, log);
+  return checked_steps_inline<W, Q, Masked, V>(st, rows, t, count, qt, warm, out, log);
 }
 
 /// A checked block from state st, inline or out of line as Out wants; logged output is
 /// written after it.
-template <int W, unsigned Q, bool Masked, class Out>
+template <int W, unsigned Q, bool Masked, bool V, class Out>
 [[gnu::always_inline]] inline bool checked_block(striped_state<W>& st, const __m512i* rows, std::size_t t,
                                                  std::size_t count, const quarter_tables* qt, std::size_t warm,
                                                  Out& out, typename Out::log_type& log) {
   if constexpr (Out::inline_checks) {
-    const bool any = checked_steps_inline<W, Q, Masked>(st, rows, t, count, qt, warm, out, log);
+    const bool any = checked_steps_inline<W, Q, Masked, V>(st, rows, t, count, qt, warm, out, log);
     out.flush(log);
     return any;
   } else {
     alignas(64) __m512i block[8];
     for (std::size_t u = 0; u < count; ++u) block[u] = rows[u];
     striped_state<W> cur = st;  // a copy: the hot loop's state never has its address taken
-    const bool any = checked_steps<W, Q, Masked>(cur, block, t, count, qt, warm, out, log);
+    const bool any = checked_steps<W, Q, Masked, V>(cur, block, t, count, qt, warm, out, log);
     st = cur;
     return any;
   }
@@ -532,7 +545,7 @@ template <int W, unsigned Q, bool Masked, class Out>
 
 /// Runs the kernel; false when it ran without the quarter mask (Masked = false) and some byte
 /// read was not in 0x40-0x7F after all (the caller then runs it again with the mask).
-template <int W, unsigned Q, bool Masked, class Out>
+template <int W, unsigned Q, bool Masked, bool V, class Out>
 bool run(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
          std::size_t warm, Out out) {  // by value: a local that can live in registers
   constexpr int R = regs<W>;
@@ -580,7 +593,7 @@ bool run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     transpose8(g, rows);
     if (dense) [[unlikely]] {
       // The last block had hits: check every step of this one at once rather than run it twice.
-      dense = checked_block<W, Q, Masked>(st, rows, t, 8, qt, warm, out, log);
+      dense = checked_block<W, Q, Masked, V>(st, rows, t, 8, qt, warm, out, log);
       continue;
     }
     // The fast path checks once per 8 steps, on the minimum score of each lane; a block in
@@ -591,7 +604,7 @@ bool run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     for (int r = 0; r < R; ++r) mn[r] = st.sc[r];
 #pragma GCC unroll 8
     for (std::size_t u = 0; u < 8; ++u) {
-      step_all<W, Q, Masked>(rows[u], qt, st);
+      step_all<W, Q, Masked, V>(rows[u], qt, st);
 #pragma GCC unroll 4
       for (int r = 0; r < R; ++r) mn[r] = min_score<W>(mn[r], st.sc[r]);
     }
@@ -600,7 +613,7 @@ bool run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
     for (int r = 0; r < R; ++r) any |= at_most<W>(mn[r], kk);
     if (any != 0) [[unlikely]] {
       st = saved;
-      dense = checked_block<W, Q, Masked>(st, rows, t, 8, qt, warm, out, log);
+      dense = checked_block<W, Q, Masked, V>(st, rows, t, 8, qt, warm, out, log);
     }
   }
   if (t < steps) {  // the last < 8 bytes of each stripe, never read past it
@@ -615,7 +628,7 @@ bool run(const striped_pattern& sp, const unsigned char* text0, std::size_t stri
       if constexpr (!Masked) outside = _mm512_ternarylogic_epi32(outside, g[i], q1, 0xF6);
     }
     transpose8(g, rows);
-    checked_block<W, Q, Masked>(st, rows, t, steps - t, qt, warm, out, log);
+    checked_block<W, Q, Masked, V>(st, rows, t, steps - t, qt, warm, out, log);
   }
   out.finish(steps, log);
   return Masked || _mm512_test_epi8_mask(outside, _mm512_set1_epi8(static_cast<char>(0xC0))) == 0;
@@ -632,15 +645,24 @@ stripe_table<W> make_stripe_table() {
 }
 
 /// Picks the instantiation for the pattern's Peq quarters and the text.
-template <int W, class Out>
+template <int W, bool V, class Out>
 bool dispatch(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
               std::size_t warm, bool text_in_quarter1, const Out& out) {
   const unsigned used = sp.quarters;
   const bool only1 = (used & ~2u) == 0;
-  if (only1 && text_in_quarter1) return run<W, 2u, false>(sp, text0, stride, steps, warm, out);
-  if (only1) return run<W, 2u, true>(sp, text0, stride, steps, warm, out);
-  if ((used & ~3u) == 0) return run<W, 3u, true>(sp, text0, stride, steps, warm, out);
-  return run<W, 15u, true>(sp, text0, stride, steps, warm, out);
+  if (only1 && text_in_quarter1) return run<W, 2u, false, V>(sp, text0, stride, steps, warm, out);
+  if (only1) return run<W, 2u, true, V>(sp, text0, stride, steps, warm, out);
+  if ((used & ~3u) == 0) return run<W, 3u, true, V>(sp, text0, stride, steps, warm, out);
+  return run<W, 15u, true, V>(sp, text0, stride, steps, warm, out);
+}
+
+std::atomic<bool> vbmi_allowed{true};
+
+/// Where the byte lanes' stripes are in the VBMI kernel (stripe_of_byte).
+stripe_table<8> make_byte_stripe_table() {
+  stripe_table<8> stripe{};
+  for (std::uint32_t l = 0; l < 64; ++l) stripe[0][l] = stripe_of_byte(l);
+  return stripe;
 }
 
 template <int W>
@@ -649,7 +671,9 @@ bool ends(const striped_pattern& sp, const unsigned char* text0, std::size_t str
   constexpr int OW = out_width<W>;
   static const stripe_table<OW> stripe = make_stripe_table<OW>();
   ends_out<OW> out{splat<OW>(sp.kk), stride, pos0, sp.d, &stripe, &hits};
-  return dispatch<W>(sp, text0, stride, steps, warm, q1, out);
+  if constexpr (W == 8)
+    if (striped_use_vbmi()) return dispatch<W, true>(sp, text0, stride, steps, warm, q1, out);
+  return dispatch<W, false>(sp, text0, stride, steps, warm, q1, out);
 }
 
 template <int W>
@@ -661,17 +685,19 @@ bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
   if (res.recs.size() < 64 * res.cap) res.recs.resize(64 * res.cap);
   res.count.fill(0);
   if constexpr (W == 8) {
-    static const stripe_table<8> stripe = make_stripe_table<8>();
+    static const stripe_table<8> stripe = make_stripe_table<8>(), byte_stripe = make_byte_stripe_table();
+    const bool v = striped_use_vbmi();
     const __m512i none = _mm512_set1_epi8(-1), none16 = _mm512_set1_epi16(-1);
     clusters_out8 out{_mm512_set1_epi8(static_cast<char>(sp.kk)), sp.d, static_cast<std::uint32_t>(warm),
-                      &stripe[0], &res, none, none16, none16, none, none16, none16};
-    return dispatch<W>(sp, text0, stride, steps, warm, q1, out);
+                      v ? &byte_stripe[0] : &stripe[0], &res, none, none16, none16, none, none16, none16};
+    return v ? dispatch<W, true>(sp, text0, stride, steps, warm, q1, out)
+             : dispatch<W, false>(sp, text0, stride, steps, warm, q1, out);
   }
   static const stripe_table<OW> stripe = make_stripe_table<OW>();
   clusters_out<OW> out{splat<OW>(sp.kk), sp.d, static_cast<std::uint32_t>(warm), &stripe, &res, {}, {}, {}, {}, {}};
   for (int r = 0; r < regs<OW>; ++r)
     out.best[r] = out.at[r] = out.done_best[r] = out.done_at[r] = splat<OW>(~0u);
-  return dispatch<W>(sp, text0, stride, steps, warm, q1, out);
+  return dispatch<W, false>(sp, text0, stride, steps, warm, q1, out);
 }
 
 }  // namespace
@@ -690,6 +716,13 @@ striped_pattern narrow(const striped_pattern& sp) {
 }
 
 }  // namespace
+
+void striped_allow_vbmi(bool allowed) { vbmi_allowed.store(allowed, std::memory_order_relaxed); }
+
+bool striped_use_vbmi() {
+  static const bool has = __builtin_cpu_supports("avx512vbmi");
+  return has && vbmi_allowed.load(std::memory_order_relaxed);
+}
 
 void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
                            strand dir, hit* out) {

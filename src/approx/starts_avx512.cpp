@@ -118,8 +118,14 @@ using F = request_fields;
 
 /// The lane-layout registers (as the striped kernel's eq) of a transposed row whose word q
 /// holds the byte values of stripes A(q) (low) and A(q) + 1 (high).
-template <int W>
+/// V (W = 8 with AVX512_VBMI): the byte lanes are the row's own bytes (stripe_of_byte), as in
+/// the striped kernel.
+template <int W, bool V>
 [[gnu::always_inline]] inline void row_to_lanes(__m512i row, __m512i out[regs<W>]) {
+  if constexpr (V) {
+    out[0] = row;
+    return;
+  }
   const __m512i a = _mm512_and_si512(row, _mm512_set1_epi16(0xFF)), b = _mm512_srli_epi16(row, 8);
   if constexpr (W == 8) {
     out[0] = _mm512_packus_epi16(a, b);
@@ -137,11 +143,14 @@ template <int W>
 
 /// The inverse: the lane-layout registers (values above 0xFF read as 0xFF) to 64 bytes, byte
 /// i = the value of stripe i.
-template <int W>
+template <int W, bool V>
 [[gnu::always_inline]] inline __m512i lanes_to_bytes(const __m512i in[regs<W>]) {
   const __m512i z = _mm512_setzero_si512(), ff = _mm512_set1_epi16(0xFF);
   __m512i a, b;  // words: the "a" and "b" stripes of each transposed word
-  if constexpr (W == 8) {
+  if constexpr (V) {  // already a row: word q = the bytes of stripes A(q), A(q) + 1
+    a = _mm512_and_si512(in[0], ff);
+    b = _mm512_srli_epi16(in[0], 8);
+  } else if constexpr (W == 8) {
     a = _mm512_unpacklo_epi8(in[0], z);
     b = _mm512_unpackhi_epi8(in[0], z);
   } else if constexpr (W == 16) {
@@ -166,7 +175,7 @@ template <int W>
 /// 64 requests (the first g real, the rest copies of the first); false (nothing done) when
 /// one lies too close to the text's start for its 8-byte loads. Request i is "stripe" i of
 /// the striped kernel's layout: its fields go through the same transpose as its text bytes.
-template <int W, unsigned Q, class Req>
+template <int W, unsigned Q, bool V, class Req>
 bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq, std::size_t g,
               const quarter_tables* qt) {
   constexpr int R = regs<W>;
@@ -195,8 +204,8 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
   if (min_j + 1 < (steps + 7) / 8 * 8) return false;
   transpose8(gth, rows);  // row 0: scores, row 1: n
   __m512i pv[R], mv[R], d[R], vwant[R], vlen[R], vbest[R];
-  row_to_lanes<W>(rows[0], vwant);
-  row_to_lanes<W>(rows[1], vlen);
+  row_to_lanes<W, V>(rows[0], vwant);
+  row_to_lanes<W, V>(rows[1], vlen);
   const __m512i none = splat<W>(~0u), vmw = splat<W>(static_cast<std::uint32_t>(p.m));
   for (int r = 0; r < R; ++r) {
     pv[r] = _mm512_set1_epi32(-1);
@@ -254,7 +263,9 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
       if (col > steps) break;
       const __m512i xa = rows[u], xb = _mm512_srli_epi16(rows[u], 8);
       __m512i eq[R];
-      if constexpr (W == 8) {  // m <= 8: the a / b Peq words packed into the bytes of one register
+      if constexpr (V) {  // one vpermb on the row's bytes
+        eq[0] = lookup8<Q, true>(rows[u], qt);
+      } else if constexpr (W == 8) {  // m <= 8: the a / b Peq words packed into the bytes of one register
         eq[0] = _mm512_packus_epi16(lookup16<Q, true>(xa, qt, false), lookup16<Q, true>(xb, qt, false));
       } else if constexpr (W == 16) {
         eq[0] = lookup16<Q, true>(xa, qt, false);
@@ -286,7 +297,7 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
   // Back to request order: start = j + 1 - best column (an exact occurrence: exactly m bytes;
   // "none" (0xFF here) cannot happen when score == score_j; it gives j + 1).
   alignas(64) std::uint8_t bb[64];
-  _mm512_store_si512(bb, lanes_to_bytes<W>(vbest));
+  _mm512_store_si512(bb, lanes_to_bytes<W, V>(vbest));
   alignas(64) std::uint64_t st[64];
   const __m512i ff = _mm512_set1_epi64(0xFF);
   for (int i = 0; i < 8; ++i) {
@@ -300,14 +311,14 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
   return true;
 }
 
-template <int W, unsigned Q, class Req>
+template <int W, unsigned Q, bool V, class Req>
 void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<Req> reqs,
                 const quarter_tables* qt) {
   const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
   for (std::size_t first = 0; first < reqs.size(); first += 64) {
     const std::size_t g = std::min<std::size_t>(64, reqs.size() - first);
     Req* rq = reqs.data() + first;
-    if (!starts64<W, Q>(p, text, lo, rq, g, qt))
+    if (!starts64<W, Q, V>(p, text, lo, rq, g, qt))
       for (std::size_t i = 0; i < g; ++i) F::set(rq[i], leftmost_start(p, seq, F::j(rq[i]), F::score(rq[i]), lo));
   }
 }
@@ -324,9 +335,10 @@ void starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint6
   load_quarter_tables(rpeq, qt);
   // Lanes of 8 bits for m <= 8 (columns and scores stay below 2m + 1 <= 17), 16 for m <= 16.
   auto go = [&]<unsigned Q>() {
-    if (p.m <= 8) return starts_all<8, Q>(p, seq, lo, reqs, qt);
-    if (p.m <= 16) return starts_all<16, Q>(p, seq, lo, reqs, qt);
-    return starts_all<32, Q>(p, seq, lo, reqs, qt);
+    if (p.m <= 8 && striped_use_vbmi()) return starts_all<8, Q, true>(p, seq, lo, reqs, qt);
+    if (p.m <= 8) return starts_all<8, Q, false>(p, seq, lo, reqs, qt);
+    if (p.m <= 16) return starts_all<16, Q, false>(p, seq, lo, reqs, qt);
+    return starts_all<32, Q, false>(p, seq, lo, reqs, qt);
   };
   if ((quarters & ~2u) == 0) return go.template operator()<2u>();
   if ((quarters & ~3u) == 0) return go.template operator()<3u>();

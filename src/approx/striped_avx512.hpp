@@ -45,9 +45,9 @@ constexpr std::uint32_t stripe_of_word(std::uint32_t q) { return 8 * (q % 8) + 2
 }
 
 /// Peq tables of one quarter as permute operands: lo/hi = entries 0-31 / 32-63, for the low
-/// and (32-bit lanes) high 16 bits of Peq.
+/// and (32-bit lanes) high 16 bits of Peq; b8 = the low bytes of its 64 entries (m <= 8).
 struct quarter_tables {
-  __m512i lo16_a, lo16_b, hi16_a, hi16_b;
+  __m512i lo16_a, lo16_b, hi16_a, hi16_b, b8;
 };
 
 /// The Peq words (16 bits) of 32 index words, over the quarters in Q (bit q = quarter q used).
@@ -68,6 +68,39 @@ template <unsigned Q, bool Masked>
     const __m512i tb = high ? qt[q].hi16_b : qt[q].lo16_b;
     if (Q == (1u << q)) return _mm512_maskz_permutex2var_epi16(in_q, ta, idx, tb);
     eq = _mm512_or_si512(eq, _mm512_maskz_permutex2var_epi16(in_q, ta, idx, tb));
+  }
+  return eq;
+}
+
+/// vpermb (AVX512_VBMI): byte i of the result = table[idx byte i & 63]. Written as inline
+/// assembly because these files are compiled without -mavx512vbmi (they also run on
+/// AVX-512BW CPUs without it, e.g. Skylake-SP); callers run it only after a CPU check.
+[[gnu::always_inline]] inline __m512i permb(__m512i idx, __m512i table) {
+  __m512i r;
+  asm("vpermb %2, %1, %0" : "=v"(r) : "v"(idx), "v"(table));
+  return r;
+}
+/// The same, zeroing the bytes outside mask k.
+[[gnu::always_inline]] inline __m512i maskz_permb(__mmask64 k, __m512i idx, __m512i table) {
+  __m512i r;
+  asm("vpermb %2, %1, %0%{%3%}%{z%}" : "=v"(r) : "v"(idx), "v"(table), "Yk"(k));
+  return r;
+}
+
+/// The Peq bytes (m <= 8) of 64 index bytes by vpermb, over the quarters in Q (as lookup16).
+template <unsigned Q, bool Masked>
+[[gnu::always_inline]] inline __m512i lookup8(__m512i idx, const quarter_tables* qt) {
+  if constexpr (!Masked) {
+    static_assert(Q == 2u);
+    return permb(idx, qt[1].b8);
+  }
+  const __m512i sel = _mm512_and_si512(idx, _mm512_set1_epi8(static_cast<char>(0xC0)));
+  __m512i eq = _mm512_setzero_si512();
+  for (unsigned q = 0; q < 4; ++q) {
+    if (!((Q >> q) & 1u)) continue;
+    const __mmask64 in_q = _mm512_cmpeq_epi8_mask(sel, _mm512_set1_epi8(static_cast<char>(q << 6)));
+    if (Q == (1u << q)) return maskz_permb(in_q, idx, qt[q].b8);
+    eq = _mm512_or_si512(eq, maskz_permb(in_q, idx, qt[q].b8));
   }
   return eq;
 }
@@ -145,6 +178,10 @@ constexpr std::uint32_t stripe_of_lane(int r, std::uint32_t l) {
   }
 }
 
+/// Stripe of byte l of a transposed row (the byte lanes of the VBMI kernel, which looks Peq up
+/// by vpermb on the row itself): the low and high bytes of word l / 2.
+constexpr std::uint32_t stripe_of_byte(std::uint32_t l) { return stripe_of_word(l / 2) + l % 2; }
+
 template <int W>
 [[gnu::always_inline]] inline __m512i min_score(__m512i a, __m512i b) {
   if constexpr (W == 8)
@@ -169,11 +206,14 @@ template <int W>
 inline void load_quarter_tables(const std::uint32_t* peq, quarter_tables qt[4]) {
   for (unsigned q = 0; q < 4; ++q) {
     alignas(64) std::uint16_t lo[64], hi[64];
+    alignas(64) std::uint8_t b8[64];
     for (unsigned e = 0; e < 64; ++e) {
       lo[e] = static_cast<std::uint16_t>(peq[q * 64 + e]);
       hi[e] = static_cast<std::uint16_t>(peq[q * 64 + e] >> 16);
+      b8[e] = static_cast<std::uint8_t>(peq[q * 64 + e]);
     }
-    qt[q] = {_mm512_load_si512(lo), _mm512_load_si512(lo + 32), _mm512_load_si512(hi), _mm512_load_si512(hi + 32)};
+    qt[q] = {_mm512_load_si512(lo), _mm512_load_si512(lo + 32), _mm512_load_si512(hi), _mm512_load_si512(hi + 32),
+             _mm512_load_si512(b8)};
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <random>
 
+#include "approx/approx_internal.hpp"
 #include "approx_test_util.hpp"
 #include "guarded_text.hpp"
 #include "oracle.hpp"
@@ -334,6 +335,54 @@ TEST(ApproxEngines, StripedUnmaskedLookupMeetsOtherBytes) {
       SCOPED_TRACE(e.name + " m=" + std::to_string(c.m));
       EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, c.k, true)), want_ends);
       clusters_checked(t, p, e, c.k, want_clusters, 70001);
+    }
+  }
+}
+
+TEST(ApproxEngines, ByteKernelWithoutVbmi) {
+  // m <= 8 runs in byte lanes; with AVX512_VBMI its Peq comes from vpermb (the lanes then in
+  // another order). The tests above run whichever this CPU has; this one runs the other path,
+  // two 16-bit lookups packed to bytes, as on an AVX-512BW CPU without VBMI (Skylake-SP):
+  // every quarter mix, both report modes, the unmasked lookup meeting other bytes, and dense
+  // runs over several rounds with their starts.
+  if (!trawl::cpu_supports(trawl::simd_level::avx512)) GTEST_SKIP() << "no AVX-512 on this CPU";
+  struct restore {
+    ~restore() { trawl::approx_detail::striped_allow_vbmi(true); }
+  } on_exit;
+  trawl::approx_detail::striped_allow_vbmi(false);
+  std::mt19937_64 rng(17);
+  for (const std::string alpha : {"ACGT", "acgtACGTN", "the ,.;:THE\n0123", ""})
+    for (std::size_t m : {1, 5, 8}) {
+      const std::string p = approx_test::random_pattern(rng, m, alpha);
+      for (int k : {0, 2, static_cast<int>(m)}) {
+        if (k > static_cast<int>(m)) continue;
+        const std::string t = approx_test::text_with_copies(rng, 7000 + rng() % 555, p, static_cast<std::size_t>(k), alpha);
+        trawl::search_options o;
+        o.max_errors = k;
+        o.all_ends = true;
+        o.approx_algorithm = "dp";
+        const auto want = trawl::approx_end_scores(p, t, o);
+        o.approx_algorithm = "myers-striped";
+        o.simd = trawl::simd_level::avx512;
+        SCOPED_TRACE("alpha=" + alpha + " m=" + std::to_string(m) + " k=" + std::to_string(k));
+        ASSERT_EQ(trawl::approx_end_scores(p, t, o), want);
+      }
+    }
+  std::string t = oracle::random_text(rng, (std::size_t{1} << 19) + 33333, "ACGT");
+  t[100000] = '\n';
+  for (const pk c : {pk{8, 3}, pk{6, 2}}) {
+    const std::string p = approx_test::random_pattern(rng, c.m, "ACGT");
+    const auto scores = oracle::end_scores(p, t);
+    const auto want_clusters = approx_test::oracle_clusters(scores, static_cast<std::uint32_t>(c.k));
+    for (const auto& e : engines(p.size())) {
+      if (e.algorithm != "auto" && e.algorithm != "myers-striped") continue;
+      SCOPED_TRACE(e.name + " m=" + std::to_string(c.m) + " k=" + std::to_string(c.k));
+      EXPECT_EQ(trawl::approx_end_scores(p, t, opts(e, c.k, true)),
+                approx_test::oracle_ends(scores, static_cast<std::uint32_t>(c.k)));
+      const auto got = clusters_checked(t, p, e, c.k, want_clusters, 90001);
+      for (std::size_t i = 0; i < got.size(); i += 97)
+        ASSERT_EQ(oracle::edit_distance(p, std::string_view(t).substr(got[i].start, got[i].end - got[i].start)),
+                  got[i].errors);
     }
   }
 }
