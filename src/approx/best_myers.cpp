@@ -1,7 +1,8 @@
 // best_myers.cpp — best approximate substring by Myers (the fast path): every score_j <= a
 // known upper bound of ASM (so Ukkonen's cut-off skips the blocks that cannot reach it), the
-// minimum of those, then the leftmost start of each best end by reverse Myers.
-// O(|Y|·⌈min(bound, |X|)/64⌉) expected + O(⌈|X|/64⌉·|X|) per occurrence.
+// minimum of those, then the leftmost start of each best end by reverse Myers. The ends come
+// from the search engines: the striped SIMD kernel for |X| <= 32, the SIMD lanes for <= 64,
+// blocked Myers above. O(|Y|·⌈min(bound, |X|)/64⌉) expected + O(⌈|X|/64⌉·|X|) per occurrence.
 #include <algorithm>
 
 #include "approx/approx_internal.hpp"
@@ -29,10 +30,19 @@ best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t 
   const compiled_pattern p = compile_pattern(x, 0, strand::forward, search_options{});
   min_sink sink;
   const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(bound, p.m));
-  if (p.m <= 64)
+  static const striped_kernel striped = pick_striped_kernel(simd_level::automatic);
+  static const lanes_backend lanes = pick_lanes_backend(simd_level::automatic);
+  if (p.m <= 32 && striped != nullptr) {
+    scan_myers_striped(striped, p, y, ctx, lo, hi, k, sink);
+  } else if (p.m <= 64 && lanes.kernel != myers_lanes_serial) {
+    const compiled_pattern* pp = &p;
+    end_sink* sp = &sink;
+    scan_myers_lanes(lanes, {&pp, 1}, {&k, 1}, y, ctx, lo, hi, {&sp, 1});
+  } else if (p.m <= 64) {
     scan_myers_word(p, y, ctx, lo, hi, k, sink);
-  else
+  } else {
     scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
+  }
   best_piece r;
   r.distance = sink.best;
   for (std::uint64_t j : sink.ends)
