@@ -292,6 +292,13 @@ struct best_piece {
 };
 /// Myers over the ends with score <= bound only (bound: a known upper bound of ASM(x, y);
 /// pieces whose best is above it report none and distance stays ~0).
+/// For the best approximate substring, m > 64 on AVX-512F: passes to sink, in ascending order,
+/// every end j in [report_from, to) with score_j <= k that is no worse than any earlier end of
+/// its stripe (a superset of the ends of the smallest score: what a minimum-keeping sink needs),
+/// scanning from `from` as scan_myers_blocked does. False (nothing done) when the range is too
+/// short for its 32 stripes or m <= 64. myers_blocked_avx512.cpp
+bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
+                              std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
                             std::uint32_t bound);
 best_piece best_piece_wavefront(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo,

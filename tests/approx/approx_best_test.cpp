@@ -69,12 +69,17 @@ TEST(ApproxBest, BestFarFromTheBoundSample) {
   // Myers takes an upper bound of ASM from a prefix of Y; the only good occurrence lies far
   // behind it, so the other pieces must still find it below that bound.
   std::mt19937_64 rng(33);
-  // Long enough for the SIMD engines (|X| <= 32: striped kernel, <= 64: lanes) to take the bulk.
-  for (std::size_t m : {7, 20, 32, 33, 64, 90}) {
+  // Long enough for the SIMD engines (|X| <= 32: striped kernel, <= 64: lanes, above: blocked
+  // Myers over 32 stripes) to take the bulk.
+  for (std::size_t m : {7, 20, 32, 33, 64, 65, 90, 128, 129, 200}) {
     const std::string x = approx_test::random_pattern(rng, m, "01");
     std::string y = oracle::random_text(rng, 200000, "01");
     y.replace(190000, m, approx_test::mutate(rng, x, 1, "01"));
     for (unsigned th : {1u, 3u}) check_best(x, y, th);
+    // Several ends of the best score, some in one stripe of the SIMD engines: all are reported.
+    for (std::size_t at : {std::size_t{50000}, 50000 + 3 * m, std::size_t{120000}, std::size_t{170000}})
+      y.replace(at, m, x);
+    check_best(x, y, 1);
   }
 }
 
