@@ -292,6 +292,9 @@ struct best_piece {
 };
 /// Myers over the ends with score <= bound only (bound: a known upper bound of ASM(x, y);
 /// pieces whose best is above it report none and distance stays ~0).
+/// True when best_piece_myers of a pattern of m bytes over a piece of `piece` bytes needs no
+/// upper bound of ASM to be fast: the striped blocked engine computes every block anyway.
+bool best_bound_unneeded(std::size_t m, std::size_t piece);
 /// For the best approximate substring, m > 64 on AVX-512F: passes to sink, in ascending order,
 /// every end j in [report_from, to) with score_j <= k that is no worse than any earlier end of
 /// its stripe (a superset of the ends of the smallest score: what a minimum-keeping sink needs),

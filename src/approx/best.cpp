@@ -35,9 +35,10 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   const std::size_t step = (n + pieces - 1) / pieces;
   std::vector<approx_detail::best_piece> parts(pieces);
   // Myers: an upper bound of ASM from a prefix of Y's ends (inside piece 0, which therefore
-  // reaches it) lets every piece skip the rows that cannot get down to it (Ukkonen).
+  // reaches it) lets every piece skip the rows that cannot get down to it (Ukkonen), and keeps
+  // the SIMD engines' reports few; the striped blocked engine (|X| > 64) needs none.
   auto bound = static_cast<std::uint32_t>(m);
-  if (!wavefront) {
+  if (!wavefront && !approx_detail::best_bound_unneeded(m, step)) {
     const std::size_t sample = std::min(step, std::max<std::size_t>(std::size_t{1} << 16, 32 * m));
     if (sample < n) bound = approx_detail::best_piece_myers(x, y, 0, 0, sample, bound).distance;
   }

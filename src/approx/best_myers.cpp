@@ -25,6 +25,12 @@ class min_sink final : public end_sink {
 
 }  // namespace
 
+bool best_bound_unneeded(std::size_t m, std::size_t piece) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  // best_ends_blocked_avx512's own length rule, for k = m (warm-up 2m - 1), with room to spare.
+  return avx512 && m > 64 && piece / 32 >= std::max<std::size_t>(8 * m, 1024) + 64;
+}
+
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
                             std::uint32_t bound) {
   const compiled_pattern p = compile_pattern(x, 0, strand::forward, search_options{});
