@@ -25,8 +25,17 @@ class min_sink final : public end_sink {
 
 }  // namespace
 
+namespace {
+/// The AVX-512 subsets myers_blocked_avx512.cpp is compiled for.
+bool has_avx512() {
+  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+  return has;
+}
+}  // namespace
+
 bool best_bound_unneeded(std::size_t m, std::size_t piece) {
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  const bool avx512 = has_avx512();
   // best_ends_blocked_avx512's own length rule, for k = m (warm-up 2m - 1), with room to spare.
   return avx512 && m > 64 && piece / 32 >= std::max<std::size_t>(8 * m, 1024) + 64;
 }
@@ -47,8 +56,7 @@ best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t 
   } else if (p.m <= 64) {
     scan_myers_word(p, y, ctx, lo, hi, k, sink);
   } else {
-    static const bool avx512 = __builtin_cpu_supports("avx512f");
-    if (!avx512 || !best_ends_blocked_avx512(p, y, ctx, lo, hi, k, sink)) scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
+    if (!has_avx512() || !best_ends_blocked_avx512(p, y, ctx, lo, hi, k, sink)) scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
   }
   best_piece r;
   r.distance = sink.best;
