@@ -38,7 +38,8 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   // reaches it) lets every piece skip the rows that cannot get down to it (Ukkonen), and keeps
   // the SIMD engines' reports few; the striped blocked engine (|X| > 64) needs none.
   auto bound = static_cast<std::uint32_t>(m);
-  if (!wavefront && !approx_detail::best_bound_unneeded(m, step)) {
+  const std::size_t shortest = n - (pieces - 1) * step;  // the last piece
+  if (!wavefront && !approx_detail::best_bound_unneeded(m, shortest)) {
     const std::size_t sample = std::min(step, std::max<std::size_t>(std::size_t{1} << 16, 32 * m));
     if (sample < n) bound = approx_detail::best_piece_myers(x, y, 0, 0, sample, bound).distance;
   }

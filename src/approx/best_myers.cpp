@@ -35,9 +35,10 @@ bool has_avx512() {
 }  // namespace
 
 bool best_bound_unneeded(std::size_t m, std::size_t piece) {
-  const bool avx512 = has_avx512();
-  // best_ends_blocked_avx512's own length rule, for k = m (warm-up 2m - 1), with room to spare.
-  return avx512 && m > 64 && piece / 32 >= std::max<std::size_t>(8 * m, 1024) + 64;
+  // best_ends_blocked_avx512's own length rule for k = m: 32 stripes of at least
+  // max(4w, 1024) ends (rounded down to 8) after a warm-up of w = 2m - 1 bytes.
+  const std::size_t w = 2 * m - 1;
+  return has_avx512() && m > 64 && piece >= w + 32 * (std::max<std::size_t>(4 * w, 1024) + 8);
 }
 
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
