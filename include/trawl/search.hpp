@@ -58,7 +58,10 @@ struct search_options {
   simd_level simd = simd_level::automatic;
   std::string approx_algorithm = "auto";  ///< "myers", "dp" or "auto"
   // -- parallelism --
-  unsigned threads = 0;         ///< worker threads; 0 = all cores
+  /// Worker threads; 0 = all cores. Workers are oneTBB's, which reads the CPUs it may use
+  /// once, from the first thread that uses it: pinned to one CPU at that moment, it keeps
+  /// one worker whatever `threads` says.
+  unsigned threads = 0;
   std::size_t slice_size = 0;   ///< owned bytes per slice; 0 = automatic
   std::uint64_t max_hits = 0;   ///< stop after this many hits in a sequence; 0 = no limit
 };
