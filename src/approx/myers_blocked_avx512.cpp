@@ -81,7 +81,10 @@ bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, s
     __m512i bytes[groups];
     for (std::size_t g = 0; g < groups; ++g) {
       alignas(64) std::uint64_t q[8] = {};
-      for (std::size_t l = 0; l < 8; ++l) __builtin_memcpy(&q[l], start[8 * g + l] + t0, n8);
+      if (n8 == 8)  // a fixed-size copy is one load
+        for (std::size_t l = 0; l < 8; ++l) __builtin_memcpy(&q[l], start[8 * g + l] + t0, 8);
+      else
+        for (std::size_t l = 0; l < 8; ++l) __builtin_memcpy(&q[l], start[8 * g + l] + t0, n8);
       bytes[g] = _mm512_load_si512(q);
     }
     for (std::size_t u = 0; u < n8; ++u) {
