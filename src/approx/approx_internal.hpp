@@ -302,6 +302,11 @@ bool best_bound_unneeded(std::size_t m, std::size_t piece);
 /// short for its 32 stripes or m <= 64. myers_blocked_avx512.cpp
 bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
                               std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
+/// scan_myers_blocked's contract (every end <= k, ascending) over 32 stripes in AVX-512 lanes,
+/// every block computed (no cut-off). False (nothing done) when the range is too short for
+/// its stripes or m <= 64. myers_blocked_avx512.cpp
+bool scan_myers_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
+                               std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
                             std::uint32_t bound);
 best_piece best_piece_wavefront(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo,

@@ -1,10 +1,11 @@
-// myers_blocked_avx512.cpp — the ends of the best approximate substring for one pattern of
-// m > 64: blocked Myers (Hyyrö's blocks of 64 rows, as myers_block_step.hpp, every block, no
+// myers_blocked_avx512.cpp — one pattern of m > 64 (search -k, and the ends of the best
+// approximate substring): blocked Myers (Hyyrö's blocks of 64 rows, as myers_block_step.hpp, every block, no
 // cut-off) over 32 text stripes at once, 4 groups of 8 stripes in the 64-bit lanes of
 // AVX-512F registers, Peq by gather from a block-major table. Within a column the blocks form a
 // chain (the horizontal delta goes down); the four groups' chains are independent and
 // interleave. O(n·⌈m/64⌉ / 32) vector block steps, against the scalar cut-off's
-// O(n·⌈k/64⌉): for ASM, whose bound k is a sizable part of m, the stripes win.
+// O(n·⌈k/64⌉): for ASM, whose bound k is a sizable part of m, and for search with k large
+// enough that the cut-off keeps most blocks anyway, the stripes win.
 // Compiled with -mavx512*; called only after a CPU check.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593 inside the intrinsics headers
@@ -48,10 +49,11 @@ struct alignas(64) vec {
   hneg = out_neg;
 }
 
-}  // namespace
-
-bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
-                              std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
+/// The kernel. PrefixMin: report only the ends no worse than every earlier end of their stripe
+/// (best_ends_blocked_avx512); otherwise every end <= k (scan_myers_blocked_avx512).
+template <bool PrefixMin>
+bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
+                     std::size_t to, std::uint32_t k, end_sink& sink) {
   const std::size_t nb = p.words, w = p.m + k - 1;  // warm-up: the longest occurrence is m + k bytes
   const std::size_t a0 = std::max(report_from, from + w);
   const std::size_t len = to > a0 ? (to - a0) / stripes / 8 * 8 : 0;
@@ -104,9 +106,10 @@ bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, s
         score[g] = _mm512_mask_add_epi64(score[g], hpos[g], score[g], one);
         score[g] = _mm512_mask_sub_epi64(score[g], hneg[g], score[g], one);
         if (t < w) continue;
-        // Only ends that may be the best: <= k and <= every earlier end of their stripe.
+        // PrefixMin: only ends that may be the best, <= k and <= every earlier end of their
+        // stripe (lmin); otherwise every end <= k (lmin stays k).
         if (__mmask8 m = _mm512_cmple_epu64_mask(score[g], lmin[g])) {
-          lmin[g] = _mm512_min_epu64(lmin[g], score[g]);
+          if constexpr (PrefixMin) lmin[g] = _mm512_min_epu64(lmin[g], score[g]);
           alignas(64) std::uint64_t sc[8];
           _mm512_store_si512(sc, score[g]);
           for (; m; m &= static_cast<__mmask8>(m - 1)) {
@@ -124,6 +127,18 @@ bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, s
   const std::size_t tail = a0 + stripes * len;
   if (tail < to) scan_myers_blocked(p, seq, tail - w, tail, to, k, sink);
   return true;
+}
+
+}  // namespace
+
+bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
+                              std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
+  return blocked_stripes<true>(p, seq, from, report_from, to, k, sink);
+}
+
+bool scan_myers_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
+                               std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
+  return blocked_stripes<false>(p, seq, from, report_from, to, k, sink);
 }
 
 }  // namespace trawl::approx_detail

@@ -387,6 +387,22 @@ TEST(ApproxEngines, ByteKernelWithoutVbmi) {
   }
 }
 
+TEST(ApproxEngines, StripedBlockedOnLongTexts) {
+  // m > 64 with k large enough that auto picks blocked Myers over 32 stripes in AVX-512 lanes
+  // (no pigeonhole filter: pieces under 5 bytes; k < m/2): texts long enough for the stripes,
+  // every engine and both modes against the oracle, and the threaded driver on slices.
+  std::mt19937_64 rng(18);
+  for (const pk c : {pk{65, 20}, pk{128, 40}, pk{200, 60}}) {
+    const std::string p = approx_test::random_pattern(rng, c.m, "ACGT");
+    const std::string t = approx_test::text_with_copies(rng, 120000 + rng() % 999, p, static_cast<std::size_t>(c.k / 2), "ACGT");
+    check_case(p, t, c.k, false);
+    if (HasFatalFailure()) return;
+    const auto want = approx_test::oracle_clusters(oracle::end_scores(p, t), static_cast<std::uint32_t>(c.k));
+    for (const auto& e : engines(p.size()))
+      if (e.algorithm == "auto") clusters_checked(t, p, e, c.k, want, 50001);
+  }
+}
+
 TEST(ApproxEngines, WithoutStartsSameHits) {
   // starts = false (the CLI's -c / -q) leaves start == end and changes nothing else.
   std::mt19937_64 rng(12);
