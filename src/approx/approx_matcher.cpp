@@ -220,12 +220,13 @@ engine_kind parse_engine(const search_options& o) {
 
 /// The striped blocked kernel computes all `words` blocks of a column for 32 stripes; the
 /// scalar one with Ukkonen's cut-off about ⌈(k + 1)/64⌉ + 1 of them for one stripe, at about
-/// three times the cost per block. With k >= m/2 most ends of a text are <= k, and collecting
-/// them from the stripes costs more than the scalar loop's direct reports. Measured on Zen 4
-/// over 16 MiB of DNA, one thread: m = 128, k = 40: 0.047 s striped, 0.225 s scalar; k = 80:
-/// 0.646 / 0.236 s; m = 1024, k = 300: 0.325 / 0.662 s; k = 150: 0.745 / 0.777 s.
+/// four times the cost per block. With k >= m/2 most ends of a text are <= k, and collecting
+/// them from the stripes costs more than the scalar loop's direct reports. One thread over
+/// DNA, GB/s striped / scalar: Zen 4, m = 128, k = 40: 0.34 / 0.07; k = 80: 0.06 / 0.07;
+/// m = 1024, k = 60 / 100 / 150: 0.050 / 0.085, 0.052 / 0.065, 0.054 / 0.043; Sapphire Rapids,
+/// m = 1024, k = 300: 0.069 / 0.015 (k = 150: scalar 0.022).
 bool blocked_stripes_pay(std::size_t m, std::size_t words, std::uint32_t k) {
-  return 2 * static_cast<std::size_t>(k) < m && words <= 3 * ((k + 1 + 63) / 64 + 1);
+  return 2 * static_cast<std::size_t>(k) < m && words <= 4 * ((k + 1 + 63) / 64 + 1);
 }
 
 class approx_matcher final : public matcher {
