@@ -222,7 +222,7 @@ engine_kind parse_engine(const search_options& o) {
 /// scalar one with Ukkonen's cut-off about ⌈(k + 1)/64⌉ + 1 of them for one stripe, at about
 /// four times the cost per block. With k >= m/2 most ends of a text are <= k, and collecting
 /// them from the stripes costs more than the scalar loop's direct reports. One thread over
-/// DNA, GB/s striped / scalar: Zen 4, m = 128, k = 40: 0.34 / 0.07; k = 80: 0.06 / 0.07;
+/// DNA, GB/s striped / scalar: Zen 4, m = 128, k = 40: 0.34 / 0.08; k = 80: 0.026 / 0.071;
 /// m = 1024, k = 60 / 100 / 150: 0.050 / 0.085, 0.052 / 0.065, 0.054 / 0.043; Sapphire Rapids,
 /// m = 1024, k = 300: 0.069 / 0.015 (k = 150: scalar 0.022).
 bool blocked_stripes_pay(std::size_t m, std::size_t words, std::uint32_t k) {
