@@ -1,7 +1,8 @@
 // myers_blocked_avx512.cpp — one pattern of m > 64 (search -k, and the ends of the best
 // approximate substring): blocked Myers (Hyyrö's blocks of 64 rows, as myers_block_step.hpp, every block, no
 // cut-off) over 32 text stripes at once, 4 groups of 8 stripes in the 64-bit lanes of
-// AVX-512F registers, Peq by gather from a block-major table. Within a column the blocks form a
+// AVX-512F registers, Peq by gather from a block-major table (or, for small alphabets of
+// letters on VBMI CPUs, by a permute of 4-bit byte codes). Within a column the blocks form a
 // chain (the horizontal delta goes down); the four groups' chains are independent and
 // interleave. O(n·⌈m/64⌉ / 32) vector block steps, against the scalar cut-off's
 // O(n·⌈k/64⌉): for ASM, whose bound k is a sizable part of m, and for search with k large
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "approx/approx_internal.hpp"
+#include "approx/striped_avx512.hpp"
 
 namespace trawl::approx_detail {
 namespace {
@@ -64,6 +66,32 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
   std::vector<std::uint64_t> peq_t(nb * 256);
   for (std::size_t c = 0; c < 256; ++c)
     for (std::size_t b = 0; b < nb; ++b) peq_t[b * 256 + c] = p.peq[c * nb + b];
+  // Small alphabets of letters (DNA, protein: at most 15 byte values with a Peq, all in
+  // 0x40-0x7F) on VBMI CPUs: a text byte becomes a 4-bit code by one vpermb per 64 bytes
+  // (bytes outside 0x40-0x7F: code 0, no match), and Peq a vpermt2q from two registers of the
+  // block's 16 entries, instead of a gather.
+  alignas(64) std::uint8_t code8[64] = {};
+  std::vector<vec> tabs;
+  bool coded = striped_use_vbmi();
+  for (std::size_t c = 0, n = 0; c < 256 && coded; ++c) {
+    bool any = false;
+    for (std::size_t b = 0; b < nb; ++b) any = any || p.peq[c * nb + b] != 0;
+    if (!any) continue;
+    if (c < 0x40 || c > 0x7F || n == 15) coded = false;
+    else code8[c - 0x40] = static_cast<std::uint8_t>(++n);
+  }
+  if (coded) {
+    tabs.resize(2 * nb, vec{_mm512_setzero_si512()});
+    for (std::size_t b = 0; b < nb; ++b) {
+      alignas(64) std::uint64_t t[16] = {};
+      for (std::size_t c = 0x40; c < 0x80; ++c)
+        if (code8[c - 0x40] != 0) t[code8[c - 0x40]] = p.peq[c * nb + b];
+      tabs[2 * b].v = _mm512_load_si512(t);
+      tabs[2 * b + 1].v = _mm512_load_si512(t + 8);
+    }
+  }
+  const __m512i code_table = _mm512_load_si512(code8);
+  const __m512i q_sel = _mm512_set1_epi8(static_cast<char>(0xC0)), q1 = _mm512_set1_epi8(0x40);
   const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
   const unsigned char* start[stripes];  // stripe s reads from its first end - w
   for (std::size_t s = 0; s < stripes; ++s) start[s] = text + a0 + s * len - w;
@@ -88,6 +116,9 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
       else
         for (std::size_t l = 0; l < 8; ++l) __builtin_memcpy(&q[l], start[8 * g + l] + t0, n8);
       bytes[g] = _mm512_load_si512(q);
+      if (coded)
+        bytes[g] = striped512::maskz_permb(_mm512_cmpeq_epi8_mask(_mm512_and_si512(bytes[g], q_sel), q1), bytes[g],
+                                           code_table);
     }
     for (std::size_t u = 0; u < n8; ++u) {
       __m512i c[groups];
@@ -96,10 +127,18 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
       for (std::size_t b = 0; b < nb; ++b) {
         const long long* tab = reinterpret_cast<const long long*>(peq_t.data() + b * 256);
         const __m512i hib = b + 1 < nb ? hib_mid : hib_last;
+        if (coded) {
+          const __m512i lo = tabs[2 * b].v, hi = tabs[2 * b + 1].v;
 #pragma GCC unroll 4
-        for (std::size_t g = 0; g < groups; ++g)
-          block_step8(_mm512_i64gather_epi64(c[g], tab, 8), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g], hneg[g],
-                      hib);
+          for (std::size_t g = 0; g < groups; ++g)
+            block_step8(_mm512_permutex2var_epi64(lo, c[g], hi), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g],
+                        hneg[g], hib);
+        } else {
+#pragma GCC unroll 4
+          for (std::size_t g = 0; g < groups; ++g)
+            block_step8(_mm512_i64gather_epi64(c[g], tab, 8), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g], hneg[g],
+                        hib);
+        }
       }
       const std::size_t t = t0 + u;
       for (std::size_t g = 0; g < groups; ++g) {
