@@ -218,15 +218,17 @@ engine_kind parse_engine(const search_options& o) {
                   "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
 }
 
-/// The striped blocked kernel computes all `words` blocks of a column for 32 stripes; the
-/// scalar one with Ukkonen's cut-off about ⌈(k + 1)/64⌉ + 1 of them for one stripe, at about
-/// four times the cost per block. With k >= m/2 most ends of a text are <= k, and collecting
-/// them from the stripes costs more than the scalar loop's direct reports. One thread over
-/// DNA, GB/s striped / scalar: Zen 4, m = 128, k = 40: 0.34 / 0.08; k = 80: 0.026 / 0.071;
-/// m = 1024, k = 60 / 100 / 150: 0.050 / 0.085, 0.052 / 0.065, 0.054 / 0.043; Sapphire Rapids,
-/// m = 1024, k = 300: 0.069 / 0.015 (k = 150: scalar 0.022).
-bool blocked_stripes_pay(std::size_t m, std::size_t words, std::uint32_t k) {
-  return 2 * static_cast<std::size_t>(k) < m && words <= 4 * ((k + 1 + 63) / 64 + 1);
+/// The striped blocked kernel computes all blocks of a column for 32 stripes; the scalar one
+/// with Ukkonen's cut-off about ⌈(k + 1)/64⌉ + 1 of them for one stripe, at about four (Peq by
+/// gather) or eight (by byte codes) times the cost per block. With k >= m/2 most ends of a
+/// text are <= k, and collecting them from the stripes costs more than the scalar loop's
+/// direct reports. One thread over DNA, GB/s stripes / scalar, Zen 4: m = 128, k = 40: 0.52
+/// (codes) / 0.08; k = 80: 0.026 / 0.071; m = 1024, k = 30 / 60 / 100: 0.080 / 0.114, 0.085 /
+/// 0.081, 0.088 / 0.048 (codes), and by gather k = 60 / 100 / 150: 0.050 / 0.085, 0.052 /
+/// 0.065, 0.054 / 0.043; Sapphire Rapids, m = 1024, k = 300, by gather: 0.069 / 0.015.
+bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k) {
+  const std::size_t factor = blocked_stripes_coded(p) ? 8 : 4;
+  return 2 * static_cast<std::size_t>(k) < p.m && p.words <= factor * ((k + 1 + 63) / 64 + 1);
 }
 
 class approx_matcher final : public matcher {
@@ -292,7 +294,7 @@ class approx_matcher final : public matcher {
 
   /// Would a striped kernel (m <= 32, or blocked Myers for m > 64) scan p with bound k?
   [[nodiscard]] bool simd_stripes_take(const compiled_pattern& p, std::uint32_t k) const {
-    return (striped_ != nullptr && p.m <= 32) || (blocked512_ && p.m > 64 && blocked_stripes_pay(p.m, p.words, k));
+    return (striped_ != nullptr && p.m <= 32) || (blocked512_ && p.m > 64 && blocked_stripes_pay(p, k));
   }
   [[nodiscard]] std::size_t lookbehind() const override { return lookbehind_; }
   [[nodiscard]] std::size_t lookahead() const override { return 0; }
@@ -356,7 +358,7 @@ class approx_matcher final : public matcher {
             lane_pats.push_back(&p);
             lane_ks.push_back(ks_[i]);
             lane_sinks.push_back(&sink);
-          } else if (!(blocked512_ && blocked_stripes_pay(p.m, p.words, ks_[i]) &&
+          } else if (!(blocked512_ && blocked_stripes_pay(p, ks_[i]) &&
                        scan_myers_blocked_avx512(p, seq, from, own_begin, own_end, ks_[i], sink))) {
             scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
           }

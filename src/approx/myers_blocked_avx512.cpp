@@ -51,6 +51,21 @@ struct alignas(64) vec {
   hneg = out_neg;
 }
 
+/// The 4-bit codes of the bytes 0x40-0x7F (code8[c - 0x40]; 0: no Peq) when the kernel can
+/// use them: a VBMI CPU, at most 15 byte values with a Peq, all in 0x40-0x7F.
+bool byte_codes(const compiled_pattern& p, std::uint8_t code8[64]) {
+  if (!striped_use_vbmi()) return false;
+  const std::size_t nb = p.words;
+  for (std::size_t c = 0, n = 0; c < 256; ++c) {
+    bool any = false;
+    for (std::size_t b = 0; b < nb; ++b) any = any || p.peq[c * nb + b] != 0;
+    if (!any) continue;
+    if (c < 0x40 || c > 0x7F || n == 15) return false;
+    code8[c - 0x40] = static_cast<std::uint8_t>(++n);
+  }
+  return true;
+}
+
 /// The kernel. PrefixMin: report only the ends no worse than every earlier end of their stripe
 /// (best_ends_blocked_avx512); otherwise every end <= k (scan_myers_blocked_avx512).
 template <bool PrefixMin>
@@ -72,14 +87,7 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
   // block's 16 entries, instead of a gather.
   alignas(64) std::uint8_t code8[64] = {};
   std::vector<vec> tabs;
-  bool coded = striped_use_vbmi();
-  for (std::size_t c = 0, n = 0; c < 256 && coded; ++c) {
-    bool any = false;
-    for (std::size_t b = 0; b < nb; ++b) any = any || p.peq[c * nb + b] != 0;
-    if (!any) continue;
-    if (c < 0x40 || c > 0x7F || n == 15) coded = false;
-    else code8[c - 0x40] = static_cast<std::uint8_t>(++n);
-  }
+  const bool coded = byte_codes(p, code8);
   if (coded) {
     tabs.resize(2 * nb, vec{_mm512_setzero_si512()});
     for (std::size_t b = 0; b < nb; ++b) {
@@ -173,6 +181,11 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
 bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
                               std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
   return blocked_stripes<true>(p, seq, from, report_from, to, k, sink);
+}
+
+bool blocked_stripes_coded(const compiled_pattern& p) {
+  std::uint8_t code8[64] = {};
+  return byte_codes(p, code8);
 }
 
 bool scan_myers_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
