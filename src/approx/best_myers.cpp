@@ -2,7 +2,8 @@
 // known upper bound of ASM (so Ukkonen's cut-off skips the blocks that cannot reach it), the
 // minimum of those, then the leftmost start of each best end by reverse Myers. The ends come
 // from the search engines: the striped SIMD kernel for |X| <= 32, the SIMD lanes for <= 64,
-// blocked Myers above (over 32 stripes in AVX-512 lanes where it can). O(|Y|·⌈min(bound, |X|)/64⌉) expected + O(⌈|X|/64⌉·|X|) per occurrence.
+// blocked Myers above (over 32 stripes in AVX-512 lanes where it can).
+// O(|Y|·⌈min(bound, |X|)/64⌉) expected + O(⌈|X|/64⌉·|X|) per occurrence.
 #include <algorithm>
 
 #include "approx/approx_internal.hpp"
@@ -57,7 +58,8 @@ best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t 
   } else if (p.m <= 64) {
     scan_myers_word(p, y, ctx, lo, hi, k, sink);
   } else {
-    if (!has_avx512() || !best_ends_blocked_avx512(p, y, ctx, lo, hi, k, sink)) scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
+    if (!has_avx512() || !best_ends_blocked_avx512(p, y, ctx, lo, hi, k, sink))
+      scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
   }
   best_piece r;
   r.distance = sink.best;

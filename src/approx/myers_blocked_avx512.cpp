@@ -1,6 +1,6 @@
 // myers_blocked_avx512.cpp — one pattern of m > 64 (search -k, and the ends of the best
-// approximate substring): blocked Myers (Hyyrö's blocks of 64 rows, as myers_block_step.hpp, every block, no
-// cut-off) over 32 text stripes at once, 4 groups of 8 stripes in the 64-bit lanes of
+// approximate substring): blocked Myers (Hyyrö's blocks of 64 rows, as myers_block_step.hpp,
+// every block, no cut-off) over 32 text stripes at once, 4 groups of 8 stripes in the 64-bit lanes of
 // AVX-512F registers, Peq by gather from a block-major table (or, for small alphabets of
 // letters on VBMI CPUs, by a permute of 4-bit byte codes). Within a column the blocks form a
 // chain (the horizontal delta goes down); the four groups' chains are independent and
@@ -131,7 +131,8 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
     for (std::size_t u = 0; u < n8; ++u) {
       __m512i c[groups];
       __mmask8 hpos[groups] = {}, hneg[groups] = {};
-      for (std::size_t g = 0; g < groups; ++g) c[g] = _mm512_and_si512(_mm512_srli_epi64(bytes[g], static_cast<unsigned>(8 * u)), ff);
+      for (std::size_t g = 0; g < groups; ++g)
+        c[g] = _mm512_and_si512(_mm512_srli_epi64(bytes[g], static_cast<unsigned>(8 * u)), ff);
       for (std::size_t b = 0; b < nb; ++b) {
         const long long* tab = reinterpret_cast<const long long*>(peq_t.data() + b * 256);
         const __m512i hib = b + 1 < nb ? hib_mid : hib_last;
