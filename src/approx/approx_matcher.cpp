@@ -252,10 +252,6 @@ class approx_matcher final : public matcher {
     if (engine_ == engine_kind::myers_striped ||
         (engine_ == engine_kind::myers_lanes && options.approx_algorithm != "myers-simd"))
       striped_ = pick_striped_kernel(options.simd);
-    blocked512_ = engine_ == engine_kind::myers_lanes &&
-                  (options.simd == simd_level::automatic || options.simd == simd_level::avx512) &&
-                  cpu_supports(simd_level::avx512) && __builtin_cpu_supports("avx512dq") &&
-                  __builtin_cpu_supports("avx512vl");
     if (engine_ == engine_kind::pigeon || options.approx_algorithm == "auto" || options.approx_algorithm == "myers" ||
         options.approx_algorithm.empty()) {
       finder_ = pick_piece_finder(options.simd);
@@ -280,21 +276,26 @@ class approx_matcher final : public matcher {
     // 0.26 GB/s, striped blocked 0.34 / 0.38) and the patterns are few (many short patterns
     // share the SIMD lanes better).
     const bool is_auto = finder_ != nullptr && engine_ != engine_kind::pigeon;
+    // m > 64 on the AVX-512 lanes backend (the CPU subsets the blocked stripes need too): the
+    // striped blocked kernel where it pays, decided once per pattern.
+    for (std::size_t i = 0; i < pats_.size(); ++i)
+      stripes_.push_back(engine_ == engine_kind::myers_lanes && lanes_.kernel == myers_lanes_avx512 &&
+                         pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i]));
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       const bool ok = !hamming_ && pigeon_applicable(p, ks_[i]);
       const bool wanted = engine_ == engine_kind::pigeon ||
                           (is_auto &&
                            (engine_ == engine_kind::myers_lanes || engine_ == engine_kind::myers_word) &&
-                           pigeon_piece_len(p.m, ks_[i]) >= (simd_stripes_take(p, ks_[i]) ? 8 : 5) &&
+                           pigeon_piece_len(p.m, ks_[i]) >= (simd_stripes_take(i) ? 8 : 5) &&
                            (pats_.size() <= 4 || p.m > 64));
       filter_.push_back(ok && wanted);
     }
   }
 
-  /// Would a striped kernel (m <= 32, or blocked Myers for m > 64) scan p with bound k?
-  [[nodiscard]] bool simd_stripes_take(const compiled_pattern& p, std::uint32_t k) const {
-    return (striped_ != nullptr && p.m <= 32) || (blocked512_ && p.m > 64 && blocked_stripes_pay(p, k));
+  /// Would a striped kernel (m <= 32, or blocked Myers for m > 64) scan pattern i?
+  [[nodiscard]] bool simd_stripes_take(std::size_t i) const {
+    return (striped_ != nullptr && pats_[i].m <= 32) || stripes_[i];
   }
   [[nodiscard]] std::size_t lookbehind() const override { return lookbehind_; }
   [[nodiscard]] std::size_t lookahead() const override { return 0; }
@@ -358,8 +359,7 @@ class approx_matcher final : public matcher {
             lane_pats.push_back(&p);
             lane_ks.push_back(ks_[i]);
             lane_sinks.push_back(&sink);
-          } else if (!(blocked512_ && blocked_stripes_pay(p, ks_[i]) &&
-                       scan_myers_blocked_avx512(p, seq, from, own_begin, own_end, ks_[i], sink))) {
+          } else if (!(stripes_[i] && scan_myers_blocked_avx512(p, seq, from, own_begin, own_end, ks_[i], sink))) {
             scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
           }
           break;
@@ -439,7 +439,7 @@ class approx_matcher final : public matcher {
   lanes_backend lanes_{myers_lanes_serial, 8};
   piece_finder finder_ = nullptr;
   striped_kernel striped_ = nullptr;  ///< m <= 32 goes to the striped kernel when set
-  bool blocked512_ = false;  ///< m > 64 may go to the striped blocked kernel (AVX-512)
+  std::vector<bool> stripes_;  ///< per pattern: m > 64 goes to the striped blocked kernel
   std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;

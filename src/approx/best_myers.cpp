@@ -27,12 +27,13 @@ class min_sink final : public end_sink {
 }  // namespace
 
 namespace {
-/// The AVX-512 subsets myers_blocked_avx512.cpp is compiled for.
-bool has_avx512() {
-  static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                          __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-  return has;
+/// The SIMD lanes backend; AVX-512 exactly where the CPU has the subsets (F, BW, VL, DQ) that
+/// myers_blocked_avx512.cpp is compiled for too.
+const lanes_backend& lanes() {
+  static const lanes_backend b = pick_lanes_backend(simd_level::automatic);
+  return b;
 }
+bool has_avx512() { return lanes().kernel == myers_lanes_avx512; }
 }  // namespace
 
 bool best_bound_unneeded(std::size_t m, std::size_t piece) {
@@ -48,13 +49,12 @@ best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t 
   min_sink sink;
   const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(bound, p.m));
   static const striped_kernel striped = pick_striped_kernel(simd_level::automatic);
-  static const lanes_backend lanes = pick_lanes_backend(simd_level::automatic);
   if (p.m <= 32 && striped != nullptr) {
     scan_myers_striped(striped, p, y, ctx, lo, hi, k, sink);
-  } else if (p.m <= 64 && lanes.kernel != myers_lanes_serial) {
+  } else if (p.m <= 64 && lanes().kernel != myers_lanes_serial) {
     const compiled_pattern* pp = &p;
     end_sink* sp = &sink;
-    scan_myers_lanes(lanes, {&pp, 1}, {&k, 1}, y, ctx, lo, hi, {&sp, 1});
+    scan_myers_lanes(lanes(), {&pp, 1}, {&k, 1}, y, ctx, lo, hi, {&sp, 1});
   } else if (p.m <= 64) {
     scan_myers_word(p, y, ctx, lo, hi, k, sink);
   } else {

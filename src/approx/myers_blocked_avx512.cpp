@@ -21,8 +21,8 @@
 namespace trawl::approx_detail {
 namespace {
 
-constexpr int tl_xor_or = 0xBE;     // (A ^ B) | C
-constexpr int tl_or_not_or = 0xF1;  // A | ~(B | C)
+using striped512::tl_or_not_or;
+using striped512::tl_xor_or;
 constexpr std::size_t groups = 4, stripes = 8 * groups;
 
 struct alignas(64) vec {
@@ -77,10 +77,6 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
   if (p.m <= 64 || len < std::max<std::size_t>(4 * w, 1024)) return false;
   // Ends before a0 (stripe 0 would lack its warm-up) and after the stripes: the scalar kernel.
   if (report_from < a0) scan_myers_blocked(p, seq, from, report_from, a0, k, sink);
-  // Peq block-major: the gather index of a byte is the byte itself.
-  std::vector<std::uint64_t> peq_t(nb * 256);
-  for (std::size_t c = 0; c < 256; ++c)
-    for (std::size_t b = 0; b < nb; ++b) peq_t[b * 256 + c] = p.peq[c * nb + b];
   // Small alphabets of letters (DNA, protein: at most 15 byte values with a Peq, all in
   // 0x40-0x7F) on VBMI CPUs: a text byte becomes a 4-bit code by one vpermb per 64 bytes
   // (bytes outside 0x40-0x7F: code 0, no match), and Peq a vpermt2q from two registers of the
@@ -98,6 +94,11 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
       tabs[2 * b + 1].v = _mm512_load_si512(t + 8);
     }
   }
+  // Otherwise Peq block-major, for gathers: the index of a byte is the byte itself.
+  std::vector<std::uint64_t> peq_t(coded ? 0 : nb * 256);
+  if (!coded)
+    for (std::size_t c = 0; c < 256; ++c)
+      for (std::size_t b = 0; b < nb; ++b) peq_t[b * 256 + c] = p.peq[c * nb + b];
   const __m512i code_table = _mm512_load_si512(code8);
   const __m512i q_sel = _mm512_set1_epi8(static_cast<char>(0xC0)), q1 = _mm512_set1_epi8(0x40);
   const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
