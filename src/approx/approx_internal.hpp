@@ -263,6 +263,16 @@ struct start_request {
   std::uint32_t slot = 0;  ///< the caller's (the hit it belongs to)
   std::uint64_t start = 0;
 };
+/// The two kinds of request the batched start kernels take: start_request, and a hit (end =
+/// j + 1, errors = score) whose start is filled in place.
+struct start_fields {
+  static std::uint64_t j(const start_request& r) { return r.j; }
+  static std::uint32_t score(const start_request& r) { return r.score; }
+  static void set(start_request& r, std::uint64_t start) { r.start = start; }
+  static std::uint64_t j(const hit& h) { return h.end - 1; }
+  static std::uint32_t score(const hit& h) { return h.errors; }
+  static void set(hit& h, std::uint64_t start) { h.start = start; }
+};
 /// leftmost_start for many ends of one pattern (one-word patterns: 8 at a time in AVX-512
 /// lanes where the CPU has them). align.cpp
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs);
@@ -278,6 +288,12 @@ void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, s
 /// The same for hits (end = j + 1, errors = score), their start filled in place.
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<hit> hits);
+/// leftmost_starts for a pattern of m <= 32 on AVX2: 32 requests at a time in 8/16/32-bit
+/// lanes, text bytes by 16-byte loads and a byte transpose, Peq by vpshufb per high nibble as
+/// in the AVX2 striped kernel. starts_avx2.cpp
+void leftmost_starts_avx2(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
+                          std::span<start_request> reqs);
+void leftmost_starts_avx2(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits);
 /// leftmost_starts for hits of p (end = j + 1, errors = score): fills in hit.start. align.cpp
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits);
 /// Start of a Hamming hit ending at j.

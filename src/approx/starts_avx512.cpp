@@ -104,17 +104,7 @@ template <int W>
   myers_vertical(xv, _mm512_or_si512(shl1<W>(ph), one), shl1<W>(mh), pv, mv);
 }
 
-/// The two kinds of request: start_request, and a hit (end = j + 1, errors = score) whose
-/// start is filled in place.
-struct request_fields {
-  static std::uint64_t j(const start_request& r) { return r.j; }
-  static std::uint32_t score(const start_request& r) { return r.score; }
-  static void set(start_request& r, std::uint64_t start) { r.start = start; }
-  static std::uint64_t j(const hit& h) { return h.end - 1; }
-  static std::uint32_t score(const hit& h) { return h.errors; }
-  static void set(hit& h, std::uint64_t start) { h.start = start; }
-};
-using F = request_fields;
+using F = start_fields;
 
 /// The lane-layout registers (as the striped kernel's eq) of a transposed row whose word q
 /// holds the byte values of stripes A(q) (low) and A(q) + 1 (high).

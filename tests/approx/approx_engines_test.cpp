@@ -387,6 +387,63 @@ TEST(ApproxEngines, ByteKernelWithoutVbmi) {
   }
 }
 
+TEST(ApproxEngines, BatchedStartsAgainstOracle) {
+  // The batched start kernels (AVX2: 32 requests in 8/16/32-bit lanes; AVX-512BW: 64) called
+  // directly, whichever this CPU has, on every end <= k of random texts: m across the lane
+  // widths, k up to m (windows of one to four 16-byte blocks), ends next to the text's start
+  // (the kernels hand those to the scalar loop) and a lower bound lo inside the text. Each
+  // start against the oracle: the smallest z >= lo with ED(p, t[z, j]) = score.
+  const bool avx2 = trawl::cpu_supports(trawl::simd_level::avx2);
+  const bool avx512 = trawl::cpu_supports(trawl::simd_level::avx512);
+  if (!avx2 && !avx512) GTEST_SKIP() << "no AVX2 / AVX-512 on this CPU";
+  std::mt19937_64 rng(19);
+  for (const std::string alpha : {"ACGT", "acgtACGTN", ""})
+    for (std::size_t m : {1, 3, 8, 9, 16, 17, 31, 32})
+      for (int k : {1, 3, static_cast<int>(m) / 2, static_cast<int>(m)}) {
+        const std::string p = approx_test::random_pattern(rng, m, alpha);
+        const std::string t = approx_test::text_with_copies(rng, 3000, p, static_cast<std::size_t>(k), alpha);
+        for (std::uint64_t lo : {std::uint64_t{0}, std::uint64_t{700}}) {
+          // Scores as the engines give them: the text read from lo.
+          const auto scores = oracle::end_scores(p, std::string_view(t).substr(lo));
+          std::vector<trawl::approx_detail::start_request> reqs;
+          for (std::uint64_t j = lo; j < t.size() && reqs.size() < 150; ++j)
+            if (scores[j - lo] <= static_cast<std::uint32_t>(k)) reqs.push_back({j, scores[j - lo]});
+          trawl::search_options o;
+          const auto cp = trawl::approx_detail::compile_pattern(p, 0, trawl::strand::forward, o);
+          std::vector<trawl::hit> hits;
+          for (const auto& r : reqs) hits.push_back(trawl::hit{0, r.j + 1, 0, r.score, trawl::strand::forward, 0});
+          auto check = [&](const char* kernel) {
+            SCOPED_TRACE(std::string(kernel) + " alpha=" + alpha + " m=" + std::to_string(m) + " k=" +
+                         std::to_string(k) + " lo=" + std::to_string(lo));
+            for (std::size_t i = 0; i < reqs.size(); ++i) {
+              const std::uint64_t j = reqs[i].j;
+              std::uint64_t want = j + 1;
+              for (std::uint64_t z = j + 1 > m + static_cast<std::uint64_t>(k) ? j + 1 - m - k : 0; z <= j; ++z)
+                if (z >= lo && oracle::edit_distance(p, std::string_view(t).substr(z, j + 1 - z)) == reqs[i].score) {
+                  want = z;
+                  break;
+                }
+              ASSERT_EQ(reqs[i].start, want) << "request " << i << " j=" << j;
+              ASSERT_EQ(hits[i].start, want) << "hit " << i << " j=" << j;
+            }
+          };
+          if (m <= 32 && avx2) {
+            trawl::approx_detail::leftmost_starts_avx2(cp, t, lo, std::span(reqs));
+            trawl::approx_detail::leftmost_starts_avx2(cp, t, lo, std::span(hits));
+            check("avx2");
+          }
+          if (m <= 32 && avx512) {
+            for (auto& r : reqs) r.start = 0;
+            for (auto& h : hits) h.start = 0;
+            trawl::approx_detail::leftmost_starts_avx512bw(cp, t, lo, std::span(reqs));
+            trawl::approx_detail::leftmost_starts_avx512bw(cp, t, lo, std::span(hits));
+            check("avx512bw");
+          }
+          if (HasFatalFailure()) return;
+        }
+      }
+}
+
 TEST(ApproxEngines, StripedBlockedOnLongTexts) {
   // m > 64 with k large enough that auto picks blocked Myers over 32 stripes in AVX-512 lanes
   // (no pigeonhole filter: pieces under 8 bytes; k < m/2): texts long enough for the stripes,

@@ -1,0 +1,305 @@
+// starts_avx2.cpp — leftmost starts of many requests at once on AVX2 (starts_avx512.cpp does
+// the same on AVX-512BW): the reverse global Myers pass of leftmost_start (align.cpp spells
+// it out), 32 requests per group in 8-bit (m <= 8: one register), 16-bit (m <= 16: two) or
+// 32-bit (m <= 32: four) lanes. O(max length) vector steps for 32 requests.
+//
+// Text: per block of 16 columns, one 16-byte load per request (the bytes ending 16b before
+// its end j); requests q and q + 16 share a register (its two 128-bit halves), and a 16 x 16
+// byte transpose per half gives 16 rows in which byte q is request q's byte. Peq of a row is
+// looked up one byte at a time by vpshufb, as in the AVX2 striped kernel
+// (myers_striped_avx2.cpp): the low nibble indexes a table per Peq byte, the high nibble
+// selects among the tables of the high nibbles at which the pattern matches anything. The
+// Peq bytes are then unpacked into the lanes (to_lanes), which puts the requests of a
+// register in an order that the fields (score, length) and the results go through as well.
+//
+// Compiled with -mavx2; called only after a CPU check.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <array>
+
+#include "approx/approx_internal.hpp"
+
+namespace trawl::approx_detail {
+namespace {
+
+using F = start_fields;
+
+template <int W>
+constexpr int regs = W / 8;  // 32 requests in lanes of W bits
+
+/// 16 x 16 byte transpose in each 128-bit half: byte c of a[r] goes to byte r of out[c].
+[[gnu::always_inline]] inline void transpose16(const __m256i a[16], __m256i out[16]) {
+  __m256i b[16], c[16];
+  for (int i = 0; i < 8; ++i) {
+    b[i] = _mm256_unpacklo_epi8(a[2 * i], a[2 * i + 1]);      // columns 0-7 of rows 2i, 2i + 1
+    b[i + 8] = _mm256_unpackhi_epi8(a[2 * i], a[2 * i + 1]);  // columns 8-15
+  }
+  for (int h = 0; h < 2; ++h)  // h: columns 0-7 / 8-15
+    for (int i = 0; i < 4; ++i) {
+      c[8 * h + i] = _mm256_unpacklo_epi16(b[8 * h + 2 * i], b[8 * h + 2 * i + 1]);      // columns 8h + 0-3, rows 4i-4i+3
+      c[8 * h + i + 4] = _mm256_unpackhi_epi16(b[8 * h + 2 * i], b[8 * h + 2 * i + 1]);  // columns 8h + 4-7
+    }
+  // c[4g + i]: columns 4g .. 4g + 3 of rows 4i .. 4i + 3 (a dword per column).
+  for (int g = 0; g < 4; ++g) {
+    const __m256i d0 = _mm256_unpacklo_epi32(c[4 * g], c[4 * g + 1]);      // columns 4g, 4g + 1; rows 0-7
+    const __m256i d1 = _mm256_unpackhi_epi32(c[4 * g], c[4 * g + 1]);      // columns 4g + 2, 4g + 3; rows 0-7
+    const __m256i d2 = _mm256_unpacklo_epi32(c[4 * g + 2], c[4 * g + 3]);  // columns 4g, 4g + 1; rows 8-15
+    const __m256i d3 = _mm256_unpackhi_epi32(c[4 * g + 2], c[4 * g + 3]);
+    out[4 * g] = _mm256_unpacklo_epi64(d0, d2);
+    out[4 * g + 1] = _mm256_unpackhi_epi64(d0, d2);
+    out[4 * g + 2] = _mm256_unpacklo_epi64(d1, d3);
+    out[4 * g + 3] = _mm256_unpackhi_epi64(d1, d3);
+  }
+}
+
+/// Lane-layout registers from W/8 byte rows (byte b of each lane's value in acc[b]):
+/// W = 8: acc[0] itself; W = 16: words of requests 0-7 | 16-23 and 8-15 | 24-31; W = 32:
+/// dwords of 0-3 | 16-19, 4-7 | 20-23, 8-11 | 24-27, 12-15 | 28-31.
+template <int W>
+[[gnu::always_inline]] inline void to_lanes(const __m256i acc[regs<W>], __m256i out[regs<W>]) {
+  if constexpr (W == 8) {
+    out[0] = acc[0];
+  } else if constexpr (W == 16) {
+    out[0] = _mm256_unpacklo_epi8(acc[0], acc[1]);
+    out[1] = _mm256_unpackhi_epi8(acc[0], acc[1]);
+  } else {
+    const __m256i lo01 = _mm256_unpacklo_epi8(acc[0], acc[1]), hi01 = _mm256_unpackhi_epi8(acc[0], acc[1]);
+    const __m256i lo23 = _mm256_unpacklo_epi8(acc[2], acc[3]), hi23 = _mm256_unpackhi_epi8(acc[2], acc[3]);
+    out[0] = _mm256_unpacklo_epi16(lo01, lo23);
+    out[1] = _mm256_unpackhi_epi16(lo01, lo23);
+    out[2] = _mm256_unpacklo_epi16(hi01, hi23);
+    out[3] = _mm256_unpackhi_epi16(hi01, hi23);
+  }
+}
+
+/// Values below 256 given per request (byte q of v) in the lane layout.
+template <int W>
+[[gnu::always_inline]] inline void bytes_to_lanes(__m256i v, __m256i out[regs<W>]) {
+  __m256i acc[regs<W>];
+  acc[0] = v;
+  for (int b = 1; b < regs<W>; ++b) acc[b] = _mm256_setzero_si256();
+  to_lanes<W>(acc, out);
+}
+
+/// Request of each lane (register r, lane l at [r][l]).
+template <int W>
+std::array<std::array<std::uint8_t, 256 / W>, regs<W>> make_request_table() {
+  alignas(32) std::uint8_t id[32];
+  for (int q = 0; q < 32; ++q) id[q] = static_cast<std::uint8_t>(q);
+  __m256i lanes[regs<W>];
+  bytes_to_lanes<W>(_mm256_load_si256(reinterpret_cast<const __m256i*>(id)), lanes);
+  std::array<std::array<std::uint8_t, 256 / W>, regs<W>> t{};
+  for (int r = 0; r < regs<W>; ++r) {
+    alignas(32) std::uint8_t v[32];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(v), lanes[r]);
+    for (int l = 0; l < 256 / W; ++l) t[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)] = v[l * (W / 8)];
+  }
+  return t;
+}
+
+/// Peq tables of one high nibble: tab[b] = byte b of Peq for low nibbles 0-15 (both halves).
+struct nibble_tables {
+  __m256i nib;
+  __m256i tab[4];
+};
+
+/// Lane arithmetic on W-bit lanes.
+template <int W>
+[[gnu::always_inline]] inline __m256i add(__m256i a, __m256i b) {
+  if constexpr (W == 8) return _mm256_add_epi8(a, b);
+  else if constexpr (W == 16) return _mm256_add_epi16(a, b);
+  else return _mm256_add_epi32(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline __m256i sub(__m256i a, __m256i b) {
+  if constexpr (W == 8) return _mm256_sub_epi8(a, b);
+  else if constexpr (W == 16) return _mm256_sub_epi16(a, b);
+  else return _mm256_sub_epi32(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline __m256i eq(__m256i a, __m256i b) {
+  if constexpr (W == 8) return _mm256_cmpeq_epi8(a, b);
+  else if constexpr (W == 16) return _mm256_cmpeq_epi16(a, b);
+  else return _mm256_cmpeq_epi32(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline __m256i gt(__m256i a, __m256i b) {  // signed
+  if constexpr (W == 8) return _mm256_cmpgt_epi8(a, b);
+  else if constexpr (W == 16) return _mm256_cmpgt_epi16(a, b);
+  else return _mm256_cmpgt_epi32(a, b);
+}
+template <int W>
+[[gnu::always_inline]] inline __m256i splat(std::uint32_t v) {
+  if constexpr (W == 8) return _mm256_set1_epi8(static_cast<char>(v));
+  else if constexpr (W == 16) return _mm256_set1_epi16(static_cast<short>(v));
+  else return _mm256_set1_epi32(static_cast<int>(v));
+}
+
+/// One column of the reverse global Myers DP, the pattern in the low m bits of each lane; d
+/// (the last row's value) follows bit m - 1 (hib). Row 0 grows by one per column.
+template <int W>
+[[gnu::always_inline]] inline void global_step(__m256i e, __m256i hib, __m256i one, __m256i& pv, __m256i& mv,
+                                               __m256i& d) {
+  const __m256i ones = _mm256_set1_epi32(-1);
+  const __m256i xv = _mm256_or_si256(e, mv);
+  const __m256i sum = add<W>(_mm256_and_si256(e, pv), pv);
+  const __m256i xh = _mm256_or_si256(_mm256_xor_si256(sum, pv), e);
+  const __m256i ph = _mm256_or_si256(mv, _mm256_andnot_si256(_mm256_or_si256(xh, pv), ones));
+  const __m256i mh = _mm256_and_si256(pv, xh);
+  // The compare gives -1 in a lane whose bit m - 1 is set.
+  d = add<W>(sub<W>(d, eq<W>(_mm256_and_si256(ph, hib), hib)), eq<W>(_mm256_and_si256(mh, hib), hib));
+  const __m256i ph1 = _mm256_or_si256(add<W>(ph, ph), one), mh1 = add<W>(mh, mh);
+  pv = _mm256_or_si256(mh1, _mm256_andnot_si256(_mm256_or_si256(xv, ph1), ones));
+  mv = _mm256_and_si256(ph1, xv);
+}
+
+/// Peq bytes (W/8 of them) of every byte of row x, in the lane layout.
+template <int W, int NG>
+[[gnu::always_inline]] inline void lookup(__m256i x, const nibble_tables* nt, int ng, __m256i out[regs<W>]) {
+  constexpr int NB = regs<W>;
+  const __m256i low4 = _mm256_set1_epi8(0x0F);
+  const __m256i lo = _mm256_and_si256(x, low4);
+  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), low4);
+  __m256i acc[NB];
+  for (int b = 0; b < NB; ++b) acc[b] = _mm256_setzero_si256();
+  const int n = NG > 0 ? NG : ng;
+  for (int g = 0; g < n; ++g) {
+    const __m256i sel = _mm256_cmpeq_epi8(hi, nt[g].nib);
+    for (int b = 0; b < NB; ++b)
+      acc[b] = _mm256_or_si256(acc[b], _mm256_and_si256(sel, _mm256_shuffle_epi8(nt[g].tab[b], lo)));
+  }
+  to_lanes<W>(acc, out);
+}
+
+/// 32 requests (the first g real, the rest copies of the first); false (nothing done) when one
+/// lies too close to the text's start for its 16-byte loads.
+template <int W, int NG, class Req>
+bool starts32(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq, std::size_t g,
+              const nibble_tables* nt, int ng) {
+  constexpr int R = regs<W>;
+  alignas(32) std::uint64_t js[32];
+  alignas(32) std::uint8_t want[32], len[32];
+  std::uint64_t steps = 0, min_j = ~std::uint64_t{0};
+  for (std::size_t i = 0; i < 32; ++i) {
+    const Req& r = rq[i < g ? i : 0];
+    js[i] = F::j(r);
+    want[i] = static_cast<std::uint8_t>(F::score(r));
+    // Columns to run: m + score <= 2m <= 64.
+    const std::uint64_t n = std::min<std::uint64_t>(p.m + F::score(r), js[i] + 1 - lo);
+    len[i] = static_cast<std::uint8_t>(n);
+    steps = std::max(steps, n);
+    min_j = std::min(min_j, js[i]);
+  }
+  const std::uint64_t blocks = (steps + 15) / 16;
+  // Block b reads the 16 bytes ending 16b before j: none may begin before the text.
+  if (min_j + 1 < 16 * blocks) return false;
+  __m256i vwant[R], vlen[R], pv[R], mv[R], d[R], best[R];
+  bytes_to_lanes<W>(_mm256_load_si256(reinterpret_cast<const __m256i*>(want)), vwant);
+  bytes_to_lanes<W>(_mm256_load_si256(reinterpret_cast<const __m256i*>(len)), vlen);
+  const __m256i none = _mm256_set1_epi32(-1), vm = splat<W>(static_cast<std::uint32_t>(p.m));
+  for (int r = 0; r < R; ++r) {
+    pv[r] = none;
+    mv[r] = _mm256_setzero_si256();
+    d[r] = vm;
+    best[r] = _mm256_andnot_si256(eq<W>(vwant[r], vm), none);  // score == m: column 0 (best 0)
+  }
+  const __m256i hib = splat<W>(std::uint32_t{1} << (p.m - 1)), one = splat<W>(1);
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    __m256i a[16], rows[16];
+    const unsigned char* at = text - 15 - 16 * b;
+    for (int i = 0; i < 16; ++i) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + js[i]));
+      const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + js[i + 16]));
+      a[i] = _mm256_inserti128_si256(_mm256_castsi128_si256(x), y, 1);
+    }
+    transpose16(a, rows);
+    // Row u holds text[j - 16b - 15 + u] of every request: column l = 16b + 16 - u.
+    for (int u = 15; u >= 0; --u) {
+      const auto col = static_cast<std::uint32_t>(16 * b + 16 - static_cast<std::uint64_t>(u));
+      if (col > steps) break;
+      __m256i e[R];
+      lookup<W, NG>(rows[u], nt, ng, e);
+      const __m256i lv = splat<W>(col);
+      for (int r = 0; r < R; ++r) {
+        global_step<W>(e[r], hib, one, pv[r], mv[r], d[r]);
+        // col <= len and d == want: the longest such column so far.
+        const __m256i hit = _mm256_andnot_si256(gt<W>(lv, vlen[r]), eq<W>(d[r], vwant[r]));
+        best[r] = _mm256_blendv_epi8(best[r], lv, hit);
+      }
+    }
+  }
+  static const auto request = make_request_table<W>();
+  alignas(32) std::uint64_t back[32];
+  for (int r = 0; r < R; ++r) {
+    alignas(32) std::uint8_t v[32];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(v), best[r]);
+    for (int l = 0; l < 256 / W; ++l) {
+      const std::uint8_t c = v[l * (W / 8)];  // columns <= 64: the low byte says it; "none" is 0xFF
+      back[request[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)]] = c == 0xFF ? 0 : c;
+    }
+  }
+  for (std::size_t i = 0; i < g; ++i) {
+    // An exact occurrence has exactly m bytes; "none" cannot happen when score == score_j
+    // (it gives j + 1).
+    const std::uint64_t used = F::score(rq[i]) == 0 ? p.m : back[i];
+    F::set(rq[i], js[i] + 1 - used);
+  }
+  return true;
+}
+
+template <int W, int NG, class Req>
+void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<Req> reqs,
+                const nibble_tables* nt, int ng) {
+  const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+  for (std::size_t first = 0; first < reqs.size(); first += 32) {
+    const std::size_t g = std::min<std::size_t>(32, reqs.size() - first);
+    Req* rq = reqs.data() + first;
+    if (!starts32<W, NG>(p, text, lo, rq, g, nt, ng))
+      for (std::size_t i = 0; i < g; ++i) F::set(rq[i], leftmost_start(p, seq, F::j(rq[i]), F::score(rq[i]), lo));
+  }
+}
+
+template <class Req>
+void starts_avx2(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<Req> reqs) {
+  // One table set per high nibble at which some byte has a non-zero reversed Peq.
+  nibble_tables nt[16];
+  int ng = 0;
+  for (int h = 0; h < 16; ++h) {
+    bool any = false;
+    alignas(32) std::uint8_t tab[4][32];
+    for (int l = 0; l < 16; ++l) {
+      const auto e = static_cast<std::uint32_t>(p.rpeq[static_cast<std::size_t>(16 * h + l)]);
+      any = any || e != 0;
+      for (int b = 0; b < 4; ++b) tab[b][l] = tab[b][l + 16] = static_cast<std::uint8_t>(e >> (8 * b));
+    }
+    if (!any) continue;
+    nt[ng].nib = _mm256_set1_epi8(static_cast<char>(h));
+    for (int b = 0; b < 4; ++b) nt[ng].tab[b] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tab[b]));
+    ++ng;
+  }
+  auto go = [&]<int W>() {
+    switch (ng) {
+      case 1: return starts_all<W, 1>(p, seq, lo, reqs, nt, ng);
+      case 2: return starts_all<W, 2>(p, seq, lo, reqs, nt, ng);
+      default: return starts_all<W, 0>(p, seq, lo, reqs, nt, ng);
+    }
+  };
+  // Lanes of 8 bits for m <= 8 (columns and scores stay below 2m + 1 <= 17), 16 for m <= 16.
+  if (p.m <= 8) go.template operator()<8>();
+  else if (p.m <= 16) go.template operator()<16>();
+  else go.template operator()<32>();
+}
+
+}  // namespace
+
+void leftmost_starts_avx2(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
+                          std::span<start_request> reqs) {
+  starts_avx2(p, seq, lo, reqs);
+}
+
+void leftmost_starts_avx2(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits) {
+  starts_avx2(p, seq, lo, hits);
+}
+
+}  // namespace trawl::approx_detail
