@@ -180,6 +180,19 @@ bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0,
 bool myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                    std::size_t steps, std::size_t warm, bool text_in_quarter1,
                                    striped_clusters& out);
+/// The clusters kernels' common signature.
+using striped_clusters_kernel = bool (*)(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+                                         std::size_t steps, std::size_t warm, bool text_in_quarter1,
+                                         striped_clusters& out);
+/// The same on AVX2 (byte lanes for m <= 8, Peq by vpshufb per high nibble; `text_in_quarter1`
+/// is ignored, returns true); myers_striped_avx2.cpp. Records the same runs as the AVX-512
+/// kernel except that a run's last step is its true one (the AVX-512 kernel may give any step
+/// below the stripe's last).
+bool myers_striped_clusters_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+                                 std::size_t steps, std::size_t warm, bool text_in_quarter1, striped_clusters& out);
+/// The byte-lane layout (width 8) of a 16-bit-lane pattern of m <= 8: the pattern in the top m
+/// bits of a byte (Peq and the score offset d shift down by 8). myers_striped.cpp
+striped_pattern narrow_striped_pattern(const striped_pattern& sp);
 /// For tests: false makes the byte-lane kernels of m <= 8 (striped scan, starts) run as on a
 /// CPU without AVX512_VBMI (two 16-bit Peq lookups packed to bytes instead of vpermb); true
 /// (the default) lets them use vpermb where the CPU has it. myers_striped_avx512.cpp
@@ -189,9 +202,12 @@ void striped_allow_vbmi(bool allowed);
 bool striped_use_vbmi();
 /// Writes the hits of n complete runs r[0, n) of a stripe starting at text position base
 /// (end = base + best + 1, errors = score, start = end as make_hit, open 0), as cluster hits of pattern
-/// `pattern` on strand dir, to out[0, n). AVX-512F; myers_striped_avx512.cpp
+/// `pattern` on strand dir, to out[0, n). AVX-512F; myers_striped_avx512.cpp (write_run_hits in
+/// myers_striped.cpp: any CPU)
 void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
                            strand dir, hit* out);
+void write_run_hits(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern, strand dir,
+                    hit* out);
 /// The same contract on AVX2 (Peq by vpshufb per high nibble; `text_in_quarter1` is ignored,
 /// returns true); myers_striped_avx2.cpp.
 bool myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,

@@ -142,7 +142,7 @@ class cluster_sink final : public start_sink {
         res, base, stride,
         [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { *h++ = make_hit(j, score, flags); },
         [&](const striped_cluster* r, std::size_t count, std::uint64_t b) {
-          write_run_hits_avx512(r, count, b, pattern_index(), pattern_dir(), h);
+          write_run_hits(r, count, b, pattern_index(), pattern_dir(), h);
           h += count;
         });
     shrink(h);

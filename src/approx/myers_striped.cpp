@@ -39,6 +39,25 @@ striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k)
   return sp;
 }
 
+void write_run_hits(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern, strand dir,
+                    hit* out) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  if (avx512) return write_run_hits_avx512(r, n, base, pattern, dir, out);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t end = base + r[i].best + 1;
+    out[i] = hit{end, end, pattern, r[i].score, dir, 0};
+  }
+}
+
+striped_pattern narrow_striped_pattern(const striped_pattern& sp) {
+  striped_pattern n = sp;
+  n.width = 8;
+  n.d = sp.d - 8;
+  n.kk = sp.kk - 8;
+  for (std::uint32_t& e : n.peq) e >>= 8;
+  return n;
+}
+
 striped_kernel pick_striped_kernel(simd_level level) {
   const bool has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
   const bool has2 = __builtin_cpu_supports("avx2");
@@ -70,8 +89,11 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
   thread_local striped_scratch scratch;
   std::vector<lane_hit>& hits = scratch.hits;
   std::vector<lane_hit>& sorted = scratch.sorted;
-  // The default report mode wants one hit per run of ends: the AVX-512 kernel forms the runs.
-  const bool runs = kernel == myers_striped_avx512 && sink.wants_clusters();
+  // The default report mode wants one hit per run of ends: the kernels form the runs.
+  const striped_clusters_kernel runs_kernel = !sink.wants_clusters()         ? nullptr
+                                              : kernel == myers_striped_avx512 ? myers_striped_clusters_avx512
+                                              : kernel == myers_striped_avx2   ? myers_striped_clusters_avx2
+                                                                               : nullptr;
   // Only a pattern matching bytes of 0x40-0x7F alone can use the AVX-512 kernel's unmasked
   // lookup; it is tried while the text keeps to those bytes (the kernel checks them as it
   // reads), and a round that meets another byte is run again with the mask.
@@ -88,10 +110,10 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
     std::size_t stripe = raw;
     if (raw >= 128) stripe = raw % 128 >= 64 ? raw - raw % 128 + 64 : raw - raw % 128 - 64;
     else if (raw >= 64) stripe = 64;
-    if (runs) {
+    if (runs_kernel != nullptr) {
       striped_clusters& res = scratch.runs;
-      if (!myers_striped_clusters_avx512(sp, text + (a - w), stripe, stripe + w, w, q1, res))
-        myers_striped_clusters_avx512(sp, text + (a - w), stripe, stripe + w, w, q1 = false, res);
+      if (!runs_kernel(sp, text + (a - w), stripe, stripe + w, w, q1, res))
+        runs_kernel(sp, text + (a - w), stripe, stripe + w, w, q1 = false, res);
       sink.on_runs(res, a - w, stripe);  // stripes are in text order
     } else {
       hits.clear();

@@ -20,8 +20,8 @@
 namespace trawl::approx_detail {
 namespace {
 
-constexpr int lanes_per_reg(int w) { return w == 16 ? 16 : 8; }
-constexpr int regs(int w) { return 64 / lanes_per_reg(w); }
+constexpr int lanes_per_reg(int w) { return 256 / w; }
+constexpr int regs(int w) { return 64 / lanes_per_reg(w); }  // 2, 4 or 8 for 64 stripes
 
 /// Transposes 8 gathered registers (register i, qword j: 8 bytes of stripe 4i + j of this
 /// half) into 8 rows: word q = 8c + w of row u holds byte u of stripe 4w + 2c (low half) and
@@ -84,12 +84,14 @@ struct state {
 /// Lane-width arithmetic: 16- or 32-bit lanes.
 template <int W>
 [[gnu::always_inline]] inline __m256i add(__m256i a, __m256i b) {
-  if constexpr (W == 16) return _mm256_add_epi16(a, b);
+  if constexpr (W == 8) return _mm256_add_epi8(a, b);
+  else if constexpr (W == 16) return _mm256_add_epi16(a, b);
   else return _mm256_add_epi32(a, b);
 }
 template <int W>
 [[gnu::always_inline]] inline __m256i sub(__m256i a, __m256i b) {
-  if constexpr (W == 16) return _mm256_sub_epi16(a, b);
+  if constexpr (W == 8) return _mm256_sub_epi8(a, b);
+  else if constexpr (W == 16) return _mm256_sub_epi16(a, b);
   else return _mm256_sub_epi32(a, b);
 }
 template <int W>
@@ -99,8 +101,16 @@ template <int W>
 }
 template <int W>
 [[gnu::always_inline]] inline __m256i shl1(__m256i a) {
-  if constexpr (W == 16) return _mm256_slli_epi16(a, 1);
+  if constexpr (W == 8) return _mm256_add_epi8(a, a);  // no byte shifts in AVX2
+  else if constexpr (W == 16) return _mm256_slli_epi16(a, 1);
   else return _mm256_slli_epi32(a, 1);
+}
+
+template <int W>
+[[gnu::always_inline]] inline __m256i splat(std::uint32_t v) {
+  if constexpr (W == 8) return _mm256_set1_epi8(static_cast<char>(v));
+  else if constexpr (W == 16) return _mm256_set1_epi16(static_cast<short>(v));
+  else return _mm256_set1_epi32(static_cast<int>(v));
 }
 
 /// One Myers step (myers_word.cpp spells out every line) on W-bit lanes.
@@ -112,7 +122,12 @@ template <int W>
   const __m256i xh = _mm256_or_si256(_mm256_xor_si256(sum, pv), eq);
   __m256i ph = _mm256_or_si256(mv, _mm256_andnot_si256(_mm256_or_si256(xh, pv), ones));
   __m256i mh = _mm256_and_si256(pv, xh);
-  score = sub<W>(add<W>(score, top_bit<W>(ph)), top_bit<W>(mh));
+  if constexpr (W == 8) {  // the sign bits as -1 / 0 bytes
+    const __m256i z = _mm256_setzero_si256();
+    score = add<8>(sub<8>(score, _mm256_cmpgt_epi8(z, ph)), _mm256_cmpgt_epi8(z, mh));
+  } else {
+    score = sub<W>(add<W>(score, top_bit<W>(ph)), top_bit<W>(mh));
+  }
   ph = shl1<W>(ph);
   mh = shl1<W>(mh);
   pv = _mm256_or_si256(mh, _mm256_andnot_si256(_mm256_or_si256(xv, ph), ones));
@@ -120,13 +135,18 @@ template <int W>
 }
 
 /// One step for the 32 stripes of one half on row x; registers [first, first + regs/2).
-/// W = 16: register 2h = "a" words (low bytes), 2h+1 = "b" (high bytes). W = 32: 4h + 0/1 =
-/// "a" lanes from words 0-3 / 4-7 of each chunk, 4h + 2/3 the same for "b".
+/// W = 8: register h is the row itself (byte 2q + i: stripe A(q) + i). W = 16: register 2h =
+/// "a" words (low bytes), 2h+1 = "b" (high bytes). W = 32: 4h + 0/1 = "a" lanes from words
+/// 0-3 / 4-7 of each chunk, 4h + 2/3 the same for "b".
 template <int W, int NG>
 [[gnu::always_inline]] inline void step_half(__m256i x, int h, const nibble_tables* nt, int ng, state<W>& st) {
   constexpr int NB = W / 8;
   __m256i acc[NB];
   lookup<NG, NB>(x, nt, ng, acc);
+  if constexpr (W == 8) {
+    step<8>(acc[0], st.pv[h], st.mv[h], st.sc[h]);
+    return;
+  }
   const __m256i lowbyte = _mm256_set1_epi16(0x00FF);
   const __m256i highbyte = _mm256_set1_epi16(static_cast<short>(0xFF00));
   // a: Peq byte b of stripe "a" sits in the low byte of each word of acc[b]; b: in the high byte.
@@ -148,7 +168,9 @@ template <int W, int NG>
 /// Stripe of lane l of register r.
 template <int W>
 constexpr std::uint32_t stripe_of_lane(int r, std::uint32_t l) {
-  if constexpr (W == 16) {
+  if constexpr (W == 8) {
+    return stripe_of_word(r, l / 2) + l % 2;
+  } else if constexpr (W == 16) {
     return stripe_of_word(r / 2, l) + static_cast<std::uint32_t>(r % 2);
   } else {
     // unpacklo/hi_epi16: dword d of chunk c = word 8c + d (lo) or 8c + 4 + d (hi)
@@ -161,14 +183,31 @@ constexpr std::uint32_t stripe_of_lane(int r, std::uint32_t l) {
 
 template <int W>
 [[gnu::always_inline]] inline __m256i min_score(__m256i a, __m256i b) {
-  if constexpr (W == 16) return _mm256_min_epu16(a, b);
+  if constexpr (W == 8) return _mm256_min_epu8(a, b);
+  else if constexpr (W == 16) return _mm256_min_epu16(a, b);
   else return _mm256_min_epu32(a, b);
 }
 
-/// Lanes of register `sc` with score <= kk: W = 32 one bit per lane; W = 16 bit 2l for lane l.
+/// Lanes with all bits set in the compare result v, one bit per lane.
+template <int W>
+[[gnu::always_inline]] inline std::uint32_t lane_bits(__m256i v) {
+  if constexpr (W == 8) return static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
+  else if constexpr (W == 16) return _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(v)), 0x55555555u);
+  else return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(v)));
+}
+template <int W>
+[[gnu::always_inline]] inline __m256i same(__m256i a, __m256i b) {
+  if constexpr (W == 8) return _mm256_cmpeq_epi8(a, b);
+  else if constexpr (W == 16) return _mm256_cmpeq_epi16(a, b);
+  else return _mm256_cmpeq_epi32(a, b);
+}
+
+/// Lanes of register `sc` with score <= kk: W = 8 / 32 one bit per lane; W = 16 bit 2l for lane l.
 template <int W>
 [[gnu::always_inline]] inline std::uint32_t at_most(__m256i sc, __m256i kk) {
-  if constexpr (W == 16) {
+  if constexpr (W == 8) {
+    return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(sc, kk), sc)));
+  } else if constexpr (W == 16) {
     const __m256i le = _mm256_cmpeq_epi16(min_score<W>(sc, kk), sc);
     return static_cast<std::uint32_t>(_mm256_movemask_epi8(le)) & 0x55555555u;
   } else {
@@ -190,16 +229,19 @@ struct context {
 template <int W>
 [[gnu::noinline]] void report(__m256i score, std::uint32_t mask, std::size_t t, const std::uint32_t* stripe,
                               const context& c) {
+  alignas(32) std::uint8_t s8[32];
   alignas(32) std::uint16_t s16[16];
   alignas(32) std::uint32_t s32[8];
-  if constexpr (W == 16)
+  if constexpr (W == 8)
+    _mm256_store_si256(reinterpret_cast<__m256i*>(s8), score);
+  else if constexpr (W == 16)
     _mm256_store_si256(reinterpret_cast<__m256i*>(s16), score);
   else
     _mm256_store_si256(reinterpret_cast<__m256i*>(s32), score);
   while (mask) {
     const auto l = static_cast<std::uint32_t>(__builtin_ctz(mask)) / (W == 16 ? 2 : 1);
     mask &= mask - 1;
-    const std::uint32_t s = W == 16 ? s16[l] : s32[l];
+    const std::uint32_t s = W == 8 ? s8[l] : W == 16 ? s16[l] : s32[l];
     c.hits->push_back({c.pos0 + stripe[l] * c.stride + t, s - c.d, stripe[l]});
   }
 }
@@ -217,25 +259,136 @@ template <int W, int NG>
   }
 }
 
+/// Output of the all-ends kernel: a checked block runs out of line (checked_steps) on a copy
+/// of the state, so the hot loop keeps its state in registers.
 template <int W, int NG>
+struct ends_out {
+  context c;
+  __m256i kk;
+  /// Steps rows [0, count) from st with every lane checked; true when some lane was at <= k.
+  bool checked(state<W>& st, const __m256i* rows0, const __m256i* rows1, std::size_t t, std::size_t count) {
+    state<W> cur = st;  // a copy: the hot loop's state never has its address taken
+    const std::size_t before = c.hits->size();
+    checked_steps<W, NG>(cur, rows0, rows1, t, count, kk, c);
+    st = cur;
+    return c.hits->size() != before;
+  }
+  void finish(std::size_t) {}
+};
+
+/// Output of the cluster kernel (the default report mode): per lane the run of consecutive
+/// steps at <= k is followed in registers (its best score so far and that score's leftmost
+/// step, `at`; best is reset to the maximum when the run ends), and a run's record is written
+/// at the step that ends it. The records are those of myers_striped_clusters_avx512: first =
+/// warm for a stripe's first run that began at step warm (the planner joins it to the previous
+/// stripe's last run), else its best step; last = its true last step.
+template <int W, int NG>
+struct clusters_out {
+  static constexpr int R = regs(W), L = lanes_per_reg(W);
+  /// `at` (16-bit steps) registers per score register: bytes widen to two.
+  static constexpr int A = W == 8 ? 2 : 1;
+  const nibble_tables* nt;
+  int ng;
+  __m256i kk;
+  std::uint32_t d, warm;
+  const std::uint32_t* stripe;  ///< [register][lane]
+  striped_clusters* out;
+  __m256i best[R], at[R * A], open[R];
+  std::uint32_t began[R] = {};  ///< lanes at <= k at step warm
+
+  /// Writes the records of the lanes in `closed` (one bit per lane) of register r, whose runs
+  /// ended at step t - 1 (t = steps: they reach the last step).
+  [[gnu::noinline]] void write(int r, std::uint32_t closed, std::size_t t) {
+    alignas(32) std::uint32_t b32[8];
+    alignas(32) std::uint16_t b16[16], a16[32];
+    alignas(32) std::uint8_t b8[32];
+    std::uint32_t a32[8];
+    if constexpr (W == 8) {
+      _mm256_store_si256(reinterpret_cast<__m256i*>(b8), best[r]);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(a16), at[2 * r]);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(a16 + 16), at[2 * r + 1]);
+    } else if constexpr (W == 16) {
+      _mm256_store_si256(reinterpret_cast<__m256i*>(b16), best[r]);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(a16), at[r]);
+    } else {
+      _mm256_store_si256(reinterpret_cast<__m256i*>(b32), best[r]);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(a32), at[r]);
+    }
+    striped_cluster* const recs = out->recs.data();
+    const auto last = static_cast<std::uint16_t>(t - 1);
+    for (; closed; closed &= closed - 1) {
+      const auto l = static_cast<std::uint32_t>(__builtin_ctz(closed));
+      std::uint32_t score, step;
+      if constexpr (W == 8) {
+        // Byte l's step: bytes 0-7 and 16-23 widened into at[2r], 8-15 and 24-31 into at[2r + 1].
+        score = b8[l];
+        step = a16[(l & 8 ? 16 : 0) + (l & 7) + (l & 16 ? 8 : 0)];
+      } else if constexpr (W == 16) {
+        score = b16[l], step = a16[l];
+      } else {
+        score = b32[l], step = a32[l];
+      }
+      const std::uint32_t s = stripe[r * L + static_cast<int>(l)];
+      const std::uint32_t n = out->count[s];
+      const bool joinable = n == 0 && (began[r] >> l & 1) != 0;
+      recs[s * out->cap + n] = {static_cast<std::uint16_t>(joinable ? warm : step), last,
+                                static_cast<std::uint16_t>(step), static_cast<std::uint16_t>(score - d)};
+      out->count[s] = n + 1;
+    }
+  }
+  /// After step t: follows the runs of register r.
+  [[gnu::always_inline]] __m256i track(int r, __m256i sc, __m256i tv, std::size_t t) {
+    const __m256i h = same<W>(min_score<W>(sc, kk), sc);
+    // Strictly smaller: the leftmost end wins ties. A new run starts from best = maximum.
+    const __m256i better = _mm256_andnot_si256(same<W>(min_score<W>(best[r], sc), best[r]), h);
+    best[r] = _mm256_blendv_epi8(best[r], sc, better);
+    if constexpr (W == 8) {
+      at[2 * r] = _mm256_blendv_epi8(at[2 * r], tv, _mm256_unpacklo_epi8(better, better));
+      at[2 * r + 1] = _mm256_blendv_epi8(at[2 * r + 1], tv, _mm256_unpackhi_epi8(better, better));
+    } else {
+      at[r] = _mm256_blendv_epi8(at[r], tv, better);
+    }
+    if (t == warm) began[r] = lane_bits<W>(h);
+    const __m256i closed = _mm256_andnot_si256(h, open[r]);
+    if (const std::uint32_t cl = lane_bits<W>(closed)) write(r, cl, t);
+    best[r] = _mm256_or_si256(best[r], closed);
+    open[r] = h;
+    return h;
+  }
+  [[gnu::always_inline]] bool checked(state<W>& st, const __m256i* rows0, const __m256i* rows1, std::size_t t,
+                                      std::size_t count) {
+    __m256i any = _mm256_setzero_si256();
+    for (std::size_t u = 0; u < count; ++u) {
+      step_half<W, NG>(rows0[u], 0, nt, ng, st);
+      step_half<W, NG>(rows1[u], 1, nt, ng, st);
+      if (t + u < warm) continue;
+      const __m256i tv = W == 8 ? _mm256_set1_epi16(static_cast<short>(t + u)) : splat<W>(static_cast<std::uint32_t>(t + u));
+      for (int r = 0; r < R; ++r) any = _mm256_or_si256(any, track(r, st.sc[r], tv, t + u));
+    }
+    return !_mm256_testz_si256(any, any);
+  }
+  /// Writes the runs still open after the last step. (A block checked only by its minimum
+  /// never has open runs: it follows a checked block without hits, whose first step closed them.)
+  void finish(std::size_t steps) {
+    for (int r = 0; r < R; ++r)
+      if (const std::uint32_t o = lane_bits<W>(open[r])) write(r, o, steps);
+  }
+};
+
+/// Runs the kernel over 64 stripes, handing blocks with a lane at <= k to out.checked.
+template <int W, int NG, class Out>
 void run(const striped_pattern& sp, const nibble_tables* nt, int ng, const unsigned char* text0, std::size_t stride,
-         std::size_t steps, std::size_t warm, std::uint64_t pos0, std::vector<lane_hit>& hits) {
-  constexpr int R = regs(W), L = lanes_per_reg(W);
-  std::array<std::uint32_t, R * L> stripe{};
-  for (int r = 0; r < R; ++r)
-    for (int l = 0; l < L; ++l)
-      stripe[static_cast<std::size_t>(r * L + l)] = stripe_of_lane<W>(r, static_cast<std::uint32_t>(l));
+         std::size_t steps, Out& out) {
+  constexpr int R = regs(W);
   state<W> st;
-  const __m256i kk =
-      W == 16 ? _mm256_set1_epi16(static_cast<short>(sp.kk)) : _mm256_set1_epi32(static_cast<int>(sp.kk));
+  const __m256i kk = splat<W>(sp.kk);
   for (int r = 0; r < R; ++r) {
     st.pv[r] = _mm256_set1_epi32(-1);
     st.mv[r] = _mm256_setzero_si256();
-    st.sc[r] = W == 16 ? _mm256_set1_epi16(W) : _mm256_set1_epi32(W);
+    st.sc[r] = splat<W>(W);
   }
   alignas(32) std::int64_t offs[64];
   for (std::size_t i = 0; i < 64; ++i) offs[i] = static_cast<std::int64_t>(i * stride);
-  const context ctx{nt, ng, warm, stride, pos0, sp.d, stripe.data(), &hits};
   constexpr std::size_t ahead = 512;  // one prefetch per stripe per 64 bytes (see the AVX-512 kernel)
   std::size_t pf = 0, t = 0;
   bool dense = false;
@@ -260,14 +413,12 @@ void run(const striped_pattern& sp, const nibble_tables* nt, int ng, const unsig
     gather(t);
     transpose8(g, rows0);
     transpose8(g + 8, rows1);
-    if (dense) [[unlikely]] {
-      state<W> cur = st;
-      const std::size_t before = hits.size();
-      checked_steps<W, NG>(cur, rows0, rows1, t, 8, kk, ctx);
-      st = cur;
-      dense = hits.size() != before;
+    if (dense) [[unlikely]] {  // the last block had hits: check every step of this one at once
+      dense = out.checked(st, rows0, rows1, t, 8);
       continue;
     }
+    // The fast path checks once per 8 steps, on the minimum score of each lane; a block in
+    // which some lane got to <= k is run again from its saved state with every step checked.
     const state<W> saved = st;
     __m256i mn[R];
     for (int r = 0; r < R; ++r) mn[r] = st.sc[r];
@@ -279,11 +430,8 @@ void run(const striped_pattern& sp, const nibble_tables* nt, int ng, const unsig
     std::uint32_t any = 0;
     for (int r = 0; r < R; ++r) any |= at_most<W>(mn[r], kk);
     if (any != 0) [[unlikely]] {
-      state<W> redo = saved;
-      const std::size_t before = hits.size();
-      checked_steps<W, NG>(redo, rows0, rows1, t, 8, kk, ctx);
-      st = redo;
-      dense = hits.size() != before;
+      st = saved;
+      dense = out.checked(st, rows0, rows1, t, 8);
     }
   }
   if (t < steps) {  // the last < 8 bytes of each stripe, never read past it
@@ -296,44 +444,91 @@ void run(const striped_pattern& sp, const nibble_tables* nt, int ng, const unsig
     for (int i = 0; i < 16; ++i) g[i] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tail + 4 * i));
     transpose8(g, rows0);
     transpose8(g + 8, rows1);
-    state<W> cur = st;  // a copy: the hot loop's state never has its address taken
-    checked_steps<W, NG>(cur, rows0, rows1, t, steps - t, kk, ctx);
+    out.checked(st, rows0, rows1, t, steps - t);
   }
+  out.finish(steps);
 }
+
+/// Where each register lane's stripe is: [register][lane].
+template <int W>
+const std::uint32_t* stripe_table() {
+  static const std::array<std::uint32_t, 64> table = [] {
+    std::array<std::uint32_t, 64> s{};
+    for (int r = 0; r < regs(W); ++r)
+      for (int l = 0; l < lanes_per_reg(W); ++l)
+        s[static_cast<std::size_t>(r * lanes_per_reg(W) + l)] = stripe_of_lane<W>(r, static_cast<std::uint32_t>(l));
+    return s;
+  }();
+  return table.data();
+}
+
+/// The kernel's pattern layout (m <= 8: byte lanes) and Peq tables: one table set per high
+/// nibble at which some byte has a non-zero Peq.
+struct prepared {
+  striped_pattern sp;
+  nibble_tables nt[16];
+  int ng = 0;
+  explicit prepared(const striped_pattern& in) : sp(in.width == 16 && in.d >= 8 ? narrow_striped_pattern(in) : in) {
+    for (int h = 0; h < 16; ++h) {
+      bool any = false;
+      alignas(32) std::uint8_t tab[4][32];
+      for (int lo = 0; lo < 16; ++lo) {
+        const std::uint32_t e = sp.peq[static_cast<std::size_t>(16 * h + lo)];
+        any = any || e != 0;
+        for (int b = 0; b < 4; ++b) tab[b][lo] = tab[b][lo + 16] = static_cast<std::uint8_t>(e >> (8 * b));
+      }
+      if (!any) continue;
+      nt[ng].nib = _mm256_set1_epi8(static_cast<char>(h));
+      for (int b = 0; b < 4; ++b) nt[ng].tab[b] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tab[b]));
+      ++ng;
+    }
+  }
+  /// Calls f.template operator()<W, NG>() for this pattern's lane width and table count.
+  template <class F>
+  void dispatch(F&& f) const {
+    auto go = [&]<int W>() {
+      switch (ng) {
+        case 1: return f.template operator()<W, 1>();
+        case 2: return f.template operator()<W, 2>();
+        case 4: return f.template operator()<W, 4>();
+        default: return f.template operator()<W, 0>();
+      }
+    };
+    if (sp.width == 8) go.template operator()<8>();
+    else if (sp.width == 16) go.template operator()<16>();
+    else go.template operator()<32>();
+  }
+};
 
 }  // namespace
 
 bool myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
                         std::size_t warm, std::uint64_t pos0, bool /*text_in_quarter1*/, std::vector<lane_hit>& hits) {
-  // One table set per high nibble at which some byte has a non-zero Peq.
-  nibble_tables nt[16];
-  int ng = 0;
-  for (int h = 0; h < 16; ++h) {
-    bool any = false;
-    alignas(32) std::uint8_t tab[4][32];
-    for (int lo = 0; lo < 16; ++lo) {
-      const std::uint32_t e = sp.peq[static_cast<std::size_t>(16 * h + lo)];
-      any = any || e != 0;
-      for (int b = 0; b < 4; ++b) tab[b][lo] = tab[b][lo + 16] = static_cast<std::uint8_t>(e >> (8 * b));
-    }
-    if (!any) continue;
-    nt[ng].nib = _mm256_set1_epi8(static_cast<char>(h));
-    for (int b = 0; b < 4; ++b) nt[ng].tab[b] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tab[b]));
-    ++ng;
-  }
-  auto go = [&]<int W>() {
-    switch (ng) {
-      case 1: return run<W, 1>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-      case 2: return run<W, 2>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-      case 4: return run<W, 4>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-      default: return run<W, 0>(sp, nt, ng, text0, stride, steps, warm, pos0, hits);
-    }
-  };
-  if (sp.width == 16)
-    go.template operator()<16>();
-  else
-    go.template operator()<32>();
+  const prepared pp(sp);
+  pp.dispatch([&]<int W, int NG>() {
+    ends_out<W, NG> out{{pp.nt, pp.ng, warm, stride, pos0, pp.sp.d, stripe_table<W>(), &hits}, splat<W>(pp.sp.kk)};
+    run<W, NG>(pp.sp, pp.nt, pp.ng, text0, stride, steps, out);
+  });
   return true;  // always masked: every byte is looked up by its own high nibble
+}
+
+bool myers_striped_clusters_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
+                                 std::size_t steps, std::size_t warm, bool /*text_in_quarter1*/,
+                                 striped_clusters& res) {
+  // Runs are separated by at least one step above k: at most (steps - warm + 1) / 2 per stripe.
+  res.cap = (steps - warm) / 2 + 1;
+  if (res.recs.size() < 64 * res.cap) res.recs.resize(64 * res.cap);
+  res.count.fill(0);
+  const prepared pp(sp);
+  pp.dispatch([&]<int W, int NG>() {
+    clusters_out<W, NG> out{pp.nt, pp.ng, splat<W>(pp.sp.kk), pp.sp.d, static_cast<std::uint32_t>(warm),
+                            stripe_table<W>(), &res, {}, {}, {}};
+    for (auto& b : out.best) b = _mm256_set1_epi32(-1);
+    for (auto& a : out.at) a = _mm256_setzero_si256();
+    for (auto& o : out.open) o = _mm256_setzero_si256();
+    run<W, NG>(pp.sp, pp.nt, pp.ng, text0, stride, steps, out);
+  });
+  return true;
 }
 
 }  // namespace trawl::approx_detail

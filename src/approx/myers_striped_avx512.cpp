@@ -702,21 +702,6 @@ bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
 
 }  // namespace
 
-namespace {
-
-/// The byte-lane layout of a 16-bit-lane pattern of m <= 8: the pattern in the top m bits of
-/// a byte (Peq and the score offset d shift down by 8).
-striped_pattern narrow(const striped_pattern& sp) {
-  striped_pattern n = sp;
-  n.width = 8;
-  n.d = sp.d - 8;
-  n.kk = sp.kk - 8;
-  for (std::uint32_t& e : n.peq) e >>= 8;
-  return n;
-}
-
-}  // namespace
-
 void striped_allow_vbmi(bool allowed) { vbmi_allowed.store(allowed, std::memory_order_relaxed); }
 
 bool striped_use_vbmi() {
@@ -758,7 +743,7 @@ void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_
 bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits) {
-  if (sp.width == 16 && sp.d >= 8) return ends<8>(narrow(sp), text0, stride, steps, warm, pos0, text_in_quarter1, hits);
+  if (sp.width == 16 && sp.d >= 8) return ends<8>(narrow_striped_pattern(sp), text0, stride, steps, warm, pos0, text_in_quarter1, hits);
   if (sp.width == 16) return ends<16>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
   return ends<32>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
 }
@@ -766,7 +751,7 @@ bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0,
 bool myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                    std::size_t steps, std::size_t warm, bool text_in_quarter1,
                                    striped_clusters& out) {
-  if (sp.width == 16 && sp.d >= 8) return clusters<8>(narrow(sp), text0, stride, steps, warm, text_in_quarter1, out);
+  if (sp.width == 16 && sp.d >= 8) return clusters<8>(narrow_striped_pattern(sp), text0, stride, steps, warm, text_in_quarter1, out);
   if (sp.width == 16) return clusters<16>(sp, text0, stride, steps, warm, text_in_quarter1, out);
   return clusters<32>(sp, text0, stride, steps, warm, text_in_quarter1, out);
 }
