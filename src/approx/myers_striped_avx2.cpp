@@ -1,7 +1,9 @@
 // myers_striped_avx2.cpp — the striped kernel (myers_striped_avx512.cpp explains the layout)
 // for CPUs with AVX2 but no AVX-512 (AMD Zen 2/3, Intel client cores): one pattern of
-// m <= 32 over 64 text stripes, 16-bit lanes (m <= 16: 4 registers of 16) or 32-bit lanes
-// (m <= 32: 8 registers of 8). O(steps) vector steps for 64 stripes.
+// m <= 32 over 64 text stripes, 8-bit lanes (m <= 8: 2 registers of 32), 16-bit lanes
+// (m <= 16: 4 registers of 16) or 32-bit lanes (m <= 32: 8 registers of 8). O(steps) vector
+// steps for 64 stripes. Two outputs: every end at <= k (all-ends mode), or the runs of
+// consecutive ends formed in registers, one record per run (clusters_out, the default mode).
 //
 // AVX2 has no 16-bit permute, so Peq is looked up one byte at a time with vpshufb: the text
 // byte's low nibble indexes a 16-entry table per Peq byte, and its high nibble selects among
@@ -278,15 +280,23 @@ struct ends_out {
 
 /// Output of the cluster kernel (the default report mode): per lane the run of consecutive
 /// steps at <= k is followed in registers (its best score so far and that score's leftmost
-/// step, `at`; best is reset to the maximum when the run ends), and a run's record is written
-/// at the step that ends it. The records are those of myers_striped_clusters_avx512: first =
-/// warm for a stripe's first run that began at step warm (the planner joins it to the previous
-/// stripe's last run), else its best step; last = its true last step.
+/// step, `at`; best is reset to the maximum when the run ends). The step that ends runs logs
+/// their lanes with those registers, and after each checked block the log is written out as
+/// records (a call per block: a call per step would spill the state every step). The records
+/// are those of myers_striped_clusters_avx512: first = warm for a stripe's first run that began
+/// at step warm (the planner joins it to the previous stripe's last run), else its best step;
+/// last = its true last step.
 template <int W, int NG>
 struct clusters_out {
   static constexpr int R = regs(W), L = lanes_per_reg(W);
   /// `at` (16-bit steps) registers per score register: bytes widen to two.
   static constexpr int A = W == 8 ? 2 : 1;
+  /// The log: at most one entry per register and step of a block, and the open runs at the end.
+  struct entry {
+    __m256i best, at[A];
+    std::uint32_t mask, r, last;
+  };
+  static constexpr int cap = 9 * R;
   const nibble_tables* nt;
   int ng;
   __m256i kk;
@@ -295,53 +305,60 @@ struct clusters_out {
   striped_clusters* out;
   __m256i best[R], at[R * A], open[R];
   std::uint32_t began[R] = {};  ///< lanes at <= k at step warm
+  entry log[cap];
+  int n = 0;
 
-  /// Writes the records of the lanes in `closed` (one bit per lane) of register r, whose runs
-  /// ended at step t - 1 (t = steps: they reach the last step).
-  [[gnu::noinline]] void write(int r, std::uint32_t closed, std::size_t t) {
-    alignas(32) std::uint32_t b32[8];
-    alignas(32) std::uint16_t b16[16], a16[32];
-    alignas(32) std::uint8_t b8[32];
-    std::uint32_t a32[8];
-    if constexpr (W == 8) {
-      _mm256_store_si256(reinterpret_cast<__m256i*>(b8), best[r]);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(a16), at[2 * r]);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(a16 + 16), at[2 * r + 1]);
-    } else if constexpr (W == 16) {
-      _mm256_store_si256(reinterpret_cast<__m256i*>(b16), best[r]);
-      _mm256_store_si256(reinterpret_cast<__m256i*>(a16), at[r]);
-    } else {
-      _mm256_store_si256(reinterpret_cast<__m256i*>(b32), best[r]);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(a32), at[r]);
-    }
+  /// Logs the lanes in `mask` (one bit per lane) of register r, whose runs' last step is
+  /// `last`; an entry with no lanes is written and not kept (cheaper than a branch either way).
+  [[gnu::always_inline]] void log_runs(int r, std::uint32_t mask, std::size_t last) {
+    entry& e = log[n];
+    e.best = best[r];
+    for (int a = 0; a < A; ++a) e.at[a] = at[A * r + a];
+    e.mask = mask;
+    e.r = static_cast<std::uint32_t>(r);
+    e.last = static_cast<std::uint32_t>(last);
+    n += mask != 0 ? 1 : 0;
+  }
+  /// Writes the logged runs as records, in log order (per lane, step order).
+  [[gnu::noinline]] void write_log() {
     striped_cluster* const recs = out->recs.data();
-    const auto last = static_cast<std::uint16_t>(t - 1);
-    for (; closed; closed &= closed - 1) {
-      const auto l = static_cast<std::uint32_t>(__builtin_ctz(closed));
-      std::uint32_t score, step;
+    for (int i = 0; i < n; ++i) {
+      const entry& e = log[i];
+      alignas(32) std::uint16_t a16[32];
+      alignas(32) std::conditional_t<W == 8, std::uint8_t, std::conditional_t<W == 16, std::uint16_t, std::uint32_t>>
+          b[L];
+      alignas(32) std::conditional_t<W == 32, std::uint32_t, std::uint16_t> a[W == 8 ? 32 : L];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(b), e.best);
       if constexpr (W == 8) {
-        // Byte l's step: bytes 0-7 and 16-23 widened into at[2r], 8-15 and 24-31 into at[2r + 1].
-        score = b8[l];
-        step = a16[(l & 8 ? 16 : 0) + (l & 7) + (l & 16 ? 8 : 0)];
-      } else if constexpr (W == 16) {
-        score = b16[l], step = a16[l];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(a16), e.at[0]);
+        _mm256_store_si256(reinterpret_cast<__m256i*>(a16 + 16), e.at[1]);
       } else {
-        score = b32[l], step = a32[l];
+        _mm256_store_si256(reinterpret_cast<__m256i*>(a), e.at[0]);
       }
-      const std::uint32_t s = stripe[r * L + static_cast<int>(l)];
-      const std::uint32_t n = out->count[s];
-      const bool joinable = n == 0 && (began[r] >> l & 1) != 0;
-      recs[s * out->cap + n] = {static_cast<std::uint16_t>(joinable ? warm : step), last,
-                                static_cast<std::uint16_t>(step), static_cast<std::uint16_t>(score - d)};
-      out->count[s] = n + 1;
+      const std::uint32_t* const st = stripe + e.r * L;
+      const std::uint32_t began_r = began[e.r];
+      for (std::uint32_t m = e.mask; m; m &= m - 1) {
+        const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
+        // W = 8: byte l's step; bytes 0-7 and 16-23 were widened into at[0], 8-15 and 24-31 into at[1].
+        const std::uint32_t step = W == 8 ? a16[(l & 8 ? 16 : 0) + (l & 7) + (l & 16 ? 8 : 0)] : a[l];
+        const std::uint32_t s = st[l];
+        const std::uint32_t c = out->count[s];
+        const bool joinable = c == 0 && (began_r >> l & 1) != 0;
+        recs[s * out->cap + c] = {static_cast<std::uint16_t>(joinable ? warm : step), static_cast<std::uint16_t>(e.last),
+                                  static_cast<std::uint16_t>(step), static_cast<std::uint16_t>(b[l] - d)};
+        out->count[s] = c + 1;
+      }
     }
+    n = 0;
   }
   /// After step t: follows the runs of register r.
   [[gnu::always_inline]] __m256i track(int r, __m256i sc, __m256i tv, std::size_t t) {
     const __m256i h = same<W>(min_score<W>(sc, kk), sc);
     // Strictly smaller: the leftmost end wins ties. A new run starts from best = maximum.
     const __m256i better = _mm256_andnot_si256(same<W>(min_score<W>(best[r], sc), best[r]), h);
-    best[r] = _mm256_blendv_epi8(best[r], sc, better);
+    const __m256i closed = _mm256_andnot_si256(h, open[r]);
+    log_runs(r, lane_bits<W>(closed), t - 1);  // before best and at take this step's values
+    best[r] = _mm256_or_si256(_mm256_blendv_epi8(best[r], sc, better), closed);
     if constexpr (W == 8) {
       at[2 * r] = _mm256_blendv_epi8(at[2 * r], tv, _mm256_unpacklo_epi8(better, better));
       at[2 * r + 1] = _mm256_blendv_epi8(at[2 * r + 1], tv, _mm256_unpackhi_epi8(better, better));
@@ -349,9 +366,6 @@ struct clusters_out {
       at[r] = _mm256_blendv_epi8(at[r], tv, better);
     }
     if (t == warm) began[r] = lane_bits<W>(h);
-    const __m256i closed = _mm256_andnot_si256(h, open[r]);
-    if (const std::uint32_t cl = lane_bits<W>(closed)) write(r, cl, t);
-    best[r] = _mm256_or_si256(best[r], closed);
     open[r] = h;
     return h;
   }
@@ -365,13 +379,14 @@ struct clusters_out {
       const __m256i tv = W == 8 ? _mm256_set1_epi16(static_cast<short>(t + u)) : splat<W>(static_cast<std::uint32_t>(t + u));
       for (int r = 0; r < R; ++r) any = _mm256_or_si256(any, track(r, st.sc[r], tv, t + u));
     }
+    if (n != 0) write_log();
     return !_mm256_testz_si256(any, any);
   }
   /// Writes the runs still open after the last step. (A block checked only by its minimum
   /// never has open runs: it follows a checked block without hits, whose first step closed them.)
   void finish(std::size_t steps) {
-    for (int r = 0; r < R; ++r)
-      if (const std::uint32_t o = lane_bits<W>(open[r])) write(r, o, steps);
+    for (int r = 0; r < R; ++r) log_runs(r, lane_bits<W>(open[r]), steps - 1);
+    if (n != 0) write_log();
   }
 };
 
@@ -522,7 +537,7 @@ bool myers_striped_clusters_avx2(const striped_pattern& sp, const unsigned char*
   const prepared pp(sp);
   pp.dispatch([&]<int W, int NG>() {
     clusters_out<W, NG> out{pp.nt, pp.ng, splat<W>(pp.sp.kk), pp.sp.d, static_cast<std::uint32_t>(warm),
-                            stripe_table<W>(), &res, {}, {}, {}};
+                            stripe_table<W>(), &res, {}, {}, {}, {}, {}, 0};
     for (auto& b : out.best) b = _mm256_set1_epi32(-1);
     for (auto& a : out.at) a = _mm256_setzero_si256();
     for (auto& o : out.open) o = _mm256_setzero_si256();

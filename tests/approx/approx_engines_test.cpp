@@ -285,8 +285,8 @@ std::vector<trawl::hit> clusters_checked(const std::string& t, const std::string
 }
 
 TEST(ApproxEngines, StripedRunsOnLongDenseTexts) {
-  // The default report mode on AVX-512 forms runs of ends inside the striped kernel and finds
-  // starts 64 at a time: texts over a megabyte (several 64-stripe rounds), short patterns with
+  // The default report mode forms runs of ends inside the striped kernel (AVX-512 and AVX2)
+  // and finds starts 64 (AVX-512) or 32 (AVX2) at a time: texts over a megabyte (several 64-stripe rounds), short patterns with
   // a hit every few bytes (runs cut at every stripe and slice edge), 16- and 32-bit lanes.
   // Every cluster against the oracle; starts re-checked (exact score, nothing further left).
   std::mt19937_64 rng(14);
