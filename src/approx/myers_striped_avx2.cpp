@@ -16,6 +16,7 @@
 #include <immintrin.h>
 
 #include <array>
+#include <type_traits>
 
 #include "approx/approx_internal.hpp"
 
@@ -319,33 +320,34 @@ struct clusters_out {
     e.last = static_cast<std::uint32_t>(last);
     n += mask != 0 ? 1 : 0;
   }
-  /// Writes the logged runs as records, in log order (per lane, step order).
+  /// Writes the logged runs as records, in log order (per lane, step order). Lane values are
+  /// read straight from the log's registers in memory (stored steps before: a copy to a local
+  /// array would make each read wait for a store-to-load forward from a vector store).
   [[gnu::noinline]] void write_log() {
     striped_cluster* const recs = out->recs.data();
+    using score_t = std::conditional_t<W == 8, std::uint8_t, std::conditional_t<W == 16, std::uint16_t, std::uint32_t>>;
+    using step_t = std::conditional_t<W == 32, std::uint32_t, std::uint16_t>;
+    auto lane = [](const auto* base, std::uint32_t i) {
+      using T = std::remove_cvref_t<decltype(*base)>;
+      T v;
+      __builtin_memcpy(&v, base + i, sizeof v);
+      return static_cast<std::uint32_t>(v);
+    };
     for (int i = 0; i < n; ++i) {
       const entry& e = log[i];
-      alignas(32) std::uint16_t a16[32];
-      alignas(32) std::conditional_t<W == 8, std::uint8_t, std::conditional_t<W == 16, std::uint16_t, std::uint32_t>>
-          b[L];
-      alignas(32) std::conditional_t<W == 32, std::uint32_t, std::uint16_t> a[W == 8 ? 32 : L];
-      _mm256_store_si256(reinterpret_cast<__m256i*>(b), e.best);
-      if constexpr (W == 8) {
-        _mm256_store_si256(reinterpret_cast<__m256i*>(a16), e.at[0]);
-        _mm256_store_si256(reinterpret_cast<__m256i*>(a16 + 16), e.at[1]);
-      } else {
-        _mm256_store_si256(reinterpret_cast<__m256i*>(a), e.at[0]);
-      }
+      const auto* b = reinterpret_cast<const score_t*>(&e.best);
+      const auto* a = reinterpret_cast<const step_t*>(&e.at[0]);  // W = 8: at[0] and at[1], adjacent
       const std::uint32_t* const st = stripe + e.r * L;
       const std::uint32_t began_r = began[e.r];
       for (std::uint32_t m = e.mask; m; m &= m - 1) {
         const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
         // W = 8: byte l's step; bytes 0-7 and 16-23 were widened into at[0], 8-15 and 24-31 into at[1].
-        const std::uint32_t step = W == 8 ? a16[(l & 8 ? 16 : 0) + (l & 7) + (l & 16 ? 8 : 0)] : a[l];
+        const std::uint32_t step = lane(a, W == 8 ? (l & 8 ? 16 : 0) + (l & 7) + (l & 16 ? 8 : 0) : l);
         const std::uint32_t s = st[l];
         const std::uint32_t c = out->count[s];
         const bool joinable = c == 0 && (began_r >> l & 1) != 0;
         recs[s * out->cap + c] = {static_cast<std::uint16_t>(joinable ? warm : step), static_cast<std::uint16_t>(e.last),
-                                  static_cast<std::uint16_t>(step), static_cast<std::uint16_t>(b[l] - d)};
+                                  static_cast<std::uint16_t>(step), static_cast<std::uint16_t>(lane(b, l) - d)};
         out->count[s] = c + 1;
       }
     }
