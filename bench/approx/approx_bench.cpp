@@ -6,7 +6,7 @@
 //   bench_approx --text FILE [--patterns PREFIX] [--prefix BYTES] [--peer-prefix BYTES]
 //                [--m 8,16,32,64,128,1024] [--k 0,1,2,3,4] [--engines auto,myers-word,...]
 //                [--threads N] [--reps N] [--starts yes|no] [--pin yes|no] [--many N] [--many-prefix BYTES]
-//                [--edlib-sample N]
+//                [--edlib-sample N] [--simd auto|avx2|avx512|serial]
 //   bench_approx --text rand01-4m.txt --best 32,64,...,1024 [--threads N]
 //
 // --best: the best approximate substring (trawl best) instead: both engines (Myers, the
@@ -14,6 +14,8 @@
 // three must give the same distance.
 //
 // --reps N: each trawl cell runs N times and the fastest is reported (default 1).
+// --simd: the SIMD level of trawl's kernels (default auto: the best this CPU has), to time the
+// AVX2 kernels on an AVX-512 machine; the start pass still takes the best this CPU has.
 // --starts no: hits without their start (as `trawl search -c`), to separate the start pass.
 // --pin no: single-thread runs (trawl and the peers) are not pinned to their CPU (see pin_scope).
 // Prints one markdown table row per measurement: tool | engine | m | k | threads | MiB |
@@ -55,6 +57,7 @@ struct args {
   bool starts = true;  ///< --no-starts: ends and errors only, as `trawl search -c` (no start pass)
   bool pin = true;     ///< single-thread runs pinned to one CPU
   std::size_t many = 1000, edlib_sample = 20;
+  trawl::simd_level simd = trawl::simd_level::automatic;
   std::vector<std::size_t> best;  ///< |X| values for the best-substring run
 };
 
@@ -146,6 +149,16 @@ int main(int argc, char** argv) {
     else if (f == "--many") a.many = std::stoull(v);
     else if (f == "--edlib-sample") a.edlib_sample = std::stoull(v);
     else if (f == "--engines") a.engines = split(v);
+    else if (f == "--simd") {
+      if (v == "auto") a.simd = trawl::simd_level::automatic;
+      else if (v == "avx2") a.simd = trawl::simd_level::avx2;
+      else if (v == "avx512") a.simd = trawl::simd_level::avx512;
+      else if (v == "serial") a.simd = trawl::simd_level::serial;
+      else {
+        std::fprintf(stderr, "--simd: auto, avx2, avx512 or serial\n");
+        return 2;
+      }
+    }
     else if (f == "--best") {
       for (const std::string& x : split(v)) a.best.push_back(std::stoull(x));
     }
@@ -240,6 +253,7 @@ int main(int argc, char** argv) {
         o.all_ends = k == 0;  // k = 0 still goes to the approximate engines
         o.approx_algorithm = e;
         o.starts = a.starts;
+        o.simd = a.simd;
         const std::string_view t = e == "dp" ? peer : text;
         std::vector<unsigned> thread_counts = {1u};
         if (all > 1 && e == "auto") thread_counts.push_back(all);
