@@ -17,6 +17,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
+#include <limits>
+#include <utility>
 
 #include "approx/approx_internal.hpp"
 
@@ -82,20 +85,84 @@ template <int W>
   to_lanes<W>(acc, out);
 }
 
-/// Request of each lane (register r, lane l at [r][l]).
+/// The inverse of to_lanes for values below 256 (a lane above 255 reads as 255): byte q of
+/// the result is the value of position q.
 template <int W>
-std::array<std::array<std::uint8_t, 256 / W>, regs<W>> make_request_table() {
-  alignas(32) std::uint8_t id[32];
-  for (int q = 0; q < 32; ++q) id[q] = static_cast<std::uint8_t>(q);
-  __m256i lanes[regs<W>];
-  bytes_to_lanes<W>(_mm256_load_si256(reinterpret_cast<const __m256i*>(id)), lanes);
-  std::array<std::array<std::uint8_t, 256 / W>, regs<W>> t{};
-  for (int r = 0; r < regs<W>; ++r) {
-    alignas(32) std::uint8_t v[32];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(v), lanes[r]);
-    for (int l = 0; l < 256 / W; ++l) t[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)] = v[l * (W / 8)];
+[[gnu::always_inline]] inline __m256i lanes_to_bytes(const __m256i in[regs<W>]) {
+  if constexpr (W == 8) {
+    return in[0];
+  } else if constexpr (W == 16) {  // packus saturates signed words: clamp first
+    const __m256i ff = _mm256_set1_epi16(0xFF);
+    return _mm256_packus_epi16(_mm256_min_epu16(in[0], ff), _mm256_min_epu16(in[1], ff));
+  } else {
+    const __m256i ff = _mm256_set1_epi32(0xFF);
+    const __m256i w01 = _mm256_packus_epi32(_mm256_min_epu32(in[0], ff), _mm256_min_epu32(in[1], ff));
+    const __m256i w23 = _mm256_packus_epi32(_mm256_min_epu32(in[2], ff), _mm256_min_epu32(in[3], ff));
+    return _mm256_packus_epi16(w01, w23);
   }
-  return t;
+}
+
+/// A group's 32 requests sit in 8 registers of 4 qwords (register r: requests 4r .. 4r + 3);
+/// pack_bytes puts the low bytes of all 32 in one register, request 4r + k at byte position
+/// 16 (k / 2) + 8 (k % 2) + slot(r), and that order of positions is the group's order
+/// throughout (text loads, lanes). slot: 0, 4, 2, 6, 1, 5, 3, 7 for r = 0 .. 7.
+constexpr int slot_of_reg[8] = {0, 4, 2, 6, 1, 5, 3, 7};
+constexpr std::array<std::uint8_t, 32> request_at = [] {
+  std::array<std::uint8_t, 32> a{};
+  for (int r = 0; r < 8; ++r)
+    for (int k = 0; k < 4; ++k) a[static_cast<std::size_t>(16 * (k / 2) + 8 * (k % 2) + slot_of_reg[r])] =
+        static_cast<std::uint8_t>(4 * r + k);
+  return a;
+}();
+/// Values below 256 in the qwords of q[0..7] to bytes in the group's position order.
+[[gnu::always_inline]] inline __m256i pack_bytes(const __m256i q[8]) {
+  // Dwords: q0 | q1 << 32 (slots 0 / 4 apart by 32 bits), then words, then bytes.
+  const __m256i x01 = _mm256_or_si256(q[0], _mm256_slli_epi64(q[1], 32));
+  const __m256i x23 = _mm256_or_si256(q[2], _mm256_slli_epi64(q[3], 32));
+  const __m256i x45 = _mm256_or_si256(q[4], _mm256_slli_epi64(q[5], 32));
+  const __m256i x67 = _mm256_or_si256(q[6], _mm256_slli_epi64(q[7], 32));
+  const __m256i y0 = _mm256_or_si256(x01, _mm256_slli_epi32(x23, 16));
+  const __m256i y1 = _mm256_or_si256(x45, _mm256_slli_epi32(x67, 16));
+  return _mm256_or_si256(y0, _mm256_slli_epi16(y1, 8));
+}
+/// The inverse for register r: qword k = the byte at position 16 (k / 2) + 8 (k % 2) + slot(r).
+template <int R>
+[[gnu::always_inline]] inline __m256i unpack_bytes(__m256i z) {
+  return _mm256_and_si256(_mm256_srli_epi64(z, 8 * slot_of_reg[R]), _mm256_set1_epi64x(0xFF));
+}
+
+/// Requests 4r .. 4r + 3 of a group: their ends j and scores in qwords.
+[[gnu::always_inline]] inline void load4(const hit* h, __m256i& j, __m256i& score) {
+  static_assert(sizeof(hit) == 32 && offsetof(hit, end) == 8 && offsetof(hit, errors) == 20);
+  const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(h));  // start, end | pattern+errors, dir
+  const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(h + 1));
+  const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(h + 2));
+  const __m256i d = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(h + 3));
+  const __m256i ab_hi = _mm256_unpackhi_epi64(a, b), cd_hi = _mm256_unpackhi_epi64(c, d);  // ends | dirs
+  const __m256i ab_lo = _mm256_unpacklo_epi64(a, b), cd_lo = _mm256_unpacklo_epi64(c, d);  // starts | pattern+errors
+  j = _mm256_sub_epi64(_mm256_permute2x128_si256(ab_hi, cd_hi, 0x20), _mm256_set1_epi64x(1));
+  score = _mm256_srli_epi64(_mm256_permute2x128_si256(ab_lo, cd_lo, 0x31), 32);
+}
+[[gnu::always_inline]] inline void load4(const start_request* r, __m256i& j, __m256i& score) {
+  j = _mm256_set_epi64x(static_cast<long long>(r[3].j), static_cast<long long>(r[2].j),
+                        static_cast<long long>(r[1].j), static_cast<long long>(r[0].j));
+  score = _mm256_set_epi64x(r[3].score, r[2].score, r[1].score, r[0].score);
+}
+
+/// Horizontal max / min of the qwords of v (values below 2^63).
+[[gnu::always_inline]] inline std::uint64_t hmax(__m256i v) {
+  const __m256i s = _mm256_permute4x64_epi64(v, 0x4E);
+  v = _mm256_blendv_epi8(v, s, _mm256_cmpgt_epi64(s, v));
+  const __m256i t = _mm256_shuffle_epi32(v, 0x4E);
+  v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi64(t, v));
+  return static_cast<std::uint64_t>(_mm256_extract_epi64(v, 0));
+}
+[[gnu::always_inline]] inline std::uint64_t hmin(__m256i v) {
+  const __m256i s = _mm256_permute4x64_epi64(v, 0x4E);
+  v = _mm256_blendv_epi8(v, s, _mm256_cmpgt_epi64(v, s));
+  const __m256i t = _mm256_shuffle_epi32(v, 0x4E);
+  v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi64(v, t));
+  return static_cast<std::uint64_t>(_mm256_extract_epi64(v, 0));
 }
 
 /// Peq tables of one high nibble: tab[b] = byte b of Peq for low nibbles 0-15 (both halves).
@@ -172,31 +239,34 @@ template <int W, int NG>
   to_lanes<W>(acc, out);
 }
 
-/// 32 requests (the first g real, the rest copies of the first); false (nothing done) when one
-/// lies too close to the text's start for its 16-byte loads.
+/// 32 requests; false (nothing done) when one lies too close to the text's start for its
+/// 16-byte loads.
 template <int W, int NG, class Req>
-bool starts32(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq, std::size_t g,
+bool starts32(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq,
               const nibble_tables* nt, int ng) {
   constexpr int R = regs<W>;
+  // The requests in qwords, 4 per register, and what the DP needs of them: the columns to run,
+  // n = min(m + score, j + 1 - lo) <= 2m <= 64, and the score, as bytes in position order.
+  __m256i j[8], sc[8], n[8];
+  __m256i maxn = _mm256_setzero_si256(), minj = _mm256_set1_epi64x(std::numeric_limits<long long>::max());
+  const __m256i vm64 = _mm256_set1_epi64x(static_cast<long long>(p.m)), one64 = _mm256_set1_epi64x(1);
+  const __m256i lo1 = _mm256_set1_epi64x(static_cast<long long>(lo) - 1);
   alignas(32) std::uint64_t js[32];
-  alignas(32) std::uint8_t want[32], len[32];
-  std::uint64_t steps = 0, min_j = ~std::uint64_t{0};
-  for (std::size_t i = 0; i < 32; ++i) {
-    const Req& r = rq[i < g ? i : 0];
-    js[i] = F::j(r);
-    want[i] = static_cast<std::uint8_t>(F::score(r));
-    // Columns to run: m + score <= 2m <= 64.
-    const std::uint64_t n = std::min<std::uint64_t>(p.m + F::score(r), js[i] + 1 - lo);
-    len[i] = static_cast<std::uint8_t>(n);
-    steps = std::max(steps, n);
-    min_j = std::min(min_j, js[i]);
+  for (int r = 0; r < 8; ++r) {
+    load4(rq + 4 * r, j[r], sc[r]);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(js + 4 * r), j[r]);
+    const __m256i a = _mm256_add_epi64(sc[r], vm64), b = _mm256_sub_epi64(j[r], lo1);
+    n[r] = _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
+    maxn = _mm256_blendv_epi8(maxn, n[r], _mm256_cmpgt_epi64(n[r], maxn));
+    minj = _mm256_blendv_epi8(minj, j[r], _mm256_cmpgt_epi64(minj, j[r]));
   }
+  const std::uint64_t steps = hmax(maxn), min_j = hmin(minj);
   const std::uint64_t blocks = (steps + 15) / 16;
   // Block b reads the 16 bytes ending 16b before j: none may begin before the text.
   if (min_j + 1 < 16 * blocks) return false;
   __m256i vwant[R], vlen[R], pv[R], mv[R], d[R], best[R];
-  bytes_to_lanes<W>(_mm256_load_si256(reinterpret_cast<const __m256i*>(want)), vwant);
-  bytes_to_lanes<W>(_mm256_load_si256(reinterpret_cast<const __m256i*>(len)), vlen);
+  bytes_to_lanes<W>(pack_bytes(sc), vwant);
+  bytes_to_lanes<W>(pack_bytes(n), vlen);
   const __m256i none = _mm256_set1_epi32(-1), vm = splat<W>(static_cast<std::uint32_t>(p.m));
   for (int r = 0; r < R; ++r) {
     pv[r] = none;
@@ -208,9 +278,10 @@ bool starts32(const compiled_pattern& p, const unsigned char* text, std::uint64_
   for (std::uint64_t b = 0; b < blocks; ++b) {
     __m256i a[16], rows[16];
     const unsigned char* at = text - 15 - 16 * b;
-    for (int i = 0; i < 16; ++i) {
-      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + js[i]));
-      const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + js[i + 16]));
+    for (int i = 0; i < 16; ++i) {  // position i (low half) and 16 + i (high half)
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + js[request_at[static_cast<std::size_t>(i)]]));
+      const __m128i y =
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + js[request_at[static_cast<std::size_t>(i + 16)]]));
       a[i] = _mm256_inserti128_si256(_mm256_castsi128_si256(x), y, 1);
     }
     transpose16(a, rows);
@@ -229,22 +300,18 @@ bool starts32(const compiled_pattern& p, const unsigned char* text, std::uint64_
       }
     }
   }
-  static const auto request = make_request_table<W>();
-  alignas(32) std::uint64_t back[32];
-  for (int r = 0; r < R; ++r) {
-    alignas(32) std::uint8_t v[32];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(v), best[r]);
-    for (int l = 0; l < 256 / W; ++l) {
-      const std::uint8_t c = v[l * (W / 8)];  // columns <= 64: the low byte says it; "none" is 0xFF
-      back[request[static_cast<std::size_t>(r)][static_cast<std::size_t>(l)]] = c == 0xFF ? 0 : c;
-    }
-  }
-  for (std::size_t i = 0; i < g; ++i) {
-    // An exact occurrence has exactly m bytes; "none" cannot happen when score == score_j
-    // (it gives j + 1).
-    const std::uint64_t used = F::score(rq[i]) == 0 ? p.m : back[i];
-    F::set(rq[i], js[i] + 1 - used);
-  }
+  // The columns back in qwords: start = j + 1 - column ("none", 0xFF, cannot happen when score
+  // == score_j; it gives j + 1); an exact occurrence has exactly m bytes.
+  __m256i z = lanes_to_bytes<W>(best);
+  z = _mm256_andnot_si256(_mm256_cmpeq_epi8(z, _mm256_set1_epi8(-1)), z);
+  alignas(32) std::uint64_t st[32];
+  auto out = [&]<int Q>() {
+    const __m256i used = _mm256_blendv_epi8(unpack_bytes<Q>(z), vm64, _mm256_cmpeq_epi64(sc[Q], _mm256_setzero_si256()));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(st + 4 * Q), _mm256_sub_epi64(_mm256_add_epi64(j[Q], one64), used));
+  };
+  [&]<int... Q>(std::integer_sequence<int, Q...>) { (out.template operator()<Q>(), ...); }(
+      std::make_integer_sequence<int, 8>{});
+  for (int i = 0; i < 32; ++i) F::set(rq[i], st[i]);
   return true;
 }
 
@@ -255,7 +322,17 @@ void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t l
   for (std::size_t first = 0; first < reqs.size(); first += 32) {
     const std::size_t g = std::min<std::size_t>(32, reqs.size() - first);
     Req* rq = reqs.data() + first;
-    if (!starts32<W, NG>(p, text, lo, rq, g, nt, ng))
+    bool done;
+    if (g == 32) {
+      done = starts32<W, NG>(p, text, lo, rq, nt, ng);
+    } else {  // the last group: a copy padded with copies of its first request
+      Req pad[32];
+      for (std::size_t i = 0; i < 32; ++i) pad[i] = rq[i < g ? i : 0];
+      done = starts32<W, NG>(p, text, lo, pad, nt, ng);
+      if (done)
+        for (std::size_t i = 0; i < g; ++i) rq[i] = pad[i];
+    }
+    if (!done)
       for (std::size_t i = 0; i < g; ++i) F::set(rq[i], leftmost_start(p, seq, F::j(rq[i]), F::score(rq[i]), lo));
   }
 }
