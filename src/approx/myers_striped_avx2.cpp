@@ -292,12 +292,15 @@ struct clusters_out {
   static constexpr int R = regs(W), L = lanes_per_reg(W);
   /// `at` (16-bit steps) registers per score register: bytes widen to two.
   static constexpr int A = W == 8 ? 2 : 1;
-  /// The log: at most one entry per register and step of a block, and the open runs at the end.
+  /// The log: one entry per step of a block with runs that ended, and the open runs at the end;
+  /// mask bit r·L + l = lane l of register r (all 64 stripes in one word, so writing it out
+  /// takes one loop per step, not one per register).
   struct entry {
-    __m256i best, at[A];
-    std::uint32_t mask, r, last;
+    __m256i best[R], at[R * A];
+    std::uint64_t mask;
+    std::uint32_t last;
   };
-  static constexpr int cap = 9 * R;
+  static constexpr int cap = 9;
   const nibble_tables* nt;
   int ng;
   __m256i kk;
@@ -305,18 +308,17 @@ struct clusters_out {
   const std::uint32_t* stripe;  ///< [register][lane]
   striped_clusters* out;
   __m256i best[R], at[R * A], open[R];
-  std::uint32_t began[R] = {};  ///< lanes at <= k at step warm
+  std::uint64_t began = 0;  ///< lanes at <= k at step warm
   entry log[cap];
   int n = 0;
 
-  /// Logs the lanes in `mask` (one bit per lane) of register r, whose runs' last step is
-  /// `last`; an entry with no lanes is written and not kept (cheaper than a branch either way).
-  [[gnu::always_inline]] void log_runs(int r, std::uint32_t mask, std::size_t last) {
+  /// Logs the lanes in `mask` whose runs' last step is `last`, with every register's best and
+  /// at; an entry with no lanes is written and not kept (cheaper than a branch either way).
+  [[gnu::always_inline]] void log_runs(std::uint64_t mask, std::size_t last) {
     entry& e = log[n];
-    e.best = best[r];
-    for (int a = 0; a < A; ++a) e.at[a] = at[A * r + a];
+    for (int r = 0; r < R; ++r) e.best[r] = best[r];
+    for (int a = 0; a < R * A; ++a) e.at[a] = at[a];
     e.mask = mask;
-    e.r = static_cast<std::uint32_t>(r);
     e.last = static_cast<std::uint32_t>(last);
     n += mask != 0 ? 1 : 0;
   }
@@ -335,17 +337,17 @@ struct clusters_out {
     };
     for (int i = 0; i < n; ++i) {
       const entry& e = log[i];
-      const auto* b = reinterpret_cast<const score_t*>(&e.best);
-      const auto* a = reinterpret_cast<const step_t*>(&e.at[0]);  // W = 8: at[0] and at[1], adjacent
-      const std::uint32_t* const st = stripe + e.r * L;
-      const std::uint32_t began_r = began[e.r];
-      for (std::uint32_t m = e.mask; m; m &= m - 1) {
-        const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
-        // W = 8: byte l's step; bytes 0-7 and 16-23 were widened into at[0], 8-15 and 24-31 into at[1].
-        const std::uint32_t step = lane(a, W == 8 ? (l & 8 ? 16 : 0) + (l & 7) + (l & 16 ? 8 : 0) : l);
-        const std::uint32_t s = st[l];
+      const auto* b = reinterpret_cast<const score_t*>(&e.best[0]);
+      const auto* a = reinterpret_cast<const step_t*>(&e.at[0]);
+      for (std::uint64_t m = e.mask; m; m &= m - 1) {
+        const auto l = static_cast<std::uint32_t>(__builtin_ctzll(m));
+        // W = 8: byte l of register r = l / 32 was widened into at[2r] (bytes 0-7, 16-23) and
+        // at[2r + 1] (8-15, 24-31), 16 words each.
+        const std::uint32_t step =
+            lane(a, W == 8 ? (l & ~31u) + (l & 8 ? 16 : 0) + (l & 7) + (l & 16 ? 8 : 0) : l);
+        const std::uint32_t s = stripe[l];
         const std::uint32_t c = out->count[s];
-        const bool joinable = c == 0 && (began_r >> l & 1) != 0;
+        const bool joinable = c == 0 && (began >> l & 1) != 0;
         recs[s * out->cap + c] = {static_cast<std::uint16_t>(joinable ? warm : step), static_cast<std::uint16_t>(e.last),
                                   static_cast<std::uint16_t>(step), static_cast<std::uint16_t>(lane(b, l) - d)};
         out->count[s] = c + 1;
@@ -353,21 +355,21 @@ struct clusters_out {
     }
     n = 0;
   }
-  /// After step t: follows the runs of register r.
-  [[gnu::always_inline]] __m256i track(int r, __m256i sc, __m256i tv, std::size_t t) {
+  /// After step t: follows the runs of register r; returns its lanes at <= k (compare mask) and
+  /// sets `closed` to the lanes whose runs ended at step t - 1.
+  [[gnu::always_inline]] __m256i track(int r, __m256i sc, __m256i tv, std::size_t t, __m256i& closed) {
     const __m256i h = same<W>(min_score<W>(sc, kk), sc);
     // Strictly smaller: the leftmost end wins ties. A new run starts from best = maximum.
     const __m256i better = _mm256_andnot_si256(same<W>(min_score<W>(best[r], sc), best[r]), h);
-    const __m256i closed = _mm256_andnot_si256(h, open[r]);
-    log_runs(r, lane_bits<W>(closed), t - 1);  // before best and at take this step's values
-    best[r] = _mm256_or_si256(_mm256_blendv_epi8(best[r], sc, better), closed);
+    closed = _mm256_andnot_si256(h, open[r]);
+    best[r] = _mm256_blendv_epi8(best[r], sc, better);
     if constexpr (W == 8) {
       at[2 * r] = _mm256_blendv_epi8(at[2 * r], tv, _mm256_unpacklo_epi8(better, better));
       at[2 * r + 1] = _mm256_blendv_epi8(at[2 * r + 1], tv, _mm256_unpackhi_epi8(better, better));
     } else {
       at[r] = _mm256_blendv_epi8(at[r], tv, better);
     }
-    if (t == warm) began[r] = lane_bits<W>(h);
+    if (t == warm) began |= std::uint64_t{lane_bits<W>(h)} << (r * L);
     open[r] = h;
     return h;
   }
@@ -379,7 +381,16 @@ struct clusters_out {
       step_half<W, NG>(rows1[u], 1, nt, ng, st);
       if (t + u < warm) continue;
       const __m256i tv = W == 8 ? _mm256_set1_epi16(static_cast<short>(t + u)) : splat<W>(static_cast<std::uint32_t>(t + u));
-      for (int r = 0; r < R; ++r) any = _mm256_or_si256(any, track(r, st.sc[r], tv, t + u));
+      // The runs that ended go to the log with best and at as they were (a lane that is above
+      // k now kept them), then their best is reset to the maximum.
+      __m256i closed[R];
+      std::uint64_t mask = 0;
+      for (int r = 0; r < R; ++r) {
+        any = _mm256_or_si256(any, track(r, st.sc[r], tv, t + u, closed[r]));
+        mask |= std::uint64_t{lane_bits<W>(closed[r])} << (r * L);
+      }
+      log_runs(mask, t + u - 1);
+      for (int r = 0; r < R; ++r) best[r] = _mm256_or_si256(best[r], closed[r]);
     }
     if (n != 0) write_log();
     return !_mm256_testz_si256(any, any);
@@ -387,7 +398,9 @@ struct clusters_out {
   /// Writes the runs still open after the last step. (A block checked only by its minimum
   /// never has open runs: it follows a checked block without hits, whose first step closed them.)
   void finish(std::size_t steps) {
-    for (int r = 0; r < R; ++r) log_runs(r, lane_bits<W>(open[r]), steps - 1);
+    std::uint64_t mask = 0;
+    for (int r = 0; r < R; ++r) mask |= std::uint64_t{lane_bits<W>(open[r])} << (r * L);
+    log_runs(mask, steps - 1);
     if (n != 0) write_log();
   }
 };
@@ -539,7 +552,7 @@ bool myers_striped_clusters_avx2(const striped_pattern& sp, const unsigned char*
   const prepared pp(sp);
   pp.dispatch([&]<int W, int NG>() {
     clusters_out<W, NG> out{pp.nt, pp.ng, splat<W>(pp.sp.kk), pp.sp.d, static_cast<std::uint32_t>(warm),
-                            stripe_table<W>(), &res, {}, {}, {}, {}, {}, 0};
+                            stripe_table<W>(), &res, {}, {}, {}, 0, {}, 0};
     for (auto& b : out.best) b = _mm256_set1_epi32(-1);
     for (auto& a : out.at) a = _mm256_setzero_si256();
     for (auto& o : out.open) o = _mm256_setzero_si256();
