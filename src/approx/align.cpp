@@ -55,7 +55,7 @@ void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint6
   static const bool avx512bw = avx512 && __builtin_cpu_supports("avx512bw");
   static const bool avx2 = __builtin_cpu_supports("avx2");
   if (p.m <= 32 && avx512bw && reqs.size() >= 16) return leftmost_starts_avx512bw(p, seq, lo, reqs);
-  if (p.m <= 32 && avx2 && reqs.size() >= 8) return leftmost_starts_avx2(p, seq, lo, reqs);
+  if (p.m <= 32 && avx2 && !avx512 && reqs.size() >= 8) return leftmost_starts_avx2(p, seq, lo, reqs);
   constexpr std::size_t G = 8;
   for (std::size_t first = 0; first < reqs.size(); first += G) {
     const std::size_t g = std::min(G, reqs.size() - first);

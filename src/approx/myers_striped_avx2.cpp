@@ -195,7 +195,12 @@ template <int W>
 template <int W>
 [[gnu::always_inline]] inline std::uint32_t lane_bits(__m256i v) {
   if constexpr (W == 8) return static_cast<std::uint32_t>(_mm256_movemask_epi8(v));
-  else if constexpr (W == 16) return _pext_u32(static_cast<std::uint32_t>(_mm256_movemask_epi8(v)), 0x55555555u);
+  else if constexpr (W == 16) {
+    // Words to bytes (each 128-bit half packed with itself): no pext, which is microcoded on
+    // Zen 1/2 and needs BMI2.
+    const auto b = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_packs_epi16(v, v)));
+    return (b & 0xFFu) | ((b >> 8) & 0xFF00u);
+  }
   else return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(v)));
 }
 template <int W>
@@ -325,7 +330,9 @@ struct clusters_out {
   /// Writes the logged runs as records, in log order (per lane, step order). Lane values are
   /// read straight from the log's registers in memory (stored steps before: a copy to a local
   /// array would make each read wait for a store-to-load forward from a vector store).
-  [[gnu::noinline]] void write_log() {
+  /// noipa, not just noinline: the AVX-512 kernel's log writer needed it (GCC 12 dropped the
+  /// caller's stores into the log before the call; myers_striped_avx512.cpp).
+  [[gnu::noipa]] void write_log() {
     striped_cluster* const recs = out->recs.data();
     using score_t = std::conditional_t<W == 8, std::uint8_t, std::conditional_t<W == 16, std::uint16_t, std::uint32_t>>;
     using step_t = std::conditional_t<W == 32, std::uint32_t, std::uint16_t>;

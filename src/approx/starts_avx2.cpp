@@ -277,11 +277,13 @@ bool starts32(const compiled_pattern& p, const unsigned char* text, std::uint64_
   const __m256i hib = splat<W>(std::uint32_t{1} << (p.m - 1)), one = splat<W>(1);
   for (std::uint64_t b = 0; b < blocks; ++b) {
     __m256i a[16], rows[16];
-    const unsigned char* at = text - 15 - 16 * b;
+    // Offsets j - 15 - 16b >= 0 (checked above): no pointer before the text is formed.
+    const std::uint64_t back = 15 + 16 * b;
     for (int i = 0; i < 16; ++i) {  // position i (low half) and 16 + i (high half)
-      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + js[request_at[static_cast<std::size_t>(i)]]));
-      const __m128i y =
-          _mm_loadu_si128(reinterpret_cast<const __m128i*>(at + js[request_at[static_cast<std::size_t>(i + 16)]]));
+      const __m128i x = _mm_loadu_si128(
+          reinterpret_cast<const __m128i*>(text + (js[request_at[static_cast<std::size_t>(i)]] - back)));
+      const __m128i y = _mm_loadu_si128(
+          reinterpret_cast<const __m128i*>(text + (js[request_at[static_cast<std::size_t>(i + 16)]] - back)));
       a[i] = _mm256_inserti128_si256(_mm256_castsi128_si256(x), y, 1);
     }
     transpose16(a, rows);
