@@ -41,7 +41,7 @@ for corpus in dna-256m kjv-256m; do
     [ -n "$pat" ] || continue
     for k in 0 1 2 3 4; do
       for tool in ugrep tre-agrep; do
-        if ! command -v $tool >/dev/null; then echo "| $tool | $m | $k | not installed | | |"; continue; fi
+        if ! command -v $tool >/dev/null; then echo "| $tool | $m | $k | not installed (bench/peers.sh) | | |"; continue; fi
         if [ $tool = ugrep ]; then cmd=(ugrep -c -F "-Z$k" -- "$pat" "$tmp/prefix.txt"); else cmd=(tre-agrep -c "-$k" -- "$pat" "$tmp/prefix.txt"); fi
         start=$(date +%s.%N)
         rc=0
