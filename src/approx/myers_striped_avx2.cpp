@@ -19,9 +19,12 @@
 #include <type_traits>
 
 #include "approx/approx_internal.hpp"
+#include "approx/striped_avx2.hpp"
 
 namespace trawl::approx_detail {
 namespace {
+
+using namespace striped256;
 
 constexpr int lanes_per_reg(int w) { return 256 / w; }
 constexpr int regs(int w) { return 64 / lanes_per_reg(w); }  // 2, 4 or 8 for 64 stripes
@@ -58,45 +61,11 @@ constexpr std::uint32_t stripe_of_word(int h, std::uint32_t q) {
   return 32 * static_cast<std::uint32_t>(h) + 4 * (q % 8) + 2 * (q / 8);
 }
 
-/// Peq tables of one high nibble: tab[b] = byte b of Peq for low nibbles 0-15 (both 128-bit halves).
-struct nibble_tables {
-  __m256i nib;  ///< the high nibble, broadcast
-  __m256i tab[4];
-};
-
-/// Peq bytes (NB of them) of every byte of row x.
-template <int NG, int NB>
-[[gnu::always_inline]] inline void lookup(__m256i x, const nibble_tables* nt, int ng, __m256i acc[NB]) {
-  const __m256i low4 = _mm256_set1_epi8(0x0F);
-  const __m256i lo = _mm256_and_si256(x, low4);
-  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), low4);
-  for (int b = 0; b < NB; ++b) acc[b] = _mm256_setzero_si256();
-  const int n = NG > 0 ? NG : ng;
-  for (int g = 0; g < n; ++g) {
-    const __m256i sel = _mm256_cmpeq_epi8(hi, nt[g].nib);
-    for (int b = 0; b < NB; ++b)
-      acc[b] = _mm256_or_si256(acc[b], _mm256_and_si256(sel, _mm256_shuffle_epi8(nt[g].tab[b], lo)));
-  }
-}
-
 template <int W>
 struct state {
   __m256i pv[regs(W)], mv[regs(W)], sc[regs(W)];
 };
 
-/// Lane-width arithmetic: 16- or 32-bit lanes.
-template <int W>
-[[gnu::always_inline]] inline __m256i add(__m256i a, __m256i b) {
-  if constexpr (W == 8) return _mm256_add_epi8(a, b);
-  else if constexpr (W == 16) return _mm256_add_epi16(a, b);
-  else return _mm256_add_epi32(a, b);
-}
-template <int W>
-[[gnu::always_inline]] inline __m256i sub(__m256i a, __m256i b) {
-  if constexpr (W == 8) return _mm256_sub_epi8(a, b);
-  else if constexpr (W == 16) return _mm256_sub_epi16(a, b);
-  else return _mm256_sub_epi32(a, b);
-}
 template <int W>
 [[gnu::always_inline]] inline __m256i top_bit(__m256i a) {  // a >> (W - 1), per lane
   if constexpr (W == 16) return _mm256_srli_epi16(a, 15);
@@ -107,13 +76,6 @@ template <int W>
   if constexpr (W == 8) return _mm256_add_epi8(a, a);  // no byte shifts in AVX2
   else if constexpr (W == 16) return _mm256_slli_epi16(a, 1);
   else return _mm256_slli_epi32(a, 1);
-}
-
-template <int W>
-[[gnu::always_inline]] inline __m256i splat(std::uint32_t v) {
-  if constexpr (W == 8) return _mm256_set1_epi8(static_cast<char>(v));
-  else if constexpr (W == 16) return _mm256_set1_epi16(static_cast<short>(v));
-  else return _mm256_set1_epi32(static_cast<int>(v));
 }
 
 /// One Myers step (myers_word.cpp spells out every line) on W-bit lanes.
@@ -203,25 +165,10 @@ template <int W>
   }
   else return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(v)));
 }
-template <int W>
-[[gnu::always_inline]] inline __m256i same(__m256i a, __m256i b) {
-  if constexpr (W == 8) return _mm256_cmpeq_epi8(a, b);
-  else if constexpr (W == 16) return _mm256_cmpeq_epi16(a, b);
-  else return _mm256_cmpeq_epi32(a, b);
-}
-
-/// Lanes of register `sc` with score <= kk: W = 8 / 32 one bit per lane; W = 16 bit 2l for lane l.
+/// Lanes of register `sc` with score <= kk, one bit per lane.
 template <int W>
 [[gnu::always_inline]] inline std::uint32_t at_most(__m256i sc, __m256i kk) {
-  if constexpr (W == 8) {
-    return static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(sc, kk), sc)));
-  } else if constexpr (W == 16) {
-    const __m256i le = _mm256_cmpeq_epi16(min_score<W>(sc, kk), sc);
-    return static_cast<std::uint32_t>(_mm256_movemask_epi8(le)) & 0x55555555u;
-  } else {
-    const __m256i le = _mm256_cmpeq_epi32(min_score<W>(sc, kk), sc);
-    return static_cast<std::uint32_t>(_mm256_movemask_ps(_mm256_castsi256_ps(le)));
-  }
+  return lane_bits<W>(same<W>(min_score<W>(sc, kk), sc));
 }
 
 struct context {
@@ -247,7 +194,7 @@ template <int W>
   else
     _mm256_store_si256(reinterpret_cast<__m256i*>(s32), score);
   while (mask) {
-    const auto l = static_cast<std::uint32_t>(__builtin_ctz(mask)) / (W == 16 ? 2 : 1);
+    const auto l = static_cast<std::uint32_t>(__builtin_ctz(mask));
     mask &= mask - 1;
     const std::uint32_t s = W == 8 ? s8[l] : W == 16 ? s16[l] : s32[l];
     c.hits->push_back({c.pos0 + stripe[l] * c.stride + t, s - c.d, stripe[l]});
@@ -365,7 +312,7 @@ struct clusters_out {
   /// After step t: follows the runs of register r; returns its lanes at <= k (compare mask) and
   /// sets `closed` to the lanes whose runs ended at step t - 1.
   [[gnu::always_inline]] __m256i track(int r, __m256i sc, __m256i tv, std::size_t t, __m256i& closed) {
-    const __m256i h = same<W>(min_score<W>(sc, kk), sc);
+    const __m256i h = same<W>(min_score<W>(sc, kk), sc);  // the compare of at_most, kept as a vector
     // Strictly smaller: the leftmost end wins ties. A new run starts from best = maximum.
     const __m256i better = _mm256_andnot_si256(same<W>(min_score<W>(best[r], sc), best[r]), h);
     closed = _mm256_andnot_si256(h, open[r]);
@@ -504,22 +451,10 @@ const std::uint32_t* stripe_table() {
 struct prepared {
   striped_pattern sp;
   nibble_tables nt[16];
-  int ng = 0;
-  explicit prepared(const striped_pattern& in) : sp(in.width == 16 && in.d >= 8 ? narrow_striped_pattern(in) : in) {
-    for (int h = 0; h < 16; ++h) {
-      bool any = false;
-      alignas(32) std::uint8_t tab[4][32];
-      for (int lo = 0; lo < 16; ++lo) {
-        const std::uint32_t e = sp.peq[static_cast<std::size_t>(16 * h + lo)];
-        any = any || e != 0;
-        for (int b = 0; b < 4; ++b) tab[b][lo] = tab[b][lo + 16] = static_cast<std::uint8_t>(e >> (8 * b));
-      }
-      if (!any) continue;
-      nt[ng].nib = _mm256_set1_epi8(static_cast<char>(h));
-      for (int b = 0; b < 4; ++b) nt[ng].tab[b] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tab[b]));
-      ++ng;
-    }
-  }
+  int ng;
+  explicit prepared(const striped_pattern& in)
+      : sp(in.width == 16 && in.d >= 8 ? narrow_striped_pattern(in) : in),
+        ng(make_nibble_tables([&](int c) { return sp.peq[static_cast<std::size_t>(c)]; }, nt)) {}
   /// Calls f.template operator()<W, NG>() for this pattern's lane width and table count.
   template <class F>
   void dispatch(F&& f) const {

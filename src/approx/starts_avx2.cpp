@@ -22,9 +22,12 @@
 #include <utility>
 
 #include "approx/approx_internal.hpp"
+#include "approx/striped_avx2.hpp"
 
 namespace trawl::approx_detail {
 namespace {
+
+using namespace striped256;
 
 using F = start_fields;
 
@@ -149,58 +152,19 @@ template <int R>
   score = _mm256_set_epi64x(r[3].score, r[2].score, r[1].score, r[0].score);
 }
 
-/// Horizontal max / min of the qwords of v (values below 2^63).
-[[gnu::always_inline]] inline std::uint64_t hmax(__m256i v) {
-  const __m256i s = _mm256_permute4x64_epi64(v, 0x4E);
-  v = _mm256_blendv_epi8(v, s, _mm256_cmpgt_epi64(s, v));
-  const __m256i t = _mm256_shuffle_epi32(v, 0x4E);
-  v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi64(t, v));
+/// Lane-wise min / max of signed qwords, and their horizontal forms (values below 2^63).
+[[gnu::always_inline]] inline __m256i min64(__m256i a, __m256i b) {
+  return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
+}
+[[gnu::always_inline]] inline __m256i max64(__m256i a, __m256i b) {
+  return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(b, a));
+}
+template <bool Max>
+[[gnu::always_inline]] inline std::uint64_t reduce64(__m256i v) {
+  auto f = [](__m256i a, __m256i b) { return Max ? max64(a, b) : min64(a, b); };
+  v = f(v, _mm256_permute4x64_epi64(v, 0x4E));  // the other half
+  v = f(v, _mm256_shuffle_epi32(v, 0x4E));      // the other qword of the half
   return static_cast<std::uint64_t>(_mm256_extract_epi64(v, 0));
-}
-[[gnu::always_inline]] inline std::uint64_t hmin(__m256i v) {
-  const __m256i s = _mm256_permute4x64_epi64(v, 0x4E);
-  v = _mm256_blendv_epi8(v, s, _mm256_cmpgt_epi64(v, s));
-  const __m256i t = _mm256_shuffle_epi32(v, 0x4E);
-  v = _mm256_blendv_epi8(v, t, _mm256_cmpgt_epi64(v, t));
-  return static_cast<std::uint64_t>(_mm256_extract_epi64(v, 0));
-}
-
-/// Peq tables of one high nibble: tab[b] = byte b of Peq for low nibbles 0-15 (both halves).
-struct nibble_tables {
-  __m256i nib;
-  __m256i tab[4];
-};
-
-/// Lane arithmetic on W-bit lanes.
-template <int W>
-[[gnu::always_inline]] inline __m256i add(__m256i a, __m256i b) {
-  if constexpr (W == 8) return _mm256_add_epi8(a, b);
-  else if constexpr (W == 16) return _mm256_add_epi16(a, b);
-  else return _mm256_add_epi32(a, b);
-}
-template <int W>
-[[gnu::always_inline]] inline __m256i sub(__m256i a, __m256i b) {
-  if constexpr (W == 8) return _mm256_sub_epi8(a, b);
-  else if constexpr (W == 16) return _mm256_sub_epi16(a, b);
-  else return _mm256_sub_epi32(a, b);
-}
-template <int W>
-[[gnu::always_inline]] inline __m256i eq(__m256i a, __m256i b) {
-  if constexpr (W == 8) return _mm256_cmpeq_epi8(a, b);
-  else if constexpr (W == 16) return _mm256_cmpeq_epi16(a, b);
-  else return _mm256_cmpeq_epi32(a, b);
-}
-template <int W>
-[[gnu::always_inline]] inline __m256i gt(__m256i a, __m256i b) {  // signed
-  if constexpr (W == 8) return _mm256_cmpgt_epi8(a, b);
-  else if constexpr (W == 16) return _mm256_cmpgt_epi16(a, b);
-  else return _mm256_cmpgt_epi32(a, b);
-}
-template <int W>
-[[gnu::always_inline]] inline __m256i splat(std::uint32_t v) {
-  if constexpr (W == 8) return _mm256_set1_epi8(static_cast<char>(v));
-  else if constexpr (W == 16) return _mm256_set1_epi16(static_cast<short>(v));
-  else return _mm256_set1_epi32(static_cast<int>(v));
 }
 
 /// One column of the reverse global Myers DP, the pattern in the low m bits of each lane; d
@@ -215,7 +179,7 @@ template <int W>
   const __m256i ph = _mm256_or_si256(mv, _mm256_andnot_si256(_mm256_or_si256(xh, pv), ones));
   const __m256i mh = _mm256_and_si256(pv, xh);
   // The compare gives -1 in a lane whose bit m - 1 is set.
-  d = add<W>(sub<W>(d, eq<W>(_mm256_and_si256(ph, hib), hib)), eq<W>(_mm256_and_si256(mh, hib), hib));
+  d = add<W>(sub<W>(d, same<W>(_mm256_and_si256(ph, hib), hib)), same<W>(_mm256_and_si256(mh, hib), hib));
   const __m256i ph1 = _mm256_or_si256(add<W>(ph, ph), one), mh1 = add<W>(mh, mh);
   pv = _mm256_or_si256(mh1, _mm256_andnot_si256(_mm256_or_si256(xv, ph1), ones));
   mv = _mm256_and_si256(ph1, xv);
@@ -223,19 +187,9 @@ template <int W>
 
 /// Peq bytes (W/8 of them) of every byte of row x, in the lane layout.
 template <int W, int NG>
-[[gnu::always_inline]] inline void lookup(__m256i x, const nibble_tables* nt, int ng, __m256i out[regs<W>]) {
-  constexpr int NB = regs<W>;
-  const __m256i low4 = _mm256_set1_epi8(0x0F);
-  const __m256i lo = _mm256_and_si256(x, low4);
-  const __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), low4);
-  __m256i acc[NB];
-  for (int b = 0; b < NB; ++b) acc[b] = _mm256_setzero_si256();
-  const int n = NG > 0 ? NG : ng;
-  for (int g = 0; g < n; ++g) {
-    const __m256i sel = _mm256_cmpeq_epi8(hi, nt[g].nib);
-    for (int b = 0; b < NB; ++b)
-      acc[b] = _mm256_or_si256(acc[b], _mm256_and_si256(sel, _mm256_shuffle_epi8(nt[g].tab[b], lo)));
-  }
+[[gnu::always_inline]] inline void lookup_lanes(__m256i x, const nibble_tables* nt, int ng, __m256i out[regs<W>]) {
+  __m256i acc[regs<W>];
+  lookup<NG, regs<W>>(x, nt, ng, acc);
   to_lanes<W>(acc, out);
 }
 
@@ -256,11 +210,11 @@ bool starts32(const compiled_pattern& p, const unsigned char* text, std::uint64_
     load4(rq + 4 * r, j[r], sc[r]);
     _mm256_store_si256(reinterpret_cast<__m256i*>(js + 4 * r), j[r]);
     const __m256i a = _mm256_add_epi64(sc[r], vm64), b = _mm256_sub_epi64(j[r], lo1);
-    n[r] = _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
-    maxn = _mm256_blendv_epi8(maxn, n[r], _mm256_cmpgt_epi64(n[r], maxn));
-    minj = _mm256_blendv_epi8(minj, j[r], _mm256_cmpgt_epi64(minj, j[r]));
+    n[r] = min64(a, b);
+    maxn = max64(maxn, n[r]);
+    minj = min64(minj, j[r]);
   }
-  const std::uint64_t steps = hmax(maxn), min_j = hmin(minj);
+  const std::uint64_t steps = reduce64<true>(maxn), min_j = reduce64<false>(minj);
   const std::uint64_t blocks = (steps + 15) / 16;
   // Block b reads the 16 bytes ending 16b before j: none may begin before the text.
   if (min_j + 1 < 16 * blocks) return false;
@@ -272,7 +226,7 @@ bool starts32(const compiled_pattern& p, const unsigned char* text, std::uint64_
     pv[r] = none;
     mv[r] = _mm256_setzero_si256();
     d[r] = vm;
-    best[r] = _mm256_andnot_si256(eq<W>(vwant[r], vm), none);  // score == m: column 0 (best 0)
+    best[r] = _mm256_andnot_si256(same<W>(vwant[r], vm), none);  // score == m: column 0 (best 0)
   }
   const __m256i hib = splat<W>(std::uint32_t{1} << (p.m - 1)), one = splat<W>(1);
   for (std::uint64_t b = 0; b < blocks; ++b) {
@@ -292,12 +246,12 @@ bool starts32(const compiled_pattern& p, const unsigned char* text, std::uint64_
       const auto col = static_cast<std::uint32_t>(16 * b + 16 - static_cast<std::uint64_t>(u));
       if (col > steps) break;
       __m256i e[R];
-      lookup<W, NG>(rows[u], nt, ng, e);
+      lookup_lanes<W, NG>(rows[u], nt, ng, e);
       const __m256i lv = splat<W>(col);
       for (int r = 0; r < R; ++r) {
         global_step<W>(e[r], hib, one, pv[r], mv[r], d[r]);
         // col <= len and d == want: the longest such column so far.
-        const __m256i hit = _mm256_andnot_si256(gt<W>(lv, vlen[r]), eq<W>(d[r], vwant[r]));
+        const __m256i hit = _mm256_andnot_si256(greater<W>(lv, vlen[r]), same<W>(d[r], vwant[r]));
         best[r] = _mm256_blendv_epi8(best[r], lv, hit);
       }
     }
@@ -343,20 +297,7 @@ template <class Req>
 void starts_avx2(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<Req> reqs) {
   // One table set per high nibble at which some byte has a non-zero reversed Peq.
   nibble_tables nt[16];
-  int ng = 0;
-  for (int h = 0; h < 16; ++h) {
-    bool any = false;
-    alignas(32) std::uint8_t tab[4][32];
-    for (int l = 0; l < 16; ++l) {
-      const auto e = static_cast<std::uint32_t>(p.rpeq[static_cast<std::size_t>(16 * h + l)]);
-      any = any || e != 0;
-      for (int b = 0; b < 4; ++b) tab[b][l] = tab[b][l + 16] = static_cast<std::uint8_t>(e >> (8 * b));
-    }
-    if (!any) continue;
-    nt[ng].nib = _mm256_set1_epi8(static_cast<char>(h));
-    for (int b = 0; b < 4; ++b) nt[ng].tab[b] = _mm256_load_si256(reinterpret_cast<const __m256i*>(tab[b]));
-    ++ng;
-  }
+  const int ng = make_nibble_tables([&](int c) { return p.rpeq[static_cast<std::size_t>(c)]; }, nt);
   auto go = [&]<int W>() {
     switch (ng) {
       case 1: return starts_all<W, 1>(p, seq, lo, reqs, nt, ng);
