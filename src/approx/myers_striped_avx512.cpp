@@ -409,8 +409,14 @@ struct run_log8 {
   store();
 }
 
-/// clusters_out on the byte lanes of the m <= 8 DP itself (no widening per step): best
-/// scores in bytes, their steps in two 16-bit registers.
+/// clusters_out on the byte lanes of the m <= 8 DP itself (no widening per step). Per step it
+/// follows, per lane, the best score of the open run (bytes; 0xFF outside a run) and the
+/// step within the block where that score was reached (u_best, a byte: 0xFF when reached in
+/// an earlier block, whose step is then in the 16-bit at_lo / at_hi, updated once per block).
+/// A run that closes waits until the block's end in one of two slots per lane, a and b (a
+/// lane often closes two runs in a block: over DNA with m = 8, k = 3, one run in eight is a
+/// lane's second of its block); a third close of a lane in one block first sends both slots
+/// to the log. No branch that goes either way in the step.
 struct clusters_out8 {
   static constexpr bool inline_checks = true;
   static constexpr int width = 8;  ///< reads the byte state directly
@@ -419,14 +425,24 @@ struct clusters_out8 {
   std::uint32_t d, warm;
   const std::array<std::uint32_t, 64>* stripe;
   striped_clusters* out;
-  __m512i best, at_lo, at_hi;
-  __m512i done_best, done_lo, done_hi;
-  std::uint64_t open = 0, done = 0, began = 0;
+  __m512i best, u_best, at_lo, at_hi;
+  __m512i a_best, a_u, b_best, b_u;  ///< the waiting runs
+  std::uint64_t open = 0, a = 0, b = 0, began = 0;
+  std::uint32_t base = 0;  ///< first step of the current block (blocks start at multiples of 8)
 
-  [[gnu::always_inline]] void log_runs(log_type& log, std::uint64_t m, __m512i b, __m512i lo, __m512i hi,
+  /// The steps of lanes whose best was reached at step-in-block u (0xFF: at_lo / at_hi).
+  [[gnu::always_inline]] void steps_of(__m512i u, __m512i& lo, __m512i& hi) const {
+    const __m512i bv = _mm512_set1_epi16(static_cast<short>(base));
+    const std::uint64_t here = _mm512_cmpneq_epu8_mask(u, _mm512_set1_epi8(-1));
+    lo = _mm512_mask_add_epi16(at_lo, static_cast<__mmask32>(here), bv,
+                               _mm512_cvtepu8_epi16(_mm512_castsi512_si256(u)));
+    hi = _mm512_mask_add_epi16(at_hi, static_cast<__mmask32>(here >> 32), bv,
+                               _mm512_cvtepu8_epi16(_mm512_extracti64x4_epi64(u, 1)));
+  }
+  [[gnu::always_inline]] void log_runs(log_type& log, std::uint64_t m, __m512i bst, __m512i lo, __m512i hi,
                                        bool to_end = false) {
     const int e = log.n;
-    log.best[e] = b;
+    log.best[e] = bst;
     log.at_lo[e] = lo;
     log.at_hi[e] = hi;
     log.to_end[e] = to_end;
@@ -434,44 +450,59 @@ struct clusters_out8 {
     log.began[e] = began;
     log.n = e + (m != 0 ? 1 : 0);
   }
+  /// The waiting runs to the log, slot a before slot b (a lane's runs in order).
+  [[gnu::always_inline]] void log_waiting(log_type& log) {
+    __m512i lo, hi;
+    if (a != 0) {
+      steps_of(a_u, lo, hi);
+      log_runs(log, a, a_best, lo, hi);
+    }
+    if (b != 0) {
+      steps_of(b_u, lo, hi);
+      log_runs(log, b, b_best, lo, hi);
+    }
+    a = b = 0;
+  }
   /// Each lane's first record goes to the start of its stripe's part.
   void init(log_type& log) const {
     for (std::uint32_t j = 0; j < 64; ++j)
       log.next[j] = (*stripe)[run_log8::lane_of_slot(j)] * static_cast<std::uint32_t>(out->cap);
   }
   [[gnu::always_inline]] bool on_step(const striped_state<8>& st, std::size_t t, log_type& log) {
-    const __m512i tv = _mm512_set1_epi16(static_cast<short>(t));
     const __m512i sc = st.sc[0];
+    base = static_cast<std::uint32_t>(t) & ~7u;
     const std::uint64_t h = _mm512_cmple_epu8_mask(sc, kk);
-    // Strictly smaller: the leftmost end wins ties. A new run starts from best = maximum.
+    // Strictly smaller: the leftmost end wins ties (a new run starts from best = 0xFF).
     const std::uint64_t better = _mm512_mask_cmplt_epu8_mask(h, sc, best);
-    best = _mm512_mask_mov_epi8(best, better, sc);
-    at_lo = _mm512_mask_mov_epi16(at_lo, static_cast<__mmask32>(better), tv);
-    at_hi = _mm512_mask_mov_epi16(at_hi, static_cast<__mmask32>(better >> 32), tv);
     if (t == warm) began = h;
     const std::uint64_t closed = open & ~h;
-    // A lane whose earlier run of this block still waits: that one goes to the log first
-    // (rare: runs are at least two steps apart and a block has eight).
-    if (const std::uint64_t again = closed & done) [[unlikely]]
-      log_runs(log, again, done_best, done_lo, done_hi);
-    done_best = _mm512_mask_mov_epi8(done_best, closed, best);
-    done_lo = _mm512_mask_mov_epi16(done_lo, static_cast<__mmask32>(closed), at_lo);
-    done_hi = _mm512_mask_mov_epi16(done_hi, static_cast<__mmask32>(closed >> 32), at_hi);
-    done |= closed;
-    best = _mm512_mask_mov_epi8(best, closed, _mm512_set1_epi8(-1));
+    if ((closed & b) != 0) [[unlikely]] log_waiting(log);  // a lane's third close in the block
+    const std::uint64_t to_b = closed & a, to_a = closed & ~a;
+    a_best = _mm512_mask_mov_epi8(a_best, to_a, best);
+    a_u = _mm512_mask_mov_epi8(a_u, to_a, u_best);
+    b_best = _mm512_mask_mov_epi8(b_best, to_b, best);
+    b_u = _mm512_mask_mov_epi8(b_u, to_b, u_best);
+    a |= to_a;
+    b |= to_b;
+    u_best = _mm512_mask_set1_epi8(u_best, better, static_cast<char>(t & 7));
+    best = _mm512_mask_min_epu8(_mm512_set1_epi8(-1), h, best, sc);  // 0xFF outside a run
     open = h;
     return h != 0;
   }
+  /// After a checked block: the waiting runs to the log, the block's best steps into at_lo /
+  /// at_hi.
   [[gnu::always_inline]] void flush(log_type& log) {
-    log_runs(log, done, done_best, done_lo, done_hi);
-    done = 0;
+    log_waiting(log);
+    steps_of(u_best, at_lo, at_hi);
+    u_best = _mm512_set1_epi8(-1);
     if (log.n > run_log8::cap - run_log8::block_max) [[unlikely]]
       write_runs8(log, warm, 0, d, *out);
   }
   void finish(std::size_t steps, log_type& log) {
-    log_runs(log, done, done_best, done_lo, done_hi);
-    done = 0;
-    log_runs(log, open, best, at_lo, at_hi, true);
+    log_waiting(log);
+    __m512i lo, hi;
+    steps_of(u_best, lo, hi);
+    log_runs(log, open, best, lo, hi, true);
     open = 0;
     if (log.n != 0) write_runs8(log, warm, static_cast<std::uint32_t>(steps - 1), d, *out);
     for (std::uint32_t j = 0; j < 64; ++j) {
@@ -689,7 +720,7 @@ bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
     const bool v = striped_use_vbmi();
     const __m512i none = _mm512_set1_epi8(-1), none16 = _mm512_set1_epi16(-1);
     clusters_out8 out{_mm512_set1_epi8(static_cast<char>(sp.kk)), sp.d, static_cast<std::uint32_t>(warm),
-                      v ? &byte_stripe[0] : &stripe[0], &res, none, none16, none16, none, none16, none16};
+                      v ? &byte_stripe[0] : &stripe[0], &res, none, none, none16, none16, none, none, none, none};
     return v ? dispatch<W, true>(sp, text0, stride, steps, warm, q1, out)
              : dispatch<W, false>(sp, text0, stride, steps, warm, q1, out);
   }
