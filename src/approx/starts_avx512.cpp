@@ -237,10 +237,14 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
     } else {
       if (!two_blocks) {
         const unsigned char* at_b = text - 7 - 8 * b;
+        // Opaque per block: GCC would otherwise hoist the 64 loads of js out of the loop over
+        // the blocks, above the two-block test, and spill them (a copy of js on every call).
+        const std::uint64_t* jp = js;
+        asm("" : "+r"(jp));
         for (int i = 0; i < 8; ++i) {
           auto at = [&](int q) {
             std::uint64_t w;
-            __builtin_memcpy(&w, at_b + js[8 * i + q], 8);
+            __builtin_memcpy(&w, at_b + jp[8 * i + q], 8);
             return static_cast<long long>(w);
           };
           gth[i] = _mm512_set_epi64(at(7), at(6), at(5), at(4), at(3), at(2), at(1), at(0));
