@@ -382,7 +382,6 @@ struct run_log8 {
     log.written |= log.mask[e];
     for (int g = 0; g < 2; ++g) {
       const auto m = static_cast<std::uint32_t>(log.mask[e] >> (32 * g));
-      if (m == 0) continue;
       const __m512i at16 = g == 0 ? log.at_lo[e] : log.at_hi[e];
       const __m512i b16 = _mm512_cvtepu8_epi16(g == 0 ? _mm512_castsi512_si256(log.best[e])
                                                         : _mm512_extracti64x4_epi64(log.best[e], 1));
