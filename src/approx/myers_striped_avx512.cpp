@@ -452,10 +452,8 @@ struct clusters_out8 {
   /// The waiting runs to the log, slot a before slot b (a lane's runs in order).
   [[gnu::always_inline]] void log_waiting(log_type& log) {
     __m512i lo, hi;
-    if (a != 0) {
-      steps_of(a_u, lo, hi);
-      log_runs(log, a, a_best, lo, hi);
-    }
+    steps_of(a_u, lo, hi);  // written whether a has lanes or not: a test here goes either way
+    log_runs(log, a, a_best, lo, hi);
     if (b != 0) {
       steps_of(b_u, lo, hi);
       log_runs(log, b, b_best, lo, hi);
