@@ -756,8 +756,11 @@ void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_
     const __m512i pe = _mm512_or_si512(pat, _mm512_slli_epi64(_mm512_srli_epi64(rec, 48), 32));
     for (int h = 0; 2 * h < count; ++h) {
       const __m512i v = _mm512_or_si512(_mm512_maskz_permutex2var_epi64(0x77, end, idx[h], pe), dirq);
-      if (2 * h + 2 <= count) _mm512_storeu_si512(o + 2 * h, v);
-      else _mm512_mask_storeu_epi64(o + 2 * h, 0x0F, v);
+      // Two 32-byte stores: a vector's hits are 16-byte aligned (operator new), so 64-byte
+      // stores would all cross a cache line; of these, half do.
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 2 * h), _mm512_castsi512_si256(v));
+      if (2 * h + 2 <= count)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + 2 * h + 1), _mm512_extracti64x4_epi64(v, 1));
     }
   };
   std::size_t i = 0;
