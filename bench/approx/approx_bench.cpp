@@ -6,7 +6,7 @@
 //   bench_approx --text FILE [--patterns PREFIX] [--prefix BYTES] [--peer-prefix BYTES]
 //                [--m 8,16,32,64,128,1024] [--k 0,1,2,3,4] [--engines auto,myers-word,...]
 //                [--threads N] [--reps N] [--starts yes|no] [--pin yes|no] [--many N] [--many-prefix BYTES]
-//                [--edlib-sample N] [--simd auto|avx2|avx512|serial]
+//                [--edlib-sample N] [--simd auto|avx2|avx512|serial] [--slice BYTES]
 //   bench_approx --text rand01-4m.txt --best 32,64,...,1024 [--threads N]
 //
 // --best: the best approximate substring (trawl best) instead: both engines (Myers, the
@@ -17,6 +17,7 @@
 // --simd: the SIMD level of trawl's kernels (default auto: the best this CPU has), to time the
 // AVX2 kernels on an AVX-512 machine; the start pass still takes the best this CPU has.
 // --starts no: hits without their start (as `trawl search -c`), to separate the start pass.
+// --slice BYTES: the text slice each scan takes (default 0: the library's choice).
 // --pin no: single-thread runs (trawl and the peers) are not pinned to their CPU (see pin_scope).
 // Prints one markdown table row per measurement: tool | engine | m | k | threads | MiB |
 // seconds | GB/s | GCUPS (m·n/t) | hits.
@@ -55,6 +56,7 @@ struct args {
   unsigned threads = 0;
   unsigned reps = 1;  ///< trawl runs per cell; the fastest is reported (shared machines are noisy)
   bool starts = true;  ///< --no-starts: ends and errors only, as `trawl search -c` (no start pass)
+  std::size_t slice = 0;  ///< --slice: search_options::slice_size
   bool pin = true;     ///< single-thread runs pinned to one CPU
   std::size_t many = 1000, edlib_sample = 20;
   trawl::simd_level simd = trawl::simd_level::automatic;
@@ -145,6 +147,7 @@ int main(int argc, char** argv) {
     else if (f == "--threads") a.threads = static_cast<unsigned>(std::stoul(v));
     else if (f == "--reps") a.reps = std::max(1u, static_cast<unsigned>(std::stoul(v)));
     else if (f == "--starts") a.starts = v != "no";
+    else if (f == "--slice") a.slice = std::stoull(v);
     else if (f == "--pin") a.pin = v != "no";
     else if (f == "--many") a.many = std::stoull(v);
     else if (f == "--edlib-sample") a.edlib_sample = std::stoull(v);
@@ -253,6 +256,7 @@ int main(int argc, char** argv) {
         o.all_ends = k == 0;  // k = 0 still goes to the approximate engines
         o.approx_algorithm = e;
         o.starts = a.starts;
+        o.slice_size = a.slice;
         o.simd = a.simd;
         const std::string_view t = e == "dp" ? peer : text;
         std::vector<unsigned> thread_counts = {1u};
