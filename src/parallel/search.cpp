@@ -64,18 +64,48 @@ struct hit_order {
   }
 };
 
+/// What the serial stage needs to know of a slice's hits without reading them.
+struct slice_summary {
+  bool any_open = false;  ///< some hit is a cluster piece cut by a slice edge
+  bool one_id = true;     ///< all hits are of one (pattern, strand)
+};
+
+slice_summary summarize(const std::vector<hit>& hits) {
+  slice_summary sum;
+  if (hits.empty()) return sum;
+  const std::uint32_t pattern = hits[0].pattern;
+  const strand dir = hits[0].dir;
+  std::uint8_t open = 0;
+  bool same = true;
+  for (const hit& h : hits) {  // one pass, no early exit: the loop vectorizes
+    open |= h.open;
+    same &= h.pattern == pattern && h.dir == dir;
+  }
+  sum.any_open = open != 0;
+  sum.one_id = same;
+  return sum;
+}
+
+/// A slice's hits as the parallel stage hands them to the serial one.
+struct scanned_slice {
+  std::vector<hit> hits;
+  slice_summary sum;
+};
+
 /// Serial, in-order stage: merges cluster pieces and hands hits to the caller in order.
 class ordered_delivery {
  public:
   ordered_delivery(hit_key key, std::uint64_t max_hits, const hit_callback& cb)
       : order_{key}, max_hits_(max_hits), cb_(cb) {}
 
-  /// Takes one slice's hits; returns false once the search should stop.
-  bool take(std::vector<hit>& hits) {
-    if (pending_.empty() && buffer_.empty() &&
-        std::none_of(hits.begin(), hits.end(), [](const hit& h) { return h.open != 0; }))
+  /// Takes one slice's hits, with their summary (summarize(hits), made by the thread that
+  /// scanned the slice: this serial stage then reads no hit but the first and the last in the
+  /// common cases, where reading them all from another core's cache bounded dense outputs
+  /// on many threads); returns false once the search should stop.
+  bool take(std::vector<hit>& hits, const slice_summary& sum) {
+    if (pending_.empty() && buffer_.empty() && !sum.any_open)
       return deliver(hits);  // the common case: nothing to merge, already in order
-    if (buffer_.empty() && one_strand(hits)) return take_one(hits);
+    if (buffer_.empty() && one_strand(hits, sum)) return take_one(hits);
     std::map<std::pair<std::uint32_t, strand>, hit> still_open;
     for (hit& h : hits) {
       const auto id = std::make_pair(h.pattern, h.dir);
@@ -106,12 +136,10 @@ class ordered_delivery {
   [[nodiscard]] std::uint64_t delivered() const { return delivered_; }
 
   /// True when every hit, and the pending piece if any, is of one (pattern, strand).
-  bool one_strand(const std::vector<hit>& hits) const {
-    if (hits.empty() || pending_.size() > 1) return false;
+  bool one_strand(const std::vector<hit>& hits, const slice_summary& sum) const {
+    if (hits.empty() || !sum.one_id || pending_.size() > 1) return false;
     const auto id = std::make_pair(hits[0].pattern, hits[0].dir);
-    if (!pending_.empty() && pending_.begin()->first != id) return false;
-    return std::all_of(hits.begin(), hits.end(),
-                       [&](const hit& h) { return h.pattern == id.first && h.dir == id.second; });
+    return pending_.empty() || pending_.begin()->first == id;
   }
   /// take() for one (pattern, strand), in place: only the first hit can continue the pending
   /// piece, only the last can stay open, and the rest are in order already.
@@ -228,7 +256,7 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
     for (std::size_t i = 0; i < slices; ++i) {
       hits.clear();
       m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
-      if (!out.take(hits)) return out.delivered();
+      if (!out.take(hits, summarize(hits))) return out.delivered();
     }
     out.finish();
     return out.delivered();
@@ -271,28 +299,29 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
                                               }
                                               return next++;
                                             }) &
-            tbb::make_filter<std::size_t, std::vector<hit>>(
+            tbb::make_filter<std::size_t, scanned_slice>(
                 tbb::filter_mode::parallel,
                 [&](std::size_t i) {
-                  std::vector<hit> hits = take_vector();
+                  scanned_slice r{take_vector(), {}};
                   if (!stop.load(std::memory_order_relaxed)) {
                     try {
-                      m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
+                      m.scan(seq, i * slice, std::min(n, (i + 1) * slice), r.hits);
+                      r.sum = summarize(r.hits);
                     } catch (...) {
                       fail(std::current_exception());
                     }
                   }
-                  return hits;
+                  return r;
                 }) &
-            tbb::make_filter<std::vector<hit>, void>(tbb::filter_mode::serial_in_order, [&](std::vector<hit> hits) {
+            tbb::make_filter<scanned_slice, void>(tbb::filter_mode::serial_in_order, [&](scanned_slice r) {
               if (!stop.load(std::memory_order_relaxed)) {
                 try {
-                  if (!out.take(hits)) stop.store(true);
+                  if (!out.take(r.hits, r.sum)) stop.store(true);
                 } catch (...) {
                   fail(std::current_exception());
                 }
               }
-              give_vector(std::move(hits));
+              give_vector(std::move(r.hits));
             }));
   });
   // Errors (an engine's or the caller's callback's) are carried out of the pipeline, which

@@ -108,6 +108,36 @@ TEST(ApproxSlices, DriverThreadsAndSlices) {
   }
 }
 
+TEST(ApproxSlices, DriverMergesDensePiecesOfManyPatterns) {
+  // Short patterns with many errors: clusters of several (pattern, strand) pairs cut by almost
+  // every slice edge, in the same slices, so the driver's merge cannot take a slice as one
+  // pattern's (only its first hit continuing, only its last left open).
+  std::mt19937_64 rng(44);
+  const std::string t = approx_test::random_pattern(rng, 6000, "ACGT");
+  const std::vector<std::string> pats = {"ACGTTG", "GGATC", "TTAGCA"};
+  for (int k : {1, 2}) {
+    trawl::search_options o;
+    o.max_errors = k;
+    o.both_strands = true;
+    const auto want = trawl::approx_search_serial(t, pats, o);
+    ASSERT_GT(want.size(), 200u);
+    auto mt = trawl::make_matcher(pats, o);
+    for (unsigned th : {1u, 3u}) {
+      for (std::size_t slice : {4, 7, 29, 64, 333}) {
+        o.threads = th;
+        o.slice_size = slice;
+        std::vector<trawl::hit> got;
+        trawl::search_sequence(*mt, t, o, [&](std::span<const trawl::hit> hs) {
+          for (const trawl::hit& h : hs) EXPECT_EQ(h.open, 0) << "a piece's flags reached the caller";
+          got.insert(got.end(), hs.begin(), hs.end());
+          return true;
+        });
+        ASSERT_EQ(got, want) << "k " << k << " threads " << th << " slice " << slice;
+      }
+    }
+  }
+}
+
 TEST(ApproxSlices, LookbehindMustBeMPlusKMinus1) {
   // A hit whose best alignment has insertions is longer than m; a slice that reads only m-1
   // bytes before its first owned position (the exact matcher's overlap) sees a truncated DP
