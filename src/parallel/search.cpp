@@ -106,25 +106,23 @@ class ordered_delivery {
     if (pending_.empty() && buffer_.empty() && !sum.any_open)
       return deliver(hits);  // the common case: nothing to merge, already in order
     if (buffer_.empty() && one_strand(hits, sum)) return take_one(hits);
-    std::map<std::pair<std::uint32_t, strand>, hit> still_open;
-    for (hit& h : hits) {
-      const auto id = std::make_pair(h.pattern, h.dir);
-      hit merged = h;
-      if (h.open & 1u) {
-        if (auto it = pending_.find(id); it != pending_.end()) {
-          // Continue the cluster of the previous slice: keep the smaller score, leftmost on ties.
-          merged = it->second.errors <= h.errors ? it->second : h;
-          pending_.erase(it);
-        }
-      }
-      merged.open = 0;
-      if (h.open & 2u) still_open[id] = merged;
-      else buffer_.push_back(merged);
+    return merge(hits);
+  }
+  /// The same for hits this thread scanned (no summary made in advance: the tests below stop
+  /// at the first open hit or the first of another pattern).
+  bool take(std::vector<hit>& hits) {
+    if (pending_.empty() && buffer_.empty() &&
+        std::none_of(hits.begin(), hits.end(), [](const hit& h) { return h.open != 0; }))
+      return deliver(hits);
+    if (buffer_.empty() && !hits.empty() && pending_.size() <= 1) {
+      const auto id = std::make_pair(hits[0].pattern, hits[0].dir);
+      slice_summary sum;
+      sum.any_open = true;
+      sum.one_id = std::all_of(hits.begin(), hits.end(),
+                               [&](const hit& h) { return h.pattern == id.first && h.dir == id.second; });
+      if (one_strand(hits, sum)) return take_one(hits);
     }
-    // Pieces left pending from the previous slice that were not continued are complete.
-    for (auto& [id, h] : pending_) buffer_.push_back(h);
-    pending_ = std::move(still_open);
-    return flush(false);
+    return merge(hits);
   }
 
   bool finish() {
@@ -174,6 +172,29 @@ class ordered_delivery {
   [[nodiscard]] bool stopped() const { return stopped_; }
 
  private:
+  /// The general case: cluster pieces of several patterns, or a buffer not yet delivered.
+  bool merge(std::vector<hit>& hits) {
+    std::map<std::pair<std::uint32_t, strand>, hit> still_open;
+    for (hit& h : hits) {
+      const auto id = std::make_pair(h.pattern, h.dir);
+      hit merged = h;
+      if (h.open & 1u) {
+        if (auto it = pending_.find(id); it != pending_.end()) {
+          // Continue the cluster of the previous slice: keep the smaller score, leftmost on ties.
+          merged = it->second.errors <= h.errors ? it->second : h;
+          pending_.erase(it);
+        }
+      }
+      merged.open = 0;
+      if (h.open & 2u) still_open[id] = merged;
+      else buffer_.push_back(merged);
+    }
+    // Pieces left pending from the previous slice that were not continued are complete.
+    for (auto& [id, h] : pending_) buffer_.push_back(h);
+    pending_ = std::move(still_open);
+    return flush(false);
+  }
+
   bool flush(bool all) {
     // The buffer is a sorted run (the slice's hits, in order) plus a few cluster pieces
     // appended after it: sort the unsorted tail and merge, O(n) for dense outputs.
@@ -256,7 +277,7 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
     for (std::size_t i = 0; i < slices; ++i) {
       hits.clear();
       m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
-      if (!out.take(hits, summarize(hits))) return out.delivered();
+      if (!out.take(hits)) return out.delivered();
     }
     out.finish();
     return out.delivered();
