@@ -105,9 +105,14 @@ best_algorithm parse_best_algorithm(std::string_view name);
 struct best_options {
   best_algorithm algorithm = best_algorithm::automatic;  ///< automatic = myers
   unsigned threads = 0;  ///< 0 = all cores (the wavefront engine cuts Y into pieces)
+  /// The Myers engine's SIMD kernels: automatic = the best this CPU has; avx2 / avx512 force
+  /// that level (tests, benchmarks: the AVX2 kernels on an AVX-512 machine); serial = the
+  /// scalar loops. The wavefront engine ignores it.
+  simd_level simd = simd_level::automatic;
 };
 
-/// ASM(X, Y). X may be as long as Y (or longer). Throws trawl::error on an empty X.
+/// ASM(X, Y). X may be as long as Y (or longer). Throws trawl::error on an empty X, or
+/// (invalid_argument) on a best_options::simd level this CPU lacks (Myers engine).
 /// Complexity: myers O(|Y|·⌈|X|/64⌉) plus O(⌈|X|/64⌉·|X|) per occurrence; wavefront
 /// O(|Y|·|X|) cells over anti-diagonals, in parallel pieces overlapping by 2|X|.
 best_result best_substring(std::string_view x, std::string_view y, const best_options& options = {});

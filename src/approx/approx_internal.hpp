@@ -304,6 +304,37 @@ void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, s
 /// The same for hits (end = j + 1, errors = score), their start filled in place.
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<hit> hits);
+/// The sole cluster sink's dense path (AVX-512BW, m <= 32): the hits of the runs a striped
+/// clusters kernel recorded, with their leftmost starts found 64 at a time straight from the
+/// records (as leftmost_starts_avx512bw does from hits) and each hit written once, whole.
+/// Before, every hit was written without its start, read back by the start pass and written
+/// again. starts_avx512.cpp
+class run_hit_writer {
+ public:
+  /// True when this CPU and pattern can use it (AVX-512BW, m <= 32).
+  static bool available(const compiled_pattern& p);
+  /// Hits of p over seq, starts >= lo. Builds p's lookup tables once.
+  run_hit_writer(const compiled_pattern& p, std::string_view seq, std::uint64_t lo);
+  /// The hits of n complete runs r[0, n) of a stripe starting at text position base go to
+  /// out[0, n) (as write_run_hits, with their starts). Some are written only by a later add()
+  /// or flush(): out must stay valid until then.
+  void add(const striped_cluster* r, std::size_t n, std::uint64_t base, hit* out);
+  /// Writes every hit still queued.
+  void flush();
+
+ private:
+  void run();
+  using core_fn = bool (*)(const compiled_pattern&, const unsigned char*, std::uint64_t, const std::uint64_t*,
+                           const std::uint64_t*, const void*, std::uint64_t*);
+  const compiled_pattern& p_;
+  std::string_view seq_;
+  std::uint64_t lo_;
+  core_fn core_ = nullptr;
+  std::size_t queued_ = 0;
+  alignas(64) std::uint64_t js_[64], sc_[64], st_[64];
+  hit* dst_[64];
+  alignas(64) unsigned char tables_[1280];  ///< the pattern's quarter tables (striped_avx512.hpp)
+};
 /// leftmost_starts for a pattern of m <= 32 on AVX2: 32 requests at a time in 8/16/32-bit
 /// lanes, text bytes by 16-byte loads and a byte transpose, Peq by vpshufb per high nibble as
 /// in the AVX2 striped kernel. starts_avx2.cpp
@@ -324,9 +355,9 @@ struct best_piece {
 };
 /// Myers over the ends with score <= bound only (bound: a known upper bound of ASM(x, y);
 /// pieces whose best is above it report none and distance stays ~0).
-/// True when best_piece_myers of a pattern of m bytes over a piece of `piece` bytes needs no
-/// upper bound of ASM to be fast: the striped blocked engine computes every block anyway.
-bool best_bound_unneeded(std::size_t m, std::size_t piece);
+/// True when best_piece_myers of a pattern of m bytes over a piece of `piece` bytes at `simd`
+/// needs no upper bound of ASM to be fast: the striped blocked engine computes every block anyway.
+bool best_bound_unneeded(std::size_t m, std::size_t piece, simd_level simd = simd_level::automatic);
 /// For the best approximate substring, m > 64 on AVX-512F: passes to sink, in ascending order,
 /// every end j in [report_from, to) with score_j <= k that is no worse than any earlier end of
 /// its stripe (a superset of the ends of the smallest score: what a minimum-keeping sink needs),
@@ -354,7 +385,7 @@ bool blocked_stripes_coded_avx2(const compiled_pattern& p);
 bool scan_myers_blocked_avx2(const compiled_pattern& p, std::string_view seq, std::size_t from,
                              std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
-                            std::uint32_t bound);
+                            std::uint32_t bound, simd_level simd = simd_level::automatic);
 best_piece best_piece_wavefront(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo,
                                 std::size_t hi);
 

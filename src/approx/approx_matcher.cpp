@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "approx/approx_internal.hpp"
 #include "trawl/error.hpp"
@@ -56,10 +57,10 @@ class start_sink : public end_sink {
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
     if (sole_) {
-      if (!hamming_ && starts_ && out_.size() > first_)
+      if (!hamming_ && starts_ && out_.size() > first_ && !batch_)
         leftmost_starts(p_, seq_, lo_, std::span<hit>(out_.data() + first_, out_.size() - first_));
       first_ = out_.size();
-      return;
+      if (!batch_) return;  // a batch-mode sink's hits have starts, or a request
     }
     if (requests_.empty()) return;
     leftmost_starts(p_, seq_, lo_, requests_);
@@ -69,7 +70,7 @@ class start_sink : public end_sink {
 
  protected:
   void emit(std::uint64_t j, std::uint32_t score, std::uint8_t flags) {
-    if (direct()) {  // a sole sink's starts are filled in by resolve()
+    if (direct() && !batch_) {  // a sole sink's starts are filled in by resolve()
       out_.push_back(make_hit(j, score, flags));
       return;
     }
@@ -88,6 +89,26 @@ class start_sink : public end_sink {
   std::size_t first_;  ///< a sole sink: its first hit not yet resolved
   std::vector<hit>& out_;
   std::vector<start_request>& requests_;
+
+ protected:
+  /// A sole sink whose runs' hits are written whole by writer_ (batch_ set on the first such
+  /// runs): its other hits then take the requests' path.
+  bool batch_ = false;
+  std::optional<run_hit_writer> writer_;
+  /// Switches a sole sink to batch mode when this CPU and pattern allow it; true when on.
+  bool batch_mode() {
+    if (batch_) return true;
+    if (!sole_ || hamming_ || !starts_ || !run_hit_writer::available(p_)) return false;
+    resolve();  // the hits so far, in place
+    writer_.emplace(p_, seq_, lo_);
+    batch_ = true;
+    return true;
+  }
+  /// The hit of a run emitted in batch mode, its start requested (resolve() fills it in).
+  void request(hit*& h, std::uint64_t j, std::uint32_t score, std::uint8_t flags) {
+    requests_.push_back({j, score, static_cast<std::uint32_t>(h - out_.data())});
+    *h++ = hit{j + 1, j + 1, p_.index, score, p_.dir, flags};
+  }
 };
 
 /// Emits one hit per end (all-ends mode).
@@ -132,12 +153,23 @@ class cluster_sink final : public start_sink {
       });
       return;
     }
-    // A sole sink with starts filled in later: hits are written straight into room made in
-    // `out` (this is the whole per-run cost of a dense output), a stripe's inner runs by a
-    // vector loop.
+    // A sole sink: hits are written straight into room made in `out` (this is the whole
+    // per-run cost of a dense output), a stripe's inner runs by a vector loop; in batch mode
+    // whole, with their starts, else the starts are filled in later by resolve().
     std::size_t n = 0;
     for (const std::uint32_t c : res.count) n += c;
     hit* h = grow(n);
+    if (batch_mode()) {
+      walk_runs(
+          res, base, stride, [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { request(h, j, score, flags); },
+          [&](const striped_cluster* r, std::size_t count, std::uint64_t b) {
+            writer_->add(r, count, b, h);
+            h += count;
+          });
+      writer_->flush();  // before `out` can grow again
+      shrink(h);
+      return;
+    }
     walk_runs(
         res, base, stride,
         [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { *h++ = make_hit(j, score, flags); },
@@ -218,16 +250,30 @@ engine_kind parse_engine(const search_options& o) {
                   "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
 }
 
-/// The striped blocked kernel computes all blocks of a column for 32 stripes; the scalar one
-/// with Ukkonen's cut-off about ⌈(k + 1)/64⌉ + 1 of them for one stripe, at about four (Peq by
-/// gather) or eight (by byte codes) times the cost per block. With k >= m/2 most ends of a
+/// The striped blocked kernels' common entry (scan_myers_blocked_avx512 / _avx2).
+using blocked_stripes_kernel = bool (*)(const compiled_pattern&, std::string_view, std::size_t, std::size_t,
+                                        std::size_t, std::uint32_t, end_sink&);
+
+/// The striped blocked kernel computes all blocks of a column for 32 (AVX-512) or 16 (AVX2)
+/// stripes; the scalar one with Ukkonen's cut-off about ⌈(k + 1)/64⌉ + 1 of them for one
+/// stripe, at about `factor` times the kernel's cost per block: AVX-512 four (Peq by gather) or
+/// eight (by byte codes), AVX2 two (gather) or eight (codes). With k >= m/2 most ends of a
 /// text are <= k, and collecting them from the stripes costs more than the scalar loop's
 /// direct reports. One thread over DNA, GB/s stripes / scalar, Zen 4: m = 128, k = 40: 0.52
 /// (codes) / 0.08; k = 80: 0.026 / 0.071; m = 1024, k = 30 / 60 / 100: 0.080 / 0.114, 0.085 /
 /// 0.081, 0.088 / 0.048 (codes), and by gather k = 60 / 100 / 150: 0.050 / 0.085, 0.052 /
 /// 0.065, 0.054 / 0.043; Sapphire Rapids, m = 1024, k = 300, by gather: 0.069 / 0.015.
-bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k) {
-  const std::size_t factor = blocked_stripes_coded(p) ? 8 : 4;
+/// AVX2 (the kernels alone, 8 MiB, Zen 4 run as AVX2): DNA (codes), m = 1024, k = 30 / 60 /
+/// 100 / 300: 0.130 / 0.158, 0.132 / 0.106, 0.132 / 0.081, 0.135 / 0.033; m = 512, k = 20 /
+/// 50: 0.257 / 0.330, 0.254 / 0.122; m = 300, k = 20: 0.394 / 0.305. By gather (KJV), m =
+/// 1024, k = 150 / 300: 0.044 / 0.082, 0.044 / 0.047; m = 300, k = 40: 0.138 / 0.329; m = 128,
+/// k = 20: 0.347 / 0.329; DNA forced to gather, m = 1024, k = 150: 0.037 / 0.056. Codes: 8
+/// as on AVX-512 (wrong only at small k, e.g. m = 1024, k = 30, by 18 %, where the filter
+/// usually takes the pattern); gather: 2 (3 would send m = 300, k = 40 over bytes to the
+/// stripes, 2.4 times slower).
+bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, blocked_stripes_kernel kernel) {
+  const std::size_t factor = kernel == scan_myers_blocked_avx2 ? (blocked_stripes_coded_avx2(p) ? 8 : 2)
+                                                               : (blocked_stripes_coded(p) ? 8 : 4);
   return 2 * static_cast<std::size_t>(k) < p.m && p.words <= factor * ((k + 1 + 63) / 64 + 1);
 }
 
@@ -276,11 +322,15 @@ class approx_matcher final : public matcher {
     // 0.26 GB/s, striped blocked 0.34 / 0.38) and the patterns are few (many short patterns
     // share the SIMD lanes better).
     const bool is_auto = finder_ != nullptr && engine_ != engine_kind::pigeon;
-    // m > 64 on the AVX-512 lanes backend (the CPU subsets the blocked stripes need too): the
-    // striped blocked kernel where it pays, decided once per pattern.
+    // m > 64 on the AVX-512 or AVX2 lanes backend (the CPU subsets the blocked stripes need
+    // too; options.simd picks the level): the striped blocked kernel of that level where it
+    // pays, decided once per pattern.
+    if (engine_ == engine_kind::myers_lanes)
+      blocked_ = lanes_.kernel == myers_lanes_avx512 ? scan_myers_blocked_avx512
+                 : lanes_.kernel == myers_lanes_avx2 ? scan_myers_blocked_avx2
+                                                     : nullptr;
     for (std::size_t i = 0; i < pats_.size(); ++i)
-      stripes_.push_back(engine_ == engine_kind::myers_lanes && lanes_.kernel == myers_lanes_avx512 &&
-                         pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i]));
+      stripes_.push_back(blocked_ != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], blocked_));
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       const bool ok = !hamming_ && pigeon_applicable(p, ks_[i]);
@@ -359,7 +409,7 @@ class approx_matcher final : public matcher {
             lane_pats.push_back(&p);
             lane_ks.push_back(ks_[i]);
             lane_sinks.push_back(&sink);
-          } else if (!(stripes_[i] && scan_myers_blocked_avx512(p, seq, from, own_begin, own_end, ks_[i], sink))) {
+          } else if (!(stripes_[i] && blocked_(p, seq, from, own_begin, own_end, ks_[i], sink))) {
             scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
           }
           break;
@@ -439,7 +489,8 @@ class approx_matcher final : public matcher {
   lanes_backend lanes_{myers_lanes_serial, 8};
   piece_finder finder_ = nullptr;
   striped_kernel striped_ = nullptr;  ///< m <= 32 goes to the striped kernel when set
-  std::vector<bool> stripes_;  ///< per pattern: m > 64 goes to the striped blocked kernel
+  blocked_stripes_kernel blocked_ = nullptr;  ///< the striped blocked kernel (m > 64), if any
+  std::vector<bool> stripes_;  ///< per pattern: m > 64 goes to blocked_
   std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;

@@ -39,15 +39,15 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   // the SIMD engines' reports few; the striped blocked engine (|X| > 64) needs none.
   auto bound = static_cast<std::uint32_t>(m);
   const std::size_t shortest = n - (pieces - 1) * step;  // the last piece
-  if (!wavefront && !approx_detail::best_bound_unneeded(m, shortest)) {
+  if (!wavefront && !approx_detail::best_bound_unneeded(m, shortest, options.simd)) {
     const std::size_t sample = std::min(step, std::max<std::size_t>(std::size_t{1} << 16, 32 * m));
-    if (sample < n) bound = approx_detail::best_piece_myers(x, y, 0, 0, sample, bound).distance;
+    if (sample < n) bound = approx_detail::best_piece_myers(x, y, 0, 0, sample, bound, options.simd).distance;
   }
   auto run = [&](std::size_t t) {
     const std::size_t lo = t * step, hi = std::min(n, lo + step);
     const std::size_t ctx = lo >= 2 * m ? lo - 2 * m : 0;
     parts[t] = wavefront ? approx_detail::best_piece_wavefront(x, y, ctx, lo, hi)
-                         : approx_detail::best_piece_myers(x, y, ctx, lo, hi, bound);
+                         : approx_detail::best_piece_myers(x, y, ctx, lo, hi, bound, options.simd);
   };
   if (pieces == 1) {
     run(0);

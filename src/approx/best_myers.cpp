@@ -2,7 +2,7 @@
 // known upper bound of ASM (so Ukkonen's cut-off skips the blocks that cannot reach it), the
 // minimum of those, then the leftmost start of each best end by reverse Myers. The ends come
 // from the search engines: the striped SIMD kernel for |X| <= 32, the SIMD lanes for <= 64,
-// blocked Myers above (over 32 stripes in AVX-512 lanes where it can).
+// blocked Myers above (over 32 stripes in AVX-512 lanes, or 16 in AVX2 lanes, where it can).
 // O(|Y|·⌈min(bound, |X|)/64⌉) expected + O(⌈|X|/64⌉·|X|) per occurrence.
 #include <algorithm>
 
@@ -27,39 +27,62 @@ class min_sink final : public end_sink {
 }  // namespace
 
 namespace {
-/// The SIMD lanes backend; AVX-512 exactly where the CPU has the subsets (F, BW, VL, DQ) that
-/// myers_blocked_avx512.cpp is compiled for too.
-const lanes_backend& lanes() {
-  static const lanes_backend b = pick_lanes_backend(simd_level::automatic);
-  return b;
+using blocked_ends_kernel = bool (*)(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::size_t,
+                                     std::uint32_t, end_sink&);
+/// The kernels the Myers engine runs at one SIMD level, chosen here only: the striped kernel
+/// for |X| <= 32 (nullptr: none), the lanes backend for <= 64, and for longer X the striped
+/// blocked kernel of the lanes backend's level (the AVX-512 one exactly where the CPU has the
+/// subsets, F, BW, VL, DQ, that myers_blocked_avx512.cpp is compiled for; nullptr: the
+/// scalar blocked loop) with its stripe count.
+struct best_kernels {
+  striped_kernel striped = nullptr;
+  lanes_backend lanes{myers_lanes_serial, 8};
+  blocked_ends_kernel blocked = nullptr;
+  std::size_t stripes = 0;
+};
+best_kernels pick_kernels(simd_level level) {
+  best_kernels r;
+  r.striped = pick_striped_kernel(level);
+  r.lanes = pick_lanes_backend(level);  // throws on a level this CPU lacks
+  if (r.lanes.kernel == myers_lanes_avx512) {
+    r.blocked = best_ends_blocked_avx512;
+    r.stripes = 32;
+  } else if (r.lanes.kernel == myers_lanes_avx2) {
+    r.blocked = best_ends_blocked_avx2;
+    r.stripes = blocked_stripes_avx2_count;
+  }
+  return r;
 }
-bool has_avx512() { return lanes().kernel == myers_lanes_avx512; }
+best_kernels kernels(simd_level level) {
+  static const best_kernels automatic = pick_kernels(simd_level::automatic);
+  return level == simd_level::automatic ? automatic : pick_kernels(level);
+}
 }  // namespace
 
-bool best_bound_unneeded(std::size_t m, std::size_t piece) {
-  // best_ends_blocked_avx512's own length rule for k = m: 32 stripes of at least
+bool best_bound_unneeded(std::size_t m, std::size_t piece, simd_level simd) {
+  // The striped blocked kernels' own length rule for k = m: `stripes` stripes of at least
   // max(4w, 1024) ends (rounded down to 8) after a warm-up of w = 2m - 1 bytes.
+  const best_kernels ks = kernels(simd);
   const std::size_t w = 2 * m - 1;
-  return has_avx512() && m > 64 && piece >= w + 32 * (std::max<std::size_t>(4 * w, 1024) + 8);
+  return ks.blocked != nullptr && m > 64 && piece >= w + ks.stripes * (std::max<std::size_t>(4 * w, 1024) + 8);
 }
 
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
-                            std::uint32_t bound) {
+                            std::uint32_t bound, simd_level simd) {
+  const best_kernels ks = kernels(simd);
   const compiled_pattern p = compile_pattern(x, 0, strand::forward, search_options{});
   min_sink sink;
   const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(bound, p.m));
-  static const striped_kernel striped = pick_striped_kernel(simd_level::automatic);
-  if (p.m <= 32 && striped != nullptr) {
-    scan_myers_striped(striped, p, y, ctx, lo, hi, k, sink);
-  } else if (p.m <= 64 && lanes().kernel != myers_lanes_serial) {
+  if (p.m <= 32 && ks.striped != nullptr) {
+    scan_myers_striped(ks.striped, p, y, ctx, lo, hi, k, sink);
+  } else if (p.m <= 64 && ks.lanes.kernel != myers_lanes_serial) {
     const compiled_pattern* pp = &p;
     end_sink* sp = &sink;
-    scan_myers_lanes(lanes(), {&pp, 1}, {&k, 1}, y, ctx, lo, hi, {&sp, 1});
+    scan_myers_lanes(ks.lanes, {&pp, 1}, {&k, 1}, y, ctx, lo, hi, {&sp, 1});
   } else if (p.m <= 64) {
     scan_myers_word(p, y, ctx, lo, hi, k, sink);
-  } else {
-    if (!has_avx512() || !best_ends_blocked_avx512(p, y, ctx, lo, hi, k, sink))
-      scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
+  } else if (ks.blocked == nullptr || !ks.blocked(p, y, ctx, lo, hi, k, sink)) {
+    scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
   }
   best_piece r;
   r.distance = sink.best;
