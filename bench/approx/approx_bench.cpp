@@ -213,6 +213,7 @@ int main(int argc, char** argv) {
           trawl::best_options bo;
           bo.algorithm = alg;
           bo.threads = th;
+          bo.simd = a.simd;
           const pin_scope pin(a.pin && th == 1);
           const double t0 = now();
           const trawl::best_result r = trawl::best_substring(x, text, bo);
