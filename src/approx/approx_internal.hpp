@@ -331,8 +331,10 @@ class run_hit_writer {
   std::uint64_t lo_;
   core_fn core_ = nullptr;
   std::size_t queued_ = 0;
-  alignas(64) std::uint64_t js_[64], sc_[64], st_[64];
-  hit* dst_[64];
+  // 8 entries of slack: add() stores 8 whole lanes (a masked store would not forward its
+  // data to the loads that read the queue soon after).
+  alignas(64) std::uint64_t js_[72], sc_[72], st_[64];
+  alignas(64) hit* dst_[72];
   alignas(64) unsigned char tables_[1280];  ///< the pattern's quarter tables (striped_avx512.hpp)
 };
 /// leftmost_starts for a pattern of m <= 32 on AVX2: 32 requests at a time in 8/16/32-bit

@@ -158,8 +158,9 @@ class cluster_sink final : public start_sink {
     // whole, with their starts, else the starts are filled in later by resolve().
     std::size_t n = 0;
     for (const std::uint32_t c : res.count) n += c;
+    const bool batch = batch_mode();  // before grow(): the switch resolves the hits so far
     hit* h = grow(n);
-    if (batch_mode()) {
+    if (batch) {
       walk_runs(
           res, base, stride, [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { request(h, j, score, flags); },
           [&](const striped_cluster* r, std::size_t count, std::uint64_t b) {
