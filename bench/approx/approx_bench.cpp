@@ -208,8 +208,9 @@ int main(int argc, char** argv) {
       std::uint32_t dist = ~std::uint32_t{0};
       for (const auto& [name, alg] : {std::pair{"myers", trawl::best_algorithm::myers},
                                       std::pair{"wavefront", trawl::best_algorithm::wavefront}}) {
-        for (unsigned th : {1u, all}) {
-          if (th == all && all == 1) continue;
+        std::vector<unsigned> thread_counts = {1u};
+        if (all > 1) thread_counts.push_back(all);
+        for (unsigned th : thread_counts) {
           trawl::best_options bo;
           bo.algorithm = alg;
           bo.threads = th;
