@@ -326,12 +326,17 @@ class approx_matcher final : public matcher {
     // m > 64 on the AVX-512 or AVX2 lanes backend (the CPU subsets the blocked stripes need
     // too; options.simd picks the level): the striped blocked kernel of that level where it
     // pays, decided once per pattern.
-    if (engine_ == engine_kind::myers_lanes)
-      blocked_ = lanes_.kernel == myers_lanes_avx512 ? scan_myers_blocked_avx512
-                 : lanes_.kernel == myers_lanes_avx2 ? scan_myers_blocked_avx2
-                                                     : nullptr;
-    for (std::size_t i = 0; i < pats_.size(); ++i)
-      stripes_.push_back(blocked_ != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], blocked_));
+    // On AVX-512, a pattern the AVX-512 kernel would look up by gathers and the AVX2 one by
+    // byte codes goes to the AVX2 kernel.
+    for (std::size_t i = 0; i < pats_.size(); ++i) {
+      blocked_stripes_kernel kernel = nullptr;
+      if (engine_ == engine_kind::myers_lanes && lanes_.kernel == myers_lanes_avx512)
+        kernel = blocked_prefer_avx2_codes(pats_[i]) ? scan_myers_blocked_avx2 : scan_myers_blocked_avx512;
+      else if (engine_ == engine_kind::myers_lanes && lanes_.kernel == myers_lanes_avx2)
+        kernel = scan_myers_blocked_avx2;
+      const bool pays = kernel != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], kernel);
+      stripes_.push_back(pays ? kernel : nullptr);
+    }
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       const bool ok = !hamming_ && pigeon_applicable(p, ks_[i]);
@@ -346,7 +351,7 @@ class approx_matcher final : public matcher {
 
   /// Would a striped kernel (m <= 32, or blocked Myers for m > 64) scan pattern i?
   [[nodiscard]] bool simd_stripes_take(std::size_t i) const {
-    return (striped_ != nullptr && pats_[i].m <= 32) || stripes_[i];
+    return (striped_ != nullptr && pats_[i].m <= 32) || stripes_[i] != nullptr;
   }
   [[nodiscard]] std::size_t lookbehind() const override { return lookbehind_; }
   [[nodiscard]] std::size_t lookahead() const override { return 0; }
@@ -410,7 +415,7 @@ class approx_matcher final : public matcher {
             lane_pats.push_back(&p);
             lane_ks.push_back(ks_[i]);
             lane_sinks.push_back(&sink);
-          } else if (!(stripes_[i] && blocked_(p, seq, from, own_begin, own_end, ks_[i], sink))) {
+          } else if (!(stripes_[i] != nullptr && stripes_[i](p, seq, from, own_begin, own_end, ks_[i], sink))) {
             scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
           }
           break;
@@ -490,8 +495,8 @@ class approx_matcher final : public matcher {
   lanes_backend lanes_{myers_lanes_serial, 8};
   piece_finder finder_ = nullptr;
   striped_kernel striped_ = nullptr;  ///< m <= 32 goes to the striped kernel when set
-  blocked_stripes_kernel blocked_ = nullptr;  ///< the striped blocked kernel (m > 64), if any
-  std::vector<bool> stripes_;  ///< per pattern: m > 64 goes to blocked_
+  /// Per pattern: the striped blocked kernel that takes it (m > 64), or nullptr.
+  std::vector<blocked_stripes_kernel> stripes_;
   std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;
