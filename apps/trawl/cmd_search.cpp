@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <thread>
 #include <tuple>
 
 #include "check.hpp"
@@ -157,14 +158,18 @@ int run_search(search_args& a) {
   writer out;
   hit_printer printer(out, po, patterns);
   if (!a.index.empty()) return run_index_search(a, patterns, so, po, out, printer);
-  // --device auto: the GPU pays for its context (~0.3 s) and host-to-device copy only on
-  // compute-heavy work: approximate search of many patterns (the CRISPR-guide workload) over a
-  // large sequence. One pattern runs at 10-24 GB/s on 16 CPU cores (bench/results/
-  // scaling-h200-host.md), faster than the copy, and exact search is memory-bound: both stay
-  // on the CPU.
+  // --device auto: the GPU pays for its context and first copy (~0.35 s on an H100) only on
+  // compute-heavy work: approximate search of several patterns (the CRISPR-guide workload)
+  // over a long sequence. The CPU does about 1.9 GB/s of text per pattern and core for 23-nt
+  // guides at k <= 3 (27-30 GB/s on 16 cores), so the GPU takes a record when patterns x
+  // strands x bytes passes what the cores do in ~0.4 s (bench/results/approx-h100host-spr16.md,
+  // 2026-11-24: 64 MiB, k = 3, both strands, 16 cores: 64 / 128 / 256 pattern-strands
+  // CPU 0.13 / 0.28 / 0.53 s, GPU 0.38 / 0.40 / 0.37 s). Exact search is memory-bound and
+  // stays on the CPU.
   const std::size_t strands = a.both_strands ? 2 : 1;
-  const bool gpu_ok = a.device == "gpu" ||
-                      (a.device == "auto" && approximate && patterns.size() * strands >= 64 && gpu::available());
+  const bool gpu_ok = a.device == "gpu" || (a.device == "auto" && approximate && gpu::available());
+  const double cpu_cores = a.threads != 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+  const double gpu_work = 0.4 * 1.9e9 * cpu_cores;  // pattern-strand x bytes worth the GPU's fixed cost
   bool any_error = false;
   std::uint64_t total = 0;
   for (const auto& file : files) {
@@ -204,7 +209,9 @@ int run_search(search_args& a) {
             for (const hit& h : hits) printer.print(h);
           return true;
         };
-        const bool on_gpu = gpu_ok && (a.device == "gpu" || rec.sequence.size() >= (std::size_t{64} << 20));
+        const bool on_gpu =
+            gpu_ok && (a.device == "gpu" || static_cast<double>(patterns.size() * strands) *
+                                                    static_cast<double>(rec.sequence.size()) >= gpu_work);
         file_hits += on_gpu ? gpu::search_sequence(patterns, rec.sequence, so, on_hits)
                             : search_sequence(*matcher, rec.sequence, so, on_hits);
         if (a.quiet && file_hits > 0) return 0;
