@@ -164,8 +164,9 @@ int run_search(search_args& a) {
   // guides at k <= 3 (27-30 GB/s on 16 cores), so the GPU takes a record when patterns x
   // strands x bytes passes what the cores do in ~0.4 s (bench/results/approx-h100host-spr16.md,
   // 2026-11-24: 64 MiB, k = 3, both strands, 16 cores: 64 / 128 / 256 pattern-strands
-  // CPU 0.13 / 0.28 / 0.53 s, GPU 0.38 / 0.40 / 0.37 s). Exact search is memory-bound and
-  // stays on the CPU.
+  // CPU 0.13 / 0.28 / 0.53 s, GPU 0.38 / 0.40 / 0.37 s). Below 8 pattern-strands the CPU
+  // runs faster engines per pattern (the pigeonhole filter, the striped kernel) and keeps the
+  // work. Exact search is memory-bound and stays on the CPU.
   const std::size_t strands = a.both_strands ? 2 : 1;
   const bool gpu_ok = a.device == "gpu" || (a.device == "auto" && approximate && gpu::available());
   const double cpu_cores = a.threads != 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -210,8 +211,9 @@ int run_search(search_args& a) {
           return true;
         };
         const bool on_gpu =
-            gpu_ok && (a.device == "gpu" || static_cast<double>(patterns.size() * strands) *
-                                                    static_cast<double>(rec.sequence.size()) >= gpu_work);
+            gpu_ok && (a.device == "gpu" ||
+                       (patterns.size() * strands >= 8 && static_cast<double>(patterns.size() * strands) *
+                                                              static_cast<double>(rec.sequence.size()) >= gpu_work));
         file_hits += on_gpu ? gpu::search_sequence(patterns, rec.sequence, so, on_hits)
                             : search_sequence(*matcher, rec.sequence, so, on_hits);
         if (a.quiet && file_hits > 0) return 0;
