@@ -304,39 +304,6 @@ void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, s
 /// The same for hits (end = j + 1, errors = score), their start filled in place.
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<hit> hits);
-/// The sole cluster sink's dense path (AVX-512BW, m <= 32): the hits of the runs a striped
-/// clusters kernel recorded, with their leftmost starts found 64 at a time straight from the
-/// records (as leftmost_starts_avx512bw does from hits) and each hit written once, whole.
-/// Before, every hit was written without its start, read back by the start pass and written
-/// again. starts_avx512.cpp
-class run_hit_writer {
- public:
-  /// True when this CPU and pattern can use it (AVX-512BW, m <= 32).
-  static bool available(const compiled_pattern& p);
-  /// Hits of p over seq, starts >= lo. Builds p's lookup tables once.
-  run_hit_writer(const compiled_pattern& p, std::string_view seq, std::uint64_t lo);
-  /// The hits of n complete runs r[0, n) of a stripe starting at text position base go to
-  /// out[0, n) (as write_run_hits, with their starts). Some are written only by a later add()
-  /// or flush(): out must stay valid until then.
-  void add(const striped_cluster* r, std::size_t n, std::uint64_t base, hit* out);
-  /// Writes every hit still queued.
-  void flush();
-
- private:
-  void run();
-  using core_fn = bool (*)(const compiled_pattern&, const unsigned char*, std::uint64_t, const std::uint64_t*,
-                           const std::uint64_t*, const void*, std::uint64_t*);
-  const compiled_pattern& p_;
-  std::string_view seq_;
-  std::uint64_t lo_;
-  core_fn core_ = nullptr;
-  std::size_t queued_ = 0;
-  // 8 entries of slack: add() stores 8 whole lanes (a masked store would not forward its
-  // data to the loads that read the queue soon after).
-  alignas(64) std::uint64_t js_[72], sc_[72], st_[64];
-  alignas(64) hit* dst_[72];
-  alignas(64) unsigned char tables_[1280];  ///< the pattern's quarter tables (striped_avx512.hpp)
-};
 /// leftmost_starts for a pattern of m <= 32 on AVX2: 32 requests at a time in 8/16/32-bit
 /// lanes, text bytes by 16-byte loads and a byte transpose, Peq by vpshufb per high nibble as
 /// in the AVX2 striped kernel. starts_avx2.cpp

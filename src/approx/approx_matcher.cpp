@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
-#include <optional>
 
 #include "approx/approx_internal.hpp"
 #include "trawl/error.hpp"
@@ -57,10 +56,10 @@ class start_sink : public end_sink {
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
     if (sole_) {
-      if (!hamming_ && starts_ && out_.size() > first_ && !batch_)
+      if (!hamming_ && starts_ && out_.size() > first_)
         leftmost_starts(p_, seq_, lo_, std::span<hit>(out_.data() + first_, out_.size() - first_));
       first_ = out_.size();
-      if (!batch_) return;  // a batch-mode sink's hits have starts, or a request
+      return;
     }
     if (requests_.empty()) return;
     leftmost_starts(p_, seq_, lo_, requests_);
@@ -70,7 +69,7 @@ class start_sink : public end_sink {
 
  protected:
   void emit(std::uint64_t j, std::uint32_t score, std::uint8_t flags) {
-    if (direct() && !batch_) {  // a sole sink's starts are filled in by resolve()
+    if (direct()) {  // a sole sink's starts are filled in by resolve()
       out_.push_back(make_hit(j, score, flags));
       return;
     }
@@ -89,26 +88,6 @@ class start_sink : public end_sink {
   std::size_t first_;  ///< a sole sink: its first hit not yet resolved
   std::vector<hit>& out_;
   std::vector<start_request>& requests_;
-
- protected:
-  /// A sole sink whose runs' hits are written whole by writer_ (batch_ set on the first such
-  /// runs): its other hits then take the requests' path.
-  bool batch_ = false;
-  std::optional<run_hit_writer> writer_;
-  /// Switches a sole sink to batch mode when this CPU and pattern allow it; true when on.
-  bool batch_mode() {
-    if (batch_) return true;
-    if (!sole_ || hamming_ || !starts_ || !run_hit_writer::available(p_)) return false;
-    resolve();  // the hits so far, in place
-    writer_.emplace(p_, seq_, lo_);
-    batch_ = true;
-    return true;
-  }
-  /// The hit of a run emitted in batch mode, its start requested (resolve() fills it in).
-  void request(hit*& h, std::uint64_t j, std::uint32_t score, std::uint8_t flags) {
-    requests_.push_back({j, score, static_cast<std::uint32_t>(h - out_.data())});
-    *h++ = hit{j + 1, j + 1, p_.index, score, p_.dir, flags};
-  }
 };
 
 /// Emits one hit per end (all-ends mode).
@@ -153,24 +132,12 @@ class cluster_sink final : public start_sink {
       });
       return;
     }
-    // A sole sink: hits are written straight into room made in `out` (this is the whole
-    // per-run cost of a dense output), a stripe's inner runs by a vector loop; in batch mode
-    // whole, with their starts, else the starts are filled in later by resolve().
+    // A sole sink with starts filled in later: hits are written straight into room made in
+    // `out` (this is the whole per-run cost of a dense output), a stripe's inner runs by a
+    // vector loop.
     std::size_t n = 0;
     for (const std::uint32_t c : res.count) n += c;
-    const bool batch = batch_mode();  // before grow(): the switch resolves the hits so far
     hit* h = grow(n);
-    if (batch) {
-      walk_runs(
-          res, base, stride, [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { request(h, j, score, flags); },
-          [&](const striped_cluster* r, std::size_t count, std::uint64_t b) {
-            writer_->add(r, count, b, h);
-            h += count;
-          });
-      writer_->flush();  // before `out` can grow again
-      shrink(h);
-      return;
-    }
     walk_runs(
         res, base, stride,
         [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { *h++ = make_hit(j, score, flags); },

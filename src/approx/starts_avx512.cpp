@@ -11,7 +11,6 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <cstddef>
 #include <array>
 #include <limits>
 
@@ -163,14 +162,19 @@ template <int W, bool V>
   return _mm512_permutexvar_epi16(_mm512_load_si512(from.data()), row);
 }
 
-/// 64 requests given as arrays: end js[i] (inclusive) and score sc[i] (all 64 set: callers
-/// pad with copies of a real one); writes the starts to st[64]. False (nothing done) when one
-/// lies too close to the text's start for its 8-byte loads. Request i is "stripe" i of the
-/// striped kernel's layout: its fields go through the same transpose as its text bytes.
-template <int W, unsigned Q, bool V>
-bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, const std::uint64_t* js,
-              const std::uint64_t* sc, const quarter_tables* qt, std::uint64_t* st) {
+/// 64 requests (the first g real, the rest copies of the first); false (nothing done) when
+/// one lies too close to the text's start for its 8-byte loads. Request i is "stripe" i of
+/// the striped kernel's layout: its fields go through the same transpose as its text bytes.
+template <int W, unsigned Q, bool V, class Req>
+bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq, std::size_t g,
+              const quarter_tables* qt) {
   constexpr int R = regs<W>;
+  alignas(64) std::uint64_t js[64], sc[64];
+  for (std::size_t i = 0; i < g; ++i) {
+    js[i] = F::j(rq[i]);
+    sc[i] = F::score(rq[i]);
+  }
+  for (std::size_t i = g; i < 64; ++i) js[i] = js[0], sc[i] = sc[0];
   // Per request (8 at a time): the columns to run, n = min(m + score, j + 1 - lo) <= 64, and
   // the qword score | n << 8 that the transpose turns into lanes.
   const __m512i vm = _mm512_set1_epi64(static_cast<long long>(p.m));
@@ -288,6 +292,7 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
   // "none" (0xFF here) cannot happen when score == score_j; it gives j + 1).
   alignas(64) std::uint8_t bb[64];
   _mm512_store_si512(bb, lanes_to_bytes<W, V>(vbest));
+  alignas(64) std::uint64_t st[64];
   const __m512i ff = _mm512_set1_epi64(0xFF);
   for (int i = 0; i < 8; ++i) {
     const __m512i j1 = _mm512_add_epi64(_mm512_load_si512(js + 8 * i), one64);
@@ -296,20 +301,6 @@ bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_
     back = _mm512_mask_mov_epi64(back, _mm512_testn_epi64_mask(_mm512_load_si512(sc + 8 * i), _mm512_load_si512(sc + 8 * i)), vm);
     _mm512_store_si512(st + 8 * i, _mm512_sub_epi64(j1, back));
   }
-  return true;
-}
-
-/// starts64 for requests of type Req (the first g real).
-template <int W, unsigned Q, bool V, class Req>
-bool starts64(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, Req* rq, std::size_t g,
-              const quarter_tables* qt) {
-  alignas(64) std::uint64_t js[64], sc[64], st[64];
-  for (std::size_t i = 0; i < g; ++i) {
-    js[i] = F::j(rq[i]);
-    sc[i] = F::score(rq[i]);
-  }
-  for (std::size_t i = g; i < 64; ++i) js[i] = js[0], sc[i] = sc[0];
-  if (!starts64<W, Q, V>(p, text, lo, js, sc, qt, st)) return false;
   for (std::size_t i = 0; i < g; ++i) F::set(rq[i], st[i]);
   return true;
 }
@@ -348,95 +339,7 @@ void starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint6
   return go.template operator()<15u>();
 }
 
-/// starts64 behind run_hit_writer's type-erased pointer.
-template <int W, unsigned Q, bool V>
-bool starts64_core(const compiled_pattern& p, const unsigned char* text, std::uint64_t lo, const std::uint64_t* js,
-                   const std::uint64_t* sc, const void* qt, std::uint64_t* st) {
-  return starts64<W, Q, V>(p, text, lo, js, sc, static_cast<const quarter_tables*>(qt), st);
-}
-
 }  // namespace
-
-bool run_hit_writer::available(const compiled_pattern& p) {
-  static const bool bw = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  return bw && p.m >= 1 && p.m <= 32;
-}
-
-run_hit_writer::run_hit_writer(const compiled_pattern& p, std::string_view seq, std::uint64_t lo)
-    : p_(p), seq_(seq), lo_(lo) {
-  static_assert(sizeof(tables_) == 4 * sizeof(quarter_tables));
-  alignas(64) std::uint32_t rpeq[256];
-  unsigned quarters = 0;
-  for (std::size_t c = 0; c < 256; ++c) {
-    rpeq[c] = static_cast<std::uint32_t>(p.rpeq[c]);
-    if (rpeq[c] != 0) quarters |= 1u << (c / 64);
-  }
-  load_quarter_tables(rpeq, reinterpret_cast<quarter_tables*>(tables_));
-  auto pick = [&]<unsigned Q>() -> core_fn {
-    if (p.m <= 8 && striped_use_vbmi()) return starts64_core<8, Q, true>;
-    if (p.m <= 8) return starts64_core<8, Q, false>;
-    if (p.m <= 16) return starts64_core<16, Q, false>;
-    return starts64_core<32, Q, false>;
-  };
-  core_ = (quarters & ~2u) == 0   ? pick.template operator()<2u>()
-          : (quarters & ~3u) == 0 ? pick.template operator()<3u>()
-                                  : pick.template operator()<15u>();
-}
-
-void run_hit_writer::add(const striped_cluster* r, std::size_t n, std::uint64_t base, hit* out) {
-  static_assert(sizeof(striped_cluster) == 8 && offsetof(striped_cluster, best) == 4 &&
-                offsetof(striped_cluster, score) == 6);
-  const __m512i vbase = _mm512_set1_epi64(static_cast<long long>(base)), w16 = _mm512_set1_epi64(0xFFFF);
-  const __m512i step = _mm512_set_epi64(7 * 32, 6 * 32, 5 * 32, 4 * 32, 3 * 32, 2 * 32, 32, 0);
-  for (std::size_t i = 0; i < n;) {
-    // Up to 8 records at a time into the queue: end = base + best, score, and the hit's place.
-    const std::size_t take = std::min<std::size_t>({8, n - i, 64 - queued_});
-    const auto m = static_cast<__mmask8>((1u << take) - 1);
-    const __m512i rec = _mm512_maskz_loadu_epi64(m, r + i);
-    _mm512_storeu_si512(js_ + queued_, _mm512_add_epi64(vbase, _mm512_and_si512(_mm512_srli_epi64(rec, 32), w16)));
-    _mm512_storeu_si512(sc_ + queued_, _mm512_srli_epi64(rec, 48));
-    const __m512i at = _mm512_add_epi64(_mm512_set1_epi64(reinterpret_cast<long long>(out + i)), step);
-    _mm512_storeu_si512(reinterpret_cast<void*>(dst_ + queued_), at);
-    queued_ += take;
-    i += take;
-    if (queued_ == 64) run();
-  }
-}
-
-void run_hit_writer::flush() {
-  if (queued_ != 0) run();
-}
-
-void run_hit_writer::run() {
-  const std::size_t g = queued_;
-  for (std::size_t i = g; i < 64; ++i) js_[i] = js_[0], sc_[i] = sc_[0];
-  const auto* text = reinterpret_cast<const unsigned char*>(seq_.data());
-  if (!core_(p_, text, lo_, js_, sc_, tables_, st_))  // too close to the text's start
-    for (std::size_t i = 0; i < g; ++i) st_[i] = leftmost_start(p_, seq_, js_[i], static_cast<std::uint32_t>(sc_[i]), lo_);
-  static_assert(sizeof(hit) == 32 && offsetof(hit, end) == 8 && offsetof(hit, pattern) == 16 &&
-                offsetof(hit, errors) == 20 && offsetof(hit, dir) == 24 && offsetof(hit, open) == 25);
-  // A hit as 4 qwords: start, end, pattern | errors << 32, dir (open and padding 0); two per
-  // register, from lanes 2h and 2h + 1 of start / end (index 8-15) and pe.
-  const __m512i one = _mm512_set1_epi64(1), pat = _mm512_set1_epi64(p_.index);
-  const __m512i dirq = _mm512_maskz_set1_epi64(0x88, static_cast<long long>(p_.dir));
-  const __m512i se[4] = {_mm512_set_epi64(0, 0, 9, 1, 0, 0, 8, 0), _mm512_set_epi64(0, 0, 11, 3, 0, 0, 10, 2),
-                         _mm512_set_epi64(0, 0, 13, 5, 0, 0, 12, 4), _mm512_set_epi64(0, 0, 15, 7, 0, 0, 14, 6)};
-  const __m512i pi[4] = {_mm512_set_epi64(0, 1, 0, 0, 0, 0, 0, 0), _mm512_set_epi64(0, 3, 0, 0, 0, 2, 0, 0),
-                         _mm512_set_epi64(0, 5, 0, 0, 0, 4, 0, 0), _mm512_set_epi64(0, 7, 0, 0, 0, 6, 0, 0)};
-  for (std::size_t b = 0; b < g; b += 8) {
-    const __m512i start = _mm512_load_si512(st_ + b);
-    const __m512i end = _mm512_add_epi64(_mm512_load_si512(js_ + b), one);
-    const __m512i pe = _mm512_or_si512(pat, _mm512_slli_epi64(_mm512_load_si512(sc_ + b), 32));
-    for (std::size_t h = 0; h < 4 && b + 2 * h < g; ++h) {
-      __m512i v = _mm512_maskz_permutex2var_epi64(0x33, start, se[h], end);
-      v = _mm512_or_si512(_mm512_mask_permutexvar_epi64(v, 0x44, pi[h], pe), dirq);
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst_[b + 2 * h]), _mm512_castsi512_si256(v));
-      if (b + 2 * h + 1 < g)
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst_[b + 2 * h + 1]), _mm512_extracti64x4_epi64(v, 1));
-    }
-  }
-  queued_ = 0;
-}
 
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<start_request> reqs) {
