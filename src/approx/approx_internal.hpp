@@ -332,11 +332,31 @@ bool best_bound_unneeded(std::size_t m, std::size_t piece, simd_level simd = sim
 /// its stripe (a superset of the ends of the smallest score: what a minimum-keeping sink needs),
 /// scanning from `from` as scan_myers_blocked does. False (nothing done) when the range is too
 /// short for its 32 stripes or m <= 64. myers_blocked_avx512.cpp
+inline constexpr std::size_t blocked_stripes_avx512_count = 32;
 bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
                               std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
-/// True when scan_myers_blocked_avx512 reads p's Peq from byte codes (a small alphabet of
-/// letters on a VBMI CPU), about 1.6 times as fast as by gathers. myers_blocked_avx512.cpp
-bool blocked_stripes_coded(const compiled_pattern& p);
+/// The 3-bit byte codes of a small alphabet that both striped blocked kernels read Peq by
+/// (from registers, by a permute, instead of a gather): at most 8 byte values with a Peq (any
+/// bytes), in at most 7 distinct Peq rows; code r + 1 for the r-th distinct row in byte order,
+/// code 0 for every byte without a Peq. The kernels turn text bytes into codes by a two-nibble
+/// one-hot lookup: byte x -> bit i when x == value[i], as nib_lo[x & 15] & nib_hi[x >> 4] (bit
+/// i is set in nib_lo only at value[i]'s low nibble and in nib_hi only at its high nibble, so
+/// both hold it exactly for x = value[i]); then bit i -> code[i]. myers_blocked.cpp
+struct blocked_byte_codes {
+  bool small = false;              ///< false: more than 8 values or 7 rows (nothing else set)
+  std::size_t values = 0;          ///< byte values with a Peq
+  std::size_t rows = 0;            ///< distinct Peq rows among them: codes 1..rows
+  std::uint8_t value[8] = {};      ///< the byte values, ascending
+  std::uint8_t code[8] = {};       ///< the code of value[i]
+  std::uint8_t row_byte[8] = {};   ///< row_byte[c]: a byte of code c (1..rows)
+  std::uint8_t byte_code[256] = {};
+  alignas(16) std::uint8_t nib_lo[16] = {}, nib_hi[16] = {};
+};
+blocked_byte_codes make_blocked_byte_codes(const compiled_pattern& p);
+/// How scan_myers_blocked_avx512 reads p's Peq: 3 from 3-bit byte codes (blocked_byte_codes::
+/// small, any CPU), else 4 from 4-bit ones (a VBMI CPU, at most 15 byte values with a Peq, all
+/// in 0x40-0x7F), else 0 by gathers. myers_blocked_avx512.cpp
+int blocked_stripes_code_bits(const compiled_pattern& p);
 /// scan_myers_blocked's contract (every end <= k, ascending) over 32 stripes in AVX-512 lanes,
 /// every block computed (no cut-off). False (nothing done) when the range is too short for
 /// its stripes or m <= 64. myers_blocked_avx512.cpp
@@ -353,12 +373,6 @@ bool best_ends_blocked_avx2(const compiled_pattern& p, std::string_view seq, std
 bool blocked_stripes_coded_avx2(const compiled_pattern& p);
 bool scan_myers_blocked_avx2(const compiled_pattern& p, std::string_view seq, std::size_t from,
                              std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
-/// On an AVX-512 CPU: true when the AVX2 striped blocked kernel should take p, because it reads
-/// Peq from byte codes and the AVX-512 one would gather (0/1 texts, or DNA without VBMI): 2.0-2.4
-/// times as fast on a Zen 5 core (trawl best over rand01-4m, |X| = 128-1024).
-inline bool blocked_prefer_avx2_codes(const compiled_pattern& p) {
-  return !blocked_stripes_coded(p) && blocked_stripes_coded_avx2(p);
-}
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
                             std::uint32_t bound, simd_level simd = simd_level::automatic);
 best_piece best_piece_wavefront(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo,

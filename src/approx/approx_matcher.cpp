@@ -224,24 +224,41 @@ using blocked_stripes_kernel = bool (*)(const compiled_pattern&, std::string_vie
 
 /// The striped blocked kernel computes all blocks of a column for 32 (AVX-512) or 16 (AVX2)
 /// stripes; the scalar one with Ukkonen's cut-off about ⌈(k + 1)/64⌉ + 1 of them for one
-/// stripe, at about `factor` times the kernel's cost per block: AVX-512 four (Peq by gather) or
-/// eight (by byte codes), AVX2 two (gather) or eight (codes). With k >= m/2 most ends of a
-/// text are <= k, and collecting them from the stripes costs more than the scalar loop's
-/// direct reports. One thread over DNA, GB/s stripes / scalar, Zen 4: m = 128, k = 40: 0.52
-/// (codes) / 0.08; k = 80: 0.026 / 0.071; m = 1024, k = 30 / 60 / 100: 0.080 / 0.114, 0.085 /
-/// 0.081, 0.088 / 0.048 (codes), and by gather k = 60 / 100 / 150: 0.050 / 0.085, 0.052 /
-/// 0.065, 0.054 / 0.043; Sapphire Rapids, m = 1024, k = 300, by gather: 0.069 / 0.015.
+/// stripe, at about `factor` times the kernel's cost per block: AVX-512 four (Peq by gather),
+/// sixteen (3-bit byte codes) or twelve (4-bit codes), AVX2 two (gather) or eight (codes).
+/// With k >= m/2 most ends of a text are <= k, and collecting them from the stripes costs
+/// more than the scalar loop's direct reports. One thread, GB/s stripes / scalar. Zen 4 over
+/// DNA (4-bit codes then): m = 128, k = 40: 0.52 (codes) / 0.08; k = 80: 0.026 / 0.071; m =
+/// 1024, k = 30 / 60 / 100: 0.080 / 0.114, 0.085 / 0.081, 0.088 / 0.048 (codes), and by
+/// gather k = 60 / 100 / 150: 0.050 / 0.085, 0.052 / 0.065, 0.054 / 0.043; Sapphire Rapids,
+/// m = 1024, k = 300, by gather: 0.069 / 0.015.
+/// AVX-512 codes, the kernels alone, Zen 5 (4-8 MiB): 3-bit, DNA, m = 1024, k = 30 / 60 /
+/// 300: 0.234 / 0.165, 0.245 / 0.111, 0.240 / 0.034; m = 2048, k = 30 / 60 / 100: 0.126 /
+/// 0.161, 0.125 / 0.109, 0.124 / 0.083; m = 4096, k = 100 / 200: 0.062 / 0.082, 0.061 /
+/// 0.048. 3-bit, 0/1 (rand01-4m), m = 2048, k = 30 / 60: 0.128 / 0.092, 0.127 / 0.068; m =
+/// 4096, k = 30 / 60 / 100: 0.064 / 0.104, 0.063 / 0.067, 0.062 / 0.048. 4-bit, 12 letters, m
+/// = 1024, k = 30: 0.233 / 0.332; m = 2048, k = 30 / 60 / 100: 0.120 / 0.325, 0.121 / 0.155,
+/// 0.116 / 0.107; m = 4096, k = 100 / 200: 0.060 / 0.105, 0.060 / 0.065. The break-even factor
+/// (blocks x speed ratio) is 12-18 over DNA, 20-30 over 0/1 (the cut-off goes deeper there)
+/// and 12 over 12 letters (6 for k < 64, where the scalar loop often needs one block).
+/// Sixteen gets DNA, m = 2048, k = 30 and 0/1, m = 4096, k = 100 wrong (22 / 23 % slower);
+/// twelve for the 4-bit codes m = 1024, k = 30 (30 %). Where auto asks (the pigeonhole
+/// filter's pieces under 8 bytes: k >= m/8 - 1), any factor >= 8 sends every pattern of 2k
+/// < m to the stripes, which win there in every case measured.
 /// AVX2 (the kernels alone, 8 MiB, Zen 4 run as AVX2): DNA (codes), m = 1024, k = 30 / 60 /
 /// 100 / 300: 0.130 / 0.158, 0.132 / 0.106, 0.132 / 0.081, 0.135 / 0.033; m = 512, k = 20 /
 /// 50: 0.257 / 0.330, 0.254 / 0.122; m = 300, k = 20: 0.394 / 0.305. By gather (KJV), m =
 /// 1024, k = 150 / 300: 0.044 / 0.082, 0.044 / 0.047; m = 300, k = 40: 0.138 / 0.329; m = 128,
 /// k = 20: 0.347 / 0.329; DNA forced to gather, m = 1024, k = 150: 0.037 / 0.056. Codes: 8
-/// as on AVX-512 (wrong only at small k, e.g. m = 1024, k = 30, by 18 %, where the filter
-/// usually takes the pattern); gather: 2 (3 would send m = 300, k = 40 over bytes to the
-/// stripes, 2.4 times slower).
+/// (wrong only at small k, e.g. m = 1024, k = 30, by 18 %, where the filter usually takes the
+/// pattern); gather: 2 (3 would send m = 300, k = 40 over bytes to the stripes, 2.4 times
+/// slower).
 bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, blocked_stripes_kernel kernel) {
-  const std::size_t factor = kernel == scan_myers_blocked_avx2 ? (blocked_stripes_coded_avx2(p) ? 8 : 2)
-                                                               : (blocked_stripes_coded(p) ? 8 : 4);
+  std::size_t factor = 0;
+  if (kernel == scan_myers_blocked_avx2)
+    factor = blocked_stripes_coded_avx2(p) ? 8 : 2;
+  else
+    factor = blocked_stripes_code_bits(p) == 3 ? 16 : blocked_stripes_code_bits(p) == 4 ? 12 : 4;
   return 2 * static_cast<std::size_t>(k) < p.m && p.words <= factor * ((k + 1 + 63) / 64 + 1);
 }
 
@@ -293,12 +310,10 @@ class approx_matcher final : public matcher {
     // m > 64 on the AVX-512 or AVX2 lanes backend (the CPU subsets the blocked stripes need
     // too; options.simd picks the level): the striped blocked kernel of that level where it
     // pays, decided once per pattern.
-    // On AVX-512, a pattern the AVX-512 kernel would look up by gathers and the AVX2 one by
-    // byte codes goes to the AVX2 kernel.
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       blocked_stripes_kernel kernel = nullptr;
       if (engine_ == engine_kind::myers_lanes && lanes_.kernel == myers_lanes_avx512)
-        kernel = blocked_prefer_avx2_codes(pats_[i]) ? scan_myers_blocked_avx2 : scan_myers_blocked_avx512;
+        kernel = scan_myers_blocked_avx512;
       else if (engine_ == engine_kind::myers_lanes && lanes_.kernel == myers_lanes_avx2)
         kernel = scan_myers_blocked_avx2;
       const bool pays = kernel != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], kernel);

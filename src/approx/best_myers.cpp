@@ -46,7 +46,7 @@ best_kernels pick_kernels(simd_level level) {
   r.lanes = pick_lanes_backend(level);  // throws on a level this CPU lacks
   if (r.lanes.kernel == myers_lanes_avx512) {
     r.blocked = best_ends_blocked_avx512;
-    r.stripes = 32;
+    r.stripes = blocked_stripes_avx512_count;
   } else if (r.lanes.kernel == myers_lanes_avx2) {
     r.blocked = best_ends_blocked_avx2;
     r.stripes = blocked_stripes_avx2_count;
@@ -81,10 +81,7 @@ best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t 
     scan_myers_lanes(ks.lanes, {&pp, 1}, {&k, 1}, y, ctx, lo, hi, {&sp, 1});
   } else if (p.m <= 64) {
     scan_myers_word(p, y, ctx, lo, hi, k, sink);
-  } else if (const blocked_ends_kernel blocked =
-                 ks.blocked == best_ends_blocked_avx512 && blocked_prefer_avx2_codes(p) ? best_ends_blocked_avx2
-                                                                                        : ks.blocked;
-             blocked == nullptr || !blocked(p, y, ctx, lo, hi, k, sink)) {
+  } else if (ks.blocked == nullptr || !ks.blocked(p, y, ctx, lo, hi, k, sink)) {
     scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
   }
   best_piece r;

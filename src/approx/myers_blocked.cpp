@@ -9,6 +9,32 @@
 
 namespace trawl::approx_detail {
 
+blocked_byte_codes make_blocked_byte_codes(const compiled_pattern& p) {
+  blocked_byte_codes r;
+  const std::size_t nb = p.words;
+  for (std::size_t c = 0; c < 256; ++c) {
+    const std::uint64_t* eq = p.eq(static_cast<unsigned char>(c));
+    if (std::all_of(eq, eq + nb, [](std::uint64_t x) { return x == 0; })) continue;
+    if (r.values == 8) return {};
+    std::size_t code = 0;
+    for (std::size_t i = 1; i <= r.rows && code == 0; ++i)
+      if (std::equal(eq, eq + nb, p.eq(r.row_byte[i]))) code = i;
+    if (code == 0) {
+      if (r.rows == 7) return {};
+      code = ++r.rows;
+      r.row_byte[code] = static_cast<std::uint8_t>(c);
+    }
+    r.byte_code[c] = static_cast<std::uint8_t>(code);
+    r.value[r.values] = static_cast<std::uint8_t>(c);
+    r.code[r.values] = static_cast<std::uint8_t>(code);
+    r.nib_lo[c & 15] = static_cast<std::uint8_t>(r.nib_lo[c & 15] | (1u << r.values));
+    r.nib_hi[c >> 4] = static_cast<std::uint8_t>(r.nib_hi[c >> 4] | (1u << r.values));
+    ++r.values;
+  }
+  r.small = true;
+  return r;
+}
+
 void scan_myers_blocked(const compiled_pattern& p, std::string_view seq, std::size_t from,
                         std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
   const std::size_t nb = p.words;

@@ -76,52 +76,27 @@ std::uint64_t shifted_peq(const compiled_pattern& p, std::size_t c, std::size_t 
   return (eq[b] << d) | (b > 0 ? eq[b - 1] >> (64 - d) : 0);
 }
 
-/// The byte-code tables of a small alphabet: at most 8 byte values v_i with a Peq, and at most 7
-/// distinct Peq rows among them (class codes 1-7; code 0: no Peq).
+/// How p's Peq is found, and for the perm lookups the map from a text byte's one-hot bit
+/// (blocked_byte_codes: bit i for value[i]) to the lane byte e of its code: onehot_lo[oh & 15] |
+/// onehot_hi[oh >> 4]. perm4 reads qword c by index dwords (2c, 2c + 1): e = 2c, and the kernel
+/// adds 1 to the high dword; perm8 reads dword c of two tables: e = c.
 struct byte_codes {
   lookup how = lookup::gather;
-  // Byte x -> one-hot bit i when x == v_i: lo[x & 15] & hi[x >> 4] (bit i is set in lo[] only at
-  // v_i's low nibble and in hi[] only at its high nibble, so both hold it exactly for x = v_i).
-  // One-hot -> the lane byte e of v_i's code: onehot_lo[oh & 15] | onehot_hi[oh >> 4].
-  alignas(16) std::uint8_t lo[16] = {}, hi[16] = {}, onehot_lo[16] = {}, onehot_hi[16] = {};
-  std::uint8_t byte_code[256] = {};  ///< code of each byte (0: no Peq)
-  std::size_t codes = 1;             ///< classes + 1
+  blocked_byte_codes bc;
+  alignas(16) std::uint8_t onehot_lo[16] = {}, onehot_hi[16] = {};
 };
 
 byte_codes make_byte_codes(const compiled_pattern& p) {
   byte_codes r;
-  const std::size_t nb = p.words;
-  std::vector<std::size_t> rep;  // a byte of each class
-  std::size_t values = 0;
-  for (std::size_t c = 0; c < 256; ++c) {
-    const std::uint64_t* eq = p.peq.data() + c * nb;
-    if (std::all_of(eq, eq + nb, [](std::uint64_t x) { return x == 0; })) continue;
-    if (values == 8) return r;
-    std::size_t code = 0;
-    for (std::size_t i = 0; i < rep.size() && code == 0; ++i)
-      if (std::equal(eq, eq + nb, p.peq.data() + rep[i] * nb)) code = i + 1;
-    if (code == 0) {
-      if (rep.size() == 7) return r;
-      rep.push_back(c);
-      code = rep.size();
-    }
-    r.byte_code[c] = static_cast<std::uint8_t>(code);
-    r.lo[c & 15] = static_cast<std::uint8_t>(r.lo[c & 15] | (1u << values));
-    r.hi[c >> 4] = static_cast<std::uint8_t>(r.hi[c >> 4] | (1u << values));
-    ++values;
-  }
-  r.codes = rep.size() + 1;
-  r.how = r.codes <= 4 ? lookup::perm4 : lookup::perm8;
-  // perm4 reads qword c by index dwords (2c, 2c + 1): e = 2c, and the kernel adds 1 to the
-  // high dword; perm8 reads dword c of two tables: e = c.
-  for (std::size_t c = 0, i = 0; c < 256; ++c) {
-    if (r.byte_code[c] == 0) continue;
-    const auto e = static_cast<std::uint8_t>(r.how == lookup::perm4 ? 2 * r.byte_code[c] : r.byte_code[c]);
+  r.bc = make_blocked_byte_codes(p);
+  if (!r.bc.small) return r;
+  r.how = r.bc.rows + 1 <= 4 ? lookup::perm4 : lookup::perm8;
+  for (std::size_t i = 0; i < std::min<std::size_t>(r.bc.values, 8); ++i) {  // (GCC cannot see values <= 8)
+    const auto e = static_cast<std::uint8_t>(r.how == lookup::perm4 ? 2 * r.bc.code[i] : r.bc.code[i]);
     if (i < 4)
       r.onehot_lo[1u << i] = e;
     else
       r.onehot_hi[1u << (i - 4)] = e;
-    ++i;
   }
   return r;
 }
@@ -147,8 +122,7 @@ void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsig
   } else {
     for (std::size_t b = 0; b < nb; ++b) {
       alignas(32) std::uint64_t q[8] = {};
-      for (std::size_t c = 0; c < 256; ++c)
-        if (bc.byte_code[c] != 0) q[bc.byte_code[c]] = shifted_peq(p, c, b, d);
+      for (std::size_t c = 1; c <= bc.bc.rows; ++c) q[c] = shifted_peq(p, bc.bc.row_byte[c], b, d);
       if constexpr (L == lookup::perm4) {
         tabs[b].v = _mm256_load_si256(reinterpret_cast<const __m256i*>(q));
       } else {
@@ -172,7 +146,7 @@ void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsig
                                                                   : 0x0101010101010101ULL * unsigned(8 + u));
     sel[u] = _mm256_set_epi64x(lane1, lane0, lane1, lane0);
   }
-  const __m256i tab_lo = broadcast16(bc.lo), tab_hi = broadcast16(bc.hi);
+  const __m256i tab_lo = broadcast16(bc.bc.nib_lo), tab_hi = broadcast16(bc.bc.nib_hi);
   const __m256i oh_lo = broadcast16(bc.onehot_lo), oh_hi = broadcast16(bc.onehot_hi);
   const __m256i nib = _mm256_set1_epi8(0x0F), one = _mm256_set1_epi64x(1);
   const __m256i high_one = _mm256_set1_epi64x(static_cast<long long>(std::uint64_t{1} << 32));

@@ -1,12 +1,23 @@
 // myers_blocked_avx512.cpp — one pattern of m > 64 (search -k, and the ends of the best
 // approximate substring): blocked Myers (Hyyrö's blocks of 64 rows, as myers_block_step.hpp,
-// every block, no cut-off) over 32 text stripes at once, 4 groups of 8 stripes in the 64-bit lanes of
-// AVX-512F registers, Peq by gather from a block-major table (or, for small alphabets of
-// letters on VBMI CPUs, by a permute of 4-bit byte codes). Within a column the blocks form a
-// chain (the horizontal delta goes down); the four groups' chains are independent and
-// interleave. O(n·⌈m/64⌉ / 32) vector block steps, against the scalar cut-off's
-// O(n·⌈k/64⌉): for ASM, whose bound k is a sizable part of m, and for search with k large
-// enough that the cut-off keeps most blocks anyway, the stripes win.
+// every block, no cut-off) over 32 text stripes at once, 4 groups of 8 stripes in the 64-bit
+// lanes of AVX-512F registers. Within a column the blocks form a chain (the horizontal delta
+// goes down); the four groups' chains are independent and interleave. O(n·⌈m/64⌉ / 32)
+// vector block steps, against the scalar cut-off's O(n·⌈k/64⌉): for ASM, whose bound k is a
+// sizable part of m, and for search with k large enough that the cut-off keeps most blocks
+// anyway, the stripes win.
+// Peq, one of three ways (make_byte_codes):
+//  - small alphabets, any bytes (at most 8 byte values with a Peq in at most 7 distinct Peq
+//    rows: DNA, 0/1 texts; blocked_byte_codes): the text becomes 3-bit codes 64 bytes at a
+//    time by a two-nibble one-hot vpshufb lookup (AVX-512BW), and a block's Peq is one vpermq
+//    from a register of its 8 entries;
+//  - otherwise, on VBMI CPUs, at most 15 byte values all in 0x40-0x7F (letters): 4-bit codes
+//    by one vpermb, Peq a vpermt2q from two registers of 8;
+//  - otherwise a gather from a block-major table of 256 entries.
+// Where both codes apply (DNA on a VBMI CPU) they run at the same speed (Zen 5, one thread, the
+// kernel alone over 32 MiB of DNA, k = 40: m = 128 1.24 / 1.24 GB/s, m = 1024 0.239 / 0.236,
+// 3-bit / 4-bit), so the 3-bit codes take them: one path on every AVX-512BW CPU. The 4-bit
+// codes over 12 letters: 2.6 / 3.4 times the gathers' speed (m = 128 / 1024).
 // Compiled with -mavx512*; called only after a CPU check.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593 inside the intrinsics headers
@@ -24,6 +35,7 @@ namespace {
 using striped512::tl_or_not_or;
 using striped512::tl_xor_or;
 constexpr std::size_t groups = 4, stripes = 8 * groups;
+static_assert(stripes == blocked_stripes_avx512_count);
 
 struct alignas(64) vec {
   __m512i v;
@@ -51,57 +63,86 @@ struct alignas(64) vec {
   hneg = out_neg;
 }
 
-/// The 4-bit codes of the bytes 0x40-0x7F (code8[c - 0x40]; 0: no Peq) when the kernel can
-/// use them: a VBMI CPU, at most 15 byte values with a Peq, all in 0x40-0x7F.
-bool byte_codes(const compiled_pattern& p, std::uint8_t code8[64]) {
+/// How a block's Peq is found for a group's 8 lanes.
+enum class lookup {
+  gather,  ///< vpgatherqq from the block's 256 entries, index = the byte
+  codes3,  ///< 3-bit codes (blocked_byte_codes, any bytes): one vpermq from the block's 8 entries
+  codes4,  ///< 4-bit codes of bytes 0x40-0x7F (VBMI): one vpermt2q from the block's 16 entries
+};
+
+/// The codes a pattern's text bytes become, and how its Peq is then read.
+struct byte_codes {
+  lookup how = lookup::gather;
+  // codes3: text byte -> one-hot bit i (bc.nib_lo / nib_hi) -> code: onehot_lo[oh & 15] |
+  // onehot_hi[oh >> 4] (value[i]'s code at entry 1 << i, or 1 << (i - 4) for i >= 4).
+  blocked_byte_codes bc;
+  alignas(16) std::uint8_t onehot_lo[16] = {}, onehot_hi[16] = {};
+  // codes4: code8[c - 0x40] of the bytes c in 0x40-0x7F (0: no Peq), and a byte of each code.
+  alignas(64) std::uint8_t code8[64] = {};
+  std::uint8_t code4_byte[16] = {};
+};
+
+/// 4-bit codes when the CPU has VBMI and p has at most 15 byte values with a Peq, all in
+/// 0x40-0x7F (one code per value, equal rows or not).
+bool make_codes4(const compiled_pattern& p, byte_codes& r) {
   if (!striped_use_vbmi()) return false;
   const std::size_t nb = p.words;
   for (std::size_t c = 0, n = 0; c < 256; ++c) {
-    bool any = false;
-    for (std::size_t b = 0; b < nb; ++b) any = any || p.peq[c * nb + b] != 0;
-    if (!any) continue;
+    const std::uint64_t* eq = p.eq(static_cast<unsigned char>(c));
+    if (std::all_of(eq, eq + nb, [](std::uint64_t x) { return x == 0; })) continue;
     if (c < 0x40 || c > 0x7F || n == 15) return false;
-    code8[c - 0x40] = static_cast<std::uint8_t>(++n);
+    r.code8[c - 0x40] = static_cast<std::uint8_t>(++n);
+    r.code4_byte[n] = static_cast<std::uint8_t>(c);
   }
   return true;
 }
 
-/// The kernel. PrefixMin: report only the ends no worse than every earlier end of their stripe
+/// The 3-bit codes where they apply (as fast as the 4-bit ones where both do, see the file
+/// comment, and no VBMI needed), else the 4-bit ones, else gathers.
+byte_codes make_byte_codes(const compiled_pattern& p) {
+  byte_codes r;
+  r.bc = make_blocked_byte_codes(p);
+  if (r.bc.small) {
+    r.how = lookup::codes3;
+    for (std::size_t i = 0; i < std::min<std::size_t>(r.bc.values, 8); ++i)  // (GCC cannot see values <= 8)
+      (i < 4 ? r.onehot_lo[1u << i] : r.onehot_hi[1u << (i - 4)]) = r.bc.code[i];
+  } else if (make_codes4(p, r)) {
+    r.how = lookup::codes4;
+  }
+  return r;
+}
+
+/// The kernel over the stripes of [a0, a0 + stripes·len), warm-up w, for one lookup.
+/// PrefixMin: report only the ends no worse than every earlier end of their stripe
 /// (best_ends_blocked_avx512); otherwise every end <= k (scan_myers_blocked_avx512).
-template <bool PrefixMin>
-bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
-                     std::size_t to, std::uint32_t k, end_sink& sink) {
-  const std::size_t nb = p.words, w = p.m + k - 1;  // warm-up: the longest occurrence is m + k bytes
-  const std::size_t a0 = std::max(report_from, from + w);
-  const std::size_t len = to > a0 ? (to - a0) / stripes / 8 * 8 : 0;
-  if (p.m <= 64 || len < std::max<std::size_t>(4 * w, 1024)) return false;
-  // Ends before a0 (stripe 0 would lack its warm-up) and after the stripes: the scalar kernel.
-  if (report_from < a0) scan_myers_blocked(p, seq, from, report_from, a0, k, sink);
-  // Small alphabets of letters (DNA, protein: at most 15 byte values with a Peq, all in
-  // 0x40-0x7F) on VBMI CPUs: a text byte becomes a 4-bit code by one vpermb per 64 bytes
-  // (bytes outside 0x40-0x7F: code 0, no match), and Peq a vpermt2q from two registers of the
-  // block's 16 entries, instead of a gather.
-  alignas(64) std::uint8_t code8[64] = {};
-  std::vector<vec> tabs;
-  const bool coded = byte_codes(p, code8);
-  if (coded) {
-    tabs.resize(2 * nb, vec{_mm512_setzero_si512()});
-    for (std::size_t b = 0; b < nb; ++b) {
+template <lookup L, bool PrefixMin>
+void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsigned char* text, std::size_t a0,
+                    std::size_t len, std::size_t w, std::uint32_t k, std::vector<lane_hit>& hits) {
+  const std::size_t nb = p.words;
+  // Peq tables, block-major: gather: 256 qwords per block; codes3: one register of the
+  // codes' 8 qwords per block; codes4: two registers of 8 per block (codes 0-7, 8-15).
+  std::vector<std::uint64_t> peq_t(L == lookup::gather ? nb * 256 : 0);
+  std::vector<vec> tabs(L == lookup::codes3 ? nb : L == lookup::codes4 ? 2 * nb : 0);
+  for (std::size_t b = 0; b < nb; ++b) {
+    if constexpr (L == lookup::gather) {
+      for (std::size_t c = 0; c < 256; ++c) peq_t[b * 256 + c] = p.peq[c * nb + b];
+    } else {
       alignas(64) std::uint64_t t[16] = {};
-      for (std::size_t c = 0x40; c < 0x80; ++c)
-        if (code8[c - 0x40] != 0) t[code8[c - 0x40]] = p.peq[c * nb + b];
-      tabs[2 * b].v = _mm512_load_si512(t);
-      tabs[2 * b + 1].v = _mm512_load_si512(t + 8);
+      if constexpr (L == lookup::codes3)
+        for (std::size_t c = 1; c <= bc.bc.rows; ++c) t[c] = p.eq(bc.bc.row_byte[c])[b];
+      else
+        for (std::size_t c = 1; c < 16 && bc.code4_byte[c] != 0; ++c) t[c] = p.eq(bc.code4_byte[c])[b];
+      tabs[L == lookup::codes3 ? b : 2 * b].v = _mm512_load_si512(t);
+      if constexpr (L == lookup::codes4) tabs[2 * b + 1].v = _mm512_load_si512(t + 8);
     }
   }
-  // Otherwise Peq block-major, for gathers: the index of a byte is the byte itself.
-  std::vector<std::uint64_t> peq_t(coded ? 0 : nb * 256);
-  if (!coded)
-    for (std::size_t c = 0; c < 256; ++c)
-      for (std::size_t b = 0; b < nb; ++b) peq_t[b * 256 + c] = p.peq[c * nb + b];
-  const __m512i code_table = _mm512_load_si512(code8);
+  const __m512i nib = _mm512_set1_epi8(0x0F);
+  const __m512i tab_lo = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(bc.bc.nib_lo)));
+  const __m512i tab_hi = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(bc.bc.nib_hi)));
+  const __m512i oh_lo = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(bc.onehot_lo)));
+  const __m512i oh_hi = _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(bc.onehot_hi)));
+  const __m512i code_table = _mm512_load_si512(bc.code8);
   const __m512i q_sel = _mm512_set1_epi8(static_cast<char>(0xC0)), q1 = _mm512_set1_epi8(0x40);
-  const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
   const unsigned char* start[stripes];  // stripe s reads from its first end - w
   for (std::size_t s = 0; s < stripes; ++s) start[s] = text + a0 + s * len - w;
   std::vector<vec> pv(groups * nb, vec{_mm512_set1_epi64(-1)}), mv(groups * nb, vec{_mm512_setzero_si512()});
@@ -113,7 +154,6 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
     score[g] = _mm512_set1_epi64(static_cast<long long>(p.m));
     lmin[g] = _mm512_set1_epi64(k);
   }
-  std::vector<lane_hit> hits;
   const std::size_t cols = w + len;  // a multiple of 8 beyond the first w % 8
   for (std::size_t t0 = 0; t0 < cols; t0 += 8) {
     const std::size_t n8 = std::min<std::size_t>(8, cols - t0);
@@ -124,30 +164,50 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
         for (std::size_t l = 0; l < 8; ++l) __builtin_memcpy(&q[l], start[8 * g + l] + t0, 8);
       else
         for (std::size_t l = 0; l < 8; ++l) __builtin_memcpy(&q[l], start[8 * g + l] + t0, n8);
-      bytes[g] = _mm512_load_si512(q);
-      if (coded)
-        bytes[g] = striped512::maskz_permb(_mm512_cmpeq_epi8_mask(_mm512_and_si512(bytes[g], q_sel), q1), bytes[g],
-                                           code_table);
+      const __m512i x = _mm512_load_si512(q);
+      if constexpr (L == lookup::gather) {
+        bytes[g] = x;
+      } else if constexpr (L == lookup::codes3) {
+        // x -> one-hot bit i (0: no Peq) -> code. vpshufb reads the low 4 bits of an index
+        // byte and gives 0 where its bit 7 is set, so oh needs no mask for onehot_lo: bits
+        // 0-3 index entries 1, 2, 4, 8; bits 4-6 entry 0 (= 0); bit 7 gives 0.
+        const __m512i oh = _mm512_and_si512(_mm512_shuffle_epi8(tab_lo, _mm512_and_si512(x, nib)),
+                                            _mm512_shuffle_epi8(tab_hi, _mm512_and_si512(_mm512_srli_epi16(x, 4), nib)));
+        bytes[g] = _mm512_or_si512(_mm512_shuffle_epi8(oh_lo, oh),
+                                   _mm512_shuffle_epi8(oh_hi, _mm512_and_si512(_mm512_srli_epi16(oh, 4), nib)));
+      } else {  // vpermb reads the low 6 bits: bytes outside 0x40-0x7F are masked to code 0
+        bytes[g] = striped512::maskz_permb(_mm512_cmpeq_epi8_mask(_mm512_and_si512(x, q_sel), q1), x, code_table);
+      }
     }
     for (std::size_t u = 0; u < n8; ++u) {
+      // Column u: byte u of each qword lane, to the lane's low byte. vpermq reads the low 3 bits
+      // of an index qword and vpermt2q the low 4: only the gather's index needs the mask.
       __m512i c[groups];
       __mmask8 hpos[groups] = {}, hneg[groups] = {};
-      for (std::size_t g = 0; g < groups; ++g)
-        c[g] = _mm512_and_si512(_mm512_srli_epi64(bytes[g], static_cast<unsigned>(8 * u)), ff);
+      for (std::size_t g = 0; g < groups; ++g) {
+        c[g] = _mm512_srli_epi64(bytes[g], static_cast<unsigned>(8 * u));
+        if constexpr (L == lookup::gather) c[g] = _mm512_and_si512(c[g], ff);
+      }
       for (std::size_t b = 0; b < nb; ++b) {
-        const long long* tab = reinterpret_cast<const long long*>(peq_t.data() + b * 256);
         const __m512i hib = b + 1 < nb ? hib_mid : hib_last;
-        if (coded) {
+        if constexpr (L == lookup::gather) {
+          const long long* tab = reinterpret_cast<const long long*>(peq_t.data() + b * 256);
+#pragma GCC unroll 4
+          for (std::size_t g = 0; g < groups; ++g)
+            block_step8(_mm512_i64gather_epi64(c[g], tab, 8), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g], hneg[g],
+                        hib);
+        } else if constexpr (L == lookup::codes3) {
+          const __m512i tab = tabs[b].v;
+#pragma GCC unroll 4
+          for (std::size_t g = 0; g < groups; ++g)
+            block_step8(_mm512_permutexvar_epi64(c[g], tab), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g], hneg[g],
+                        hib);
+        } else {
           const __m512i lo = tabs[2 * b].v, hi = tabs[2 * b + 1].v;
 #pragma GCC unroll 4
           for (std::size_t g = 0; g < groups; ++g)
             block_step8(_mm512_permutex2var_epi64(lo, c[g], hi), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g],
                         hneg[g], hib);
-        } else {
-#pragma GCC unroll 4
-          for (std::size_t g = 0; g < groups; ++g)
-            block_step8(_mm512_i64gather_epi64(c[g], tab, 8), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g], hneg[g],
-                        hib);
         }
       }
       const std::size_t t = t0 + u;
@@ -170,7 +230,25 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
       }
     }
   }
-  std::vector<lane_hit> sorted;
+}
+
+template <bool PrefixMin>
+bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
+                     std::size_t to, std::uint32_t k, end_sink& sink) {
+  const std::size_t w = p.m + k - 1;  // warm-up: the longest occurrence is m + k bytes
+  const std::size_t a0 = std::max(report_from, from + w);
+  const std::size_t len = to > a0 ? (to - a0) / stripes / 8 * 8 : 0;
+  if (p.m <= 64 || len < std::max<std::size_t>(4 * w, 1024)) return false;
+  // Ends before a0 (stripe 0 would lack its warm-up) and after the stripes: the scalar kernel.
+  if (report_from < a0) scan_myers_blocked(p, seq, from, report_from, a0, k, sink);
+  const byte_codes bc = make_byte_codes(p);
+  const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+  std::vector<lane_hit> hits, sorted;
+  switch (bc.how) {
+    case lookup::gather: stripes_kernel<lookup::gather, PrefixMin>(p, bc, text, a0, len, w, k, hits); break;
+    case lookup::codes3: stripes_kernel<lookup::codes3, PrefixMin>(p, bc, text, a0, len, w, k, hits); break;
+    case lookup::codes4: stripes_kernel<lookup::codes4, PrefixMin>(p, bc, text, a0, len, w, k, hits); break;
+  }
   sort_by_lane(hits, stripes, sorted);  // stripes are in text order
   sink.on_ends(sorted.data(), sorted.size());
   const std::size_t tail = a0 + stripes * len;
@@ -185,9 +263,9 @@ bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, s
   return blocked_stripes<true>(p, seq, from, report_from, to, k, sink);
 }
 
-bool blocked_stripes_coded(const compiled_pattern& p) {
-  std::uint8_t code8[64] = {};
-  return byte_codes(p, code8);
+int blocked_stripes_code_bits(const compiled_pattern& p) {
+  const lookup how = make_byte_codes(p).how;
+  return how == lookup::codes3 ? 3 : how == lookup::codes4 ? 4 : 0;
 }
 
 bool scan_myers_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,

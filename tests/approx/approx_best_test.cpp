@@ -70,8 +70,7 @@ TEST(ApproxBest, BestFarFromTheBoundSample) {
   // behind it, so the other pieces must still find it below that bound.
   std::mt19937_64 rng(33);
   // Long enough for the SIMD engines (|X| <= 32: striped kernel, <= 64: lanes, above: blocked
-  // Myers over SIMD stripes: on AVX-512 CPUs 0/1 goes to the AVX2 kernel, by byte codes) to
-  // take the bulk.
+  // Myers over SIMD stripes, Peq from byte codes) to take the bulk.
   for (std::size_t m : {7, 20, 32, 33, 64, 65, 90, 128, 129, 200}) {
     const std::string x = approx_test::random_pattern(rng, m, "01");
     std::string y = oracle::random_text(rng, 200000, "01");

@@ -448,13 +448,13 @@ TEST(ApproxEngines, StripedBlockedOnLongTexts) {
   // m > 64 with k large enough that auto picks blocked Myers over 32 stripes in AVX-512 lanes
   // (no pigeonhole filter: pieces under 8 bytes; k < m/2): texts long enough for the stripes,
   // every engine and both modes against the oracle, and the threaded driver on slices. DNA
-  // takes the VBMI byte-code path where the CPU has it; `trawl best`'s tests over 0/1 texts the
-  // gather path.
+  // (here) and 0/1 texts (`trawl best`'s tests) take the 3-bit byte codes;
+  // approx_blocked_avx512_test.cpp checks each of the kernel's lookups.
   std::mt19937_64 rng(18);
   for (const pk c : {pk{65, 20}, pk{128, 40}, pk{200, 60}}) {
     const std::string p = approx_test::random_pattern(rng, c.m, "ACGT");
     std::string t = approx_test::text_with_copies(rng, 120000 + rng() % 999, p, static_cast<std::size_t>(c.k / 2), "ACGT");
-    // Bytes the pattern does not have, inside and outside 0x40-0x7F (the VBMI path codes them 0).
+    // Bytes the pattern does not have, inside and outside 0x40-0x7F (byte code 0).
     t[1000] = '\n';
     t[5000] = 'N';
     t[t.size() / 2] = 'x';
