@@ -233,18 +233,19 @@ using blocked_stripes_kernel = bool (*)(const compiled_pattern&, std::string_vie
 /// gather k = 60 / 100 / 150: 0.050 / 0.085, 0.052 / 0.065, 0.054 / 0.043; Sapphire Rapids,
 /// m = 1024, k = 300, by gather: 0.069 / 0.015.
 /// AVX-512 codes, the kernels alone, Zen 5 (4-8 MiB): 3-bit, DNA, m = 1024, k = 30 / 60 /
-/// 300: 0.234 / 0.165, 0.245 / 0.111, 0.240 / 0.034; m = 2048, k = 30 / 60 / 100: 0.126 /
-/// 0.161, 0.125 / 0.109, 0.124 / 0.083; m = 4096, k = 100 / 200: 0.062 / 0.082, 0.061 /
-/// 0.048. 3-bit, 0/1 (rand01-4m), m = 2048, k = 30 / 60: 0.128 / 0.092, 0.127 / 0.068; m =
-/// 4096, k = 30 / 60 / 100: 0.064 / 0.104, 0.063 / 0.067, 0.062 / 0.048. 4-bit, 12 letters, m
-/// = 1024, k = 30: 0.233 / 0.332; m = 2048, k = 30 / 60 / 100: 0.120 / 0.325, 0.121 / 0.155,
-/// 0.116 / 0.107; m = 4096, k = 100 / 200: 0.060 / 0.105, 0.060 / 0.065. The break-even factor
-/// (blocks x speed ratio) is 12-18 over DNA, 20-30 over 0/1 (the cut-off goes deeper there)
-/// and 12 over 12 letters (6 for k < 64, where the scalar loop often needs one block).
-/// Sixteen gets DNA, m = 2048, k = 30 and 0/1, m = 4096, k = 100 wrong (22 / 23 % slower);
-/// twelve for the 4-bit codes m = 1024, k = 30 (30 %). Where auto asks (the pigeonhole
-/// filter's pieces under 8 bytes: k >= m/8 - 1), any factor >= 8 sends every pattern of 2k
-/// < m to the stripes, which win there in every case measured.
+/// 300: 0.297 / 0.165, 0.302 / 0.111, 0.294 / 0.034; m = 2048, k = 30 / 60 / 100: 0.164 /
+/// 0.161, 0.165 / 0.109, 0.167 / 0.083; m = 4096, k = 30 / 60 / 100 / 200: 0.083 / 0.161,
+/// 0.083 / 0.108, 0.083 / 0.082, 0.084 / 0.048. 3-bit, 0/1 (rand01-4m), m = 2048, k = 30:
+/// 0.167 / 0.092; m = 4096, k = 30 / 60 / 100: 0.084 / 0.104, 0.085 / 0.067, 0.084 / 0.048.
+/// 4-bit, 12 letters, m = 1024, k = 30: 0.315 / 0.332; m = 2048, k = 30 / 60 / 100: 0.161 /
+/// 0.325, 0.156 / 0.155, 0.160 / 0.107; m = 4096, k = 100 / 200: 0.082 / 0.105, 0.082 /
+/// 0.065. The break-even factor (blocks x speed ratio) is 14-16 over DNA for k < 64 and 22-24
+/// above, 26-40 over 0/1 (the cut-off goes deeper there), and 16 over 12 letters (8 for k <
+/// 64, where the scalar loop often needs one block). Sixteen gets 0/1, m = 4096, k = 60 / 100
+/// wrong (21 / 43 % slower); twelve for the 4-bit codes m = 1024, k = 30 and m = 4096, k = 200
+/// (5 / 21 %). Where auto asks (the pigeonhole filter's pieces under 8 bytes: k >= m/8 - 1),
+/// any factor >= 8 sends every pattern of 2k < m to the stripes, which win there in every
+/// case measured.
 /// AVX2 (the kernels alone, 8 MiB, Zen 4 run as AVX2): DNA (codes), m = 1024, k = 30 / 60 /
 /// 100 / 300: 0.130 / 0.158, 0.132 / 0.106, 0.132 / 0.081, 0.135 / 0.033; m = 512, k = 20 /
 /// 50: 0.257 / 0.330, 0.254 / 0.122; m = 300, k = 20: 0.394 / 0.305. By gather (KJV), m =

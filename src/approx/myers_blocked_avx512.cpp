@@ -14,10 +14,10 @@
 //  - otherwise, on VBMI CPUs, at most 15 byte values all in 0x40-0x7F (letters): 4-bit codes
 //    by one vpermb, Peq a vpermt2q from two registers of 8;
 //  - otherwise a gather from a block-major table of 256 entries.
-// Where both codes apply (DNA on a VBMI CPU) they run at the same speed (Zen 5, one thread, the
-// kernel alone over 32 MiB of DNA, k = 40: m = 128 1.24 / 1.24 GB/s, m = 1024 0.239 / 0.236,
-// 3-bit / 4-bit), so the 3-bit codes take them: one path on every AVX-512BW CPU. The 4-bit
-// codes over 12 letters: 2.6 / 3.4 times the gathers' speed (m = 128 / 1024).
+// Where both codes apply (DNA on a VBMI CPU) the 3-bit ones are a little faster (Zen 5, one
+// thread, the kernel alone over 32 MiB of DNA, k = 40: m = 128 1.37 / 1.34 GB/s, m = 1024
+// 0.320 / 0.308, 3-bit / 4-bit), so they take them: one path on every AVX-512BW CPU. The
+// 4-bit codes over 12 letters: 2.4 / 4.9 times the gathers' speed (m = 128 / 1024).
 // Compiled with -mavx512*; called only after a CPU check.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593 inside the intrinsics headers
@@ -41,26 +41,40 @@ struct alignas(64) vec {
   __m512i v;
 };
 
-/// One block of 8 lanes advanced by one column (myers_block_step.hpp, lane-wise); the
-/// horizontal delta enters as the masks hin_pos / hin_neg and leaves as hout_pos / hout_neg.
-[[gnu::always_inline]] inline void block_step8(__m512i eq, __m512i& pv, __m512i& mv, __mmask8& hpos, __mmask8& hneg,
-                                               __m512i hib) {
-  const __m512i one = _mm512_set1_epi64(1);
+/// One block of 8 lanes advanced by one column (myers_block_step.hpp, lane-wise). The
+/// horizontal delta enters as 0/1 vectors hpos / hneg (hin = hpos - hneg) and leaves the same
+/// way from bit 63, every block's bottom row (shifted_peq), not as masks: a mask would cross
+/// to the next block through a general register (GCC moves __mmask8 arrays through them), on
+/// the chain down the column. First: block 0, whose top row is row 0 (hin = 0).
+template <bool First>
+[[gnu::always_inline]] inline void block_step8(__m512i eq, __m512i& pv, __m512i& mv, __m512i& hpos, __m512i& hneg) {
   const __m512i xv = _mm512_or_si512(eq, mv);
-  eq = _mm512_mask_or_epi64(eq, hneg, eq, one);  // a -1 from above: row 1 goes down for free
+  if constexpr (!First) eq = _mm512_or_si512(eq, hneg);  // a -1 from above: row 1 goes down for free
   const __m512i sum = _mm512_add_epi64(_mm512_and_si512(eq, pv), pv);
   const __m512i xh = _mm512_ternarylogic_epi64(sum, pv, eq, tl_xor_or);
   __m512i ph = _mm512_ternarylogic_epi64(mv, xh, pv, tl_or_not_or);
   __m512i mh = _mm512_and_si512(pv, xh);
-  const __mmask8 out_pos = _mm512_test_epi64_mask(ph, hib), out_neg = _mm512_test_epi64_mask(mh, hib);
+  const __m512i out_pos = _mm512_srli_epi64(ph, 63), out_neg = _mm512_srli_epi64(mh, 63);
   ph = _mm512_slli_epi64(ph, 1);
   mh = _mm512_slli_epi64(mh, 1);
-  ph = _mm512_mask_or_epi64(ph, hpos, ph, one);
-  mh = _mm512_mask_or_epi64(mh, hneg, mh, one);
+  if constexpr (!First) {
+    ph = _mm512_or_si512(ph, hpos);
+    mh = _mm512_or_si512(mh, hneg);
+  }
   pv = _mm512_ternarylogic_epi64(mh, xv, ph, tl_or_not_or);
   mv = _mm512_and_si512(ph, xv);
   hpos = out_pos;
   hneg = out_neg;
+}
+
+/// The 64·nb-row layout: Peq of byte c, block b, with the pattern shifted up by d = 64·nb - m
+/// rows (multi-word shift left by d). The d rows above it match nothing, so their cells are
+/// D[i][j] = i and row d is the constant d: every score below is the true score + d, and the
+/// bottom row of every block is bit 63.
+std::uint64_t shifted_peq(const compiled_pattern& p, std::size_t c, std::size_t b, std::size_t d) {
+  const std::uint64_t* eq = p.eq(static_cast<unsigned char>(c));
+  if (d == 0) return eq[b];
+  return (eq[b] << d) | (b > 0 ? eq[b - 1] >> (64 - d) : 0);
 }
 
 /// How a block's Peq is found for a group's 8 lanes.
@@ -97,7 +111,7 @@ bool make_codes4(const compiled_pattern& p, byte_codes& r) {
   return true;
 }
 
-/// The 3-bit codes where they apply (as fast as the 4-bit ones where both do, see the file
+/// The 3-bit codes where they apply (faster than the 4-bit ones where both do, see the file
 /// comment, and no VBMI needed), else the 4-bit ones, else gathers.
 byte_codes make_byte_codes(const compiled_pattern& p) {
   byte_codes r;
@@ -118,20 +132,20 @@ byte_codes make_byte_codes(const compiled_pattern& p) {
 template <lookup L, bool PrefixMin>
 void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsigned char* text, std::size_t a0,
                     std::size_t len, std::size_t w, std::uint32_t k, std::vector<lane_hit>& hits) {
-  const std::size_t nb = p.words;
-  // Peq tables, block-major: gather: 256 qwords per block; codes3: one register of the
+  const std::size_t nb = p.words, d = 64 * nb - p.m;
+  // Peq tables (shifted_peq), block-major: gather: 256 qwords per block; codes3: one register of the
   // codes' 8 qwords per block; codes4: two registers of 8 per block (codes 0-7, 8-15).
   std::vector<std::uint64_t> peq_t(L == lookup::gather ? nb * 256 : 0);
   std::vector<vec> tabs(L == lookup::codes3 ? nb : L == lookup::codes4 ? 2 * nb : 0);
   for (std::size_t b = 0; b < nb; ++b) {
     if constexpr (L == lookup::gather) {
-      for (std::size_t c = 0; c < 256; ++c) peq_t[b * 256 + c] = p.peq[c * nb + b];
+      for (std::size_t c = 0; c < 256; ++c) peq_t[b * 256 + c] = shifted_peq(p, c, b, d);
     } else {
       alignas(64) std::uint64_t t[16] = {};
       if constexpr (L == lookup::codes3)
-        for (std::size_t c = 1; c <= bc.bc.rows; ++c) t[c] = p.eq(bc.bc.row_byte[c])[b];
+        for (std::size_t c = 1; c <= bc.bc.rows; ++c) t[c] = shifted_peq(p, bc.bc.row_byte[c], b, d);
       else
-        for (std::size_t c = 1; c < 16 && bc.code4_byte[c] != 0; ++c) t[c] = p.eq(bc.code4_byte[c])[b];
+        for (std::size_t c = 1; c < 16 && bc.code4_byte[c] != 0; ++c) t[c] = shifted_peq(p, bc.code4_byte[c], b, d);
       tabs[L == lookup::codes3 ? b : 2 * b].v = _mm512_load_si512(t);
       if constexpr (L == lookup::codes4) tabs[2 * b + 1].v = _mm512_load_si512(t + 8);
     }
@@ -147,12 +161,10 @@ void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsig
   for (std::size_t s = 0; s < stripes; ++s) start[s] = text + a0 + s * len - w;
   std::vector<vec> pv(groups * nb, vec{_mm512_set1_epi64(-1)}), mv(groups * nb, vec{_mm512_setzero_si512()});
   __m512i score[groups], lmin[groups];
-  const __m512i hib_mid = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << 63));
-  const __m512i hib_last = _mm512_set1_epi64(static_cast<long long>(std::uint64_t{1} << ((p.m - 1) % 64)));
-  const __m512i one = _mm512_set1_epi64(1), ff = _mm512_set1_epi64(0xFF);
+  const __m512i ff = _mm512_set1_epi64(0xFF);
   for (std::size_t g = 0; g < groups; ++g) {
-    score[g] = _mm512_set1_epi64(static_cast<long long>(p.m));
-    lmin[g] = _mm512_set1_epi64(k);
+    score[g] = _mm512_set1_epi64(static_cast<long long>(64 * nb));  // D[m'][0] = m', m' = m + d
+    lmin[g] = _mm512_set1_epi64(static_cast<long long>(k + d));
   }
   const std::size_t cols = w + len;  // a multiple of 8 beyond the first w % 8
   for (std::size_t t0 = 0; t0 < cols; t0 += 8) {
@@ -182,41 +194,32 @@ void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsig
     for (std::size_t u = 0; u < n8; ++u) {
       // Column u: byte u of each qword lane, to the lane's low byte. vpermq reads the low 3 bits
       // of an index qword and vpermt2q the low 4: only the gather's index needs the mask.
-      __m512i c[groups];
-      __mmask8 hpos[groups] = {}, hneg[groups] = {};
+      __m512i c[groups], hpos[groups], hneg[groups];
       for (std::size_t g = 0; g < groups; ++g) {
         c[g] = _mm512_srli_epi64(bytes[g], static_cast<unsigned>(8 * u));
         if constexpr (L == lookup::gather) c[g] = _mm512_and_si512(c[g], ff);
       }
-      for (std::size_t b = 0; b < nb; ++b) {
-        const __m512i hib = b + 1 < nb ? hib_mid : hib_last;
-        if constexpr (L == lookup::gather) {
-          const long long* tab = reinterpret_cast<const long long*>(peq_t.data() + b * 256);
+      auto peq = [&](std::size_t b, std::size_t g) {
+        if constexpr (L == lookup::gather)
+          return _mm512_i64gather_epi64(c[g], reinterpret_cast<const long long*>(peq_t.data() + b * 256), 8);
+        else if constexpr (L == lookup::codes3)
+          return _mm512_permutexvar_epi64(c[g], tabs[b].v);
+        else
+          return _mm512_permutex2var_epi64(tabs[2 * b].v, c[g], tabs[2 * b + 1].v);
+      };
 #pragma GCC unroll 4
-          for (std::size_t g = 0; g < groups; ++g)
-            block_step8(_mm512_i64gather_epi64(c[g], tab, 8), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g], hneg[g],
-                        hib);
-        } else if constexpr (L == lookup::codes3) {
-          const __m512i tab = tabs[b].v;
+      for (std::size_t g = 0; g < groups; ++g) block_step8<true>(peq(0, g), pv[g * nb].v, mv[g * nb].v, hpos[g], hneg[g]);
+      for (std::size_t b = 1; b < nb; ++b) {
 #pragma GCC unroll 4
-          for (std::size_t g = 0; g < groups; ++g)
-            block_step8(_mm512_permutexvar_epi64(c[g], tab), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g], hneg[g],
-                        hib);
-        } else {
-          const __m512i lo = tabs[2 * b].v, hi = tabs[2 * b + 1].v;
-#pragma GCC unroll 4
-          for (std::size_t g = 0; g < groups; ++g)
-            block_step8(_mm512_permutex2var_epi64(lo, c[g], hi), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g],
-                        hneg[g], hib);
-        }
+        for (std::size_t g = 0; g < groups; ++g)
+          block_step8<false>(peq(b, g), pv[g * nb + b].v, mv[g * nb + b].v, hpos[g], hneg[g]);
       }
       const std::size_t t = t0 + u;
       for (std::size_t g = 0; g < groups; ++g) {
-        score[g] = _mm512_mask_add_epi64(score[g], hpos[g], score[g], one);
-        score[g] = _mm512_mask_sub_epi64(score[g], hneg[g], score[g], one);
+        score[g] = _mm512_sub_epi64(_mm512_add_epi64(score[g], hpos[g]), hneg[g]);
         if (t < w) continue;
         // PrefixMin: only ends that may be the best, <= k and <= every earlier end of their
-        // stripe (lmin); otherwise every end <= k (lmin stays k).
+        // stripe (lmin); otherwise every end <= k (lmin stays k + d).
         if (__mmask8 m = _mm512_cmple_epu64_mask(score[g], lmin[g])) {
           if constexpr (PrefixMin) lmin[g] = _mm512_min_epu64(lmin[g], score[g]);
           alignas(64) std::uint64_t sc[8];
@@ -224,7 +227,7 @@ void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsig
           for (; m; m &= static_cast<__mmask8>(m - 1)) {
             const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
             const std::size_t s = 8 * g + l;
-            hits.push_back({a0 + s * len + (t - w), static_cast<std::uint32_t>(sc[l]), static_cast<std::uint32_t>(s)});
+            hits.push_back({a0 + s * len + (t - w), static_cast<std::uint32_t>(sc[l] - d), static_cast<std::uint32_t>(s)});
           }
         }
       }
