@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "approx/approx_internal.hpp"
+#include "approx/blocked_stripes_plan.hpp"
 
 namespace trawl::approx_detail {
 namespace {
@@ -60,11 +61,12 @@ best_kernels kernels(simd_level level) {
 }  // namespace
 
 bool best_bound_unneeded(std::size_t m, std::size_t piece, simd_level simd) {
-  // The striped blocked kernels' own length rule for k = m: `stripes` stripes of at least
-  // max(4w, 1024) ends (rounded down to 8) after a warm-up of w = 2m - 1 bytes.
+  // The striped blocked kernels' own length rule (plan_blocked_stripes) for k = m: `stripes`
+  // stripes of at least blocked_stripe_min_len(w) ends (rounded down to 8) after a warm-up of
+  // w = 2m - 1 bytes.
   const best_kernels ks = kernels(simd);
   const std::size_t w = 2 * m - 1;
-  return ks.blocked != nullptr && m > 64 && piece >= w + ks.stripes * (std::max<std::size_t>(4 * w, 1024) + 8);
+  return ks.blocked != nullptr && m > 64 && piece >= w + ks.stripes * (blocked_stripe_min_len(w) + 8);
 }
 
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "approx/approx_internal.hpp"
+#include "approx/blocked_stripes_plan.hpp"
 
 namespace trawl::approx_detail {
 namespace {
@@ -229,25 +230,17 @@ void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsig
 template <bool PrefixMin>
 bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
                      std::size_t to, std::uint32_t k, end_sink& sink) {
-  const std::size_t w = p.m + k - 1;  // warm-up: the longest occurrence is m + k bytes
-  const std::size_t a0 = std::max(report_from, from + w);
-  const std::size_t len = to > a0 ? (to - a0) / stripes / 8 * 8 : 0;
-  if (p.m <= 64 || len < std::max<std::size_t>(4 * w, 1024)) return false;
-  // Ends before a0 (stripe 0 would lack its warm-up) and after the stripes: the scalar kernel.
-  if (report_from < a0) scan_myers_blocked(p, seq, from, report_from, a0, k, sink);
-  const byte_codes bc = make_byte_codes(p);
-  const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
-  std::vector<lane_hit> hits, sorted;
-  switch (bc.how) {
-    case lookup::gather: stripes_kernel<lookup::gather, PrefixMin>(p, bc, text, a0, len, w, k, hits); break;
-    case lookup::perm4: stripes_kernel<lookup::perm4, PrefixMin>(p, bc, text, a0, len, w, k, hits); break;
-    case lookup::perm8: stripes_kernel<lookup::perm8, PrefixMin>(p, bc, text, a0, len, w, k, hits); break;
-  }
-  sort_by_lane(hits, stripes, sorted);  // stripes are in text order
-  sink.on_ends(sorted.data(), sorted.size());
-  const std::size_t tail = a0 + stripes * len;
-  if (tail < to) scan_myers_blocked(p, seq, tail - w, tail, to, k, sink);
-  return true;
+  return plan_blocked_stripes(
+      p, seq, from, report_from, to, k, stripes, sink,
+      [&](std::size_t a0, std::size_t len, std::size_t w, std::vector<lane_hit>& hits) {
+        const byte_codes bc = make_byte_codes(p);
+        const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+        switch (bc.how) {
+          case lookup::gather: return stripes_kernel<lookup::gather, PrefixMin>(p, bc, text, a0, len, w, k, hits);
+          case lookup::perm4: return stripes_kernel<lookup::perm4, PrefixMin>(p, bc, text, a0, len, w, k, hits);
+          case lookup::perm8: return stripes_kernel<lookup::perm8, PrefixMin>(p, bc, text, a0, len, w, k, hits);
+        }
+      });
 }
 
 }  // namespace
