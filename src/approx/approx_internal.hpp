@@ -363,8 +363,8 @@ int blocked_stripes_code_bits(const compiled_pattern& p);
 bool scan_myers_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
                                std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
 /// The AVX2 counterparts (myers_blocked_avx2.cpp): the same contracts over 16 stripes in the
-/// 64-bit lanes of AVX2 registers (the same length rule per stripe: at least max(4w, 1024) ends
-/// after a warm-up of w = m + k - 1 bytes). Peq by gather, or, when
+/// 64-bit lanes of AVX2 registers (the same plan and length rule, blocked_stripes_plan.hpp).
+/// Peq by gather, or, when
 /// blocked_stripes_coded_avx2(p) (at most 8 byte values with a Peq in at most 7 distinct Peq
 /// rows: DNA, 0/1 texts; any bytes), by vpermd from registers after byte codes.
 inline constexpr std::size_t blocked_stripes_avx2_count = 16;

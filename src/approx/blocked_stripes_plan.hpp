@@ -1,17 +1,29 @@
-// blocked_stripes_plan.hpp — how the striped blocked kernels (myers_blocked_avx512.cpp: 32
-// stripes, myers_blocked_avx2.cpp: 16) cut a range of ends: one plan and one length rule for
-// both, and for best_myers.cpp's question whether a piece is long enough for them. O(1) to plan;
+// blocked_stripes_plan.hpp — what the striped blocked kernels (myers_blocked_avx512.cpp: 32
+// stripes, myers_blocked_avx2.cpp: 16) share: their Peq layout, and how they cut a range of
+// ends (one plan and one length rule for both, and for best_myers.cpp's question whether a
+// piece is long enough for them). O(1) to plan;
 // the kernel's O(n·⌈m/64⌉ / stripes) vector block steps, the scalar loop's O((m + k)·⌈k/64⌉)
 // for the ends it keeps, and O(hits) to order the stripes' ends.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "approx/approx_internal.hpp"
 
 namespace trawl::approx_detail {
+
+/// The kernels' 64·nb-row layout: Peq of byte c, block b, with the pattern shifted up by
+/// d = 64·nb - m rows (multi-word shift left by d). The d rows above it match nothing, so their
+/// cells are D[i][j] = i and row d is the constant d: every score below is the true score + d,
+/// and the bottom row of every block is bit 63.
+inline std::uint64_t shifted_peq(const compiled_pattern& p, std::size_t c, std::size_t b, std::size_t d) {
+  const std::uint64_t* eq = p.eq(static_cast<unsigned char>(c));
+  if (d == 0) return eq[b];
+  return (eq[b] << d) | (b > 0 ? eq[b - 1] >> (64 - d) : 0);
+}
 
 /// The fewest ends per stripe the kernels take (a multiple of 8): their warm-up of w = m + k - 1
 /// bytes per stripe is then at most a quarter of the work.

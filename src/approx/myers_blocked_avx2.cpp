@@ -67,16 +67,6 @@ template <bool First>
   hneg = hneg_out;
 }
 
-/// The 64·nb-row layout: Peq of byte c, block b, with the pattern shifted up by d = 64·nb - m
-/// rows (multi-word shift left by d). The d rows above it match nothing, so their cells are
-/// D[i][j] = i and row d is the constant d: every score below is the true score + d, and
-/// the bottom row of every block is bit 63.
-std::uint64_t shifted_peq(const compiled_pattern& p, std::size_t c, std::size_t b, std::size_t d) {
-  const std::uint64_t* eq = p.peq.data() + c * p.words;
-  if (d == 0) return eq[b];
-  return (eq[b] << d) | (b > 0 ? eq[b - 1] >> (64 - d) : 0);
-}
-
 /// How p's Peq is found, and for the perm lookups the map from a text byte's one-hot bit
 /// (blocked_byte_codes: bit i for value[i]) to the lane byte e of its code: onehot_lo[oh & 15] |
 /// onehot_hi[oh >> 4]. perm4 reads qword c by index dwords (2c, 2c + 1): e = 2c, and the kernel

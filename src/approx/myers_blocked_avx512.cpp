@@ -68,16 +68,6 @@ template <bool First>
   hneg = out_neg;
 }
 
-/// The 64·nb-row layout: Peq of byte c, block b, with the pattern shifted up by d = 64·nb - m
-/// rows (multi-word shift left by d). The d rows above it match nothing, so their cells are
-/// D[i][j] = i and row d is the constant d: every score below is the true score + d, and the
-/// bottom row of every block is bit 63.
-std::uint64_t shifted_peq(const compiled_pattern& p, std::size_t c, std::size_t b, std::size_t d) {
-  const std::uint64_t* eq = p.eq(static_cast<unsigned char>(c));
-  if (d == 0) return eq[b];
-  return (eq[b] << d) | (b > 0 ? eq[b - 1] >> (64 - d) : 0);
-}
-
 /// How a block's Peq is found for a group's 8 lanes.
 enum class lookup {
   gather,  ///< vpgatherqq from the block's 256 entries, index = the byte
