@@ -258,8 +258,10 @@ bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, blocked_str
   std::size_t factor = 0;
   if (kernel == scan_myers_blocked_avx2)
     factor = blocked_stripes_coded_avx2(p) ? 8 : 2;
+  else if (const int bits = blocked_stripes_code_bits(p); bits != 0)
+    factor = bits == 3 ? 16 : 12;
   else
-    factor = blocked_stripes_code_bits(p) == 3 ? 16 : blocked_stripes_code_bits(p) == 4 ? 12 : 4;
+    factor = 4;
   return 2 * static_cast<std::size_t>(k) < p.m && p.words <= factor * ((k + 1 + 63) / 64 + 1);
 }
 
@@ -311,15 +313,12 @@ class approx_matcher final : public matcher {
     // m > 64 on the AVX-512 or AVX2 lanes backend (the CPU subsets the blocked stripes need
     // too; options.simd picks the level): the striped blocked kernel of that level where it
     // pays, decided once per pattern.
-    for (std::size_t i = 0; i < pats_.size(); ++i) {
-      blocked_stripes_kernel kernel = nullptr;
-      if (engine_ == engine_kind::myers_lanes && lanes_.kernel == myers_lanes_avx512)
-        kernel = scan_myers_blocked_avx512;
-      else if (engine_ == engine_kind::myers_lanes && lanes_.kernel == myers_lanes_avx2)
-        kernel = scan_myers_blocked_avx2;
-      const bool pays = kernel != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], kernel);
-      stripes_.push_back(pays ? kernel : nullptr);
-    }
+    if (engine_ == engine_kind::myers_lanes)
+      blocked_ = lanes_.kernel == myers_lanes_avx512 ? scan_myers_blocked_avx512
+                 : lanes_.kernel == myers_lanes_avx2 ? scan_myers_blocked_avx2
+                                                     : nullptr;
+    for (std::size_t i = 0; i < pats_.size(); ++i)
+      stripes_.push_back(blocked_ != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], blocked_));
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       const bool ok = !hamming_ && pigeon_applicable(p, ks_[i]);
@@ -334,7 +333,7 @@ class approx_matcher final : public matcher {
 
   /// Would a striped kernel (m <= 32, or blocked Myers for m > 64) scan pattern i?
   [[nodiscard]] bool simd_stripes_take(std::size_t i) const {
-    return (striped_ != nullptr && pats_[i].m <= 32) || stripes_[i] != nullptr;
+    return (striped_ != nullptr && pats_[i].m <= 32) || stripes_[i];
   }
   [[nodiscard]] std::size_t lookbehind() const override { return lookbehind_; }
   [[nodiscard]] std::size_t lookahead() const override { return 0; }
@@ -398,7 +397,7 @@ class approx_matcher final : public matcher {
             lane_pats.push_back(&p);
             lane_ks.push_back(ks_[i]);
             lane_sinks.push_back(&sink);
-          } else if (!(stripes_[i] != nullptr && stripes_[i](p, seq, from, own_begin, own_end, ks_[i], sink))) {
+          } else if (!(stripes_[i] && blocked_(p, seq, from, own_begin, own_end, ks_[i], sink))) {
             scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
           }
           break;
@@ -478,8 +477,8 @@ class approx_matcher final : public matcher {
   lanes_backend lanes_{myers_lanes_serial, 8};
   piece_finder finder_ = nullptr;
   striped_kernel striped_ = nullptr;  ///< m <= 32 goes to the striped kernel when set
-  /// Per pattern: the striped blocked kernel that takes it (m > 64), or nullptr.
-  std::vector<blocked_stripes_kernel> stripes_;
+  blocked_stripes_kernel blocked_ = nullptr;  ///< the striped blocked kernel (m > 64), if any
+  std::vector<bool> stripes_;  ///< per pattern: m > 64 goes to blocked_
   std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;
