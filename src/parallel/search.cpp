@@ -105,7 +105,7 @@ class ordered_delivery {
   bool take(std::vector<hit>& hits, const slice_summary& sum) {
     if (pending_.empty() && buffer_.empty() && !sum.any_open)
       return deliver(hits);  // the common case: nothing to merge, already in order
-    if (buffer_.empty() && one_strand(hits, sum)) return take_one(hits);
+    if (buffer_.empty() && one_strand(hits, sum.one_id)) return take_one(hits);
     return merge(hits);
   }
   /// The same for hits this thread scanned (no summary made in advance: the tests below stop
@@ -114,14 +114,11 @@ class ordered_delivery {
     if (pending_.empty() && buffer_.empty() &&
         std::none_of(hits.begin(), hits.end(), [](const hit& h) { return h.open != 0; }))
       return deliver(hits);
-    if (buffer_.empty() && !hits.empty() && pending_.size() <= 1) {
-      const auto id = std::make_pair(hits[0].pattern, hits[0].dir);
-      slice_summary sum;
-      sum.any_open = true;
-      sum.one_id = std::all_of(hits.begin(), hits.end(),
-                               [&](const hit& h) { return h.pattern == id.first && h.dir == id.second; });
-      if (one_strand(hits, sum)) return take_one(hits);
-    }
+    if (buffer_.empty() && pending_.size() <= 1 && !hits.empty() &&
+        one_strand(hits, std::all_of(hits.begin(), hits.end(), [&](const hit& h) {
+          return h.pattern == hits[0].pattern && h.dir == hits[0].dir;
+        })))
+      return take_one(hits);
     return merge(hits);
   }
 
@@ -133,9 +130,10 @@ class ordered_delivery {
 
   [[nodiscard]] std::uint64_t delivered() const { return delivered_; }
 
-  /// True when every hit, and the pending piece if any, is of one (pattern, strand).
-  bool one_strand(const std::vector<hit>& hits, const slice_summary& sum) const {
-    if (hits.empty() || !sum.one_id || pending_.size() > 1) return false;
+  /// True when every hit (one_id: they are all of one pattern and strand), and the pending
+  /// piece if any, is of one (pattern, strand).
+  bool one_strand(const std::vector<hit>& hits, bool one_id) const {
+    if (hits.empty() || !one_id || pending_.size() > 1) return false;
     const auto id = std::make_pair(hits[0].pattern, hits[0].dir);
     return pending_.empty() || pending_.begin()->first == id;
   }
