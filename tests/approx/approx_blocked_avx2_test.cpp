@@ -65,18 +65,8 @@ TEST(ApproxBlockedAvx2, KernelsAgainstOracle) {
       const auto scores = oracle::end_scores(p, std::string_view(t).substr(from));  // scores[j - from]
       for (const std::uint32_t k : k_values(m)) {
         SCOPED_TRACE(std::string(alphabet_names[a]) + " m=" + std::to_string(m) + " k=" + std::to_string(k));
-        std::vector<trawl::end_score> all, prefix_min;
-        const std::size_t w = m + k - 1, a0 = std::max(report_from, from + w);
-        const std::size_t len = (to - a0) / ad::blocked_stripes_avx2_count / 8 * 8;
-        std::uint32_t lmin = k;
-        for (std::size_t j = report_from; j < to; ++j) {
-          const std::uint32_t s = scores[j - from];
-          if (s <= k) all.push_back({j, s});
-          const bool striped = j >= a0 && j < a0 + ad::blocked_stripes_avx2_count * len;
-          if (striped && (j - a0) % len == 0) lmin = k;  // a stripe's first end
-          if (s <= (striped ? lmin : k)) prefix_min.push_back({j, s});
-          if (striped) lmin = std::min(lmin, s);
-        }
+        const auto [all, prefix_min] =
+            approx_test::expect_striped_blocked(scores, from, report_from, to, m, k, ad::blocked_stripes_avx2_count);
         ad::vector_sink scan, best;
         ASSERT_TRUE(ad::scan_myers_blocked_avx2(cp, t, from, report_from, to, k, scan));
         EXPECT_EQ(scan.ends, all);

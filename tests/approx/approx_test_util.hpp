@@ -2,6 +2,7 @@
 // engine list every test runs over.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -53,6 +54,33 @@ inline std::string text_with_copies(std::mt19937_64& rng, std::size_t n, const s
   }
   t.resize(n);
   return t;
+}
+
+/// What a striped blocked kernel of `stripes` stripes (blocked_stripes_plan.hpp: len ends each,
+/// a multiple of 8, from a0 = max(report_from, from + m + k - 1); the ends around them from the
+/// scalar loop) must report over [report_from, to), scores[j - from] being the oracle's score of
+/// end j from a DP started at `from`: every end <= k (`all`), and what the best-substring kernel
+/// passes on (`prefix_min`: in a stripe the ends no worse than every earlier end of that
+/// stripe, outside the stripes every end <= k).
+struct striped_blocked_ends {
+  std::vector<trawl::end_score> all, prefix_min;
+};
+inline striped_blocked_ends expect_striped_blocked(const std::vector<std::uint32_t>& scores, std::size_t from,
+                                                   std::size_t report_from, std::size_t to, std::size_t m,
+                                                   std::uint32_t k, std::size_t stripes) {
+  striped_blocked_ends r;
+  const std::size_t w = m + k - 1, a0 = std::max(report_from, from + w);
+  const std::size_t len = (to - a0) / stripes / 8 * 8;
+  std::uint32_t lmin = k;
+  for (std::size_t j = report_from; j < to; ++j) {
+    const std::uint32_t s = scores[j - from];
+    if (s <= k) r.all.push_back({j, s});
+    const bool striped = j >= a0 && j < a0 + stripes * len;
+    if (striped && (j - a0) % len == 0) lmin = k;  // a stripe's first end
+    if (s <= (striped ? lmin : k)) r.prefix_min.push_back({j, s});
+    if (striped) lmin = std::min(lmin, s);
+  }
+  return r;
 }
 
 struct expected_end {
