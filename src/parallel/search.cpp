@@ -244,9 +244,15 @@ std::size_t choose_slice_size(std::size_t n, unsigned threads, const matcher& m,
   // matches (k >= m, or a one-letter DNA pattern): at most ~32 B per byte of a slice.
   // Approximate search is compute-bound, so its slices can be smaller still.
   const std::size_t context = m.lookbehind() + m.lookahead();
-  const std::size_t cap = m.key() == hit_key::last ? (std::size_t{256} << 10) : (std::size_t{4} << 20);
+  const bool approx = m.key() == hit_key::last;
+  const std::size_t cap = approx ? (std::size_t{256} << 10) : (std::size_t{4} << 20);
   std::size_t s = n / (static_cast<std::size_t>(threads) * 16 + 1);
   s = std::clamp<std::size_t>(s, std::size_t{1} << 16, cap);
+  // Approximate slices of 4 KiB times an odd number: the striped kernels' 64 stripes, whose
+  // stride is an odd multiple of 64 bytes, then cover a slice in one round (256 KiB took a
+  // second round of 64 stripes of 64 bytes, each with its own warm-up; one thread over DNA,
+  // Zen 5, 4 interleaved rounds: m = 8, k = 3: 71-73 against 73-75 ms).
+  if (approx) s = (s / 4096 - 1) / 2 * 2 * 4096 + 4096;
   return std::max(s, 16 * context);
 }
 
