@@ -108,20 +108,6 @@ class ordered_delivery {
     if (buffer_.empty() && one_strand(hits, sum.one_id)) return take_one(hits);
     return merge(hits);
   }
-  /// The same for hits this thread scanned (no summary made in advance: the tests below stop
-  /// at the first open hit or the first of another pattern).
-  bool take(std::vector<hit>& hits) {
-    if (pending_.empty() && buffer_.empty() &&
-        std::none_of(hits.begin(), hits.end(), [](const hit& h) { return h.open != 0; }))
-      return deliver(hits);
-    if (buffer_.empty() && pending_.size() <= 1 && !hits.empty() &&
-        one_strand(hits, std::all_of(hits.begin(), hits.end(), [&](const hit& h) {
-          return h.pattern == hits[0].pattern && h.dir == hits[0].dir;
-        })))
-      return take_one(hits);
-    return merge(hits);
-  }
-
   bool finish() {
     for (auto& [id, h] : pending_) buffer_.push_back(h);
     pending_.clear();
@@ -281,7 +267,7 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
     for (std::size_t i = 0; i < slices; ++i) {
       hits.clear();
       m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
-      if (!out.take(hits)) return out.delivered();
+      if (!out.take(hits, summarize(hits))) return out.delivered();
     }
     out.finish();
     return out.delivered();
