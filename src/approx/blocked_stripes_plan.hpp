@@ -29,6 +29,18 @@ inline std::uint64_t shifted_peq(const compiled_pattern& p, std::size_t c, std::
 /// bytes per stripe is then at most a quarter of the work.
 inline std::size_t blocked_stripe_min_len(std::size_t w) { return std::max<std::size_t>(4 * w, 1024); }
 
+/// A kernel's report after step t >= w for the lanes in m of a group of stripes s0, s0 + 1, ...:
+/// lane l's end a0 + (s0 + l)·len + t - w with its score sc[l] - d (sc: the group's score
+/// register, stored).
+inline void report_lanes(unsigned m, const std::uint64_t* sc, std::size_t s0, std::size_t a0, std::size_t len,
+                         std::size_t t, std::size_t w, std::size_t d, std::vector<lane_hit>& hits) {
+  for (; m != 0; m &= m - 1) {
+    const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
+    const std::size_t s = s0 + l;
+    hits.push_back({a0 + s * len + (t - w), static_cast<std::uint32_t>(sc[l] - d), static_cast<std::uint32_t>(s)});
+  }
+}
+
 /// Runs `kernel(a0, len, w, hits)` over `stripes` stripes of len ends each, stripe s owning the
 /// ends [a0 + s·len, a0 + (s + 1)·len) and reading from w bytes before them, with a0 =
 /// max(report_from, from + w); kernel appends (end, score, stripe) in step order. The ends

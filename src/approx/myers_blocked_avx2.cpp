@@ -206,11 +206,7 @@ void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsig
                                                             _mm256_castsi256_pd(bound[g]), _mm256_castsi256_pd(over)));
           alignas(32) std::uint64_t sc[4];
           _mm256_store_si256(reinterpret_cast<__m256i*>(sc), score[g]);
-          for (; m != 0; m &= m - 1) {
-            const auto l = static_cast<std::uint32_t>(__builtin_ctz(static_cast<unsigned>(m)));
-            const std::size_t s = 4 * g + l;
-            hits.push_back({a0 + s * len + (t - w), static_cast<std::uint32_t>(sc[l] - d), static_cast<std::uint32_t>(s)});
-          }
+          report_lanes(static_cast<unsigned>(m), sc, 4 * g, a0, len, t, w, d, hits);
         }
       }
     }

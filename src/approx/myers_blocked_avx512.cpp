@@ -215,11 +215,7 @@ void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsig
           if constexpr (PrefixMin) lmin[g] = _mm512_min_epu64(lmin[g], score[g]);
           alignas(64) std::uint64_t sc[8];
           _mm512_store_si512(sc, score[g]);
-          for (; m; m &= static_cast<__mmask8>(m - 1)) {
-            const auto l = static_cast<std::uint32_t>(__builtin_ctz(m));
-            const std::size_t s = 8 * g + l;
-            hits.push_back({a0 + s * len + (t - w), static_cast<std::uint32_t>(sc[l] - d), static_cast<std::uint32_t>(s)});
-          }
+          report_lanes(m, sc, 8 * g, a0, len, t, w, d, hits);
         }
       }
     }
