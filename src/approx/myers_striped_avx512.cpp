@@ -124,8 +124,8 @@ using stripe_table = std::array<std::array<std::uint32_t, lanes_per_reg<W>>, reg
 
 template <int W>
 [[gnu::always_inline]] inline std::uint64_t less(__m512i a, __m512i b) {
-  if constexpr (W == 16) return _mm512_cmplt_epu16_mask(a, b);
-  else return _mm512_cmplt_epu32_mask(a, b);
+  if constexpr (W == 16) return in_register(_cvtmask32_u32(_mm512_cmplt_epu16_mask(a, b)));  // as at_most
+  else return in_register(_cvtmask16_u32(_mm512_cmplt_epu32_mask(a, b)));
 }
 template <int W>
 [[gnu::always_inline]] inline __m512i blend(__m512i a, std::uint64_t m, __m512i b) {  // m ? b : a

@@ -191,14 +191,23 @@ template <int W>
   else
     return _mm512_min_epu32(a, b);
 }
+/// v, taken through a general register. GCC 12 with -fsanitize=address,undefined stored a
+/// 16- or 32-bit compare mask widened to 64 bits with kmovw / kmovd and read it back as 64
+/// bits, the high part garbage (lanes past the register); a value in a register is widened.
+template <class T>
+[[gnu::always_inline]] inline T in_register(T v) {
+  asm("" : "+r"(v));
+  return v;
+}
+/// The lanes of a at most kk, in the low lanes_per_reg<W> bits.
 template <int W>
 [[gnu::always_inline]] inline std::uint64_t at_most(__m512i a, __m512i kk) {
   if constexpr (W == 8)
     return _mm512_cmple_epu8_mask(a, kk);
   else if constexpr (W == 16)
-    return _mm512_cmple_epu16_mask(a, kk);
+    return in_register(_cvtmask32_u32(_mm512_cmple_epu16_mask(a, kk)));
   else
-    return _mm512_cmple_epu32_mask(a, kk);
+    return in_register(_cvtmask16_u32(_mm512_cmple_epu32_mask(a, kk)));
 }
 
 
