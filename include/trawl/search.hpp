@@ -33,6 +33,10 @@ class matcher {
   /// Bytes after an owned range that a scan needs to see (max m - 1 for exact search).
   [[nodiscard]] virtual std::size_t lookahead() const = 0;
   [[nodiscard]] virtual hit_key key() const = 0;
+  /// True when every hit a scan appends is of one (pattern, strand), so that in a scan's
+  /// sorted output only the first and the last hit can be open. The driver then summarizes a
+  /// slice without reading its hits. The default makes no such promise.
+  [[nodiscard]] virtual bool one_pattern_strand() const { return false; }
   /// Appends every hit whose key position p satisfies own_begin <= p < own_end, sorted by
   /// (key position, pattern, strand, start, end). `seq` is the whole sequence and
   /// coordinates are sequence offsets; only [own_begin - lookbehind, own_end + lookahead)

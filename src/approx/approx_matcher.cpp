@@ -338,6 +338,7 @@ class approx_matcher final : public matcher {
   [[nodiscard]] std::size_t lookbehind() const override { return lookbehind_; }
   [[nodiscard]] std::size_t lookahead() const override { return 0; }
   [[nodiscard]] hit_key key() const override { return hit_key::last; }
+  [[nodiscard]] bool one_pattern_strand() const override { return pats_.size() == 1; }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
     if (own_begin >= own_end) return;

@@ -24,6 +24,7 @@ class exact_matcher final : public matcher {
   [[nodiscard]] std::size_t lookbehind() const override { return 0; }
   [[nodiscard]] std::size_t lookahead() const override { return max_len_ - 1; }
   [[nodiscard]] hit_key key() const override { return hit_key::start; }
+  [[nodiscard]] bool one_pattern_strand() const override { return entries_.size() == 1; }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
     const std::size_t first = out.size();

@@ -25,6 +25,7 @@ class iupac_exact_matcher final : public matcher {
   [[nodiscard]] std::size_t lookbehind() const override { return inner_->lookbehind(); }
   [[nodiscard]] std::size_t lookahead() const override { return max_len_ - 1; }
   [[nodiscard]] hit_key key() const override { return hit_key::start; }
+  [[nodiscard]] bool one_pattern_strand() const override { return inner_->one_pattern_strand(); }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
     // Hits starting in [own_begin, own_end) end (last byte) in [own_begin + min - 1, own_end + max - 1).

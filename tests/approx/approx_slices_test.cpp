@@ -138,6 +138,60 @@ TEST(ApproxSlices, DriverMergesDensePiecesOfManyPatterns) {
   }
 }
 
+TEST(ApproxSlices, DriverOnePatternOneStrandAgainstTheOracle) {
+  // One pattern on one strand: the matcher promises one (pattern, strand), so the driver
+  // summarizes a slice from its first and last hit only (matcher::one_pattern_strand). Dense
+  // clusters cut by most slice edges, every engine family, against the DP oracle.
+  std::mt19937_64 rng(45);
+  for (const std::size_t m : {std::size_t{6}, std::size_t{70}}) {
+    const std::string p = approx_test::random_pattern(rng, m, "ACGT");
+    const auto k = static_cast<std::uint32_t>(m == 6 ? 2 : 8);
+    // m = 70: mutated copies planted in 30 kB (random DNA has none within 8 edits).
+    const std::string t = m == 6 ? approx_test::random_pattern(rng, 5000, "ACGT")
+                                 : approx_test::text_with_copies(rng, 30000, p, k, "ACGT");
+    const auto scores = oracle::end_scores(p, t);
+    const auto want_ends = approx_test::oracle_ends(scores, k);
+    const auto want_clusters = approx_test::oracle_clusters(scores, k);
+    ASSERT_GT(want_clusters.size(), 50u);
+    for (bool all_ends : {false, true}) {
+      trawl::search_options o;
+      o.max_errors = static_cast<int>(k);
+      o.all_ends = all_ends;
+      auto mt = trawl::make_matcher({p}, o);
+      ASSERT_TRUE(mt->one_pattern_strand());
+      for (unsigned th : {1u, 3u}) {
+        for (std::size_t slice : {1, 4, 29, 333, 4096}) {
+          SCOPED_TRACE("m " + std::to_string(m) + " threads " + std::to_string(th) + " slice " +
+                       std::to_string(slice) + (all_ends ? " all-ends" : " clusters"));
+          o.threads = th;
+          o.slice_size = slice;
+          std::vector<trawl::hit> got;
+          trawl::search_sequence(*mt, t, o, [&](std::span<const trawl::hit> hs) {
+            got.insert(got.end(), hs.begin(), hs.end());
+            return true;
+          });
+          const std::size_t want_n = all_ends ? want_ends.size() : want_clusters.size();
+          ASSERT_EQ(got.size(), want_n);
+          for (std::size_t i = 0; i < got.size(); ++i) {
+            const std::uint64_t end = all_ends ? want_ends[i].end + 1 : want_clusters[i].end;
+            const std::uint32_t err = all_ends ? want_ends[i].errors : want_clusters[i].errors;
+            ASSERT_EQ(got[i].end, end) << "hit " << i;
+            ASSERT_EQ(got[i].errors, err) << "hit " << i;
+            ASSERT_EQ(got[i].open, 0) << "hit " << i;
+            if (all_ends) continue;
+            // The leftmost start of the best end: its substring is at distance errors, and
+            // none starting further left (within m + k) is.
+            const auto sub = [&](std::uint64_t z) { return std::string_view(t).substr(z, end - z); };
+            ASSERT_EQ(oracle::edit_distance(p, sub(got[i].start)), err) << "hit " << i;
+            for (std::uint64_t z = end >= m + k ? end - m - k : 0; z < got[i].start; ++z)
+              ASSERT_GT(oracle::edit_distance(p, sub(z)), err) << "hit " << i << " start " << z;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(ApproxSlices, LookbehindMustBeMPlusKMinus1) {
   // A hit whose best alignment has insertions is longer than m; a slice that reads only m-1
   // bytes before its first owned position (the exact matcher's overlap) sees a truncated DP
