@@ -63,6 +63,7 @@ void hit_printer::begin(std::string_view source, std::string_view seq) {
   line_cursor_ = 0;
   line_no_ = 1;
   last_line_start_ = ~std::uint64_t{0};
+  last_line_end_ = 0;
 }
 
 void hit_printer::print(const hit& h) {
@@ -209,7 +210,11 @@ void hit_printer::print_bed(const hit& h, char strand_c, std::string_view pat) {
 
 void hit_printer::print_line_of(const hit& h) {
   // Line of the hit's start; hits arrive roughly in text order, so count newlines from a cursor.
+  // A hit inside the line printed last costs nothing more: every search below is then linear
+  // in the text over the whole output (a long line with many hits took the line's length per
+  // hit before).
   const std::uint64_t pos = h.start;
+  if (pos >= last_line_start_ && pos < last_line_end_) return;
   if (pos >= line_cursor_) {
     line_no_ += static_cast<std::uint64_t>(std::count(seq_.begin() + static_cast<std::ptrdiff_t>(line_cursor_),
                                                       seq_.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
@@ -221,9 +226,10 @@ void hit_printer::print_line_of(const hit& h) {
   const std::size_t nl_before = pos == 0 ? std::string_view::npos : seq_.rfind('\n', pos - 1);
   const std::uint64_t ls = nl_before == std::string_view::npos ? 0 : nl_before + 1;
   if (ls == last_line_start_) return;  // this line was printed already
-  last_line_start_ = ls;
   const std::size_t nl_after = seq_.find('\n', pos);
   const std::uint64_t le = nl_after == std::string_view::npos ? seq_.size() : nl_after;
+  last_line_start_ = ls;
+  last_line_end_ = le + 1;  // its newline belongs to it (a hit may start there)
   tmp_.clear();
   if (opt_.with_source) fmt::format_to(fmt::appender(tmp_), "{}{}{}:", opt_.color ? "\033[35m" : "", source_, opt_.color ? "\033[0m" : "");
   fmt::format_to(fmt::appender(tmp_), "{}{}{}:", opt_.color ? "\033[32m" : "", line_no_, opt_.color ? "\033[0m" : "");

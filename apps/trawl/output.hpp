@@ -86,7 +86,9 @@ class hit_printer {
   print_options opt_;
   const std::vector<std::string>& patterns_;
   std::string_view source_, seq_;
-  std::uint64_t line_cursor_ = 0, line_no_ = 1, last_line_start_ = ~std::uint64_t{0};
+  std::uint64_t line_cursor_ = 0, line_no_ = 1;
+  /// The line printed last, [start, end): later hits inside it print nothing.
+  std::uint64_t last_line_start_ = ~std::uint64_t{0}, last_line_end_ = 0;
   fmt::memory_buffer tmp_;  ///< one formatted record (appended in place: no per-char growth)
   void put_tmp() { w_.put(std::string_view(tmp_.data(), tmp_.size())); }
   /// The TSV and BED lines, written in place into the writer's buffer.

@@ -28,6 +28,11 @@ expect_out "h.txt${TAB}16${TAB}21${TAB}hello${TAB}0${TAB}+" bash -c "cd $D && $T
 expect_out "1:hello world
 2:say hello again" "$T" search -n hello "$D/h.txt"
 expect_out "2" "$T" search -c hello "$D/h.txt"
+# -n with many hits per line (a hit on a line's last byte and one on its newline, with k = 1),
+# lines against grep; a long line with a hit every few bytes
+printf 'xAAxAAx\nyyy\nAA\nzzAz\n%s\n' "$(python3 -c 'print("ACGTA" * 40000)')" >"$D/n.txt"
+expect_out "$(grep -n AA "$D/n.txt")" "$T" search -n AA "$D/n.txt"
+expect_out "$(grep -n -E 'A|AA' "$D/n.txt" | cut -c1-60)" bash -c "$T search -n -k 1 AA $D/n.txt | cut -c1-60"
 expect_out "3" "$T" search -c -i HELLO <(printf 'Hello HELLO hello')
 expect_out "3" "$T" search -c aa <(printf 'aaaa')   # overlapping occurrences
 expect_out "1" "$T" search -c -m 1 hello "$D/h.txt"
