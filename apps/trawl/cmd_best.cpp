@@ -30,7 +30,7 @@ int run_best(const best_args& a) {
   if (a.device == "gpu" && !gpu::available())
     throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
   const best_result r = a.device == "gpu" ? gpu::best_substring(a.pattern, y, bo) : best_substring(a.pattern, y, bo);
-  const std::string& source = input.name().empty() ? a.file : input.name();
+  const std::string source = a.file == "-" ? "(standard input)" : input.name().empty() ? a.file : input.name();
   fmt::memory_buffer out;
   for (const hit& h : r.occurrences) {
     if (a.check) {

@@ -34,7 +34,7 @@ struct search_args {
   unsigned threads = 0;
   std::size_t slice_size = 0;
   bool count = false, quiet = false, lines = false, check = false;
-  std::uint64_t max_count = 0;
+  std::optional<std::uint64_t> max_count;  ///< -m; 0 stops before the first hit, as grep
   std::string format, color = "auto";
   bool fasta = false, no_fasta = false;
   std::string device = "auto";
@@ -75,7 +75,7 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   std::uint32_t current = ~0u;
   std::string text;
   for (const auto& [rec, h] : hits) {
-    if (a.max_count != 0 && printed >= a.max_count) break;
+    if (a.max_count && printed >= *a.max_count) break;
     if (a.quiet) return 0;
     if (rec != current) {
       current = rec;
@@ -108,7 +108,6 @@ int run_search(search_args& a) {
   if (!a.index.empty() && !files.empty())
     throw error(errc::invalid_argument, "--index searches the indexed text: give patterns only, no FILE");
   if (a.k < 0) throw error(errc::invalid_argument, "-k must be >= 0");
-  if (a.hamming && a.k == 0 && !a.all_ends) throw error(errc::invalid_argument, "--hamming needs -k >= 1");
   if (a.fasta && a.no_fasta) throw error(errc::invalid_argument, "--fasta and --no-fasta exclude each other");
   if (a.device == "gpu" && !gpu::available())
     throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
@@ -132,11 +131,18 @@ int run_search(search_args& a) {
                   "--algorithm " + a.algorithm + " is not an approximate engine (auto, myers, dp, myers-word, "
                   "myers-blocked, myers-simd, myers-striped, myers-filter)");
     so.approx_algorithm = a.algorithm;
-  } else {
-    if (a.algorithm == "dp" || a.algorithm.rfind("myers", 0) == 0)
-      throw error(errc::invalid_argument, "--algorithm " + a.algorithm + " needs -k >= 1");
+  } else if (a.algorithm != "dp" && a.algorithm.rfind("myers", 0) != 0) {
     so.exact = parse_exact_algorithm(a.algorithm);
+  } else if (a.algorithm != "dp" && a.algorithm != "myers" && a.algorithm != "myers-word" &&
+             a.algorithm != "myers-blocked" && a.algorithm != "myers-simd" && a.algorithm != "myers-striped" &&
+             a.algorithm != "myers-filter") {
+    throw error(errc::invalid_argument, "unknown approximate algorithm '" + a.algorithm +
+                                           "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, "
+                                           "myers-striped, myers-filter)");
   }
+  // (-k 0 without --all-ends is exact search whatever else is asked: every occurrence. With
+  // --hamming or an approximate engine named it is the same set at distance 0, so a loop over
+  // k = 0, 1, 2 ... runs as it reads; the engine's name is still checked.)
   auto matcher = make_matcher(patterns, so);
   std::size_t shortest = patterns.front().size();
   for (const auto& p : patterns) shortest = std::min(shortest, p.size());
@@ -193,8 +199,8 @@ int run_search(search_args& a) {
       bool stop = false;
       while (!stop && records.next(rec)) {
         longest = std::max<std::uint64_t>(longest, rec.sequence.size());
-        if (a.max_count != 0 && file_hits >= a.max_count) break;
-        so.max_hits = a.quiet ? 1 : (a.max_count != 0 ? a.max_count - file_hits : 0);
+        if (a.max_count && file_hits >= *a.max_count) break;
+        so.max_hits = a.quiet ? 1 : (a.max_count ? *a.max_count - file_hits : 0);
         printer.begin(rec.name, rec.sequence);
         const hit_callback on_hits = [&](std::span<const hit> hits) {
           if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
@@ -249,14 +255,16 @@ void add_search_command(CLI::App& root, run_state& state) {
       "0-based half-open [start,end). FASTA/FASTQ input is detected: hits are per record, line breaks removed.\n"
       "Approximate search (-k K): edit distance <= K. One hit per cluster of consecutive end positions\n"
       "(its best end, leftmost start); --all-ends reports every end position. With K >= pattern length every\n"
-      "position matches: the output is streamed, not built in memory.\n"
+      "position matches: the output is streamed, not built in memory. -k 0 is exact search (every occurrence),\n"
+      "also with --hamming or an approximate --algorithm.\n"
       "Exit status: 0 if any hit, 1 if none, 2 on error.");
   cmd->add_option("pattern_and_files", a->positional, "PATTERN then FILE... ('-' = stdin; default stdin)");
   cmd->add_option("-e,--regexp", a->expressions, "a pattern (repeatable); then every positional is a FILE")
       ->allow_extra_args(false);
   cmd->add_option("-f,--file", a->pattern_files, "read patterns from FILE, one per line (or FASTA records)")
       ->allow_extra_args(false);
-  cmd->add_option("-k,--max-errors", a->k, "report occurrences with at most K edit errors (default 0 = exact)");
+  cmd->add_option("-k,--max-errors", a->k, "report occurrences with at most K edit errors (default 0 = exact)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cmd->add_flag("--all-ends", a->all_ends, "approximate: report every end position with score <= K");
   cmd->add_flag("--align", a->align, "approximate: add a CIGAR of an optimal alignment");
   cmd->add_flag("--hamming", a->hamming, "count substitutions only (no insertions/deletions)");
@@ -269,7 +277,8 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("--check", a->check, "re-verify every hit against the text with a plain DP (slow; for audits)");
   cmd->add_flag("-c,--count", a->count, "print the number of hits per input");
   cmd->add_flag("-q,--quiet", a->quiet, "print nothing; exit 0 at the first hit");
-  cmd->add_option("-m,--max-count", a->max_count, "stop after NUM hits per input");
+  cmd->add_option("-m,--max-count", a->max_count, "stop after NUM hits per input (0: none, exit 1, as grep)")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cmd->add_option("--format", a->format, "tsv|json|bed|human (default: human on a terminal, else tsv)");
   cmd->add_flag("-n,--lines", a->lines, "print each matching line with its line number, like grep -n");
   cmd->add_option("--color", a->color, "auto|always|never")->check(CLI::IsMember({"auto", "always", "never"}));

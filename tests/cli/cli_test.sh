@@ -36,6 +36,18 @@ expect_out "$(grep -n -E 'A|AA' "$D/n.txt" | cut -c1-60)" bash -c "$T search -n 
 expect_out "3" "$T" search -c -i HELLO <(printf 'Hello HELLO hello')
 expect_out "3" "$T" search -c aa <(printf 'aaaa')   # overlapping occurrences
 expect_out "1" "$T" search -c -m 1 hello "$D/h.txt"
+# grep manners: -m 0 prints nothing and exits 1; a repeated -k or -m takes the last value
+expect_out "" "$T" search -m 0 hello "$D/h.txt"
+expect_rc 1 "$T" search -m 0 hello "$D/h.txt"
+expect_out "1" "$T" search -c -m 2 -m 1 hello "$D/h.txt"
+expect_out "3" "$T" search -c -k 0 -k 1 -i HELLX <(printf 'Hello HELLO hello')
+# -k 0 is exact search (every occurrence, as without -k), with --hamming or an approximate
+# engine named too; a bad engine name is still an error
+expect_out "3" "$T" search -c aa <(printf 'aaaa')
+for extra in "--hamming -k 0" "--algorithm dp -k 0" "--algorithm myers -k 0" "--hamming"; do
+  expect_out "3" "$T" search -c $extra aa <(printf 'aaaa')
+done
+expect_err_line "$T" search --algorithm myers-nope -k 0 aa "$D/h.txt"
 # several files: grep style source:count, and an error in one file does not stop the others
 cp "$D/h.txt" "$D/g.txt"
 expect_out "$D/h.txt:2
