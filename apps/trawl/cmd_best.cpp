@@ -19,14 +19,17 @@ struct best_args {
   std::string pattern, file;
   std::string algorithm = "auto";
   unsigned threads = 0;
-  bool check = false;
+  bool check = false, leftmost = false;
   std::string device = "cpu";
 };
 
 int run_best(const best_args& a) {
   const auto input = io::input_buffer::open(a.file);
   const std::string_view y = input.bytes();
-  const best_options bo{parse_best_algorithm(a.algorithm), a.threads};
+  best_options bo;
+  bo.algorithm = parse_best_algorithm(a.algorithm);
+  bo.threads = a.threads;
+  bo.every_start = !a.leftmost;
   if (a.device == "gpu" && !gpu::available())
     throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
   const best_result r = a.device == "gpu" ? gpu::best_substring(a.pattern, y, bo) : best_substring(a.pattern, y, bo);
@@ -56,10 +59,11 @@ void add_best_command(CLI::App& root, run_state& state) {
   CLI::App* cmd = root.add_subcommand(
       "best",
       "Best approximate substring: the smallest edit distance between X and any substring of FILE,\n"
-      "and every place it is reached. Output, one line per optimal end position, ascending:\n"
+      "and every substring that reaches it. Output, one line per optimal substring, by end then start:\n"
       "  SOURCE<TAB>START<TAB>END<TAB>ERRORS\n"
-      "with [START, END) 0-based half-open byte offsets in FILE (START = the leftmost start for that\n"
-      "end; START = END when the empty substring is optimal) and ERRORS = the distance.\n"
+      "with [START, END) 0-based half-open byte offsets in FILE (START = END: the empty substring, optimal\n"
+      "when no byte of X can be matched) and ERRORS = the distance. --leftmost: one line per optimal end,\n"
+      "its leftmost start.\n"
       "The whole file is one sequence (line breaks are bytes). Exit 0 on success, 2 on error.");
   cmd->add_option("X", args->pattern, "the pattern (any bytes but NUL, up to the file's length)")->required();
   cmd->add_option("FILE", args->file, "the text: a file, gzip file, or - for standard input")->required();
@@ -68,6 +72,7 @@ void add_best_command(CLI::App& root, run_state& state) {
       ->check(CLI::IsMember({"auto", "myers", "wavefront"}))
       ->capture_default_str();
   cmd->add_option("-j,--threads", args->threads, "worker threads (0 = all cores)")->capture_default_str();
+  cmd->add_flag("--leftmost", args->leftmost, "one line per optimal end position: its leftmost start only");
   cmd->add_flag("--check", args->check, "re-verify every occurrence with an independent alignment");
   cmd->add_option("--device", args->device, "cpu|gpu (the GPU runs the same engines; |X| <= 1024 for wavefront)")
       ->check(CLI::IsMember({"cpu", "gpu"}))

@@ -88,10 +88,11 @@ std::string align_cigar(std::string_view pattern, std::string_view text, const s
 std::uint32_t cigar_errors(std::string_view cigar);
 
 /// Result of a best approximate substring query: ASM(X, Y) = min over substrings Y' of Y of
-/// ED(X, Y'), and every [start, end) of Y achieving it: one occurrence per end position j with
-/// score_j == ASM, start = the leftmost z achieving it (so [j+1, j+1) when the empty
-/// substring is optimal, i.e. ASM == |X|). Occurrences are in ascending end order. An empty Y
-/// gives distance |X| and the single occurrence [0, 0).
+/// ED(X, Y'), and where Y achieves it. By default one occurrence per end position j with
+/// score_j == ASM, start = the leftmost z achieving it; with best_options::every_start, every
+/// [start, end) at distance ASM (all starts of each such end, the empty [j+1, j+1) among them
+/// when ASM == |X|). Occurrences are in ascending (end, start) order. An empty Y gives distance
+/// |X| and the single occurrence [0, 0).
 struct best_result {
   std::uint32_t distance = 0;
   std::vector<hit> occurrences;
@@ -109,6 +110,10 @@ struct best_options {
   /// that level (tests, benchmarks: the AVX2 kernels on an AVX-512 machine); serial = the
   /// scalar loops. The wavefront engine ignores it.
   simd_level simd = simd_level::automatic;
+  /// Every [start, end) achieving ASM rather than the leftmost start of each best end: a
+  /// reverse global Myers pass per best end, O(⌈|X|/64⌉·(|X| + ASM)) each. The number of
+  /// occurrences can reach (|X| + 1) per end (ASM == |X|: every short substring).
+  bool every_start = false;
 };
 
 /// ASM(X, Y). X may be as long as Y (or longer). Throws trawl::error on an empty X, or

@@ -10,11 +10,15 @@
 
 namespace trawl::approx_detail {
 
-std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, std::uint64_t j, std::uint32_t score,
-                             std::uint64_t lo) {
+namespace {
+
+/// Calls at(l), ascending, for every length l with ED(p, seq[j-l+1..j]) == score, over
+/// l <= min(m + score, j + 1 - lo) (no longer substring can be at distance score).
+template <class At>
+void lengths_at_score(const compiled_pattern& p, std::string_view seq, std::uint64_t j, std::uint32_t score,
+                      std::uint64_t lo, At&& at) {
   // Rows: the pattern reversed; columns: seq[j], seq[j-1], ... Global in both: D[i][0] = i and
-  // D[0][l] = l, so D[m][l] = ED(P, seq[j-l+1..j]). We want the largest l with D[m][l] == score.
-  if (score == 0) return j + 1 - p.m;  // an exact occurrence has exactly m bytes
+  // D[0][l] = l, so D[m][l] = ED(P, seq[j-l+1..j]).
   const std::uint64_t max_len = std::min<std::uint64_t>(p.m + score, j + 1 - lo);
   const std::size_t nb = p.words;
   const std::size_t rows_last = p.m - (nb - 1) * 64;
@@ -32,7 +36,7 @@ std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, st
   }
   for (std::size_t b = 0; b < nb; ++b) pv[b] = ~std::uint64_t{0}, mv[b] = 0;
   std::int64_t d = static_cast<std::int64_t>(p.m);  // D[m][0]
-  std::uint64_t best_len = d == score ? 0 : ~std::uint64_t{0};
+  if (d == score) at(std::uint64_t{0});
   const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
   const std::uint64_t last_hib = std::uint64_t{1} << (rows_last - 1);
   for (std::uint64_t l = 1; l <= max_len; ++l) {
@@ -41,10 +45,26 @@ std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, st
     for (std::size_t b = 0; b + 1 < nb; ++b) h = myers_block_step(pv[b], mv[b], eq[b], h, std::uint64_t{1} << 63);
     h = myers_block_step(pv[nb - 1], mv[nb - 1], eq[nb - 1], h, last_hib);
     d += h;
-    if (d == score) best_len = l;
+    if (d == score) at(l);
   }
+}
+
+}  // namespace
+
+std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, std::uint64_t j, std::uint32_t score,
+                             std::uint64_t lo) {
+  if (score == 0) return j + 1 - p.m;  // an exact occurrence has exactly m bytes
+  std::uint64_t best_len = ~std::uint64_t{0};  // the largest length at score
+  lengths_at_score(p, seq, j, score, lo, [&](std::uint64_t l) { best_len = l; });
   if (best_len == ~std::uint64_t{0}) return j + 1;  // unreachable when score == score_j
   return j + 1 - best_len;
+}
+
+void every_start(const compiled_pattern& p, std::string_view seq, std::uint64_t j, std::uint32_t score,
+                 std::uint64_t lo, std::vector<std::uint64_t>& starts) {
+  starts.clear();
+  lengths_at_score(p, seq, j, score, lo, [&](std::uint64_t l) { starts.push_back(j + 1 - l); });
+  std::reverse(starts.begin(), starts.end());
 }
 
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs) {

@@ -272,6 +272,13 @@ void scan_pigeon(const compiled_pattern& p, piece_finder finder, const lanes_bac
 /// the empty substring achieves it. Reverse global Myers over seq[max(lo, j+1-m-score)..j].
 std::uint64_t leftmost_start(const compiled_pattern& p, std::string_view seq, std::uint64_t j, std::uint32_t score,
                              std::uint64_t lo);
+/// Every z >= lo with ED(p, seq[z..j]) == score, ascending (j + 1: the empty substring), by
+/// the same pass; into `starts` (cleared first).
+void every_start(const compiled_pattern& p, std::string_view seq, std::uint64_t j, std::uint32_t score,
+                 std::uint64_t lo, std::vector<std::uint64_t>& starts);
+/// best_options::every_start: r's occurrences (one per best end, any start) become every
+/// [start, end) at r.distance, in (end, start) order. best.cpp
+void expand_every_start(std::string_view x, std::string_view y, best_result& r);
 /// A leftmost-start question for leftmost_starts: in j, score; out start.
 struct start_request {
   std::uint64_t j;

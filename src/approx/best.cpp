@@ -71,7 +71,27 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   for (auto& p : parts)
     if (p.distance == result.distance)
       result.occurrences.insert(result.occurrences.end(), p.occurrences.begin(), p.occurrences.end());
+  if (options.every_start) approx_detail::expand_every_start(x, y, result);
   return result;
 }
+
+namespace approx_detail {
+
+void expand_every_start(std::string_view x, std::string_view y, best_result& r) {
+  if (y.empty()) return;  // [0, 0), the only substring
+  const compiled_pattern p = compile_pattern(x, 0, strand::forward, search_options{});
+  std::vector<hit> all;
+  all.reserve(r.occurrences.size());
+  std::vector<std::uint64_t> starts;
+  // ASM == |X|: the empty substring before the first byte is optimal too (it ends at no byte).
+  if (r.distance == x.size()) all.push_back(hit{0, 0, 0, r.distance, strand::forward, 0});
+  for (const hit& h : r.occurrences) {
+    every_start(p, y, h.end - 1, r.distance, 0, starts);
+    for (const std::uint64_t z : starts) all.push_back(hit{z, h.end, 0, r.distance, strand::forward, 0});
+  }
+  r.occurrences = std::move(all);
+}
+
+}  // namespace approx_detail
 
 }  // namespace trawl

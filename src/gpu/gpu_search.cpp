@@ -9,6 +9,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "approx/approx_internal.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "trawl/error.hpp"
 
@@ -275,6 +276,7 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
     result.occurrences[i] = hit{detail::leftmost_start(x, y, j, ends.distance, eq), j + 1, 0, ends.distance,
                                 strand::forward, 0};
   });
+  if (options.every_start) approx_detail::expand_every_start(x, y, result);
   return result;
 }
 

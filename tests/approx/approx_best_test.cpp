@@ -109,6 +109,48 @@ TEST(ApproxBest, AgainstEdlib) {
   }
 }
 
+/// best_options::every_start against every substring of y (O(n^2) edit distances: small cases).
+void check_every_start(const std::string& x, const std::string& y, unsigned threads) {
+  std::uint32_t best = static_cast<std::uint32_t>(x.size());  // the empty substring
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> want;  // (end, start)
+  for (std::size_t e = 0; e <= y.size(); ++e)
+    for (std::size_t z = 0; z <= e; ++z) {
+      const std::uint32_t d = oracle::edit_distance(x, std::string_view(y).substr(z, e - z));
+      if (d < best) best = d, want.clear();
+      if (d == best) want.emplace_back(e, z);
+    }
+  for (auto algo : {trawl::best_algorithm::myers, trawl::best_algorithm::wavefront}) {
+    SCOPED_TRACE("algo " + std::to_string(static_cast<int>(algo)) + " x=" + x + " y=" + y);
+    trawl::best_options o{algo, threads};
+    o.every_start = true;
+    const auto r = trawl::best_substring(x, y, o);
+    ASSERT_EQ(r.distance, best);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> got;
+    for (const auto& h : r.occurrences) {
+      ASSERT_EQ(h.errors, best);
+      got.emplace_back(h.end, h.start);
+    }
+    ASSERT_EQ(got, want);
+  }
+}
+
+TEST(ApproxBest, EveryStartAgainstAllSubstrings) {
+  std::mt19937_64 rng(33);
+  for (const std::string& alpha : {std::string("01"), std::string("ACGT"), std::string("abcdefghijklmnopqrst")}) {
+    for (std::size_t m : {1, 2, 3, 6, 11, 70}) {
+      for (std::size_t n : {std::size_t{1}, m / 2 + 1, m + 3, 3 * m + 7, std::size_t{90}}) {
+        const std::string x = approx_test::random_pattern(rng, m, alpha);
+        const std::string y = approx_test::text_with_copies(rng, n, x, m / 4 + 1, alpha);
+        check_every_start(x, y, 1);
+        check_every_start(x, y, 3);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+  check_every_start("AC", "AGC", 1);  // [0,1) [0,2) [0,3) [1,3) [2,3), all at distance 1
+  check_every_start("ZZ", "AB", 1);   // no byte matches: every substring of <= 2 bytes, [0,0) first
+}
+
 TEST(ApproxBest, EdgeCases) {
   EXPECT_THROW(trawl::best_substring("", "ACGT"), trawl::error);
   const auto e = trawl::best_substring("ACG", "");

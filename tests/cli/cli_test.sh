@@ -156,6 +156,31 @@ if [ "$(id -u)" != 0 ]; then
   expect_err_line "$T" search hello "$D/unreadable"
 fi
 expect_err_line "$T" search --format xml hello "$D/h.txt"
+# best: every optimal [start, end) by end then start; --leftmost one per end; against a
+# python brute force over all substrings
+expect_out "$(printf 'agc.txt\t0\t1\t1\nagc.txt\t0\t2\t1\nagc.txt\t0\t3\t1\nagc.txt\t1\t3\t1\nagc.txt\t2\t3\t1')" \
+  bash -c "cd $D && printf AGC > agc.txt && $T best AC agc.txt"
+expect_out "$(printf 'agc.txt\t0\t1\t1\nagc.txt\t0\t2\t1\nagc.txt\t0\t3\t1')" bash -c "cd $D && $T best --leftmost AC agc.txt"
+expect_out "(standard input)	0	0	2" bash -c "printf AB | $T best ZZ - | head -1"
+printf 'GATTACAGATTTACAGGATACA' >"$D/best.txt"
+want=$(python3 - "$D/best.txt" <<'PY'
+import sys
+y = open(sys.argv[1]).read(); x = "GTTAGAC"
+def ed(a, b):
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cur[j] = min(prev[j - 1] + (ca != cb), prev[j] + 1, cur[j - 1] + 1)
+        prev = cur
+    return prev[-1]
+pairs = [(e, z, ed(x, y[z:e])) for e in range(len(y) + 1) for z in range(e + 1)]
+d = min(p[2] for p in pairs)
+print("\n".join(f"{sys.argv[1]}\t{z}\t{e}\t{d}" for e, z, dd in pairs if dd == d))
+PY
+)
+expect_out "$want" "$T" best GTTAGAC "$D/best.txt"
+expect_out "$want" "$T" best --algorithm wavefront -j 2 GTTAGAC "$D/best.txt"
 # --device gpu without a GPU (CI): a clear error, not a crash; --device auto falls back to the CPU
 if ! "$T" search -q --device gpu hello "$D/h.txt" 2>/dev/null; then
   expect_err_line "$T" search --device gpu hello "$D/h.txt"

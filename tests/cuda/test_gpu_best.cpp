@@ -41,6 +41,34 @@ TEST(GpuBest, BothEnginesMatchTheOracle) {
   }
 }
 
+TEST(GpuBest, EveryStartAgainstAllSubstrings) {
+  // best_options::every_start on the GPU path: every [start, end) at the minimum, against the
+  // edit distance of every substring (small cases).
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(23);
+  for (int round = 0; round < 8; ++round) {
+    const std::string alphabet = round % 2 ? "01" : "ACGT";
+    const std::string x = oracle::random_text(rng, 1 + rng() % 12, alphabet);
+    const std::string y = gputest::text_with_plants(rng, 1 + rng() % 60, alphabet, {x}, 2, 2);
+    std::uint32_t best = static_cast<std::uint32_t>(x.size());
+    std::vector<trawl::hit> want;
+    for (std::size_t e = 0; e <= y.size(); ++e)
+      for (std::size_t z = 0; z <= e; ++z) {
+        const std::uint32_t d = oracle::edit_distance(x, std::string_view(y).substr(z, e - z));
+        if (d < best) best = d, want.clear();
+        if (d == best) want.push_back(trawl::hit{z, e, 0, d, trawl::strand::forward, 0});
+      }
+    for (auto algo : {trawl::best_algorithm::wavefront, trawl::best_algorithm::myers}) {
+      trawl::best_options bo;
+      bo.algorithm = algo;
+      bo.every_start = true;
+      const auto got = trawl::gpu::best_substring(x, y, bo, {});
+      EXPECT_EQ(got.distance, best) << "round " << round;
+      EXPECT_EQ(got.occurrences, want) << "round " << round << " algo " << static_cast<int>(algo);
+    }
+  }
+}
+
 TEST(GpuBest, LongPatternMyers) {
   TRAWL_REQUIRE_GPU();
   std::mt19937_64 rng(22);
