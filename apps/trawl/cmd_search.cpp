@@ -261,7 +261,7 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("pattern_and_files", a->positional, "PATTERN then FILE... ('-' = stdin; default stdin)");
   cmd->add_option("-e,--regexp", a->expressions, "a pattern (repeatable); then every positional is a FILE")
       ->allow_extra_args(false);
-  cmd->add_option("-f,--file", a->pattern_files, "read patterns from FILE, one per line (or FASTA records)")
+  cmd->add_option("-f,--file", a->pattern_files, "read patterns from FILE, one per line, blank lines skipped (or FASTA records)")
       ->allow_extra_args(false);
   cmd->add_option("-k,--max-errors", a->k, "report occurrences with at most K edit errors (default 0 = exact)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
