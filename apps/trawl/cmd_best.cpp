@@ -29,13 +29,12 @@ int run_best(const best_args& a) {
   best_options bo;
   bo.algorithm = parse_best_algorithm(a.algorithm);
   bo.threads = a.threads;
-  bo.every_start = !a.leftmost;
   if (a.device == "gpu" && !gpu::available())
     throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
   const best_result r = a.device == "gpu" ? gpu::best_substring(a.pattern, y, bo) : best_substring(a.pattern, y, bo);
   const std::string source = a.file == "-" ? "(standard input)" : input.name().empty() ? a.file : input.name();
   fmt::memory_buffer out;
-  for (const hit& h : r.occurrences) {
+  auto print = [&](const hit& h) {
     if (a.check) {
       const auto sub = y.substr(h.start, h.end - h.start);
       if (cigar_errors(align_cigar(a.pattern, sub)) != h.errors)
@@ -46,6 +45,13 @@ int run_best(const best_args& a) {
       std::fwrite(out.data(), 1, out.size(), stdout);
       out.clear();
     }
+    return true;
+  };
+  // Every optimal substring is streamed from the optimal ends (there can be |X| + 1 per end).
+  if (a.leftmost) {
+    for (const hit& h : r.occurrences) print(h);
+  } else {
+    for_each_optimal_substring(a.pattern, y, r, print);
   }
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (std::fflush(stdout) != 0) throw error(errc::io_error, "cannot write the output");

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -121,5 +122,12 @@ struct best_options {
 /// Complexity: myers O(|Y|·⌈|X|/64⌉) plus O(⌈|X|/64⌉·|X|) per occurrence; wavefront
 /// O(|Y|·|X|) cells over anti-diagonals, in parallel pieces overlapping by 2|X|.
 best_result best_substring(std::string_view x, std::string_view y, const best_options& options = {});
+
+/// Every [start, end) of y at distance r.distance from x, in (end, start) order, to
+/// on_occurrence (which returns false to stop; then this returns false): what
+/// best_options::every_start collects, streamed, for r = best_substring(x, y) in either mode.
+/// Memory O(|X|); the occurrences can number (|X| + 1) per optimal end.
+bool for_each_optimal_substring(std::string_view x, std::string_view y, const best_result& r,
+                                const std::function<bool(const hit&)>& on_occurrence);
 
 }  // namespace trawl

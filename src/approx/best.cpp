@@ -75,20 +75,37 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   return result;
 }
 
+bool for_each_optimal_substring(std::string_view x, std::string_view y, const best_result& r,
+                                const std::function<bool(const hit&)>& on_occurrence) {
+  auto occurrence = [&](std::uint64_t start, std::uint64_t end) {
+    return on_occurrence(hit{start, end, 0, r.distance, strand::forward, 0});
+  };
+  // ASM == |X|: the empty substring before the first byte is optimal too (it ends at no byte;
+  // with an empty y it is the only substring).
+  if (r.distance == x.size() && !occurrence(0, 0)) return false;
+  if (y.empty()) return true;
+  const approx_detail::compiled_pattern p = approx_detail::compile_pattern(x, 0, strand::forward, search_options{});
+  std::vector<std::uint64_t> starts;
+  std::uint64_t last_end = 0;  // r may list an end once per start already (every_start)
+  for (const hit& h : r.occurrences) {
+    if (h.end == last_end) continue;  // also skips [0, 0), done above
+    last_end = h.end;
+    approx_detail::every_start(p, y, h.end - 1, r.distance, 0, starts);
+    for (const std::uint64_t z : starts)
+      if (!occurrence(z, h.end)) return false;
+  }
+  return true;
+}
+
 namespace approx_detail {
 
 void expand_every_start(std::string_view x, std::string_view y, best_result& r) {
-  if (y.empty()) return;  // [0, 0), the only substring
-  const compiled_pattern p = compile_pattern(x, 0, strand::forward, search_options{});
   std::vector<hit> all;
   all.reserve(r.occurrences.size());
-  std::vector<std::uint64_t> starts;
-  // ASM == |X|: the empty substring before the first byte is optimal too (it ends at no byte).
-  if (r.distance == x.size()) all.push_back(hit{0, 0, 0, r.distance, strand::forward, 0});
-  for (const hit& h : r.occurrences) {
-    every_start(p, y, h.end - 1, r.distance, 0, starts);
-    for (const std::uint64_t z : starts) all.push_back(hit{z, h.end, 0, r.distance, strand::forward, 0});
-  }
+  for_each_optimal_substring(x, y, r, [&](const hit& h) {
+    all.push_back(h);
+    return true;
+  });
   r.occurrences = std::move(all);
 }
 

@@ -131,6 +131,19 @@ void check_every_start(const std::string& x, const std::string& y, unsigned thre
       got.emplace_back(h.end, h.start);
     }
     ASSERT_EQ(got, want);
+    // Streamed, from a default-mode result (one per end) and from this one (ends repeated).
+    for (const auto& from : {trawl::best_substring(x, y, {algo, threads}), r}) {
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> streamed;
+      EXPECT_TRUE(trawl::for_each_optimal_substring(x, y, from, [&](const trawl::hit& h) {
+        streamed.emplace_back(h.end, h.start);
+        return true;
+      }));
+      ASSERT_EQ(streamed, want);
+    }
+    // A callback that stops after the first occurrence gets exactly one.
+    std::size_t calls = 0;
+    EXPECT_FALSE(trawl::for_each_optimal_substring(x, y, r, [&](const trawl::hit&) { return ++calls > 1; }));
+    EXPECT_EQ(calls, 1u);
   }
 }
 
