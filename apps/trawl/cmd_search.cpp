@@ -34,7 +34,7 @@ struct search_args {
   unsigned threads = 0;
   std::size_t slice_size = 0;
   bool count = false, quiet = false, lines = false, check = false;
-  std::optional<std::uint64_t> max_count;  ///< -m; 0 stops before the first hit, as grep
+  std::optional<std::int64_t> max_count;  ///< -m; 0: no hit, < 0: no limit (as grep)
   std::string format, color = "auto";
   bool fasta = false, no_fasta = false;
   std::string device = "auto";
@@ -75,7 +75,7 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   std::uint32_t current = ~0u;
   std::string text;
   for (const auto& [rec, h] : hits) {
-    if (a.max_count && printed >= *a.max_count) break;
+    if (a.max_count && printed >= static_cast<std::uint64_t>(*a.max_count)) break;
     if (a.quiet) return 0;
     if (rec != current) {
       current = rec;
@@ -108,6 +108,7 @@ int run_search(search_args& a) {
   if (!a.index.empty() && !files.empty())
     throw error(errc::invalid_argument, "--index searches the indexed text: give patterns only, no FILE");
   if (a.k < 0) throw error(errc::invalid_argument, "-k must be >= 0");
+  if (a.max_count && *a.max_count < 0) a.max_count.reset();  // grep: a negative -m is no limit
   if (a.fasta && a.no_fasta) throw error(errc::invalid_argument, "--fasta and --no-fasta exclude each other");
   if (a.device == "gpu" && !gpu::available())
     throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
@@ -124,21 +125,12 @@ int run_search(search_args& a) {
   so.slice_size = a.slice_size;
   const bool approximate = a.k > 0 || a.all_ends;
   if (approximate) {
-    // The library validates the name (auto, myers, dp, or one engine: myers-word,
-    // myers-blocked, myers-simd, myers-striped, myers-filter).
-    if (a.algorithm != "auto" && a.algorithm != "dp" && a.algorithm.rfind("myers", 0) != 0)
-      throw error(errc::invalid_argument,
-                  "--algorithm " + a.algorithm + " is not an approximate engine (auto, myers, dp, myers-word, "
-                  "myers-blocked, myers-simd, myers-striped, myers-filter)");
+    check_approx_algorithm(a.algorithm);
     so.approx_algorithm = a.algorithm;
   } else if (a.algorithm != "dp" && a.algorithm.rfind("myers", 0) != 0) {
     so.exact = parse_exact_algorithm(a.algorithm);
-  } else if (a.algorithm != "dp" && a.algorithm != "myers" && a.algorithm != "myers-word" &&
-             a.algorithm != "myers-blocked" && a.algorithm != "myers-simd" && a.algorithm != "myers-striped" &&
-             a.algorithm != "myers-filter") {
-    throw error(errc::invalid_argument, "unknown approximate algorithm '" + a.algorithm +
-                                           "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, "
-                                           "myers-striped, myers-filter)");
+  } else {
+    check_approx_algorithm(a.algorithm);
   }
   // (-k 0 without --all-ends is exact search whatever else is asked: every occurrence. With
   // --hamming or an approximate engine named it is the same set at distance 0, so a loop over
@@ -199,8 +191,8 @@ int run_search(search_args& a) {
       bool stop = false;
       while (!stop && records.next(rec)) {
         longest = std::max<std::uint64_t>(longest, rec.sequence.size());
-        if (a.max_count && file_hits >= *a.max_count) break;
-        so.max_hits = a.quiet ? 1 : (a.max_count ? *a.max_count - file_hits : 0);
+        if (a.max_count && file_hits >= static_cast<std::uint64_t>(*a.max_count)) break;
+        so.max_hits = a.quiet ? 1 : (a.max_count ? static_cast<std::uint64_t>(*a.max_count) - file_hits : 0);
         printer.begin(rec.name, rec.sequence);
         const hit_callback on_hits = [&](std::span<const hit> hits) {
           if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
@@ -226,7 +218,7 @@ int run_search(search_args& a) {
       }
       // A pattern that cannot fit in any sequence is a usage error, not "no match".
       const std::uint64_t need = shortest > static_cast<std::size_t>(a.k) ? shortest - static_cast<std::size_t>(a.k) : 1;
-      if (longest < need && file_hits == 0)
+      if (longest < need && file_hits == 0 && a.max_count != 0)  // -m 0 reads no record through
         throw error(errc::invalid_argument,
                     fmt::format("{}: the pattern ({} bytes) is longer than the text ({} bytes)", display, shortest, longest));
       if (a.count) {
@@ -277,7 +269,7 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("--check", a->check, "re-verify every hit against the text with a plain DP (slow; for audits)");
   cmd->add_flag("-c,--count", a->count, "print the number of hits per input");
   cmd->add_flag("-q,--quiet", a->quiet, "print nothing; exit 0 at the first hit");
-  cmd->add_option("-m,--max-count", a->max_count, "stop after NUM hits per input (0: none, exit 1, as grep)")
+  cmd->add_option("-m,--max-count", a->max_count, "stop after NUM hits per input (0: none, exit 1; < 0: no limit; as grep)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   cmd->add_option("--format", a->format, "tsv|json|bed|human (default: human on a terminal, else tsv)");
   cmd->add_flag("-n,--lines", a->lines, "print each matching line with its line number, like grep -n");

@@ -51,6 +51,11 @@ namespace trawl {
 std::unique_ptr<matcher> make_approx_matcher(const std::vector<std::string>& patterns,
                                              const search_options& options);
 
+/// Throws trawl::error(invalid_argument) unless `name` is one of the approximate engines that
+/// search_options::approx_algorithm takes (auto, myers, dp, myers-word, myers-blocked,
+/// myers-simd, myers-striped, myers-filter; see make_approx_matcher).
+void check_approx_algorithm(std::string_view name);
+
 /// One end position j (inclusive, 0-based) of a pattern in a text with its score_j.
 struct end_score {
   std::uint64_t end = 0;
@@ -112,8 +117,10 @@ struct best_options {
   /// scalar loops. The wavefront engine ignores it.
   simd_level simd = simd_level::automatic;
   /// Every [start, end) achieving ASM rather than the leftmost start of each best end: a
-  /// reverse global Myers pass per best end, O(⌈|X|/64⌉·(|X| + ASM)) each. The number of
-  /// occurrences can reach (|X| + 1) per end (ASM == |X|: every short substring).
+  /// reverse global Myers pass per best end after the search, on the calling thread,
+  /// O(⌈|X|/64⌉·(|X| + ASM)) each. The occurrences can number (|X| + 1) per end (ASM ==
+  /// |X|: every short substring), all held in the result: for large outputs stream them with
+  /// for_each_optimal_substring instead.
   bool every_start = false;
 };
 

@@ -10,6 +10,16 @@
 #include "trawl/error.hpp"
 
 namespace trawl {
+
+void check_approx_algorithm(std::string_view name) {
+  for (const char* known : {"auto", "myers", "dp", "myers-word", "myers-blocked", "myers-simd", "myers-striped",
+                            "myers-filter"})
+    if (name == known) return;
+  throw error(errc::invalid_argument,
+              "unknown approximate algorithm '" + std::string(name) +
+                  "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
+}
+
 namespace approx_detail {
 namespace {
 
@@ -206,16 +216,13 @@ class cluster_sink final : public start_sink {
 engine_kind parse_engine(const search_options& o) {
   if (o.hamming) return engine_kind::hamming;
   const std::string& a = o.approx_algorithm;
-  if (a == "auto" || a == "myers" || a.empty()) return engine_kind::myers_lanes;  // refined per pattern
+  check_approx_algorithm(a);
   if (a == "dp") return engine_kind::dp;
   if (a == "myers-word") return engine_kind::myers_word;
   if (a == "myers-blocked") return engine_kind::myers_blocked;
-  if (a == "myers-simd") return engine_kind::myers_lanes;
   if (a == "myers-filter") return engine_kind::pigeon;
   if (a == "myers-striped") return engine_kind::myers_striped;
-  throw error(errc::invalid_argument,
-              "unknown approximate algorithm '" + a +
-                  "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
+  return engine_kind::myers_lanes;  // auto, myers, myers-simd (auto and myers refined per pattern)
 }
 
 /// The striped blocked kernels' common entry (scan_myers_blocked_avx512 / _avx2).

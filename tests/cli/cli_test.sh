@@ -40,6 +40,9 @@ expect_out "1" "$T" search -c -m 1 hello "$D/h.txt"
 expect_out "" "$T" search -m 0 hello "$D/h.txt"
 expect_rc 1 "$T" search -m 0 hello "$D/h.txt"
 expect_out "1" "$T" search -c -m 2 -m 1 hello "$D/h.txt"
+expect_out "2" "$T" search -c -m -1 hello "$D/h.txt"   # negative: no limit
+printf '>r1\nAC\n>r2\nACGTACGTAC\n' >"$D/short1.fa"     # -m 0 reads no record: not "pattern too long"
+expect_rc 1 "$T" search -m 0 ACGTA "$D/short1.fa"
 expect_out "3" "$T" search -c -k 0 -k 1 -i HELLX <(printf 'Hello HELLO hello')
 # -k 0 is exact search (every occurrence, as without -k), with --hamming or an approximate
 # engine named too; a bad engine name is still an error
