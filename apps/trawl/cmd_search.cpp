@@ -152,6 +152,8 @@ int run_search(search_args& a) {
   else if (a.format == "human") po.format = out_format::human;
   else throw error(errc::invalid_argument, "unknown --format " + a.format + " (tsv, json, bed, human)");
   po.with_source = files.size() > 1;
+  po.key = matcher->key();
+  po.reach = matcher->lookbehind();
 
   writer out;
   hit_printer printer(out, po, patterns);
@@ -214,6 +216,7 @@ int run_search(search_args& a) {
                                                               static_cast<double>(rec.sequence.size()) >= gpu_work));
         file_hits += on_gpu ? gpu::search_sequence(patterns, rec.sequence, so, on_hits)
                             : search_sequence(*matcher, rec.sequence, so, on_hits);
+        printer.end();
         if (a.quiet && file_hits > 0) return 0;
       }
       // A pattern that cannot fit in any sequence is a usage error, not "no match".

@@ -64,6 +64,16 @@ void hit_printer::begin(std::string_view source, std::string_view seq) {
   line_no_ = 1;
   last_line_start_ = ~std::uint64_t{0};
   last_line_end_ = 0;
+  held_.clear();
+}
+
+void hit_printer::end() { flush_lines(~std::uint64_t{0}); }
+
+void hit_printer::flush_lines(std::uint64_t bound) {
+  std::sort(held_.begin(), held_.end());
+  const auto stop = std::lower_bound(held_.begin(), held_.end(), bound);
+  for (auto it = held_.begin(); it != stop; ++it) print_line_of(*it);
+  held_.erase(held_.begin(), stop);
 }
 
 void hit_printer::print(const hit& h) {
@@ -89,9 +99,17 @@ void hit_printer::print(const hit& h) {
     case out_format::bed:
       print_bed(h, strand_c, pat);
       return;
-    case out_format::lines:
-      print_line_of(h);
+    case out_format::lines: {
+      // Each matching line once, in order: starts are held until no later hit can start
+      // before them, then printed sorted (approximate hits come by end; their starts can step
+      // back by up to the reach).
+      held_.push_back(h.start);
+      if (held_.size() >= 256) {
+        const std::uint64_t last = h.end > 0 ? h.end - 1 : 0;
+        flush_lines(opt_.key == hit_key::start ? h.start : (last > opt_.reach ? last - opt_.reach : 0));
+      }
       return;
+    }
     case out_format::human: {
       const bool c = opt_.color;
       const std::uint64_t ctx = 30;
@@ -208,12 +226,11 @@ void hit_printer::print_bed(const hit& h, char strand_c, std::string_view pat) {
   w_.commit(p);
 }
 
-void hit_printer::print_line_of(const hit& h) {
+void hit_printer::print_line_of(std::uint64_t pos) {
   // Line of the hit's start; hits arrive roughly in text order, so count newlines from a cursor.
   // A hit inside the line printed last costs nothing more: every search below is then linear
   // in the text over the whole output (a long line with many hits took the line's length per
   // hit before).
-  const std::uint64_t pos = h.start;
   if (pos >= last_line_start_ && pos < last_line_end_) return;
   if (pos >= line_cursor_) {
     line_no_ += static_cast<std::uint64_t>(std::count(seq_.begin() + static_cast<std::ptrdiff_t>(line_cursor_),

@@ -70,6 +70,11 @@ struct print_options {
   bool align = false;       ///< add a CIGAR column / field (approximate search)
   search_options matching;  ///< what "=" means in a CIGAR (ignore_case, iupac, hamming)
   bool with_source = true;  ///< lines format: prefix lines with the source name
+  /// lines format: how far a later hit's start can lie before an earlier one's. Hits come in
+  /// the matcher's key order: by start (key start, reach 0) or by end (key last: a start is at
+  /// least end - 1 - reach, reach = the matcher's lookbehind).
+  hit_key key = hit_key::start;
+  std::uint64_t reach = 0;
 };
 
 /// Prints hits of one sequence in the chosen format.
@@ -79,9 +84,14 @@ class hit_printer {
   /// Starts a new sequence (record or plain input) named `source`.
   void begin(std::string_view source, std::string_view seq);
   void print(const hit& h);
+  /// Ends the sequence begun last: prints what the lines format still holds (call before the
+  /// sequence's bytes go away).
+  void end();
 
  private:
-  void print_line_of(const hit& h);
+  void print_line_of(std::uint64_t pos);
+  /// Lines format: prints the lines of the held starts below `bound` (all: ~0), in order.
+  void flush_lines(std::uint64_t bound);
   writer& w_;
   print_options opt_;
   const std::vector<std::string>& patterns_;
@@ -89,6 +99,8 @@ class hit_printer {
   std::uint64_t line_cursor_ = 0, line_no_ = 1;
   /// The line printed last, [start, end): later hits inside it print nothing.
   std::uint64_t last_line_start_ = ~std::uint64_t{0}, last_line_end_ = 0;
+  /// Lines format: hit starts not printed yet (a later hit may still start on an earlier line).
+  std::vector<std::uint64_t> held_;
   fmt::memory_buffer tmp_;  ///< one formatted record (appended in place: no per-char growth)
   void put_tmp() { w_.put(std::string_view(tmp_.data(), tmp_.size())); }
   /// The TSV and BED lines, written in place into the writer's buffer.

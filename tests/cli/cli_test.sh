@@ -33,6 +33,22 @@ expect_out "2" "$T" search -c hello "$D/h.txt"
 printf 'xAAxAAx\nyyy\nAA\nzzAz\n%s\n' "$(python3 -c 'print("ACGTA" * 40000)')" >"$D/n.txt"
 expect_out "$(grep -n AA "$D/n.txt")" "$T" search -n AA "$D/n.txt"
 expect_out "$(grep -n -E 'A|AA' "$D/n.txt" | cut -c1-60)" bash -c "$T search -n -k 1 AA $D/n.txt | cut -c1-60"
+# -n with approximate hits whose starts step back across lines (hits come by end): every line
+# holding a hit's start, once, in order, as computed from the tsv starts; many hits (the held
+# starts are flushed in batches) and small slices on 2 threads
+python3 -c "
+import random; random.seed(7)
+print('\n'.join(''.join(random.choice('ACGT') for _ in range(random.randint(0, 9))) for _ in range(3000)))" >"$D/short_lines.txt"
+for args in "-k 2 -e ACGTAC -e GGA" "-k 1 -e CCCCAGC -e AG -j 2 --slice-size 37"; do
+  want=$("$T" search --format tsv $args "$D/short_lines.txt" | python3 -c "
+import sys
+text = open('$D/short_lines.txt').read()
+starts = sorted({int(l.split()[1]) for l in sys.stdin})
+nos = sorted({text.count(chr(10), 0, s) + 1 for s in starts})
+lines = text.split(chr(10))
+print(chr(10).join(f'{n}:{lines[n - 1]}' for n in nos))")
+  expect_out "$want" "$T" search -n $args "$D/short_lines.txt"
+done
 expect_out "3" "$T" search -c -i HELLO <(printf 'Hello HELLO hello')
 expect_out "3" "$T" search -c aa <(printf 'aaaa')   # overlapping occurrences
 expect_out "1" "$T" search -c -m 1 hello "$D/h.txt"
