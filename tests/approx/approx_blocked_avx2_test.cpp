@@ -43,11 +43,6 @@ std::string make_text(std::mt19937_64& rng, const std::string& p, std::size_t a)
   return t;
 }
 
-std::vector<std::uint32_t> k_values(std::size_t m) {
-  const auto mm = static_cast<std::uint32_t>(m);
-  return {0, 1, mm / 8, mm / 4, (mm - 1) / 2, mm / 2, 3 * mm / 4, mm};
-}
-
 TEST(ApproxBlockedAvx2, KernelsAgainstOracle) {
   // scan_myers_blocked_avx2: every end <= k of [report_from, to), from a DP started at
   // `from`. best_ends_blocked_avx2: per stripe, the ends no worse than every earlier end of
@@ -63,7 +58,7 @@ TEST(ApproxBlockedAvx2, KernelsAgainstOracle) {
       ASSERT_EQ(ad::blocked_stripes_coded_avx2(cp), a != 2);
       const std::size_t from = 37, report_from = from + 5 + rng() % 100, to = t.size() - rng() % 100;
       const auto scores = oracle::end_scores(p, std::string_view(t).substr(from));  // scores[j - from]
-      for (const std::uint32_t k : k_values(m)) {
+      for (const std::uint32_t k : approx_test::blocked_k_values(m)) {
         SCOPED_TRACE(std::string(alphabet_names[a]) + " m=" + std::to_string(m) + " k=" + std::to_string(k));
         const auto [all, prefix_min] =
             approx_test::expect_striped_blocked(scores, from, report_from, to, m, k, ad::blocked_stripes_avx2_count);

@@ -73,11 +73,6 @@ std::string lowered(std::string s) {
   return s;
 }
 
-std::vector<std::uint32_t> k_values(std::size_t m) {
-  const auto mm = static_cast<std::uint32_t>(m);
-  return {0, 1, mm / 8, mm / 4, (mm - 1) / 2, mm / 2, 3 * mm / 4, mm};
-}
-
 TEST(ApproxBlockedAvx512, KernelsAgainstOracle) {
   // scan_myers_blocked_avx512: every end <= k of [report_from, to), from a DP started at
   // `from`. best_ends_blocked_avx512: per stripe, the ends no worse than every earlier end of
@@ -106,7 +101,7 @@ TEST(ApproxBlockedAvx512, KernelsAgainstOracle) {
         const bool has_vbmi = vbmi && allow_vbmi;
         ASSERT_EQ(ad::make_blocked_byte_codes(cp).small, a.codes3) << a.name;
         ASSERT_EQ(ad::blocked_stripes_code_bits(cp), a.codes3 ? 3 : a.codes4 && has_vbmi ? 4 : 0) << a.name;
-        for (const std::uint32_t k : k_values(m)) {
+        for (const std::uint32_t k : approx_test::blocked_k_values(m)) {
           SCOPED_TRACE(std::string(a.name) + " m=" + std::to_string(m) + " k=" + std::to_string(k) +
                        " vbmi=" + std::to_string(has_vbmi));
           const auto [all, prefix_min] =

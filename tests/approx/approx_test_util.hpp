@@ -95,6 +95,13 @@ inline std::vector<trawl::end_score> oracle_ends(const std::vector<std::uint32_t
   return out;
 }
 
+/// The k values the striped blocked kernel tests run for a pattern of m bytes: 0 to m, across
+/// the pigeonhole filter's and the kernels' ranges.
+inline std::vector<std::uint32_t> blocked_k_values(std::size_t m) {
+  const auto mm = static_cast<std::uint32_t>(m);
+  return {0, 1, mm / 8, mm / 4, (mm - 1) / 2, mm / 2, 3 * mm / 4, mm};
+}
+
 /// Clusters (end = j + 1 of the min-score end, leftmost on ties; errors) from a score array;
 /// starts are left 0 (checked separately).
 inline std::vector<trawl::hit> oracle_clusters(const std::vector<std::uint32_t>& scores, std::uint32_t k) {
