@@ -227,10 +227,10 @@ void hit_printer::print_bed(const hit& h, char strand_c, std::string_view pat) {
 }
 
 void hit_printer::print_line_of(std::uint64_t pos) {
-  // Line of the hit's start; hits arrive roughly in text order, so count newlines from a cursor.
-  // A hit inside the line printed last costs nothing more: every search below is then linear
-  // in the text over the whole output (a long line with many hits took the line's length per
-  // hit before).
+  // Line of a hit's start; starts arrive in text order (flush_lines), so newlines are counted
+  // from a cursor (backwards too, should a caller's order ever step back). A start inside the
+  // line printed last costs nothing more: every search below is then linear in the text over
+  // the whole output.
   if (pos >= last_line_start_ && pos < last_line_end_) return;
   if (pos >= line_cursor_) {
     line_no_ += static_cast<std::uint64_t>(std::count(seq_.begin() + static_cast<std::ptrdiff_t>(line_cursor_),
@@ -242,7 +242,6 @@ void hit_printer::print_line_of(std::uint64_t pos) {
   line_cursor_ = pos;
   const std::size_t nl_before = pos == 0 ? std::string_view::npos : seq_.rfind('\n', pos - 1);
   const std::uint64_t ls = nl_before == std::string_view::npos ? 0 : nl_before + 1;
-  if (ls == last_line_start_) return;  // this line was printed already
   const std::size_t nl_after = seq_.find('\n', pos);
   const std::uint64_t le = nl_after == std::string_view::npos ? seq_.size() : nl_after;
   last_line_start_ = ls;
