@@ -3,7 +3,7 @@
 # machine lacks into one folder, to pass to the device tool's `carry`.
 #
 # The GPU machine (Ubuntu 24.04, CUDA 13.0, gtest, benchmark, CLI11, fmt, zlib) has no oneTBB,
-# divsufsort, Highway or sdsl, and nothing can be installed there, so build here and carry:
+# divsufsort, Highway, sdsl or ISA-L, and nothing can be installed there, so build here and carry:
 #
 #   cmake -S . -B build-cuda -DTRAWL_CUDA=ON -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_STANDARD=17
 #   cmake --build build-cuda -j2 --target trawl_cuda_tests trawl_bench_cuda trawl_cli
@@ -22,7 +22,7 @@ set -euo pipefail
 build=${1:-build-cuda}
 out=${2:-pack}
 shift $(( $# > 2 ? 2 : $# )) || true
-LIBS=${PACK_LIBS:-'libtbb|libdivsufsort|libhwy|libsdsl|libfmt'}
+LIBS=${PACK_LIBS:-'libtbb|libdivsufsort|libhwy|libsdsl|libfmt|libisal|libzstd'}
 
 [ -d "$build" ] || { echo "pack-for-device: no build dir $build" >&2; exit 2; }
 rm -rf "$out"

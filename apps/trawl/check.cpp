@@ -47,10 +47,9 @@ std::string complement(std::string_view p) {
 
 }  // namespace
 
-std::string check_hit(const hit& h, std::string_view pattern, std::string_view seq, const search_options& o) {
-  if (h.start > h.end || h.end > seq.size()) return fmt::format("hit [{},{}) is outside the sequence", h.start, h.end);
+std::string check_hit(const hit& h, std::string_view pattern, std::string_view t, const search_options& o) {
+  if (h.start > h.end || t.size() != h.end - h.start) return fmt::format("hit [{},{}) is outside the sequence", h.start, h.end);
   const std::string p = h.dir == strand::forward ? std::string(pattern) : complement(pattern);
-  const std::string_view t = seq.substr(h.start, h.end - h.start);
   if (h.errors > static_cast<std::uint32_t>(std::max(o.max_errors, 0)) && !o.all_ends)
     return fmt::format("hit [{},{}) reports {} errors, more than k = {}", h.start, h.end, h.errors, o.max_errors);
   std::uint32_t d = 0;

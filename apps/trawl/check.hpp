@@ -10,8 +10,9 @@
 
 namespace trawl::cli {
 
-/// Empty if `h` is a correct hit of `pattern` (as given, forward) in `seq` under `o`;
-/// otherwise a one-line reason.
-std::string check_hit(const hit& h, std::string_view pattern, std::string_view seq, const search_options& o);
+/// Empty if `h` is a correct hit of `pattern` (as given, forward) under `o`, `text` being the
+/// bytes [h.start, h.end) of the sequence (shorter when the hit lies outside it); otherwise a
+/// one-line reason.
+std::string check_hit(const hit& h, std::string_view pattern, std::string_view text, const search_options& o);
 
 }  // namespace trawl::cli

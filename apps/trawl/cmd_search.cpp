@@ -19,6 +19,7 @@
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
+#include "trawl/stream.hpp"
 
 namespace trawl::cli {
 namespace {
@@ -39,6 +40,8 @@ struct search_args {
   bool fasta = false, no_fasta = false;
   std::string device = "auto";
   std::string index;
+  std::size_t chunk_size = 0;
+  std::string inflater = "auto";
 };
 
 /// `trawl search --index INDEX PATTERN...`: the same output as searching the indexed file.
@@ -73,22 +76,91 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   });
   std::uint64_t printed = 0;
   std::uint32_t current = ~0u;
-  std::string text;
   for (const auto& [rec, h] : hits) {
     if (a.max_count && printed >= static_cast<std::uint64_t>(*a.max_count)) break;
     if (a.quiet) return 0;
     if (rec != current) {
+      if (current != ~0u) printer.end();
       current = rec;
       const bool plain = records.size() == 1 && records[0].name == idx.source_name();
-      text = po.format == out_format::human ? idx.extract(records[rec].start, records[rec].length) : std::string();
-      printer.begin(plain ? std::string_view(idx.source_name()) : std::string_view(records[rec].name), text);
+      printer.begin(plain ? std::string_view(idx.source_name()) : std::string_view(records[rec].name));
+      if (printer.wants_text()) printer.text(0, idx.extract(records[rec].start, records[rec].length));
     }
     if (!a.count) printer.print(h);
     ++printed;
   }
+  if (current != ~0u) printer.end();
   if (a.count) out.put(fmt::format("{}\n", printed));
   out.flush();
   return printed > 0 ? 0 : 1;
+}
+
+/// What `trawl search` does with a stream search's results: print them (or count them), check
+/// them with --check, and flush when the input pauses.
+class search_printer final : public search_sink {
+ public:
+  search_printer(hit_printer& printer, writer& out, const search_args& a, const std::vector<std::string>& patterns,
+                 const search_options& so, std::string display)
+      : printer_(printer), out_(out), a_(a), patterns_(patterns), so_(so), display_(std::move(display)) {}
+
+  void begin_record(const record_info& r) override {
+    if (a_.lines && r.format != io::format::plain)
+      throw error(errc::invalid_argument,
+                  display_ + ": --lines needs plain text (FASTA/FASTQ records have no lines; add --no-fasta)");
+    name_.assign(r.format == io::format::plain ? std::string_view(display_) : r.name);
+    printer_.begin(name_);
+  }
+  [[nodiscard]] bool wants_text() const override { return printer_.wants_text() || a_.check; }
+  void text(std::uint64_t pos, std::string_view bytes) override { printer_.text(pos, bytes); }
+  bool hits(std::span<const hit> hits) override {
+    if (io::sigbus_seen()) throw error(errc::io_error, display_ + ": file shrank while being searched");
+    if (a_.check)
+      for (const hit& h : hits)
+        if (auto why = check_hit(h, patterns_[h.pattern], printer_.held_text().at(h.start, h.end), so_); !why.empty())
+          throw error(errc::invalid_argument, fmt::format("--check failed in {}: {}", name_, why));
+    if (a_.quiet) return false;
+    if (!a_.count)
+      for (const hit& h : hits) printer_.print(h);
+    return true;
+  }
+  void floor(std::uint64_t pos) override { printer_.floor(pos); }
+  void end_record(std::uint64_t) override { printer_.end(); }
+  void idle() override {
+    printer_.idle();
+    out_.flush();
+  }
+
+ private:
+  hit_printer& printer_;
+  writer& out_;
+  const search_args& a_;
+  const std::vector<std::string>& patterns_;
+  const search_options& so_;
+  std::string display_, name_;
+};
+
+/// The GPU takes whole records: the input is read whole, then each record is searched on the
+/// device and printed through the same sink.
+std::uint64_t search_on_gpu(io::source& input, const std::vector<std::string>& patterns, search_options so,
+                            bool fasta, search_sink& sink) {
+  const std::string whole = input.is_mapped() ? std::string() : io::read_all(input.stream());
+  const std::string_view bytes = input.is_mapped() ? input.mapped() : std::string_view(whole);
+  io::format fmt = io::detect_format(bytes);
+  if (fasta && fmt == io::format::plain) fmt = io::format::fasta;
+  io::record_reader records(bytes, fmt, input.name());
+  io::record rec;
+  std::uint64_t found = 0;
+  const std::uint64_t limit = so.max_hits;
+  bool go = true;
+  while (go && records.next(rec)) {
+    sink.begin_record(record_info{rec.name, rec.index, fmt});
+    if (sink.wants_text()) sink.text(0, rec.sequence);
+    so.max_hits = limit == 0 ? 0 : limit - found;
+    found += gpu::search_sequence(patterns, rec.sequence, so, [&](std::span<const hit> hs) { return go = sink.hits(hs); });
+    sink.end_record(rec.sequence.size());
+    if (limit != 0 && found >= limit) break;
+  }
+  return found;
 }
 
 int run_search(search_args& a) {
@@ -158,72 +230,30 @@ int run_search(search_args& a) {
   writer out;
   hit_printer printer(out, po, patterns);
   if (!a.index.empty()) return run_index_search(a, patterns, so, po, out, printer);
-  // --device auto: the GPU pays for its context and first copy (~0.35 s on an H100) only on
-  // compute-heavy work: approximate search of several patterns (the CRISPR-guide workload)
-  // over a long sequence. The CPU does about 1.9 GB/s of text per pattern and core for 23-nt
-  // guides at k <= 3 (27-30 GB/s on 16 cores), so the GPU takes a record when patterns x
-  // strands x bytes passes what the cores do in ~0.4 s (bench/results/approx-h100host-spr16.md,
-  // 2026-11-24: 64 MiB, k = 3, both strands, 16 cores: 64 / 128 / 256 pattern-strands
-  // CPU 0.13 / 0.28 / 0.53 s, GPU 0.38 / 0.40 / 0.37 s). Below 8 pattern-strands the CPU
-  // runs faster engines per pattern (the pigeonhole filter, the striped kernel) and keeps the
-  // work. Exact search is memory-bound and stays on the CPU.
-  const std::size_t strands = a.both_strands ? 2 : 1;
-  const bool gpu_ok = a.device == "gpu" || (a.device == "auto" && approximate && gpu::available());
-  const double cpu_cores = a.threads != 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
-  const double gpu_work = 0.4 * 1.9e9 * cpu_cores;  // pattern-strand x bytes worth the GPU's fixed cost
+  so.device = a.device == "gpu" ? device_kind::gpu : a.device == "cpu" ? device_kind::cpu : device_kind::automatic;
+  stream_options st;
+  st.format = a.fasta ? io::format::automatic : a.no_fasta ? io::format::plain : io::format::automatic;
+  st.chunk_size = a.chunk_size;
+  io::open_options oo;
+  oo.gzip = a.inflater == "zlib" ? io::inflater::zlib : a.inflater == "isal" ? io::inflater::isal : io::inflater::automatic;
   bool any_error = false;
   std::uint64_t total = 0;
   for (const auto& file : files) {
     std::uint64_t file_hits = 0;
+    const std::string display = file == "-" ? "(standard input)" : file;
     try {
-      auto input = io::input_buffer::open(file);
-      io::format fmt = a.fasta ? io::format::automatic : io::format::plain;
-      if (a.fasta) {
-        fmt = io::detect_format(input.bytes());
-        if (fmt == io::format::plain) fmt = io::format::fasta;
-      } else if (!a.no_fasta) {
-        fmt = io::format::automatic;
+      oo.name = display;
+      auto input = io::source::open(file, oo);
+      so.max_hits = a.quiet ? 1 : (a.max_count ? static_cast<std::uint64_t>(*a.max_count) : 0);
+      if (a.max_count != 0) {  // -m 0 reads nothing
+        search_printer sink(printer, out, a, patterns, so, display);
+        if (choose_device(so, patterns.size(), input.expected_size()) == device_kind::gpu)
+          file_hits = search_on_gpu(input, patterns, so, a.fasta, sink);
+        else
+          file_hits = search_input(*matcher, input, so, st, sink).hits;
       }
-      const std::string display = file == "-" ? "(standard input)" : file;
-      io::record_reader records(input.bytes(), fmt, display);
-      if (a.lines && records.detected() != io::format::plain)
-        throw error(errc::invalid_argument, display + ": --lines needs plain text (FASTA/FASTQ records have no lines; add --no-fasta)");
-      io::record rec;
-      std::uint64_t longest = 0;
-      bool stop = false;
-      while (!stop && records.next(rec)) {
-        longest = std::max<std::uint64_t>(longest, rec.sequence.size());
-        if (a.max_count && file_hits >= static_cast<std::uint64_t>(*a.max_count)) break;
-        so.max_hits = a.quiet ? 1 : (a.max_count ? static_cast<std::uint64_t>(*a.max_count) - file_hits : 0);
-        printer.begin(rec.name, rec.sequence);
-        const hit_callback on_hits = [&](std::span<const hit> hits) {
-          if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
-          if (a.check)
-            for (const hit& h : hits)
-              if (auto why = check_hit(h, patterns[h.pattern], rec.sequence, so); !why.empty())
-                throw error(errc::invalid_argument, fmt::format("--check failed in {}: {}", rec.name, why));
-          if (a.quiet) {
-            stop = true;
-            return false;
-          }
-          if (!a.count)
-            for (const hit& h : hits) printer.print(h);
-          return true;
-        };
-        const bool on_gpu =
-            gpu_ok && (a.device == "gpu" ||
-                       (patterns.size() * strands >= 8 && static_cast<double>(patterns.size() * strands) *
-                                                              static_cast<double>(rec.sequence.size()) >= gpu_work));
-        file_hits += on_gpu ? gpu::search_sequence(patterns, rec.sequence, so, on_hits)
-                            : search_sequence(*matcher, rec.sequence, so, on_hits);
-        printer.end();
-        if (a.quiet && file_hits > 0) return 0;
-      }
-      // A pattern that cannot fit in any sequence is a usage error, not "no match".
-      const std::uint64_t need = shortest > static_cast<std::size_t>(a.k) ? shortest - static_cast<std::size_t>(a.k) : 1;
-      if (longest < need && file_hits == 0 && a.max_count != 0)  // -m 0 reads no record through
-        throw error(errc::invalid_argument,
-                    fmt::format("{}: the pattern ({} bytes) is longer than the text ({} bytes)", display, shortest, longest));
+      if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
+      if (a.quiet && file_hits > 0) return 0;
       if (a.count) {
         if (files.size() > 1) out.put(fmt::format("{}:{}\n", display, file_hits));
         else out.put(fmt::format("{}\n", file_hits));
@@ -269,6 +299,8 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("--algorithm", a->algorithm, "exact: bf|kmp|horspool|sunday|simd|auto; approximate: auto|myers|dp (or one engine: myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)");
   cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic)")->group("");
+  cmd->add_option("--chunk-size", a->chunk_size, "new bytes per chunk of a stream (default: automatic)")->group("");
+  cmd->add_option("--inflater", a->inflater, "gzip: auto|isal|zlib")->group("")->check(CLI::IsMember({"auto", "isal", "zlib"}));
   cmd->add_flag("--check", a->check, "re-verify every hit against the text with a plain DP (slow; for audits)");
   cmd->add_flag("-c,--count", a->count, "print the number of hits per input");
   cmd->add_flag("-q,--quiet", a->quiet, "print nothing; exit 0 at the first hit");

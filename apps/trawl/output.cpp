@@ -54,34 +54,144 @@ std::string json_escape(std::string_view s) {
   return out;
 }
 
+void text_buffer::append(std::uint64_t pos, std::string_view b) {
+  if (bytes_.size() == dead_) {  // nothing held: start at pos
+    bytes_.clear();
+    base_ = pos;
+    dead_ = 0;
+  }
+  bytes_.append(b);
+}
+
+void text_buffer::drop_before(std::uint64_t pos) {
+  if (pos <= begin()) return;
+  dead_ = static_cast<std::size_t>(std::min(pos, end()) - base_);
+  if (dead_ >= (std::size_t{1} << 16) && dead_ * 2 >= bytes_.size()) {
+    bytes_.erase(0, dead_);
+    base_ += dead_;
+    dead_ = 0;
+  }
+}
+
+std::string_view text_buffer::at(std::uint64_t a, std::uint64_t b) const {
+  a = std::max(a, begin());
+  b = std::min(b, end());
+  if (a >= b) return {};
+  return std::string_view(bytes_).substr(static_cast<std::size_t>(a - base_), static_cast<std::size_t>(b - a));
+}
+
+std::uint64_t text_buffer::find_newline(std::uint64_t pos) const {
+  const std::string_view t = at(pos, end());
+  const std::size_t nl = t.find('\n');
+  return nl == std::string_view::npos ? end() : std::max(pos, begin()) + nl;
+}
+
+std::uint64_t text_buffer::line_start(std::uint64_t pos) const {
+  const std::string_view t = at(begin(), pos);
+  const std::size_t nl = t.rfind('\n');
+  return nl == std::string_view::npos ? begin() : begin() + nl + 1;
+}
+
+std::uint64_t text_buffer::newlines(std::uint64_t a, std::uint64_t b) const {
+  const std::string_view t = at(a, b);
+  return static_cast<std::uint64_t>(std::count(t.begin(), t.end(), '\n'));
+}
+
 hit_printer::hit_printer(writer& w, const print_options& opt, const std::vector<std::string>& patterns)
     : w_(w), opt_(opt), patterns_(patterns) {}
 
-void hit_printer::begin(std::string_view source, std::string_view seq) {
+void hit_printer::begin(std::string_view source) {
   source_ = source;
-  seq_ = seq;
+  text_.reset();
+  ended_ = false;
+  floor_ = 0;
   line_cursor_ = 0;
   line_no_ = 1;
   last_line_start_ = ~std::uint64_t{0};
   last_line_end_ = 0;
   held_.clear();
+  waiting_.clear();
 }
 
-void hit_printer::end() { flush_lines(~std::uint64_t{0}); }
+bool hit_printer::wants_text() const {
+  return opt_.align || opt_.format == out_format::human || opt_.format == out_format::lines;
+}
+
+void hit_printer::text(std::uint64_t pos, std::string_view bytes) {
+  text_.append(pos, bytes);
+  if (!waiting_.empty()) flush_waiting(false);
+  if (!held_.empty()) flush_lines(floor_);
+}
+
+void hit_printer::floor(std::uint64_t pos) {
+  floor_ = pos;
+  std::uint64_t keep = pos;
+  if (opt_.format == out_format::lines) {
+    flush_lines(pos);
+    if (!held_.empty()) keep = std::min(keep, *std::min_element(held_.begin(), held_.end()));
+    keep = text_.line_start(keep);
+    if (line_cursor_ < keep) {  // count the lines that are about to go
+      line_no_ += text_.newlines(line_cursor_, keep);
+      line_cursor_ = keep;
+    }
+  } else if (opt_.format == out_format::human) {
+    if (!waiting_.empty()) keep = std::min(keep, waiting_.front().start);
+    keep = keep > kContext ? keep - kContext : 0;
+  }
+  text_.drop_before(keep);
+}
+
+void hit_printer::idle() { flush_waiting(true); }
+
+void hit_printer::end() {
+  ended_ = true;
+  flush_lines(~std::uint64_t{0});
+  flush_waiting(true);
+}
 
 void hit_printer::flush_lines(std::uint64_t bound) {
   std::sort(held_.begin(), held_.end());
-  const auto stop = std::lower_bound(held_.begin(), held_.end(), bound);
-  for (auto it = held_.begin(); it != stop; ++it) print_line_of(*it);
-  held_.erase(held_.begin(), stop);
+  auto it = held_.begin();
+  for (; it != held_.end() && *it < bound; ++it) {
+    if (!ended_ && text_.find_newline(*it) == text_.end()) break;  // its line is not complete yet
+    print_line_of(*it);
+  }
+  held_.erase(held_.begin(), it);
+}
+
+void hit_printer::flush_waiting(bool all) {
+  std::size_t i = 0;
+  for (; i < waiting_.size() && (all || ended_ || waiting_[i].end + kContext <= text_.end()); ++i) print_now(waiting_[i]);
+  waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(i));
 }
 
 void hit_printer::print(const hit& h) {
+  switch (opt_.format) {
+    case out_format::lines: {
+      // Each matching line once, in order: starts are held until no later hit can start
+      // before them, then printed sorted (approximate hits come by end; their starts can step
+      // back by up to the reach).
+      held_.push_back(h.start);
+      if (held_.size() >= 256) {
+        const std::uint64_t last = h.end > 0 ? h.end - 1 : 0;
+        flush_lines(opt_.key == hit_key::start ? h.start : (last > opt_.reach ? last - opt_.reach : 0));
+      }
+      return;
+    }
+    case out_format::human:
+      waiting_.push_back(h);
+      flush_waiting(false);
+      return;
+    default: print_now(h);
+  }
+}
+
+void hit_printer::print_now(const hit& h) {
   const char strand_c = h.dir == strand::forward ? '+' : '-';
   const std::string& pat = patterns_[h.pattern];
   std::string cigar;
   if (opt_.align) {
-    std::string_view target = seq_.substr(h.start, h.end - h.start);
+    const std::string_view target = text_.at(h.start, h.end);
     const std::string oriented = h.dir == strand::forward ? pat : reverse_complement(pat);
     cigar = align_cigar(oriented, target, opt_.matching);
   }
@@ -99,22 +209,10 @@ void hit_printer::print(const hit& h) {
     case out_format::bed:
       print_bed(h, strand_c, pat);
       return;
-    case out_format::lines: {
-      // Each matching line once, in order: starts are held until no later hit can start
-      // before them, then printed sorted (approximate hits come by end; their starts can step
-      // back by up to the reach).
-      held_.push_back(h.start);
-      if (held_.size() >= 256) {
-        const std::uint64_t last = h.end > 0 ? h.end - 1 : 0;
-        flush_lines(opt_.key == hit_key::start ? h.start : (last > opt_.reach ? last - opt_.reach : 0));
-      }
-      return;
-    }
+    case out_format::lines: return;  // printed by line (print_line_of)
     case out_format::human: {
       const bool c = opt_.color;
-      const std::uint64_t ctx = 30;
-      const std::uint64_t a = h.start > ctx ? h.start - ctx : 0;
-      const std::uint64_t b = std::min<std::uint64_t>(seq_.size(), h.end + ctx);
+      const std::uint64_t a = h.start > kContext ? h.start - kContext : 0;
       auto clean = [](std::string_view s) {
         std::string r(s);
         for (auto& ch : r)
@@ -124,8 +222,8 @@ void hit_printer::print(const hit& h) {
       fmt::format_to(fmt::appender(tmp_), "{}{}{}:{}{}-{}{} {}{}{}  {}{}{}{}{}\n", c ? "\033[35m" : "", source_,
                      c ? "\033[0m" : "", c ? "\033[32m" : "", h.start, h.end, c ? "\033[0m" : "",
                      h.errors == 0 ? "" : fmt::format("k={} ", h.errors), strand_c, opt_.align ? " " + cigar : "",
-                     clean(seq_.substr(a, h.start - a)), c ? "\033[1;31m" : "[",
-                     clean(seq_.substr(h.start, h.end - h.start)), c ? "\033[0m" : "]", clean(seq_.substr(h.end, b - h.end)));
+                     clean(text_.at(a, h.start)), c ? "\033[1;31m" : "[", clean(text_.at(h.start, h.end)),
+                     c ? "\033[0m" : "]", clean(text_.at(h.end, h.end + kContext)));
       break;
     }
   }
@@ -232,24 +330,18 @@ void hit_printer::print_line_of(std::uint64_t pos) {
   // line printed last costs nothing more: every search below is then linear in the text over
   // the whole output.
   if (pos >= last_line_start_ && pos < last_line_end_) return;
-  if (pos >= line_cursor_) {
-    line_no_ += static_cast<std::uint64_t>(std::count(seq_.begin() + static_cast<std::ptrdiff_t>(line_cursor_),
-                                                      seq_.begin() + static_cast<std::ptrdiff_t>(pos), '\n'));
-  } else {
-    line_no_ -= static_cast<std::uint64_t>(std::count(seq_.begin() + static_cast<std::ptrdiff_t>(pos),
-                                                      seq_.begin() + static_cast<std::ptrdiff_t>(line_cursor_), '\n'));
-  }
+  if (pos >= line_cursor_) line_no_ += text_.newlines(line_cursor_, pos);
+  else line_no_ -= text_.newlines(pos, line_cursor_);
   line_cursor_ = pos;
-  const std::size_t nl_before = pos == 0 ? std::string_view::npos : seq_.rfind('\n', pos - 1);
-  const std::uint64_t ls = nl_before == std::string_view::npos ? 0 : nl_before + 1;
-  const std::size_t nl_after = seq_.find('\n', pos);
-  const std::uint64_t le = nl_after == std::string_view::npos ? seq_.size() : nl_after;
+  const std::uint64_t ls = text_.line_start(pos);
+  const std::uint64_t le = text_.find_newline(pos);
   last_line_start_ = ls;
   last_line_end_ = le + 1;  // its newline belongs to it (a hit may start there)
   tmp_.clear();
   if (opt_.with_source) fmt::format_to(fmt::appender(tmp_), "{}{}{}:", opt_.color ? "\033[35m" : "", source_, opt_.color ? "\033[0m" : "");
   fmt::format_to(fmt::appender(tmp_), "{}{}{}:", opt_.color ? "\033[32m" : "", line_no_, opt_.color ? "\033[0m" : "");
-  tmp_.append(seq_.substr(ls, le - ls));
+  const std::string_view line = text_.at(ls, le);
+  tmp_.append(line.data(), line.data() + line.size());
   tmp_.push_back('\n');
   put_tmp();
 }

@@ -77,30 +77,79 @@ struct print_options {
   std::uint64_t reach = 0;
 };
 
-/// Prints hits of one sequence in the chosen format.
+/// The bytes of the current record that a printer still needs, [base, base + size).
+class text_buffer {
+ public:
+  void reset() {
+    base_ = 0;
+    dead_ = 0;
+    bytes_.clear();
+  }
+  /// Appends the record's bytes from `pos` (the end of what is held).
+  void append(std::uint64_t pos, std::string_view b);
+  /// Forgets the bytes before `pos` (amortized: the buffer is compacted when half is dead).
+  void drop_before(std::uint64_t pos);
+  [[nodiscard]] std::uint64_t begin() const { return base_ + dead_; }
+  [[nodiscard]] std::uint64_t end() const { return base_ + bytes_.size(); }
+  /// The held bytes of [a, b), clipped to what is held.
+  [[nodiscard]] std::string_view at(std::uint64_t a, std::uint64_t b) const;
+  /// Position of the first '\n' at or after `pos`, or end() when none is held.
+  [[nodiscard]] std::uint64_t find_newline(std::uint64_t pos) const;
+  /// Start of the line holding `pos`: after the last '\n' before it, or begin() when none is held.
+  [[nodiscard]] std::uint64_t line_start(std::uint64_t pos) const;
+  /// Number of '\n' in [a, b).
+  [[nodiscard]] std::uint64_t newlines(std::uint64_t a, std::uint64_t b) const;
+
+ private:
+  std::uint64_t base_ = 0;
+  std::size_t dead_ = 0;
+  std::string bytes_;
+};
+
+/// Prints the hits of one record after another in the chosen format. The record's bytes come
+/// as the search reads them (text()); the formats that show text (human, lines, --align) hold
+/// what they still need and print a hit once its context has arrived.
 class hit_printer {
  public:
   hit_printer(writer& w, const print_options& opt, const std::vector<std::string>& patterns);
   /// Starts a new sequence (record or plain input) named `source`.
-  void begin(std::string_view source, std::string_view seq);
+  void begin(std::string_view source);
+  /// True when the chosen format reads the text (text() must then be called).
+  [[nodiscard]] bool wants_text() const;
+  /// The next bytes of the sequence, from `pos`.
+  void text(std::uint64_t pos, std::string_view bytes);
   void print(const hit& h);
-  /// Ends the sequence begun last: prints what the lines format still holds (call before the
-  /// sequence's bytes go away).
+  /// No later hit starts before `pos`: what is complete below it is printed, and bytes no
+  /// later line or context needs are dropped.
+  void floor(std::uint64_t pos);
+  /// The input paused: prints what waits for context that has not come (clipped).
+  void idle();
+  /// Ends the sequence begun last: prints what is held.
   void end();
+  [[nodiscard]] const text_buffer& held_text() const { return text_; }
 
  private:
+  static constexpr std::uint64_t kContext = 30;  ///< human format: bytes shown on each side
+  void print_now(const hit& h);
   void print_line_of(std::uint64_t pos);
-  /// Lines format: prints the lines of the held starts below `bound` (all: ~0), in order.
+  /// Lines format: prints the lines of the held starts below `bound` whose line is complete.
   void flush_lines(std::uint64_t bound);
+  /// Human format: prints the waiting hits whose context has arrived (all: every one).
+  void flush_waiting(bool all);
   writer& w_;
   print_options opt_;
   const std::vector<std::string>& patterns_;
-  std::string_view source_, seq_;
+  std::string_view source_;
+  text_buffer text_;
+  bool ended_ = false;  ///< the sequence's last byte has come
+  std::uint64_t floor_ = 0;
   std::uint64_t line_cursor_ = 0, line_no_ = 1;
   /// The line printed last, [start, end): later hits inside it print nothing.
   std::uint64_t last_line_start_ = ~std::uint64_t{0}, last_line_end_ = 0;
   /// Lines format: hit starts not printed yet (a later hit may still start on an earlier line).
   std::vector<std::uint64_t> held_;
+  /// Human format: hits waiting for the context after them.
+  std::vector<hit> waiting_;
   fmt::memory_buffer tmp_;  ///< one formatted record (appended in place: no per-char growth)
   void put_tmp() { w_.put(std::string_view(tmp_.data(), tmp_.size())); }
   /// The TSV and BED lines, written in place into the writer's buffer.

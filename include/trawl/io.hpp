@@ -1,10 +1,14 @@
-// trawl/io.hpp — the input layer: files, stdin and gzip as bytes; FASTA/FASTQ as records.
+// trawl/io.hpp — the input layer: files, pipes, gzip and zstd as byte streams or mapped bytes;
+// FASTA/FASTQ as records, parsed from memory or from a stream.
 //
-// Regular files are memory-mapped (64-bit offsets; files over 4 GiB work). Pipes and stdin
-// are read into memory. Gzip input (detected by its magic bytes) is decompressed with zlib.
+// Regular uncompressed files are memory-mapped (64-bit offsets; files over 4 GiB work).
+// Everything else (pipes, stdin, files that cannot be mapped, gzip and zstd, detected from
+// their first bytes) is read as a stream in pieces, so memory does not grow with the input.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,11 +16,88 @@
 
 namespace trawl::io {
 
-/// The bytes of one input, owned (mapped or in memory). Move-only.
+/// Which library inflates gzip input: ISA-L's igzip when trawl was built with it (automatic),
+/// or zlib.
+enum class inflater { automatic, zlib, isal };
+
+/// The compression of an input, as detected from its first bytes.
+enum class compression { none, gzip, zstd };
+
+/// True when trawl was built with ISA-L (inflater::isal is available).
+bool have_isal() noexcept;
+
+/// A sequential stream of bytes: a pipe, a file read in pieces, or a decompressor over one.
+class byte_stream {
+ public:
+  virtual ~byte_stream() = default;
+  /// Reads up to n > 0 bytes into buf and returns how many: 0 at the end of the stream, -1
+  /// when timeout_ms (>= 0) passed with no byte to return (timeout_ms < 0: wait for bytes).
+  /// Throws trawl::error: io_error on a read error, bad_format on corrupt or truncated
+  /// compressed data.
+  virtual std::ptrdiff_t read(char* buf, std::size_t n, int timeout_ms) = 0;
+};
+
+/// A byte stream over a file descriptor (not owned); reads wait with poll().
+std::unique_ptr<byte_stream> fd_stream(int fd, std::string name);
+/// A byte stream over bytes in memory (not owned), handed out `piece` bytes at a time at most
+/// (0: all at once); tests feed inputs 1..N bytes at a time with it.
+std::unique_ptr<byte_stream> memory_stream(std::string_view bytes, std::size_t piece = 0);
+/// Decompressing streams over `inner`: gzip (concatenated members, BGZF) and zstd (concatenated
+/// frames). `name` is used in error messages.
+std::unique_ptr<byte_stream> gzip_stream(std::unique_ptr<byte_stream> inner, std::string name,
+                                         inflater which = inflater::automatic);
+std::unique_ptr<byte_stream> zstd_stream(std::unique_ptr<byte_stream> inner, std::string name);
+
+/// Options of source::open.
+struct open_options {
+  std::string name;  ///< the input's name in records and messages (empty: the path)
+  inflater gzip = inflater::automatic;
+  bool map = true;  ///< map regular uncompressed files (false: read them as a stream)
+};
+
+/// One input opened for searching: the bytes of a mapped regular file, or a stream (pipes,
+/// stdin, unmappable files, any compressed input, which is decompressed as it is read).
+/// Move-only.
+class source {
+ public:
+  /// Opens `path` ("-" = standard input). Throws trawl::error(io_error) if it is missing, a
+  /// directory or unreadable.
+  static source open(const std::string& path, const open_options& options = {});
+  /// A source over `stream` (compression detected from its first bytes), named `name`.
+  static source from_stream(std::unique_ptr<byte_stream> stream, std::string name,
+                            const open_options& options = {});
+
+  source();
+  ~source();
+  source(source&&) noexcept;
+  source& operator=(source&&) noexcept;
+
+  [[nodiscard]] const std::string& name() const noexcept;
+  /// The whole input when it is a mapped, uncompressed regular file; otherwise stream() reads it.
+  [[nodiscard]] bool is_mapped() const noexcept;
+  [[nodiscard]] std::string_view mapped() const noexcept;
+  [[nodiscard]] byte_stream& stream();
+  [[nodiscard]] compression compressed() const noexcept;
+  /// About how many bytes the input holds: the mapped size, about 4x the file's size for a
+  /// compressed regular file (text and DNA compress 3-5x), 0 when unknown (pipes).
+  [[nodiscard]] std::uint64_t expected_size() const noexcept;
+
+  struct impl;
+
+ private:
+  std::unique_ptr<impl> impl_;
+};
+
+/// Reads a whole stream into memory (for the commands that need their input whole).
+std::string read_all(byte_stream& in);
+
+/// The bytes of one input, whole: mapped, or read (and decompressed) into memory. For the
+/// commands that need the whole text (best, index build); searches stream (trawl/stream.hpp).
+/// Move-only.
 class input_buffer {
  public:
   /// Opens `path` ("-" = standard input). Throws trawl::error(io_error) if it is missing, a
-  /// directory or unreadable, trawl::error(bad_format) on corrupt gzip data.
+  /// directory or unreadable, trawl::error(bad_format) on corrupt gzip or zstd data.
   static input_buffer open(const std::string& path);
   /// Wraps bytes already in memory (for tests and library users).
   static input_buffer from_string(std::string bytes, std::string name = "-");
@@ -29,7 +110,7 @@ class input_buffer {
   [[nodiscard]] std::string_view bytes() const noexcept;
   [[nodiscard]] const std::string& name() const noexcept;
   [[nodiscard]] bool is_mapped() const noexcept;
-  [[nodiscard]] bool was_gzip() const noexcept;
+  [[nodiscard]] bool was_compressed() const noexcept;
 
   struct impl;
 
@@ -56,6 +137,47 @@ struct record {
   std::string_view name;      ///< record id (header up to the first blank), or the input name
   std::string_view sequence;  ///< valid until the next call of next()
   std::uint64_t index = 0;    ///< 0-based record number within the input
+};
+
+/// Receives what a record_parser finds, in input order.
+class record_handler {
+ public:
+  virtual ~record_handler() = default;
+  /// A record begins: its id (FASTA/FASTQ), or the input's name (plain input).
+  virtual void begin_record(std::string_view name) = 0;
+  /// The next bytes of the current record's sequence (line breaks removed).
+  virtual void sequence(std::string_view bytes) = 0;
+  virtual void end_record() = 0;
+};
+
+/// Parses records from an input handed over in pieces of any size (1 byte and up): the same
+/// records, names and sequences as record_reader over the whole input. Memory: the longest
+/// header line plus, for FASTQ, the current record's sequence line.
+class record_parser {
+ public:
+  /// `fmt` automatic: detected from the first bytes (as detect_format, deciding once enough
+  /// bytes are seen: at most three lines).
+  record_parser(format fmt, std::string input_name, record_handler& out);
+  /// The next piece of the input. Throws trawl::error(bad_format) on a malformed record.
+  void feed(std::string_view bytes);
+  /// The input ended: completes the last record (an empty plain input is one empty record).
+  void finish();
+  [[nodiscard]] format detected() const noexcept { return fmt_; }
+
+ private:
+  void parse(std::string_view bytes);
+  void fail(const std::string& what) const;
+  format fmt_;
+  std::string input_name_;
+  record_handler& out_;
+  std::string probe_;          ///< bytes held until the format is known
+  std::string line_;           ///< a header line cut by a piece edge
+  std::string header_;         ///< FASTQ: the current record's header
+  std::string fastq_seq_;      ///< FASTQ: the current record's sequence until its quality line
+  int state_ = 0;              ///< where in a record the parser is (records.cpp)
+  bool in_record_ = false, at_line_start_ = true, bom_checked_ = false;
+  std::uint64_t count_ = 0;
+  std::size_t qual_left_ = 0;
 };
 
 /// Iterates the records of an input. For plain inputs there is exactly one record.

@@ -45,6 +45,13 @@ class matcher {
                     std::vector<hit>& out) const = 0;
 };
 
+/// Where a search runs.
+enum class device_kind {
+  automatic,  ///< the GPU when the work pays for its start-up and one is present (choose_device)
+  cpu,
+  gpu,
+};
+
 /// How a set of patterns is searched. Defaults are exact, forward strand, all cores.
 struct search_options {
   // -- what counts as a hit --
@@ -67,8 +74,17 @@ struct search_options {
   /// one worker whatever `threads` says.
   unsigned threads = 0;
   std::size_t slice_size = 0;   ///< owned bytes per slice; 0 = automatic
-  std::uint64_t max_hits = 0;   ///< stop after this many hits in a sequence; 0 = no limit
+  std::uint64_t max_hits = 0;   ///< stop after this many hits in a sequence (an input, for search_input); 0 = no limit
+  device_kind device = device_kind::automatic;
 };
+
+/// The device that a search of `patterns` patterns (options.both_strands: twice as many
+/// pattern-strands) over about `bytes` bytes of text runs on (0 = unknown: the CPU unless
+/// options.device is gpu). Automatic: the GPU for approximate searches whose pattern-strands x
+/// bytes exceed what the CPU cores do in about the GPU's fixed start-up cost, when a GPU is
+/// present; CUDA is touched only then, so a search the CPU serves costs the same on a host
+/// with a GPU. Throws trawl::error(no_device) when options.device is gpu and none is present.
+device_kind choose_device(const search_options& options, std::size_t patterns, std::uint64_t bytes);
 
 /// Reverse complement of a DNA string (ACGT, acgt, IUPAC codes; other bytes are kept).
 std::string reverse_complement(std::string_view dna);

@@ -107,3 +107,226 @@ bool record_reader::next(record& r) {
 }
 
 }  // namespace trawl::io
+
+// ---- record_parser: the same records from an input handed over in pieces ----------------
+
+namespace trawl::io {
+namespace {
+
+// Parser states (record_parser::state_).
+enum : int {
+  before_record,  // skipping blank lines before a record's '>' / '@'
+  header,         // in a header line (collected in line_)
+  fasta_seq,      // in a FASTA sequence line
+  fasta_line,     // at the start of a line inside a FASTA record
+  fastq_seq,      // in a FASTQ sequence line (collected in fastq_seq_)
+  fastq_plus,     // at the start of a FASTQ '+' line
+  fastq_plus_rest,
+  fastq_qual,     // in a FASTQ quality line (counted, not kept)
+};
+
+std::string_view strip_cr(std::string_view s) {
+  if (!s.empty() && s.back() == '\r') s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+record_parser::record_parser(format fmt, std::string input_name, record_handler& out)
+    : fmt_(fmt), input_name_(std::move(input_name)), out_(out) {}
+
+void record_parser::fail(const std::string& what) const {
+  const char* kind = fmt_ == format::fastq ? "FASTQ" : "FASTA";
+  throw error(errc::bad_format, input_name_ + ": " + (what.empty() ? std::string("malformed ") + kind + " record " + std::to_string(count_ + 1) : what));
+}
+
+void record_parser::feed(std::string_view bytes) {
+  if (fmt_ == format::automatic) {
+    // Hold the first bytes until detect_format can decide: '>' decides at once, '@' after
+    // three lines, anything else at its first byte.
+    probe_.append(bytes);
+    std::size_t p = probe_.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    while (p < probe_.size() && (probe_[p] == '\n' || probe_[p] == '\r')) ++p;
+    constexpr std::size_t probe_limit = std::size_t{1} << 20;  // then decide on what is there
+    if (probe_.size() < probe_limit && (p >= probe_.size() || (probe_.size() < 3 && probe_[0] == '\xEF'))) return;
+    if (probe_.size() < probe_limit && probe_[p] == '@') {
+      std::size_t lines = 0;
+      for (std::size_t i = p; i < probe_.size() && lines < 3; ++i) lines += probe_[i] == '\n' ? 1 : 0;
+      if (lines < 3) return;
+    }
+    fmt_ = detect_format(probe_);
+    std::string held = std::move(probe_);
+    probe_.clear();
+    parse(held);
+    return;
+  }
+  parse(bytes);
+}
+
+void record_parser::finish() {
+  if (fmt_ == format::automatic) {
+    fmt_ = detect_format(probe_);
+    std::string held = std::move(probe_);
+    probe_.clear();
+    parse(held);
+  }
+  if (fmt_ == format::plain) {
+    if (!in_record_) out_.begin_record(input_name_);
+    out_.end_record();
+    in_record_ = false;
+    return;
+  }
+  switch (state_) {
+    case before_record: break;
+    case header:
+      if (fmt_ == format::fastq) fail("");
+      out_.begin_record(record_id(strip_cr(line_)));
+      out_.end_record();
+      break;
+    case fasta_seq:
+    case fasta_line: out_.end_record(); break;
+    case fastq_qual: parse("\n"); break;  // the last line may lack its newline
+    default: fail("");
+  }
+  state_ = before_record;
+}
+
+void record_parser::parse(std::string_view b) {
+  if (fmt_ == format::plain) {
+    if (!in_record_) {
+      out_.begin_record(input_name_);
+      in_record_ = true;
+    }
+    if (!b.empty()) out_.sequence(b);
+    return;
+  }
+  std::size_t i = 0;
+  std::string first;  // the first bytes, with a byte order mark, if any, cut by piece edges
+  if (!bom_checked_) {
+    probe_.append(b);
+    if (probe_.size() < 3 && std::string_view("\xEF\xBB\xBF").substr(0, probe_.size()) == probe_) return;
+    bom_checked_ = true;
+    first = std::move(probe_);
+    probe_.clear();
+    b = first;
+    if (b.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
+  }
+  const bool fasta = fmt_ == format::fasta;
+  while (i < b.size()) {
+    switch (state_) {
+      case before_record: {
+        const char c = b[i];
+        if (c == '\n' || c == '\r') {
+          ++i;
+          break;
+        }
+        if (fasta && c != '>')
+          fail("FASTA record " + std::to_string(count_ + 1) + " does not start with '>'");
+        if (!fasta && c != '@')
+          fail("FASTQ record " + std::to_string(count_ + 1) + " does not start with '@'");
+        line_.clear();
+        state_ = header;
+        ++i;
+        break;
+      }
+      case header: {
+        const std::size_t nl = b.find('\n', i);
+        if (nl == std::string_view::npos) {
+          line_.append(b.substr(i));
+          i = b.size();
+          break;
+        }
+        line_.append(b.substr(i, nl - i));
+        i = nl + 1;
+        if (fasta) {
+          out_.begin_record(record_id(strip_cr(line_)));
+          state_ = fasta_line;
+        } else {
+          header_ = std::move(line_);
+          line_.clear();
+          fastq_seq_.clear();
+          state_ = fastq_seq;
+        }
+        break;
+      }
+      case fasta_line:
+        if (b[i] == '>') {  // the next record
+          out_.end_record();
+          ++count_;
+          line_.clear();
+          state_ = header;
+          ++i;
+          break;
+        }
+        state_ = fasta_seq;
+        [[fallthrough]];
+      case fasta_seq: {
+        // Sequence bytes up to the end of the line, without '\r'.
+        const std::size_t nl = b.find('\n', i);
+        const std::size_t end = nl == std::string_view::npos ? b.size() : nl;
+        while (i < end) {
+          const std::size_t cr = b.find('\r', i);
+          const std::size_t stop = cr == std::string_view::npos || cr > end ? end : cr;
+          if (stop > i) out_.sequence(b.substr(i, stop - i));
+          i = stop == end ? end : stop + 1;
+        }
+        if (nl != std::string_view::npos) {
+          i = nl + 1;
+          state_ = fasta_line;
+        }
+        break;
+      }
+      case fastq_seq: {
+        const std::size_t nl = b.find('\n', i);
+        if (nl == std::string_view::npos) {
+          fastq_seq_.append(b.substr(i));
+          i = b.size();
+          break;
+        }
+        fastq_seq_.append(b.substr(i, nl - i));
+        i = nl + 1;
+        if (!fastq_seq_.empty() && fastq_seq_.back() == '\r') fastq_seq_.pop_back();
+        state_ = fastq_plus;
+        break;
+      }
+      case fastq_plus:
+        if (b[i] != '+') fail("");
+        state_ = fastq_plus_rest;
+        break;
+      case fastq_plus_rest: {
+        const std::size_t nl = b.find('\n', i);
+        if (nl == std::string_view::npos) {
+          i = b.size();
+          break;
+        }
+        i = nl + 1;
+        qual_left_ = 0;
+        line_.clear();  // holds the quality line's last byte, to drop a '\r' before its newline
+        state_ = fastq_qual;
+        break;
+      }
+      case fastq_qual: {
+        const std::size_t nl = b.find('\n', i);
+        const std::size_t end = nl == std::string_view::npos ? b.size() : nl;
+        if (end > i) {
+          qual_left_ += end - i;
+          line_.assign(1, b[end - 1]);
+        }
+        i = end;
+        if (nl == std::string_view::npos) break;
+        ++i;
+        const std::size_t qual = qual_left_ - (line_ == "\r" ? 1 : 0);
+        if (qual != fastq_seq_.size()) fail("");
+        out_.begin_record(record_id(strip_cr(std::string_view(header_))));
+        if (!fastq_seq_.empty()) out_.sequence(fastq_seq_);
+        out_.end_record();
+        ++count_;
+        state_ = before_record;
+        break;
+      }
+      default: fail("");
+    }
+  }
+}
+
+}  // namespace trawl::io

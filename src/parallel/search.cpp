@@ -12,13 +12,18 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <exception>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <thread>
 
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
 #include "trawl/search.hpp"
+#include "trawl/stream.hpp"
 
 namespace trawl {
 
@@ -74,7 +79,7 @@ struct slice_summary {
 /// and the last can be open (matcher::one_pattern_strand); the slice is then summarized
 /// without reading every hit (a dense output's hits are 32 bytes each, 5 % of a one-thread
 /// m = 8, k = 3 DNA search on Zen 5 went to the loop below).
-slice_summary summarize(const std::vector<hit>& hits, bool one_id) {
+slice_summary summarize(std::span<const hit> hits, bool one_id) {
   slice_summary sum;
   if (hits.empty()) return sum;
   if (one_id) {
@@ -123,6 +128,13 @@ class ordered_delivery {
   }
 
   [[nodiscard]] std::uint64_t delivered() const { return delivered_; }
+  /// The lowest start of a hit taken but not yet delivered (~0 when none).
+  [[nodiscard]] std::uint64_t lowest_start() const {
+    std::uint64_t low = ~std::uint64_t{0};
+    for (const auto& [id, h] : pending_) low = std::min(low, h.start);
+    for (const hit& h : buffer_) low = std::min(low, h.start);
+    return low;
+  }
 
   /// True when every hit (one_id: they are all of one pattern and strand), and the pending
   /// piece if any, is of one (pattern, strand).
@@ -250,6 +262,595 @@ std::size_t choose_slice_size(std::size_t n, unsigned threads, const matcher& m,
   return std::max(s, 16 * context);
 }
 
+// ---- the scheduler: chunks of an input, slices of chunks, in-order delivery --------------
+
+/// Recycles chunk and block buffers, so their pages are faulted in once per search.
+class buffer_pool {
+ public:
+  std::string take() {
+    const std::lock_guard<std::mutex> lock(m_);
+    if (free_.empty()) return {};
+    std::string s = std::move(free_.back());
+    free_.pop_back();
+    return s;
+  }
+  void give(std::string&& s) {
+    if (s.capacity() == 0) return;
+    s.clear();
+    const std::lock_guard<std::mutex> lock(m_);
+    if (free_.size() < 32) free_.push_back(std::move(s));
+  }
+
+ private:
+  std::mutex m_;
+  std::vector<std::string> free_;
+};
+
+/// A part of one record as a chunk holds it: the window [base, base + len) of the record and
+/// the key positions it owns.
+struct piece {
+  std::uint64_t record = 0;  ///< record number within the input
+  std::uint64_t base = 0;    ///< record position of the window's first byte
+  std::size_t off = 0, len = 0;                ///< the window: chunk bytes [off, off + len)
+  std::size_t own_begin = 0, own_end = 0;      ///< owned key positions, window coordinates
+  std::uint32_t name = 0;    ///< first: the record's name, chunk::names[name]
+  bool first = false, last = false;            ///< the record's first / last piece
+};
+
+/// Bytes of the input with the pieces cut from them: copied (streams) or a view of a mapping.
+struct chunk {
+  std::string owned;
+  std::string_view bytes;
+  std::vector<piece> pieces;
+  std::vector<std::string> names;
+  bool idle = false;  ///< the input paused after this chunk
+  buffer_pool* pool = nullptr;
+  chunk() = default;
+  chunk(const chunk&) = delete;
+  chunk& operator=(const chunk&) = delete;
+  ~chunk() {
+    if (pool != nullptr) pool->give(std::move(owned));
+  }
+  [[nodiscard]] std::string_view window(const piece& p) const { return bytes.substr(p.off, p.len); }
+};
+
+/// One token of the pipeline: whole pieces [first, end) of a chunk, or one slice of a piece.
+struct job {
+  std::shared_ptr<const chunk> c;
+  std::uint32_t first = 0, end = 0;
+  bool split = false;                 ///< one slice [own_begin, own_end) of pieces[first]
+  std::size_t own_begin = 0, own_end = 0;
+  bool piece_first = true, piece_last = true;  ///< the slice is its piece's first / last
+  bool idle = false;                  ///< the input paused after this job
+  std::vector<hit> hits;              ///< every piece's hits, in record coordinates
+  std::vector<std::uint32_t> ends;    ///< hits of the i-th piece end at ends[i]
+  std::vector<slice_summary> sums;
+};
+
+/// Reads a stream on a thread of its own, into blocks of up to 1 MiB handed over in order. A
+/// block is handed over early when the stream pauses for idle_ms.
+class block_reader {
+ public:
+  struct block {
+    std::string bytes;
+    bool idle = false, end = false;
+    std::exception_ptr error;
+  };
+
+  block_reader(io::byte_stream& in, int idle_ms, buffer_pool& pool)
+      : in_(in), idle_ms_(idle_ms), pool_(pool), thread_([this] { run(); }) {}
+  ~block_reader() {
+    stop();
+    thread_.join();
+  }
+  block_reader(const block_reader&) = delete;
+  block_reader& operator=(const block_reader&) = delete;
+
+  /// The next block; an empty end block once stopped.
+  block next() {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return !queue_.empty() || stop_; });
+    if (queue_.empty()) return block{{}, false, true, nullptr};
+    block b = std::move(queue_.front());
+    queue_.pop_front();
+    cv_.notify_all();
+    return b;
+  }
+  void stop() {
+    const std::lock_guard<std::mutex> lock(m_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+
+ private:
+  static constexpr std::size_t kBlock = std::size_t{1} << 20;
+  static constexpr std::size_t kQueue = 4;
+
+  bool push(block&& b) {
+    std::unique_lock<std::mutex> lock(m_);
+    cv_.wait(lock, [&] { return stop_ || queue_.size() < kQueue; });
+    if (stop_) return false;
+    queue_.push_back(std::move(b));
+    cv_.notify_all();
+    return true;
+  }
+  bool stopping() {
+    const std::lock_guard<std::mutex> lock(m_);
+    return stop_;
+  }
+  void run() {
+    bool paused = false;  // an idle block was handed over and no byte came since
+    try {
+      for (;;) {
+        block b;
+        b.bytes = pool_.take();
+        b.bytes.resize(kBlock);
+        std::size_t len = 0;
+        while (len < kBlock) {
+          const std::ptrdiff_t r = in_.read(b.bytes.data() + len, kBlock - len, idle_ms_);
+          if (r < 0) {  // a pause
+            if (len > 0 || !paused) {
+              b.idle = true;
+              break;
+            }
+            if (stopping()) return;
+            continue;
+          }
+          if (r == 0) {
+            b.end = true;
+            break;
+          }
+          len += static_cast<std::size_t>(r);
+          if (stopping()) return;
+        }
+        paused = b.idle;
+        b.bytes.resize(len);
+        const bool end = b.end;
+        if (!push(std::move(b)) || end) return;
+      }
+    } catch (...) {
+      block b;
+      b.error = std::current_exception();
+      push(std::move(b));
+    }
+  }
+
+  io::byte_stream& in_;
+  int idle_ms_;
+  buffer_pool& pool_;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<block> queue_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+/// The one place that cuts text: turns records into chunks (each piece of a record carries
+/// the matcher's context: lookbehind bytes before its owned positions, lookahead after) and
+/// chunks into jobs of about `slice` owned bytes.
+class chunker final : public io::record_handler {
+ public:
+  chunker(const matcher& m, std::size_t chunk_size, std::size_t slice, buffer_pool& pool, std::deque<std::shared_ptr<job>>& out)
+      : lookbehind_(m.lookbehind()), lookahead_(m.lookahead()), chunk_size_(chunk_size), slice_(slice), pool_(pool), out_(out) {
+    new_chunk();
+  }
+
+  void begin_record(std::string_view name) override {
+    in_record_ = true;
+    name_.assign(name);
+    rec_pos_ = owned_ = base_ = 0;
+    win_off_ = cur_->owned.size();
+    first_ = true;
+  }
+  void sequence(std::string_view bytes) override {
+    while (!bytes.empty()) {
+      const std::size_t take = std::min(bytes.size(), chunk_size_ - fresh_);
+      cur_->owned.append(bytes.substr(0, take));
+      fresh_ += take;
+      rec_pos_ += take;
+      bytes.remove_prefix(take);
+      if (fresh_ >= chunk_size_) seal(false);
+    }
+  }
+  void end_record() override {
+    emit(rec_pos_, true);
+    in_record_ = false;
+    ++record_;
+    if (fresh_ >= chunk_size_ || cur_->pieces.size() >= kMaxPieces) seal(false);
+  }
+
+  /// Hands the chunk over as jobs (a record in progress is owned up to its bytes minus the
+  /// lookahead) and starts the next, which carries the context of that record.
+  void seal(bool idle) {
+    if (in_record_) emit(rec_pos_ >= lookahead_ ? rec_pos_ - lookahead_ : 0, false);
+    if (cur_->pieces.empty() && !idle) return;
+    std::shared_ptr<chunk> done = std::move(cur_);
+    done->bytes = done->owned;
+    done->idle = idle;
+    new_chunk();
+    if (in_record_) {  // carry the record's context into the new chunk
+      const std::uint64_t keep = owned_ >= lookbehind_ ? owned_ - lookbehind_ : 0;
+      cur_->owned.append(done->bytes.substr(win_off_ + (keep - base_), rec_pos_ - keep));
+      base_ = keep;
+      win_off_ = 0;
+    }
+    split(std::move(done), slice_, out_);
+  }
+
+  /// Cuts a chunk's pieces into jobs: small pieces together, large ones in slices.
+  static void split(std::shared_ptr<const chunk> c, std::size_t slice, std::deque<std::shared_ptr<job>>& out) {
+    const std::size_t before = out.size();
+    const auto n = static_cast<std::uint32_t>(c->pieces.size());
+    std::uint32_t group = 0;
+    std::size_t group_bytes = 0;
+    auto close_group = [&](std::uint32_t end) {
+      if (group == end) return;
+      auto j = std::make_shared<job>();
+      j->c = c;
+      j->first = group;
+      j->end = end;
+      out.push_back(std::move(j));
+      group = end;
+      group_bytes = 0;
+    };
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const piece& p = c->pieces[i];
+      const std::size_t own = p.own_end - p.own_begin;
+      if (own <= slice) {
+        group_bytes += own + 64;  // a piece costs something even when it is short
+        if (group_bytes >= slice) close_group(i + 1);
+        continue;
+      }
+      close_group(i);
+      for (std::size_t b = p.own_begin; b < p.own_end; b += slice) {
+        auto j = std::make_shared<job>();
+        j->c = c;
+        j->first = i;
+        j->end = i + 1;
+        j->split = true;
+        j->own_begin = b;
+        j->own_end = std::min(p.own_end, b + slice);
+        j->piece_first = b == p.own_begin;
+        j->piece_last = j->own_end == p.own_end;
+        out.push_back(std::move(j));
+      }
+      group = i + 1;
+    }
+    close_group(n);
+    if (c->idle) {
+      if (out.size() == before) {  // nothing to search: the pause alone
+        auto j = std::make_shared<job>();
+        j->c = c;
+        out.push_back(std::move(j));
+      }
+      out.back()->idle = true;
+    }
+  }
+
+ private:
+  static constexpr std::size_t kMaxPieces = std::size_t{1} << 16;
+
+  void new_chunk() {
+    cur_ = std::make_shared<chunk>();
+    cur_->pool = &pool_;
+    cur_->owned = pool_.take();
+    cur_->owned.reserve(chunk_size_ + lookbehind_ + lookahead_);
+    fresh_ = 0;
+  }
+  /// A piece of the record in progress owning [owned_, own_to).
+  void emit(std::uint64_t own_to, bool last) {
+    if (own_to <= owned_ && !last) return;
+    piece p;
+    p.record = record_;
+    p.base = base_;
+    p.off = win_off_;
+    p.len = static_cast<std::size_t>(rec_pos_ - base_);
+    p.own_begin = static_cast<std::size_t>(owned_ - base_);
+    p.own_end = static_cast<std::size_t>(std::max(own_to, owned_) - base_);
+    p.first = first_;
+    p.last = last;
+    if (first_) {
+      p.name = static_cast<std::uint32_t>(cur_->names.size());
+      cur_->names.push_back(name_);
+    }
+    cur_->pieces.push_back(p);
+    first_ = false;
+    owned_ = std::max(own_to, owned_);
+  }
+
+  std::size_t lookbehind_, lookahead_, chunk_size_, slice_;
+  buffer_pool& pool_;
+  std::deque<std::shared_ptr<job>>& out_;
+  std::shared_ptr<chunk> cur_;
+  std::size_t fresh_ = 0;  ///< new bytes in cur_ (not counting the carried context)
+  // The record in progress.
+  bool in_record_ = false, first_ = true;
+  std::string name_;
+  std::uint64_t record_ = 0, rec_pos_ = 0, owned_ = 0, base_ = 0;
+  std::size_t win_off_ = 0;
+};
+
+/// One search of one input: the input stage (reading, parsing, chunking), the parallel scan
+/// of jobs and the in-order delivery to the sink.
+class stream_search {
+ public:
+  stream_search(const matcher& m, const search_options& o, search_sink& sink) : m_(m), o_(o), sink_(sink) {
+    const auto cores = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
+    threads_ = o.threads != 0 ? std::min(o.threads, cores) : cores;
+    one_id_ = m.one_pattern_strand();
+    wants_text_ = sink.wants_text();
+    deliver_cb_ = [this](std::span<const hit> hs) {
+      delivered_ += hs.size();
+      return sink_.hits(hs);
+    };
+  }
+
+  /// One record held in memory, named `name`: no copy.
+  stream_result run_memory(std::string_view seq, std::string name) {
+    auto c = std::make_shared<chunk>();
+    c->bytes = seq;
+    c->names.push_back(std::move(name));
+    piece p;
+    p.len = seq.size();
+    p.own_end = seq.size();
+    p.first = p.last = true;
+    c->pieces.push_back(p);
+    chunker::split(std::move(c), choose_slice_size(seq.size(), threads_, m_, o_.slice_size), jobs_);
+    input_done_ = true;
+    format_ = io::format::plain;
+    run();
+    return result();
+  }
+
+  /// An input read through the parser: a mapped FASTA/FASTQ file, or any stream.
+  stream_result run_input(io::source& input, const stream_options& so) {
+    format_ = so.format;
+    if (input.is_mapped()) {
+      const std::string_view bytes = input.mapped();
+      if (so.format == io::format::plain ||
+          (so.format == io::format::automatic && io::detect_format(bytes) == io::format::plain))
+        return run_memory(bytes, input.name());
+    }
+    const std::size_t chunk_size = so.chunk_size != 0 ? so.chunk_size : kDefaultChunk;
+    chunker_ = std::make_unique<chunker>(m_, chunk_size, choose_slice_size(chunk_size, threads_, m_, o_.slice_size), pool_, jobs_);
+    parser_ = std::make_unique<io::record_parser>(so.format, input.name(), *chunker_);
+    if (input.is_mapped()) mapped_ = input.mapped();
+    else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, pool_);
+    run();
+    if (reader_) reader_->stop();
+    return result();
+  }
+
+ private:
+  static constexpr std::size_t kDefaultChunk = std::size_t{4} << 20;
+
+  stream_result result() {
+    if (input_error_) std::rethrow_exception(input_error_);
+    stream_result r;
+    r.hits = delivered_;
+    r.records = records_;
+    r.stopped = stop_.load();
+    r.format = format_;
+    return r;
+  }
+
+  void run() {
+    if (threads_ == 1 || (input_done_ && jobs_.size() <= 1)) {
+      while (auto j = next_job()) {
+        scan(*j);
+        deliver(*j);
+      }
+    } else {
+      run_parallel();
+    }
+    if (error_) std::rethrow_exception(error_);
+    if (input_error_ && od_ && !stop_.load()) {  // the input broke mid-record: what was found stands
+      od_->finish();
+      sink_.end_record(text_end_);
+    }
+  }
+
+  void run_parallel() {
+    // The slices' hit vectors are recycled: a dense output would otherwise fault in fresh
+    // pages for every slice. At most the jobs in flight hold one each.
+    tbb::task_arena arena(static_cast<int>(threads_));
+    arena.execute([&] {
+      tbb::parallel_pipeline(
+          static_cast<std::size_t>(threads_) * 2,  // jobs in flight: bounds the memory of their hits
+          tbb::make_filter<void, std::shared_ptr<job>>(tbb::filter_mode::serial_in_order,
+                                                       [&](tbb::flow_control& fc) {
+                                                         auto j = next_job();
+                                                         if (!j) fc.stop();
+                                                         return j;
+                                                       }) &
+              tbb::make_filter<std::shared_ptr<job>, std::shared_ptr<job>>(tbb::filter_mode::parallel,
+                                                                           [&](std::shared_ptr<job> j) {
+                                                                             if (j) scan(*j);
+                                                                             return j;
+                                                                           }) &
+              tbb::make_filter<std::shared_ptr<job>, void>(tbb::filter_mode::serial_in_order,
+                                                           [&](std::shared_ptr<job> j) {
+                                                             if (j) deliver(*j);
+                                                           }));
+    });
+  }
+
+  /// The input stage: the next job, reading and parsing as much input as it takes; null at
+  /// the end, after a stop, or after an input error (whose bytes before are searched first).
+  std::shared_ptr<job> next_job() {
+    while (jobs_.empty()) {
+      if (input_done_ || stop_.load(std::memory_order_relaxed)) return nullptr;
+      try {
+        if (reader_) {
+          block_reader::block b = reader_->next();
+          if (stop_.load()) return nullptr;
+          if (b.error) std::rethrow_exception(b.error);
+          if (!b.bytes.empty()) parser_->feed(b.bytes);
+          pool_.give(std::move(b.bytes));
+          if (b.end) finish_input();
+          else if (b.idle) chunker_->seal(true);
+        } else {
+          const std::size_t n = std::min(mapped_.size(), kDefaultChunk);
+          parser_->feed(mapped_.substr(0, n));
+          mapped_.remove_prefix(n);
+          if (mapped_.empty()) finish_input();
+        }
+      } catch (...) {
+        input_error_ = std::current_exception();
+        input_done_ = true;
+        chunker_->seal(false);  // search the bytes before the error
+      }
+    }
+    if (stop_.load(std::memory_order_relaxed)) return nullptr;
+    auto j = std::move(jobs_.front());
+    jobs_.pop_front();
+    return j;
+  }
+  void finish_input() {
+    parser_->finish();
+    chunker_->seal(false);
+    input_done_ = true;
+    if (parser_->detected() != io::format::automatic) format_ = parser_->detected();
+  }
+
+  /// The parallel stage: every piece of the job scanned, hits in record coordinates.
+  void scan(job& j) const {
+    if (stop_.load(std::memory_order_relaxed)) return;
+    try {
+      j.hits = take_vector();
+      for (std::uint32_t i = j.first; i < j.end; ++i) {
+        const piece& p = j.c->pieces[i];
+        const std::size_t from = j.hits.size();
+        m_.scan(j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end, j.hits);
+        if (p.base != 0)
+          for (std::size_t h = from; h < j.hits.size(); ++h) j.hits[h].start += p.base, j.hits[h].end += p.base;
+        j.ends.push_back(static_cast<std::uint32_t>(j.hits.size()));
+        j.sums.push_back(summarize(std::span<const hit>(j.hits.data() + from, j.hits.size() - from), one_id_));
+      }
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  }
+
+  /// The serial stage: records begun and ended, cluster pieces merged, hits to the sink.
+  void deliver(job& j) {
+    if (stop_.load(std::memory_order_relaxed)) {
+      give_vector(std::move(j.hits));
+      return;
+    }
+    try {
+      std::vector<hit> one;
+      for (std::uint32_t i = j.first; i < j.end; ++i) {
+        const piece& p = j.c->pieces[i];
+        if (p.first && j.piece_first) {
+          ++records_;
+          if (parser_ && parser_->detected() != io::format::automatic) format_ = parser_->detected();
+          sink_.begin_record(record_info{j.c->names[p.name], p.record, format_});
+          const std::uint64_t left = o_.max_hits == 0 ? 0 : o_.max_hits - delivered_;
+          od_.emplace(m_.key(), left, deliver_cb_);
+          text_end_ = 0;
+        }
+        const bool ends_record = p.last && j.piece_last;
+        const std::size_t own_end = j.split ? j.own_end : p.own_end;
+        if (wants_text_) {
+          const std::uint64_t upto = p.base + (ends_record ? p.len : std::min(p.len, own_end + m_.lookahead()));
+          if (upto > text_end_) sink_.text(text_end_, j.c->window(p).substr(text_end_ - p.base, upto - text_end_));
+          text_end_ = std::max(text_end_, upto);
+        }
+        const std::uint32_t from = i == j.first ? 0 : j.ends[i - j.first - 1];
+        const std::uint32_t to = j.ends[i - j.first];
+        bool go;
+        if (j.end - j.first == 1) {
+          go = od_->take(j.hits, j.sums[0]);
+        } else {
+          one.assign(j.hits.begin() + from, j.hits.begin() + to);
+          go = od_->take(one, j.sums[i - j.first]);
+        }
+        if (!go) {
+          stop();
+          break;
+        }
+        if (wants_text_) {
+          const std::uint64_t own = p.base + own_end;
+          const std::uint64_t bound = m_.key() == hit_key::start ? own : (own > m_.lookbehind() ? own - m_.lookbehind() : 0);
+          sink_.floor(std::min(bound, od_->lowest_start()));
+        }
+        if (ends_record) {
+          if (!od_->finish()) stop();
+          sink_.end_record(p.base + p.len);
+          od_.reset();
+          if (stop_.load()) break;
+        }
+      }
+      if (j.idle && !stop_.load()) sink_.idle();
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    give_vector(std::move(j.hits));
+  }
+
+  void stop() {
+    stop_.store(true);
+    if (reader_) reader_->stop();
+  }
+  void fail(std::exception_ptr e) const {
+    const std::lock_guard<std::mutex> lock(error_mutex_);
+    if (!error_) error_ = std::move(e);
+    stop_.store(true);
+  }
+
+  std::vector<hit> take_vector() const {
+    const std::lock_guard<std::mutex> lock(vectors_mutex_);
+    if (vectors_.empty()) return {};
+    std::vector<hit> v = std::move(vectors_.back());
+    vectors_.pop_back();
+    return v;
+  }
+  void give_vector(std::vector<hit>&& v) const {
+    if (v.capacity() == 0) return;
+    v.clear();
+    const std::lock_guard<std::mutex> lock(vectors_mutex_);
+    vectors_.push_back(std::move(v));
+  }
+
+  const matcher& m_;
+  const search_options& o_;
+  search_sink& sink_;
+  unsigned threads_ = 1;
+  bool one_id_ = false, wants_text_ = false;
+  hit_callback deliver_cb_;
+  // input stage
+  buffer_pool pool_;
+  std::unique_ptr<chunker> chunker_;
+  std::unique_ptr<io::record_parser> parser_;
+  std::unique_ptr<block_reader> reader_;
+  std::string_view mapped_;
+  std::deque<std::shared_ptr<job>> jobs_;
+  bool input_done_ = false;
+  std::exception_ptr input_error_;
+  io::format format_ = io::format::plain;
+  // delivery stage
+  std::optional<ordered_delivery> od_;
+  std::uint64_t delivered_ = 0, records_ = 0, text_end_ = 0;
+  // shared
+  mutable std::atomic<bool> stop_{false};
+  mutable std::mutex error_mutex_, vectors_mutex_;
+  mutable std::exception_ptr error_;
+  mutable std::vector<std::vector<hit>> vectors_;
+};
+
+/// search_sequence's sink: hits to the caller's callback.
+class callback_sink final : public search_sink {
+ public:
+  explicit callback_sink(const hit_callback& cb) : cb_(cb) {}
+  void begin_record(const record_info&) override {}
+  bool hits(std::span<const hit> hs) override { return cb_(hs); }
+  void end_record(std::uint64_t) override {}
+
+ private:
+  const hit_callback& cb_;
+};
+
 }  // namespace
 
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options) {
@@ -261,94 +862,13 @@ std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, 
 
 std::uint64_t search_sequence(const matcher& m, std::string_view seq, const search_options& options,
                               const hit_callback& on_hits) {
-  const std::size_t n = seq.size();
-  ordered_delivery out(m.key(), options.max_hits, on_hits);
-  if (n == 0) return 0;
-  // More workers than the machine has cores cannot help; oneTBB would refuse them anyway.
-  const auto cores = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
-  const unsigned threads = options.threads != 0 ? std::min(options.threads, cores) : cores;
-  const std::size_t slice = std::max<std::size_t>(1, choose_slice_size(n, threads, m, options.slice_size));
-  const std::size_t slices = (n + slice - 1) / slice;
-  const bool one_id = m.one_pattern_strand();
+  callback_sink sink(on_hits);
+  return stream_search(m, options, sink).run_memory(seq, {}).hits;
+}
 
-  if (threads == 1 || slices == 1) {
-    std::vector<hit> hits;
-    for (std::size_t i = 0; i < slices; ++i) {
-      hits.clear();
-      m.scan(seq, i * slice, std::min(n, (i + 1) * slice), hits);
-      if (!out.take(hits, summarize(hits, one_id))) return out.delivered();
-    }
-    out.finish();
-    return out.delivered();
-  }
-
-  std::atomic<bool> stop{false};
-  std::exception_ptr error_ptr;
-  std::mutex error_mutex;
-  auto fail = [&](std::exception_ptr e) {
-    const std::lock_guard<std::mutex> lock(error_mutex);
-    if (!error_ptr) error_ptr = std::move(e);
-    stop.store(true);
-  };
-  std::size_t next = 0;
-  // The slices' hit vectors are recycled: a dense output would otherwise fault in fresh pages
-  // for every slice. At most the slices in flight hold one each.
-  std::mutex pool_mutex;
-  std::vector<std::vector<hit>> pool;
-  auto take_vector = [&] {
-    const std::lock_guard<std::mutex> lock(pool_mutex);
-    if (pool.empty()) return std::vector<hit>{};
-    std::vector<hit> v = std::move(pool.back());
-    pool.pop_back();
-    return v;
-  };
-  auto give_vector = [&](std::vector<hit>&& v) {
-    v.clear();
-    const std::lock_guard<std::mutex> lock(pool_mutex);
-    pool.push_back(std::move(v));
-  };
-  tbb::task_arena arena(static_cast<int>(threads));
-  arena.execute([&] {
-    tbb::parallel_pipeline(
-        static_cast<std::size_t>(threads) * 2,  // slices in flight: bounds the memory of their hits
-        tbb::make_filter<void, std::size_t>(tbb::filter_mode::serial_in_order,
-                                            [&](tbb::flow_control& fc) -> std::size_t {
-                                              if (next >= slices || stop.load(std::memory_order_relaxed)) {
-                                                fc.stop();
-                                                return 0;
-                                              }
-                                              return next++;
-                                            }) &
-            tbb::make_filter<std::size_t, scanned_slice>(
-                tbb::filter_mode::parallel,
-                [&](std::size_t i) {
-                  scanned_slice r{take_vector(), {}};
-                  if (!stop.load(std::memory_order_relaxed)) {
-                    try {
-                      m.scan(seq, i * slice, std::min(n, (i + 1) * slice), r.hits);
-                      r.sum = summarize(r.hits, one_id);
-                    } catch (...) {
-                      fail(std::current_exception());
-                    }
-                  }
-                  return r;
-                }) &
-            tbb::make_filter<scanned_slice, void>(tbb::filter_mode::serial_in_order, [&](scanned_slice r) {
-              if (!stop.load(std::memory_order_relaxed)) {
-                try {
-                  if (!out.take(r.hits, r.sum)) stop.store(true);
-                } catch (...) {
-                  fail(std::current_exception());
-                }
-              }
-              give_vector(std::move(r.hits));
-            }));
-  });
-  // Errors (an engine's or the caller's callback's) are carried out of the pipeline, which
-  // then drains normally, and rethrown here.
-  if (error_ptr) std::rethrow_exception(error_ptr);
-  if (!stop.load()) out.finish();
-  return out.delivered();
+stream_result search_input(const matcher& m, io::source& input, const search_options& options,
+                           const stream_options& stream, search_sink& sink) {
+  return stream_search(m, options, sink).run_input(input, stream);
 }
 
 std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns, const search_options& options) {

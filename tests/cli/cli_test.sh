@@ -165,7 +165,14 @@ expect_err_line "$T" search "" "$D/h.txt"
 expect_err_line "$T" search --bogus-option hello "$D/h.txt"
 expect_err_line "$T" search -k -1 hello "$D/h.txt"
 expect_err_line "$T" search --algorithm nosuch hello "$D/h.txt"
-expect_err_line "$T" search "$(printf 'x%.0s' $(seq 1 100))" "$D/h.txt"   # longer than the text
+# a pattern longer than the text, or an empty input, is "no match" as in grep (-c prints 0)
+expect_rc 1 "$T" search "$(printf 'x%.0s' $(seq 1 100))" "$D/h.txt"
+: >"$D/empty.txt"
+expect_rc 1 "$T" search hello "$D/empty.txt"
+expect_out "$D/empty.txt:0
+$D/h.txt:2" "$T" search -c hello "$D/empty.txt" "$D/h.txt"
+expect_out "0" bash -c "printf '' | $T search -c hello"
+expect_out "0" bash -c "printf 'hel' | $T search -c -k 1 hello"
 printf 'a\0b\n' >"$D/nulpat"
 expect_err_line "$T" search -f "$D/nulpat" "$D/h.txt"
 printf 'garbage' | gzip | head -c 15 >"$D/trunc.gz"

@@ -77,7 +77,7 @@ TEST(InputBuffer, MapsFilesAndInflatesGzip) {
     gzclose(f);
   }
   auto g = trawl::io::input_buffer::open(gz);
-  EXPECT_TRUE(g.was_gzip());
+  EXPECT_TRUE(g.was_compressed());
   EXPECT_EQ(g.bytes(), "first second");
 
   // Truncated gzip is an error, not a silent short read.

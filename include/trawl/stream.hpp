@@ -1,0 +1,74 @@
+// trawl/stream.hpp — searching an input as it arrives: files, pipes, gzip and zstd streams,
+// FASTA/FASTQ records, in bounded memory.
+//
+// The input is cut into chunks (a mapped file is not copied; a stream is read into chunks of
+// stream_options::chunk_size new bytes), each carrying the record bytes a matcher needs before
+// and after its owned positions. Chunks are cut into slices for the worker threads, and hits
+// reach the sink in input order: by record, then as search_sequence orders them. The output is
+// the same for every chunk size, slice size and thread count.
+//
+// Memory: the chunks in flight (about 2 per worker thread at most, each chunk_size plus the
+// matcher's context) and the blocks read ahead (4 of 1 MiB); the hits of the slices in flight.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "trawl/hit.hpp"
+#include "trawl/io.hpp"
+#include "trawl/search.hpp"
+
+namespace trawl {
+
+/// One record of an input as a sink sees it begin.
+struct record_info {
+  std::string_view name;  ///< record id (FASTA/FASTQ), or the input's name (plain input)
+  std::uint64_t index = 0;  ///< 0-based record number within the input
+  io::format format = io::format::plain;  ///< the input's format, as detected
+};
+
+/// Receives the results of a stream search, on one thread at a time, in input order.
+class search_sink {
+ public:
+  virtual ~search_sink() = default;
+  virtual void begin_record(const record_info& record) = 0;
+  /// True when the sink reads the searched bytes: text() is then called.
+  [[nodiscard]] virtual bool wants_text() const { return false; }
+  /// The next bytes of the current record, starting at record position `pos`: every byte once,
+  /// in order. Hits are handed over only after the bytes they cover.
+  virtual void text(std::uint64_t pos, std::string_view bytes) { (void)pos, (void)bytes; }
+  /// Hits of the current record in text order. Return false to stop the search.
+  virtual bool hits(std::span<const hit> hits) = 0;
+  /// No hit of the current record handed over from now on starts before `pos`.
+  virtual void floor(std::uint64_t pos) { (void)pos; }
+  /// The current record ended; `length` is its sequence length.
+  virtual void end_record(std::uint64_t length) = 0;
+  /// The input paused (no byte for stream_options::idle_ms): every hit of the bytes read so
+  /// far has been handed over. A sink that writes to a pipe or terminal flushes now.
+  virtual void idle() {}
+};
+
+/// How an input is read and cut.
+struct stream_options {
+  io::format format = io::format::automatic;  ///< automatic: detected from the first bytes
+  std::size_t chunk_size = 0;  ///< new bytes per chunk; 0 = automatic (4 MiB); 1 works
+  int idle_ms = 50;            ///< a stream that pauses this long has its bytes so far searched
+};
+
+/// What a stream search did.
+struct stream_result {
+  std::uint64_t hits = 0;     ///< hits handed to the sink
+  std::uint64_t records = 0;  ///< records begun
+  bool stopped = false;       ///< the sink or options.max_hits ended it early
+  io::format format = io::format::plain;
+};
+
+/// Searches `input` with `m` on options.threads workers (options.max_hits: per input) and
+/// hands records and hits to `sink` in input order. A stream is read on a thread of its own
+/// while the workers search. Stops reading when the sink returns false. Throws trawl::error
+/// on a read error or malformed data, after handing over the hits of the bytes before it.
+stream_result search_input(const matcher& m, io::source& input, const search_options& options,
+                           const stream_options& stream, search_sink& sink);
+
+}  // namespace trawl
