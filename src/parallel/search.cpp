@@ -463,7 +463,10 @@ class chunker final : public io::record_handler {
   /// lookahead) and starts the next, which carries the context of that record.
   void seal(bool idle) {
     if (in_record_) emit(rec_pos_ >= lookahead_ ? rec_pos_ - lookahead_ : 0, false);
-    if (cur_->pieces.empty() && !idle) return;
+    if (cur_->pieces.empty() && !idle) {  // nothing owned yet (chunks shorter than the context)
+      fresh_ = 0;
+      return;
+    }
     std::shared_ptr<chunk> done = std::move(cur_);
     done->bytes = done->owned;
     done->idle = idle;

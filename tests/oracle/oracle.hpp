@@ -81,4 +81,47 @@ inline std::string random_text(std::mt19937_64& rng, std::size_t n, std::string_
   return s;
 }
 
+/// One FASTA/FASTQ record: its id (the header up to the first blank) and its sequence.
+struct record {
+  std::string name, seq;
+  bool operator==(const record&) const = default;
+};
+
+/// The records of a whole FASTA (fasta = true) or FASTQ input, line by line: '\r' before a
+/// '\n' is dropped; FASTA sequences are their lines joined (blank lines skipped), up to the
+/// next line starting with '>'; FASTQ records are four lines. No error checks.
+inline std::vector<record> parse_records(std::string_view in, bool fasta) {
+  std::vector<std::string> lines;
+  std::string cur;
+  for (char c : in) {
+    if (c == '\n') {
+      if (!cur.empty() && cur.back() == '\r') cur.pop_back();
+      lines.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  if (!cur.empty()) lines.push_back(cur);
+  auto id = [](const std::string& header) { return header.substr(1, header.find_first_of(" \t") == std::string::npos ? std::string::npos : header.find_first_of(" \t") - 1); };
+  std::vector<record> out;
+  std::size_t i = 0;
+  while (i < lines.size() && lines[i].empty()) ++i;
+  while (i < lines.size()) {
+    if (fasta) {
+      record r{id(lines[i]), ""};
+      for (++i; i < lines.size() && (lines[i].empty() || lines[i][0] != '>'); ++i) {
+        for (char c : lines[i])
+          if (c != '\r') r.seq.push_back(c);
+      }
+      out.push_back(r);
+    } else {
+      out.push_back(record{id(lines[i]), lines[i + 1]});
+      i += 4;
+      while (i < lines.size() && lines[i].empty()) ++i;
+    }
+  }
+  return out;
+}
+
 }  // namespace oracle
