@@ -380,12 +380,12 @@ class block_reader {
   }
   void run() {
     bool paused = false;  // an idle block was handed over and no byte came since
-    try {
-      for (;;) {
-        block b;
-        b.bytes = pool_.take();
-        b.bytes.resize(kBlock);
-        std::size_t len = 0;
+    for (;;) {
+      block b;
+      b.bytes = pool_.take();
+      b.bytes.resize(kBlock);
+      std::size_t len = 0;
+      try {
         while (len < kBlock) {
           const std::ptrdiff_t r = in_.read(b.bytes.data() + len, kBlock - len, idle_ms_);
           if (r < 0) {  // a pause
@@ -403,15 +403,13 @@ class block_reader {
           len += static_cast<std::size_t>(r);
           if (stopping()) return;
         }
-        paused = b.idle;
-        b.bytes.resize(len);
-        const bool end = b.end;
-        if (!push(std::move(b)) || end) return;
+      } catch (...) {  // the bytes before the error are searched, then the error reported
+        b.error = std::current_exception();
       }
-    } catch (...) {
-      block b;
-      b.error = std::current_exception();
-      push(std::move(b));
+      paused = b.idle;
+      b.bytes.resize(len);
+      const bool last = b.end || b.error;
+      if (!push(std::move(b)) || last) return;
     }
   }
 
@@ -687,9 +685,9 @@ class stream_search {
         if (reader_) {
           block_reader::block b = reader_->next();
           if (stop_.load()) return nullptr;
-          if (b.error) std::rethrow_exception(b.error);
           if (!b.bytes.empty()) parser_->feed(b.bytes);
           pool_.give(std::move(b.bytes));
+          if (b.error) std::rethrow_exception(b.error);
           if (b.end) finish_input();
           else if (b.idle) chunker_->seal(true);
         } else {

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# stream_test.sh TRAWL — inputs that arrive as streams, run like a user would: pipes, gzip,
+# zstd, FIFOs, endless streams, memory limits. Every output is compared with the same search of
+# a mapped file (checked against grep and python elsewhere) or with grep itself.
+set -u
+T=${1:?usage: stream_test.sh path/to/trawl}
+D=$(mktemp -d /tmp/trawl-stream-XXXXXX)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$D"' EXIT
+fails=0; checks=0
+pass() { checks=$((checks + 1)); }
+fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
+same() { if cmp -s "$1" "$2"; then pass; else fail "$3: outputs differ ($(diff "$1" "$2" | head -3 | tr '\n' ' '))"; fi; }
+
+python3 -c "
+import random
+r = random.Random(9)
+print('>chr1 one'); s = ''.join(r.choice('ACGT') for _ in range(300000))
+for i in range(0, len(s), 70): print(s[i:i+70])
+print('>chr2'); print(''.join(r.choice('ACGTN') for _ in range(50000)))
+" >"$D/g.fa"
+python3 -c "
+import random
+r = random.Random(4)
+for i in range(3000): print('@read%d' % i); s = ''.join(r.choice('ACGT') for _ in range(r.randint(0, 150))); print(s); print('+'); print('I' * len(s))
+" >"$D/r.fq"
+python3 -c "
+import random
+r = random.Random(2)
+words = ['error', 'warn', 'info', 'ERROR', 'disk', 'net', 'timeout', 'retry']
+for i in range(40000): print(' '.join(r.choice(words) for _ in range(r.randint(0, 12))))
+" >"$D/log.txt"
+gzip -c "$D/g.fa" >"$D/g.fa.gz"
+zstd -q -c "$D/g.fa" >"$D/g.fa.zst"
+# BGZF-like: many gzip members back to back
+split -b 50000 "$D/r.fq" "$D/part."; for f in "$D"/part.*; do gzip -c "$f"; done >"$D/r.fq.gz"
+
+# Every source gives byte-identical output to the mapped file, for exact and approximate
+# search, several engines, threads and chunk sizes (cat: stdin as a pipe, not a mapped file).
+for args in "ACGTACGT" "-k 2 GATTACAGATTACA" "--both-strands -k 1 --algorithm myers ACGTTGCA" "-k 3 --all-ends CCCGGGAAATTT" \
+            "-e ACGTAC -e TTTTGGGG -e GATC" "-k 1 --align GATTACA" "--format json -k 2 GGGCCCAAATTT" "--hamming -k 2 ACGTACGTAA"; do
+  for input in g.fa r.fq; do
+    "$T" search $args "$D/$input" >"$D/want"
+    for j in 1 2 5; do
+      for chunk in 0 1000 65536; do
+        cat "$D/$input" | "$T" search -j $j --chunk-size $chunk $args - | sed "s|(standard input)|$D/$input|" >"$D/got"
+        same "$D/want" "$D/got" "pipe $input -j $j --chunk-size $chunk $args"
+      done
+    done
+  done
+  for z in g.fa.gz g.fa.zst; do
+    "$T" search $args "$D/g.fa" | sed "s|$D/g.fa|X|" >"$D/want"
+    "$T" search $args "$D/$z" | sed "s|$D/$z|X|" >"$D/got"
+    same "$D/want" "$D/got" "$z $args"
+  done
+  "$T" search $args "$D/r.fq" | sed "s|$D/r.fq|X|" >"$D/want"
+  for inflater in auto zlib; do
+    "$T" search --inflater $inflater $args "$D/r.fq.gz" | sed "s|$D/r.fq.gz|X|" >"$D/got"
+    same "$D/want" "$D/got" "gzip members, $inflater, $args"
+  done
+done
+
+# -n (matching lines) and -c on a stream equal grep's; small chunks cut lines everywhere
+for p in error ERROR timeout 'net disk'; do
+  grep -n -- "$p" "$D/log.txt" >"$D/want"
+  "$T" search -n --chunk-size 777 -- "$p" - <"$D/log.txt" >"$D/got"
+  same "$D/want" "$D/got" "-n $p on a pipe"
+done
+expect_count=$(grep -o error "$D/log.txt" | wc -l)
+got=$(gzip -c "$D/log.txt" | "$T" search -c error)
+[ "$got" = "$expect_count" ] && pass || fail "-c on a gzip pipe: $got want $expect_count"
+
+# Early stop: -q and -m on an endless stream return at once; head -1 on an endless stream
+if timeout 10 bash -c "yes | $T search -q y"; then pass; else fail "-q on an endless stream"; fi
+got=$(timeout 10 bash -c "yes abcabc | $T search -m 3 bc | cut -f2 | tr '\n' ' '")
+[ "$got" = "1 4 8 " ] && pass || fail "-m 3 on an endless stream: [$got]"
+got=$(timeout 10 bash -c "yes ACGTTGCA | $T search -k 1 GTTG | head -1 | cut -f2-4")
+[ "$got" = "$(printf '2\t6\t0')" ] && pass || fail "head -1 on an endless stream: [$got]"
+
+# Live output: a FIFO writer sends one hit, then waits; the hit is printed within a second
+mkfifo "$D/fifo"
+( printf 'starting\nan ERROR here\n'; sleep 5 ) >"$D/fifo" &
+timeout 8 "$T" search ERROR "$D/fifo" >"$D/live" &
+for _ in $(seq 1 10); do [ -s "$D/live" ] && break; sleep 0.1; done
+if [ -s "$D/live" ]; then pass; else fail "FIFO: the hit was not printed within a second"; fi
+wait
+
+# Memory: 1 GiB through a pipe under a 200 MiB address-space cap (the whole input would not fit)
+if [ "${TRAWL_SKIP_BIG:-0}" != 1 ]; then
+  got=$(yes ACGTACGTTGCATGCA | head -c 1073741824 | (ulimit -v 400000; "$T" search -j 2 -c TGCATGCA -) 2>&1)
+  [ "$got" = "$(( 1073741824 / 17 ))" ] && pass || fail "1 GiB pipe under ulimit -v: [$got]"
+  got=$(yes ACGTACGTTGCATGCA | head -c 1073741824 | gzip -1 | (ulimit -v 400000; "$T" search -j 2 -c -k 1 GCATGCAAC -) 2>&1)
+  [ -n "$got" ] && [ "$got" -gt 0 ] 2>/dev/null && pass || fail "1 GiB gzip pipe under ulimit -v: [$got]"
+fi
+
+# Bad streams: one line on stderr, exit 2, after the hits before the damage
+head -c $(( $(stat -c %s "$D/g.fa.gz") / 2 )) "$D/g.fa.gz" >"$D/cut.gz"
+"$T" search ACGTACGT "$D/cut.gz" >"$D/out" 2>"$D/err"; rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$D/err")" = 1 ] && grep -q truncated "$D/err" && [ -s "$D/out" ] && pass || fail "truncated gzip: rc $rc, $(cat "$D/err")"
+printf '@a\nACGT\n+\nIIII\n@b\nACGT\n+\nII\n' | "$T" search ACG >"$D/out" 2>"$D/err"; rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$D/err")" = 1 ] && [ "$(wc -l <"$D/out")" = 1 ] && pass || fail "bad FASTQ record: rc $rc"
+printf 'junk after' | cat "$D/g.fa.zst" - | "$T" search ACGT >/dev/null 2>"$D/err"; rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$D/err")" = 1 ] && pass || fail "zstd with trailing junk: rc $rc"
+# files that cannot be mapped are read
+if [ -r /proc/self/status ]; then
+  got=$("$T" search -c Name /proc/self/status 2>&1)
+  [ "$got" = 1 ] && pass || fail "/proc file: [$got]"
+fi
+
+echo "stream_test: $checks checks, $fails failed"
+[ "$fails" = 0 ]
