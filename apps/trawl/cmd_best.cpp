@@ -7,6 +7,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "output.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
@@ -33,18 +34,17 @@ int run_best(const best_args& a) {
     throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
   const best_result r = a.device == "gpu" ? gpu::best_substring(a.pattern, y, bo) : best_substring(a.pattern, y, bo);
   const std::string source = a.file == "-" ? "(standard input)" : input.name().empty() ? a.file : input.name();
-  fmt::memory_buffer out;
+  writer out;
+  fmt::memory_buffer line;
   auto print = [&](const hit& h) {
     if (a.check) {
       const auto sub = y.substr(h.start, h.end - h.start);
       if (cigar_errors(align_cigar(a.pattern, sub)) != h.errors)
         throw error(errc::invalid_argument, fmt::format("--check failed at [{}, {})", h.start, h.end));
     }
-    fmt::format_to(std::back_inserter(out), "{}\t{}\t{}\t{}\n", source, h.start, h.end, h.errors);
-    if (out.size() > (1u << 16)) {
-      std::fwrite(out.data(), 1, out.size(), stdout);
-      out.clear();
-    }
+    line.clear();
+    fmt::format_to(std::back_inserter(line), "{}\t{}\t{}\t{}\n", source, h.start, h.end, h.errors);
+    out.put(std::string_view(line.data(), line.size()));
     return true;
   };
   // Every optimal substring is streamed from the optimal ends (there can be |X| + 1 per end).
@@ -53,8 +53,7 @@ int run_best(const best_args& a) {
   } else {
     for_each_optimal_substring(a.pattern, y, r, print);
   }
-  std::fwrite(out.data(), 1, out.size(), stdout);
-  if (std::fflush(stdout) != 0) throw error(errc::io_error, "cannot write the output");
+  out.flush();
   return 0;
 }
 

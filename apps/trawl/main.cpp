@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <signal.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 #include "commands.hpp"
@@ -45,6 +47,14 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "trawl: %s\n", e.what());
+    return 2;
+  }
+  // Output written through stdio (index build's summary) is checked here, once: a full disk
+  // is an error; a closed pipe is not.
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    if (errno == EPIPE) return state.exit_code;
+    std::fprintf(stderr, "trawl: cannot write the output: %s\n", errno != 0 ? std::strerror(errno) : "write error");
     return 2;
   }
   return state.exit_code;

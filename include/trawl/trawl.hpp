@@ -9,3 +9,4 @@
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
+#include "trawl/stream.hpp"

@@ -215,5 +215,16 @@ if ! "$T" search -q --device gpu hello "$D/h.txt" 2>/dev/null; then
 fi
 expect_out "2" "$T" search -c --device auto -k 1 hello "$D/h.txt"
 
+# Every command that writes checks its writes: a full disk is one line on stderr and exit 2
+if [ -w /dev/full ]; then
+  python3 -c "print('A' * 20000)" >"$D/a.txt"
+  for cmd in "search hello $D/h.txt" "search -c hello $D/h.txt" "search -n hello $D/h.txt" "best AAAAB $D/a.txt" \
+             "index build $D/h.txt -o $D/h.idx" "index info $D/rand.idx" "index count $D/rand.idx ACGT" \
+             "index locate $D/rand.idx ACGT" "index extract $D/rand.idx 0 100"; do
+    "$T" $cmd >/dev/full 2>"$D/err"; rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l <"$D/err")" = 1 ] && pass || fail "$cmd > /dev/full: rc $rc, $(head -c 200 "$D/err")"
+  done
+fi
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
