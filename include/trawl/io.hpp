@@ -163,6 +163,9 @@ class record_parser {
   /// The input ended: completes the last record (an empty plain input is one empty record).
   void finish();
   [[nodiscard]] format detected() const noexcept { return fmt_; }
+  /// True inside a record: for a plain input, once its first byte came (every later byte is
+  /// the record's sequence, so a caller may take it without feed()).
+  [[nodiscard]] bool in_record() const noexcept { return in_record_; }
 
  private:
   void parse(std::string_view bytes);

@@ -31,7 +31,11 @@ constexpr std::size_t kInputBuffer = std::size_t{256} << 10;
 
 class fd_reader final : public byte_stream {
  public:
-  fd_reader(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+  fd_reader(int fd, std::string name) : fd_(fd), name_(std::move(name)) {
+    // A larger pipe buffer lets the writer run ahead and each read take up to 1 MiB.
+    struct stat st {};
+    if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode)) fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+  }
   std::ptrdiff_t read(char* buf, std::size_t n, int timeout_ms) override {
     for (;;) {
       if (timeout_ms >= 0) {

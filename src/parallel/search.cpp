@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstring>
 #include <deque>
 #include <exception>
 #include <map>
@@ -264,7 +265,8 @@ std::size_t choose_slice_size(std::size_t n, unsigned threads, const matcher& m,
 
 // ---- the scheduler: chunks of an input, slices of chunks, in-order delivery --------------
 
-/// Recycles chunk and block buffers, so their pages are faulted in once per search.
+/// Recycles chunk and block buffers, so their pages are faulted in once per search. Buffers
+/// come back with their size: a reader grows one to a block without zero-filling it again.
 class buffer_pool {
  public:
   std::string take() {
@@ -276,7 +278,6 @@ class buffer_pool {
   }
   void give(std::string&& s) {
     if (s.capacity() == 0) return;
-    s.clear();
     const std::lock_guard<std::mutex> lock(m_);
     if (free_.size() < 32) free_.push_back(std::move(s));
   }
@@ -332,13 +333,14 @@ struct job {
 class block_reader {
  public:
   struct block {
-    std::string bytes;
+    std::string bytes;  ///< the block's bytes are bytes[headroom, size)
     bool idle = false, end = false;
     std::exception_ptr error;
   };
 
-  block_reader(io::byte_stream& in, int idle_ms, buffer_pool& pool)
-      : in_(in), idle_ms_(idle_ms), pool_(pool), thread_([this] { run(); }) {}
+  /// Each block keeps `headroom` bytes free before its bytes, for the context of a chunk.
+  block_reader(io::byte_stream& in, int idle_ms, std::size_t headroom, buffer_pool& pool)
+      : in_(in), idle_ms_(idle_ms), headroom_(headroom), pool_(pool), thread_([this] { run(); }) {}
   ~block_reader() {
     stop();
     thread_.join();
@@ -383,11 +385,12 @@ class block_reader {
     for (;;) {
       block b;
       b.bytes = pool_.take();
-      b.bytes.resize(kBlock);
+      if (b.bytes.size() < headroom_ + kBlock) b.bytes.resize(headroom_ + kBlock);
+      char* const data = b.bytes.data() + headroom_;
       std::size_t len = 0;
       try {
         while (len < kBlock) {
-          const std::ptrdiff_t r = in_.read(b.bytes.data() + len, kBlock - len, idle_ms_);
+          const std::ptrdiff_t r = in_.read(data + len, kBlock - len, idle_ms_);
           if (r < 0) {  // a pause
             if (len > 0 || !paused) {
               b.idle = true;
@@ -407,7 +410,7 @@ class block_reader {
         b.error = std::current_exception();
       }
       paused = b.idle;
-      b.bytes.resize(len);
+      b.bytes.resize(headroom_ + len);
       const bool last = b.end || b.error;
       if (!push(std::move(b)) || last) return;
     }
@@ -415,6 +418,7 @@ class block_reader {
 
   io::byte_stream& in_;
   int idle_ms_;
+  std::size_t headroom_;
   buffer_pool& pool_;
   std::mutex m_;
   std::condition_variable cv_;
@@ -449,6 +453,25 @@ class chunker final : public io::record_handler {
       bytes.remove_prefix(take);
       if (fresh_ >= chunk_size_) seal(false);
     }
+  }
+  /// The next bytes of a plain input, bytes[off, size) of a block: when the chunk holds only
+  /// the carried context, the block becomes the chunk (the context is copied before its bytes,
+  /// into its headroom) and is handed over at once; otherwise its bytes are copied.
+  void adopt(std::string&& block, std::size_t off) {
+    const std::size_t carry = cur_->owned.size() - win_off_;
+    if (!in_record_ || !cur_->pieces.empty() || fresh_ != 0 || win_off_ != 0 || carry > off) {
+      sequence(std::string_view(block).substr(off));
+      pool_.give(std::move(block));
+      return;
+    }
+    std::memcpy(block.data() + (off - carry), cur_->owned.data(), carry);
+    pool_.give(std::move(cur_->owned));
+    cur_->owned = std::move(block);
+    win_off_ = off - carry;
+    const std::size_t len = cur_->owned.size() - off;
+    fresh_ += len;
+    rec_pos_ += len;
+    seal(false);
   }
   void end_record() override {
     emit(rec_pos_, true);
@@ -535,6 +558,7 @@ class chunker final : public io::record_handler {
     cur_ = std::make_shared<chunk>();
     cur_->pool = &pool_;
     cur_->owned = pool_.take();
+    cur_->owned.clear();
     cur_->owned.reserve(chunk_size_ + lookbehind_ + lookahead_);
     fresh_ = 0;
   }
@@ -616,7 +640,7 @@ class stream_search {
     chunker_ = std::make_unique<chunker>(m_, chunk_size, choose_slice_size(chunk_size, threads_, m_, o_.slice_size), pool_, jobs_);
     parser_ = std::make_unique<io::record_parser>(so.format, input.name(), *chunker_);
     if (input.is_mapped()) mapped_ = input.mapped();
-    else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, pool_);
+    else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, m_.lookbehind() + m_.lookahead(), pool_);
     run();
     if (reader_) reader_->stop();
     return result();
@@ -685,7 +709,13 @@ class stream_search {
         if (reader_) {
           block_reader::block b = reader_->next();
           if (stop_.load()) return nullptr;
-          if (!b.bytes.empty()) parser_->feed(b.bytes);
+          const std::size_t head = m_.lookbehind() + m_.lookahead();
+          if (b.bytes.size() > head) {
+            if (parser_->detected() == io::format::plain && parser_->in_record())
+              chunker_->adopt(std::move(b.bytes), head);  // plain streams are not copied again
+            else
+              parser_->feed(std::string_view(b.bytes).substr(head));
+          }
           pool_.give(std::move(b.bytes));
           if (b.error) std::rethrow_exception(b.error);
           if (b.end) finish_input();
