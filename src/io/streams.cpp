@@ -424,13 +424,16 @@ source source::open(const std::string& path, const open_options& options) {
     const auto len = static_cast<std::size_t>(st.st_size);
     void* p = mmap(nullptr, len, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p != MAP_FAILED) {
-      madvise(p, len, MADV_SEQUENTIAL);  // advice only; failures are harmless
-      madvise(p, len, MADV_WILLNEED);
-      d.map = static_cast<const char*>(p);
-      d.map_len = len;
-      d.comp = detect_compression(std::string_view(d.map, std::min<std::size_t>(len, 4)));
-      if (d.comp != compression::none) d.wrap(memory_stream(s.mapped()), options);
-      return s;
+      // A compressed file is read, not mapped: its pages would count against the process.
+      if (detect_compression(std::string_view(static_cast<const char*>(p), std::min<std::size_t>(len, 4))) ==
+          compression::none) {
+        madvise(p, len, MADV_SEQUENTIAL);  // advice only; failures are harmless
+        madvise(p, len, MADV_WILLNEED);
+        d.map = static_cast<const char*>(p);
+        d.map_len = len;
+        return s;
+      }
+      munmap(p, len);
     }
   }
   d.wrap(fd_stream(fd, d.name), options);
