@@ -28,11 +28,14 @@ std::string_view to_string(exact_algorithm a);
 /// Which SIMD instruction set the `simd` engine uses on this CPU: "avx512", "avx2" or "serial".
 std::string_view simd_backend_name();
 
-/// Instruction set of the SIMD engine; `automatic` picks the best the CPU supports.
-/// Tests force each level to check every backend against the oracle.
+/// Instruction set a search uses; `automatic` picks the best the CPU supports. A forced level
+/// holds for every kernel of the search (scan, filter, start finding, hit writing): `avx2`
+/// uses no AVX-512 instruction, `serial` no SIMD kernel. Forcing a level this CPU lacks is an
+/// error: trawl::error(errc::unsupported) when the search (or matcher) is made.
 enum class simd_level { automatic, serial, avx2, avx512 };
 
-/// True if this CPU can run `level` (automatic and serial always can).
+/// True if this CPU can run `level` (automatic and serial always can). AVX2 means AVX2 with
+/// BMI1/2 and POPCNT; AVX-512 means F, BW, VL and DQ with those.
 bool cpu_supports(simd_level level);
 
 struct exact_options {

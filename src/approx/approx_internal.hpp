@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/cpu.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/hit.hpp"
 
@@ -193,21 +194,18 @@ bool myers_striped_clusters_avx2(const striped_pattern& sp, const unsigned char*
 /// The byte-lane layout (width 8) of a 16-bit-lane pattern of m <= 8: the pattern in the top m
 /// bits of a byte (Peq and the score offset d shift down by 8). myers_striped.cpp
 striped_pattern narrow_striped_pattern(const striped_pattern& sp);
-/// For tests: false makes the byte-lane kernels of m <= 8 (striped scan, starts) run as on a
-/// CPU without AVX512_VBMI (two 16-bit Peq lookups packed to bytes instead of vpermb); true
-/// (the default) lets them use vpermb where the CPU has it. myers_striped_avx512.cpp
-void striped_allow_vbmi(bool allowed);
 /// True when the byte kernels (striped, starts) look Peq up by vpermb: the CPU has
-/// AVX512_VBMI (Ice Lake, Sapphire Rapids, Zen 4 and later) and no test turned it off.
+/// AVX512_VBMI (Ice Lake, Sapphire Rapids, Zen 4 and later) and cpu::limit did not turn it off
+/// (tests run them as on a CPU without it: two 16-bit Peq lookups packed to bytes).
 bool striped_use_vbmi();
 /// Writes the hits of n complete runs r[0, n) of a stripe starting at text position base
 /// (end = base + best + 1, errors = score, start = end as make_hit, open 0), as cluster hits of pattern
 /// `pattern` on strand dir, to out[0, n). AVX-512F; myers_striped_avx512.cpp (write_run_hits in
-/// myers_striped.cpp: any CPU)
+/// myers_striped.cpp: any CPU, the AVX-512 writer where `cpu` allows it)
 void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
                            strand dir, hit* out);
 void write_run_hits(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern, strand dir,
-                    hit* out);
+                    hit* out, const cpu::features& cpu);
 /// The same contract on AVX2 (Peq by vpshufb per high nibble; `text_in_quarter1` is ignored,
 /// returns true); myers_striped_avx2.cpp.
 bool myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
@@ -296,9 +294,10 @@ struct start_fields {
   static std::uint32_t score(const hit& h) { return h.errors; }
   static void set(hit& h, std::uint64_t start) { h.start = start; }
 };
-/// leftmost_start for many ends of one pattern (one-word patterns: 8 at a time in AVX-512
-/// lanes where the CPU has them). align.cpp
-void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs);
+/// leftmost_start for many ends of one pattern, with the kernels `cpu` allows (m <= 32: 64 or
+/// 32 at a time; one-word patterns: 8 at a time in AVX-512 lanes). align.cpp
+void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs,
+                     const cpu::features& cpu);
 /// 8 requests (the first g real) of a one-word pattern in AVX-512 lanes; false (nothing
 /// done) when one lies too close to the text's start for its 8-byte loads. starts_avx512.cpp
 bool leftmost_starts8_avx512(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, start_request* rq,
@@ -318,7 +317,8 @@ void leftmost_starts_avx2(const compiled_pattern& p, std::string_view seq, std::
                           std::span<start_request> reqs);
 void leftmost_starts_avx2(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits);
 /// leftmost_starts for hits of p (end = j + 1, errors = score): fills in hit.start. align.cpp
-void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits);
+void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits,
+                     const cpu::features& cpu);
 /// Start of a Hamming hit ending at j.
 inline std::uint64_t hamming_start(const compiled_pattern& p, std::uint64_t j) { return j + 1 - p.m; }
 

@@ -33,9 +33,9 @@ enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_strip
 class start_sink : public end_sink {
  public:
   start_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, bool starts,
-             std::vector<hit>& out, std::vector<start_request>& requests, bool sole)
+             std::vector<hit>& out, std::vector<start_request>& requests, bool sole, const cpu::features& cpu)
       : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), sole_(sole), first_(out.size()), out_(out),
-        requests_(requests) {
+        requests_(requests), cpu_(cpu) {
     requests_.clear();
   }
   /// Room for one hit per run of `res` (the emits that follow do not reallocate).
@@ -62,17 +62,18 @@ class start_sink : public end_sink {
   }
   void shrink(const hit* end) { out_.resize(static_cast<std::size_t>(end - out_.data())); }
   [[nodiscard]] std::uint32_t pattern_index() const { return p_.index; }
+  [[nodiscard]] const cpu::features& cpu() const { return cpu_; }
   [[nodiscard]] strand pattern_dir() const { return p_.dir; }
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
     if (sole_) {
       if (!hamming_ && starts_ && out_.size() > first_)
-        leftmost_starts(p_, seq_, lo_, std::span<hit>(out_.data() + first_, out_.size() - first_));
+        leftmost_starts(p_, seq_, lo_, std::span<hit>(out_.data() + first_, out_.size() - first_), cpu_);
       first_ = out_.size();
       return;
     }
     if (requests_.empty()) return;
-    leftmost_starts(p_, seq_, lo_, requests_);
+    leftmost_starts(p_, seq_, lo_, requests_, cpu_);
     for (const start_request& r : requests_) out_[r.slot].start = r.start;
     requests_.clear();
   }
@@ -98,6 +99,7 @@ class start_sink : public end_sink {
   std::size_t first_;  ///< a sole sink: its first hit not yet resolved
   std::vector<hit>& out_;
   std::vector<start_request>& requests_;
+  cpu::features cpu_;  ///< the kernels start finding and hit writing may use
 };
 
 /// Emits one hit per end (all-ends mode).
@@ -116,8 +118,8 @@ class cluster_sink final : public start_sink {
  public:
   cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
                std::uint64_t own_end, bool hamming, bool starts, std::vector<hit>& out,
-               std::vector<start_request>& requests, bool sole)
-      : start_sink(p, seq, lo, hamming, starts, out, requests, sole), own_begin_(own_begin), own_end_(own_end) {}
+               std::vector<start_request>& requests, bool sole, const cpu::features& cpu)
+      : start_sink(p, seq, lo, hamming, starts, out, requests, sole, cpu), own_begin_(own_begin), own_end_(own_end) {}
   void on_end(std::uint64_t j, std::uint32_t score) override {
     if (open_ && j == last_ + 1) {
       if (score < best_score_) best_score_ = score, best_j_ = j;  // strictly less: leftmost on ties
@@ -152,7 +154,7 @@ class cluster_sink final : public start_sink {
         res, base, stride,
         [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { *h++ = make_hit(j, score, flags); },
         [&](const striped_cluster* r, std::size_t count, std::uint64_t b) {
-          write_run_hits(r, count, b, pattern_index(), pattern_dir(), h);
+          write_run_hits(r, count, b, pattern_index(), pattern_dir(), h, cpu());
           h += count;
         });
     shrink(h);
@@ -275,7 +277,8 @@ bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, blocked_str
 class approx_matcher final : public matcher {
  public:
   approx_matcher(const std::vector<std::string>& patterns, const search_options& options)
-      : engine_(parse_engine(options)), all_ends_(options.all_ends), hamming_(options.hamming), starts_(options.starts) {
+      : engine_(parse_engine(options)), all_ends_(options.all_ends), hamming_(options.hamming), starts_(options.starts),
+        cpu_(cpu::at_level(options.simd)) {
     if (options.max_errors < 0) throw error(errc::invalid_argument, "the error bound k must be >= 0");
     if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
     if (engine_ == engine_kind::myers_lanes) {
@@ -360,10 +363,10 @@ class approx_matcher final : public matcher {
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       if (all_ends_)
-        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out, requests[i], sole));
+        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out, requests[i], sole, cpu_));
       else
         sinks.push_back(std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, starts_, out,
-                                                       requests[i], sole));
+                                                       requests[i], sole, cpu_));
     }
     // SIMD lanes take every pattern of m <= 64 together; the rest go one by one.
     std::vector<const compiled_pattern*> lane_pats;
@@ -482,6 +485,7 @@ class approx_matcher final : public matcher {
   bool all_ends_;
   bool hamming_;
   bool starts_;
+  cpu::features cpu_;  ///< what options.simd allows: every kernel below is chosen within it
   lanes_backend lanes_{myers_lanes_serial, 8};
   piece_finder finder_ = nullptr;
   striped_kernel striped_ = nullptr;  ///< m <= 32 goes to the striped kernel when set

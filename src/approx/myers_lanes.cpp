@@ -43,22 +43,9 @@ void sort_by_lane(const std::vector<lane_hit>& hits, std::size_t lanes, std::vec
 }
 
 lanes_backend pick_lanes_backend(simd_level level) {
-  const bool has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-  const bool has2 = __builtin_cpu_supports("avx2");
-  switch (level) {
-    case simd_level::automatic:
-      if (has512) return {myers_lanes_avx512, 16};
-      if (has2) return {myers_lanes_avx2, 8};
-      return {myers_lanes_serial, 8};
-    case simd_level::serial: return {myers_lanes_serial, 8};
-    case simd_level::avx2:
-      if (!has2) throw error(errc::invalid_argument, "this CPU has no AVX2");
-      return {myers_lanes_avx2, 8};
-    case simd_level::avx512:
-      if (!has512) throw error(errc::invalid_argument, "this CPU has no AVX-512 (F, BW, VL, DQ)");
-      return {myers_lanes_avx512, 16};
-  }
+  const cpu::features f = cpu::at_level(level);
+  if (f.avx512) return {myers_lanes_avx512, 16};
+  if (f.avx2) return {myers_lanes_avx2, 8};
   return {myers_lanes_serial, 8};
 }
 

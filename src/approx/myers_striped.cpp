@@ -40,9 +40,8 @@ striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k)
 }
 
 void write_run_hits(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern, strand dir,
-                    hit* out) {
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  if (avx512) return write_run_hits_avx512(r, n, base, pattern, dir, out);
+                    hit* out, const cpu::features& cpu) {
+  if (cpu.avx512) return write_run_hits_avx512(r, n, base, pattern, dir, out);
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t end = base + r[i].best + 1;
     out[i] = hit{end, end, pattern, r[i].score, dir, 0};
@@ -59,15 +58,8 @@ striped_pattern narrow_striped_pattern(const striped_pattern& sp) {
 }
 
 striped_kernel pick_striped_kernel(simd_level level) {
-  const bool has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  const bool has2 = __builtin_cpu_supports("avx2");
-  switch (level) {
-    case simd_level::automatic: return has512 ? myers_striped_avx512 : has2 ? myers_striped_avx2 : nullptr;
-    case simd_level::avx512: return has512 ? myers_striped_avx512 : nullptr;
-    case simd_level::avx2: return has2 ? myers_striped_avx2 : nullptr;
-    case simd_level::serial: return nullptr;
-  }
-  return nullptr;
+  const cpu::features f = cpu::at_level(level);
+  return f.avx512 ? myers_striped_avx512 : f.avx2 ? myers_striped_avx2 : nullptr;
 }
 
 bool striped_available(simd_level level) { return pick_striped_kernel(level) != nullptr; }

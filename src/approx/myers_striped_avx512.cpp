@@ -684,7 +684,6 @@ bool dispatch(const striped_pattern& sp, const unsigned char* text0, std::size_t
   return run<W, 15u, true, V>(sp, text0, stride, steps, warm, out);
 }
 
-std::atomic<bool> vbmi_allowed{true};
 
 /// Where the byte lanes' stripes are in the VBMI kernel (stripe_of_byte).
 stripe_table<8> make_byte_stripe_table() {
@@ -730,12 +729,7 @@ bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
 
 }  // namespace
 
-void striped_allow_vbmi(bool allowed) { vbmi_allowed.store(allowed, std::memory_order_relaxed); }
-
-bool striped_use_vbmi() {
-  static const bool has = __builtin_cpu_supports("avx512vbmi");
-  return has && vbmi_allowed.load(std::memory_order_relaxed);
-}
+bool striped_use_vbmi() { return cpu::active().avx512vbmi; }
 
 void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
                            strand dir, hit* out) {

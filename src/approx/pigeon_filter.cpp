@@ -24,19 +24,8 @@ void find_pieces_serial(const unsigned char* text, std::size_t lo, std::size_t s
 }
 
 piece_finder pick_piece_finder(simd_level level) {
-  const bool has2 = __builtin_cpu_supports("avx2");
-  const bool has512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-  switch (level) {
-    case simd_level::serial: return find_pieces_serial;
-    case simd_level::avx2:
-      if (!has2) throw error(errc::invalid_argument, "this CPU has no AVX2");
-      return find_pieces_avx2;
-    case simd_level::avx512:
-      if (!has512) throw error(errc::invalid_argument, "this CPU has no AVX-512 (F, BW)");
-      return find_pieces_avx512;
-    case simd_level::automatic: break;
-  }
-  return has512 ? find_pieces_avx512 : has2 ? find_pieces_avx2 : find_pieces_serial;
+  const cpu::features f = cpu::at_level(level);
+  return f.avx512 ? find_pieces_avx512 : f.avx2 ? find_pieces_avx2 : find_pieces_serial;
 }
 
 bool pigeon_applicable(const compiled_pattern& p, std::uint32_t k) {

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "exact/engines.hpp"
+#include "common/cpu.hpp"
 #include "trawl/error.hpp"
 
 namespace trawl {
@@ -33,28 +34,11 @@ std::string_view to_string(exact_algorithm a) {
 }
 
 bool cpu_supports(simd_level level) {
-#if defined(__x86_64__) || defined(__i386__)
-  switch (level) {
-    case simd_level::automatic:
-    case simd_level::serial: return true;
-    case simd_level::avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
-    case simd_level::avx512:
-      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-             __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2");
-  }
-  return false;
-#else
-  return level == simd_level::automatic || level == simd_level::serial;
-#endif
+  const cpu::features f = cpu::active();
+  return level == simd_level::avx512 ? f.avx512 : level == simd_level::avx2 ? f.avx2 : true;
 }
 
 namespace {
-
-simd_level best_simd_level() {
-  if (cpu_supports(simd_level::avx512)) return simd_level::avx512;
-  if (cpu_supports(simd_level::avx2)) return simd_level::avx2;
-  return simd_level::serial;
-}
 
 engine_fn pick_engine(exact_algorithm a, simd_level level) {
   switch (a) {
@@ -65,19 +49,14 @@ engine_fn pick_engine(exact_algorithm a, simd_level level) {
     case exact_algorithm::automatic:
     case exact_algorithm::simd: break;
   }
-  if (level == simd_level::automatic) level = best_simd_level();
-  if (!cpu_supports(level)) throw error(errc::unsupported, "this CPU does not support the requested SIMD level");
-  switch (level) {
-    case simd_level::avx512: return find_simd_avx512;
-    case simd_level::avx2: return find_simd_avx2;
-    default: return find_simd_serial;
-  }
+  const cpu::features f = cpu::at_level(level);
+  return f.avx512 ? find_simd_avx512 : f.avx2 ? find_simd_avx2 : find_simd_serial;
 }
 
 }  // namespace
 
 std::string_view simd_backend_name() {
-  switch (best_simd_level()) {
+  switch (cpu::best_level()) {
     case simd_level::avx512: return "avx512";
     case simd_level::avx2: return "avx2";
     default: return "serial";

@@ -3,7 +3,7 @@
 // tests/oracle (which shares no code with them), over alphabets that pick each of the
 // kernel's three Peq lookups: 3-bit byte codes (at most 8 byte values with a Peq in at most 7
 // distinct rows, any bytes), 4-bit codes of bytes 0x40-0x7F (VBMI CPUs) and gathers; on a
-// VBMI CPU once more as on one without it (striped_allow_vbmi(false)). Fixed seeds; skipped
+// VBMI CPU once more as on one without it (cpu::limit without VBMI). Fixed seeds; skipped
 // without AVX-512.
 #include <gtest/gtest.h>
 
@@ -81,7 +81,7 @@ TEST(ApproxBlockedAvx512, KernelsAgainstOracle) {
   // <= k).
   if (!trawl::cpu_supports(trawl::simd_level::avx512)) GTEST_SKIP() << "this CPU has no AVX-512";
   struct restore {
-    ~restore() { ad::striped_allow_vbmi(true); }
+    ~restore() { trawl::cpu::limit({true, true, true}); }
   } on_exit;
   const bool vbmi = ad::striped_use_vbmi();
   std::mt19937_64 rng(45);
@@ -97,7 +97,7 @@ TEST(ApproxBlockedAvx512, KernelsAgainstOracle) {
                                         : oracle::end_scores(p, std::string_view(t).substr(from));  // [j - from]
       for (const bool allow_vbmi : {true, false}) {
         if (!allow_vbmi && !vbmi) continue;  // this CPU runs the non-VBMI paths already
-        ad::striped_allow_vbmi(allow_vbmi);
+        trawl::cpu::limit({true, true, allow_vbmi});
         const bool has_vbmi = vbmi && allow_vbmi;
         ASSERT_EQ(ad::make_blocked_byte_codes(cp).small, a.codes3) << a.name;
         ASSERT_EQ(ad::blocked_stripes_code_bits(cp), a.codes3 ? 3 : a.codes4 && has_vbmi ? 4 : 0) << a.name;

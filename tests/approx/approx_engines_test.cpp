@@ -347,9 +347,9 @@ TEST(ApproxEngines, ByteKernelWithoutVbmi) {
   // runs over several rounds with their starts.
   if (!trawl::cpu_supports(trawl::simd_level::avx512)) GTEST_SKIP() << "no AVX-512 on this CPU";
   struct restore {
-    ~restore() { trawl::approx_detail::striped_allow_vbmi(true); }
+    ~restore() { trawl::cpu::limit({true, true, true}); }
   } on_exit;
-  trawl::approx_detail::striped_allow_vbmi(false);
+  trawl::cpu::limit({true, true, false});
   std::mt19937_64 rng(17);
   for (const std::string alpha : {"ACGT", "acgtACGTN", "the ,.;:THE\n0123", ""})
     for (std::size_t m : {1, 5, 8}) {
