@@ -139,30 +139,6 @@ class search_printer final : public search_sink {
   std::string display_, name_;
 };
 
-/// The GPU takes whole records: the input is read whole, then each record is searched on the
-/// device and printed through the same sink.
-std::uint64_t search_on_gpu(io::source& input, const std::vector<std::string>& patterns, search_options so,
-                            bool fasta, search_sink& sink) {
-  const std::string whole = input.is_mapped() ? std::string() : io::read_all(input.stream());
-  const std::string_view bytes = input.is_mapped() ? input.mapped() : std::string_view(whole);
-  io::format fmt = io::detect_format(bytes);
-  if (fasta && fmt == io::format::plain) fmt = io::format::fasta;
-  io::record_reader records(bytes, fmt, input.name());
-  io::record rec;
-  std::uint64_t found = 0;
-  const std::uint64_t limit = so.max_hits;
-  bool go = true;
-  while (go && records.next(rec)) {
-    sink.begin_record(record_info{rec.name, rec.index, fmt});
-    if (sink.wants_text()) sink.text(0, rec.sequence);
-    so.max_hits = limit == 0 ? 0 : limit - found;
-    found += gpu::search_sequence(patterns, rec.sequence, so, [&](std::span<const hit> hs) { return go = sink.hits(hs); });
-    sink.end_record(rec.sequence.size());
-    if (limit != 0 && found >= limit) break;
-  }
-  return found;
-}
-
 int run_search(search_args& a) {
   // Patterns: -e/-f, or else the first positional argument.
   std::vector<std::string> patterns = a.expressions;
@@ -247,10 +223,18 @@ int run_search(search_args& a) {
       so.max_hits = a.quiet ? 1 : (a.max_count ? static_cast<std::uint64_t>(*a.max_count) : 0);
       if (a.max_count != 0) {  // -m 0 reads nothing
         search_printer sink(printer, out, a, patterns, so, display);
-        if (choose_device(so, patterns.size(), input.expected_size()) == device_kind::gpu)
-          file_hits = search_on_gpu(input, patterns, so, a.fasta, sink);
-        else
+        if (choose_device(so, patterns.size(), input.expected_size()) == device_kind::gpu) {
+          // The device streams each slice in its own chunks: one slice per mapped input, or
+          // per chunk of a stream; two workers let the next chunk be read while one is searched.
+          search_options on_gpu = so;
+          stream_options gst = st;
+          gst.chunk_size = a.chunk_size != 0 ? a.chunk_size : std::size_t{256} << 20;
+          on_gpu.slice_size = input.is_mapped() ? std::max<std::size_t>(input.mapped().size(), 1) : gst.chunk_size;
+          on_gpu.threads = 2;
+          file_hits = search_input(*gpu::make_matcher(patterns, so), input, on_gpu, gst, sink).hits;
+        } else {
           file_hits = search_input(*matcher, input, so, st, sink).hits;
+        }
       }
       if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
       if (a.quiet && file_hits > 0) return 0;

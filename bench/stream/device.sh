@@ -27,12 +27,18 @@ for c in range(4):
     for i in range(0, len(s), 60): print(s[i:i+60])
 " >/tmp/g.fa
 head -c 20000 "$C/dna-plain.txt" | fold -w 20 | head -300 >/tmp/guides.txt
-for args in "-k 2 GATTACAGATTACAGG" "-k 3 --both-strands -f /tmp/guides.txt" "-k 1 --all-ends ACGTACGTAC" "ACGTACGTAC" "--iupac ACGTNNACGT"; do
-  $T search --device cpu $args /tmp/g.fa >/tmp/cpu.out
-  $T search --device gpu $args /tmp/g.fa >/tmp/gpu.out
-  cat /tmp/g.fa | $T search --device gpu $args - | sed 's/(standard input)/\/tmp\/g.fa/' >/tmp/gpu-pipe.out
-  if cmp -s /tmp/cpu.out /tmp/gpu.out && cmp -s /tmp/cpu.out /tmp/gpu-pipe.out; then r=same; else r=DIFFERENT; fi
-  echo "$r: $(wc -l </tmp/cpu.out) hits: $args" | tee -a "$out/cli.txt"
+tr -d '\n' </tmp/g.fa | tr -d '>chr0123' | head -c 3000000 >/tmp/plain.txt
+for args in "-k 2 GATTACAGATTACAGG" "-k 3 --both-strands -f /tmp/guides.txt" "-k 1 --all-ends ACGTACGTAC" "ACGTACGTAC" \
+            "--iupac ACGTNNACGT" "-k 2 --hamming ACGTACGTAC" "-k 4 ACGTTGCA" "-k 2 --align -e GATTACA -e TTGCAAC"; do
+  for f in /tmp/g.fa /tmp/plain.txt; do
+    $T search --device cpu $args $f >/tmp/cpu.out
+    $T search --device gpu $args $f >/tmp/gpu.out
+    cat $f | $T search --device gpu $args - | sed "s|(standard input)|$f|" >/tmp/gpu-pipe.out
+    cat $f | $T search --device gpu --chunk-size 65536 $args - | sed "s|(standard input)|$f|" >/tmp/gpu-small.out
+    if cmp -s /tmp/cpu.out /tmp/gpu.out && cmp -s /tmp/cpu.out /tmp/gpu-pipe.out && cmp -s /tmp/cpu.out /tmp/gpu-small.out; then
+      r=same; else r=DIFFERENT; fi
+    echo "$r: $(wc -l </tmp/cpu.out) hits: $args $f (file, pipe, 64 KiB chunks)" | tee -a "$out/cli.txt"
+  done
 done
 
 echo "== --device auto on one 23-nt pattern, -k 3, 256 MiB DNA (s, best of 3)" | tee "$out/auto.txt"
@@ -47,6 +53,21 @@ for dev in cpu auto gpu; do
     echo "device $dev -j $j: $best" | tee -a "$out/auto.txt"
   done
 done
+
+echo "== GPU end to end from a mapped 1 GiB file, through the stream scheduler" | tee "$out/e2e.txt"
+trawl_bench_cuda --sections 5 --file /tmp/e2e.txt --keep-file 2>&1 | tail -14 | tee -a "$out/e2e.txt"
+p32=$(head -c 4000032 /tmp/e2e.txt | tail -c 32)
+for args in "-c $p32" "-c -k 2 $p32"; do
+  for dev in gpu cpu; do
+    best=9999
+    for _ in 1 2 3; do
+      s=$(date +%s.%N); n=$($T search --device $dev $args /tmp/e2e.txt); e=$(date +%s.%N)
+      best=$(python3 -c "print(min($best, $e - $s))")
+    done
+    echo "trawl search --device $dev $args: $best s, $n hits, $(python3 -c "print(round($(stat -c %s /tmp/e2e.txt) / $best / 1e9, 1))") GB/s" | tee -a "$out/e2e.txt"
+  done
+done
+[ "${BENCH:-0}" = 1 ] || exit 0
 
 echo "== stream bench" | tee "$out/bench.txt"
 python3 "$(dirname "$0")/run.py" --trawl "$T" --baseline "$pack/bin/trawl_old" --corpora "$C" --threads "$(nproc)" \

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,14 @@ bool available() noexcept;
 
 /// Name of device `device` (e.g. "NVIDIA H100 80GB HBM3"); "" when none. Never throws.
 std::string device_name(int device = 0);
+
+/// The GPU as a trawl::matcher (search.hpp): scan() runs the device over the window of a
+/// slice and reports the hits it owns, as the CPU matchers do, so search_sequence and
+/// search_input (stream.hpp) order, merge and deliver GPU hits exactly as CPU hits. A slice
+/// should be large (the device streams it in gpu.chunk_size pieces): search_options::slice_size
+/// of a chunk or more. Throws as search_sequence below.
+std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
+                                      const gpu_options& gpu = {});
 
 /// Same as trawl::search_sequence(make_matcher(patterns, options), seq, options, on_hits):
 /// exact search when options.max_errors == 0 and !all_ends (sorted by start, then pattern, strand),

@@ -1,13 +1,14 @@
-// src/gpu/gpu_search.cpp — the public CUDA entry points (trawl/gpu.hpp): validation, plans,
-// the chunked device scan, and the host work that turns per-end candidates into the exact
-// hits and order of the CPU driver (clusters, leftmost starts, max_hits, early stop).
+// src/gpu/gpu_search.cpp — the public CUDA entry points (trawl/gpu.hpp): the GPU matcher
+// (plans, the device scan of a slice's window, per-end candidates turned into the hits a CPU
+// matcher reports: clusters flagged open at the slice's edges, leftmost starts), run by the
+// same slicing driver and hit pipeline as the CPU (search.cpp).
 // Host cost: O(c log c) for c candidates plus O(m·(m+k)) per reported approximate hit.
 #include "trawl/gpu.hpp"
 
 #include <algorithm>
 #include <span>
 #include <thread>
-#include <unordered_map>
+#include <memory>
 
 #include "approx/approx_internal.hpp"
 #include "gpu/gpu_internal.hpp"
@@ -19,6 +20,9 @@ namespace trawl::gpu {
 
 bool available() noexcept { return false; }
 std::string device_name(int) { return {}; }
+std::unique_ptr<matcher> make_matcher(const std::vector<std::string>&, const search_options&, const gpu_options&) {
+  throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
+}
 std::uint64_t search_sequence(const std::vector<std::string>&, std::string_view, const search_options&,
                               const hit_callback&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
@@ -35,15 +39,6 @@ best_result best_substring(std::string_view, std::string_view, const best_option
 namespace {
 
 using detail::task;
-
-bool hit_less(const hit& a, const hit& b, hit_key key) {
-  const std::uint64_t ka = key == hit_key::start ? a.start : a.end, kb = key == hit_key::start ? b.start : b.end;
-  if (ka != kb) return ka < kb;
-  if (a.pattern != b.pattern) return a.pattern < b.pattern;
-  if (a.dir != b.dir) return a.dir < b.dir;
-  if (a.start != b.start) return a.start < b.start;
-  return a.end < b.end;
-}
 
 /// Runs `fn(i)` for i in [0, n) on all cores when n is large.
 template <class Fn>
@@ -62,157 +57,136 @@ void parallel_for(std::size_t n, Fn fn) {
   for (auto& t : pool) t.join();
 }
 
-/// Hands hits to the caller in order, in batches, honouring max_hits and early stop. Hits are
-/// held until every hit that could still sort before them is known (the watermark).
-class emitter {
+/// The GPU as a matcher: scan() runs the device over the window a slice reads and reports the
+/// hits it owns, clusters cut by its edges flagged open, as the CPU matchers do; ordering,
+/// merging, max_hits and early stop are the slicing driver's (search.cpp), the same for both.
+/// The device streams the window through its own ring of pinned buffers (stream.cu).
+class gpu_matcher final : public matcher {
  public:
-  emitter(hit_key key, const hit_callback& cb, std::uint64_t max_hits) : key_(key), cb_(cb), max_(max_hits) {}
+  gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu)
+      : tasks_(detail::make_tasks(patterns, options)), gpu_(gpu), k_(static_cast<std::uint32_t>(options.max_errors)) {
+    if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+      max_m_ = std::max<std::size_t>(max_m_, tasks_[i].text.size());
+      const std::size_t slot = 2 * std::size_t{tasks_[i].pattern} + (tasks_[i].dir == strand::reverse ? 1 : 0);
+      if (task_of_.size() <= slot) task_of_.resize(slot + 1);
+      task_of_[slot] = static_cast<std::uint32_t>(i);
+    }
+    approx_ = options.max_errors > 0 || options.all_ends;
+    exact_keys_ = !approx_;  // exact, or exact with IUPAC codes (the approximate kernel at k = 0)
+    iupac_ = exact_keys_ && detail::needs_iupac(tasks_, options);
+    hamming_ = options.hamming && k_ > 0;
+    clusters_ = approx_ && !options.all_ends;
+    starts_ = options.starts && approx_ && !hamming_;
+    if (approx_ || iupac_) {
+      eq_ = detail::match_table(options);
+      approx_plan_ = detail::make_approx_plan(tasks_, eq_, approx_ ? k_ : 0, hamming_);
+      approx_plan_.algo = gpu.approx == approx_engine::warp    ? trawl::cuda::approx_plan::engine::warp
+                          : gpu.approx == approx_engine::tiled ? trawl::cuda::approx_plan::engine::tiled
+                                                               : trawl::cuda::approx_plan::engine::automatic;
+      approx_plan_.slice_length = gpu.slice_length;
+    } else {
+      exact_plan_ = detail::make_exact_plan(tasks_, options);
+      exact_plan_.algo = gpu.exact == exact_engine::sunday ? trawl::cuda::exact_plan::engine::sunday
+                                                           : trawl::cuda::exact_plan::engine::filter;
+      exact_plan_.slice_length = gpu.slice_length;
+    }
+  }
 
-  void add(const hit& h) { pending_.push_back(h); }
-  [[nodiscard]] bool stopped() const noexcept { return stopped_; }
-  [[nodiscard]] std::uint64_t delivered() const noexcept { return delivered_; }
+  [[nodiscard]] std::size_t lookbehind() const override {
+    return approx_ ? max_m_ + (hamming_ ? 0 : k_) - 1 : 0;
+  }
+  [[nodiscard]] std::size_t lookahead() const override { return approx_ ? 0 : max_m_ - 1; }
+  [[nodiscard]] hit_key key() const override { return approx_ ? hit_key::last : hit_key::start; }
+  [[nodiscard]] bool one_pattern_strand() const override { return tasks_.size() == 1; }
 
-  /// Delivers the pending hits whose key is < watermark. `finish` fills in missing starts.
-  template <class Finish>
-  void flush(std::uint64_t watermark, Finish&& finish) {
-    if (stopped_ || pending_.empty()) return;
-    auto key = [&](const hit& h) { return key_ == hit_key::start ? h.start : h.end; };
-    auto mid = std::partition(pending_.begin(), pending_.end(), [&](const hit& h) { return key(h) < watermark; });
-    std::vector<hit> out(pending_.begin(), mid);
-    pending_.erase(pending_.begin(), mid);
-    if (out.empty()) return;
-    std::sort(out.begin(), out.end(), [&](const hit& a, const hit& b) { return hit_less(a, b, key_); });
-    if (max_ && delivered_ + out.size() > max_) out.resize(static_cast<std::size_t>(max_ - delivered_));
-    finish(out);
-    delivered_ += out.size();
-    if (!out.empty() && !cb_(std::span<const hit>(out))) stopped_ = true;
-    if (max_ && delivered_ >= max_) stopped_ = true;
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    if (own_begin >= own_end || tasks_.empty()) return;
+    const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
+    const std::size_t to = std::min(seq.size(), own_end + lookahead());
+    const std::string_view window = seq.substr(from, to - from);
+    trawl::cuda::stream_config cfg;
+    cfg.device = gpu_.device;
+    cfg.chunk_size = gpu_.chunk_size;
+    cfg.fd = gpu_.source_fd;
+    cfg.fd_offset = gpu_.source_offset + from;
+    // Candidates in sequence coordinates, keyed by their owned position (the start for exact
+    // keys, the last byte otherwise), only those this slice owns.
+    std::vector<trawl::cuda::candidate> found;
+    auto collect = [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {
+      for (auto c : cs) {
+        c.pos += from;
+        const std::uint64_t key = exact_keys_ && iupac_ ? c.pos + 1 - tasks_[c.task].text.size() : c.pos;
+        if (key >= own_begin && key < own_end) found.push_back(c);
+      }
+      return true;
+    };
+    if (approx_ || iupac_) trawl::cuda::stream_approx(approx_plan_, window, cfg, collect);
+    else trawl::cuda::stream_exact(exact_plan_, window, cfg, collect);
+
+    const std::size_t first = out.size();
+    if (!approx_) {
+      for (const auto& c : found) {
+        const std::uint64_t m = tasks_[c.task].text.size();
+        const std::uint64_t start = iupac_ ? c.pos + 1 - m : c.pos;
+        out.push_back(hit{start, start + m, tasks_[c.task].pattern, 0, tasks_[c.task].dir, 0});
+      }
+    } else {
+      // Ends by (task, position): runs of consecutive ends are clusters (their min-score end,
+      // leftmost on ties); a run at an edge of the owned range is open on that side.
+      std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
+        return x.task != y.task ? x.task < y.task : x.pos < y.pos;
+      });
+      auto make = [&](const trawl::cuda::candidate& c, std::uint8_t open) {
+        const task& t = tasks_[c.task];
+        const std::uint64_t start = hamming_ ? c.pos + 1 - t.text.size() : c.pos + 1;
+        return hit{start, c.pos + 1, t.pattern, c.score, t.dir, open};
+      };
+      for (std::size_t i = 0; i < found.size();) {
+        if (!clusters_) {
+          out.push_back(make(found[i++], 0));
+          continue;
+        }
+        std::size_t e = i, best = i;
+        while (e + 1 < found.size() && found[e + 1].task == found[i].task && found[e + 1].pos == found[e].pos + 1) {
+          ++e;
+          if (found[e].score < found[best].score) best = e;
+        }
+        const std::uint8_t open = static_cast<std::uint8_t>((found[i].pos == own_begin ? 1u : 0u) |
+                                                            (found[e].pos + 1 == own_end ? 2u : 0u));
+        out.push_back(make(found[best], open));
+        i = e + 1;
+      }
+      if (starts_) {
+        const std::span<hit> mine(out.data() + first, out.size() - first);
+        parallel_for(mine.size(), [&](std::size_t i) {
+          hit& h = mine[i];
+          const task& t = tasks_[task_of_[2 * std::size_t{h.pattern} + (h.dir == strand::reverse ? 1 : 0)]];
+          h.start = detail::leftmost_start(t.text, seq, h.end - 1, h.errors, eq_);
+        });
+      }
+    }
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [&](const hit& x, const hit& y) {
+      const std::uint64_t kx = approx_ ? x.end : x.start, ky = approx_ ? y.end : y.start;
+      if (kx != ky) return kx < ky;
+      if (x.pattern != y.pattern) return x.pattern < y.pattern;
+      if (x.dir != y.dir) return x.dir < y.dir;
+      if (x.start != y.start) return x.start < y.start;
+      return x.end < y.end;
+    });
   }
 
  private:
-  hit_key key_;
-  const hit_callback& cb_;
-  std::uint64_t max_;
-  std::uint64_t delivered_ = 0;
-  bool stopped_ = false;
-  std::vector<hit> pending_;
+  std::vector<task> tasks_;
+  std::vector<std::uint32_t> task_of_;  ///< task of (pattern, strand), at 2 * pattern + strand
+  gpu_options gpu_;
+  std::uint32_t k_;
+  std::size_t max_m_ = 1;
+  bool approx_ = false, exact_keys_ = true, iupac_ = false, hamming_ = false, clusters_ = false, starts_ = false;
+  std::vector<std::uint8_t> eq_;
+  trawl::cuda::approx_plan approx_plan_;
+  trawl::cuda::exact_plan exact_plan_;
 };
-
-trawl::cuda::stream_config stream_cfg(const gpu_options& g) {
-  trawl::cuda::stream_config c;
-  c.device = g.device;
-  c.chunk_size = g.chunk_size;
-  c.fd = g.source_fd;
-  c.fd_offset = g.source_offset;
-  return c;
-}
-
-std::uint64_t search_exact(const std::vector<task>& tasks, std::string_view seq, const search_options& options,
-                           const hit_callback& on_hits, const gpu_options& gpu) {
-  trawl::cuda::exact_plan plan = detail::make_exact_plan(tasks, options);
-  plan.algo = gpu.exact == exact_engine::sunday ? trawl::cuda::exact_plan::engine::sunday
-                                                : trawl::cuda::exact_plan::engine::filter;
-  plan.slice_length = gpu.slice_length;
-  emitter out(hit_key::start, on_hits, options.max_hits);
-  trawl::cuda::stream_exact(plan, seq, stream_cfg(gpu),
-                            [&](std::uint64_t, std::uint64_t own_end, std::vector<trawl::cuda::candidate>& found) {
-                              for (const auto& c : found) {
-                                const task& t = tasks[c.task];
-                                out.add(hit{c.pos, c.pos + t.text.size(), t.pattern, 0, t.dir, 0});
-                              }
-                              out.flush(own_end, [](std::vector<hit>&) {});
-                              return !out.stopped();
-                            });
-  return out.delivered();
-}
-
-/// Approximate search (and exact search with IUPAC codes, as k = 0 with start keys).
-std::uint64_t search_approx(const std::vector<task>& tasks, std::string_view seq, const search_options& options,
-                            const hit_callback& on_hits, const gpu_options& gpu, bool exact_keys) {
-  const auto k = static_cast<std::uint32_t>(options.max_errors);
-  const std::vector<std::uint8_t> eq = detail::match_table(options);
-  const bool hamming = options.hamming && k > 0;
-  trawl::cuda::approx_plan plan = detail::make_approx_plan(tasks, eq, k, hamming);
-  plan.algo = gpu.approx == approx_engine::warp    ? trawl::cuda::approx_plan::engine::warp
-              : gpu.approx == approx_engine::tiled ? trawl::cuda::approx_plan::engine::tiled
-                                                   : trawl::cuda::approx_plan::engine::automatic;
-  plan.slice_length = gpu.slice_length;
-  std::uint64_t max_m = 0;
-  for (const task& t : tasks) max_m = std::max<std::uint64_t>(max_m, t.text.size());
-
-  emitter out(exact_keys ? hit_key::start : hit_key::last, on_hits, options.max_hits);
-  auto finish = [&](std::vector<hit>& hits) {
-    if (exact_keys || hamming) return;  // starts already known
-    parallel_for(hits.size(), [&](std::size_t i) {
-      hit& h = hits[i];
-      const task& t = tasks[static_cast<std::size_t>(h.start)];  // task index parked in start
-      h.start = detail::leftmost_start(t.text, seq, h.end - 1, h.errors, eq);
-    });
-  };
-  auto make_hit = [&](std::uint32_t ti, std::uint64_t pos, std::uint32_t score) {
-    const task& t = tasks[ti];
-    hit h{ti, pos + 1, t.pattern, score, t.dir, 0};  // start = task index until finish()
-    if (exact_keys || hamming) h.start = pos + 1 - t.text.size();
-    return h;
-  };
-  // cluster state per task: the current run of consecutive ends with score <= k
-  struct run {
-    std::uint64_t last = 0, best = 0;
-    std::uint32_t best_score = 0;
-    bool open = false;
-  };
-  std::vector<run> runs(tasks.size());
-  std::vector<std::uint32_t> open_list;
-  const bool clusters = !options.all_ends && !exact_keys;
-
-  trawl::cuda::stream_approx(
-      plan, seq, stream_cfg(gpu),
-      [&](std::uint64_t, std::uint64_t own_end, std::vector<trawl::cuda::candidate>& found) {
-        std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
-          return a.pos != b.pos ? a.pos < b.pos : a.task < b.task;
-        });
-        if (!clusters) {
-          for (const auto& c : found) out.add(make_hit(c.task, c.pos, c.score));
-          // exact keys: a later end may still start before this chunk's end
-          const std::uint64_t wm = exact_keys ? (own_end + 1 > max_m ? own_end + 1 - max_m : 0) : own_end + 1;
-          out.flush(own_end >= seq.size() ? ~std::uint64_t{0} : wm, finish);
-          return !out.stopped();
-        }
-        for (const auto& c : found) {
-          run& r = runs[c.task];
-          if (r.open && c.pos == r.last + 1) {
-            r.last = c.pos;
-            if (c.score < r.best_score) {
-              r.best = c.pos;
-              r.best_score = c.score;
-            }
-            continue;
-          }
-          if (r.open) out.add(make_hit(c.task, r.best, r.best_score));
-          else open_list.push_back(c.task);
-          r = run{c.pos, c.pos, c.score, true};
-        }
-        // close the runs that cannot continue into the next chunk
-        const bool at_end = own_end >= seq.size();
-        std::uint64_t watermark = own_end + 1;  // hit keys are end = pos + 1
-        std::vector<std::uint32_t> still;
-        for (std::uint32_t ti : open_list) {
-          run& r = runs[ti];
-          if (!r.open) continue;
-          if (!at_end && r.last + 1 == own_end) {
-            still.push_back(ti);
-            watermark = std::min(watermark, r.best + 1);
-          } else {
-            out.add(make_hit(ti, r.best, r.best_score));
-            r.open = false;
-          }
-        }
-        open_list.swap(still);
-        out.flush(at_end ? ~std::uint64_t{0} : watermark, finish);
-        return !out.stopped();
-      });
-  return out.delivered();
-}
 
 }  // namespace
 
@@ -232,14 +206,18 @@ std::string device_name(int device) {
   }
 }
 
+std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
+                                      const gpu_options& gpu) {
+  return std::make_unique<gpu_matcher>(patterns, options, gpu);
+}
+
 std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::string_view seq,
                               const search_options& options, const hit_callback& on_hits, const gpu_options& gpu) {
-  const std::vector<task> tasks = detail::make_tasks(patterns, options);
-  if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
-  if (tasks.empty() || seq.empty()) return 0;
-  if (options.max_errors > 0 || options.all_ends) return search_approx(tasks, seq, options, on_hits, gpu, false);
-  if (detail::needs_iupac(tasks, options)) return search_approx(tasks, seq, options, on_hits, gpu, true);
-  return search_exact(tasks, seq, options, on_hits, gpu);
+  const auto m = make_matcher(patterns, options, gpu);
+  search_options one = options;
+  one.threads = 1;  // one slice: the device streams the sequence in its own chunks
+  one.slice_size = std::max<std::size_t>(seq.size(), 1);
+  return trawl::search_sequence(*m, seq, one, on_hits);
 }
 
 std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns, const search_options& options,
