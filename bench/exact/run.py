@@ -14,14 +14,8 @@ usage: bench/exact/run.py --trawl build/trawl --corpora /work/corpora [--threads
 """
 import argparse, os, platform, shutil, subprocess, sys, time
 
-
-def machine():
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        model = next(l.split(":", 1)[1].strip() for l in out.splitlines() if l.startswith("Model name"))
-    except Exception:
-        model = platform.processor() or "unknown CPU"
-    return f"{model}, {os.cpu_count()} logical CPUs"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from benchlib import machine  # noqa: E402
 
 
 def timed(cmd, reps):

@@ -15,16 +15,10 @@ Counts are checked to agree between the trawl runs of one input. Best of --reps.
 usage: bench/stream/run.py --trawl build/trawl --corpora /work/corpora [--threads T]
                            [--pipe-copies 8] [--gz-copies 4] [--baseline OLD_TRAWL] [--out FILE]
 """
-import argparse, os, platform, resource, shutil, subprocess, sys, tempfile, time
+import argparse, os, subprocess, sys, tempfile, time
 
-
-def machine():
-    try:
-        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        model = next(l.split(":", 1)[1].strip() for l in out.splitlines() if l.startswith("Model name"))
-    except Exception:
-        model = platform.processor() or "unknown CPU"
-    return f"{model}, {os.cpu_count()} logical CPUs"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from benchlib import machine  # noqa: E402
 
 
 def timed(cmd, reps):

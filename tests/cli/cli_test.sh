@@ -4,19 +4,7 @@
 # that shares no code with trawl (grep, python3).
 set -u
 T=${1:?usage: cli_test.sh path/to/trawl}
-D=$(mktemp -d /tmp/trawl-cli-XXXXXX)
-trap 'rm -rf "$D"' EXIT
-fails=0; checks=0
-pass() { checks=$((checks + 1)); }
-fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
-# expect_rc WANT CMD... : exit status of CMD
-expect_rc() { local want=$1; shift; "$@" >"$D/out" 2>"$D/err"; local rc=$?; [ "$rc" = "$want" ] && pass || fail "rc $rc != $want: $*"; }
-# expect_out WANT CMD... : stdout of CMD (exact)
-expect_out() { local want=$1; shift; local got; got=$("$@" 2>"$D/err"); [ "$got" = "$want" ] && pass || fail "$*: got [$got] want [$want]"; }
-# expect_err_line CMD... : exit 2 and exactly one line on stderr
-expect_err_line() { "$@" >"$D/out" 2>"$D/err"; local rc=$?; local lines; lines=$(wc -l <"$D/err");
-  [ "$rc" = 2 ] && [ "$lines" = 1 ] && grep -q '^trawl: ' "$D/err" && pass || fail "want one-line error + rc 2 (rc=$rc, $lines lines: $(head -c 200 "$D/err")): $*"; }
-TAB=$'\t'
+. "$(dirname "$0")/lib.sh"
 
 printf 'hello world\nsay hello again\nnothing here\n' >"$D/h.txt"
 # --- output contract -------------------------------------------------------------------

@@ -4,12 +4,7 @@
 # a mapped file (checked against grep and python elsewhere) or with grep itself.
 set -u
 T=${1:?usage: stream_test.sh path/to/trawl}
-D=$(mktemp -d /tmp/trawl-stream-XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$D"' EXIT
-fails=0; checks=0
-pass() { checks=$((checks + 1)); }
-fail() { checks=$((checks + 1)); fails=$((fails + 1)); echo "FAIL: $*" >&2; }
-same() { if cmp -s "$1" "$2"; then pass; else fail "$3: outputs differ ($(diff "$1" "$2" | head -3 | tr '\n' ' '))"; fi; }
+. "$(dirname "$0")/lib.sh"
 
 python3 -c "
 import random

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "temp_dir.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 
@@ -15,18 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    char tmpl[] = "/tmp/trawl-io-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~temp_dir() { fs::remove_all(path); }
-  std::string write(const std::string& name, const std::string& bytes) const {
-    std::ofstream(path / name, std::ios::binary) << bytes;
-    return (path / name).string();
-  }
-};
 
 std::vector<std::pair<std::string, std::string>> records_of(std::string_view bytes, trawl::io::format f = trawl::io::format::automatic) {
   trawl::io::record_reader rr(bytes, f, "in");

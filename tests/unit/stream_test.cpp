@@ -14,6 +14,7 @@
 #include <random>
 
 #include "oracle.hpp"
+#include "temp_dir.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
@@ -148,14 +149,6 @@ std::vector<way> every_way(const fs::path& dir) {
   return w;
 }
 
-struct temp_dir {
-  fs::path path;
-  temp_dir() {
-    char tmpl[] = "/tmp/trawl-stream-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~temp_dir() { fs::remove_all(path); }
-};
 
 /// What the whole-record search finds in each record (the reference for cluster mode, whose
 /// engines are checked against the DP oracle in the approx tests).

@@ -1,0 +1,12 @@
+"""bench/benchlib.py — what the benchmark scripts share: the machine's name for the results."""
+import os, platform, subprocess
+
+
+def machine():
+    """CPU model and logical CPU count, as the results files name the machine."""
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+        model = next(l.split(":", 1)[1].strip() for l in out.splitlines() if l.startswith("Model name"))
+    except Exception:
+        model = platform.processor() or "unknown CPU"
+    return f"{model}, {os.cpu_count()} logical CPUs"
