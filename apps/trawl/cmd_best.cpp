@@ -76,7 +76,9 @@ void add_best_command(CLI::App& root, run_state& state) {
                   "myers (blocked bit-vector, fast), wavefront (anti-diagonal DP, O(|X|·|Y|)), auto (= myers)")
       ->check(CLI::IsMember({"auto", "myers", "wavefront"}))
       ->capture_default_str();
-  cmd->add_option("-j,--threads", args->threads, "worker threads (0 = all cores)")->capture_default_str();
+  cmd->add_option("-j,--threads", args->threads, "worker threads (0 = all cores)")
+      ->capture_default_str()
+      ->check(integer_in(0, 1 << 16));
   cmd->add_flag("--leftmost", args->leftmost, "one line per optimal end position: its leftmost start only");
   cmd->add_flag("--check", args->check, "re-verify every occurrence with an independent alignment");
   cmd->add_option("--device", args->device, "cpu|gpu (the GPU runs the same engines; |X| <= 1024 for wavefront)")

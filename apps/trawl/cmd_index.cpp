@@ -139,7 +139,7 @@ int run_extract(const index_args& a) {
 
 void add_query_options(CLI::App* c, index_args& a) {
   c->add_option("-f,--file", a.pattern_files, "read patterns from FILE, one per line");
-  c->add_option("-t,--threads", a.threads, "locate threads (default: all cores)");
+  c->add_option("-t,--threads", a.threads, "locate threads (default: all cores)")->check(integer_in(0, 1 << 16));
   c->add_option("--engine", a.engine, "locate engine: balanced (default), static (the seed's chunks), serial");
 }
 
@@ -181,8 +181,8 @@ void add_index_command(CLI::App& root, run_state& state) {
 
   auto* extract = cmd->add_subcommand("extract", "print LEN bytes of the indexed text from START (0-based, records concatenated)");
   extract->add_option("index", a->index_path, "index file")->required();
-  extract->add_option("start", a->start, "start offset")->required();
-  extract->add_option("len", a->length, "length")->required();
+  extract->add_option("start", a->start, "start offset")->required()->check(integer_in(0, INT64_MAX));
+  extract->add_option("len", a->length, "length")->required()->check(integer_in(0, INT64_MAX));
   extract->callback([a, &state] { state.exit_code = run_extract(*a); });
 }
 

@@ -273,7 +273,8 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("-f,--file", a->pattern_files, "read patterns from FILE, one per line, blank lines skipped (or FASTA records)")
       ->allow_extra_args(false);
   cmd->add_option("-k,--max-errors", a->k, "report occurrences with at most K edit errors (default 0 = exact)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+      ->check(integer_in(0, 1 << 30));
   cmd->add_flag("--all-ends", a->all_ends, "approximate: report every end position with score <= K");
   cmd->add_flag("--align", a->align, "approximate: add a CIGAR of an optimal alignment");
   cmd->add_flag("--hamming", a->hamming, "count substitutions only (no insertions/deletions)");
@@ -281,15 +282,20 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("-i,--ignore-case", a->ignore_case, "ASCII case-insensitive");
   cmd->add_flag("--both-strands", a->both_strands, "DNA: also search the reverse complement (strand '-')");
   cmd->add_option("--algorithm", a->algorithm, "exact: bf|kmp|horspool|sunday|simd|auto; approximate: auto|myers|dp (or one engine: myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
-  cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)");
-  cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic)")->group("");
-  cmd->add_option("--chunk-size", a->chunk_size, "new bytes per chunk of a stream (default: automatic)")->group("");
+  cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)")->check(integer_in(0, 1 << 16));
+  cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic)")
+      ->check(integer_in(0, std::int64_t{1} << 40))
+      ->group("");
+  cmd->add_option("--chunk-size", a->chunk_size, "new bytes per chunk of a stream (default: automatic)")
+      ->check(integer_in(0, std::int64_t{1} << 40))
+      ->group("");
   cmd->add_option("--inflater", a->inflater, "gzip: auto|isal|zlib")->group("")->check(CLI::IsMember({"auto", "isal", "zlib"}));
   cmd->add_flag("--check", a->check, "re-verify every hit against the text with a plain DP (slow; for audits)");
   cmd->add_flag("-c,--count", a->count, "print the number of hits per input");
   cmd->add_flag("-q,--quiet", a->quiet, "print nothing; exit 0 at the first hit");
   cmd->add_option("-m,--max-count", a->max_count, "stop after NUM hits per input (0: none, exit 1; < 0: no limit; as grep)")
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
+      ->check(integer_in(INT64_MIN, INT64_MAX));
   cmd->add_option("--format", a->format, "tsv|json|bed|human (default: human on a terminal, else tsv)");
   cmd->add_flag("-n,--lines", a->lines, "print each matching line with its line number, like grep -n");
   cmd->add_option("--color", a->color, "auto|always|never")->check(CLI::IsMember({"auto", "always", "never"}));

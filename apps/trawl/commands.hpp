@@ -6,7 +6,26 @@
 
 #include <CLI/CLI.hpp>
 
+#include <charconv>
+#include <cstdint>
+#include <string>
+
 namespace trawl::cli {
+
+/// Numeric options: a decimal integer in [lo, hi]; overflow, a sign where none belongs and
+/// trailing junk are refused (one line, exit 2) before CLI11 converts the value.
+inline CLI::Validator integer_in(std::int64_t lo, std::int64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        std::int64_t v = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec != std::errc() || end != s.data() + s.size() || s.empty())
+          return s + " is not an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        if (v < lo || v > hi) return s + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        return {};
+      },
+      "INT", "integer_in");
+}
 
 /// Exit status of the command that ran: 0 = hits found / success, 1 = no hit, 2 = error.
 struct run_state {

@@ -203,6 +203,15 @@ if ! "$T" search -q --device gpu hello "$D/h.txt" 2>/dev/null; then
 fi
 expect_out "2" "$T" search -c --device auto -k 1 hello "$D/h.txt"
 
+# Numbers: overflow, negatives where they make no sense and junk are one line and exit 2
+for args in "-m 18446744073709551616" "-m 99999999999999999999" "-j -1" "-k 1x" "-k 99999999999" "--chunk-size -5"; do
+  expect_err_line "$T" search $args hello "$D/h.txt"
+done
+expect_out "h.txt${TAB}0${TAB}5${TAB}0${TAB}+${TAB}hello" bash -c "cd $D && $T search -m -1 hello h.txt | head -1"
+"$T" index build "$D/h.txt" -o "$D/hh.idx" >/dev/null 2>&1
+expect_err_line "$T" index extract "$D/hh.idx" -1 5
+expect_err_line "$T" index extract "$D/hh.idx" 0 99999999999999999999
+
 # Every command that writes checks its writes: a full disk is one line on stderr and exit 2
 if [ -w /dev/full ]; then
   python3 -c "print('A' * 20000)" >"$D/a.txt"
