@@ -95,6 +95,27 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   return printed > 0 ? 0 : 1;
 }
 
+/// The GPUs of --device gpu, gpu:all or gpu:0,2 (checked by the option's validator).
+std::vector<int> parse_gpu_list(const std::string& device) {
+  std::vector<int> out;
+  const int count = gpu::device_count();
+  if (device == "gpu") return {0};
+  if (device == "gpu:all") {
+    for (int d = 0; d < count; ++d) out.push_back(d);
+    return out;
+  }
+  for (std::size_t at = 4; at < device.size();) {
+    std::size_t end = device.find(',', at);
+    if (end == std::string::npos) end = device.size();
+    const std::string n = device.substr(at, end - at);
+    if (n.size() > 4 || std::stoi(n) >= count)
+      throw error(errc::no_device, "--device " + device + ": there is no GPU " + n + " (" + std::to_string(count) + " found)");
+    out.push_back(std::stoi(n));
+    at = end + 1;
+  }
+  return out;
+}
+
 /// What `trawl search` does with a stream search's results: print them (or count them), check
 /// them with --check, and flush when the input pauses.
 class search_printer final : public search_sink {
@@ -158,8 +179,11 @@ int run_search(search_args& a) {
   if (a.k < 0) throw error(errc::invalid_argument, "-k must be >= 0");
   if (a.max_count && *a.max_count < 0) a.max_count.reset();  // grep: a negative -m is no limit
   if (a.fasta && a.no_fasta) throw error(errc::invalid_argument, "--fasta and --no-fasta exclude each other");
-  if (a.device == "gpu" && !gpu::available())
-    throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
+  const bool on_gpu = a.device.rfind("gpu", 0) == 0;
+  if (on_gpu && !gpu::available())
+    throw error(errc::no_device, "--device " + a.device + ": no CUDA device found (or trawl was built without CUDA)");
+  gpu::gpu_options gpu_opt;
+  if (on_gpu) gpu_opt.devices = parse_gpu_list(a.device);
 
   search_options so;
   so.max_errors = a.k;
@@ -206,7 +230,7 @@ int run_search(search_args& a) {
   writer out;
   hit_printer printer(out, po, patterns);
   if (!a.index.empty()) return run_index_search(a, patterns, so, po, out, printer);
-  so.device = a.device == "gpu" ? device_kind::gpu : a.device == "cpu" ? device_kind::cpu : device_kind::automatic;
+  so.device = on_gpu ? device_kind::gpu : a.device == "cpu" ? device_kind::cpu : device_kind::automatic;
   stream_options st;
   st.format = a.fasta ? io::format::automatic : a.no_fasta ? io::format::plain : io::format::automatic;
   st.chunk_size = a.chunk_size;
@@ -224,14 +248,16 @@ int run_search(search_args& a) {
       if (a.max_count != 0) {  // -m 0 reads nothing
         search_printer sink(printer, out, a, patterns, so, display);
         if (choose_device(so, patterns.size(), input.expected_size()) == device_kind::gpu) {
-          // The device streams each slice in its own chunks: one slice per mapped input, or
-          // per chunk of a stream; two workers let the next chunk be read while one is searched.
-          search_options on_gpu = so;
+          // A device streams each slice in its own chunks: one slice per device for a mapped
+          // input, or a chunk of a stream; one thread per device and one more, so the next
+          // chunk is read while the devices search.
+          const std::size_t workers = std::max<std::size_t>(1, gpu_opt.devices.size());
+          search_options gso = so;
           stream_options gst = st;
           gst.chunk_size = a.chunk_size != 0 ? a.chunk_size : std::size_t{256} << 20;
-          on_gpu.slice_size = input.is_mapped() ? std::max<std::size_t>(input.mapped().size(), 1) : gst.chunk_size;
-          on_gpu.threads = 2;
-          file_hits = search_input(*gpu::make_matcher(patterns, so), input, on_gpu, gst, sink).hits;
+          gso.slice_size = input.is_mapped() ? input.mapped().size() / workers + 1 : gst.chunk_size;
+          gso.threads = static_cast<unsigned>(workers + 1);
+          file_hits = search_input(*gpu::make_matcher(patterns, so, gpu_opt), input, gso, gst, sink).hits;
         } else {
           file_hits = search_input(*matcher, input, so, st, sink).hits;
         }
@@ -301,8 +327,18 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("--color", a->color, "auto|always|never")->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--fasta", a->fasta, "treat input as FASTA/FASTQ (default: detected from the content)");
   cmd->add_flag("--no-fasta", a->no_fasta, "treat input as plain bytes even if it looks like FASTA");
-  cmd->add_option("--device", a->device, "auto|cpu|gpu (auto: GPU when present and the work is large)")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--device", a->device,
+                  "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large; a list spreads "
+                  "the input over those GPUs, a GPU listed twice runs two workers)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            if (s == "auto" || s == "cpu" || s == "gpu" || s == "gpu:all") return {};
+            if (s.rfind("gpu:", 0) == 0 && s.size() > 4 && s.find_first_not_of("0123456789,", 4) == std::string::npos &&
+                s.find(",,") == std::string::npos && s.back() != ',' && s[4] != ',')
+              return {};
+            return s + " is not auto, cpu, gpu, gpu:all or gpu:N[,N...]";
+          },
+          "DEVICE", "device"));
   cmd->add_option("--index", a->index, "search a Hybrid Index built by `trawl index build` (exact search)");
   cmd->callback([a, &state] { state.exit_code = run_search(*a); });
 }

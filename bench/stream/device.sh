@@ -35,9 +35,12 @@ for args in "-k 2 GATTACAGATTACAGG" "-k 3 --both-strands -f /tmp/guides.txt" "-k
     $T search --device gpu $args $f >/tmp/gpu.out
     cat $f | $T search --device gpu $args - | sed "s|(standard input)|$f|" >/tmp/gpu-pipe.out
     cat $f | $T search --device gpu --chunk-size 65536 $args - | sed "s|(standard input)|$f|" >/tmp/gpu-small.out
-    if cmp -s /tmp/cpu.out /tmp/gpu.out && cmp -s /tmp/cpu.out /tmp/gpu-pipe.out && cmp -s /tmp/cpu.out /tmp/gpu-small.out; then
+    $T search --device gpu:0,0 $args $f >/tmp/gpu2.out
+    cat $f | $T search --device gpu:0,0 --chunk-size 65536 $args - | sed "s|(standard input)|$f|" >/tmp/gpu2-small.out
+    if cmp -s /tmp/cpu.out /tmp/gpu.out && cmp -s /tmp/cpu.out /tmp/gpu-pipe.out && cmp -s /tmp/cpu.out /tmp/gpu-small.out &&
+       cmp -s /tmp/cpu.out /tmp/gpu2.out && cmp -s /tmp/cpu.out /tmp/gpu2-small.out; then
       r=same; else r=DIFFERENT; fi
-    echo "$r: $(wc -l </tmp/cpu.out) hits: $args $f (file, pipe, 64 KiB chunks)" | tee -a "$out/cli.txt"
+    echo "$r: $(wc -l </tmp/cpu.out) hits: $args $f (gpu and gpu:0,0: file, pipe, 64 KiB chunks)" | tee -a "$out/cli.txt"
   done
 done
 
@@ -66,6 +69,19 @@ for args in "-c $p32" "-c -k 2 $p32"; do
     done
     echo "trawl search --device $dev $args: $best s, $n hits, $(python3 -c "print(round($(stat -c %s /tmp/e2e.txt) / $best / 1e9, 1))") GB/s" | tee -a "$out/e2e.txt"
   done
+done
+echo "== 312 guides x 23 nt, k = 3, both strands, over a generated genome: one worker against gpu:0,0" | tee -a "$out/e2e.txt"
+python3 -c "
+import random
+r = random.Random(3)
+a = 'ACGT'
+with open('/tmp/guides312.txt', 'w') as f:
+    for _ in range(312): f.write(''.join(r.choice(a) for _ in range(23)) + '\n')
+"
+genome=/tmp/e2e.txt  # 1 GiB of random DNA (trawl_bench_cuda)
+for dev in gpu gpu:0,0 gpu gpu:0,0; do
+  s=$(date +%s.%N); n=$($T search --device $dev -c -k 3 --both-strands -f /tmp/guides312.txt $genome); e=$(date +%s.%N)
+  echo "--device $dev: $(python3 -c "print(round($e - $s, 3))") s, $n hits" | tee -a "$out/e2e.txt"
 done
 [ "${BENCH:-0}" = 1 ] || exit 0
 

@@ -45,6 +45,10 @@ enum class approx_engine {
 /// cross every chunk and slice edge.
 struct gpu_options {
   int device = 0;                ///< CUDA device ordinal
+  /// Several workers (make_matcher): each slice goes to the next free one, so a search cut
+  /// into several slices runs on all of them at once. A device may be listed twice (two
+  /// workers on one card). Empty: `device` alone.
+  std::vector<int> devices;
   std::size_t chunk_size = 0;    ///< owned text bytes per host→device chunk; 0 = automatic (32 MiB)
   std::size_t slice_length = 0;  ///< text bytes per thread / warp slice; 0 = automatic
   exact_engine exact = exact_engine::automatic;
@@ -59,6 +63,9 @@ struct gpu_options {
 /// True when the backend was compiled in and a CUDA device is present. Never throws.
 bool available() noexcept;
 
+/// Number of CUDA devices (0 without the backend or a device). Never throws.
+int device_count() noexcept;
+
 /// Name of device `device` (e.g. "NVIDIA H100 80GB HBM3"); "" when none. Never throws.
 std::string device_name(int device = 0);
 
@@ -66,7 +73,8 @@ std::string device_name(int device = 0);
 /// slice and reports the hits it owns, as the CPU matchers do, so search_sequence and
 /// search_input (stream.hpp) order, merge and deliver GPU hits exactly as CPU hits. A slice
 /// should be large (the device streams it in gpu.chunk_size pieces): search_options::slice_size
-/// of a chunk or more. Throws as search_sequence below.
+/// of a chunk or more. With gpu.devices, a pool of one matcher per listed device: run the
+/// search with at least as many threads as devices. Throws as search_sequence below.
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
                                       const gpu_options& gpu = {});
 

@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <span>
 #include <thread>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 
 #include "approx/approx_internal.hpp"
 #include "gpu/gpu_internal.hpp"
@@ -19,6 +21,7 @@ namespace trawl::gpu {
 #ifndef TRAWL_HAVE_CUDA
 
 bool available() noexcept { return false; }
+int device_count() noexcept { return 0; }
 std::string device_name(int) { return {}; }
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>&, const search_options&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
@@ -198,6 +201,12 @@ bool available() noexcept {
   }
 }
 
+int device_count() noexcept {
+  int n = 0;
+  while (n < 64 && trawl::cuda::query_device(n).present) ++n;
+  return n;
+}
+
 std::string device_name(int device) {
   try {
     return trawl::cuda::query_device(device).name;
@@ -206,18 +215,71 @@ std::string device_name(int device) {
   }
 }
 
+/// Several GPU workers behind one matcher: a scan takes a free worker and runs on its device,
+/// so the driver's parallel slices spread over every listed device.
+class gpu_pool final : public matcher {
+ public:
+  gpu_pool(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu) {
+    for (const int d : gpu.devices) {
+      gpu_options one = gpu;
+      one.device = d;
+      one.devices.clear();
+      workers_.push_back(std::make_unique<gpu_matcher>(patterns, options, one));
+    }
+    busy_.assign(workers_.size(), false);
+  }
+  [[nodiscard]] std::size_t lookbehind() const override { return workers_[0]->lookbehind(); }
+  [[nodiscard]] std::size_t lookahead() const override { return workers_[0]->lookahead(); }
+  [[nodiscard]] hit_key key() const override { return workers_[0]->key(); }
+  [[nodiscard]] bool one_pattern_strand() const override { return workers_[0]->one_pattern_strand(); }
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    std::size_t w = 0;
+    {
+      std::unique_lock<std::mutex> lock(m_);
+      cv_.wait(lock, [&] { return std::find(busy_.begin(), busy_.end(), false) != busy_.end(); });
+      w = static_cast<std::size_t>(std::find(busy_.begin(), busy_.end(), false) - busy_.begin());
+      busy_[w] = true;
+    }
+    struct release {
+      const gpu_pool& p;
+      std::size_t w;
+      ~release() {
+        const std::lock_guard<std::mutex> lock(p.m_);
+        p.busy_[w] = false;
+        p.cv_.notify_one();
+      }
+    } done{*this, w};
+    workers_[w]->scan(seq, own_begin, own_end, out);
+  }
+
+ private:
+  std::vector<std::unique_ptr<gpu_matcher>> workers_;
+  mutable std::mutex m_;
+  mutable std::condition_variable cv_;
+  mutable std::vector<bool> busy_;
+};
+
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
                                       const gpu_options& gpu) {
+  if (gpu.devices.size() > 1) return std::make_unique<gpu_pool>(patterns, options, gpu);
+  if (gpu.devices.size() == 1) {
+    gpu_options one = gpu;
+    one.device = gpu.devices[0];
+    return std::make_unique<gpu_matcher>(patterns, options, one);
+  }
   return std::make_unique<gpu_matcher>(patterns, options, gpu);
 }
 
 std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::string_view seq,
                               const search_options& options, const hit_callback& on_hits, const gpu_options& gpu) {
   const auto m = make_matcher(patterns, options, gpu);
-  search_options one = options;
-  one.threads = 1;  // one slice: the device streams the sequence in its own chunks
-  one.slice_size = std::max<std::size_t>(seq.size(), 1);
-  return trawl::search_sequence(*m, seq, one, on_hits);
+  // One slice per worker and then some (one slice for one device, which streams it in its own
+  // chunks); as many driver threads as workers.
+  const std::size_t workers = std::max<std::size_t>(1, gpu.devices.size());
+  search_options sliced = options;
+  sliced.threads = static_cast<unsigned>(workers);
+  sliced.slice_size = workers == 1 ? std::max<std::size_t>(seq.size(), 1) : seq.size() / (4 * workers) + 1;
+  return trawl::search_sequence(*m, seq, sliced, on_hits);
 }
 
 std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns, const search_options& options,

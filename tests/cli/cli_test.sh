@@ -199,9 +199,14 @@ expect_out "$want" "$T" best --algorithm wavefront -j 2 GTTAGAC "$D/best.txt"
 if ! "$T" search -q --device gpu hello "$D/h.txt" 2>/dev/null; then
   expect_err_line "$T" search --device gpu hello "$D/h.txt"
   expect_err_line "$T" best --device gpu hello "$D/h.txt"
+  expect_err_line "$T" search --device gpu:0,0 -k 1 hello "$D/h.txt"
+  expect_err_line "$T" search --device gpu:all -k 1 hello "$D/h.txt"
   echo "cli_test: no GPU here: --device gpu checked as an error only" >&2
 fi
 expect_out "2" "$T" search -c --device auto -k 1 hello "$D/h.txt"
+
+expect_err_line "$T" search --device gpu:x hello "$D/h.txt"
+expect_err_line "$T" search --device gpu:0,,1 hello "$D/h.txt"
 
 # Numbers: overflow, negatives where they make no sense and junk are one line and exit 2
 for args in "-m 18446744073709551616" "-m 99999999999999999999" "-j -1" "-k 1x" "-k 99999999999" "--chunk-size -5"; do

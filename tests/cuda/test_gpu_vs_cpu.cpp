@@ -37,10 +37,14 @@ TEST(GpuVsCpu, SearchEveryMode) {
       o.hamming = md.hamming;
       const auto cpu = trawl::search(text, pats, o);
       for (std::size_t chunk : {std::size_t{0}, std::size_t{333}}) {
-        trawl::gpu::gpu_options g;
-        g.chunk_size = chunk;
-        const auto gpu = trawl::gpu::search(text, pats, o, g);
-        ASSERT_EQ(gpu, cpu) << md.name << " round " << round << " chunk " << chunk;
+        // One device, and the same card listed twice: two workers, the text in 8 slices.
+        for (const auto& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {
+          trawl::gpu::gpu_options g;
+          g.chunk_size = chunk;
+          g.devices = devices;
+          const auto gpu = trawl::gpu::search(text, pats, o, g);
+          ASSERT_EQ(gpu, cpu) << md.name << " round " << round << " chunk " << chunk << " workers " << devices.size();
+        }
       }
     }
   }
