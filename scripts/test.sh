@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # test.sh — the second command: installs what is missing, builds everything (CUDA parts too
 # when nvcc is found) and runs the whole test suite. GPU tests skip visibly without a GPU.
+# Then the same suite (less the GPU and the 1 GiB checks) in an ASan + UBSan build made by clang
+# with the libFuzzer hooks, and every fuzz target for 30 s (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -8,3 +10,9 @@ trawl_install_deps
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-test -j"$(nproc)"
 ctest --test-dir build-test --output-on-failure -j"$(nproc)"
+
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAWL_FUZZ=ON -DTRAWL_CUDA=OFF \
+  -DTRAWL_BUILD_BENCH=OFF >/dev/null
+cmake --build build-fuzz -j"$(nproc)"
+ctest --test-dir build-fuzz --output-on-failure -j"$(nproc)"
+scripts/fuzz.sh build-fuzz "${TRAWL_FUZZ_SECONDS:-30}"

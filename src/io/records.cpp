@@ -79,7 +79,7 @@ bool record_reader::next(record& r) {
     // Zero-copy when the sequence is one line; otherwise drop the line breaks.
     std::string_view seq;
     std::size_t breaks = static_cast<std::size_t>(std::count(raw.begin(), raw.end(), '\n'));
-    if (breaks <= 1 && raw.find('\r') == std::string_view::npos) {
+    if ((breaks == 0 || (breaks == 1 && raw.back() == '\n')) && raw.find('\r') == std::string_view::npos) {
       seq = raw;
       if (!seq.empty() && seq.back() == '\n') seq.remove_suffix(1);
     } else {
@@ -185,6 +185,12 @@ void record_parser::finish() {
       break;
     case fasta_seq:
     case fasta_line: out_.end_record(); break;
+    case fastq_plus_rest:  // no quality line at all: as an empty one (right for an empty read)
+      qual_left_ = 0;
+      line_.clear();
+      state_ = fastq_qual;
+      parse("\n");
+      break;
     case fastq_qual: parse("\n"); break;  // the last line may lack its newline
     default: fail("");
   }

@@ -35,6 +35,13 @@ TEST(Records, FastaWrappedLinesEmptyRecordsAndCrlf) {
   EXPECT_EQ(r[3], (std::pair<std::string, std::string>{"last", "A"}));
 }
 
+TEST(Records, TwoSequenceLinesWithoutAFinalNewline) {
+  // Found by fuzz_records: the second line's break was kept when the last line had none.
+  const auto r = records_of(">a\nAC\nGT");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].second, "ACGT");
+}
+
 TEST(Records, FastqAndDetection) {
   const std::string fq = "@r1 x\nACGT\n+\nIIII\n@r2\nGG\n+r2\nII\n";
   EXPECT_EQ(trawl::io::detect_format(fq), trawl::io::format::fastq);
