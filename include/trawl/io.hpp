@@ -178,7 +178,7 @@ class record_parser {
   std::string header_;         ///< FASTQ: the current record's header
   std::string fastq_seq_;      ///< FASTQ: the current record's sequence until its quality line
   int state_ = 0;              ///< where in a record the parser is (records.cpp)
-  bool in_record_ = false, at_line_start_ = true, bom_checked_ = false;
+  bool in_record_ = false, bom_checked_ = false;
   std::uint64_t count_ = 0;
   std::size_t qual_left_ = 0;
 };

@@ -76,8 +76,8 @@ class gpu_matcher final : public matcher {
       task_of_[slot] = static_cast<std::uint32_t>(i);
     }
     approx_ = options.max_errors > 0 || options.all_ends;
-    exact_keys_ = !approx_;  // exact, or exact with IUPAC codes (the approximate kernel at k = 0)
-    iupac_ = exact_keys_ && detail::needs_iupac(tasks_, options);
+    // Exact search with IUPAC codes runs the approximate kernel at k = 0, keyed by starts.
+    iupac_ = !approx_ && detail::needs_iupac(tasks_, options);
     hamming_ = options.hamming && k_ > 0;
     clusters_ = approx_ && !options.all_ends;
     starts_ = options.starts && approx_ && !hamming_;
@@ -119,7 +119,7 @@ class gpu_matcher final : public matcher {
     auto collect = [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {
       for (auto c : cs) {
         c.pos += from;
-        const std::uint64_t key = exact_keys_ && iupac_ ? c.pos + 1 - tasks_[c.task].text.size() : c.pos;
+        const std::uint64_t key = iupac_ ? c.pos + 1 - tasks_[c.task].text.size() : c.pos;
         if (key >= own_begin && key < own_end) found.push_back(c);
       }
       return true;
@@ -185,7 +185,7 @@ class gpu_matcher final : public matcher {
   gpu_options gpu_;
   std::uint32_t k_;
   std::size_t max_m_ = 1;
-  bool approx_ = false, exact_keys_ = true, iupac_ = false, hamming_ = false, clusters_ = false, starts_ = false;
+  bool approx_ = false, iupac_ = false, hamming_ = false, clusters_ = false, starts_ = false;
   std::vector<std::uint8_t> eq_;
   trawl::cuda::approx_plan approx_plan_;
   trawl::cuda::exact_plan exact_plan_;
