@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fuzz.sh [BUILD_DIR] [SECONDS] — runs every libFuzzer target of a TRAWL_FUZZ=ON build for
-# SECONDS each (default 60; the test command runs 30), growing a corpus per target under
+# SECONDS each (default 60; the test command runs 20), growing a corpus per target under
 # BUILD_DIR/fuzz/corpus from the seeds the build wrote. A crash, a hang over 10 s or more than
 # 2 GiB of memory fails the run; libFuzzer leaves the input as BUILD_DIR/fuzz/crash-* (make it
 # a regression test: copy it to fuzz/regressions/<target without fuzz_>-<what>). A longer run:
