@@ -271,8 +271,8 @@ void record_parser::parse(std::string_view b) {
         const std::size_t nl = b.find('\n', i);
         const std::size_t end = nl == std::string_view::npos ? b.size() : nl;
         while (i < end) {
-          const std::size_t cr = b.find('\r', i);
-          const std::size_t stop = cr == std::string_view::npos || cr > end ? end : cr;
+          const std::size_t cr = b.substr(i, end - i).find('\r');  // within the line only
+          const std::size_t stop = cr == std::string_view::npos ? end : i + cr;
           if (stop > i) out_.sequence(b.substr(i, stop - i));
           i = stop == end ? end : stop + 1;
         }
