@@ -84,7 +84,7 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
       current = rec;
       const bool plain = records.size() == 1 && records[0].name == idx.source_name();
       printer.begin(plain ? std::string_view(idx.source_name()) : std::string_view(records[rec].name));
-      if (printer.wants_text()) printer.text(0, idx.extract(records[rec].start, records[rec].length));
+      if (printer.wants_text()) printer.text(0, idx.extract(records[rec].start, records[rec].length), false);
     }
     if (!a.count) printer.print(h);
     ++printed;
@@ -132,7 +132,7 @@ class search_printer final : public search_sink {
     printer_.begin(name_);
   }
   [[nodiscard]] bool wants_text() const override { return printer_.wants_text() || a_.check; }
-  void text(std::uint64_t pos, std::string_view bytes) override { printer_.text(pos, bytes); }
+  void text(std::uint64_t pos, std::string_view bytes, bool stable) override { printer_.text(pos, bytes, stable); }
   bool hits(std::span<const hit> hits) override {
     if (io::sigbus_seen()) throw error(errc::io_error, display_ + ": file shrank while being searched");
     if (a_.check)

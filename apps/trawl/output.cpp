@@ -54,20 +54,34 @@ std::string json_escape(std::string_view s) {
   return out;
 }
 
-void text_buffer::append(std::uint64_t pos, std::string_view b) {
-  if (bytes_.size() == dead_) {  // nothing held: start at pos
-    bytes_.clear();
+void text_buffer::append(std::uint64_t pos, std::string_view b, bool stable) {
+  if (held_.size() == dead_) {  // nothing held: start at pos
+    reset();
     base_ = pos;
-    dead_ = 0;
   }
-  bytes_.append(b);
+  if (stable && (held_.empty() || (external_ && held_.data() + held_.size() == b.data()))) {
+    held_ = std::string_view(held_.empty() ? b.data() : held_.data(), held_.size() + b.size());
+    external_ = true;
+    return;
+  }
+  if (external_) {  // the run of the input's bytes ends: copy what is held
+    owned_.assign(held_);
+    external_ = false;
+  }
+  owned_.append(b);
+  held_ = owned_;
 }
 
 void text_buffer::drop_before(std::uint64_t pos) {
   if (pos <= begin()) return;
   dead_ = static_cast<std::size_t>(std::min(pos, end()) - base_);
-  if (dead_ >= (std::size_t{1} << 16) && dead_ * 2 >= bytes_.size()) {
-    bytes_.erase(0, dead_);
+  if (external_) {
+    held_.remove_prefix(dead_);
+    base_ += dead_;
+    dead_ = 0;
+  } else if (dead_ >= (std::size_t{1} << 16) && dead_ * 2 >= owned_.size()) {
+    owned_.erase(0, dead_);
+    held_ = owned_;
     base_ += dead_;
     dead_ = 0;
   }
@@ -77,7 +91,7 @@ std::string_view text_buffer::at(std::uint64_t a, std::uint64_t b) const {
   a = std::max(a, begin());
   b = std::min(b, end());
   if (a >= b) return {};
-  return std::string_view(bytes_).substr(static_cast<std::size_t>(a - base_), static_cast<std::size_t>(b - a));
+  return held_.substr(static_cast<std::size_t>(a - base_), static_cast<std::size_t>(b - a));
 }
 
 std::uint64_t text_buffer::find_newline(std::uint64_t pos) const {
@@ -117,8 +131,8 @@ bool hit_printer::wants_text() const {
   return opt_.align || opt_.format == out_format::human || opt_.format == out_format::lines;
 }
 
-void hit_printer::text(std::uint64_t pos, std::string_view bytes) {
-  text_.append(pos, bytes);
+void hit_printer::text(std::uint64_t pos, std::string_view bytes, bool stable) {
+  text_.append(pos, bytes, stable);
   if (!waiting_.empty()) flush_waiting(false);
   if (!held_.empty()) flush_lines(floor_);
 }

@@ -77,20 +77,24 @@ struct print_options {
   std::uint64_t reach = 0;
 };
 
-/// The bytes of the current record that a printer still needs, [base, base + size).
+/// The bytes of the current record that a printer still needs, [begin(), end()): a view of a
+/// mapped input while its bytes come in one run, else a copy.
 class text_buffer {
  public:
   void reset() {
     base_ = 0;
     dead_ = 0;
-    bytes_.clear();
+    owned_.clear();
+    held_ = {};
+    external_ = false;
   }
-  /// Appends the record's bytes from `pos` (the end of what is held).
-  void append(std::uint64_t pos, std::string_view b);
+  /// Appends the record's bytes from `pos` (the end of what is held); `stable`: they stay valid
+  /// (search_sink::text), so a run of them is held as a view.
+  void append(std::uint64_t pos, std::string_view b, bool stable);
   /// Forgets the bytes before `pos` (amortized: the buffer is compacted when half is dead).
   void drop_before(std::uint64_t pos);
   [[nodiscard]] std::uint64_t begin() const { return base_ + dead_; }
-  [[nodiscard]] std::uint64_t end() const { return base_ + bytes_.size(); }
+  [[nodiscard]] std::uint64_t end() const { return base_ + held_.size(); }
   /// The held bytes of [a, b), clipped to what is held.
   [[nodiscard]] std::string_view at(std::uint64_t a, std::uint64_t b) const;
   /// Position of the first '\n' at or after `pos`, or end() when none is held.
@@ -101,9 +105,11 @@ class text_buffer {
   [[nodiscard]] std::uint64_t newlines(std::uint64_t a, std::uint64_t b) const;
 
  private:
-  std::uint64_t base_ = 0;
-  std::size_t dead_ = 0;
-  std::string bytes_;
+  std::uint64_t base_ = 0;   ///< record position of held_[0]
+  std::size_t dead_ = 0;     ///< held_[0, dead_) is no longer needed
+  std::string owned_;        ///< the copy, when held_ is not a view of the input
+  std::string_view held_;
+  bool external_ = false;    ///< held_ views the input
 };
 
 /// Prints the hits of one record after another in the chosen format. The record's bytes come
@@ -116,8 +122,8 @@ class hit_printer {
   void begin(std::string_view source);
   /// True when the chosen format reads the text (text() must then be called).
   [[nodiscard]] bool wants_text() const;
-  /// The next bytes of the sequence, from `pos`.
-  void text(std::uint64_t pos, std::string_view bytes);
+  /// The next bytes of the sequence, from `pos` (`stable`: see search_sink::text).
+  void text(std::uint64_t pos, std::string_view bytes, bool stable);
   void print(const hit& h);
   /// No later hit starts before `pos`: what is complete below it is printed, and bytes no
   /// later line or context needs are dropped.

@@ -36,8 +36,10 @@ class search_sink {
   /// True when the sink reads the searched bytes: text() is then called.
   [[nodiscard]] virtual bool wants_text() const { return false; }
   /// The next bytes of the current record, starting at record position `pos`: every byte once,
-  /// in order. Hits are handed over only after the bytes they cover.
-  virtual void text(std::uint64_t pos, std::string_view bytes) { (void)pos, (void)bytes; }
+  /// in order. Hits are handed over only after the bytes they cover. `stable`: the bytes stay
+  /// where they are until the search returns (a mapped input), so a sink may keep a view of
+  /// them instead of a copy; otherwise they are valid during the call only.
+  virtual void text(std::uint64_t pos, std::string_view bytes, bool stable) { (void)pos, (void)bytes, (void)stable; }
   /// Hits of the current record in text order. Return false to stop the search.
   virtual bool hits(std::span<const hit> hits) = 0;
   /// No hit of the current record handed over from now on starts before `pos`.

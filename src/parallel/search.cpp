@@ -785,7 +785,8 @@ class stream_search {
         const std::size_t own_end = j.split ? j.own_end : p.own_end;
         if (wants_text_) {
           const std::uint64_t upto = p.base + (ends_record ? p.len : std::min(p.len, own_end + m_.lookahead()));
-          if (upto > text_end_) sink_.text(text_end_, j.c->window(p).substr(text_end_ - p.base, upto - text_end_));
+          if (upto > text_end_)
+            sink_.text(text_end_, j.c->window(p).substr(text_end_ - p.base, upto - text_end_), j.c->owned.empty());
           text_end_ = std::max(text_end_, upto);
         }
         const std::uint32_t from = i == j.first ? 0 : j.ends[i - j.first - 1];

@@ -45,7 +45,7 @@ class collecting_sink final : public trawl::search_sink {
     floor_ = 0;
   }
   [[nodiscard]] bool wants_text() const override { return want_text_; }
-  void text(std::uint64_t pos, std::string_view bytes) override {
+  void text(std::uint64_t pos, std::string_view bytes, bool) override {
     EXPECT_EQ(pos, texts.back().size());
     texts.back().append(bytes);
   }
