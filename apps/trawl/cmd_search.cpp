@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
-#include <thread>
 #include <tuple>
 
 #include "check.hpp"
