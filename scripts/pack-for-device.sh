@@ -22,7 +22,7 @@ set -euo pipefail
 build=${1:-build-cuda}
 out=${2:-pack}
 shift $(( $# > 2 ? 2 : $# )) || true
-LIBS=${PACK_LIBS:-'libtbb|libdivsufsort|libhwy|libsdsl|libfmt|libisal|libzstd'}
+LIBS=${PACK_LIBS:-'libtbb|libdivsufsort|libhwy|libsdsl|libfmt|libisal|libzstd|libhs'}
 
 [ -d "$build" ] || { echo "pack-for-device: no build dir $build" >&2; exit 2; }
 rm -rf "$out"

@@ -19,9 +19,13 @@ enum class exact_algorithm {
   horspool,     ///< Boyer–Moore–Horspool, bad-character shift of the last window byte
   sunday,       ///< Sunday's quick search, shift by the byte after the window
   simd,         ///< SIMD candidate filter (AVX-512 / AVX2 / portable, chosen at run time)
+  /// Pattern sets: every literal in one pass (Vectorscan's FDR / Teddy literal matchers).
+  /// make_matcher only: a single-pattern exact_searcher refuses it.
+  vectorscan,
 };
 
-/// Parses "bf", "kmp", "horspool", "sunday", "simd", "auto"; throws trawl::error otherwise.
+/// Parses "bf", "kmp", "horspool", "sunday", "simd", "vectorscan", "auto"; throws
+/// trawl::error otherwise.
 exact_algorithm parse_exact_algorithm(std::string_view name);
 std::string_view to_string(exact_algorithm a);
 

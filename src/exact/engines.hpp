@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,3 +58,14 @@ void find_simd_avx2(const compiled_pattern&, std::string_view, std::size_t, std:
 void find_simd_avx512(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::vector<std::uint64_t>&);
 
 }  // namespace trawl::exact_detail
+
+namespace trawl {
+
+struct search_options;
+class matcher;
+
+/// The Vectorscan matcher for a set of literals (literal_set.cpp).
+std::unique_ptr<matcher> make_literal_set_matcher(const std::vector<std::string>& patterns,
+                                                  const search_options& options);
+
+}  // namespace trawl

@@ -2,11 +2,15 @@
 // One exact_searcher per (pattern, strand); a slice scan is O(P·slice) with the chosen engine.
 #include <algorithm>
 
+#include "exact/engines.hpp"
 #include "trawl/error.hpp"
 #include "trawl/search.hpp"
 
 namespace trawl {
 namespace {
+
+/// Pattern-strands from which one Vectorscan pass beats one SIMD pass per pattern-strand.
+constexpr std::size_t literal_set_min_strands = 4;
 
 class exact_matcher final : public matcher {
  public:
@@ -56,6 +60,13 @@ class exact_matcher final : public matcher {
 }  // namespace
 
 std::unique_ptr<matcher> make_exact_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+  // Vectorscan picks its own instruction set, so the automatic choice takes it only when
+  // no SIMD level is forced.
+  const std::size_t strands = patterns.size() * (options.both_strands ? 2 : 1);
+  const bool set = options.exact == exact_algorithm::vectorscan ||
+                   (options.exact == exact_algorithm::automatic && options.simd == simd_level::automatic &&
+                    strands >= literal_set_min_strands);
+  if (set) return make_literal_set_matcher(patterns, options);
   return std::make_unique<exact_matcher>(patterns, options);
 }
 

@@ -28,6 +28,27 @@ inline std::vector<std::uint64_t> naive_find(std::string_view t, std::string_vie
   return out;
 }
 
+/// Reverse complement of a DNA string over A, C, G, T in either case (case kept); any other
+/// byte is kept as it is.
+inline std::string reverse_complement(std::string_view s) {
+  std::string r;
+  for (auto it = s.rbegin(); it != s.rend(); ++it) {
+    const char c = *it;
+    switch (c) {
+      case 'A': r.push_back('T'); break;
+      case 'T': r.push_back('A'); break;
+      case 'C': r.push_back('G'); break;
+      case 'G': r.push_back('C'); break;
+      case 'a': r.push_back('t'); break;
+      case 't': r.push_back('a'); break;
+      case 'c': r.push_back('g'); break;
+      case 'g': r.push_back('c'); break;
+      default: r.push_back(c);
+    }
+  }
+  return r;
+}
+
 /// Full edit distance (Levenshtein, unit costs) between a and b, O(|a|·|b|).
 inline std::uint32_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::uint32_t> prev(b.size() + 1), cur(b.size() + 1);

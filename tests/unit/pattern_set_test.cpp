@@ -1,0 +1,167 @@
+// pattern_set_test.cpp — exact search of pattern sets: every engine (one pass per pattern,
+// Vectorscan, the DNA k-mer filter, the automatic choice) against the naive oracle, for random
+// sets of 1 to 100,000 patterns with duplicates, prefixes of one another, lengths 1-300,
+// alphabets of 2, 4, 26 and 255 bytes, -i and both strands, over several slicings.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "oracle.hpp"
+#include "trawl/error.hpp"
+#include "trawl/search.hpp"
+
+namespace {
+
+using trawl::exact_algorithm;
+
+std::vector<trawl::hit> expected(std::string_view text, const std::vector<std::string>& pats, bool both, bool fold) {
+  std::vector<trawl::hit> v;
+  for (std::uint32_t i = 0; i < pats.size(); ++i) {
+    const std::uint64_t m = pats[i].size();
+    for (auto s : oracle::naive_find(text, pats[i], fold)) v.push_back({s, s + m, i, 0, trawl::strand::forward, 0});
+    if (both)
+      for (auto s : oracle::naive_find(text, oracle::reverse_complement(pats[i]), fold))
+        v.push_back({s, s + m, i, 0, trawl::strand::reverse, 0});
+  }
+  std::sort(v.begin(), v.end(), [](const trawl::hit& a, const trawl::hit& b) {
+    return std::tie(a.start, a.pattern, a.dir) < std::tie(b.start, b.pattern, b.dir);
+  });
+  return v;
+}
+
+std::string all_bytes_but_nul() {
+  std::string s;
+  for (int c = 1; c < 256; ++c) s.push_back(static_cast<char>(c));
+  return s;
+}
+
+/// Flips the case of about half the ASCII letters.
+std::string mix_case(std::mt19937_64& rng, std::string s) {
+  for (char& c : s)
+    if (std::isalpha(static_cast<unsigned char>(c)) && rng() % 2) c = static_cast<char>(c ^ 0x20);
+  return s;
+}
+
+/// `n` patterns of lengths in [min_len, max_len]: most are substrings of `text` (so they
+/// occur), some random, some duplicates and some prefixes of others.
+std::vector<std::string> make_set(std::mt19937_64& rng, std::string_view text, std::string_view alphabet,
+                                  std::size_t n, std::size_t min_len, std::size_t max_len) {
+  std::vector<std::string> out;
+  while (out.size() < n) {
+    const std::size_t m = min_len + rng() % (max_len - min_len + 1);
+    const auto kind = static_cast<unsigned>(rng() % 10);
+    if (kind < 6 && m <= text.size()) {
+      out.emplace_back(text.substr(rng() % (text.size() - m + 1), m));
+    } else if (kind < 8 || out.empty()) {
+      out.push_back(oracle::random_text(rng, m, alphabet));
+    } else if (kind == 8) {
+      out.push_back(out[rng() % out.size()]);  // a duplicate
+    } else {
+      const std::string& p = out[rng() % out.size()];
+      out.push_back(p.substr(0, std::max<std::size_t>(min_len, 1 + rng() % p.size())));  // a prefix
+    }
+  }
+  return out;
+}
+
+struct engine {
+  exact_algorithm algorithm;
+  const char* name;
+};
+const engine engines[] = {{exact_algorithm::automatic, "auto"},
+                          {exact_algorithm::simd, "simd"},
+                          {exact_algorithm::vectorscan, "vectorscan"}};
+
+void check_all(std::string_view text, const std::vector<std::string>& pats, bool both, bool fold,
+               const std::string& what) {
+  const auto want = expected(text, pats, both, fold);
+  for (const engine& e : engines) {
+    // one pass per pattern costs O(patterns) per slice: big sets only with a few slices
+    const bool per_pattern = e.algorithm == exact_algorithm::simd;
+    if (per_pattern && pats.size() > 500) continue;
+    for (unsigned threads : {1u, 3u})
+      for (std::size_t slice : {std::size_t{0}, std::size_t{1}, std::size_t{97}}) {
+        trawl::search_options o;
+        o.exact = e.algorithm;
+        o.both_strands = both;
+        o.ignore_case = fold;
+        o.threads = threads;
+        o.slice_size = slice;
+        ASSERT_EQ(trawl::search(text, pats, o), want)
+            << what << " engine=" << e.name << " threads=" << threads << " slice=" << slice;
+      }
+  }
+}
+
+TEST(PatternSet, EveryEngineMatchesTheOracleOnEveryAlphabet) {
+  std::mt19937_64 rng(20261125);
+  const std::string alphabets[] = {"01", "ACGT", "abcdefghijklmnopqrstuvwxyz", all_bytes_but_nul()};
+  for (const std::string& alphabet : alphabets)
+    for (std::size_t n : {1, 2, 5, 40, 300}) {
+      const std::string text = oracle::random_text(rng, 3000, alphabet);
+      const auto pats = make_set(rng, text, alphabet, n, 1, 12);
+      check_all(text, pats, false, false, "alphabet=" + std::to_string(alphabet.size()) + " n=" + std::to_string(n));
+    }
+}
+
+TEST(PatternSet, LongAndMixedLengthPatterns) {
+  std::mt19937_64 rng(7);
+  for (const std::string alphabet : {"ACGT", "abc"}) {
+    // a repetitive text, so that long patterns occur many times and overlap
+    std::string text = oracle::random_text(rng, 400, alphabet);
+    while (text.size() < 6000) text += text.substr(rng() % 200, 150 + rng() % 250);
+    const auto pats = make_set(rng, text, alphabet, 60, 1, 300);
+    check_all(text, pats, false, false, "alphabet=" + alphabet);
+  }
+}
+
+TEST(PatternSet, IgnoreCaseAndBothStrands) {
+  std::mt19937_64 rng(11);
+  for (bool fold : {false, true})
+    for (bool both : {false, true})
+      for (std::size_t n : {1, 3, 50, 500}) {
+        const std::string text = mix_case(rng, oracle::random_text(rng, 4000, "ACGT"));
+        auto pats = make_set(rng, text, "ACGT", n, 1, 24);
+        for (auto& p : pats) p = mix_case(rng, p);
+        check_all(text, pats, both, fold,
+                  "fold=" + std::to_string(fold) + " both=" + std::to_string(both) + " n=" + std::to_string(n));
+      }
+}
+
+TEST(PatternSet, DnaKmerSetsWithRunsOfN) {
+  // k-mer sets as users search them (16-32 nt), over DNA with N runs and a few other bytes.
+  std::mt19937_64 rng(3);
+  std::string text = oracle::random_text(rng, 20000, "ACGT");
+  for (int i = 0; i < 20; ++i) text.replace(rng() % (text.size() - 100), 1 + rng() % 60, std::string(30, 'N'));
+  text[rng() % text.size()] = '\n';
+  text += "GGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGGG";
+  for (bool both : {false, true})
+    for (std::size_t n : {2, 100, 2000}) {
+      auto pats = make_set(rng, text, "ACGT", n, 16, 32);
+      pats.push_back(std::string(20, 'G'));
+      check_all(text, pats, both, false, "both=" + std::to_string(both) + " n=" + std::to_string(n));
+    }
+}
+
+TEST(PatternSet, HundredThousandPatterns) {
+  std::mt19937_64 rng(5);
+  const std::string text = oracle::random_text(rng, 2000, "abcdefghijklmnopqrstuvwxyz");
+  const auto pats = make_set(rng, text, "abcdefghijklmnopqrstuvwxyz", 100000, 3, 10);
+  const auto want = expected(text, pats, false, false);
+  for (exact_algorithm a : {exact_algorithm::automatic, exact_algorithm::vectorscan}) {
+    trawl::search_options o;
+    o.exact = a;
+    o.threads = 2;
+    o.slice_size = 333;
+    EXPECT_EQ(trawl::search(text, pats, o), want);
+  }
+}
+
+TEST(PatternSet, SingleSearcherRefusesASetEngine) {
+  EXPECT_THROW(trawl::exact_searcher("abc", {exact_algorithm::vectorscan}), trawl::error);
+  EXPECT_EQ(trawl::parse_exact_algorithm("vectorscan"), exact_algorithm::vectorscan);
+}
+
+}  // namespace
