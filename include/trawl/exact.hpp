@@ -22,9 +22,12 @@ enum class exact_algorithm {
   /// Pattern sets: every literal in one pass (Vectorscan's FDR / Teddy literal matchers).
   /// make_matcher only: a single-pattern exact_searcher refuses it.
   vectorscan,
+  /// Pattern sets of DNA (A, C, G, T, at least 4 bases each): a sampled q-mer filter.
+  /// make_matcher only.
+  kmer,
 };
 
-/// Parses "bf", "kmp", "horspool", "sunday", "simd", "vectorscan", "auto"; throws
+/// Parses "bf", "kmp", "horspool", "sunday", "simd", "vectorscan", "kmer", "auto"; throws
 /// trawl::error otherwise.
 exact_algorithm parse_exact_algorithm(std::string_view name);
 std::string_view to_string(exact_algorithm a);

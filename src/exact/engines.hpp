@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "trawl/exact.hpp"
+#include "trawl/hit.hpp"
 
 namespace trawl::exact_detail {
 
@@ -64,8 +65,30 @@ namespace trawl {
 struct search_options;
 class matcher;
 
-/// The Vectorscan matcher for a set of literals (literal_set.cpp).
-std::unique_ptr<matcher> make_literal_set_matcher(const std::vector<std::string>& patterns,
-                                                  const search_options& options);
+/// The distinct literals of a pattern set (each pattern, and its reverse complement with
+/// both strands; with ignore_case, literals equal up to ASCII case are one) and, for each,
+/// the (pattern, strand) pairs it stands for, in (pattern, strand) order.
+struct literal_table {
+  struct target {
+    std::uint32_t pattern;
+    strand dir;
+  };
+  std::vector<std::string> literals;
+  std::vector<std::vector<target>> targets;
+  std::size_t min_len = 0, max_len = 0;
+};
+literal_table make_literal_table(const std::vector<std::string>& patterns, const search_options& options);
+
+/// True when every literal is DNA (A, C, G, T in either case), at least 4 bases long.
+bool kmer_set_applies(const literal_table& table);
+/// True when the k-mer matcher applies and its filter pays for itself (long enough literals
+/// for their number): the automatic choice over Vectorscan.
+bool kmer_set_fits(const literal_table& table);
+
+/// The DNA k-mer matcher for a literal table (kmer_set.cpp).
+std::unique_ptr<matcher> make_kmer_set_matcher(literal_table table, const search_options& options);
+
+/// The Vectorscan matcher for a literal table (literal_set.cpp).
+std::unique_ptr<matcher> make_literal_set_matcher(literal_table table, const search_options& options);
 
 }  // namespace trawl

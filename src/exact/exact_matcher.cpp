@@ -9,8 +9,10 @@
 namespace trawl {
 namespace {
 
-/// Pattern-strands from which one Vectorscan pass beats one SIMD pass per pattern-strand.
+/// Pattern-strands from which one pass of a set engine beats one SIMD pass per pattern-strand:
+/// Vectorscan, and the k-mer filter (DNA).
 constexpr std::size_t literal_set_min_strands = 4;
+constexpr std::size_t kmer_set_min_strands = 2;
 
 class exact_matcher final : public matcher {
  public:
@@ -60,13 +62,26 @@ class exact_matcher final : public matcher {
 }  // namespace
 
 std::unique_ptr<matcher> make_exact_matcher(const std::vector<std::string>& patterns, const search_options& options) {
-  // Vectorscan picks its own instruction set, so the automatic choice takes it only when
-  // no SIMD level is forced.
+  // The set engines pick their own instruction sets (Vectorscan) or follow options.simd (k-mer
+  // filter); the automatic choice takes them only when no SIMD level is forced.
   const std::size_t strands = patterns.size() * (options.both_strands ? 2 : 1);
-  const bool set = options.exact == exact_algorithm::vectorscan ||
-                   (options.exact == exact_algorithm::automatic && options.simd == simd_level::automatic &&
-                    strands >= literal_set_min_strands);
-  if (set) return make_literal_set_matcher(patterns, options);
+  switch (options.exact) {
+    case exact_algorithm::vectorscan: return make_literal_set_matcher(make_literal_table(patterns, options), options);
+    case exact_algorithm::kmer: {
+      literal_table table = make_literal_table(patterns, options);
+      if (!kmer_set_applies(table))
+        throw error(errc::invalid_argument, "the kmer engine needs DNA patterns (A, C, G, T) of at least 4 bases");
+      return make_kmer_set_matcher(std::move(table), options);
+    }
+    case exact_algorithm::automatic:
+      if (options.simd == simd_level::automatic && strands >= kmer_set_min_strands) {
+        literal_table table = make_literal_table(patterns, options);
+        if (kmer_set_fits(table)) return make_kmer_set_matcher(std::move(table), options);
+        if (strands >= literal_set_min_strands) return make_literal_set_matcher(std::move(table), options);
+      }
+      break;
+    default: break;
+  }
   return std::make_unique<exact_matcher>(patterns, options);
 }
 

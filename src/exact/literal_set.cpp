@@ -30,12 +30,6 @@ struct scratch_deleter {
 using database_ptr = std::unique_ptr<hs_database_t, database_deleter>;
 using scratch_ptr = std::unique_ptr<hs_scratch_t, scratch_deleter>;
 
-/// What one compiled literal stands for: a (pattern, strand) list in (pattern, strand) order.
-struct target {
-  std::uint32_t pattern;
-  strand dir;
-};
-
 std::string fold(std::string_view s) {
   std::string out(s);
   for (char& c : out)
@@ -45,24 +39,9 @@ std::string fold(std::string_view s) {
 
 class literal_set_matcher final : public matcher {
  public:
-  literal_set_matcher(const std::vector<std::string>& patterns, const search_options& options) {
-    std::unordered_map<std::string, std::uint32_t> ids;  // literal (folded with -i) -> id
-    std::vector<std::string> literals;
-    auto add = [&](std::string lit, std::uint32_t pattern, strand dir) {
-      std::string key = options.ignore_case ? fold(lit) : lit;
-      auto [it, fresh] = ids.try_emplace(std::move(key), static_cast<std::uint32_t>(literals.size()));
-      if (fresh) {
-        literals.push_back(std::move(lit));
-        targets_.emplace_back();
-      }
-      targets_[it->second].push_back({pattern, dir});
-    };
-    for (std::size_t i = 0; i < patterns.size(); ++i) {
-      const auto p = static_cast<std::uint32_t>(i);
-      add(patterns[i], p, strand::forward);
-      if (options.both_strands) add(reverse_complement(patterns[i]), p, strand::reverse);
-      max_len_ = std::max(max_len_, patterns[i].size());
-    }
+  literal_set_matcher(literal_table table, const search_options& options)
+      : targets_(std::move(table.targets)), max_len_(table.max_len) {
+    const std::vector<std::string>& literals = table.literals;
     lengths_.reserve(literals.size());
     std::vector<const char*> exprs;
     std::vector<unsigned> flags(literals.size(), options.ignore_case ? HS_FLAG_CASELESS : 0u), hs_ids;
@@ -129,7 +108,7 @@ class literal_set_matcher final : public matcher {
     const std::uint64_t end = ctx.lo + to;
     const std::uint64_t start = end - ctx.self->lengths_[id];
     if (start >= ctx.hi) return 0;
-    for (const target& t : ctx.self->targets_[id]) ctx.out->push_back(hit{start, end, t.pattern, 0, t.dir, 0});
+    for (const literal_table::target& t : ctx.self->targets_[id]) ctx.out->push_back(hit{start, end, t.pattern, 0, t.dir, 0});
     return 0;
   }
 
@@ -149,16 +128,38 @@ class literal_set_matcher final : public matcher {
   database_ptr db_;
   scratch_ptr proto_;
   mutable tbb::enumerable_thread_specific<thread_scratch> scratch_;
-  std::vector<std::vector<target>> targets_;
+  std::vector<std::vector<literal_table::target>> targets_;
   std::vector<std::size_t> lengths_;
   std::size_t max_len_ = 1;
 };
 
 }  // namespace
 
-std::unique_ptr<matcher> make_literal_set_matcher(const std::vector<std::string>& patterns,
-                                                  const search_options& options) {
-  return std::make_unique<literal_set_matcher>(patterns, options);
+literal_table make_literal_table(const std::vector<std::string>& patterns, const search_options& options) {
+  literal_table t;
+  std::unordered_map<std::string, std::uint32_t> ids;  // literal (folded with -i) -> index
+  auto add = [&](std::string lit, std::uint32_t pattern, strand dir) {
+    std::string key = options.ignore_case ? fold(lit) : lit;
+    auto [it, fresh] = ids.try_emplace(std::move(key), static_cast<std::uint32_t>(t.literals.size()));
+    if (fresh) {
+      t.literals.push_back(std::move(lit));
+      t.targets.emplace_back();
+    }
+    t.targets[it->second].push_back({pattern, dir});
+  };
+  t.min_len = patterns.empty() ? 0 : patterns[0].size();
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    const auto p = static_cast<std::uint32_t>(i);
+    add(patterns[i], p, strand::forward);
+    if (options.both_strands) add(reverse_complement(patterns[i]), p, strand::reverse);
+    t.max_len = std::max(t.max_len, patterns[i].size());
+    t.min_len = std::min(t.min_len, patterns[i].size());
+  }
+  return t;
+}
+
+std::unique_ptr<matcher> make_literal_set_matcher(literal_table table, const search_options& options) {
+  return std::make_unique<literal_set_matcher>(std::move(table), options);
 }
 
 }  // namespace trawl

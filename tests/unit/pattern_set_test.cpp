@@ -68,11 +68,24 @@ std::vector<std::string> make_set(std::mt19937_64& rng, std::string_view text, s
 
 struct engine {
   exact_algorithm algorithm;
+  trawl::simd_level simd;
   const char* name;
 };
-const engine engines[] = {{exact_algorithm::automatic, "auto"},
-                          {exact_algorithm::simd, "simd"},
-                          {exact_algorithm::vectorscan, "vectorscan"}};
+const engine engines[] = {{exact_algorithm::automatic, trawl::simd_level::automatic, "auto"},
+                          {exact_algorithm::simd, trawl::simd_level::automatic, "simd"},
+                          {exact_algorithm::vectorscan, trawl::simd_level::automatic, "vectorscan"},
+                          {exact_algorithm::kmer, trawl::simd_level::automatic, "kmer"},
+                          {exact_algorithm::kmer, trawl::simd_level::serial, "kmer-serial"}};
+
+/// The k-mer engine takes DNA patterns (either case) of at least 4 bases.
+bool kmer_applies(const std::vector<std::string>& pats) {
+  for (const std::string& p : pats) {
+    if (p.size() < 4) return false;
+    for (char c : p)
+      if (std::string_view("ACGTacgt").find(c) == std::string_view::npos) return false;
+  }
+  return true;
+}
 
 void check_all(std::string_view text, const std::vector<std::string>& pats, bool both, bool fold,
                const std::string& what) {
@@ -81,10 +94,17 @@ void check_all(std::string_view text, const std::vector<std::string>& pats, bool
     // one pass per pattern costs O(patterns) per slice: big sets only with a few slices
     const bool per_pattern = e.algorithm == exact_algorithm::simd;
     if (per_pattern && pats.size() > 500) continue;
+    if (e.algorithm == exact_algorithm::kmer && !kmer_applies(pats)) {
+      trawl::search_options o;
+      o.exact = e.algorithm;
+      EXPECT_THROW(trawl::make_matcher(pats, o), trawl::error) << what;
+      continue;
+    }
     for (unsigned threads : {1u, 3u})
       for (std::size_t slice : {std::size_t{0}, std::size_t{1}, std::size_t{97}}) {
         trawl::search_options o;
         o.exact = e.algorithm;
+        o.simd = e.simd;
         o.both_strands = both;
         o.ignore_case = fold;
         o.threads = threads;
@@ -114,6 +134,8 @@ TEST(PatternSet, LongAndMixedLengthPatterns) {
     while (text.size() < 6000) text += text.substr(rng() % 200, 150 + rng() % 250);
     const auto pats = make_set(rng, text, alphabet, 60, 1, 300);
     check_all(text, pats, false, false, "alphabet=" + alphabet);
+    auto longer = make_set(rng, text, alphabet, 40, 4, 300);
+    check_all(text, longer, false, false, "min 4, alphabet=" + alphabet);
   }
 }
 
@@ -123,10 +145,13 @@ TEST(PatternSet, IgnoreCaseAndBothStrands) {
     for (bool both : {false, true})
       for (std::size_t n : {1, 3, 50, 500}) {
         const std::string text = mix_case(rng, oracle::random_text(rng, 4000, "ACGT"));
-        auto pats = make_set(rng, text, "ACGT", n, 1, 24);
-        for (auto& p : pats) p = mix_case(rng, p);
-        check_all(text, pats, both, fold,
-                  "fold=" + std::to_string(fold) + " both=" + std::to_string(both) + " n=" + std::to_string(n));
+        for (std::size_t min_len : {1, 4, 12}) {
+          auto pats = make_set(rng, text, "ACGT", n, min_len, 24);
+          for (auto& p : pats) p = mix_case(rng, p);
+          check_all(text, pats, both, fold,
+                    "fold=" + std::to_string(fold) + " both=" + std::to_string(both) + " n=" + std::to_string(n) +
+                        " min=" + std::to_string(min_len));
+        }
       }
 }
 
