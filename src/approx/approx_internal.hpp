@@ -92,10 +92,6 @@ void scan_myers_word(const compiled_pattern& p, std::string_view seq, std::size_
 /// myers_blocked.cpp
 void scan_myers_blocked(const compiled_pattern& p, std::string_view seq, std::size_t from,
                         std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
-/// Hamming distance of every full window ending in the range. O(n·m) worst, early exit at
-/// k+1 mismatches. hamming.cpp
-void scan_hamming(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
-                  std::size_t to, std::uint32_t k, end_sink& sink);
 
 // ---- SIMD lanes: several (pattern, text stripe) jobs at once, m <= 64 -------------------
 

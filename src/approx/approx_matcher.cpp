@@ -23,7 +23,7 @@ void check_approx_algorithm(std::string_view name) {
 namespace approx_detail {
 namespace {
 
-enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, hamming };
+enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon };
 
 /// Base of the two sinks: hits go to `out` at once, their leftmost starts are computed in
 /// one batch by resolve() (leftmost_starts interleaves independent requests). A sole sink
@@ -215,8 +215,33 @@ class cluster_sink final : public start_sink {
   std::uint32_t best_score_ = 0;
 };
 
+/// Hamming search runs on the edit-distance engines: a window of m bytes with h <= k
+/// mismatches ends where the edit distance is <= h, so the engines' ends (score <= k) hold
+/// every Hamming end, and this sink keeps those whose window has <= k mismatches, with that
+/// count as the score. The engines' speed, many patterns at once included, carries over.
+class hamming_check final : public end_sink {
+ public:
+  hamming_check(const compiled_pattern& p, std::string_view seq, std::uint32_t k, end_sink& inner)
+      : p_(p), text_(reinterpret_cast<const unsigned char*>(seq.data())), k_(k), inner_(inner) {}
+  void on_end(std::uint64_t j, std::uint32_t) override {
+    if (j + 1 < p_.m) return;
+    const unsigned char* w = text_ + (j + 1 - p_.m);
+    std::uint32_t mism = 0;
+    for (std::size_t i = 0; i < p_.m && mism <= k_; ++i) mism += p_.match(i, w[i]) ? 0u : 1u;
+    if (mism <= k_) inner_.on_end(j, mism);
+  }
+  void on_ends(const lane_hit* ends, std::size_t n) override {
+    for (std::size_t i = 0; i < n; ++i) hamming_check::on_end(ends[i].pos, ends[i].score);
+  }
+
+ private:
+  const compiled_pattern& p_;
+  const unsigned char* text_;
+  std::uint32_t k_;
+  end_sink& inner_;
+};
+
 engine_kind parse_engine(const search_options& o) {
-  if (o.hamming) return engine_kind::hamming;
   const std::string& a = o.approx_algorithm;
   check_approx_algorithm(a);
   if (a == "dp") return engine_kind::dp;
@@ -310,7 +335,7 @@ class approx_matcher final : public matcher {
     for (const compiled_pattern& p : pats_) {
       const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(options.max_errors), p.m));
       ks_.push_back(k);
-      lookbehind_ = std::max<std::size_t>(lookbehind_, hamming_ ? p.m - 1 : p.m + k - 1);
+      lookbehind_ = std::max<std::size_t>(lookbehind_, p.m + k - 1);
       if (engine_ == engine_kind::myers_word && p.m > 64 && options.approx_algorithm == "myers-word")
         throw error(errc::invalid_argument, "myers-word needs patterns of at most 64 bytes");
     }
@@ -331,7 +356,7 @@ class approx_matcher final : public matcher {
       stripes_.push_back(blocked_ != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], blocked_));
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
-      const bool ok = !hamming_ && pigeon_applicable(p, ks_[i]);
+      const bool ok = pigeon_applicable(p, ks_[i]);
       const bool wanted = engine_ == engine_kind::pigeon ||
                           (is_auto &&
                            (engine_ == engine_kind::myers_lanes || engine_ == engine_kind::myers_word) &&
@@ -368,13 +393,18 @@ class approx_matcher final : public matcher {
         sinks.push_back(std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, starts_, out,
                                                        requests[i], sole, cpu_));
     }
+    std::vector<hamming_check> checks;
+    if (hamming_) {
+      checks.reserve(pats_.size());
+      for (std::size_t i = 0; i < pats_.size(); ++i) checks.emplace_back(pats_[i], seq, ks_[i], *sinks[i]);
+    }
     // SIMD lanes take every pattern of m <= 64 together; the rest go one by one.
     std::vector<const compiled_pattern*> lane_pats;
     std::vector<std::uint32_t> lane_ks;
     std::vector<end_sink*> lane_sinks;
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
-      end_sink& sink = *sinks[i];
+      end_sink& sink = hamming_ ? static_cast<end_sink&>(checks[i]) : *sinks[i];
       if (filter_[i]) {
         scan_pigeon(p, finder_, verify_lanes(), seq, from, own_begin, own_end, ks_[i], sink);
         continue;
@@ -387,7 +417,6 @@ class approx_matcher final : public matcher {
             scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
           break;
         case engine_kind::dp: scan_dp_sellers(p, seq, from, own_begin, own_end, ks_[i], sink); break;
-        case engine_kind::hamming: scan_hamming(p, seq, from, own_begin, own_end, ks_[i], sink); break;
         case engine_kind::myers_blocked: scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink); break;
         case engine_kind::myers_word:
           if (p.m <= 64)
@@ -436,12 +465,14 @@ class approx_matcher final : public matcher {
 
   /// Every (j, score_j <= k) of pattern 0 over the whole text (approx_end_scores).
   std::vector<end_score> end_scores(std::string_view text) const {
-    vector_sink sink;
+    vector_sink ends;
     const compiled_pattern& p = pats_[0];
     const std::uint32_t k = ks_[0];
+    hamming_check check(p, text, k, ends);
+    end_sink& sink = hamming_ ? static_cast<end_sink&>(check) : ends;
     if (filter_[0]) {
       scan_pigeon(p, finder_, verify_lanes(), text, 0, 0, text.size(), k, sink);
-      return std::move(sink.ends);
+      return std::move(ends.ends);
     }
     switch (engine_) {
       case engine_kind::pigeon:
@@ -451,7 +482,6 @@ class approx_matcher final : public matcher {
           scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
         break;
       case engine_kind::dp: scan_dp_sellers(p, text, 0, 0, text.size(), k, sink); break;
-      case engine_kind::hamming: scan_hamming(p, text, 0, 0, text.size(), k, sink); break;
       case engine_kind::myers_blocked: scan_myers_blocked(p, text, 0, 0, text.size(), k, sink); break;
       case engine_kind::myers_word:
         if (p.m <= 64)
@@ -477,7 +507,7 @@ class approx_matcher final : public matcher {
         }
         break;
     }
-    return std::move(sink.ends);
+    return std::move(ends.ends);
   }
 
  private:

@@ -77,6 +77,33 @@ struct literal_table {
   std::vector<std::vector<target>> targets;
   std::size_t min_len = 0, max_len = 0;
 };
+/// Appends `h` to out[first..) kept in (start, pattern, strand) order by moving it back past
+/// later hits, for engines whose hits arrive nearly in that order (by end, or by sample
+/// position). Past a few steps it gives up, sets `unsorted` and leaves the order to
+/// finish_start_order.
+inline void append_in_start_order(std::vector<hit>& out, std::size_t first, const hit& h, bool& unsorted) {
+  constexpr int max_steps = 16;
+  auto before = [](const hit& a, const hit& b) {
+    if (a.start != b.start) return a.start < b.start;
+    if (a.pattern != b.pattern) return a.pattern < b.pattern;
+    return a.dir < b.dir;
+  };
+  out.push_back(h);
+  if (unsorted) return;
+  std::size_t i = out.size() - 1;
+  for (int steps = 0; i > first && before(h, out[i - 1]); --i) {
+    if (++steps > max_steps) {
+      unsorted = true;
+      break;
+    }
+    out[i] = out[i - 1];
+  }
+  out[i] = h;
+}
+
+/// Sorts out[first..) by (start, pattern, strand) when append_in_start_order gave up.
+void finish_start_order(std::vector<hit>& out, std::size_t first, bool unsorted);
+
 literal_table make_literal_table(const std::vector<std::string>& patterns, const search_options& options);
 
 /// True when every literal is DNA (A, C, G, T in either case), at least 4 bases long.

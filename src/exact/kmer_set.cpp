@@ -102,6 +102,7 @@ class kmer_set_matcher final : public matcher {
       kmer_candidates_serial(filter_, text, own_begin, stop, limit, candidates);
 
     const std::size_t first = out.size();
+    bool unsorted = false;
     for (const std::uint64_t t : candidates) {
       const entry probe{kmer_key(text + t, filter_.q), 0, 0};
       auto it = std::lower_bound(entries_.begin(), entries_.end(), probe,
@@ -112,14 +113,10 @@ class kmer_set_matcher final : public matcher {
         const std::string& lit = table_.literals[it->literal];
         if (s < own_begin || s >= own_end || s + lit.size() > limit || !equal(text + s, lit)) continue;
         for (const literal_table::target& tg : table_.targets[it->literal])
-          out.push_back(hit{s, s + lit.size(), tg.pattern, 0, tg.dir, 0});
+          append_in_start_order(out, first, hit{s, s + lit.size(), tg.pattern, 0, tg.dir, 0}, unsorted);
       }
     }
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
-      if (a.start != b.start) return a.start < b.start;
-      if (a.pattern != b.pattern) return a.pattern < b.pattern;
-      return a.dir < b.dir;
-    });
+    finish_start_order(out, first, unsorted);
   }
 
  private:

@@ -39,20 +39,22 @@ std::string fold(std::string_view s) {
 
 class literal_set_matcher final : public matcher {
  public:
-  literal_set_matcher(literal_table table, const search_options& options)
-      : targets_(std::move(table.targets)), max_len_(table.max_len) {
+  literal_set_matcher(const literal_table& table, const search_options& options) : max_len_(table.max_len) {
     const std::vector<std::string>& literals = table.literals;
-    lengths_.reserve(literals.size());
     std::vector<const char*> exprs;
+    std::vector<std::size_t> lengths;
     std::vector<unsigned> flags(literals.size(), options.ignore_case ? HS_FLAG_CASELESS : 0u), hs_ids;
     for (std::size_t i = 0; i < literals.size(); ++i) {
       exprs.push_back(literals[i].data());
-      lengths_.push_back(literals[i].size());
+      lengths.push_back(literals[i].size());
       hs_ids.push_back(static_cast<unsigned>(i));
+      info_.push_back({static_cast<std::uint32_t>(targets_.size()), static_cast<std::uint32_t>(table.targets[i].size()),
+                       literals[i].size()});
+      targets_.insert(targets_.end(), table.targets[i].begin(), table.targets[i].end());
     }
     hs_database_t* db = nullptr;
     hs_compile_error_t* err = nullptr;
-    if (hs_compile_lit_multi(exprs.data(), flags.data(), hs_ids.data(), lengths_.data(),
+    if (hs_compile_lit_multi(exprs.data(), flags.data(), hs_ids.data(), lengths.data(),
                              static_cast<unsigned>(literals.size()), HS_MODE_BLOCK, nullptr, &db,
                              &err) != HS_SUCCESS) {
       const std::string what = err != nullptr && err->message != nullptr ? err->message : "unknown error";
@@ -68,47 +70,54 @@ class literal_set_matcher final : public matcher {
   [[nodiscard]] std::size_t lookbehind() const override { return 0; }
   [[nodiscard]] std::size_t lookahead() const override { return max_len_ - 1; }
   [[nodiscard]] hit_key key() const override { return hit_key::start; }
-  [[nodiscard]] bool one_pattern_strand() const override {
-    return targets_.size() == 1 && targets_[0].size() == 1;
-  }
+  [[nodiscard]] bool one_pattern_strand() const override { return targets_.size() == 1; }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
     if (own_begin >= own_end || own_begin >= seq.size()) return;
     hs_scratch_t* scratch = scratch_.local().get(proto_.get());
     const std::size_t first = out.size();
+    bool unsorted = false;
     // hs_scan takes 32-bit lengths: long slices are scanned in windows that overlap by the
     // longest literal, each owning the starts in its part of the slice.
     constexpr std::size_t window = std::size_t{1} << 30;
     for (std::size_t lo = own_begin; lo < own_end; lo += window) {
       const std::size_t hi = std::min(own_end, lo + window);
       const std::size_t stop = std::min(seq.size(), hi + max_len_ - 1);
-      context ctx{this, &out, lo, hi};
+      context ctx{this, &out, first, lo, hi, unsorted};
       const hs_error_t rc = hs_scan(db_.get(), seq.data() + lo, static_cast<unsigned>(stop - lo), 0, scratch,
                                     on_match, &ctx);
       if (rc != HS_SUCCESS) throw error(errc::invalid_argument, "pattern-set scan failed (Vectorscan error " +
                                                                     std::to_string(rc) + ")");
     }
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
-      if (a.start != b.start) return a.start < b.start;
-      if (a.pattern != b.pattern) return a.pattern < b.pattern;
-      return a.dir < b.dir;
-    });
+    finish_start_order(out, first, unsorted);
   }
 
  private:
+  /// A literal: its (pattern, strand) targets are targets_[first, first + count).
+  struct literal_info {
+    std::uint32_t first, count;
+    std::size_t length;
+  };
+
   struct context {
     const literal_set_matcher* self;
     std::vector<hit>* out;
+    std::size_t first;   ///< the scan's first hit in out
     std::size_t lo, hi;  ///< the window's first byte and the end of the starts it owns
+    bool& unsorted;
   };
 
   static int on_match(unsigned id, unsigned long long /*from*/, unsigned long long to, unsigned /*flags*/,
                       void* p) {
     auto& ctx = *static_cast<context*>(p);
+    const literal_info& li = ctx.self->info_[id];
     const std::uint64_t end = ctx.lo + to;
-    const std::uint64_t start = end - ctx.self->lengths_[id];
+    const std::uint64_t start = end - li.length;
     if (start >= ctx.hi) return 0;
-    for (const literal_table::target& t : ctx.self->targets_[id]) ctx.out->push_back(hit{start, end, t.pattern, 0, t.dir, 0});
+    for (std::uint32_t i = 0; i < li.count; ++i) {
+      const literal_table::target& t = ctx.self->targets_[li.first + i];
+      append_in_start_order(*ctx.out, ctx.first, hit{start, end, t.pattern, 0, t.dir, 0}, ctx.unsorted);
+    }
     return 0;
   }
 
@@ -128,12 +137,21 @@ class literal_set_matcher final : public matcher {
   database_ptr db_;
   scratch_ptr proto_;
   mutable tbb::enumerable_thread_specific<thread_scratch> scratch_;
-  std::vector<std::vector<literal_table::target>> targets_;
-  std::vector<std::size_t> lengths_;
+  std::vector<literal_info> info_;
+  std::vector<literal_table::target> targets_;
   std::size_t max_len_ = 1;
 };
 
 }  // namespace
+
+void finish_start_order(std::vector<hit>& out, std::size_t first, bool unsorted) {
+  if (!unsorted) return;
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
+    if (a.start != b.start) return a.start < b.start;
+    if (a.pattern != b.pattern) return a.pattern < b.pattern;
+    return a.dir < b.dir;
+  });
+}
 
 literal_table make_literal_table(const std::vector<std::string>& patterns, const search_options& options) {
   literal_table t;
@@ -159,7 +177,7 @@ literal_table make_literal_table(const std::vector<std::string>& patterns, const
 }
 
 std::unique_ptr<matcher> make_literal_set_matcher(literal_table table, const search_options& options) {
-  return std::make_unique<literal_set_matcher>(std::move(table), options);
+  return std::make_unique<literal_set_matcher>(table, options);
 }
 
 }  // namespace trawl

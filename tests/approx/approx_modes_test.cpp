@@ -93,6 +93,70 @@ TEST(ApproxModes, HammingAgainstNaive) {
   }
 }
 
+TEST(ApproxModes, HammingManyPatternsEveryEngineAndSlicing) {
+  // Hamming search runs on the edit-distance engines with a check per end: every engine, many
+  // patterns of mixed lengths at once, both strands, -i, against the naive window count.
+  std::mt19937_64 rng(13);
+  for (bool both : {false, true})
+    for (int k : {1, 3}) {  // (k = 0 is exact search: pattern_set_test)
+      std::vector<std::string> pats;
+      for (std::size_t m : {4, 9, 17, 23, 23, 40, 70}) pats.push_back(approx_test::random_pattern(rng, m, "ACGT"));
+      std::string t = oracle::random_text(rng, 4000, "ACGTacgt");
+      for (std::size_t at = 3; at + 80 < t.size(); at += 61) {
+        std::string c = pats[rng() % pats.size()];
+        if (both && rng() % 2) c = oracle::reverse_complement(c);
+        for (int e = 0; e < k; ++e) c[rng() % c.size()] = "ACGTN"[rng() % 5];
+        t.replace(at, c.size(), c);
+      }
+      // the oracle: every window of every (pattern, strand) with <= k mismatches, clustered
+      // into runs of consecutive ends (the lowest count, leftmost on ties, stands for a run)
+      std::vector<trawl::hit> want;
+      for (std::uint32_t pi = 0; pi < pats.size(); ++pi)
+        for (int d = 0; d < (both ? 2 : 1); ++d) {
+          const std::string q = d ? oracle::reverse_complement(pats[pi]) : pats[pi];
+          const std::size_t m = q.size();
+          std::vector<std::uint32_t> scores(t.size(), 1u << 30);
+          for (std::size_t j = m - 1; j < t.size(); ++j) {
+            std::uint32_t mism = 0;
+            for (std::size_t i = 0; i < m; ++i)
+              mism += std::tolower(static_cast<unsigned char>(t[j + 1 - m + i])) != std::tolower(q[i]);
+            scores[j] = mism;
+          }
+          for (trawl::hit h : approx_test::oracle_clusters(scores, static_cast<std::uint32_t>(k))) {
+            h.start = h.end - m;
+            h.pattern = pi;
+            h.dir = d ? trawl::strand::reverse : trawl::strand::forward;
+            want.push_back(h);
+          }
+        }
+      std::sort(want.begin(), want.end(), [](const trawl::hit& a, const trawl::hit& b) {
+        return std::tie(a.end, a.pattern, a.dir, a.start) < std::tie(b.end, b.pattern, b.dir, b.start);
+      });
+      for (const auto& e : approx_test::engines(70)) {
+        for (std::size_t slice : {std::size_t{0}, std::size_t{37}}) {
+          SCOPED_TRACE(e.name + " both=" + std::to_string(both) + " k=" + std::to_string(k) +
+                       " slice=" + std::to_string(slice));
+          trawl::search_options o;
+          o.max_errors = k;
+          o.hamming = true;
+          o.ignore_case = true;
+          o.both_strands = both;
+          o.approx_algorithm = e.algorithm;
+          o.simd = e.simd;
+          o.threads = 2;
+          o.slice_size = slice;
+          const auto got = trawl::search(t, pats, o);
+          std::size_t i = 0;
+          while (i < got.size() && i < want.size() && got[i] == want[i]) ++i;
+          ASSERT_EQ(i, want.size()) << "got " << got.size() << " hits, want " << want.size() << "; first difference at "
+                                    << i << ": got " << (i < got.size() ? approx_test::show(got[i]) : "-")
+                                    << ", want " << (i < want.size() ? approx_test::show(want[i]) : "-");
+          ASSERT_EQ(got.size(), want.size());
+        }
+      }
+    }
+}
+
 TEST(ApproxModes, IupacAndIgnoreCaseAgainstNaive) {
   std::mt19937_64 rng(12);
   const std::string codes = "ACGTRYSWKMBDHVNacgtn";

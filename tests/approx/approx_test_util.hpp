@@ -132,6 +132,12 @@ struct engine {
   trawl::simd_level simd;
   std::string name;
 };
+/// A hit as "[start,end) pattern p strand s errors e", for failure messages.
+inline std::string show(const trawl::hit& h) {
+  return "[" + std::to_string(h.start) + "," + std::to_string(h.end) + ") pattern " + std::to_string(h.pattern) +
+         (h.dir == trawl::strand::reverse ? " -" : " +") + " errors " + std::to_string(h.errors);
+}
+
 inline std::vector<engine> engines(std::size_t m) {
   std::vector<engine> e = {{"dp", trawl::simd_level::automatic, "dp"},
                            {"myers-blocked", trawl::simd_level::automatic, "myers-blocked"},
