@@ -61,6 +61,11 @@ struct search_options {
   bool iupac = false;          ///< IUPAC codes in DNA patterns (N, R, Y, ...) match their base sets
   bool both_strands = false;   ///< also search the reverse complement of every pattern
   bool all_ends = false;       ///< approximate: report every end position, not one hit per cluster
+  /// exact: only hits whose neighbouring bytes are not word bytes (letters, digits, '_', bytes
+  /// >= 0x80) or the sequence's ends, as grep -w
+  bool whole_words = false;
+  /// exact: only hits that are a whole line (between '\n' or the sequence's ends), as grep -x
+  bool whole_lines = false;
   /// approximate: compute every hit's leftmost start (a reverse Myers pass per hit). false
   /// leaves start == end, for callers that only count hits (the CLI's -c and -q).
   bool starts = true;

@@ -115,6 +115,11 @@ bool kmer_set_fits(const literal_table& table);
 /// The DNA k-mer matcher for a literal table (kmer_set.cpp).
 std::unique_ptr<matcher> make_kmer_set_matcher(literal_table table, const search_options& options);
 
+/// `m` restricted to hits that are whole words / whole lines (options.whole_words,
+/// whole_lines), or `m` itself when neither is asked. Throws trawl::error for approximate
+/// searches.
+std::unique_ptr<matcher> with_boundaries(std::unique_ptr<matcher> m, const search_options& options);
+
 /// The Vectorscan matcher for a literal table (literal_set.cpp).
 std::unique_ptr<matcher> make_literal_set_matcher(literal_table table, const search_options& options);
 

@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "approx/approx_internal.hpp"
+#include "exact/engines.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "trawl/error.hpp"
 
@@ -261,13 +262,13 @@ class gpu_pool final : public matcher {
 
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
                                       const gpu_options& gpu) {
-  if (gpu.devices.size() > 1) return std::make_unique<gpu_pool>(patterns, options, gpu);
+  if (gpu.devices.size() > 1) return with_boundaries(std::make_unique<gpu_pool>(patterns, options, gpu), options);
   if (gpu.devices.size() == 1) {
     gpu_options one = gpu;
     one.device = gpu.devices[0];
-    return std::make_unique<gpu_matcher>(patterns, options, one);
+    return with_boundaries(std::make_unique<gpu_matcher>(patterns, options, one), options);
   }
-  return std::make_unique<gpu_matcher>(patterns, options, gpu);
+  return with_boundaries(std::make_unique<gpu_matcher>(patterns, options, gpu), options);
 }
 
 std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::string_view seq,

@@ -23,6 +23,7 @@
 
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
+#include "exact/engines.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
 
@@ -887,9 +888,9 @@ class callback_sink final : public search_sink {
 
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options) {
   check_patterns(patterns, options);
-  if (options.max_errors > 0 || options.all_ends) return make_approx_matcher(patterns, options);
-  if (options.iupac) return make_iupac_exact_matcher(patterns, options);
-  return make_exact_matcher(patterns, options);
+  if (options.max_errors > 0 || options.all_ends) return with_boundaries(make_approx_matcher(patterns, options), options);
+  if (options.iupac) return with_boundaries(make_iupac_exact_matcher(patterns, options), options);
+  return with_boundaries(make_exact_matcher(patterns, options), options);
 }
 
 std::uint64_t search_sequence(const matcher& m, std::string_view seq, const search_options& options,

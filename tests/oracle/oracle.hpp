@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <numeric>
 #include <random>
@@ -26,6 +27,19 @@ inline std::vector<std::uint64_t> naive_find(std::string_view t, std::string_vie
     if (ok) out.push_back(i);
   }
   return out;
+}
+
+/// grep -w: the bytes around text[s, e) are not letters, digits, '_' or bytes >= 0x80 (or
+/// are past the text's ends).
+inline bool whole_word(std::string_view t, std::size_t s, std::size_t e) {
+  auto word = [](unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; };
+  return (s == 0 || !word(static_cast<unsigned char>(t[s - 1]))) &&
+         (e == t.size() || !word(static_cast<unsigned char>(t[e])));
+}
+
+/// grep -x: text[s, e) is a whole line.
+inline bool whole_line(std::string_view t, std::size_t s, std::size_t e) {
+  return (s == 0 || t[s - 1] == '\n') && (e == t.size() || t[e] == '\n');
 }
 
 /// Reverse complement of a DNA string over A, C, G, T in either case (case kept); any other

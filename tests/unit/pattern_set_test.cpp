@@ -184,6 +184,38 @@ TEST(PatternSet, HundredThousandPatterns) {
   }
 }
 
+TEST(PatternSet, WholeWordsAndWholeLinesOnEveryEngineAndSlicing) {
+  std::mt19937_64 rng(17);
+  // short words and lines over a small alphabet, so that boundaries fall everywhere
+  std::string text = oracle::random_text(rng, 3000, "ab_ \n\xc3");
+  const auto pats = make_set(rng, text, "ab_", 30, 1, 5);
+  for (int mode = 1; mode <= 3; ++mode) {
+    const bool words = mode & 1, lines = mode & 2;
+    std::vector<trawl::hit> want;
+    for (const trawl::hit& h : expected(text, pats, false, false))
+      if ((!words || oracle::whole_word(text, h.start, h.end)) && (!lines || oracle::whole_line(text, h.start, h.end)))
+        want.push_back(h);
+    ASSERT_FALSE(want.empty());
+    for (const engine& e : engines) {
+      if (e.algorithm == exact_algorithm::kmer) continue;  // not DNA
+      for (std::size_t slice : {std::size_t{0}, std::size_t{1}, std::size_t{13}}) {
+        trawl::search_options o;
+        o.exact = e.algorithm;
+        o.simd = e.simd;
+        o.whole_words = words;
+        o.whole_lines = lines;
+        o.threads = 3;
+        o.slice_size = slice;
+        ASSERT_EQ(trawl::search(text, pats, o), want) << "mode=" << mode << " engine=" << e.name << " slice=" << slice;
+      }
+    }
+  }
+  trawl::search_options approx;
+  approx.max_errors = 1;
+  approx.whole_words = true;
+  EXPECT_THROW(trawl::make_matcher({"abc"}, approx), trawl::error);
+}
+
 TEST(PatternSet, SingleSearcherRefusesASetEngine) {
   EXPECT_THROW(trawl::exact_searcher("abc", {exact_algorithm::vectorscan}), trawl::error);
   EXPECT_EQ(trawl::parse_exact_algorithm("vectorscan"), exact_algorithm::vectorscan);
