@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <tuple>
 
 #include "check.hpp"
 #include "commands.hpp"
+#include "lines.hpp"
 #include "patterns.hpp"
 #include "output.hpp"
 #include "trawl/approx.hpp"
@@ -33,7 +35,11 @@ struct search_args {
   std::string algorithm = "auto";
   unsigned threads = 0;
   std::size_t slice_size = 0;
-  bool count = false, quiet = false, lines = false, check = false;
+  bool count = false, count_matches = false, quiet = false, lines = false, check = false;
+  bool only_matching = false, invert = false, words = false, whole_lines = false;
+  bool files_with_matches = false, files_without_match = false;
+  bool with_filename = false, no_filename = false, no_messages = false, null = false, recursive = false;
+  std::optional<std::size_t> after, before, context;
   std::optional<std::int64_t> max_count;  ///< -m; 0: no hit, < 0: no limit (as grep)
   std::string format, color = "auto";
   bool fasta = false, no_fasta = false;
@@ -45,10 +51,9 @@ struct search_args {
 
 /// `trawl search --index INDEX PATTERN...`: the same output as searching the indexed file.
 int run_index_search(const search_args& a, const std::vector<std::string>& patterns, const search_options& so,
-                     const print_options& po, writer& out, hit_printer& printer) {
+                     writer& out, hit_printer& printer) {
   if (so.max_errors > 0 || so.all_ends || so.ignore_case || so.iupac)
     throw error(errc::invalid_argument, "--index supports exact search only (no -k, -i, --iupac)");
-  if (po.format == out_format::lines) throw error(errc::invalid_argument, "--index cannot print --lines");
   const auto idx = index::hybrid_index::load(a.index);
   // Both strands: the reverse complements are searched as extra patterns, mapped back.
   std::vector<std::string> all = patterns;
@@ -85,11 +90,11 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
       printer.begin(plain ? std::string_view(idx.source_name()) : std::string_view(records[rec].name));
       if (printer.wants_text()) printer.text(0, idx.extract(records[rec].start, records[rec].length), false);
     }
-    if (!a.count) printer.print(h);
+    if (!a.count_matches && !a.count) printer.print(h);
     ++printed;
   }
   if (current != ~0u) printer.end();
-  if (a.count) out.put(fmt::format("{}\n", printed));
+  if (a.count || a.count_matches) out.put(fmt::format("{}\n", printed));
   out.flush();
   return printed > 0 ? 0 : 1;
 }
@@ -124,9 +129,6 @@ class search_printer final : public search_sink {
       : printer_(printer), out_(out), a_(a), patterns_(patterns), so_(so), display_(std::move(display)) {}
 
   void begin_record(const record_info& r) override {
-    if (a_.lines && r.format != io::format::plain)
-      throw error(errc::invalid_argument,
-                  display_ + ": --lines needs plain text (FASTA/FASTQ records have no lines; add --no-fasta)");
     name_.assign(r.format == io::format::plain ? std::string_view(display_) : r.name);
     printer_.begin(name_);
   }
@@ -139,7 +141,7 @@ class search_printer final : public search_sink {
         if (auto why = check_hit(h, patterns_[h.pattern], printer_.held_text().at(h.start, h.end), so_); !why.empty())
           throw error(errc::invalid_argument, fmt::format("--check failed in {}: {}", name_, why));
     if (a_.quiet) return false;
-    if (!a_.count)
+    if (!a_.count_matches && !a_.files_with_matches && !a_.files_without_match)
       for (const hit& h : hits) printer_.print(h);
     return true;
   }
@@ -159,6 +161,60 @@ class search_printer final : public search_sink {
   std::string display_, name_;
 };
 
+/// The inputs named on the command line; -r expands directories (sorted, symbolic links
+/// inside them not followed), with no name it searches the working directory.
+std::vector<std::string> expand_inputs(std::vector<std::string> names, bool recursive) {
+  namespace fs = std::filesystem;
+  if (names.empty()) {
+    if (!recursive) return {"-"};
+    std::vector<std::string> out;
+    for (std::string& n : expand_inputs({"."}, true)) out.push_back(n.rfind("./", 0) == 0 ? n.substr(2) : n);
+    return out;
+  }
+  if (!recursive) return names;
+  std::vector<std::string> out;
+  for (const std::string& n : names) {
+    std::error_code ec;
+    if (n == "-" || !fs::is_directory(n, ec)) {
+      out.push_back(n);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (fs::recursive_directory_iterator it(n, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end; it.increment(ec))
+      if (it->is_regular_file(ec)) found.push_back(it->path().string());
+    if (ec) throw error(errc::io_error, n + ": " + ec.message());
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+/// Options that cannot go together are an error, never one of them silently dropped.
+void check_combinations(const search_args& a, bool line_view) {
+  auto refuse = [](bool bad, const char* why) {
+    if (bad) throw error(errc::invalid_argument, why);
+  };
+  const bool context = a.after || a.before || a.context;
+  const bool listing = a.files_with_matches || a.files_without_match;
+  refuse(a.files_with_matches && a.files_without_match, "-l and -L exclude each other");
+  refuse(a.count && a.count_matches, "-c counts matching lines, --count-matches hits: pick one");
+  refuse(listing && (a.count || a.count_matches), "-l/-L list files: they do not combine with -c/--count-matches");
+  refuse((a.count || a.count_matches || listing) && (a.lines || a.only_matching || context),
+         "-c, --count-matches, -l and -L print no lines: drop -n, -o and -A/-B/-C");
+  refuse(a.only_matching && a.invert, "-o prints matched text, -v lines without a match: pick one");
+  refuse(a.only_matching && context, "-o does not combine with context lines (-A/-B/-C)");
+  refuse(a.count_matches && a.invert, "--count-matches counts hits: it does not combine with -v");
+  refuse(a.with_filename && a.no_filename, "-H and -I exclude each other");
+  refuse((a.words || a.whole_lines) && (a.k > 0 || a.all_ends), "-w and -x need exact search (no -k, no --all-ends)");
+  refuse(line_view && !a.format.empty(), "--format sets the hit output: it does not combine with -n, -o, -v, -c or context lines");
+  refuse(line_view && a.align, "--align adds a CIGAR to hit output: it does not combine with -n, -o, -v, -c or context lines");
+  refuse(line_view && a.check, "--check audits hit output: it does not combine with -n, -o, -v, -c or context lines");
+  refuse(!a.index.empty() && a.count, "--index counts hits (--count-matches), not lines");
+  refuse(!a.index.empty() && (line_view || listing || a.words || a.whole_lines || a.invert),
+         "--index prints hits and counts only (no -n, -o, -v, -l, -L, -w, -x, context lines)");
+}
+
 int run_search(search_args& a) {
   // Patterns: -e/-f, or else the first positional argument.
   std::vector<std::string> patterns = a.expressions;
@@ -166,18 +222,25 @@ int run_search(search_args& a) {
     auto more = read_pattern_file(f);
     patterns.insert(patterns.end(), more.begin(), more.end());
   }
-  std::vector<std::string> files = a.positional;
+  std::vector<std::string> names = a.positional;
   if (patterns.empty()) {
-    if (files.empty()) throw error(errc::invalid_argument, "no pattern given");
-    patterns.push_back(files.front());
-    files.erase(files.begin());
+    if (names.empty()) throw error(errc::invalid_argument, "no pattern given");
+    patterns.push_back(names.front());
+    names.erase(names.begin());
   }
-  if (files.empty() && a.index.empty()) files.push_back("-");
-  if (!a.index.empty() && !files.empty())
+  if (!a.index.empty() && !names.empty())
     throw error(errc::invalid_argument, "--index searches the indexed text: give patterns only, no FILE");
   if (a.k < 0) throw error(errc::invalid_argument, "-k must be >= 0");
   if (a.max_count && *a.max_count < 0) a.max_count.reset();  // grep: a negative -m is no limit
   if (a.fasta && a.no_fasta) throw error(errc::invalid_argument, "--fasta and --no-fasta exclude each other");
+  const bool context = a.after || a.before || a.context;
+  const bool listing = a.files_with_matches || a.files_without_match;
+  // Lines printed (grep's view): -n, -o, context, or -v alone. Lines counted: -c, or -v with
+  // -l/-L/-q (a line without a hit is not a hit).
+  const bool print_lines = a.lines || a.only_matching || context || (a.invert && !a.count && !listing && !a.quiet);
+  const bool line_view = print_lines || a.count || (a.invert && (listing || a.quiet));
+  check_combinations(a, print_lines || a.count || a.invert);
+  const std::vector<std::string> files = a.index.empty() ? expand_inputs(names, a.recursive) : names;
   const bool on_gpu = a.device.rfind("gpu", 0) == 0;
   if (on_gpu && !gpu::available())
     throw error(errc::no_device, "--device " + a.device + ": no CUDA device found (or trawl was built without CUDA)");
@@ -191,7 +254,10 @@ int run_search(search_args& a) {
   so.iupac = a.iupac;
   so.both_strands = a.both_strands;
   so.all_ends = a.all_ends;
-  so.starts = !(a.count || a.quiet) || a.check;  // counting needs no start positions
+  so.whole_words = a.words;
+  so.whole_lines = a.whole_lines;
+  // counting hits, or a yes/no answer, needs no start positions; lines do
+  so.starts = line_view || !(a.count_matches || a.quiet || listing) || a.check;
   so.threads = a.threads;
   so.slice_size = a.slice_size;
   const bool approximate = a.k > 0 || a.all_ends;
@@ -207,45 +273,63 @@ int run_search(search_args& a) {
   // --hamming or an approximate engine named it is the same set at distance 0, so a loop over
   // k = 0, 1, 2 ... runs as it reads; the engine's name is still checked.)
   auto matcher = make_matcher(patterns, so);
-  std::size_t shortest = patterns.front().size();
-  for (const auto& p : patterns) shortest = std::min(shortest, p.size());
 
   const bool tty = isatty(1) != 0;
+  const bool color = a.color == "always" || (a.color == "auto" && tty && getenv("NO_COLOR") == nullptr);
   print_options po;
   po.align = a.align;
   po.matching = so;
-  po.color = a.color == "always" || (a.color == "auto" && tty && getenv("NO_COLOR") == nullptr);
-  if (a.lines) po.format = out_format::lines;
-  else if (a.format.empty()) po.format = tty ? out_format::human : out_format::tsv;
+  po.color = color;
+  if (a.format.empty()) po.format = tty ? out_format::human : out_format::tsv;
   else if (a.format == "tsv") po.format = out_format::tsv;
   else if (a.format == "json") po.format = out_format::json;
   else if (a.format == "bed") po.format = out_format::bed;
   else if (a.format == "human") po.format = out_format::human;
   else throw error(errc::invalid_argument, "unknown --format " + a.format + " (tsv, json, bed, human)");
-  po.with_source = files.size() > 1;
-  po.key = matcher->key();
-  po.reach = matcher->lookbehind();
+  const bool with_source = a.with_filename || (!a.no_filename && (files.size() > 1 || a.recursive));
 
   writer out;
   hit_printer printer(out, po, patterns);
-  if (!a.index.empty()) return run_index_search(a, patterns, so, po, out, printer);
+  if (!a.index.empty()) return run_index_search(a, patterns, so, out, printer);
+
+  line_options lo;
+  lo.print = print_lines;
+  lo.numbers = a.lines;
+  lo.only_matching = a.only_matching;
+  lo.invert = a.invert;
+  lo.before = a.before ? *a.before : a.context ? *a.context : 0;
+  lo.after = a.after ? *a.after : a.context ? *a.context : 0;
+  lo.context = context;
+  lo.with_source = with_source;
+  lo.null = a.null;
+  lo.color = color;
+  if (a.max_count) lo.max_lines = static_cast<std::uint64_t>(*a.max_count);
+  if (listing || a.quiet) lo.max_lines = 1;
+  line_state ls;
+
   so.device = on_gpu ? device_kind::gpu : a.device == "cpu" ? device_kind::cpu : device_kind::automatic;
   stream_options st;
   st.format = a.fasta ? io::format::automatic : a.no_fasta ? io::format::plain : io::format::automatic;
   st.chunk_size = a.chunk_size;
   io::open_options oo;
   oo.gzip = a.inflater == "zlib" ? io::inflater::zlib : a.inflater == "isal" ? io::inflater::isal : io::inflater::automatic;
+  const std::string_view source_end = a.null ? std::string_view("\0", 1) : std::string_view(":");
   bool any_error = false;
   std::uint64_t total = 0;
   for (const auto& file : files) {
-    std::uint64_t file_hits = 0;
+    std::uint64_t found = 0;  // hits, or selected lines / records in the line view
     const std::string display = file == "-" ? "(standard input)" : file;
     try {
+      if (file != "-" && std::filesystem::is_directory(file))
+        throw error(errc::invalid_argument, display + ": is a directory (-r searches it)");
       oo.name = display;
       auto input = io::source::open(file, oo);
-      so.max_hits = a.quiet ? 1 : (a.max_count ? static_cast<std::uint64_t>(*a.max_count) : 0);
+      // hit output stops at -m hits; the line view counts lines itself
+      so.max_hits = line_view ? 0 : a.quiet || listing ? 1 : a.max_count ? static_cast<std::uint64_t>(*a.max_count) : 0;
       if (a.max_count != 0) {  // -m 0 reads nothing
-        search_printer sink(printer, out, a, patterns, so, display);
+        search_printer hit_sink(printer, out, a, patterns, so, display);
+        line_sink line_sink(out, lo, ls, display);
+        search_sink& sink = line_view ? static_cast<search_sink&>(line_sink) : hit_sink;
         if (choose_device(so, patterns.size(), input.expected_size()) == device_kind::gpu) {
           // A device streams each slice in its own chunks: one slice per device for a mapped
           // input, or a chunk of a stream; one thread per device and one more, so the next
@@ -256,23 +340,26 @@ int run_search(search_args& a) {
           gst.chunk_size = a.chunk_size != 0 ? a.chunk_size : std::size_t{256} << 20;
           gso.slice_size = input.is_mapped() ? input.mapped().size() / workers + 1 : gst.chunk_size;
           gso.threads = static_cast<unsigned>(workers + 1);
-          file_hits = search_input(*gpu::make_matcher(patterns, so, gpu_opt), input, gso, gst, sink).hits;
+          found = search_input(*gpu::make_matcher(patterns, so, gpu_opt), input, gso, gst, sink).hits;
         } else {
-          file_hits = search_input(*matcher, input, so, st, sink).hits;
+          found = search_input(*matcher, input, so, st, sink).hits;
         }
+        if (line_view) found = line_sink.selected();
       }
       if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
-      if (a.quiet && file_hits > 0) return 0;
-      if (a.count) {
-        if (files.size() > 1) out.put(fmt::format("{}:{}\n", display, file_hits));
-        else out.put(fmt::format("{}\n", file_hits));
+      if (a.quiet && found > 0) return 0;
+      if (a.count || a.count_matches) {
+        if (with_source) out.put(fmt::format("{}{}{}\n", display, source_end, found));
+        else out.put(fmt::format("{}\n", found));
       }
+      if (a.files_with_matches && found > 0) out.put(fmt::format("{}{}", display, a.null ? '\0' : '\n'));
+      if (a.files_without_match && found == 0) out.put(fmt::format("{}{}", display, a.null ? '\0' : '\n'));
     } catch (const error& e) {
       out.flush();
-      std::fprintf(stderr, "trawl: %s\n", e.what());
+      if (!a.no_messages) std::fprintf(stderr, "trawl: %s\n", e.what());
       any_error = true;
     }
-    total += file_hits;
+    total += a.files_without_match ? (found == 0 ? 1 : 0) : found;
   }
   out.flush();
   if (any_error) return 2;
@@ -316,13 +403,29 @@ void add_search_command(CLI::App& root, run_state& state) {
       ->group("");
   cmd->add_option("--inflater", a->inflater, "gzip: auto|isal|zlib")->group("")->check(CLI::IsMember({"auto", "isal", "zlib"}));
   cmd->add_flag("--check", a->check, "re-verify every hit against the text with a plain DP (slow; for audits)");
-  cmd->add_flag("-c,--count", a->count, "print the number of hits per input");
+  cmd->add_flag("-c,--count", a->count, "print the number of matching lines per input (records for FASTA/FASTQ)");
+  cmd->add_flag("--count-matches", a->count_matches, "print the number of hits per input (every occurrence)");
+  cmd->add_flag("-l,--files-with-matches", a->files_with_matches, "print the names of the inputs with a hit");
+  cmd->add_flag("-L,--files-without-match", a->files_without_match, "print the names of the inputs without a hit");
+  cmd->add_flag("-o,--only-matching", a->only_matching, "print the matched text of each hit, one a line");
+  cmd->add_flag("-v,--invert-match", a->invert, "select the lines (records) without a hit");
+  cmd->add_flag("-w,--word-regexp", a->words, "exact: only hits that are whole words");
+  cmd->add_flag("-x,--line-regexp", a->whole_lines, "exact: only hits that are whole lines");
+  cmd->add_option("-A,--after-context", a->after, "print NUM lines after each matching line")->check(integer_in(0, 1 << 30));
+  cmd->add_option("-B,--before-context", a->before, "print NUM lines before each matching line")->check(integer_in(0, 1 << 30));
+  cmd->add_option("-C,--context", a->context, "print NUM lines before and after each matching line")
+      ->check(integer_in(0, 1 << 30));
+  cmd->add_flag("-H,--with-filename", a->with_filename, "prefix lines and counts with the input's name");
+  cmd->add_flag("-I,--no-filename", a->no_filename, "never prefix lines and counts with the input's name");
+  cmd->add_flag("-s,--no-messages", a->no_messages, "no message about inputs that cannot be read (exit status still 2)");
+  cmd->add_flag("--null", a->null, "a NUL byte after each input name (-l, -L, -c, line output)");
+  cmd->add_flag("-r,--recursive", a->recursive, "search the files under each directory (default: the working directory)");
   cmd->add_flag("-q,--quiet", a->quiet, "print nothing; exit 0 at the first hit");
-  cmd->add_option("-m,--max-count", a->max_count, "stop after NUM hits per input (0: none, exit 1; < 0: no limit; as grep)")
+  cmd->add_option("-m,--max-count", a->max_count, "stop after NUM matching lines per input (hit output: NUM hits; 0: none, exit 1; < 0: no limit)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
       ->check(integer_in(INT64_MIN, INT64_MAX));
   cmd->add_option("--format", a->format, "tsv|json|bed|human (default: human on a terminal, else tsv)");
-  cmd->add_flag("-n,--lines", a->lines, "print each matching line with its line number, like grep -n");
+  cmd->add_flag("-n,--line-number,--lines", a->lines, "print each matching line with its line number, like grep -n");
   cmd->add_option("--color", a->color, "auto|always|never")->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--fasta", a->fasta, "treat input as FASTA/FASTQ (default: detected from the content)");
   cmd->add_flag("--no-fasta", a->no_fasta, "treat input as plain bytes even if it looks like FASTA");

@@ -7,11 +7,49 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string>
+#include <vector>
 
 #include "commands.hpp"
 #include "output.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
+
+namespace {
+
+/// Edit distance of two option names (small: the options of one subcommand).
+std::size_t distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+/// "; did you mean --count?" for an unknown long option close to one of `cmd`'s, else "".
+std::string suggestion(const CLI::App& cmd) {
+  for (const std::string& arg : cmd.remaining()) {
+    if (arg.rfind("--", 0) != 0) continue;
+    const std::string name = arg.substr(2, arg.find('=') == std::string::npos ? std::string::npos : arg.find('=') - 2);
+    std::string best;
+    std::size_t best_d = 3;  // at most two edits away
+    for (const CLI::Option* opt : cmd.get_options())
+      for (const std::string& l : opt->get_lnames())
+        if (const std::size_t d = distance(name, l); d < best_d || (l.rfind(name, 0) == 0 && best.empty()))
+          best_d = std::min(d, best_d), best = l;
+    if (!best.empty()) return "; did you mean --" + best + "?";
+  }
+  return {};
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   // A closed pipe shows up as EPIPE on write (handled quietly), not as a signal.
@@ -34,8 +72,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    // One line, grep style, exit 2.
-    std::fprintf(stderr, "trawl: %s (see trawl --help)\n", e.what());
+    // One line, grep style, exit 2, naming the help of the subcommand that was used.
+    const auto used = app.get_subcommands();
+    const std::string help = used.empty() ? "trawl --help" : "trawl " + used.front()->get_name() + " --help";
+    const std::string hint = used.empty() ? "" : suggestion(*used.front());
+    if (used.empty() && argc > 1 && argv[1][0] != '-') {  // a misspelt subcommand
+      std::string best;
+      for (const CLI::App* sub : app.get_subcommands({}))
+        if (distance(argv[1], sub->get_name()) <= 2) best = sub->get_name();
+      std::fprintf(stderr, "trawl: unknown command '%s'%s (see trawl --help)\n", argv[1],
+                   best.empty() ? "" : ("; did you mean " + best + "?").c_str());
+      return 2;
+    }
+    std::fprintf(stderr, "trawl: %s%s (see %s)\n", e.what(), hint.c_str(), help.c_str());
     return 2;
   } catch (const trawl::cli::broken_pipe&) {
     return state.exit_code;

@@ -119,36 +119,22 @@ void hit_printer::begin(std::string_view source) {
   text_.reset();
   ended_ = false;
   floor_ = 0;
-  line_cursor_ = 0;
-  line_no_ = 1;
-  last_line_start_ = ~std::uint64_t{0};
-  last_line_end_ = 0;
-  held_.clear();
   waiting_.clear();
 }
 
 bool hit_printer::wants_text() const {
-  return opt_.align || opt_.format == out_format::human || opt_.format == out_format::lines;
+  return opt_.align || opt_.format == out_format::human;
 }
 
 void hit_printer::text(std::uint64_t pos, std::string_view bytes, bool stable) {
   text_.append(pos, bytes, stable);
   if (!waiting_.empty()) flush_waiting(false);
-  if (!held_.empty()) flush_lines(floor_);
 }
 
 void hit_printer::floor(std::uint64_t pos) {
   floor_ = pos;
   std::uint64_t keep = pos;
-  if (opt_.format == out_format::lines) {
-    flush_lines(pos);
-    if (!held_.empty()) keep = std::min(keep, *std::min_element(held_.begin(), held_.end()));
-    keep = text_.line_start(keep);
-    if (line_cursor_ < keep) {  // count the lines that are about to go
-      line_no_ += text_.newlines(line_cursor_, keep);
-      line_cursor_ = keep;
-    }
-  } else if (opt_.format == out_format::human) {
+  if (opt_.format == out_format::human) {
     if (!waiting_.empty()) keep = std::min(keep, waiting_.front().start);
     keep = keep > kContext ? keep - kContext : 0;
   }
@@ -159,18 +145,7 @@ void hit_printer::idle() { flush_waiting(true); }
 
 void hit_printer::end() {
   ended_ = true;
-  flush_lines(~std::uint64_t{0});
   flush_waiting(true);
-}
-
-void hit_printer::flush_lines(std::uint64_t bound) {
-  std::sort(held_.begin(), held_.end());
-  auto it = held_.begin();
-  for (; it != held_.end() && *it < bound; ++it) {
-    if (!ended_ && text_.find_newline(*it) == text_.end()) break;  // its line is not complete yet
-    print_line_of(*it);
-  }
-  held_.erase(held_.begin(), it);
 }
 
 void hit_printer::flush_waiting(bool all) {
@@ -181,17 +156,6 @@ void hit_printer::flush_waiting(bool all) {
 
 void hit_printer::print(const hit& h) {
   switch (opt_.format) {
-    case out_format::lines: {
-      // Each matching line once, in order: starts are held until no later hit can start
-      // before them, then printed sorted (approximate hits come by end; their starts can step
-      // back by up to the reach).
-      held_.push_back(h.start);
-      if (held_.size() >= 256) {
-        const std::uint64_t last = h.end > 0 ? h.end - 1 : 0;
-        flush_lines(opt_.key == hit_key::start ? h.start : (last > opt_.reach ? last - opt_.reach : 0));
-      }
-      return;
-    }
     case out_format::human:
       waiting_.push_back(h);
       flush_waiting(false);
@@ -223,7 +187,6 @@ void hit_printer::print_now(const hit& h) {
     case out_format::bed:
       print_bed(h, strand_c, pat);
       return;
-    case out_format::lines: return;  // printed by line (print_line_of)
     case out_format::human: {
       const bool c = opt_.color;
       const std::uint64_t a = h.start > kContext ? h.start - kContext : 0;
@@ -336,28 +299,6 @@ void hit_printer::print_bed(const hit& h, char strand_c, std::string_view pat) {
   *p++ = strand_c;
   *p++ = '\n';
   w_.commit(p);
-}
-
-void hit_printer::print_line_of(std::uint64_t pos) {
-  // Line of a hit's start; starts arrive in text order (flush_lines), so newlines are counted
-  // from a cursor (backwards too, should a caller's order ever step back). A start inside the
-  // line printed last costs nothing more: every search below is then linear in the text over
-  // the whole output.
-  if (pos >= last_line_start_ && pos < last_line_end_) return;
-  if (pos >= line_cursor_) line_no_ += text_.newlines(line_cursor_, pos);
-  else line_no_ -= text_.newlines(pos, line_cursor_);
-  line_cursor_ = pos;
-  const std::uint64_t ls = text_.line_start(pos);
-  const std::uint64_t le = text_.find_newline(pos);
-  last_line_start_ = ls;
-  last_line_end_ = le + 1;  // its newline belongs to it (a hit may start there)
-  tmp_.clear();
-  if (opt_.with_source) fmt::format_to(fmt::appender(tmp_), "{}{}{}:", opt_.color ? "\033[35m" : "", source_, opt_.color ? "\033[0m" : "");
-  fmt::format_to(fmt::appender(tmp_), "{}{}{}:", opt_.color ? "\033[32m" : "", line_no_, opt_.color ? "\033[0m" : "");
-  const std::string_view line = text_.at(ls, le);
-  tmp_.append(line.data(), line.data() + line.size());
-  tmp_.push_back('\n');
-  put_tmp();
 }
 
 }  // namespace trawl::cli

@@ -3,9 +3,9 @@
 //   tsv  (default when stdout is not a terminal): source<TAB>start<TAB>end<TAB>errors<TAB>strand<TAB>pattern
 //   json: one object a line {"source":..,"start":..,"end":..,"errors":..,"strand":"+","pattern":..}
 //   bed:  BED6 — source, start, end, pattern, errors, strand
-//   lines (-n): each matching line once, grep style: [source:]lineno:line
 //   human (default on a terminal): colored source:start-end, errors, strand and the hit in context
-// Coordinates are 0-based, half-open [start, end); errors = 0 for exact hits.
+// Coordinates are 0-based, half-open [start, end); errors = 0 for exact hits. grep's line view
+// (-n, -o, -v, -c, context lines) is lines.hpp.
 #pragma once
 
 #include <fmt/format.h>
@@ -23,7 +23,7 @@
 
 namespace trawl::cli {
 
-enum class out_format { tsv, json, bed, lines, human };
+enum class out_format { tsv, json, bed, human };
 
 /// Buffered writer to a file descriptor; a closed pipe throws broken_pipe.
 class writer {
@@ -69,12 +69,6 @@ struct print_options {
   bool color = false;
   bool align = false;       ///< add a CIGAR column / field (approximate search)
   search_options matching;  ///< what "=" means in a CIGAR (ignore_case, iupac, hamming)
-  bool with_source = true;  ///< lines format: prefix lines with the source name
-  /// lines format: how far a later hit's start can lie before an earlier one's. Hits come in
-  /// the matcher's key order: by start (key start, reach 0) or by end (key last: a start is at
-  /// least end - 1 - reach, reach = the matcher's lookbehind).
-  hit_key key = hit_key::start;
-  std::uint64_t reach = 0;
 };
 
 /// The bytes of the current record that a printer still needs, [begin(), end()): a view of a
@@ -113,8 +107,8 @@ class text_buffer {
 };
 
 /// Prints the hits of one record after another in the chosen format. The record's bytes come
-/// as the search reads them (text()); the formats that show text (human, lines, --align) hold
-/// what they still need and print a hit once its context has arrived.
+/// as the search reads them (text()); the formats that show text (human, --align) hold what
+/// they still need and print a hit once its context has arrived.
 class hit_printer {
  public:
   hit_printer(writer& w, const print_options& opt, const std::vector<std::string>& patterns);
@@ -137,9 +131,6 @@ class hit_printer {
  private:
   static constexpr std::uint64_t kContext = 30;  ///< human format: bytes shown on each side
   void print_now(const hit& h);
-  void print_line_of(std::uint64_t pos);
-  /// Lines format: prints the lines of the held starts below `bound` whose line is complete.
-  void flush_lines(std::uint64_t bound);
   /// Human format: prints the waiting hits whose context has arrived (all: every one).
   void flush_waiting(bool all);
   writer& w_;
@@ -149,11 +140,6 @@ class hit_printer {
   text_buffer text_;
   bool ended_ = false;  ///< the sequence's last byte has come
   std::uint64_t floor_ = 0;
-  std::uint64_t line_cursor_ = 0, line_no_ = 1;
-  /// The line printed last, [start, end): later hits inside it print nothing.
-  std::uint64_t last_line_start_ = ~std::uint64_t{0}, last_line_end_ = 0;
-  /// Lines format: hit starts not printed yet (a later hit may still start on an earlier line).
-  std::vector<std::uint64_t> held_;
   /// Human format: hits waiting for the context after them.
   std::vector<hit> waiting_;
   fmt::memory_buffer tmp_;  ///< one formatted record (appended in place: no per-char growth)

@@ -15,7 +15,7 @@ expect_out '{"source":"h.txt","start":0,"end":5,"errors":0,"strand":"+","pattern
 expect_out "h.txt${TAB}16${TAB}21${TAB}hello${TAB}0${TAB}+" bash -c "cd $D && $T search --format bed hello h.txt | tail -1"
 expect_out "1:hello world
 2:say hello again" "$T" search -n hello "$D/h.txt"
-expect_out "2" "$T" search -c hello "$D/h.txt"
+expect_out "2" "$T" search --count-matches hello "$D/h.txt"
 # -n with many hits per line (a hit on a line's last byte and one on its newline, with k = 1),
 # lines against grep; a long line with a hit every few bytes
 printf 'xAAxAAx\nyyy\nAA\nzzAz\n%s\n' "$(python3 -c 'print("ACGTA" * 40000)')" >"$D/n.txt"
@@ -37,29 +37,29 @@ lines = text.split(chr(10))
 print(chr(10).join(f'{n}:{lines[n - 1]}' for n in nos))")
   expect_out "$want" "$T" search -n $args "$D/short_lines.txt"
 done
-expect_out "3" "$T" search -c -i HELLO <(printf 'Hello HELLO hello')
-expect_out "3" "$T" search -c aa <(printf 'aaaa')   # overlapping occurrences
-expect_out "1" "$T" search -c -m 1 hello "$D/h.txt"
+expect_out "3" "$T" search --count-matches -i HELLO <(printf 'Hello HELLO hello')
+expect_out "3" "$T" search --count-matches aa <(printf 'aaaa')   # overlapping occurrences
+expect_out "1" "$T" search --count-matches -m 1 hello "$D/h.txt"
 # grep manners: -m 0 prints nothing and exits 1; a repeated -k or -m takes the last value
 expect_out "" "$T" search -m 0 hello "$D/h.txt"
 expect_rc 1 "$T" search -m 0 hello "$D/h.txt"
-expect_out "1" "$T" search -c -m 2 -m 1 hello "$D/h.txt"
-expect_out "2" "$T" search -c -m -1 hello "$D/h.txt"   # negative: no limit
+expect_out "1" "$T" search --count-matches -m 2 -m 1 hello "$D/h.txt"
+expect_out "2" "$T" search --count-matches -m -1 hello "$D/h.txt"   # negative: no limit
 printf '>r1\nAC\n>r2\nACGTACGTAC\n' >"$D/short1.fa"     # -m 0 reads no record: not "pattern too long"
 expect_rc 1 "$T" search -m 0 ACGTA "$D/short1.fa"
-expect_out "3" "$T" search -c -k 0 -k 1 -i HELLX <(printf 'Hello HELLO hello')
+expect_out "3" "$T" search --count-matches -k 0 -k 1 -i HELLX <(printf 'Hello HELLO hello')
 # -k 0 is exact search (every occurrence, as without -k), with --hamming or an approximate
 # engine named too; a bad engine name is still an error
-expect_out "3" "$T" search -c aa <(printf 'aaaa')
+expect_out "3" "$T" search --count-matches aa <(printf 'aaaa')
 for extra in "--hamming -k 0" "--algorithm dp -k 0" "--algorithm myers -k 0" "--hamming"; do
-  expect_out "3" "$T" search -c $extra aa <(printf 'aaaa')
+  expect_out "3" "$T" search --count-matches $extra aa <(printf 'aaaa')
 done
 expect_err_line "$T" search --algorithm myers-nope -k 0 aa "$D/h.txt"
 # several files: grep style source:count, and an error in one file does not stop the others
 cp "$D/h.txt" "$D/g.txt"
 expect_out "$D/h.txt:2
-$D/g.txt:2" "$T" search -c hello "$D/h.txt" "$D/g.txt"
-expect_rc 2 "$T" search -c hello "$D/h.txt" "$D/missing" "$D/g.txt"
+$D/g.txt:2" "$T" search --count-matches hello "$D/h.txt" "$D/g.txt"
+expect_rc 2 "$T" search --count-matches hello "$D/h.txt" "$D/missing" "$D/g.txt"
 grep -q "$D/g.txt:2" "$D/out" && pass || fail "search continues after a missing file"
 # several patterns with -e and -f; the pattern column names the pattern
 printf 'world\nagain\n' >"$D/pats"
@@ -82,7 +82,7 @@ out=$("$T" search hello "$D/big.txt" 2>"$D/err" | head -1); [ -n "$out" ] && [ !
 a=$("$T" search -j 1 there "$D/big.txt" | md5sum); b=$("$T" search -j 7 --slice-size 4097 there "$D/big.txt" | md5sum)
 [ "$a" = "$b" ] && pass || fail "-j 1 and -j 7 outputs differ"
 want=$(grep -o there "$D/big.txt" | wc -l)
-expect_out "$want" "$T" search -c there "$D/big.txt"
+expect_out "$want" "$T" search --count-matches there "$D/big.txt"
 
 # --- sequences: FASTA, FASTQ, gzip, both strands ---------------------------------------
 python3 -c "
@@ -95,7 +95,7 @@ expect_out "chr1${TAB}4${TAB}8${TAB}0${TAB}+${TAB}ACGT
 chr2${TAB}4${TAB}8${TAB}0${TAB}+${TAB}ACGT" bash -c "$T search ACGT $D/g.fa | grep -v '^chr1.0'"
 expect_out "chr1${TAB}7${TAB}11${TAB}0${TAB}-${TAB}CAAA" bash -c "$T search --both-strands CAAA $D/g.fa | grep chr1"
 expect_out "chr2${TAB}1${TAB}5${TAB}CAAA${TAB}0${TAB}+" bash -c "$T search --format bed --both-strands CAAA $D/g.fa | grep chr2"
-expect_out "1" "$T" search -c --no-fasta 'C
+expect_out "1" "$T" search --count-matches --no-fasta 'C
 G' "$D/g.fa"   # plain bytes: the line break is searchable
 gzip -c "$D/g.fa" >"$D/g.fa.gz"
 expect_out "$("$T" search ACGT "$D/g.fa")" "$T" search ACGT "$D/g.fa.gz"
@@ -123,11 +123,11 @@ done
 
 # --- algorithms agree ------------------------------------------------------------------
 for alg in bf kmp horspool sunday simd auto; do
-  expect_out "$want" "$T" search -c --algorithm "$alg" there "$D/big.txt"
+  expect_out "$want" "$T" search --count-matches --algorithm "$alg" there "$D/big.txt"
 done
 # binary files are searched as bytes
 printf 'ab\0cd\0ab' >"$D/bin"
-expect_out "2" "$T" search -c ab "$D/bin"
+expect_out "2" "$T" search --count-matches ab "$D/bin"
 
 # --check re-verifies every hit with an independent DP: every mode passes it
 [ -f "$D/rand.fa" ] || python3 -c "
@@ -137,7 +137,7 @@ print('>s1'); print(''.join(r.choice('ACGT') for _ in range(30000)))
 print('>s2'); print(''.join(r.choice('ACGTN') for _ in range(20000)))" >"$D/rand.fa"
 for args in "ACGTAC" "--both-strands ACGTAC" "-k 2 ACGTACGTAC" "-k 3 --all-ends --both-strands ACGTACGTACGT" \
             "-k 1 --hamming ACGTAC" "-k 2 --iupac ACNTACGTRC" "-k 1 -i acgtacgt" "-k 4 ACG"; do
-  expect_rc 0 "$T" search --check -c $args "$D/rand.fa"
+  expect_rc 0 "$T" search --check --count-matches $args "$D/rand.fa"
 done
 
 # CIGARs: edit distance by default, the diagonal under --hamming, case folded with -i
@@ -158,9 +158,9 @@ expect_rc 1 "$T" search "$(printf 'x%.0s' $(seq 1 100))" "$D/h.txt"
 : >"$D/empty.txt"
 expect_rc 1 "$T" search hello "$D/empty.txt"
 expect_out "$D/empty.txt:0
-$D/h.txt:2" "$T" search -c hello "$D/empty.txt" "$D/h.txt"
-expect_out "0" bash -c "printf '' | $T search -c hello"
-expect_out "0" bash -c "printf 'hel' | $T search -c -k 1 hello"
+$D/h.txt:2" "$T" search --count-matches hello "$D/empty.txt" "$D/h.txt"
+expect_out "0" bash -c "printf '' | $T search --count-matches hello"
+expect_out "0" bash -c "printf 'hel' | $T search --count-matches -k 1 hello"
 printf 'a\0b\n' >"$D/nulpat"
 expect_err_line "$T" search -f "$D/nulpat" "$D/h.txt"
 printf 'garbage' | gzip | head -c 15 >"$D/trunc.gz"
@@ -203,7 +203,7 @@ if ! "$T" search -q --device gpu hello "$D/h.txt" 2>/dev/null; then
   expect_err_line "$T" search --device gpu:all -k 1 hello "$D/h.txt"
   echo "cli_test: no GPU here: --device gpu checked as an error only" >&2
 fi
-expect_out "2" "$T" search -c --device auto -k 1 hello "$D/h.txt"
+expect_out "2" "$T" search --count-matches --device auto -k 1 hello "$D/h.txt"
 
 expect_err_line "$T" search --device gpu:x hello "$D/h.txt"
 expect_err_line "$T" search --device gpu:0,,1 hello "$D/h.txt"
@@ -220,7 +220,7 @@ expect_err_line "$T" index extract "$D/hh.idx" 0 99999999999999999999
 # Every command that writes checks its writes: a full disk is one line on stderr and exit 2
 if [ -w /dev/full ]; then
   python3 -c "print('A' * 20000)" >"$D/a.txt"
-  for cmd in "search hello $D/h.txt" "search -c hello $D/h.txt" "search -n hello $D/h.txt" "best AAAAB $D/a.txt" \
+  for cmd in "search hello $D/h.txt" "search --count-matches hello $D/h.txt" "search -n hello $D/h.txt" "best AAAAB $D/a.txt" \
              "index build $D/h.txt -o $D/h.idx" "index info $D/rand.idx" "index count $D/rand.idx ACGT" \
              "index locate $D/rand.idx ACGT" "index extract $D/rand.idx 0 100"; do
     "$T" $cmd >/dev/full 2>"$D/err"; rc=$?

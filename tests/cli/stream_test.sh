@@ -61,7 +61,7 @@ for p in error ERROR timeout 'net disk'; do
   same "$D/want" "$D/got" "-n $p on a pipe"
 done
 expect_count=$(grep -o error "$D/log.txt" | wc -l)
-got=$(gzip -c "$D/log.txt" | "$T" search -c error)
+got=$(gzip -c "$D/log.txt" | "$T" search --count-matches error)
 [ "$got" = "$expect_count" ] && pass || fail "-c on a gzip pipe: $got want $expect_count"
 
 # Early stop: -q and -m on an endless stream return at once; head -1 on an endless stream
@@ -81,9 +81,9 @@ wait
 
 # Memory: 1 GiB through a pipe under a 200 MiB address-space cap (the whole input would not fit)
 if [ "${TRAWL_SKIP_BIG:-0}" != 1 ]; then
-  got=$(yes ACGTACGTTGCATGCA | head -c 1073741824 | (ulimit -v 400000; "$T" search -j 2 -c TGCATGCA -) 2>&1)
+  got=$(yes ACGTACGTTGCATGCA | head -c 1073741824 | (ulimit -v 400000; "$T" search -j 2 --count-matches TGCATGCA -) 2>&1)
   [ "$got" = "$(( 1073741824 / 17 ))" ] && pass || fail "1 GiB pipe under ulimit -v: [$got]"
-  got=$(yes ACGTACGTTGCATGCA | head -c 1073741824 | gzip -1 | (ulimit -v 400000; "$T" search -j 2 -c -k 1 GCATGCAAC -) 2>&1)
+  got=$(yes ACGTACGTTGCATGCA | head -c 1073741824 | gzip -1 | (ulimit -v 400000; "$T" search -j 2 --count-matches -k 1 GCATGCAAC -) 2>&1)
   [ -n "$got" ] && [ "$got" -gt 0 ] 2>/dev/null && pass || fail "1 GiB gzip pipe under ulimit -v: [$got]"
 fi
 
@@ -97,7 +97,7 @@ printf 'junk after' | cat "$D/g.fa.zst" - | "$T" search ACGT >/dev/null 2>"$D/er
 [ "$rc" = 2 ] && [ "$(wc -l <"$D/err")" = 1 ] && pass || fail "zstd with trailing junk: rc $rc"
 # files that cannot be mapped are read
 if [ -r /proc/self/status ]; then
-  got=$("$T" search -c Name /proc/self/status 2>&1)
+  got=$("$T" search --count-matches Name /proc/self/status 2>&1)
   [ "$got" = 1 ] && pass || fail "/proc file: [$got]"
 fi
 

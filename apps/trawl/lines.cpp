@@ -1,0 +1,207 @@
+// lines.cpp — grep's line view of a search (see lines.hpp).
+#include "lines.hpp"
+
+#include <algorithm>
+
+#include "trawl/error.hpp"
+
+namespace trawl::cli {
+namespace {
+
+constexpr const char* color_source = "\033[35m";
+constexpr const char* color_number = "\033[32m";
+constexpr const char* color_match = "\033[1;31m";
+constexpr const char* color_off = "\033[0m";
+
+}  // namespace
+
+line_sink::line_sink(writer& w, const line_options& opt, line_state& state, std::string display)
+    : w_(w), opt_(opt), state_(state), display_(std::move(display)) {}
+
+void line_sink::begin_record(const record_info& r) {
+  records_ = r.format != io::format::plain;
+  if (records_ && opt_.print)
+    throw error(errc::invalid_argument, display_ +
+                                            ": -n, -o, -v and context lines need plain text (FASTA/FASTQ records have "
+                                            "no lines; add --no-fasta)");
+  record_hits_ = 0;
+  text_.reset();
+  ended_ = false;
+  floor_ = cursor_ = 0;
+  line_no_ = 1;
+  pending_.clear();
+  head_ = 0;
+  ring_.clear();
+  after_left_ = 0;
+}
+
+void line_sink::text(std::uint64_t pos, std::string_view bytes, bool stable) {
+  if (records_ || done_) return;
+  text_.append(pos, bytes, stable);
+  process();
+}
+
+bool line_sink::hits(std::span<const hit> hits) {
+  if (done_) return false;
+  if (records_) {
+    record_hits_ += hits.size();
+    return true;
+  }
+  if (!hits.empty()) {
+    if (head_ == pending_.size()) pending_.clear(), head_ = 0;
+    if (!pending_.empty() && hits.front().start < pending_.back().start) dirty_ = true;
+    pending_.insert(pending_.end(), hits.begin(), hits.end());
+    for (std::size_t i = pending_.size() - hits.size() + 1; i < pending_.size() && !dirty_; ++i)
+      dirty_ = pending_[i].start < pending_[i - 1].start;
+  }
+  process();
+  return !done_;
+}
+
+void line_sink::floor(std::uint64_t pos) {
+  if (records_ || done_) return;
+  floor_ = std::max(floor_, pos);
+  process();
+}
+
+void line_sink::end_record(std::uint64_t) {
+  if (records_) {
+    if (!done_ && (record_hits_ > 0) != opt_.invert) {
+      ++selected_;
+      done_ = opt_.max_lines != 0 && selected_ >= opt_.max_lines;
+    }
+    return;
+  }
+  ended_ = true;
+  process();
+}
+
+void line_sink::idle() { w_.flush(); }
+
+void line_sink::process() {
+  if (dirty_) {
+    std::sort(pending_.begin() + static_cast<std::ptrdiff_t>(head_), pending_.end(),
+              [](const hit& a, const hit& b) { return a.start < b.start; });
+    dirty_ = false;
+  }
+  // Without -v and context, only lines with a hit matter: skip to the next one.
+  const bool skip = !opt_.invert && opt_.before == 0 && opt_.after == 0;
+  while (!done_ && cursor_ < text_.end()) {
+    const std::uint64_t decided = ended_ ? text_.end() : std::min(floor_, text_.end());
+    if (skip) {
+      const std::uint64_t next = head_ < pending_.size() ? std::min(pending_[head_].start, decided) : decided;
+      const std::uint64_t ls = text_.line_start(next);
+      if (ls > cursor_) {
+        line_no_ += text_.newlines(cursor_, ls);
+        cursor_ = ls;
+      }
+      if ((head_ == pending_.size() && !ended_) || cursor_ >= text_.end()) break;
+    }
+    const std::uint64_t le = text_.find_newline(cursor_);
+    const bool complete = le < text_.end();
+    // the line's newline has come and no later hit can start in it (or at its newline)
+    if (!ended_ && (!complete || floor_ <= le)) break;
+    std::size_t n = 0;
+    while (head_ + n < pending_.size() && pending_[head_ + n].start <= le) ++n;
+    decide(cursor_, le, n);
+    head_ += n;
+    cursor_ = complete ? le + 1 : text_.end();
+    ++line_no_;
+  }
+  if (head_ > 4096 && head_ * 2 > pending_.size()) {
+    pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
+  text_.drop_before(ring_.empty() ? cursor_ : ring_.front().start);
+}
+
+void line_sink::decide(std::uint64_t ls, std::uint64_t le, std::size_t nhits) {
+  if (stopping_) {  // -m reached: the lines after are trailing context, whatever they hold
+    if (after_left_ > 0) print_line(ls, le, line_no_, '-', 0);
+    done_ = after_left_ <= 1;
+    if (after_left_ > 0) --after_left_;
+    return;
+  }
+  const bool selected = (nhits > 0) != opt_.invert;
+  if (selected) {
+    ++selected_;
+    if (opt_.print) {
+      for (const held_line& h : ring_) print_line(h.start, h.end, h.number, '-', 0);
+      ring_.clear();
+      print_line(ls, le, line_no_, ':', nhits);
+      after_left_ = opt_.after;
+    }
+    if (opt_.max_lines != 0 && selected_ >= opt_.max_lines) {
+      stopping_ = true;
+      done_ = after_left_ == 0;
+    }
+  } else if (after_left_ > 0) {
+    print_line(ls, le, line_no_, '-', 0);
+    --after_left_;
+  } else if (opt_.before > 0) {
+    ring_.push_back({ls, le, line_no_});
+    if (ring_.size() > opt_.before) ring_.pop_front();
+  }
+}
+
+void line_sink::separator(std::uint64_t number) {
+  if (opt_.context && state_.printed && (last_printed_ == 0 || number != last_printed_ + 1))
+    w_.put("--\n");
+  state_.printed = true;
+  last_printed_ = number;
+}
+
+void line_sink::prefix(std::uint64_t number, char sep) {
+  if (opt_.with_source) {
+    if (opt_.color) tmp_ += color_source;
+    tmp_ += display_;
+    if (opt_.color) tmp_ += color_off;
+    tmp_ += opt_.null ? '\0' : sep;
+  }
+  if (opt_.numbers) {
+    if (opt_.color) tmp_ += color_number;
+    tmp_ += std::to_string(number);
+    if (opt_.color) tmp_ += color_off;
+    tmp_ += sep;
+  }
+}
+
+void line_sink::print_line(std::uint64_t ls, std::uint64_t le, std::uint64_t number, char sep, std::size_t nhits) {
+  separator(number);
+  tmp_.clear();
+  const hit* hs = pending_.data() + head_;
+  if (opt_.only_matching) {
+    for (std::size_t i = 0; i < nhits; ++i) {
+      prefix(number, sep);
+      if (opt_.color) tmp_ += color_match;
+      tmp_ += text_.at(hs[i].start, hs[i].end);
+      if (opt_.color) tmp_ += color_off;
+      tmp_ += '\n';
+    }
+    w_.put(tmp_);
+    return;
+  }
+  prefix(number, sep);
+  if (!opt_.color || nhits == 0) {
+    tmp_ += text_.at(ls, le);
+  } else {
+    // the hits' union, clipped to the line, highlighted
+    std::uint64_t at = ls;
+    for (std::size_t i = 0; i < nhits;) {
+      const std::uint64_t s = std::max(hs[i].start, at);
+      std::uint64_t e = std::min(hs[i].end, le);
+      for (++i; i < nhits && hs[i].start <= e; ++i) e = std::max(e, std::min(hs[i].end, le));
+      if (e <= s) continue;
+      tmp_ += text_.at(at, s);
+      tmp_ += color_match;
+      tmp_ += text_.at(s, e);
+      tmp_ += color_off;
+      at = e;
+    }
+    tmp_ += text_.at(at, le);
+  }
+  tmp_ += '\n';
+  w_.put(tmp_);
+}
+
+}  // namespace trawl::cli

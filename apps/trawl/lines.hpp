@@ -1,0 +1,91 @@
+// lines.hpp — grep's view of a search: lines (or FASTA/FASTQ records) that match, printed
+// with -n / -o / -v / -A -B -C, or counted with -c.
+//
+// A line is selected when a hit starts in it (-v: when none does). Lines are decided in text
+// order as soon as no later hit can start in them (search_sink::floor) and their newline has
+// arrived, so a stream prints as it is read and the sink holds only the undecided lines and
+// the before-context. Output, grep / ripgrep style:
+//   [source SEP][line number SEP]line      SEP ':' for selected lines, '-' for context lines
+//   "--" between groups of lines that are not adjacent, when context is asked for
+//   -o: [source SEP][line number SEP]text of each hit, one a line
+// --null writes a NUL after the source instead of SEP.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "output.hpp"
+#include "trawl/stream.hpp"
+
+namespace trawl::cli {
+
+struct line_options {
+  bool print = true;          ///< print lines (false: only count them, -c / -l / -q)
+  bool numbers = false;       ///< -n
+  bool only_matching = false; ///< -o
+  bool invert = false;        ///< -v
+  std::size_t before = 0, after = 0;  ///< -B, -A
+  bool context = false;       ///< -A, -B or -C given (even 0): "--" between groups
+  bool with_source = false;   ///< prefix lines with the source name
+  bool null = false;          ///< --null
+  bool color = false;
+  std::uint64_t max_lines = 0;  ///< -m: stop after this many selected lines (0: no limit)
+};
+
+/// Output state shared by the inputs of one command (the "--" between groups of two files).
+struct line_state {
+  bool printed = false;
+};
+
+class line_sink final : public search_sink {
+ public:
+  line_sink(writer& w, const line_options& opt, line_state& state, std::string display);
+
+  void begin_record(const record_info& record) override;
+  [[nodiscard]] bool wants_text() const override { return true; }
+  void text(std::uint64_t pos, std::string_view bytes, bool stable) override;
+  bool hits(std::span<const hit> hits) override;
+  void floor(std::uint64_t pos) override;
+  void end_record(std::uint64_t length) override;
+  void idle() override;
+
+  /// Lines (records of FASTA/FASTQ input) selected so far.
+  [[nodiscard]] std::uint64_t selected() const { return selected_; }
+
+ private:
+  struct held_line {
+    std::uint64_t start, end, number;
+  };
+  /// Decides every line it can, in order.
+  void process();
+  void decide(std::uint64_t ls, std::uint64_t le, std::size_t nhits);
+  void print_line(std::uint64_t ls, std::uint64_t le, std::uint64_t number, char sep, std::size_t nhits);
+  void separator(std::uint64_t number);
+  void prefix(std::uint64_t number, char sep);
+
+  writer& w_;
+  line_options opt_;
+  line_state& state_;
+  std::string display_;
+  bool records_ = false;      ///< FASTA/FASTQ input: records are counted, not lines
+  std::uint64_t record_hits_ = 0;
+  text_buffer text_;
+  bool ended_ = false;
+  std::uint64_t floor_ = 0;
+  std::uint64_t cursor_ = 0;  ///< start of the first undecided line
+  std::uint64_t line_no_ = 1; ///< its number
+  std::vector<hit> pending_;  ///< hits of undecided lines, from head_ on
+  std::size_t head_ = 0;
+  bool dirty_ = false;        ///< pending_ may be out of start order
+  std::deque<held_line> ring_;  ///< before-context
+  std::uint64_t after_left_ = 0;
+  std::uint64_t last_printed_ = 0;  ///< number of the line printed last (0: none in this input)
+  std::uint64_t selected_ = 0;
+  bool stopping_ = false;     ///< -m reached: trailing context only
+  bool done_ = false;
+  std::string tmp_;
+};
+
+}  // namespace trawl::cli

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# grep_test.sh TRAWL — the grep habits, checked against GNU grep's and ripgrep's own output on
+# a small tree: line output, counts, context, -l/-L, -o, -w, -x, -v, -r, --null, exit codes,
+# and the refusals of options that do not combine.
+set -u
+T=${1:?usage: grep_test.sh path/to/trawl}
+. "$(dirname "$0")/lib.sh"
+export LC_ALL=C
+
+mkdir -p "$D/tree/sub/deeper" "$D/tree/other"
+python3 -c "
+import random
+r = random.Random(21)
+words = ['error', 'warning', 'disk', 'net', 'timeout', 'ok', 'retry', 'user_error', 'errors', 'x']
+for name, n in (('a.log', 400), ('sub/b.log', 250), ('sub/deeper/c.log', 120), ('other/d.txt', 80)):
+    with open('$D/tree/' + name, 'w') as f:
+        for i in range(n):
+            f.write(' '.join(r.choice(words) for _ in range(r.randint(0, 6))) + '\n')
+"
+printf 'error\nno newline at the end: error' >"$D/tree/other/tail.txt"
+: >"$D/tree/empty.txt"
+printf 'nothing to see\n' >"$D/tree/other/none.txt"
+cd "$D/tree" || exit 2
+files=(a.log sub/b.log sub/deeper/c.log other/d.txt other/tail.txt empty.txt other/none.txt)
+
+# both sides' output and exit status must agree
+agree() {  # agree WHAT "REFERENCE CMD" "TRAWL ARGS"
+  local ref got rr rg
+  # (NUL bytes shown as @; pipefail: the command's status, not tr's)
+  ref=$(set -o pipefail; bash -o pipefail -c "$2" 2>/dev/null | tr '\0' @); rr=$?
+  got=$(set -o pipefail; bash -o pipefail -c "$T search $3" 2>"$D/err" | tr '\0' @); rg=$?
+  if [ "$ref" = "$got" ] && [ "$rr" = "$rg" ]; then pass; else
+    fail "$1: trawl search $3 (rc $rg) != $2 (rc $rr): $(diff <(echo "$ref") <(echo "$got") | head -4 | tr '\n' ' ') $(head -c 200 "$D/err")"
+  fi
+}
+
+for p in error disk timeout 'user_error' zzz; do
+  agree "-n $p" "grep -n -- '$p' a.log" "-n -- '$p' a.log"
+  agree "-c $p" "grep -c -- '$p' a.log" "-c -- '$p' a.log"
+  agree "-v $p" "grep -v -- '$p' a.log" "-v -- '$p' a.log"
+  agree "-v -n $p" "grep -v -n -- '$p' a.log" "-v -n -- '$p' a.log"
+  agree "-v -c $p" "grep -v -c -- '$p' a.log" "-v -c -- '$p' a.log"
+  agree "-w -n $p" "grep -w -n -- '$p' a.log" "-w -n -- '$p' a.log"
+  agree "-x -c $p" "grep -x -c -- '$p' a.log" "-x -c -- '$p' a.log"
+  agree "-i -c $p" "grep -i -c -- '$p' a.log" "-i -c -- '$p' a.log"
+  agree "-o -n $p" "grep -o -n -- '$p' a.log" "-o -n -- '$p' a.log"
+  agree "-m 3 -n $p" "grep -m 3 -n -- '$p' a.log" "-m 3 -n -- '$p' a.log"
+  agree "-c $p, several files" "grep -c -- '$p' ${files[*]}" "-c -- '$p' ${files[*]}"
+  agree "-l $p" "grep -l -- '$p' ${files[*]}" "-l -- '$p' ${files[*]}"
+  # -L: grep's list; exit status as ripgrep's (0 when a file is listed; grep: when a line matched)
+  agree "-L $p" "grep -L -- '$p' ${files[*]}; rg --files-without-match -- '$p' ${files[*]} >/dev/null" "-L -- '$p' ${files[*]}"
+  agree "-l -v $p" "grep -l -v -- '$p' ${files[*]}" "-l -v -- '$p' ${files[*]}"
+  agree "-n $p, several files" "grep -n -- '$p' ${files[*]}" "-n -- '$p' ${files[*]}"
+  agree "-I -n $p" "grep -h -n -- '$p' ${files[*]}" "-I -n -- '$p' ${files[*]}"
+  agree "-H -n $p" "grep -H -n -- '$p' a.log" "-H -n -- '$p' a.log"
+  for c in "-A 1" "-B 2" "-C 1" "-A 3 -B 1" "-C 0"; do
+    agree "$c -n $p" "grep $c -n -- '$p' ${files[*]}" "$c -n -- '$p' ${files[*]}"
+  done
+  agree "-C 2 -m 2 $p" "grep -C 2 -m 2 -n -- '$p' a.log" "-C 2 -m 2 -n -- '$p' a.log"
+  agree "-r -n $p" "rg --sort path -n -- '$p'" "-r -n -- '$p'"
+  agree "-r -n $p sub" "rg --sort path -n -- '$p' sub" "-r -n -- '$p' sub"
+  agree "-r -c $p" "rg --sort path -c --include-zero -- '$p' ." "-r -c -- '$p' ."
+  agree "-f, -n" "grep -n -F -e error -e disk -e net a.log" "-n -e error -e disk -e net a.log"
+  agree "-l --null $p" "grep -l --null -- '$p' ${files[*]}" "-l --null -- '$p' ${files[*]}"
+  agree "-c --null $p" "grep -c --null -- '$p' ${files[*]}" "-c --null -- '$p' ${files[*]}"
+done
+# a stream, cut into small chunks: lines and context across every chunk edge
+for p in error 'disk net'; do
+  agree "stream -C 1 $p" "grep -C 1 -n -- '$p' a.log" "-C 1 -n --chunk-size 97 -- '$p' - < a.log"
+  agree "stream -v -c $p" "grep -v -c -- '$p' a.log" "-v -c --chunk-size 13 -- '$p' - < a.log"
+  agree "stream -o $p" "grep -o -- '$p' a.log" "-o --chunk-size 7 -- '$p' - < a.log"
+done
+# approximate search in the line view: lines of the hits
+agree "-k 1 -c" "$T search --format tsv -k 1 eror a.log | python3 -c \"
+import sys
+text = open('a.log', 'rb').read()
+lines = {text.count(b'\\\\n', 0, int(l.split('\\\\t')[1])) for l in sys.stdin}
+print(len(lines))\"" "-k 1 -c eror a.log"
+
+# --color always: the hit highlighted in the line
+expect_out "$(printf '\033[32m2\033[0m:a \033[1;31merror\033[0m b')" \
+  bash -c "printf 'x\na error b\n' | $T search --color always -n error"
+# FASTA: -c counts records with a hit, -v -c those without
+printf '>r1\nACGTAC\nGT\n>r2\nTTTT\n>r3\nCGTACG\n' >"$D/f.fa"
+expect_out "2" "$T" search -c CGTA "$D/f.fa"
+expect_out "1" "$T" search -v -c CGTA "$D/f.fa"
+expect_out "4" "$T" search --count-matches -e CGTA -e TTT "$D/f.fa"  # TTTT holds TTT twice
+expect_err_line "$T" search -n CGTA "$D/f.fa"
+
+# exit status: -v with every line matching is "nothing selected"
+printf 'aa\naa\n' >"$D/aa"
+expect_rc 1 "$T" search -v a "$D/aa"
+expect_rc 0 "$T" search -v b "$D/aa"
+expect_rc 1 "$T" search -L a "$D/aa"
+expect_rc 0 "$T" search -q -v b "$D/aa"
+expect_rc 1 "$T" search -q -v a "$D/aa"
+# a directory without -r is an error for that input only; -s silences it
+expect_rc 2 "$T" search error sub a.log
+expect_rc 2 "$T" search -s error no-such-file a.log
+[ -s "$D/err" ] && fail "-s printed: $(cat "$D/err")" || pass
+
+# options that do not combine: one line, exit 2, never one of them dropped
+for bad in "-c -n" "-c --count-matches" "-l -L" "-o -v" "-c -l" "-w -k 1" "-x --all-ends" "-n --format json" \
+           "-o -C 2" "-H -I" "--count-matches -v" "-c --align -k 1"; do
+  expect_err_line "$T" search $bad error a.log
+done
+expect_err_line "$T" search --coutn error a.log
+grep -q "did you mean --count" "$D/err" && grep -q "trawl search --help" "$D/err" && pass || fail "did-you-mean: $(cat "$D/err")"
+expect_err_line "$T" serch error a.log
+grep -q "did you mean search" "$D/err" && pass || fail "did-you-mean for a command: $(cat "$D/err")"
+
+echo "grep_test: $checks checks, $fails failed"
+[ "$fails" = 0 ]
