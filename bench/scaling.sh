@@ -25,13 +25,13 @@ for spec in "32 0" "8 1" "16 2" "32 2" "32 4" "64 3"; do
   p=$(sed -n 2p "$pats/$stem.$m.txt")
   t1=""; c1=""
   for j in ${threads//,/ }; do
-    read -r t c < <(best "$trawl" search -c -j "$j" -k "$k" --device cpu -- "$p" "$text")
+    read -r t c < <(best "$trawl" search --count-matches -j "$j" -k "$k" --device cpu -- "$p" "$text")
     t1=${t1:-$t}; c1=${c1:-$c}
     [ "$c" = "$c1" ] || { echo "count mismatch: $c vs $c1 (m=$m k=$k j=$j)" >&2; exit 1; }
     python3 -c "print(f'| m={$m} k={$k} | {$j} | {$t:.3f} | {$size/$t/1e9:.2f} | {$t1/$t:.1f}× | $c |')"
   done
   if "$trawl" search -q --device gpu ACGT "$text" 2>/dev/null; then
-    read -r t c < <(best "$trawl" search -c -k "$k" --device gpu -- "$p" "$text")
+    read -r t c < <(best "$trawl" search --count-matches -k "$k" --device gpu -- "$p" "$text")
     [ "$c" = "$c1" ] || { echo "GPU count mismatch: $c vs $c1 (m=$m k=$k)" >&2; exit 1; }
     python3 -c "print(f'| m={$m} k={$k} | GPU (end to end) | {$t:.3f} | {$size/$t/1e9:.2f} | {$t1/$t:.1f}× | $c |')"
   fi

@@ -15,4 +15,4 @@ echo "== exact, both strands: hits per strand =="
 ./build/trawl search --both-strands GACGCATAAAGATGAGACGCTGG build/demo/genome.fa | cut -f5 | sort | uniq -c
 echo "== approximate (k = 2), first 5 hits with alignments =="
 ./build/trawl search --both-strands -k 2 --align GACGCATAAAGATGAGACGCTGG build/demo/genome.fa | head -5
-echo "== planted: $(grep -c . build/demo/planted.tsv) copies; found with k = 2: $(./build/trawl search -c --both-strands -k 2 GACGCATAAAGATGAGACGCTGG build/demo/genome.fa)"
+echo "== planted: $(grep -c . build/demo/planted.tsv) copies; found with k = 2: $(./build/trawl search --count-matches --both-strands -k 2 GACGCATAAAGATGAGACGCTGG build/demo/genome.fa)"

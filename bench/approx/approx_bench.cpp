@@ -16,7 +16,7 @@
 // --reps N: each trawl cell (also of --best) runs N times and the fastest is reported (default 1).
 // --simd: the SIMD level of trawl's kernels (default auto: the best this CPU has), to time the
 // AVX2 kernels on an AVX-512 machine; the start pass still takes the best this CPU has.
-// --starts no: hits without their start (as `trawl search -c`), to separate the start pass.
+// --starts no: hits without their start (as `trawl search --count-matches`), to separate the start pass.
 // --slice BYTES: the text slice each scan takes (default 0: the library's choice).
 // --pin no: single-thread runs (trawl and the peers) are not pinned to their CPU (see pin_scope).
 // Prints one markdown table row per measurement: tool | engine | m | k | threads | MiB |
@@ -55,7 +55,7 @@ struct args {
   std::vector<std::string> engines = {"auto", "myers-word", "myers-blocked"};
   unsigned threads = 0;
   unsigned reps = 1;  ///< trawl runs per cell; the fastest is reported (shared machines are noisy)
-  bool starts = true;  ///< --no-starts: ends and errors only, as `trawl search -c` (no start pass)
+  bool starts = true;  ///< --no-starts: ends and errors only, as `trawl search --count-matches` (no start pass)
   std::size_t slice = 0;  ///< --slice: search_options::slice_size
   bool pin = true;     ///< single-thread runs pinned to one CPU
   std::size_t many = 1000, edlib_sample = 20;

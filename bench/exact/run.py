@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench/exact/run.py — exact search throughput: trawl against ripgrep, GNU grep and ugrep.
 
-Times `trawl search -c` against `rg -F --count-matches`, `grep -F -o | wc -l` and
+Times `trawl search --count-matches` against `rg -F --count-matches`, `grep -F -o | wc -l` and
 `ugrep -F -c -o` with the same thread count, in one run, on kjv-256m.txt and dna-256m.txt from
 ../shared/data/make-corpora.sh, for patterns of 4-64 bytes taken from its pattern sets.
 Prints GB/s and trawl's throughput ratio to each peer, and checks that the counts agree where
@@ -75,7 +75,7 @@ def main():
             pats = [l.rstrip("\n") for l in open(pf, encoding="latin-1")][: a.patterns]
             for p in pats:
                 q = "'" + p.replace("'", "'\\''") + "'"
-                t_trawl, out = timed(f"{a.trawl} search -c -j {j} -- {q} {f}", a.reps)
+                t_trawl, out = timed(f"{a.trawl} search --count-matches -j {j} -- {q} {f}", a.reps)
                 n_trawl = count_of(out)
                 res, agree = {}, []
                 for k, cmd in peers.items():
@@ -93,7 +93,7 @@ def main():
                 if a.engines and p == pats[0]:
                     times = {}
                     for eng in ["bf", "kmp", "horspool", "sunday", "simd"]:
-                        times[eng], o = timed(f"{a.trawl} search -c -j 1 --algorithm {eng} -- {q} {f}", 1)
+                        times[eng], o = timed(f"{a.trawl} search --count-matches -j 1 --algorithm {eng} -- {q} {f}", 1)
                         assert count_of(o) == n_trawl, (eng, o, n_trawl)
                     engine_rows.append(f"| {text} | {L} | " + " | ".join(f"{size / times[e] / 1e9:.2f}" for e in times) +
                                        f" | {times['bf'] / times['sunday']:.2f}× | {times['kmp'] / times['sunday']:.2f}× |")

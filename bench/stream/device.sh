@@ -50,7 +50,7 @@ for dev in cpu auto gpu; do
   for j in 16 1; do
     best=9999
     for _ in 1 2 3; do
-      s=$(date +%s.%N); $T search -c -j $j --device $dev -k 3 "$p" "$C/dna-256m.txt" >/dev/null; e=$(date +%s.%N)
+      s=$(date +%s.%N); $T search --count-matches -j $j --device $dev -k 3 "$p" "$C/dna-256m.txt" >/dev/null; e=$(date +%s.%N)
       best=$(python3 -c "print(min($best, $e - $s))")
     done
     echo "device $dev -j $j: $best" | tee -a "$out/auto.txt"
@@ -60,7 +60,7 @@ done
 echo "== GPU end to end from a mapped 1 GiB file, through the stream scheduler" | tee "$out/e2e.txt"
 trawl_bench_cuda --sections 5 --file /tmp/e2e.txt --keep-file 2>&1 | tail -14 | tee -a "$out/e2e.txt"
 p32=$(head -c 4000032 /tmp/e2e.txt | tail -c 32)
-for args in "-c $p32" "-c -k 2 $p32"; do
+for args in "--count-matches $p32" "--count-matches -k 2 $p32"; do
   for dev in gpu cpu; do
     best=9999
     for _ in 1 2 3; do
@@ -80,7 +80,7 @@ with open('/tmp/guides312.txt', 'w') as f:
 "
 genome=/tmp/e2e.txt  # 1 GiB of random DNA (trawl_bench_cuda)
 for dev in gpu gpu:0,0 gpu gpu:0,0; do
-  s=$(date +%s.%N); n=$($T search --device $dev -c -k 3 --both-strands -f /tmp/guides312.txt $genome); e=$(date +%s.%N)
+  s=$(date +%s.%N); n=$($T search --device $dev --count-matches -k 3 --both-strands -f /tmp/guides312.txt $genome); e=$(date +%s.%N)
   echo "--device $dev: $(python3 -c "print(round($e - $s, 3))") s, $n hits" | tee -a "$out/e2e.txt"
 done
 [ "${BENCH:-0}" = 1 ] || exit 0
@@ -90,5 +90,5 @@ python3 "$(dirname "$0")/run.py" --trawl "$T" --baseline "$pack/bin/trawl_old" -
   --reps 3 --tmp /tmp --out "$out/stream.md" >>"$out/bench.txt" 2>&1
 echo "== RSS of a 4 GiB pipe by threads" | tee -a "$out/bench.txt"
 for j in 1 4 16; do
-  /usr/bin/time -f "-j $j: %e s, %M KB" bash -c "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do cat $C/kjv-256m.txt; done | $T search -j $j -c -k 1 'mercy endureth' - >/dev/null" 2>&1 | tee -a "$out/bench.txt"
+  /usr/bin/time -f "-j $j: %e s, %M KB" bash -c "for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do cat $C/kjv-256m.txt; done | $T search -j $j --count-matches -k 1 'mercy endureth' - >/dev/null" 2>&1 | tee -a "$out/bench.txt"
 done

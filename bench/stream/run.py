@@ -2,7 +2,7 @@
 """bench/stream/run.py — searching streams: pipes, gzip and zstd, against ripgrep and grep.
 
 In one run, on the corpora of ../shared/data/make-corpora.sh (kjv-256m.txt, dna-256m.txt):
-  pipe   `cat` of the text N times (default 8: 2 GiB) into `trawl search -c`, exact and -k 2,
+  pipe   `cat` of the text N times (default 8: 2 GiB) into `trawl search --count-matches`, exact and -k 2,
          against `rg -c` and `grep -c` reading the same pipe and against `cat` alone (the rate a
          pipe moves those bytes): seconds, GB/s, peak RSS.
   gz/zst the text R times (default 4: 1 GiB), compressed once (gzip -6 in one member per core,
@@ -74,11 +74,11 @@ def main():
         rows.append(f"\n**pipe, {name}: {a.pipe_copies} x {os.path.basename(path)} = {n / 2**30:.1f} GiB through stdin**\n\n{head}")
         print(rows[-1], flush=True)
         base = row("cat \\| cat > /dev/null (the pipe's rate)", f"cat {cat} | cat > /dev/null", n)
-        row(f"trawl -j {j} -c '{exact}'", f"cat {cat} | {T} search -j {j} -c '{exact}' -", n, base)
+        row(f"trawl -j {j} -c '{exact}'", f"cat {cat} | {T} search -j {j} --count-matches '{exact}' -", n, base)
         row(f"rg -j {j} -c -F '{exact}'", f"cat {cat} | rg -j {j} -c -F '{exact}'", n, base)
         if name != "dna":  # dna-256m.txt is one line: grep (like rg) would hold all of it
             row(f"grep -c -F '{exact}'", f"cat {cat} | grep -c -F '{exact}'", n, base)
-        row(f"trawl -j {j} -c -k 2 '{approx}'", f"cat {cat} | {T} search -j {j} -c -k 2 '{approx}' -", n, base)
+        row(f"trawl -j {j} -c -k 2 '{approx}'", f"cat {cat} | {T} search -j {j} --count-matches -k 2 '{approx}' -", n, base)
 
     name, (path, exact, approx) = "kjv", texts["kjv"]
     raw = os.path.join(a.tmp, "trawl-stream-bench.txt")
@@ -94,12 +94,12 @@ def main():
     print(rows[-1], flush=True)
     isal = row("igzip -dc > /dev/null (ISA-L alone)", f"igzip -dc {gz} > /dev/null", n)
     zlib = row("gzip -dc > /dev/null (zlib alone)", f"gzip -dc {gz} > /dev/null", n)
-    row(f"trawl -j {j} -c (ISA-L) vs igzip alone", f"{T} search -j {j} -c '{exact}' {gz}", n, isal)
-    row(f"trawl -j {j} -c --inflater zlib vs gzip alone", f"{T} search -j {j} -c --inflater zlib '{exact}' {gz}", n, zlib)
+    row(f"trawl -j {j} -c (ISA-L) vs igzip alone", f"{T} search -j {j} --count-matches '{exact}' {gz}", n, isal)
+    row(f"trawl -j {j} --count-matches --inflater zlib vs gzip alone", f"{T} search -j {j} --count-matches --inflater zlib '{exact}' {gz}", n, zlib)
     row(f"zcat | rg -j {j} -c vs igzip alone", f"gzip -dc {gz} | rg -j {j} -c -F '{exact}'", n, isal)
-    row(f"trawl -j {j} -c -k 2 (ISA-L)", f"{T} search -j {j} -c -k 2 '{approx}' {gz}", n, isal)
+    row(f"trawl -j {j} -c -k 2 (ISA-L)", f"{T} search -j {j} --count-matches -k 2 '{approx}' {gz}", n, isal)
     zs = row("zstd -dc > /dev/null (alone)", f"zstd -q -dc {zst} > /dev/null", n)
-    row(f"trawl -j {j} -c .zst vs zstd alone", f"{T} search -j {j} -c '{exact}' {zst}", n, zs)
+    row(f"trawl -j {j} -c .zst vs zstd alone", f"{T} search -j {j} --count-matches '{exact}' {zst}", n, zs)
     row(f"zstdcat | rg -j {j} -c vs zstd alone", f"zstd -q -dc {zst} | rg -j {j} -c -F '{exact}'", n, zs)
 
     for name, (path, exact, approx) in texts.items():
@@ -107,15 +107,15 @@ def main():
         rows.append(f"\n**mapped file, {os.path.basename(path)} (page cache warm)**\n\n{head}")
         print(rows[-1], flush=True)
         ref = row(f"rg -j {j} -c -F '{exact}'", f"rg -j {j} -c -F '{exact}' {path}", n)
-        row(f"trawl -j {j} -c '{exact}' vs rg", f"{T} search -j {j} -c '{exact}' {path}", n, ref)
-        row(f"trawl -j 1 -c '{exact}'", f"{T} search -j 1 -c '{exact}' {path}", n)
+        row(f"trawl -j {j} -c '{exact}' vs rg", f"{T} search -j {j} --count-matches '{exact}' {path}", n, ref)
+        row(f"trawl -j 1 -c '{exact}'", f"{T} search -j 1 --count-matches '{exact}' {path}", n)
         if a.baseline:
             B = os.path.abspath(a.baseline)
-            row(f"baseline trawl -j {j} -c '{exact}'", f"{B} search -j {j} -c '{exact}' {path}", n)
-            row(f"baseline trawl -j 1 -c '{exact}'", f"{B} search -j 1 -c '{exact}' {path}", n)
-        row(f"trawl -j {j} -c -k 2 '{approx}'", f"{T} search -j {j} -c -k 2 '{approx}' {path}", n)
+            row(f"baseline trawl -j {j} -c '{exact}'", f"{B} search -j {j} --count-matches '{exact}' {path}", n)
+            row(f"baseline trawl -j 1 -c '{exact}'", f"{B} search -j 1 --count-matches '{exact}' {path}", n)
+        row(f"trawl -j {j} -c -k 2 '{approx}'", f"{T} search -j {j} --count-matches -k 2 '{approx}' {path}", n)
         if a.baseline:
-            row(f"baseline trawl -j {j} -c -k 2 '{approx}'", f"{a.baseline} search -j {j} -c -k 2 '{approx}' {path}", n)
+            row(f"baseline trawl -j {j} -c -k 2 '{approx}'", f"{a.baseline} search -j {j} --count-matches -k 2 '{approx}' {path}", n)
 
     text = "\n".join(rows) + "\n"
     if a.out:
