@@ -41,11 +41,8 @@ index::locate_options locate_opts(const index_args& a) {
 }
 
 std::vector<std::string> all_patterns(const index_args& a) {
-  std::vector<std::string> ps = a.patterns;
-  for (const auto& f : a.pattern_files) {
-    auto more = read_pattern_file(f);
-    ps.insert(ps.end(), more.begin(), more.end());
-  }
+  std::vector<std::string> ps = a.patterns, names;
+  for (const auto& f : a.pattern_files) read_pattern_file(f, ps, names);
   if (ps.empty()) throw error(errc::invalid_argument, "index: no pattern given");
   for (const auto& p : ps)
     if (p.empty()) throw error(errc::invalid_argument, "index: empty pattern");

@@ -37,6 +37,7 @@ struct search_args {
   std::size_t slice_size = 0;
   bool count = false, count_matches = false, quiet = false, lines = false, check = false;
   bool only_matching = false, invert = false, words = false, whole_lines = false;
+  bool pattern_names = false, matched = false;
   bool files_with_matches = false, files_without_match = false;
   bool with_filename = false, no_filename = false, no_messages = false, null = false, recursive = false;
   std::optional<std::size_t> after, before, context;
@@ -209,6 +210,9 @@ void check_combinations(const search_args& a, bool line_view) {
   refuse((a.words || a.whole_lines) && (a.k > 0 || a.all_ends), "-w and -x need exact search (no -k, no --all-ends)");
   refuse(line_view && !a.format.empty(), "--format sets the hit output: it does not combine with -n, -o, -v, -c or context lines");
   refuse(line_view && a.align, "--align adds a CIGAR to hit output: it does not combine with -n, -o, -v, -c or context lines");
+  refuse((line_view || a.count_matches || listing) && (a.pattern_names || a.matched),
+         "--pattern-names and --matched add to hit output: they do not combine with -n, -o, -v, -c, -l, -L");
+  refuse(a.matched && a.format == "bed", "--matched does not fit BED6 (use tsv or json)");
   refuse(line_view && a.check, "--check audits hit output: it does not combine with -n, -o, -v, -c or context lines");
   refuse(!a.index.empty() && a.count, "--index counts hits (--count-matches), not lines");
   refuse(!a.index.empty() && (line_view || listing || a.words || a.whole_lines || a.invert),
@@ -217,15 +221,13 @@ void check_combinations(const search_args& a, bool line_view) {
 
 int run_search(search_args& a) {
   // Patterns: -e/-f, or else the first positional argument.
-  std::vector<std::string> patterns = a.expressions;
-  for (const auto& f : a.pattern_files) {
-    auto more = read_pattern_file(f);
-    patterns.insert(patterns.end(), more.begin(), more.end());
-  }
+  std::vector<std::string> patterns = a.expressions, labels = a.expressions;
+  for (const auto& f : a.pattern_files) read_pattern_file(f, patterns, labels);
   std::vector<std::string> names = a.positional;
   if (patterns.empty()) {
     if (names.empty()) throw error(errc::invalid_argument, "no pattern given");
     patterns.push_back(names.front());
+    labels.push_back(names.front());
     names.erase(names.begin());
   }
   if (!a.index.empty() && !names.empty())
@@ -280,6 +282,8 @@ int run_search(search_args& a) {
   po.align = a.align;
   po.matching = so;
   po.color = color;
+  po.names = a.pattern_names ? &labels : nullptr;
+  po.matched = a.matched;
   if (a.format.empty()) po.format = tty ? out_format::human : out_format::tsv;
   else if (a.format == "tsv") po.format = out_format::tsv;
   else if (a.format == "json") po.format = out_format::json;
@@ -402,6 +406,9 @@ void add_search_command(CLI::App& root, run_state& state) {
       ->check(integer_in(0, std::int64_t{1} << 40))
       ->group("");
   cmd->add_option("--inflater", a->inflater, "gzip: auto|isal|zlib")->group("")->check(CLI::IsMember({"auto", "isal", "zlib"}));
+  cmd->add_flag("--pattern-names", a->pattern_names,
+                "the pattern column shows each pattern's name: its FASTA record id with -f FASTA");
+  cmd->add_flag("--matched", a->matched, "add the matched text as the last column (json: \"matched\")");
   cmd->add_flag("--check", a->check, "re-verify every hit against the text with a plain DP (slow; for audits)");
   cmd->add_flag("-c,--count", a->count, "print the number of matching lines per input (records for FASTA/FASTQ)");
   cmd->add_flag("--count-matches", a->count_matches, "print the number of hits per input (every occurrence)");

@@ -123,7 +123,7 @@ void hit_printer::begin(std::string_view source) {
 }
 
 bool hit_printer::wants_text() const {
-  return opt_.align || opt_.format == out_format::human;
+  return opt_.align || opt_.matched || opt_.format == out_format::human;
 }
 
 void hit_printer::text(std::uint64_t pos, std::string_view bytes, bool stable) {
@@ -167,6 +167,8 @@ void hit_printer::print(const hit& h) {
 void hit_printer::print_now(const hit& h) {
   const char strand_c = h.dir == strand::forward ? '+' : '-';
   const std::string& pat = patterns_[h.pattern];
+  const std::string& label = opt_.names != nullptr ? (*opt_.names)[h.pattern] : pat;
+  const std::string_view matched = opt_.matched ? text_.at(h.start, h.end) : std::string_view();
   std::string cigar;
   if (opt_.align) {
     const std::string_view target = text_.at(h.start, h.end);
@@ -176,16 +178,17 @@ void hit_printer::print_now(const hit& h) {
   tmp_.clear();
   switch (opt_.format) {
     case out_format::tsv:
-      print_tsv(h, strand_c, pat, cigar);
+      print_tsv(h, strand_c, label, cigar, matched);
       return;
     case out_format::json:
       fmt::format_to(fmt::appender(tmp_), R"({{"source":"{}","start":{},"end":{},"errors":{},"strand":"{}","pattern":"{}")",
-                     json_escape(source_), h.start, h.end, h.errors, strand_c, json_escape(pat));
+                     json_escape(source_), h.start, h.end, h.errors, strand_c, json_escape(label));
       if (opt_.align) fmt::format_to(fmt::appender(tmp_), R"(,"cigar":"{}")", cigar);
+      if (opt_.matched) fmt::format_to(fmt::appender(tmp_), R"(,"matched":"{}")", json_escape(matched));
       tmp_.append(std::string_view("}\n"));
       break;
     case out_format::bed:
-      print_bed(h, strand_c, pat);
+      print_bed(h, strand_c, label);
       return;
     case out_format::human: {
       const bool c = opt_.color;
@@ -198,7 +201,8 @@ void hit_printer::print_now(const hit& h) {
       };
       fmt::format_to(fmt::appender(tmp_), "{}{}{}:{}{}-{}{} {}{}{}  {}{}{}{}{}\n", c ? "\033[35m" : "", source_,
                      c ? "\033[0m" : "", c ? "\033[32m" : "", h.start, h.end, c ? "\033[0m" : "",
-                     h.errors == 0 ? "" : fmt::format("k={} ", h.errors), strand_c, opt_.align ? " " + cigar : "",
+                     h.errors == 0 ? "" : fmt::format("k={} ", h.errors), strand_c,
+                     (opt_.names != nullptr ? " " + label : "") + (opt_.align ? " " + cigar : ""),
                      clean(text_.at(a, h.start)), c ? "\033[1;31m" : "[", clean(text_.at(h.start, h.end)),
                      c ? "\033[0m" : "]", clean(text_.at(h.end, h.end + kContext)));
       break;
@@ -269,8 +273,9 @@ char* put_number(char* p, std::uint64_t v, char sep) {
 }  // namespace
 
 // The default piped formats write millions of lines per second: field by field, in place.
-void hit_printer::print_tsv(const hit& h, char strand_c, std::string_view pat, std::string_view cigar) {
-  char* p = w_.reserve(source_.size() + pat.size() + cigar.size() + 3 * 21 + 8);
+void hit_printer::print_tsv(const hit& h, char strand_c, std::string_view pat, std::string_view cigar,
+                            std::string_view matched) {
+  char* p = w_.reserve(source_.size() + pat.size() + cigar.size() + matched.size() + 3 * 21 + 9);
   p = put_text(p, source_);
   *p++ = '\t';
   p = put_number(p, h.start, '\t');
@@ -282,6 +287,10 @@ void hit_printer::print_tsv(const hit& h, char strand_c, std::string_view pat, s
   if (opt_.align) {
     *p++ = '\t';
     p = put_text(p, cigar);
+  }
+  if (opt_.matched) {
+    *p++ = '\t';
+    p = put_text(p, matched);
   }
   *p++ = '\n';
   w_.commit(p);

@@ -1,6 +1,7 @@
 // output.hpp — the output contract of every trawl command that reports hits.
 //
 //   tsv  (default when stdout is not a terminal): source<TAB>start<TAB>end<TAB>errors<TAB>strand<TAB>pattern
+//        [<TAB>cigar (--align)][<TAB>matched text (--matched)]
 //   json: one object a line {"source":..,"start":..,"end":..,"errors":..,"strand":"+","pattern":..}
 //   bed:  BED6 — source, start, end, pattern, errors, strand
 //   human (default on a terminal): colored source:start-end, errors, strand and the hit in context
@@ -69,6 +70,9 @@ struct print_options {
   bool color = false;
   bool align = false;       ///< add a CIGAR column / field (approximate search)
   search_options matching;  ///< what "=" means in a CIGAR (ignore_case, iupac, hamming)
+  /// The pattern column shows these names (--pattern-names) instead of the patterns.
+  const std::vector<std::string>* names = nullptr;
+  bool matched = false;     ///< add the matched text as a last column / field
 };
 
 /// The bytes of the current record that a printer still needs, [begin(), end()): a view of a
@@ -145,7 +149,7 @@ class hit_printer {
   fmt::memory_buffer tmp_;  ///< one formatted record (appended in place: no per-char growth)
   void put_tmp() { w_.put(std::string_view(tmp_.data(), tmp_.size())); }
   /// The TSV and BED lines, written in place into the writer's buffer.
-  void print_tsv(const hit& h, char strand_c, std::string_view pat, std::string_view cigar);
+  void print_tsv(const hit& h, char strand_c, std::string_view pat, std::string_view cigar, std::string_view matched);
   void print_bed(const hit& h, char strand_c, std::string_view pat);
 };
 

@@ -6,9 +6,9 @@
 
 namespace trawl::cli {
 
-std::vector<std::string> read_pattern_file(const std::string& path) {
+void read_pattern_file(const std::string& path, std::vector<std::string>& patterns, std::vector<std::string>& names) {
   auto in = io::input_buffer::open(path);
-  std::vector<std::string> out;
+  const std::size_t before = patterns.size();
   std::string_view b = in.bytes();
   if (io::detect_format(b) != io::format::plain) {
     // FASTA/FASTQ pattern files (primers, guides): one pattern per record.
@@ -16,9 +16,10 @@ std::vector<std::string> read_pattern_file(const std::string& path) {
     io::record r;
     while (rr.next(r)) {
       if (r.sequence.empty()) throw error(errc::invalid_argument, path + ": record " + std::string(r.name) + " is empty");
-      out.emplace_back(r.sequence);
+      patterns.emplace_back(r.sequence);
+      names.emplace_back(r.name);
     }
-    return out;
+    return;
   }
   // One pattern per line; empty lines are skipped.
   std::size_t pos = 0;
@@ -27,11 +28,10 @@ std::vector<std::string> read_pattern_file(const std::string& path) {
     if (nl == std::string_view::npos) nl = b.size();
     std::string_view line = b.substr(pos, nl - pos);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!line.empty()) out.emplace_back(line);
+    if (!line.empty()) patterns.emplace_back(line), names.emplace_back(line);
     pos = nl + 1;
   }
-  if (out.empty()) throw error(errc::invalid_argument, path + ": no pattern in file");
-  return out;
+  if (patterns.size() == before) throw error(errc::invalid_argument, path + ": no pattern in file");
 }
 
 }  // namespace trawl::cli

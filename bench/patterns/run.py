@@ -41,6 +41,15 @@ def timed(cmd, reps, limit):
     return best, out
 
 
+def peer(cmd, reps, limit):
+    """timed(), or (None, the error) for a peer that is missing or fails on this machine."""
+    try:
+        return timed(cmd, reps, limit)
+    except RuntimeError as e:
+        print(f"# {e}", file=sys.stderr)
+        return None, "error"
+
+
 def make_sets(corpora, sizes, tmp):
     rng = random.Random(20261125)
     kjv = open(os.path.join(corpora, "kjv.txt"), encoding="latin-1").read()
@@ -103,11 +112,11 @@ def main():
             pf = sets[(name, n)]
             for j in threads:
                 tt, tc = timed(f"{T} search -j {j} --count-matches -f {pf} {path}", a.reps, a.limit)
-                rt, rc = timed(f"rg -j {j} --count-matches -F -f {pf} {path}", a.reps, a.limit)
-                ut, _ = timed(f"ugrep -J {j} -c -o -F -f {pf} {path}", a.reps, a.limit)
+                rt, rc = peer(f"rg -j {j} --count-matches -F -f {pf} {path}", a.reps, a.limit)
+                ut, _ = peer(f"ugrep -J {j} -c -o -F -f {pf} {path}", a.reps, a.limit)
                 gt = None
                 if j == 1 and not a.no_grep:
-                    gt, _ = timed(f"grep -o -F -f {pf} {path} | wc -l", 1, a.limit)
+                    gt, _ = peer(f"grep -o -F -f {pf} {path} | wc -l", 1, a.limit)
                 ratio = f"{rt / tt:.2f}" if tt and rt else "—"
                 rows.append(f"| {name} | {n} | {j} | {fmt(tt)} | {fmt(rt)} | {fmt(ut)} | {fmt(gt)} | {ratio} | {tc} | {rc} |")
                 print(rows[-1], flush=True)

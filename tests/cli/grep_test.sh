@@ -87,6 +87,19 @@ expect_out "1" "$T" search -v -c CGTA "$D/f.fa"
 expect_out "4" "$T" search --count-matches -e CGTA -e TTT "$D/f.fa"  # TTTT holds TTT twice
 expect_err_line "$T" search -n CGTA "$D/f.fa"
 
+# pattern names from a FASTA pattern file, and the matched text (also across chunk edges of a stream)
+printf '>fwd_primer some description\nACGTAC\n>rev\nTTTT\n' >"$D/prim.fa"
+printf '>chr1\nGGACGTACTTTTTG\n' >"$D/g.fa"
+expect_out "chr1${TAB}2${TAB}8${TAB}0${TAB}+${TAB}fwd_primer${TAB}ACGTAC
+chr1${TAB}8${TAB}12${TAB}0${TAB}+${TAB}rev${TAB}TTTT
+chr1${TAB}9${TAB}13${TAB}0${TAB}+${TAB}rev${TAB}TTTT" "$T" search -f "$D/prim.fa" --pattern-names --matched --chunk-size 3 - <"$D/g.fa"
+expect_out '{"source":"chr1","start":2,"end":8,"errors":1,"strand":"+","pattern":"ACGTTC","matched":"ACGTAC"}' \
+  "$T" search --format json --matched -k 1 ACGTTC "$D/g.fa"
+want=$(grep -o -- error a.log)
+expect_out "$want" bash -c "$T search --matched --chunk-size 5 error - < a.log | cut -f7"
+expect_err_line "$T" search --matched --format bed error a.log
+expect_err_line "$T" search --pattern-names -c error a.log
+
 # exit status: -v with every line matching is "nothing selected"
 printf 'aa\naa\n' >"$D/aa"
 expect_rc 1 "$T" search -v a "$D/aa"
