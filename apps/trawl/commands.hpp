@@ -35,5 +35,6 @@ struct run_state {
 void add_search_command(CLI::App& root, run_state& state);  // cmd_search.cpp
 void add_best_command(CLI::App& root, run_state& state);    // cmd_best.cpp
 void add_index_command(CLI::App& root, run_state& state);   // cmd_index.cpp
+void add_offtarget_command(CLI::App& root, run_state& state);  // cmd_offtarget.cpp
 
 }  // namespace trawl::cli
