@@ -1,12 +1,13 @@
 // cmd_offtarget.cpp — `trawl offtarget GUIDES GENOME...`: CRISPR off-target sites, the PAM
-// matched exactly (or within --pam-mismatches) and at most --mismatches mismatches in the
-// protospacer, on both strands.
+// matched exactly (or within --pam-mismatches), at most --mismatches mismatches, --dna-bulges
+// and --rna-bulges in the protospacer, on both strands.
 //
-// A site is (guide, strand, PAM position); with mismatches only its alignment is fixed, so it
-// is classified exactly by counting. Candidates come from the Hamming search of the library
-// (pattern = protospacer + PAM with IUPAC codes, every end reported, k = mismatches + PAM
-// mismatches, both strands): every site within the limits is a candidate, and each candidate
-// is then checked base by base, N in the genome matching nothing.
+// A site is (guide, strand, PAM position). Candidates come from the library's search (pattern
+// = protospacer + PAM with IUPAC codes, every end reported, k = mismatches + bulges + PAM
+// mismatches, both strands; Hamming when no bulge is allowed): a site within the limits is an
+// alignment of the pattern with at most k edits ending at the hit's end, so it is a candidate.
+// Each candidate PAM position is then classified exactly by a small DP over the alignments
+// from the PAM outward (align_at_pam), N in the genome matching nothing.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -159,16 +160,72 @@ std::vector<guide> read_guides(const std::string& path, offtarget_args& a) {
   return out;
 }
 
-std::string reverse_complement_site(std::string_view s) { return reverse_complement(s); }
+/// The best alignment of a guide at one PAM, read outward from the PAM: g = the guide from
+/// its PAM side (reversed for a 3' PAM), t = the genome's bases on the guide's strand from the
+/// PAM outward (as many as there are, up to m + DNA bulges). Global on the guide, free at the
+/// far end of t; a bulge is never the first or last column. Best: fewest edits, then fewest
+/// bulges, then fewest mismatches, then fewest DNA bulges.
+struct site_alignment {
+  int mismatches = 0, dna_bulges = 0, rna_bulges = 0;
+  std::size_t text_len = 0;  ///< genome bases used
+  std::string ops;           ///< columns from the PAM outward: 'M' (match or mismatch), 'D' (DNA bulge), 'R' (RNA bulge)
+};
+
+std::optional<site_alignment> align_at_pam(std::string_view g, std::string_view t, int max_mm, int max_dna,
+                                           int max_rna) {
+  const int m = static_cast<int>(g.size()), n = static_cast<int>(t.size());
+  constexpr int inf = 1 << 29;
+  // state (i, d, r, last): i guide bases, d DNA and r RNA bulges used (so i + d - r genome
+  // bases), the last column a bulge (last = 1) or not; cost = fewest mismatches
+  const int D = max_dna + 1, R = max_rna + 1;
+  auto at = [&](int i, int d, int r, int last) { return ((i * D + d) * R + r) * 2 + last; };
+  std::vector<int> cost(static_cast<std::size_t>((m + 1) * D * R * 2), inf), prev(cost.size(), -1);
+  std::vector<char> op(cost.size(), 0);
+  auto relax = [&](int to, int c, int from, char o) {
+    if (c < cost[to]) cost[to] = c, prev[to] = from, op[to] = o;
+  };
+  cost[at(0, 0, 0, 0)] = 0;
+  for (int i = 0; i <= m; ++i)  // every move increases i or d: this order visits a state after its sources
+    for (int d = 0; d < D; ++d)
+      for (int r = 0; r < R; ++r)
+        for (int last = 0; last < 2; ++last) {
+          const int here = at(i, d, r, last), c = cost[here];
+          if (c >= inf) continue;
+          const int j = i + d - r;
+          if (i < m && j < n) {
+            const int nc = c + ((code_bases(g[i]) & genome_base(t[j])) != 0 ? 0 : 1);
+            if (nc <= max_mm) relax(at(i + 1, d, r, 0), nc, here, 'M');
+          }
+          if (i == 0 || i == m) continue;  // no bulge as the first column, nor past the guide
+          if (d + 1 < D && j < n) relax(at(i, d + 1, r, 1), c, here, 'D');
+          if (r + 1 < R) relax(at(i + 1, d, r + 1, 1), c, here, 'R');
+        }
+  std::optional<site_alignment> best;
+  int best_state = -1;
+  auto rank = [](const site_alignment& x) {
+    return std::make_tuple(x.mismatches + x.dna_bulges + x.rna_bulges, x.dna_bulges + x.rna_bulges, x.mismatches,
+                           x.dna_bulges);
+  };
+  for (int d = 0; d < D; ++d)
+    for (int r = 0; r < R; ++r)
+      if (const int c = cost[at(m, d, r, 0)]; c < inf) {  // the last column is not a bulge
+        site_alignment x{c, d, r, static_cast<std::size_t>(m + d - r), {}};
+        if (!best || rank(x) < rank(*best)) best = x, best_state = at(m, d, r, 0);
+      }
+  if (!best) return best;
+  for (int st = best_state; prev[st] >= 0; st = prev[st]) best->ops.push_back(op[st]);
+  std::reverse(best->ops.begin(), best->ops.end());
+  return best;
+}
 
 /// Collects the candidates of one genome record and prints its sites.
 class offtarget_sink final : public search_sink {
  public:
   offtarget_sink(writer& out, const std::vector<guide>& guides, const std::vector<std::string>& pams,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of, const offtarget_args& a,
-                 std::vector<std::uint64_t>& sites_of_guide, std::vector<bool>& warned)
+                 std::vector<std::uint64_t>& sites_of_guide, std::vector<bool>& warned, std::size_t reach)
       : out_(out), guides_(guides), pams_(pams), pattern_of_(pattern_of), a_(a), sites_(sites_of_guide),
-        warned_(warned) {}
+        warned_(warned), reach_(reach) {}
 
   void begin_record(const record_info& r) override {
     name_.assign(r.name);
@@ -178,66 +235,127 @@ class offtarget_sink final : public search_sink {
   [[nodiscard]] bool wants_text() const override { return true; }
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
   bool hits(std::span<const hit> hits) override {
-    for (const hit& h : hits) classify(h);
+    for (const hit& h : hits) candidate(h);
     return true;
   }
   void floor(std::uint64_t pos) override {
-    flush(pos);
-    text_.drop_before(pos);
+    // a later candidate ends past pos, so its sites reach back at most `reach` bytes before it
+    const std::uint64_t keep = pos > reach_ ? pos - reach_ : 0;
+    flush(keep);
+    text_.drop_before(keep);
   }
   void end_record(std::uint64_t) override { flush(~std::uint64_t{0}); }
 
  private:
   struct site {
     std::uint32_t guide, pam;
-    int mismatches, pam_mismatches;
-    std::string target;  ///< the site's bases on the guide's strand, lower case at mismatches
+    int pam_mismatches;
+    site_alignment al;
+    std::uint64_t start, end;  ///< forward-strand coordinates of protospacer + PAM
+    std::string g_out, t_out;  ///< aligned guide and target, in the guide's orientation
+  };
+  struct key {
+    std::uint64_t pam_start;
+    std::uint32_t guide;
+    strand dir;
+    bool operator<(const key& o) const { return std::tie(pam_start, guide, dir) < std::tie(o.pam_start, o.guide, o.dir); }
   };
 
-  void classify(const hit& h) {
+  /// A candidate end of (guide + PAM) on one strand: the PAM lies at that end of the hit
+  /// (3' PAM forward, 5' PAM reverse) or at a distance set by the bulges from it.
+  void candidate(const hit& h) {
     const auto [gi, pi] = pattern_of_[h.pattern];
     const guide& g = guides_[gi];
-    const std::string& pam = pams_[pi];
-    std::string bases(text_.at(h.start, h.end));
-    if (bases.size() != h.end - h.start) return;  // (cannot happen: hits come after their bytes)
-    if (h.dir == strand::reverse) bases = reverse_complement_site(bases);
-    const bool five = a_.pam_side == 5;
-    const std::size_t ps = five ? pam.size() : 0;  // protospacer's first base in the site
-    const std::size_t pa = five ? 0 : g.seq.size();  // PAM's first base
-    int mm = 0, pam_mm = 0;
-    for (std::size_t i = 0; i < pam.size(); ++i) {
-      const bool ok = (code_bases(pam[i]) & genome_base(bases[pa + i])) != 0;
-      pam_mm += ok ? 0 : 1;
-      if (!ok) bases[pa + i] = static_cast<char>(std::tolower(static_cast<unsigned char>(bases[pa + i])));
-      else bases[pa + i] = static_cast<char>(std::toupper(static_cast<unsigned char>(bases[pa + i])));
+    const std::uint64_t P = pams_[pi].size(), m = g.seq.size();
+    const bool right = (a_.pam_side == 3) == (h.dir == strand::forward);  // PAM at the hit's right end
+    if (right) {
+      if (h.end >= P) consider(gi, pi, h.dir, h.end - P);
+      return;
     }
-    for (std::size_t i = 0; i < g.seq.size(); ++i) {
-      const bool ok = (code_bases(g.seq[i]) & genome_base(bases[ps + i])) != 0;
-      mm += ok ? 0 : 1;
-      bases[ps + i] = static_cast<char>(ok ? std::toupper(static_cast<unsigned char>(bases[ps + i]))
-                                           : std::tolower(static_cast<unsigned char>(bases[ps + i])));
-    }
-    if (mm > g.mismatches || pam_mm > a_.pam_mismatches) return;
-    // one site per (guide, strand, position): of several PAMs, the fewest mismatches, then the first PAM
-    const key k{h.start, gi, h.dir};
-    auto [it, fresh] = best_.try_emplace(k, site{gi, pi, mm, pam_mm, std::move(bases)});
-    if (!fresh && std::tie(mm, pam_mm, pi) < std::tie(it->second.mismatches, it->second.pam_mismatches, it->second.pam))
-      it->second = site{gi, pi, mm, pam_mm, std::move(bases)};
+    // the PAM on the left: the far end is h.end; the PAM starts m - rna .. m + dna bases before it
+    for (std::uint64_t len = m - std::min<std::uint64_t>(m, static_cast<std::uint64_t>(a_.rna_bulges));
+         len <= m + static_cast<std::uint64_t>(a_.dna_bulges); ++len)
+      if (h.end >= len + P) consider(gi, pi, h.dir, h.end - len - P);
   }
 
-  /// Prints the sites that start before `bound` (no later candidate starts there).
+  /// The site of guide gi with PAM pi whose PAM starts at forward position ps, if within limits.
+  void consider(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps) {
+    const guide& g = guides_[gi];
+    const std::string& pam = pams_[pi];
+    const std::uint64_t P = pam.size(), m = g.seq.size(), far = m + static_cast<std::uint64_t>(a_.dna_bulges);
+    const bool three = a_.pam_side == 3;
+    // the PAM's bases and the protospacer side's bases, on the guide's strand, outward from the PAM
+    std::string pam_bases, out;
+    const bool pam_right_of_spacer = three == (dir == strand::forward);  // forward coordinates
+    if (pam_right_of_spacer) {
+      const std::uint64_t lo = ps >= far ? ps - far : 0;
+      out.assign(text_.at(lo, ps));
+      if (out.size() != ps - lo) return;
+      pam_bases.assign(text_.at(ps, ps + P));
+      std::reverse(out.begin(), out.end());
+    } else {
+      pam_bases.assign(text_.at(ps, ps + P));
+      out.assign(text_.at(ps + P, ps + P + far));
+    }
+    if (pam_bases.size() != P) return;
+    if (dir == strand::reverse)  // complemented; the order is already outward from the PAM
+      for (char& c : out) c = reverse_complement(std::string_view(&c, 1))[0];
+    // the PAM's bases in the guide's reading order (5' to 3' on its strand)
+    const std::string pam_read = dir == strand::forward ? pam_bases : reverse_complement(pam_bases);
+    int pam_mm = 0;
+    for (std::size_t i = 0; i < P; ++i) pam_mm += (code_bases(pam[i]) & genome_base(pam_read[i])) != 0 ? 0 : 1;
+    if (pam_mm > a_.pam_mismatches) return;
+    std::string gq = g.seq;
+    if (three) std::reverse(gq.begin(), gq.end());  // read from the PAM outward
+    const auto al = align_at_pam(gq, out, g.mismatches, a_.dna_bulges, a_.rna_bulges);
+    if (!al) return;
+    // aligned strings, outward from the PAM, then turned to the guide's 5'->3' order
+    std::string ga, ta;
+    std::size_t i = 0, j = 0;
+    for (const char op : al->ops) {
+      if (op == 'M') {
+        const bool ok = (code_bases(gq[i]) & genome_base(out[j])) != 0;
+        ga += gq[i++];
+        ta += static_cast<char>(ok ? std::toupper(static_cast<unsigned char>(out[j])) : std::tolower(static_cast<unsigned char>(out[j])));
+        ++j;
+      } else if (op == 'D') {
+        ga += '-';
+        ta += static_cast<char>(std::toupper(static_cast<unsigned char>(out[j++])));
+      } else {
+        ga += gq[i++];
+        ta += '-';
+      }
+    }
+    std::string pam_t;
+    for (std::size_t k = 0; k < P; ++k)
+      pam_t += static_cast<char>((code_bases(pam[k]) & genome_base(pam_read[k])) != 0
+                                     ? std::toupper(static_cast<unsigned char>(pam_read[k]))
+                                     : std::tolower(static_cast<unsigned char>(pam_read[k])));
+    if (three) {
+      std::reverse(ga.begin(), ga.end());
+      std::reverse(ta.begin(), ta.end());
+      ga += pam, ta += pam_t;
+    } else {
+      ga = pam + ga, ta = pam_t + ta;
+    }
+    const std::uint64_t used = al->text_len;
+    const std::uint64_t start = pam_right_of_spacer ? ps - used : ps, end = pam_right_of_spacer ? ps + P : ps + P + used;
+    site st{gi, pi, pam_mm, *al, start, end, std::move(ga), std::move(ta)};
+    const key k{ps, gi, dir};
+    auto rank = [](const site& x) {
+      return std::make_tuple(x.al.mismatches + x.al.dna_bulges + x.al.rna_bulges, x.al.dna_bulges + x.al.rna_bulges,
+                             x.al.mismatches, x.al.dna_bulges, x.pam_mismatches, x.pam);
+    };
+    auto [it, fresh] = best_.try_emplace(k, st);
+    if (!fresh && rank(st) < rank(it->second)) it->second = std::move(st);
+  }
+
+  /// Prints the sites whose PAM starts before `bound`.
   void flush(std::uint64_t bound) {
     auto end = best_.lower_bound(key{bound, 0, strand::forward});
     for (auto it = best_.begin(); it != end; ++it) print(it->first, it->second);
     best_.erase(best_.begin(), end);
   }
-
-  struct key {
-    std::uint64_t start;
-    std::uint32_t guide;
-    strand dir;
-    bool operator<(const key& o) const { return std::tie(start, guide, dir) < std::tie(o.start, o.guide, o.dir); }
-  };
 
   void print(const key& k, const site& s) {
     const guide& g = guides_[s.guide];
@@ -249,21 +367,22 @@ class offtarget_sink final : public search_sink {
       return;
     }
     ++sites_[s.guide];
-    const std::string& pam = pams_[s.pam];
-    const bool five = a_.pam_side == 5;
-    const std::string aligned_guide = five ? pam + g.seq : g.seq + pam;
     std::string cigar;
-    for (std::size_t i = 0; i < s.target.size();) {  // '=' and 'X' runs
-      const bool same = std::isupper(static_cast<unsigned char>(s.target[i])) != 0;
+    for (std::size_t i = 0; i < s.t_out.size();) {  // =, X, I (RNA bulge: guide only), D (DNA bulge)
+      auto col = [&](std::size_t c) {
+        return s.g_out[c] == '-' ? 'D' : s.t_out[c] == '-' ? 'I' : std::isupper(static_cast<unsigned char>(s.t_out[c])) ? '=' : 'X';
+      };
+      const char op = col(i);
       std::size_t j = i;
-      while (j < s.target.size() && (std::isupper(static_cast<unsigned char>(s.target[j])) != 0) == same) ++j;
-      cigar += fmt::format("{}{}", j - i, same ? '=' : 'X');
+      while (j < s.t_out.size() && col(j) == op) ++j;
+      cigar += fmt::format("{}{}", j - i, op);
       i = j;
     }
-    const std::string pam_bases = five ? s.target.substr(0, pam.size()) : s.target.substr(g.seq.size());
-    out_.put(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t0\t0\t{}\t{}\t{}\t{}\n", g.name, g.seq, name_, k.start,
-                         k.start + s.target.size(), k.dir == strand::forward ? '+' : '-', s.mismatches, aligned_guide,
-                         s.target, cigar, pam_bases));
+    const std::size_t P = pams_[s.pam].size();
+    const std::string pam_bases = a_.pam_side == 5 ? s.t_out.substr(0, P) : s.t_out.substr(s.t_out.size() - P);
+    out_.put(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, g.seq, name_, s.start, s.end,
+                         k.dir == strand::forward ? '+' : '-', s.al.mismatches, s.al.dna_bulges, s.al.rna_bulges,
+                         s.g_out, s.t_out, cigar, pam_bases));
   }
 
   writer& out_;
@@ -273,14 +392,13 @@ class offtarget_sink final : public search_sink {
   const offtarget_args& a_;
   std::vector<std::uint64_t>& sites_;
   std::vector<bool>& warned_;
+  std::size_t reach_;
   std::string name_;
   text_buffer text_;
   std::map<key, site> best_;
 };
 
 int run_offtarget(offtarget_args& a) {
-  if (a.dna_bulges > 0 || a.rna_bulges > 0)
-    throw error(errc::unsupported, "--dna-bulges and --rna-bulges are not supported yet: mismatches only");
   if (a.pam_side != 3 && a.pam_side != 5) throw error(errc::invalid_argument, "--pam-side is 3 or 5");
   std::vector<guide> guides = read_guides(a.guides, a);
   if (a.pams.empty()) a.pams = {"NGG"};
@@ -292,16 +410,18 @@ int run_offtarget(offtarget_args& a) {
   std::vector<std::string> patterns;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pattern_of;
   int k = 0;
+  std::size_t longest = 0;
   for (std::uint32_t gi = 0; gi < guides.size(); ++gi) {
-    k = std::max(k, guides[gi].mismatches + a.pam_mismatches);
+    k = std::max(k, guides[gi].mismatches + a.pam_mismatches + a.dna_bulges + a.rna_bulges);
     for (std::uint32_t pi = 0; pi < a.pams.size(); ++pi) {
       patterns.push_back(a.pam_side == 5 ? a.pams[pi] + guides[gi].seq : guides[gi].seq + a.pams[pi]);
       pattern_of.emplace_back(gi, pi);
+      longest = std::max(longest, patterns.back().size());
     }
   }
   search_options so;
   so.max_errors = k;
-  so.hamming = true;
+  so.hamming = a.dna_bulges == 0 && a.rna_bulges == 0;  // without bulges a site is a window
   so.iupac = true;
   so.both_strands = true;
   so.all_ends = true;  // every window: a cluster's one hit could hide a site
@@ -322,7 +442,8 @@ int run_offtarget(offtarget_args& a) {
       io::open_options oo;
       oo.name = file == "-" ? "(standard input)" : file;
       auto input = io::source::open(file, oo);
-      offtarget_sink sink(out, guides, a.pams, pattern_of, a, sites, warned);
+      offtarget_sink sink(out, guides, a.pams, pattern_of, a, sites, warned,
+                          longest + static_cast<std::size_t>(k + a.dna_bulges) + 1);
       search_input(*m, input, so, stream_options{}, sink);
     } catch (const error& e) {
       out.flush();
@@ -354,8 +475,8 @@ void add_offtarget_command(CLI::App& root, run_state& state) {
   cmd->add_option("--mismatches", a->mismatches, "most mismatches in the protospacer (default 3)")
       ->check(integer_in(0, 64));
   cmd->add_option("--pam-mismatches", a->pam_mismatches, "most mismatches in the PAM (default 0)")->check(integer_in(0, 64));
-  cmd->add_option("--dna-bulges", a->dna_bulges, "most DNA bulges (not supported yet: 0)")->check(integer_in(0, 64));
-  cmd->add_option("--rna-bulges", a->rna_bulges, "most RNA bulges (not supported yet: 0)")->check(integer_in(0, 64));
+  cmd->add_option("--dna-bulges", a->dna_bulges, "most DNA bulges (extra genome bases; default 0)")->check(integer_in(0, 16));
+  cmd->add_option("--rna-bulges", a->rna_bulges, "most RNA bulges (extra guide bases; default 0)")->check(integer_in(0, 16));
   cmd->add_option("--max-sites-per-guide", a->max_sites, "stop reporting a guide after N sites (warned on stderr)")
       ->check(integer_in(0, INT64_MAX));
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)")->check(integer_in(0, 1 << 16));

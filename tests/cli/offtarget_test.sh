@@ -59,6 +59,67 @@ for chrom, text in records(genome):
         print('\t'.join(map(str, [gname, g, chrom, key[0], key[0] + len(t), strand, mm, 0, 0, aligned, t, cigar, pam_bases])))
 PY
 
+cat >"$D/bulges.py" <<'PY'
+import sys
+# bulges.py GENOME.fa GUIDES(name:seq,...) PAM SIDE MM DNA RNA: every site by enumerating every
+# alignment within the limits from the PAM outward; prints the columns that do not depend on
+# which of equally good alignments is shown (guide, seq, chrom, start, end, strand, mm, dna, rna, pam)
+bases = {'A': 1, 'C': 2, 'G': 4, 'T': 8}
+codes = {'A': 1, 'C': 2, 'G': 4, 'T': 8, 'R': 5, 'Y': 10, 'N': 15, 'V': 7}
+comp = str.maketrans('ACGTacgtN', 'TGCAtgcaN')
+def ok(code, base): return codes[code] & bases.get(base.upper(), 0) != 0
+def records(path):
+    name, seq = None, []
+    for line in open(path):
+        line = line.rstrip('\n')
+        if line.startswith('>'):
+            if name is not None: yield name, ''.join(seq)
+            name, seq = line[1:].split()[0], []
+        else: seq.append(line)
+    if name is not None: yield name, ''.join(seq)
+genome, guides, pam, side = sys.argv[1], sys.argv[2].split(','), sys.argv[3], int(sys.argv[4])
+M, DB, RB = map(int, sys.argv[5:8])
+guides = [(g.split(':')[0], g.split(':')[1]) for g in guides]
+def alignments(g, t):
+    """(mm, dna, rna, text used) of every alignment of g against a prefix of t within the limits,
+    no bulge as the first or last column"""
+    out = set()
+    def go(i, j, mm, d, r, last_bulge):
+        if i == len(g):
+            if not last_bulge: out.add((mm, d, r, j))
+            return
+        if j < len(t):
+            nm = mm + (0 if ok(g[i], t[j]) else 1)
+            if nm <= M: go(i + 1, j + 1, nm, d, r, False)
+        if i > 0:
+            if d < DB and j < len(t): go(i, j + 1, mm, d + 1, r, True)
+            if r < RB: go(i + 1, j, mm, d, r + 1, True)
+    go(0, 0, 0, 0, 0, False)
+    return out
+for chrom, text in records(genome):
+    rows = []
+    P = len(pam)
+    for gi, (gname, g) in enumerate(guides):
+        m = len(g)
+        for ps in range(len(text) - P + 1):
+            for strand in '+-':
+                pb = text[ps:ps + P]
+                if strand == '-': pb = pb.translate(comp)[::-1]
+                if any(not ok(pam[k], pb[k]) for k in range(P)): continue
+                right = (side == 3) == (strand == '+')  # the spacer lies left of the PAM (forward coords)
+                if right: t = text[max(0, ps - m - DB):ps][::-1]
+                else: t = text[ps + P:ps + P + m + DB]
+                if strand == '-': t = t.translate(comp)
+                gq = g[::-1] if side == 3 else g
+                found = alignments(gq, t)
+                if not found: continue
+                mm, d, r, used = min(found, key=lambda x: (x[0] + x[1] + x[2], x[1] + x[2], x[0], x[1]))
+                start, end = (ps - used, ps + P) if right else (ps, ps + P + used)
+                rows.append(((ps, gi, strand == '-'), [gname, g, chrom, start, end, strand, mm, d, r, pb.upper()]))
+    for key, row in sorted(rows):
+        print('\t'.join(map(str, row)))
+PY
+
 python3 - "$D" <<'PY'
 import random, sys
 d = sys.argv[1]
@@ -121,8 +182,46 @@ for l in want:
 sys.exit(0 if keep == got else 1)
 PY
 grep -q "guide g1: more than 2 sites" "$D/err" && pass || fail "--max-sites-per-guide warning: $(cat "$D/err")"
+# bulges: the sites and their counts against the enumeration; every printed alignment checked
+head -c 2500 "$D/genome.fa" >"$D/small.fa"
+printf '>g1\nGACGCATAAAGATGAGACGC\n>short\nACGTTTGCAGG\n' >"$D/g2.fa"
+for lim in "2 1 0" "2 0 1" "1 1 1" "3 2 1"; do
+  set -- $lim
+  for side in 3 5; do
+    pam=NGG; [ $side = 5 ] && pam=TTTV
+    python3 "$D/bulges.py" "$D/small.fa" "g1:GACGCATAAAGATGAGACGC,short:ACGTTTGCAGG" $pam $side $1 $2 $3 >"$D/want"
+    "$T" offtarget --pam $pam --pam-side $side --mismatches $1 --dna-bulges $2 --rna-bulges $3 "$D/g2.fa" "$D/small.fa" \
+      | grep -v '^#' >"$D/got.full"
+    cut -f1-9,13 "$D/got.full" | awk -F'\t' -v OFS='\t' '{ $10 = toupper($10) } 1' >"$D/got"
+    same "$D/want" "$D/got" "offtarget bulges m=$1 dna=$2 rna=$3 pam-side $side"
+    python3 - "$D/got.full" "$D/small.fa" $side <<'PY' && pass || fail "offtarget bulges m=$1 dna=$2 rna=$3 side $side: a printed alignment does not hold"
+import sys
+comp = str.maketrans('ACGTacgtN', 'TGCAtgcaN')
+seqs, name = {}, None
+for line in open(sys.argv[2]):
+    line = line.rstrip('\n')
+    if line.startswith('>'): name = line[1:].split()[0]; seqs[name] = ''
+    else: seqs[name] += line
+side = int(sys.argv[3])
+for line in open(sys.argv[1]):
+    g, gseq, chrom, start, end, strand, mm, d, r, ag, at, cigar, pam = line.rstrip('\n').split('\t')
+    site = seqs[chrom][int(start):int(end)]
+    if strand == '-': site = site.translate(comp)[::-1]
+    guide_part = ag.replace('-', '')
+    assert guide_part.startswith(gseq) if side == 3 else guide_part.endswith(gseq), line
+    assert at.replace('-', '').upper() == site.upper(), (line, site)
+    assert len(ag) == len(at)
+    assert ag.count('-') == int(d) and at.count('-') == int(r)
+    spacer = range(len(ag) - len(pam)) if side == 3 else range(len(pam), len(ag))
+    cols = [c for c in spacer]
+    assert ag[cols[0]] != '-' and at[cols[0]] != '-' and ag[cols[-1]] != '-' and at[cols[-1]] != '-'
+    assert sum(1 for c in cols if at[c] != '-' and ag[c] != '-' and at[c].islower()) == int(mm)
+PY
+  done
+done
+set -- "$T"
+
 # refusals: one line, exit 2
-expect_err_line "$T" offtarget --dna-bulges 1 "$D/guides.fa" "$D/genome.fa"
 expect_err_line "$T" offtarget --pam XYZ "$D/guides.fa" "$D/genome.fa"
 printf 'not a guide file\n' >"$D/bad.txt"
 expect_err_line "$T" offtarget "$D/bad.txt" "$D/genome.fa"
