@@ -18,6 +18,7 @@
 #include <string>
 
 #include "commands.hpp"
+#include "devices.hpp"
 #include "output.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
@@ -426,9 +427,7 @@ int run_offtarget(offtarget_args& a) {
   so.both_strands = true;
   so.all_ends = true;  // every window: a cluster's one hit could hide a site
   so.threads = a.threads;
-  so.device = a.device == "gpu" ? device_kind::gpu : a.device == "cpu" ? device_kind::cpu : device_kind::automatic;
-  if (so.device == device_kind::gpu) throw error(errc::unsupported, "offtarget runs on the CPU for now (--device cpu)");
-  so.device = device_kind::cpu;
+  const device_choice device = parse_device(a.device);
   const auto m = make_matcher(patterns, so);
 
   writer out;
@@ -444,7 +443,7 @@ int run_offtarget(offtarget_args& a) {
       auto input = io::source::open(file, oo);
       offtarget_sink sink(out, guides, a.pams, pattern_of, a, sites, warned,
                           longest + static_cast<std::size_t>(k + a.dna_bulges) + 1);
-      search_input(*m, input, so, stream_options{}, sink);
+      search_on_device(*m, patterns, input, so, stream_options{}, device, sink);
     } catch (const error& e) {
       out.flush();
       std::fprintf(stderr, "trawl: %s\n", e.what());
@@ -480,8 +479,8 @@ void add_offtarget_command(CLI::App& root, run_state& state) {
   cmd->add_option("--max-sites-per-guide", a->max_sites, "stop reporting a guide after N sites (warned on stderr)")
       ->check(integer_in(0, INT64_MAX));
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)")->check(integer_in(0, 1 << 16));
-  cmd->add_option("--device", a->device, "auto|cpu (the GPU path is not wired yet)")
-      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  cmd->add_option("--device", a->device, "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large)")
+      ->check(device_validator());
   cmd->callback([a, &state] { state.exit_code = run_offtarget(*a); });
 }
 

@@ -11,12 +11,12 @@
 
 #include "check.hpp"
 #include "commands.hpp"
+#include "devices.hpp"
 #include "lines.hpp"
 #include "patterns.hpp"
 #include "output.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
-#include "trawl/gpu.hpp"
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
@@ -98,27 +98,6 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   if (a.count || a.count_matches) out.put(fmt::format("{}\n", printed));
   out.flush();
   return printed > 0 ? 0 : 1;
-}
-
-/// The GPUs of --device gpu, gpu:all or gpu:0,2 (checked by the option's validator).
-std::vector<int> parse_gpu_list(const std::string& device) {
-  std::vector<int> out;
-  const int count = gpu::device_count();
-  if (device == "gpu") return {0};
-  if (device == "gpu:all") {
-    for (int d = 0; d < count; ++d) out.push_back(d);
-    return out;
-  }
-  for (std::size_t at = 4; at < device.size();) {
-    std::size_t end = device.find(',', at);
-    if (end == std::string::npos) end = device.size();
-    const std::string n = device.substr(at, end - at);
-    if (n.size() > 4 || std::stoi(n) >= count)
-      throw error(errc::no_device, "--device " + device + ": there is no GPU " + n + " (" + std::to_string(count) + " found)");
-    out.push_back(std::stoi(n));
-    at = end + 1;
-  }
-  return out;
 }
 
 /// What `trawl search` does with a stream search's results: print them (or count them), check
@@ -243,11 +222,7 @@ int run_search(search_args& a) {
   const bool line_view = print_lines || a.count || (a.invert && (listing || a.quiet));
   check_combinations(a, print_lines || a.count || a.invert);
   const std::vector<std::string> files = a.index.empty() ? expand_inputs(names, a.recursive) : names;
-  const bool on_gpu = a.device.rfind("gpu", 0) == 0;
-  if (on_gpu && !gpu::available())
-    throw error(errc::no_device, "--device " + a.device + ": no CUDA device found (or trawl was built without CUDA)");
-  gpu::gpu_options gpu_opt;
-  if (on_gpu) gpu_opt.devices = parse_gpu_list(a.device);
+  const device_choice device = parse_device(a.device);
 
   search_options so;
   so.max_errors = a.k;
@@ -311,7 +286,6 @@ int run_search(search_args& a) {
   if (listing || a.quiet) lo.max_lines = 1;
   line_state ls;
 
-  so.device = on_gpu ? device_kind::gpu : a.device == "cpu" ? device_kind::cpu : device_kind::automatic;
   stream_options st;
   st.format = a.fasta ? io::format::automatic : a.no_fasta ? io::format::plain : io::format::automatic;
   st.chunk_size = a.chunk_size;
@@ -334,20 +308,7 @@ int run_search(search_args& a) {
         search_printer hit_sink(printer, out, a, patterns, so, display);
         line_sink line_sink(out, lo, ls, display);
         search_sink& sink = line_view ? static_cast<search_sink&>(line_sink) : hit_sink;
-        if (choose_device(so, patterns.size(), input.expected_size()) == device_kind::gpu) {
-          // A device streams each slice in its own chunks: one slice per device for a mapped
-          // input, or a chunk of a stream; one thread per device and one more, so the next
-          // chunk is read while the devices search.
-          const std::size_t workers = std::max<std::size_t>(1, gpu_opt.devices.size());
-          search_options gso = so;
-          stream_options gst = st;
-          gst.chunk_size = a.chunk_size != 0 ? a.chunk_size : std::size_t{256} << 20;
-          gso.slice_size = input.is_mapped() ? input.mapped().size() / workers + 1 : gst.chunk_size;
-          gso.threads = static_cast<unsigned>(workers + 1);
-          found = search_input(*gpu::make_matcher(patterns, so, gpu_opt), input, gso, gst, sink).hits;
-        } else {
-          found = search_input(*matcher, input, so, st, sink).hits;
-        }
+        found = search_on_device(*matcher, patterns, input, so, st, device, sink).hits;
         if (line_view) found = line_sink.selected();
       }
       if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
@@ -439,15 +400,7 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("--device", a->device,
                   "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large; a list spreads "
                   "the input over those GPUs, a GPU listed twice runs two workers)")
-      ->check(CLI::Validator(
-          [](std::string& s) -> std::string {
-            if (s == "auto" || s == "cpu" || s == "gpu" || s == "gpu:all") return {};
-            if (s.rfind("gpu:", 0) == 0 && s.size() > 4 && s.find_first_not_of("0123456789,", 4) == std::string::npos &&
-                s.find(",,") == std::string::npos && s.back() != ',' && s[4] != ',')
-              return {};
-            return s + " is not auto, cpu, gpu, gpu:all or gpu:N[,N...]";
-          },
-          "DEVICE", "device"));
+      ->check(device_validator());
   cmd->add_option("--index", a->index, "search a Hybrid Index built by `trawl index build` (exact search)");
   cmd->callback([a, &state] { state.exit_code = run_search(*a); });
 }

@@ -15,7 +15,12 @@ namespace trawl::cuda {
 template <class T>
 device_array<T> upload(const std::vector<T>& v) {
   device_array<T> d(v.size());
-  if (!v.empty()) TRAWL_CUDA_CHECK(cudaMemcpy(d.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+  if (!v.empty()) {
+    TRAWL_CUDA_CHECK(cudaMemcpy(d.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice));
+    // a copy from pageable memory may return before its DMA ends, and the kernels run on
+    // non-blocking streams that do not wait for the legacy stream: wait for it here
+    TRAWL_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
+  }
   return d;
 }
 

@@ -61,7 +61,9 @@ struct staging {
       if (s.text.size() < len + kPadding) {
         s.text.reset(0);
         s.text.reset(len + kPadding);
-        TRAWL_CUDA_CHECK(cudaMemset(s.text.get(), 0, len + kPadding));
+        // on the slot's stream: a cudaMemset on the legacy stream is not ordered before the
+        // copies of this (non-blocking) stream and could zero text that was already copied
+        TRAWL_CUDA_CHECK(cudaMemsetAsync(s.text.get(), 0, len + kPadding, s.stream.get()));
       }
       if (s.out.size() < capacity) {
         s.out.reset(0);

@@ -33,8 +33,15 @@ void launch_asm_wavefront(const std::uint8_t* x, std::uint32_t m, const std::uin
   piece = std::min<std::size_t>(piece, 96 * 1024);  // the piece and its context live in shared memory
   const std::size_t grid = (n + piece - 1) / piece;
   const std::size_t smem = 3 * (static_cast<std::size_t>(m) + 1) * sizeof(std::uint32_t) + piece + 2 * m + 16;
+  // The cap is the kernel's, for the whole process: set to the device's limit (not this launch's
+  // need), so a concurrent search's smaller setting never fails a larger launch.
+  int device = 0, optin = 0;
+  TRAWL_CUDA_CHECK(cudaGetDevice(&device));
+  TRAWL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  cudaFuncAttributes attr{};
+  TRAWL_CUDA_CHECK(cudaFuncGetAttributes(&attr, asm_wavefront_kernel));
   TRAWL_CUDA_CHECK(cudaFuncSetAttribute(asm_wavefront_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(smem)));
+                                        std::max(optin - static_cast<int>(attr.sharedSizeBytes), static_cast<int>(smem))));
   asm_wavefront_kernel<<<static_cast<unsigned>(grid), threads, smem, stream>>>(x, m, y, n, scores, piece);
   TRAWL_CUDA_CHECK_LAUNCH("asm_wavefront_kernel");
 }

@@ -42,7 +42,13 @@ void launch_shape(const tiled_device_tasks& tasks, const approx_common& common, 
                            tiled_rows_bytes(shape.S, shape.SL, shape.ov);
   if (smem > common.smem_optin)
     throw trawl::error(errc::gpu_error, "myers_tiled: shared memory " + std::to_string(smem) + " exceeds the device limit");
-  TRAWL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  // The cap is the kernel's, for the whole process: every search sets the device's limit (not
+  // its own need), so a concurrent search's smaller setting never fails a larger launch.
+  cudaFuncAttributes attr{};
+  TRAWL_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  const int cap = static_cast<int>(common.smem_optin) - static_cast<int>(attr.sharedSizeBytes);
+  TRAWL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        std::max(cap, static_cast<int>(smem))));
   const std::size_t TL = static_cast<std::size_t>(shape.S) * shape.SL;
   const std::size_t tiles = (w.own_end - w.own_begin + TL - 1) / TL;
   if (tiles > 0x7fffffffu) throw trawl::error(errc::gpu_error, "myers_tiled: text too large for one launch");

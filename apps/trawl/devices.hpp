@@ -1,0 +1,37 @@
+// devices.hpp — `--device auto|cpu|gpu|gpu:all|gpu:N[,N...]` for the commands that search
+// inputs (search, offtarget): the option's validator, and one input searched on the device
+// the library's cost model picks.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "trawl/gpu.hpp"
+#include "trawl/search.hpp"
+#include "trawl/stream.hpp"
+
+namespace trawl::cli {
+
+/// Accepts auto, cpu, gpu, gpu:all and gpu:N[,N...].
+CLI::Validator device_validator();
+
+/// What --device asked for.
+struct device_choice {
+  device_kind kind = device_kind::automatic;
+  gpu::gpu_options gpu;  ///< the GPUs listed (gpu: {0}; gpu:all: every one)
+};
+
+/// Parses a --device value; throws trawl::error(no_device) when a GPU is asked for and none
+/// (or not the one listed) is present.
+device_choice parse_device(const std::string& device);
+
+/// Searches `input` with `cpu` on the CPU, or on the GPUs of `device` when choose_device
+/// picks the GPU for this input (its matcher built from `patterns` and `options`).
+/// `chunk_size` 0: automatic. Returns the stream result.
+stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
+                               search_options options, const stream_options& stream, const device_choice& device,
+                               search_sink& sink);
+
+}  // namespace trawl::cli
