@@ -4,7 +4,9 @@
 
 #include "gpu_test_util.hpp"
 #include "trawl/approx.hpp"
+#include "trawl/io.hpp"
 #include "trawl/search.hpp"
+#include "trawl/stream.hpp"
 
 namespace {
 
@@ -46,6 +48,58 @@ TEST(GpuVsCpu, SearchEveryMode) {
           ASSERT_EQ(gpu, cpu) << md.name << " round " << round << " chunk " << chunk << " workers " << devices.size();
         }
       }
+    }
+  }
+}
+
+/// Collects (record, hit) of a stream search.
+class collect_sink final : public trawl::search_sink {
+ public:
+  std::vector<std::pair<std::uint64_t, trawl::hit>> found;
+  void begin_record(const trawl::record_info& r) override { record_ = r.index; }
+  bool hits(std::span<const trawl::hit> hs) override {
+    for (const auto& h : hs) found.emplace_back(record_, h);
+    return true;
+  }
+  void end_record(std::uint64_t) override {}
+
+ private:
+  std::uint64_t record_ = 0;
+};
+
+TEST(GpuVsCpu, ConcurrentSlicesOfManyRecords) {
+  // Many FASTA records in small chunks: several pieces searched at once on host threads (one
+  // card, and the card listed twice), every hit as the CPU's.
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(43);
+  std::vector<std::string> pats;
+  for (int i = 0; i < 12; ++i) pats.push_back(oracle::random_text(rng, 16 + rng() % 12, "ACGT"));
+  std::string fasta;
+  for (int r = 0; r < 40; ++r)
+    fasta += ">r" + std::to_string(r) + "\n" + gputest::text_with_plants(rng, 20000 + rng() % 40000, "ACGT", pats, 20, 2) + "\n";
+  for (const mode& md : {mode{"k2 all-ends both", 2, true, true, false, false}, mode{"hamming k2", 2, true, true, false, true},
+                         mode{"k3 clusters", 3, false, true, false, false}, mode{"exact", 0, false, true, false, false}}) {
+    trawl::search_options o;
+    o.max_errors = md.k;
+    o.all_ends = md.all_ends;
+    o.both_strands = md.both;
+    o.hamming = md.hamming;
+    o.threads = 4;
+    trawl::stream_options st;
+    st.chunk_size = 100000;
+    auto run = [&](const trawl::matcher& m) {
+      auto src = trawl::io::source::from_stream(trawl::io::memory_stream(fasta, 4096), "mem");
+      collect_sink sink;
+      trawl::search_input(m, src, o, st, sink);
+      return sink.found;
+    };
+    const auto cpu = run(*trawl::make_matcher(pats, o));
+    ASSERT_FALSE(cpu.empty());
+    for (const auto& devices : {std::vector<int>{0}, std::vector<int>{0, 0}}) {
+      trawl::gpu::gpu_options g;
+      g.devices = devices;
+      for (int round = 0; round < 3; ++round)
+        ASSERT_EQ(run(*trawl::gpu::make_matcher(pats, o, g)), cpu) << md.name << " workers " << devices.size();
     }
   }
 }
