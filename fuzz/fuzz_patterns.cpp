@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "patterns.hpp"
 #include "trawl/error.hpp"
@@ -16,7 +17,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size > 0 && write(fd, data, size) != static_cast<ssize_t>(size)) std::abort();
   const std::string path = "/proc/self/fd/" + std::to_string(fd);
   try {
-    const auto pats = trawl::cli::read_pattern_file(path);
+    std::vector<std::string> pats, names;
+    trawl::cli::read_pattern_file(path, pats, names);
+    if (names.size() != pats.size()) std::abort();  // one name per pattern
     for (const auto& p : pats)
       if (p.empty()) std::abort();  // empty patterns are skipped or refused, never returned
   } catch (const trawl::error&) {

@@ -219,68 +219,60 @@ std::optional<site_alignment> align_at_pam(std::string_view g, std::string_view 
   return best;
 }
 
-/// Collects the candidates of one genome record and prints its sites.
-class offtarget_sink final : public search_sink {
+struct site {
+  std::uint32_t guide, pam;
+  int pam_mismatches;
+  site_alignment al;
+  std::uint64_t start, end;  ///< forward-strand coordinates of protospacer + PAM
+  std::string g_out, t_out;  ///< aligned guide and target, in the guide's orientation
+};
+struct site_key {
+  std::uint64_t pam_start;
+  std::uint32_t guide;
+  strand dir;
+  bool operator<(const site_key& o) const { return std::tie(pam_start, guide, dir) < std::tie(o.pam_start, o.guide, o.dir); }
+};
+
+
+/// Finds the sites of a candidate hit: the PAM positions it implies, each classified by
+/// align_at_pam. Used on the workers (site_filter_matcher) and by the printing sink.
+class site_finder {
  public:
-  offtarget_sink(writer& out, const std::vector<guide>& guides, const std::vector<std::string>& pams,
-                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of, const offtarget_args& a,
-                 std::vector<std::uint64_t>& sites_of_guide, std::vector<bool>& warned, std::size_t reach)
-      : out_(out), guides_(guides), pams_(pams), pattern_of_(pattern_of), a_(a), sites_(sites_of_guide),
-        warned_(warned), reach_(reach) {}
+  site_finder(const std::vector<guide>& guides, const std::vector<std::string>& pams,
+              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of, const offtarget_args& a)
+      : guides_(guides), pams_(pams), pattern_of_(pattern_of), a_(a) {}
 
-  void begin_record(const record_info& r) override {
-    name_.assign(r.name);
-    text_.reset();
-    best_.clear();
+  /// Order of two alignments of one site: fewest edits, bulges, mismatches, DNA bulges, PAM
+  /// mismatches, then the first PAM.
+  static auto rank(const site& x) {
+    return std::make_tuple(x.al.mismatches + x.al.dna_bulges + x.al.rna_bulges, x.al.dna_bulges + x.al.rna_bulges,
+                           x.al.mismatches, x.al.dna_bulges, x.pam_mismatches, x.pam);
   }
-  [[nodiscard]] bool wants_text() const override { return true; }
-  void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
-  bool hits(std::span<const hit> hits) override {
-    for (const hit& h : hits) candidate(h);
-    return true;
-  }
-  void floor(std::uint64_t pos) override {
-    // a later candidate ends past pos, so its sites reach back at most `reach` bytes before it
-    const std::uint64_t keep = pos > reach_ ? pos - reach_ : 0;
-    flush(keep);
-    text_.drop_before(keep);
-  }
-  void end_record(std::uint64_t) override { flush(~std::uint64_t{0}); }
 
- private:
-  struct site {
-    std::uint32_t guide, pam;
-    int pam_mismatches;
-    site_alignment al;
-    std::uint64_t start, end;  ///< forward-strand coordinates of protospacer + PAM
-    std::string g_out, t_out;  ///< aligned guide and target, in the guide's orientation
-  };
-  struct key {
-    std::uint64_t pam_start;
-    std::uint32_t guide;
-    strand dir;
-    bool operator<(const key& o) const { return std::tie(pam_start, guide, dir) < std::tie(o.pam_start, o.guide, o.dir); }
-  };
-
+  /// Calls on_site(key, site) for every site of candidate h; text(a, b) gives the bases [a, b)
+  /// of the record, clipped to what is there.
   /// A candidate end of (guide + PAM) on one strand: the PAM lies at that end of the hit
   /// (3' PAM forward, 5' PAM reverse) or at a distance set by the bulges from it.
-  void candidate(const hit& h) {
+  template <class Text, class OnSite>
+  void sites_of(const hit& h, const Text& text, OnSite&& on_site) const {
     const auto [gi, pi] = pattern_of_[h.pattern];
     const guide& g = guides_[gi];
     const std::uint64_t P = pams_[pi].size(), m = g.seq.size();
     const bool right = (a_.pam_side == 3) == (h.dir == strand::forward);  // PAM at the hit's right end
     if (right) {
-      if (h.end >= P) consider(gi, pi, h.dir, h.end - P);
+      if (h.end >= P) consider(gi, pi, h.dir, h.end - P, text, on_site);
       return;
     }
     // the PAM on the left: the far end is h.end; the PAM starts m - rna .. m + dna bases before it
     for (std::uint64_t len = m - std::min<std::uint64_t>(m, static_cast<std::uint64_t>(a_.rna_bulges));
          len <= m + static_cast<std::uint64_t>(a_.dna_bulges); ++len)
-      if (h.end >= len + P) consider(gi, pi, h.dir, h.end - len - P);
+      if (h.end >= len + P) consider(gi, pi, h.dir, h.end - len - P, text, on_site);
   }
 
   /// The site of guide gi with PAM pi whose PAM starts at forward position ps, if within limits.
-  void consider(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps) {
+  template <class Text, class OnSite>
+  void consider(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text,
+                OnSite& on_site) const {
     const guide& g = guides_[gi];
     const std::string& pam = pams_[pi];
     const std::uint64_t P = pam.size(), m = g.seq.size(), far = m + static_cast<std::uint64_t>(a_.dna_bulges);
@@ -290,13 +282,13 @@ class offtarget_sink final : public search_sink {
     const bool pam_right_of_spacer = three == (dir == strand::forward);  // forward coordinates
     if (pam_right_of_spacer) {
       const std::uint64_t lo = ps >= far ? ps - far : 0;
-      out.assign(text_.at(lo, ps));
+      out.assign(text(lo, ps));
       if (out.size() != ps - lo) return;
-      pam_bases.assign(text_.at(ps, ps + P));
+      pam_bases.assign(text(ps, ps + P));
       std::reverse(out.begin(), out.end());
     } else {
-      pam_bases.assign(text_.at(ps, ps + P));
-      out.assign(text_.at(ps + P, ps + P + far));
+      pam_bases.assign(text(ps, ps + P));
+      out.assign(text(ps + P, ps + P + far));
     }
     if (pam_bases.size() != P) return;
     if (dir == strand::reverse)  // complemented; the order is already outward from the PAM
@@ -342,23 +334,89 @@ class offtarget_sink final : public search_sink {
     const std::uint64_t used = al->text_len;
     const std::uint64_t start = pam_right_of_spacer ? ps - used : ps, end = pam_right_of_spacer ? ps + P : ps + P + used;
     site st{gi, pi, pam_mm, *al, start, end, std::move(ga), std::move(ta)};
-    const key k{ps, gi, dir};
-    auto rank = [](const site& x) {
-      return std::make_tuple(x.al.mismatches + x.al.dna_bulges + x.al.rna_bulges, x.al.dna_bulges + x.al.rna_bulges,
-                             x.al.mismatches, x.al.dna_bulges, x.pam_mismatches, x.pam);
-    };
-    auto [it, fresh] = best_.try_emplace(k, st);
-    if (!fresh && rank(st) < rank(it->second)) it->second = std::move(st);
+    on_site(site_key{ps, gi, dir}, std::move(st));
   }
+ private:
+  const std::vector<guide>& guides_;
+  const std::vector<std::string>& pams_;
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of_;
+  const offtarget_args& a_;
+};
+
+/// The candidate matcher with the candidates that have no site removed, on the workers: the
+/// printing sink then classifies (again) only hits that make sites.
+class site_filter_matcher final : public matcher {
+ public:
+  site_filter_matcher(const matcher& inner, const site_finder& finder, std::size_t before, std::size_t after)
+      : inner_(inner), finder_(finder), before_(before), after_(after) {}
+  [[nodiscard]] std::size_t lookbehind() const override { return std::max(inner_.lookbehind(), before_); }
+  [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead() + after_; }
+  [[nodiscard]] hit_key key() const override { return inner_.key(); }
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    const std::size_t first = out.size();
+    inner_.scan(seq, own_begin, own_end, out);
+    const auto text = [seq](std::uint64_t a, std::uint64_t b) {
+      a = std::min<std::uint64_t>(a, seq.size());
+      b = std::min<std::uint64_t>(std::max(a, b), seq.size());
+      return seq.substr(a, b - a);
+    };
+    const auto keep = [&](const hit& h) {
+      bool any = false;
+      finder_.sites_of(h, text, [&](const site_key&, site&&) { any = true; });
+      return any;
+    };
+    out.erase(std::stable_partition(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), keep), out.end());
+  }
+
+ private:
+  const matcher& inner_;
+  const site_finder& finder_;
+  std::size_t before_, after_;
+};
+
+/// Collects the candidates of one genome record and prints its sites.
+class offtarget_sink final : public search_sink {
+ public:
+  offtarget_sink(writer& out, const std::vector<guide>& guides, const std::vector<std::string>& pams,
+                 const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of, const offtarget_args& a,
+                 std::vector<std::uint64_t>& sites_of_guide, std::vector<bool>& warned, std::size_t reach)
+      : out_(out), guides_(guides), pams_(pams), a_(a), finder_(guides, pams, pattern_of, a), sites_(sites_of_guide),
+        warned_(warned), reach_(reach) {}
+
+  void begin_record(const record_info& r) override {
+    name_.assign(r.name);
+    text_.reset();
+    best_.clear();
+  }
+  [[nodiscard]] bool wants_text() const override { return true; }
+  void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
+  bool hits(std::span<const hit> hits) override {
+    const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
+    for (const hit& h : hits)
+      finder_.sites_of(h, text, [this](const site_key& k, site&& st) {
+        auto [it, fresh] = best_.try_emplace(k, st);
+        if (!fresh && site_finder::rank(st) < site_finder::rank(it->second)) it->second = std::move(st);
+      });
+    return true;
+  }
+  void floor(std::uint64_t pos) override {
+    // a later candidate ends past pos, so its sites reach back at most `reach` bytes before it
+    const std::uint64_t keep = pos > reach_ ? pos - reach_ : 0;
+    flush(keep);
+    text_.drop_before(keep);
+  }
+  void end_record(std::uint64_t) override { flush(~std::uint64_t{0}); }
+
+ private:
 
   /// Prints the sites whose PAM starts before `bound`.
   void flush(std::uint64_t bound) {
-    auto end = best_.lower_bound(key{bound, 0, strand::forward});
+    auto end = best_.lower_bound(site_key{bound, 0, strand::forward});
     for (auto it = best_.begin(); it != end; ++it) print(it->first, it->second);
     best_.erase(best_.begin(), end);
   }
 
-  void print(const key& k, const site& s) {
+  void print(const site_key& k, const site& s) {
     const guide& g = guides_[s.guide];
     if (a_.max_sites != 0 && sites_[s.guide] >= a_.max_sites) {
       if (!warned_[s.guide])
@@ -389,14 +447,14 @@ class offtarget_sink final : public search_sink {
   writer& out_;
   const std::vector<guide>& guides_;
   const std::vector<std::string>& pams_;
-  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of_;
   const offtarget_args& a_;
+  site_finder finder_;
   std::vector<std::uint64_t>& sites_;
   std::vector<bool>& warned_;
   std::size_t reach_;
   std::string name_;
   text_buffer text_;
-  std::map<key, site> best_;
+  std::map<site_key, site> best_;
 };
 
 int run_offtarget(offtarget_args& a) {
@@ -426,9 +484,17 @@ int run_offtarget(offtarget_args& a) {
   so.iupac = true;
   so.both_strands = true;
   so.all_ends = true;  // every window: a cluster's one hit could hide a site
+  so.starts = false;   // sites are anchored at the PAM, found from the ends
   so.threads = a.threads;
   const device_choice device = parse_device(a.device);
   const auto m = make_matcher(patterns, so);
+  // Candidates without a site are dropped on the workers; a site reaches m + P + DNA bulges
+  // before a candidate's end, and DNA + RNA bulges past it.
+  const site_finder finder(guides, a.pams, pattern_of, a);
+  const auto filtered = [&](const matcher& inner) {
+    return std::make_unique<site_filter_matcher>(inner, finder, longest + static_cast<std::size_t>(a.dna_bulges) + 1,
+                                                 static_cast<std::size_t>(a.dna_bulges + a.rna_bulges) + 1);
+  };
 
   writer out;
   out.put("#guide\tguide_seq\tchrom\tstart\tend\tstrand\tmismatches\tdna_bulges\trna_bulges\taligned_guide\t"
@@ -443,7 +509,7 @@ int run_offtarget(offtarget_args& a) {
       auto input = io::source::open(file, oo);
       offtarget_sink sink(out, guides, a.pams, pattern_of, a, sites, warned,
                           longest + static_cast<std::size_t>(k + a.dna_bulges) + 1);
-      search_on_device(*m, patterns, input, so, stream_options{}, device, sink);
+      search_on_device(*filtered(*m), patterns, input, so, stream_options{}, device, sink, filtered);
     } catch (const error& e) {
       out.flush();
       std::fprintf(stderr, "trawl: %s\n", e.what());

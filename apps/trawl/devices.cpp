@@ -52,7 +52,7 @@ device_choice parse_device(const std::string& device) {
 
 stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
                                search_options options, const stream_options& stream, const device_choice& device,
-                               search_sink& sink) {
+                               search_sink& sink, const matcher_wrap& wrap) {
   options.device = device.kind;
   if (choose_device(options, patterns.size(), input.expected_size()) != device_kind::gpu)
     return search_input(cpu, input, options, stream, sink);
@@ -64,7 +64,9 @@ stream_result search_on_device(const matcher& cpu, const std::vector<std::string
   if (gst.chunk_size == 0) gst.chunk_size = std::size_t{256} << 20;
   options.slice_size = input.is_mapped() ? input.mapped().size() / workers + 1 : gst.chunk_size;
   options.threads = static_cast<unsigned>(workers + 1);
-  return search_input(*gpu::make_matcher(patterns, options, device.gpu), input, options, gst, sink);
+  const auto gpu = gpu::make_matcher(patterns, options, device.gpu);
+  const auto wrapped = wrap ? wrap(*gpu) : nullptr;
+  return search_input(wrapped ? *wrapped : *gpu, input, options, gst, sink);
 }
 
 }  // namespace trawl::cli

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,11 +29,14 @@ struct device_choice {
 /// (or not the one listed) is present.
 device_choice parse_device(const std::string& device);
 
+/// A matcher around another (the GPU's), for callers that filter a matcher's hits.
+using matcher_wrap = std::function<std::unique_ptr<matcher>(const matcher&)>;
+
 /// Searches `input` with `cpu` on the CPU, or on the GPUs of `device` when choose_device
-/// picks the GPU for this input (its matcher built from `patterns` and `options`).
-/// `chunk_size` 0: automatic. Returns the stream result.
+/// picks the GPU for this input (its matcher built from `patterns` and `options`, then
+/// wrapped by `wrap` if given). Returns the stream result.
 stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
                                search_options options, const stream_options& stream, const device_choice& device,
-                               search_sink& sink);
+                               search_sink& sink, const matcher_wrap& wrap = {});
 
 }  // namespace trawl::cli
