@@ -17,6 +17,9 @@
 #include <optional>
 #include <string>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include "commands.hpp"
 #include "devices.hpp"
 #include "output.hpp"
@@ -360,12 +363,18 @@ class site_filter_matcher final : public matcher {
       b = std::min<std::uint64_t>(std::max(a, b), seq.size());
       return seq.substr(a, b - a);
     };
-    const auto keep = [&](const hit& h) {
-      bool any = false;
-      finder_.sites_of(h, text, [&](const site_key&, site&&) { any = true; });
-      return any;
-    };
-    out.erase(std::stable_partition(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), keep), out.end());
+    // candidates are many where sites are few (bulges): classify them on all cores, which
+    // also serves the GPU's slices (one per device)
+    const std::size_t n = out.size() - first;
+    std::vector<char> keep(n, 0);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i)
+        finder_.sites_of(out[first + i], text, [&](const site_key&, site&&) { keep[i] = 1; });
+    });
+    std::size_t w = first;
+    for (std::size_t i = 0; i < n; ++i)
+      if (keep[i]) out[w++] = out[first + i];
+    out.resize(w);
   }
 
  private:
