@@ -10,12 +10,18 @@
 // from the PAM outward (align_at_pam), N in the genome matching nothing.
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -38,6 +44,7 @@ struct offtarget_args {
   int pam_side = 3;
   int mismatches = 3, pam_mismatches = 0, dna_bulges = 0, rna_bulges = 0;
   std::uint64_t max_sites = 0;
+  std::string summary;  ///< --summary FILE
   unsigned threads = 0;
   std::string device = "auto";
 };
@@ -383,14 +390,42 @@ class site_filter_matcher final : public matcher {
   std::size_t before_, after_;
 };
 
+/// A guide's sites by (mismatches, DNA bulges, RNA bulges).
+using site_classes = std::map<std::tuple<int, int, int>, std::uint64_t>;
+
+/// Writes --summary: per guide (in input order), its sites by (mismatches, DNA bulges, RNA
+/// bulges), fewest first; a guide without sites as one line with "-" classes and 0.
+void write_summary(const std::string& path, const std::vector<guide>& guides, const std::vector<site_classes>& classes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw error(errc::io_error, path + ": cannot write: " + std::strerror(errno));
+  std::string text = "#guide\tmismatches\tdna_bulges\trna_bulges\tsites\n";
+  for (std::size_t g = 0; g < guides.size(); ++g) {
+    if (classes[g].empty()) text += fmt::format("{}\t-\t-\t-\t0\n", guides[g].name);
+    for (const auto& [c, n] : classes[g])
+      text += fmt::format("{}\t{}\t{}\t{}\t{}\n", guides[g].name, std::get<0>(c), std::get<1>(c), std::get<2>(c), n);
+  }
+  for (std::size_t at = 0; at < text.size();) {
+    const ssize_t w = ::write(fd, text.data() + at, text.size() - at);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      throw error(errc::io_error, path + ": cannot write: " + why);
+    }
+    at += static_cast<std::size_t>(w);
+  }
+  if (::close(fd) != 0) throw error(errc::io_error, path + ": cannot write: " + std::strerror(errno));
+}
+
 /// Collects the candidates of one genome record and prints its sites.
 class offtarget_sink final : public search_sink {
  public:
   offtarget_sink(writer& out, const std::vector<guide>& guides, const std::vector<std::string>& pams,
                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of, const offtarget_args& a,
-                 std::vector<std::uint64_t>& sites_of_guide, std::vector<bool>& warned, std::size_t reach)
+                 std::vector<std::uint64_t>& sites_of_guide, std::vector<bool>& warned, std::size_t reach,
+                 std::vector<site_classes>& classes)
       : out_(out), guides_(guides), pams_(pams), a_(a), finder_(guides, pams, pattern_of, a), sites_(sites_of_guide),
-        warned_(warned), reach_(reach) {}
+        warned_(warned), reach_(reach), classes_(classes) {}
 
   void begin_record(const record_info& r) override {
     name_.assign(r.name);
@@ -435,6 +470,7 @@ class offtarget_sink final : public search_sink {
       return;
     }
     ++sites_[s.guide];
+    ++classes_[s.guide][{s.al.mismatches, s.al.dna_bulges, s.al.rna_bulges}];
     std::string cigar;
     for (std::size_t i = 0; i < s.t_out.size();) {  // =, X, I (RNA bulge: guide only), D (DNA bulge)
       auto col = [&](std::size_t c) {
@@ -461,6 +497,7 @@ class offtarget_sink final : public search_sink {
   std::vector<std::uint64_t>& sites_;
   std::vector<bool>& warned_;
   std::size_t reach_;
+  std::vector<site_classes>& classes_;
   std::string name_;
   text_buffer text_;
   std::map<site_key, site> best_;
@@ -510,6 +547,7 @@ int run_offtarget(offtarget_args& a) {
           "aligned_target\tcigar\tpam\n");
   std::vector<std::uint64_t> sites(guides.size(), 0);
   std::vector<bool> warned(guides.size(), false);
+  std::vector<site_classes> classes(guides.size());
   bool any_error = false;
   for (const std::string& file : a.genomes) {
     try {
@@ -517,7 +555,7 @@ int run_offtarget(offtarget_args& a) {
       oo.name = file == "-" ? "(standard input)" : file;
       auto input = io::source::open(file, oo);
       offtarget_sink sink(out, guides, a.pams, pattern_of, a, sites, warned,
-                          longest + static_cast<std::size_t>(k + a.dna_bulges) + 1);
+                          longest + static_cast<std::size_t>(k + a.dna_bulges) + 1, classes);
       search_on_device(*filtered(*m), patterns, input, so, stream_options{}, device, sink, filtered);
     } catch (const error& e) {
       out.flush();
@@ -527,6 +565,7 @@ int run_offtarget(offtarget_args& a) {
   }
   out.flush();
   if (any_error) return 2;
+  if (!a.summary.empty()) write_summary(a.summary, guides, classes);
   return std::any_of(sites.begin(), sites.end(), [](std::uint64_t n) { return n > 0; }) ? 0 : 1;
 }
 
@@ -553,6 +592,8 @@ void add_offtarget_command(CLI::App& root, run_state& state) {
   cmd->add_option("--rna-bulges", a->rna_bulges, "most RNA bulges (extra guide bases; default 0)")->check(integer_in(0, 16));
   cmd->add_option("--max-sites-per-guide", a->max_sites, "stop reporting a guide after N sites (warned on stderr)")
       ->check(integer_in(0, INT64_MAX));
+  cmd->add_option("--summary", a->summary,
+                  "also write FILE: per guide, its sites by (mismatches, DNA bulges, RNA bulges)");
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)")->check(integer_in(0, 1 << 16));
   cmd->add_option("--device", a->device, "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large)")
       ->check(device_validator());

@@ -221,6 +221,25 @@ PY
 done
 set -- "$T"
 
+# --summary: per guide (input order), sites by (mismatches, DNA bulges, RNA bulges), from the sites printed
+printf '>g1\nGACGCATAAAGATGAGACGC\n>short\nACGTTTGCAGG\n>none\nGGGGGGGGGGGGGGGGGGGC\n' >"$D/g3.fa"
+"$T" offtarget --mismatches 3 --dna-bulges 1 --rna-bulges 1 --summary "$D/summary" "$D/g3.fa" "$D/small.fa" >"$D/sites"
+python3 - "$D/sites" "$D/summary" <<'PY' && pass || fail "--summary: $(head -5 "$D/summary" | tr '\n' ' ')"
+import sys, collections
+counts = collections.defaultdict(collections.Counter)
+for line in open(sys.argv[1]):
+    if line.startswith('#'): continue
+    f = line.split('\t')
+    counts[f[0]][(int(f[6]), int(f[7]), int(f[8]))] += 1
+want = ['#guide\tmismatches\tdna_bulges\trna_bulges\tsites']
+for g in ('g1', 'short', 'none'):
+    if not counts[g]: want.append(f'{g}\t-\t-\t-\t0')
+    for c in sorted(counts[g]): want.append('\t'.join(map(str, (g, *c, counts[g][c]))))
+got = open(sys.argv[2]).read().splitlines()
+sys.exit(0 if got == want and len(counts['g1']) > 1 else 1)
+PY
+expect_err_line "$T" offtarget --summary /dev/full "$D/g3.fa" "$D/small.fa"
+
 # refusals: one line, exit 2
 expect_err_line "$T" offtarget --pam XYZ "$D/guides.fa" "$D/genome.fa"
 printf 'not a guide file\n' >"$D/bad.txt"
