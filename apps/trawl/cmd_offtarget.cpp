@@ -301,8 +301,10 @@ class site_finder {
       out.assign(text(ps + P, ps + P + far));
     }
     if (pam_bases.size() != P) return;
-    if (dir == strand::reverse)  // complemented; the order is already outward from the PAM
-      for (char& c : out) c = reverse_complement(std::string_view(&c, 1))[0];
+    if (dir == strand::reverse) {  // complemented; the order is already outward from the PAM
+      out = reverse_complement(out);
+      std::reverse(out.begin(), out.end());
+    }
     // the PAM's bases in the guide's reading order (5' to 3' on its strand)
     const std::string pam_read = dir == strand::forward ? pam_bases : reverse_complement(pam_bases);
     int pam_mm = 0;
