@@ -1,4 +1,4 @@
-// cmd_index.cpp — `trawl index build|info|count|locate|extract`: the compressed Hybrid Index
+// cmd_index.cpp — `trawl index build|info|count|locate|verify|extract`: the compressed Hybrid Index
 // (include/trawl/index.hpp). CLI only: parsing, progress on stderr, output contract on stdout.
 #include <fmt/format.h>
 #include <unistd.h>
@@ -126,6 +126,22 @@ int run_locate(const index_args& a) {
   return hits.empty() ? 1 : 0;
 }
 
+int run_verify(const index_args& a) {
+  const auto ix = index::hybrid_index::load(a.index_path);
+  std::string problem;
+  if (a.input.empty()) {
+    problem = ix.verify();
+  } else {
+    auto in = io::input_buffer::open(a.input);
+    problem = ix.verify(in.bytes());
+  }
+  writer w;
+  if (!problem.empty()) throw error(errc::bad_format, fmt::format("index verify: {}: {}", a.index_path, problem));
+  w.put(fmt::format("{}: consistent{}\n", a.index_path, a.input.empty() ? "" : fmt::format(", and the index of {}", a.input)));
+  w.flush();
+  return 0;
+}
+
 int run_extract(const index_args& a) {
   const auto ix = index::hybrid_index::load(a.index_path);
   writer w;
@@ -175,6 +191,12 @@ void add_index_command(CLI::App& root, run_state& state) {
   add_query_options(locate, *a);
   locate->add_flag("--check", a->check, "re-verify every hit against the text (extract)");
   locate->callback([a, &state] { state.exit_code = run_locate(*a); });
+
+  auto* verify = cmd->add_subcommand(
+      "verify", "check an index file through and through (and that it indexes TEXT, if given); exit 2 if not");
+  verify->add_option("index", a->index_path, "index file")->required();
+  verify->add_option("text", a->input, "the text it should index (plain, FASTA/FASTQ, gzip)");
+  verify->callback([a, &state] { state.exit_code = run_verify(*a); });
 
   auto* extract = cmd->add_subcommand("extract", "print LEN bytes of the indexed text from START (0-based, records concatenated)");
   extract->add_option("index", a->index_path, "index file")->required();

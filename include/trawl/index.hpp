@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -166,6 +167,16 @@ class hybrid_index {
                                                        const locate_options& options = {}) const;
 
   [[nodiscard]] index_info info() const;
+
+  /// A full self-check, for index files from elsewhere. Decodes S'' from the FM-index by one
+  /// LF walk over every row (which must be a single cycle, with every suffix-array sample
+  /// right), rebuilds the text from S'' and the kept phrases, checks that every kept phrase is
+  /// a copy of its source and that extract() gives that text. With `source`, the text must also
+  /// equal it, read as build() reads it (FASTA/FASTQ: the records' sequences concatenated).
+  /// Returns "" when everything holds, else one line saying what does not. Time
+  /// O(n + |S''|·log σ), memory n bytes. The file's checksums catch accidental damage; this
+  /// catches a file that is inconsistent however it was made, so that its answers can be trusted.
+  [[nodiscard]] std::string verify(std::optional<std::string_view> source = std::nullopt) const;
 
   struct impl;
 

@@ -5,17 +5,24 @@
 //            u32 FM kind (0 fast bytes, 1 integer alphabet, 2 small bytes) | u32 crc32(header so far)
 //   table    per section: u32 id | u32 0 | u64 offset | u64 size | u32 crc32 | u32 0;
 //            then u32 crc32(table)
-//   payload  the sections, back to back (sdsl serializations, and our own "meta" record, which
-//            starts with the FM-index parameters sdsl does not record: fm_layout_code)
+//   payload  the sections, back to back, in our own encodings (file_io.hpp): the "meta" record
+//            (starting with the FM-index parameters: fm_layout_code), packed integer vectors,
+//            Elias–Fano sets as (universe, low ints, high bits), and the FM-index's primary
+//            data (fm_store.cpp). Derived structures (rank/select supports, the range maximum
+//            over source ends, the FM-index's wavelet tree) are not stored but rebuilt.
 // Loading checks magic, version, the header and table CRCs, that sections tile the file, and
-// every section's CRC before anything is parsed; then that the parts agree with each other.
-// Any failure is trawl::error(bad_format) with one line. O(file size) time.
+// every section's CRC before anything is parsed; then every size against the bytes that back
+// it, and that the parts agree with each other, before any query can run. Nothing in the file
+// reaches a deserializer that trusts its input. Any failure is trawl::error(bad_format) with one
+// line. Time O(file size + |S''|·log σ) (the wavelet tree is rebuilt).
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include <zlib.h>
 
+#include "index/file_io.hpp"
 #include "index/index_impl.hpp"
 #include "trawl/error.hpp"
 
@@ -23,18 +30,17 @@ namespace trawl::index {
 namespace {
 
 constexpr char magic[8] = {'T', 'R', 'A', 'W', 'L', 'H', 'I', 'X'};
-constexpr std::uint32_t format_version = 6;
+constexpr std::uint32_t format_version = 7;
 constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
 constexpr std::size_t entry_size = 32;
 
 enum section_id : std::uint32_t {
   sec_meta = 1, sec_kept_starts, sec_src_rank, sec_by_src, sec_src_sample, sec_src_delta, sec_src_len,
-  sec_src_end_rmq, sec_seg_s2, sec_fm, sec_end
+  sec_seg_s2, sec_fm, sec_end
 };
 constexpr const char* section_names[] = {"", "meta", "kept phrase starts", "source ranks",
                                          "sources by start", "source start samples", "source start deltas",
-                                         "source lengths", "source range max",
-                                         "S'' segment map", "FM-index of S''"};
+                                         "source lengths", "S'' segment map", "FM-index of S''"};
 
 std::uint32_t crc(std::string_view s) {
   uLong c = crc32(0L, Z_NULL, 0);
@@ -47,39 +53,35 @@ std::uint32_t crc(std::string_view s) {
   return static_cast<std::uint32_t>(c);
 }
 
-template <class T>
-void put(std::string& out, T v) {
-  char b[sizeof(T)];
-  std::memcpy(b, &v, sizeof(T));
-  out.append(b, sizeof(T));
+using file::bad;
+using file::put;
+using file::reader;
+
+std::string ef_bytes(const ef_set& e) {
+  const std::uint64_t universe = e.bits.size();
+  std::string out;
+  file::put_ef(out, universe, e.count_below(universe), [&](std::uint64_t i) { return e.at(i); });
+  return out;
 }
 
-[[noreturn]] void bad(const std::string& what) { throw error(errc::bad_format, "index file: " + what); }
+void load_ef(std::string_view bytes, ef_set& e, const char* name) {
+  reader r{bytes, 0};
+  std::uint64_t universe = 0;
+  const auto members = file::get_ef(r, universe, name);
+  if (r.left() != 0) bad(std::string("section '") + name + "' has trailing bytes");
+  e.assign(universe, members);
+}
 
-struct reader {
-  std::string_view s;
-  std::size_t at = 0;
-  template <class T>
-  T get() {
-    if (s.size() - at < sizeof(T)) bad("truncated");
-    T v;
-    std::memcpy(&v, s.data() + at, sizeof(T));
-    at += sizeof(T);
-    return v;
-  }
-  std::string str(std::size_t len) {
-    if (s.size() - at < len) bad("truncated");
-    std::string v(s.substr(at, len));
-    at += len;
-    return v;
-  }
-};
+std::string ints_bytes(const sdsl::int_vector<>& v) {
+  std::string out;
+  file::put_ints(out, v);
+  return out;
+}
 
-template <class T>
-std::string sdsl_bytes(const T& obj) {
-  std::ostringstream os;
-  sdsl::serialize(obj, os);
-  return std::move(os).str();
+void load_ints(std::string_view bytes, sdsl::int_vector<>& v, const char* name) {
+  reader r{bytes, 0};
+  v = file::get_ints(r, name);
+  if (r.left() != 0) bad(std::string("section '") + name + "' has trailing bytes");
 }
 
 std::string meta_bytes(const hybrid_index::impl& ix) {
@@ -106,35 +108,17 @@ std::string meta_bytes(const hybrid_index::impl& ix) {
 std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::impl& ix) {
   std::vector<std::pair<std::uint32_t, std::string>> s;
   s.emplace_back(sec_meta, meta_bytes(ix));
-  s.emplace_back(sec_kept_starts, sdsl_bytes(ix.kept_starts.bits));
-  s.emplace_back(sec_src_rank, sdsl_bytes(ix.src_rank));
-  s.emplace_back(sec_by_src, sdsl_bytes(ix.by_src));
-  s.emplace_back(sec_src_sample, sdsl_bytes(ix.src_sample));
-  s.emplace_back(sec_src_delta, sdsl_bytes(ix.src_delta));
-  s.emplace_back(sec_src_len, sdsl_bytes(ix.src_len));
-  {
-    std::ostringstream os;
-    ix.src_end.serialize(os);
-    s.emplace_back(sec_src_end_rmq, std::move(os).str());
-  }
-  s.emplace_back(sec_seg_s2, sdsl_bytes(ix.seg_s2.bits));
-  if (const auto* b = std::get_if<fm_byte>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*b));
-  else if (const auto* i = std::get_if<fm_int>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*i));
-  else if (const auto* m = std::get_if<fm_byte_small>(&ix.fm)) s.emplace_back(sec_fm, sdsl_bytes(*m));
-  else s.emplace_back(sec_fm, std::string());
+  s.emplace_back(sec_kept_starts, ef_bytes(ix.kept_starts));
+  s.emplace_back(sec_src_rank, ints_bytes(ix.src_rank));
+  s.emplace_back(sec_by_src, ints_bytes(ix.by_src));
+  s.emplace_back(sec_src_sample, ints_bytes(ix.src_sample));
+  s.emplace_back(sec_src_delta, ints_bytes(ix.src_delta));
+  s.emplace_back(sec_src_len, ints_bytes(ix.src_len));
+  s.emplace_back(sec_seg_s2, ef_bytes(ix.seg_s2));
+  std::string fm;
+  write_fm(ix.fm, fm);
+  s.emplace_back(sec_fm, std::move(fm));
   return s;
-}
-
-template <class T>
-void sdsl_load(T& obj, const std::string& bytes, const char* name) {
-  std::istringstream is(bytes);
-  is.exceptions(std::ios::failbit | std::ios::badbit);
-  try {
-    obj.load(is);
-  } catch (const std::exception&) {
-    bad(std::string("cannot parse section '") + name + "'");
-  }
-  if (static_cast<std::size_t>(is.tellg()) != bytes.size()) bad(std::string("section '") + name + "' has trailing bytes");
 }
 
 }  // namespace
@@ -188,7 +172,7 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
   const std::string_view table = bytes.substr(table_at, nsec * entry_size);
   r.at = table_at + nsec * entry_size;
   if (r.get<std::uint32_t>() != crc(table)) bad("section table checksum mismatch");
-  std::vector<std::string> payload(sec_end);
+  std::vector<std::string_view> payload(sec_end);
   std::uint64_t expect = header_size + nsec * entry_size + 4;
   reader t{table, 0};
   for (std::uint32_t i = 0; i < nsec; ++i) {
@@ -202,7 +186,8 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
     if (off > bytes.size() || size > bytes.size() - off) bad("truncated (section '" + std::string(section_names[id]) + "')");
     const std::string_view body = bytes.substr(off, size);
     if (crc(body) != scrc) bad("checksum mismatch in section '" + std::string(section_names[id]) + "'");
-    payload[id] = std::string(body);
+    payload[id] = body;
+    ix.file_parts.emplace_back(section_names[id], size);
     expect = off + size;
   }
   if (expect != bytes.size()) bad("trailing bytes after the last section");
@@ -216,17 +201,28 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
     ix.kept = m.get<std::uint64_t>();
     ix.literal_bytes = m.get<std::uint64_t>();
     ix.sigma = m.get<std::uint32_t>();
-    const std::string cm = m.str(256), cu = m.str(256);
+    const std::string_view cm = m.bytes(256), cu = m.bytes(256);
     std::memcpy(ix.char_map.data(), cm.data(), 256);
     std::memcpy(ix.char_unmap.data(), cu.data(), 256);
-    ix.source_name = m.str(m.get<std::uint32_t>());
+    // the byte maps are what the build makes of the set of bytes present
+    std::array<std::uint8_t, 256> map{}, unmap{};
+    std::uint32_t sigma = 0;
+    for (unsigned c = 0; c < 256; ++c)
+      if (ix.char_map[c] != 0) {
+        ++sigma;
+        map[c] = static_cast<std::uint8_t>(sigma < 256 ? sigma : 255);
+        if (sigma < 256) unmap[sigma] = static_cast<std::uint8_t>(c);
+      }
+    if (sigma != ix.sigma || map != ix.char_map || unmap != ix.char_unmap || (flags == 1) != (sigma == 256))
+      bad("inconsistent byte alphabet");
+    ix.source_name = std::string(m.bytes(m.get<std::uint32_t>()));
     const auto nrec = m.get<std::uint64_t>();
     if (nrec > payload[sec_meta].size()) bad("bad record count");
     ix.records.clear();
     std::uint64_t at = 0;
     for (std::uint64_t i = 0; i < nrec; ++i) {
       record_span rs;
-      rs.name = m.str(m.get<std::uint32_t>());
+      rs.name = std::string(m.bytes(m.get<std::uint32_t>()));
       rs.start = m.get<std::uint64_t>();
       rs.length = m.get<std::uint64_t>();
       if (rs.start != at || rs.length > ix.n - at) bad("records do not tile the text");
@@ -235,40 +231,21 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
     }
     if (at != ix.n || m.at != payload[sec_meta].size()) bad("bad meta section");
   }
-  sdsl_load(ix.kept_starts.bits, payload[sec_kept_starts], "kept phrase starts");
-  sdsl_load(ix.src_rank, payload[sec_src_rank], "source ranks");
-  sdsl_load(ix.by_src, payload[sec_by_src], "sources by start");
-  sdsl_load(ix.src_sample, payload[sec_src_sample], "source start samples");
-  sdsl_load(ix.src_delta, payload[sec_src_delta], "source start deltas");
-  sdsl_load(ix.src_len, payload[sec_src_len], "source lengths");
-  sdsl_load(ix.src_end, payload[sec_src_end_rmq], "source range max");
-  sdsl_load(ix.seg_s2.bits, payload[sec_seg_s2], "S'' segment map");
-  if (payload[sec_fm].empty()) {
-    ix.fm = std::monostate{};
-  } else if (flags == 2) {  // loaded in place (see the build: csa_wt moves break the ISA support)
-    sdsl_load(ix.fm.emplace<fm_byte_small>(), payload[sec_fm], "FM-index of S''");
-  } else if (flags == 1) {
-    sdsl_load(ix.fm.emplace<fm_int>(), payload[sec_fm], "FM-index of S''");
-  } else {
-    sdsl_load(ix.fm.emplace<fm_byte>(), payload[sec_fm], "FM-index of S''");
-  }
-  ix.rebind();
+  load_ef(payload[sec_kept_starts], ix.kept_starts, "kept phrase starts");
+  load_ints(payload[sec_src_rank], ix.src_rank, "source ranks");
+  load_ints(payload[sec_by_src], ix.by_src, "sources by start");
+  load_ints(payload[sec_src_sample], ix.src_sample, "source start samples");
+  load_ints(payload[sec_src_delta], ix.src_delta, "source start deltas");
+  load_ints(payload[sec_src_len], ix.src_len, "source lengths");
+  load_ef(payload[sec_seg_s2], ix.seg_s2, "S'' segment map");
 
   // the parts must agree with each other and with the header
-  const bool has_fm = !std::holds_alternative<std::monostate>(ix.fm);
-  const std::uint64_t fm_size = std::visit(
-      [](const auto& f) -> std::uint64_t {
-        if constexpr (std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) return 0;
-        else return f.size();
-      },
-      ix.fm);
   const bool ok = ix.kept <= ix.z && ix.literal_bytes <= ix.n && ix.kept_starts.bits.size() == ix.n + 1 &&
                   ix.kept_starts.count_below(ix.n + 1) == ix.kept && ix.src_rank.size() == ix.kept &&
                   ix.by_src.size() == ix.kept && ix.src_delta.size() == ix.kept &&
                   ix.src_sample.size() == (ix.kept + by_src_block - 1) / by_src_block &&
-                  ix.src_len.size() == ix.kept && ix.src_end.consistent(ix.kept) &&
-                  ix.seg_s2.bits.size() == ix.s2_len + 1 &&
-                  has_fm == (ix.s2_len > 0) && (!has_fm || fm_size == ix.s2_len + 1) && ix.sigma <= 256;
+                  ix.src_len.size() == ix.kept && ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.s2_len <= ix.n &&
+                  payload[sec_fm].empty() == (ix.s2_len == 0);
   if (!ok) bad("inconsistent sections");
   // the source order: by_src and src_rank are inverse permutations, source starts do not
   // decrease along it, and every source starts before its phrase (extract relies on it)
@@ -293,12 +270,16 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
     const std::uint64_t text_end = k < ix.kept ? ix.kept_starts.at(k) + M : ix.n;
     if (ix.seg_s2.at(k + 1) - ix.seg_s2.at(k) != text_end - ix.segment_text_start(k)) bad("inconsistent sections");
   }
+  ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
+  if (ix.s2_len > 0) read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma, ix.fm);
+  else ix.fm = std::monostate{};
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const hybrid_index::impl& ix) {
-  std::vector<std::pair<std::string, std::uint64_t>> out;
-  for (const auto& [id, b] : sections(ix)) out.emplace_back(section_names[id], b.size());
-  return out;
+  std::lock_guard lock(ix.file_parts_mutex);
+  if (ix.file_parts.empty())
+    for (const auto& [id, b] : sections(ix)) ix.file_parts.emplace_back(section_names[id], b.size());
+  return ix.file_parts;
 }
 
 hybrid_index hybrid_index::from_bytes(std::string_view file_bytes) {

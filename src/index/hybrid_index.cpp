@@ -128,7 +128,7 @@ std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view patter
       };
       if (!parallel || rb - lb < 256) {
         std::string piece;
-        for (auto r = lb; r <= rb; ++r) row(csa[r], out, piece);
+        for (auto r = lb; r <= rb; ++r) row(sa_at(csa, r), out, piece);
         return;
       }
       // the suffix-array samples are independent: locate the rows on all workers
@@ -136,7 +136,7 @@ std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view patter
       tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lb, rb + 1, 128), [&](const auto& rg) {
         auto& o = local.local();
         std::string piece;
-        for (auto r = rg.begin(); r != rg.end(); ++r) row(csa[r], o, piece);
+        for (auto r = rg.begin(); r != rg.end(); ++r) row(sa_at(csa, r), o, piece);
       });
       for (const auto& v : local) out.insert(out.end(), v.begin(), v.end());
     });
@@ -295,19 +295,24 @@ hybrid_index::hybrid_index(hybrid_index&&) noexcept = default;
 hybrid_index& hybrid_index::operator=(hybrid_index&&) noexcept = default;
 hybrid_index::hybrid_index(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
 
-hybrid_index hybrid_index::build(std::string_view bytes, std::string source_name, const build_options& options) {
-  const io::format fmt = options.detect_fasta ? io::detect_format(bytes) : io::format::plain;
-  if (fmt != io::format::plain) {  // FASTA/FASTQ: concatenate the records, keep names + offsets
-    std::string text;
-    std::vector<record_span> recs;
-    io::record_reader rr(bytes, fmt, source_name);
-    io::record r;
-    while (rr.next(r)) {
-      recs.push_back({std::string(r.name), text.size(), r.sequence.size()});
-      text.append(r.sequence);
-    }
-    return build_records(std::move(text), std::move(recs), std::move(source_name), options);
+bool concatenate_records(std::string_view bytes, const std::string& source_name, std::string& text,
+                         std::vector<record_span>& records) {
+  const io::format fmt = io::detect_format(bytes);
+  if (fmt == io::format::plain) return false;
+  io::record_reader rr(bytes, fmt, source_name);
+  io::record r;
+  while (rr.next(r)) {
+    records.push_back({std::string(r.name), text.size(), r.sequence.size()});
+    text.append(r.sequence);
   }
+  return true;
+}
+
+hybrid_index hybrid_index::build(std::string_view bytes, std::string source_name, const build_options& options) {
+  std::string text;
+  std::vector<record_span> recs;
+  if (options.detect_fasta && concatenate_records(bytes, source_name, text, recs))
+    return build_records(std::move(text), std::move(recs), std::move(source_name), options);
   auto ix = build_impl(bytes, options);
   ix->source_name = source_name;
   ix->records.push_back({source_name, 0, bytes.size()});

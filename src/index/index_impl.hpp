@@ -3,6 +3,7 @@
 #pragma once
 
 #include <array>
+#include <mutex>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -15,17 +16,19 @@
 #include <sdsl/suffix_arrays.hpp>
 
 #include "index/range_max.hpp"
+#include "trawl/error.hpp"
 #include "trawl/index.hpp"
 
 namespace trawl::index {
 
-/// FM-index of S'', profile "fast": plain Huffman-shaped wavelet tree, SA every 16 positions
-/// (primary locate cost), ISA every 64 (extract cost). About 8.6 bits per S'' byte on English.
+/// FM-index of S'', profile "fast": plain Huffman-shaped wavelet tree, SA sampled at every 16th
+/// text position (a locate walk takes at most 15 LF steps), ISA every 64 (extract cost).
 inline constexpr std::uint32_t fm_sa_sample = 16;
 inline constexpr std::uint32_t fm_isa_sample = 64;
 
 /// S'' over at most 255 distinct bytes (remapped to 1..σ so sdsl's reserved 0 is free).
-using fm_byte = sdsl::csa_wt<sdsl::wt_huff<>, fm_sa_sample, fm_isa_sample>;
+using fm_byte = sdsl::csa_wt<sdsl::wt_huff<>, fm_sa_sample, fm_isa_sample, sdsl::text_order_sa_sampling<>,
+                             sdsl::isa_sampling<>>;
 /// Profile "small": wavelet tree over hybrid bit vectors (Kärkkäinen, Kempa, Puglisi, "Hybrid
 /// compression of bitvectors", 2014: each 256-bit block stored plain, as runs or as a sparse
 /// list, whichever is smallest; rank counters every 8 blocks), SA sampled every 32 text
@@ -39,14 +42,28 @@ inline constexpr std::uint32_t fm_small_hyb_k = 8;
 using fm_byte_small = sdsl::csa_wt<sdsl::wt_huff<sdsl::hyb_vector<fm_small_hyb_k>>, fm_small_sa_sample,
                                    fm_small_sa_sample, sdsl::text_order_sa_sampling<>,
                                    sdsl::text_order_isa_sampling_support<>>;
-/// The FM-index parameters that sdsl's serialization does not record; stored in the index
-/// file and checked on load (a file written by a build with other parameters would load and
-/// answer wrongly).
+/// The FM-index parameters that the file does not spell out; stored in it and checked on load
+/// (a file written by a build with other parameters would load and answer wrongly).
 inline constexpr std::uint32_t fm_layout_code =
     fm_sa_sample | fm_isa_sample << 8 | fm_small_sa_sample << 16 | fm_small_hyb_k << 24;
 /// S'' using all 256 byte values (either profile): integer alphabet, symbol = byte + 1.
-using fm_int = sdsl::csa_wt<sdsl::wt_huff_int<>, fm_sa_sample, fm_isa_sample, sdsl::sa_order_sa_sampling<>,
+using fm_int = sdsl::csa_wt<sdsl::wt_huff_int<>, fm_sa_sample, fm_isa_sample, sdsl::text_order_sa_sampling<>,
                             sdsl::isa_sampling<>, sdsl::int_alphabet<>>;
+using fm_variant = std::variant<std::monostate, fm_byte, fm_int, fm_byte_small>;
+
+/// SA[row] of an FM-index with text-order samples, in at most s - 1 LF steps. A walk that
+/// finds no sample in s steps, or a value past the end, means the index is corrupt.
+template <class Csa>
+[[nodiscard]] std::uint64_t sa_at(const Csa& csa, std::uint64_t row) {
+  std::uint64_t off = 0;
+  while (!csa.sa_sample.is_sampled(row)) {
+    if (++off == Csa::sa_sample_dens) throw error(errc::bad_format, "index is corrupt: a suffix-array walk finds no sample");
+    row = csa.lf[row];
+  }
+  const std::uint64_t v = csa.sa_sample[row] + off;
+  if (v >= csa.size()) throw error(errc::bad_format, "index is corrupt: a suffix-array value is out of range");
+  return v;
+}
 
 /// An Elias–Fano set with its rank/select supports (re-bound after a move or load).
 struct ef_set {
@@ -110,7 +127,11 @@ struct hybrid_index::impl {
   std::array<std::uint8_t, 256> char_map{};  // byte -> FM symbol (0 = absent)
   std::array<std::uint8_t, 256> char_unmap{};  // FM symbol (byte alphabet) -> byte
   std::uint32_t sigma = 0;
-  std::variant<std::monostate, fm_byte, fm_int, fm_byte_small> fm;
+  fm_variant fm;
+
+  // -- the file's section sizes, for info() (filled on load or on the first info()) --
+  mutable std::mutex file_parts_mutex;
+  mutable std::vector<std::pair<std::string, std::uint64_t>> file_parts;
 
   // -- helpers (hybrid_index.cpp) --
   /// The kept phrase holding text position x, or `kept` if none does.
@@ -165,6 +186,10 @@ struct hybrid_index::impl {
 };
 
 // -- builders --
+/// FASTA/FASTQ bytes as the index sees them: the records' sequences concatenated, with their
+/// names and offsets appended to `records`. False (nothing appended) for plain text.
+bool concatenate_records(std::string_view bytes, const std::string& source_name, std::string& text,
+                         std::vector<record_span>& records);
 /// Whether an LZ77 phrase is kept as a copy (its interior is not covered by S'' windows).
 inline bool kept_phrase(const lz77_phrase& ph, std::uint32_t max_len) { return !ph.literal && ph.len >= 2ull * max_len; }
 /// The merged windows of S'' as (text start, length): [p - M + 1, p + M) around a kept
@@ -184,6 +209,9 @@ std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, std::st
 // -- file format (format.cpp) --
 std::string serialize_index(const hybrid_index::impl& ix);
 void deserialize_index(std::string_view bytes, hybrid_index::impl& ix);
+/// The FM-index section (fm_store.cpp): its primary data out, everything rebuilt and checked in.
+void write_fm(const fm_variant& fm, std::string& out);
+void read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma, fm_variant& fm);
 /// Serialized size of each part, for info().
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const hybrid_index::impl& ix);
 

@@ -1,0 +1,153 @@
+// fm_store.cpp — the FM-index of S'' in the index file. The file holds only its primary data:
+// the BWT and the text-order suffix-array samples. On load, sdsl builds every derived
+// structure (alphabet, wavelet tree, rank and select supports, ISA samples) from them, so no
+// byte of the file reaches sdsl's own deserializers, which trust their input.
+//
+// Section layout (file_io.hpp encodings):
+//   u64 rows N (|S''| + 1) | u64 row of the sentinel | u64 zstd size | one zstd frame of the other
+//   N - 1 BWT symbols, a byte each (the FM symbol; for the integer alphabet, the byte it stands
+//   for) | the marked rows (an Elias–Fano set below N) | samples (ints: SA[row] / s at each
+//   marked row, in row order)
+//
+// What is checked before sdsl sees anything: N against the header, the sentinel row, the
+// decompressed length, the symbols, one marked row per s text positions, and the samples being
+// a permutation (sdsl's ISA support follows it as cycles). What cannot be checked without a walk
+// over the whole BWT (that it is the BWT of S'') is what `verify` does; every query walk is
+// bounded (sa_at) so a wrong BWT gives wrong answers or "corrupt", never a hang.
+#include <atomic>
+#include <string>
+#include <type_traits>
+
+#include <unistd.h>
+#include <zstd.h>
+
+#include "index/file_io.hpp"
+#include "index/index_impl.hpp"
+
+namespace trawl::index {
+namespace {
+
+using file::bad;
+using file::put;
+
+/// The BWT may expand at most this much over its compressed bytes: a bound on what a small
+/// file can make the loader allocate.
+constexpr std::uint64_t max_bwt_expansion = 256;
+constexpr int zstd_level = 9;
+
+template <class Csa>
+constexpr bool int_alphabet_v = std::is_same_v<Csa, fm_int>;
+
+template <class Csa>
+void write_one(const Csa& csa, std::string& out) {
+  const std::uint64_t rows = csa.size();
+  std::string bwt;
+  bwt.reserve(rows - 1);
+  std::uint64_t sentinel = rows;
+  const auto& wt = csa.wavelet_tree;
+  for (std::uint64_t i = 0; i < rows; ++i) {
+    const std::uint64_t c = wt[i];
+    if (c == 0) sentinel = i;
+    else bwt.push_back(static_cast<char>(int_alphabet_v<Csa> ? c - 1 : c));
+  }
+  std::string z(ZSTD_compressBound(bwt.size()), '\0');
+  const std::size_t zn = ZSTD_compress(z.data(), z.size(), bwt.data(), bwt.size(), zstd_level);
+  if (ZSTD_isError(zn)) throw error(errc::io_error, std::string("index: zstd: ") + ZSTD_getErrorName(zn));
+  put<std::uint64_t>(out, rows);
+  put<std::uint64_t>(out, sentinel);
+  put<std::uint64_t>(out, zn);
+  out.append(z.data(), zn);
+  const auto& marked = csa.sa_sample.marked;
+  const typename std::decay_t<decltype(marked)>::select_1_type select(&marked);
+  const std::uint64_t k = static_cast<const sdsl::int_vector<>&>(csa.sa_sample).size();
+  file::put_ef(out, rows, k, [&](std::uint64_t i) { return select(i + 1); });
+  file::put_ints(out, static_cast<const sdsl::int_vector<>&>(csa.sa_sample));
+}
+
+std::string cache_id() {
+  static std::atomic<std::uint64_t> next{0};
+  return "trawl_fm_" + std::to_string(::getpid()) + "_" + std::to_string(next++);
+}
+
+/// Checks the section and builds the FM-index in place (csa_wt's ISA support points into its
+/// own SA samples, so a built one must not be moved).
+template <class Csa>
+void read_one(std::string_view body, std::uint64_t rows, std::uint32_t sigma, fm_variant& fm) {
+  constexpr std::uint64_t s = Csa::sa_sample_dens;
+  file::reader r{body, 0};
+  if (r.get<std::uint64_t>() != rows) bad("FM-index size does not match S''");
+  const auto sentinel = r.get<std::uint64_t>();
+  const auto zn = r.get<std::uint64_t>();
+  const std::string_view z = r.bytes(zn);
+  if (sentinel >= rows) bad("FM-index sentinel row out of range");
+  if (rows - 1 > max_bwt_expansion * zn + (1u << 20))
+    bad("FM-index BWT claims to expand more than " + std::to_string(max_bwt_expansion) + "-fold");
+  // the BWT, with the sentinel (symbol 0) put back at its row
+  using bwt_vector = std::conditional_t<int_alphabet_v<Csa>, sdsl::int_vector<>, sdsl::int_vector<8>>;
+  bwt_vector bwt;
+  if constexpr (int_alphabet_v<Csa>) bwt = sdsl::int_vector<>(rows, 0, 9);
+  else bwt = sdsl::int_vector<8>(rows, 0);
+  {
+    std::string raw(rows - 1, '\0');
+    const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), z.data(), z.size());
+    if (ZSTD_isError(got) || got != raw.size()) bad("FM-index BWT does not decompress to its length");
+    for (std::uint64_t i = 0, row = 0; i < raw.size(); ++i, ++row) {
+      if (row == sentinel) ++row;
+      const auto b = static_cast<unsigned char>(raw[i]);
+      if constexpr (int_alphabet_v<Csa>) {
+        bwt[row] = std::uint64_t{b} + 1;
+      } else {
+        if (b == 0 || b > sigma) bad("FM-index BWT holds a symbol outside the alphabet");
+        bwt[row] = b;
+      }
+    }
+  }
+  // the samples: one marked row per s text positions, their values a permutation
+  std::uint64_t universe = 0;
+  const std::vector<std::uint64_t> marked = file::get_ef(r, universe, "FM-index marked rows");
+  const sdsl::int_vector<> samples = file::get_ints(r, "FM-index samples");
+  if (r.left() != 0) bad("FM-index section has trailing bytes");
+  const std::uint64_t k = (rows + s - 1) / s;
+  if (universe != rows || marked.size() != k || samples.size() != k) bad("FM-index samples do not match S''");
+  {
+    std::vector<bool> seen(k, false);
+    for (std::uint64_t j = 0; j < k; ++j) {
+      const std::uint64_t v = samples[j];
+      if (v >= k || seen[v]) bad("FM-index samples are not a permutation");
+      seen[v] = true;
+    }
+  }
+  // sdsl samples a full suffix array: give it one that is right at the marked rows and, elsewhere,
+  // holds 1, which no sampling of ours (SA or ISA, every s or 64 positions) picks
+  sdsl::int_vector<> sa(rows, 1, sdsl::bits::hi(rows) + 1);
+  for (std::uint64_t j = 0; j < k; ++j) sa[marked[j]] = samples[j] * s;
+
+  sdsl::cache_config cfg(false, "@", cache_id());
+  struct cleanup {
+    sdsl::cache_config& c;
+    ~cleanup() { sdsl::util::delete_all_files(c.file_map); }
+  } drop{cfg};
+  sdsl::store_to_cache(bwt, sdsl::key_trait<Csa::alphabet_type::int_width>::KEY_BWT, cfg);
+  sdsl::store_to_cache(sa, sdsl::conf::KEY_SA, cfg);
+  { sdsl::int_vector<>().swap(sa); }
+  if (fm.emplace<Csa>(cfg).size() != rows) bad("FM-index could not be rebuilt");
+}
+
+}  // namespace
+
+void write_fm(const fm_variant& fm, std::string& out) {
+  std::visit(
+      [&](const auto& f) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) write_one(f, out);
+      },
+      fm);
+}
+
+void read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma, fm_variant& fm) {
+  if (rows < 2) bad("FM-index of an empty S''");
+  if (kind == 2) read_one<fm_byte_small>(body, rows, sigma, fm);
+  else if (kind == 1) read_one<fm_int>(body, rows, sigma, fm);
+  else read_one<fm_byte>(body, rows, sigma, fm);
+}
+
+}  // namespace trawl::index

@@ -1,0 +1,88 @@
+// verify.cpp — hybrid_index::verify: the whole index checked against itself (and a text).
+#include <string>
+
+#include "index/index_impl.hpp"
+
+namespace trawl::index {
+namespace {
+
+/// S'' decoded from the FM-index by one LF walk from the row of the sentinel suffix, checking
+/// the walk is one cycle through every row and every row's sampling. "" or what is wrong.
+template <class Csa>
+std::string decode_s2(const Csa& csa, const hybrid_index::impl& ix, std::string& s2) {
+  constexpr bool is_int = std::is_same_v<Csa, fm_int>;
+  constexpr std::uint64_t s = Csa::sa_sample_dens;
+  const std::uint64_t rows = csa.size();
+  s2.assign(rows - 1, '\0');
+  std::uint64_t r = 0;  // the row of the suffix at text position p
+  for (std::uint64_t p = rows - 1;; --p) {
+    const bool marked = csa.sa_sample.is_sampled(r);
+    if (marked != (p % s == 0) || (marked && csa.sa_sample[r] != p))
+      return "FM-index: the suffix-array sample of S'' position " + std::to_string(p) + " is wrong";
+    const auto [rank, c] = csa.wavelet_tree.inverse_select(r);
+    if (p == 0) {
+      if (c != 0) return "FM-index: the BWT does not close S'' with its sentinel";
+      return "";
+    }
+    if (c == 0) return "FM-index: the sentinel stands at S'' position " + std::to_string(p - 1);
+    s2[p - 1] = static_cast<char>(is_int ? c - 1 : ix.char_unmap[c]);
+    r = csa.C[csa.char2comp[c]] + rank;
+    if (r == 0)
+      return "FM-index: the BWT is not one cycle (it closes after " + std::to_string(rows - p) + " of " +
+             std::to_string(rows) + " rows)";
+  }
+}
+
+}  // namespace
+
+std::string hybrid_index::verify(std::optional<std::string_view> source) const {
+  const impl& ix = *impl_;
+  try {
+    std::string s2;
+    if (ix.s2_len > 0) {
+      const std::string why = std::visit(
+          [&](const auto& f) -> std::string {
+            if constexpr (std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) return "FM-index missing";
+            else return decode_s2(f, ix, s2);
+          },
+          ix.fm);
+      if (!why.empty()) return why;
+    }
+    // the text: S'' segments at their text starts, kept-phrase interiors copied from their sources
+    std::string t(ix.n, '\0');
+    const std::uint64_t segs = ix.seg_s2.count_below(ix.s2_len + 1) - 1;
+    for (std::uint64_t k = 0; k < segs; ++k) {
+      const std::uint64_t a = ix.seg_s2.at(k), b = ix.seg_s2.at(k + 1);
+      s2.copy(t.data() + ix.segment_text_start(k), b - a, a);
+    }
+    const std::uint64_t M = ix.max_len;
+    for (std::uint64_t k = 0; k < ix.kept; ++k) {  // in text order: every source is already final
+      const std::uint64_t pos = ix.kept_starts.at(k), end = ix.kept_end(k), src = ix.source_of_phrase(k);
+      for (std::uint64_t x = pos; x < end; ++x) {
+        const char want = t[src + (x - pos)];
+        if (x >= pos + M && x + M - 1 < end) t[x] = want;
+        else if (t[x] != want)
+          return "kept phrase " + std::to_string(k) + " at text position " + std::to_string(pos) +
+                 " is not a copy of its source at " + std::to_string(src) + " (byte " + std::to_string(x) + ")";
+      }
+    }
+    if (ix.n > 0 && extract(0, ix.n) != t) return "extract does not give the text the parse and S'' spell";
+    if (source) {
+      std::string text;
+      std::vector<record_span> recs;
+      const std::string_view want =
+          *source == std::string_view(t) || !concatenate_records(*source, ix.source_name, text, recs) ? *source : text;
+      if (want != t) {
+        std::uint64_t at = 0;
+        while (at < want.size() && at < t.size() && want[at] == t[at]) ++at;
+        return "the indexed text differs from the source at byte " + std::to_string(at) + " (index " +
+               std::to_string(t.size()) + " bytes, source " + std::to_string(want.size()) + ")";
+      }
+    }
+  } catch (const error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace trawl::index

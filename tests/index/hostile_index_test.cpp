@@ -1,0 +1,267 @@
+// hostile_index_test.cpp — index files edited on purpose, with every checksum recomputed
+// (index_file.hpp), so that only the loader's own checks stand between them and the queries.
+// Each must be refused with bad_format, or load and then either answer exactly (against the
+// naive oracle on the true text), or fail a query with bad_format, or be caught by verify().
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+#include "index_file.hpp"
+#include "oracle.hpp"
+#include "text_gen.hpp"
+#include "trawl/error.hpp"
+#include "trawl/index.hpp"
+
+namespace {
+
+using trawl::index::hybrid_index;
+
+// table order of the sections (src/index/format.cpp)
+enum : std::size_t { meta, kept_starts, src_rank, by_src, src_sample, src_delta, src_len, seg_s2, fm };
+
+struct corpus {
+  std::string text;
+  std::vector<std::string> pats;
+  std::string file;
+};
+
+corpus make(std::uint64_t seed, trawl::index::fm_profile profile, std::string_view alphabet = "acgt") {
+  std::mt19937_64 rng(seed);
+  corpus c;
+  c.text = alphabet.empty() ? oracle::random_text(rng, 3000, "") : textgen::mutated_copies(rng, 700, 6, 0.01, alphabet);
+  c.pats = {c.text.substr(5, 1), c.text.substr(10, 3), c.text.substr(800, 9), c.text.substr(1500, 25),
+            c.text.substr(2100, 70)};
+  trawl::index::build_options bo;
+  bo.max_len = 8;
+  bo.profile = profile;
+  c.file = hybrid_index::build(c.text, "t", bo).to_bytes();
+  return c;
+}
+
+bool answers_right(const hybrid_index& ix, const corpus& c) {
+  try {
+    if (ix.size() != c.text.size()) return false;
+    trawl::index::locate_options serial;
+    serial.engine = trawl::index::locate_engine::serial;
+    for (const auto& p : c.pats)
+      if (ix.locate(p) != oracle::naive_find(c.text, p) || ix.locate(p, serial) != oracle::naive_find(c.text, p))
+        return false;
+    return ix.extract(0, c.text.size()) == c.text;
+  } catch (const trawl::error& e) {
+    EXPECT_EQ(e.code(), trawl::errc::bad_format);
+    return false;
+  }
+}
+
+enum class outcome { refused, right, caught };
+
+/// Loads `bytes`; a file that loads and answers wrongly must fail verify().
+outcome check(const std::string& bytes, const corpus& c, const std::string& what) {
+  try {
+    const hybrid_index ix = hybrid_index::from_bytes(bytes);
+    if (answers_right(ix, c)) return outcome::right;
+    EXPECT_NE(ix.verify(), "") << what << ": wrong answers, yet verify passes";
+    return outcome::caught;
+  } catch (const trawl::error& e) {
+    EXPECT_EQ(e.code(), trawl::errc::bad_format) << what << ": " << e.what();
+    EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << what;
+    return outcome::refused;
+  }
+}
+
+void expect_refused(const std::string& bytes, const std::string& what) {
+  try {
+    (void)hybrid_index::from_bytes(bytes);
+    ADD_FAILURE() << what << ": loaded";
+  } catch (const trawl::error& e) {
+    EXPECT_EQ(e.code(), trawl::errc::bad_format) << what;
+  }
+}
+
+std::string section(const std::string& f, std::size_t i) { return (*index_file::sections(f))[i]; }
+
+TEST(HostileIndex, GoodFilesVerify) {
+  for (auto profile : {trawl::index::fm_profile::fast, trawl::index::fm_profile::small})
+    for (const auto& c : {make(1, profile), make(2, profile, ""), make(3, profile, "ab")}) {
+      const hybrid_index ix = hybrid_index::from_bytes(c.file);
+      EXPECT_TRUE(answers_right(ix, c));
+      EXPECT_EQ(ix.verify(), "");
+      EXPECT_EQ(ix.verify(c.text), "");
+      EXPECT_NE(ix.verify(c.text + "x"), "");
+      std::string other = c.text;
+      other[other.size() / 2] ^= 1;
+      EXPECT_NE(ix.verify(other).find("differs from the source at byte " + std::to_string(other.size() / 2)),
+                std::string::npos);
+    }
+  // FASTA: compared as build() reads it
+  const std::string fa = ">a\nACGTACGTAC\nGG\n>b\nTTTACGTACGTACGG\n";
+  const hybrid_index ix = hybrid_index::build(fa, "f.fa");
+  EXPECT_EQ(hybrid_index::from_bytes(ix.to_bytes()).verify(fa), "");
+  EXPECT_NE(ix.verify(">a\nACGTACGTAC\nGG\n>b\nTTTACGTACGTACGA\n"), "");
+}
+
+TEST(HostileIndex, IntegerAndSetHeaders) {
+  const corpus c = make(4, trawl::index::fm_profile::fast);
+  for (std::size_t i : {src_rank, by_src, src_sample, src_delta, src_len}) {
+    const std::string body = section(c.file, i);
+    ASSERT_GE(body.size(), 9u);
+    for (std::uint8_t w : {0, 65, 255}) {  // width
+      std::string b = body;
+      b[0] = static_cast<char>(w);
+      expect_refused(index_file::with_section(c.file, i, b), "section " + std::to_string(i) + " width " + std::to_string(w));
+    }
+    for (std::uint64_t n : {~std::uint64_t{0}, std::uint64_t{1} << 63, std::uint64_t{1} << 58, std::uint64_t{1} << 40}) {
+      std::string b = body;
+      index_file::set<std::uint64_t>(b, 1, n);
+      expect_refused(index_file::with_section(c.file, i, b), "section " + std::to_string(i) + " count " + std::to_string(n));
+    }
+  }
+  for (std::size_t i : {kept_starts, seg_s2}) {
+    const std::string body = section(c.file, i);
+    for (std::uint64_t u : {~std::uint64_t{0}, std::uint64_t{1} << 62, std::uint64_t{0}}) {
+      std::string b = body;
+      index_file::set<std::uint64_t>(b, 0, u);
+      expect_refused(index_file::with_section(c.file, i, b), "set " + std::to_string(i) + " universe");
+    }
+    std::string b = body;
+    b[8] = 64;  // low width
+    expect_refused(index_file::with_section(c.file, i, b), "set " + std::to_string(i) + " low width");
+  }
+  // header values with the header checksum fixed: n, z, M, FM kind
+  for (std::size_t at : {16u, 24u, 32u, 36u})
+    for (std::uint64_t v : {std::uint64_t{0}, std::uint64_t{1} << 62, ~std::uint64_t{0}, std::uint64_t{3}}) {
+      std::string f = c.file;
+      if (at >= 32) index_file::set<std::uint32_t>(f, at, static_cast<std::uint32_t>(v));
+      else index_file::set<std::uint64_t>(f, at, v);
+      index_file::fix_header(f);
+      if (f != c.file) check(f, c, "header field at " + std::to_string(at));
+    }
+}
+
+TEST(HostileIndex, FmSection) {
+  for (auto profile : {trawl::index::fm_profile::fast, trawl::index::fm_profile::small}) {
+    const corpus c = make(5, profile);
+    const std::string body = section(c.file, fm);
+    const auto parsed = index_file::parse_fm(body);
+    ASSERT_TRUE(parsed);
+    auto edited = [&](auto&& edit) {
+      index_file::fm_section s = *parsed;
+      edit(s);
+      return index_file::with_section(c.file, fm, index_file::compose_fm(s));
+    };
+    EXPECT_EQ(edited([](auto&) {}), index_file::with_section(c.file, fm, index_file::compose_fm(*parsed)));
+    expect_refused(edited([](auto& s) { s.sentinel = s.rows; }), "sentinel row");
+    expect_refused(edited([](auto& s) { s.rows += 1; }), "rows");
+    expect_refused(edited([](auto& s) { s.bwt.pop_back(); }), "short BWT");
+    expect_refused(edited([](auto& s) { s.bwt.push_back('a'); }), "long BWT");
+    expect_refused(edited([](auto& s) { s.bwt[3] = 0; }), "a second sentinel");
+    expect_refused(edited([](auto& s) { s.rest.pop_back(); }), "truncated samples");
+    {
+      std::string b = body;  // the zstd frame's claimed size
+      index_file::set<std::uint64_t>(b, 16, ~std::uint64_t{0});
+      expect_refused(index_file::with_section(c.file, fm, b), "zstd size");
+      b = body;
+      b[30] ^= 0x55;  // inside the zstd frame
+      expect_refused(index_file::with_section(c.file, fm, b), "zstd bytes");
+    }
+    // a decompression bomb: the BWT of a (consistent) huge S'' cannot come from a tiny frame
+    {
+      std::string b = body;
+      index_file::set<std::uint64_t>(b, 0, std::uint64_t{1} << 40);
+      expect_refused(index_file::with_section(c.file, fm, b), "bomb");
+    }
+    // the BWT permuted or changed: loads (it is a valid string), answers may go wrong, verify
+    // must catch every such file
+    std::mt19937_64 rng(6);
+    int caught = 0;
+    for (int k = 0; k < 60; ++k) {
+      const std::string f = edited([&](auto& s) {
+        std::uniform_int_distribution<std::size_t> at(0, s.bwt.size() - 1);
+        if (k % 2 == 0) std::swap(s.bwt[at(rng)], s.bwt[at(rng)]);
+        else s.bwt[at(rng)] = s.bwt[at(rng)];
+      });
+      if (f == c.file) continue;
+      const outcome o = check(f, c, "BWT edit " + std::to_string(k));
+      caught += o == outcome::caught;
+      if (o == outcome::right) {  // an edit that keeps the answers may still be inconsistent
+        const hybrid_index ix = hybrid_index::from_bytes(f);
+        caught += !ix.verify().empty();
+      }
+    }
+    EXPECT_GT(caught, 30);
+    // two samples swapped (still a permutation): loads, answers wrong, and verify says which
+    {
+      const std::string f = edited([](auto& s) {
+        // rest = marked rows (u64 universe | u8 w | ints low | bits high) | samples (ints):
+        // ints = u8 width | u64 count | words; bits = u64 count | words
+        std::size_t at = 9;
+        const std::uint64_t lw = static_cast<std::uint8_t>(s.rest[at]), ln = index_file::get<std::uint64_t>(s.rest, at + 1);
+        at += 9 + (ln * lw + 63) / 64 * 8;
+        at += 8 + (index_file::get<std::uint64_t>(s.rest, at) + 63) / 64 * 8;
+        const std::uint64_t w = static_cast<std::uint8_t>(s.rest[at]);
+        auto value = [&](std::uint64_t i) {
+          std::uint64_t v = 0;
+          for (std::uint64_t b = 0; b < w; ++b) {
+            const std::uint64_t bit = i * w + b;
+            v |= static_cast<std::uint64_t>((s.rest[at + 9 + bit / 8] >> (bit % 8)) & 1) << b;
+          }
+          return v;
+        };
+        auto assign = [&](std::uint64_t i, std::uint64_t v) {
+          for (std::uint64_t b = 0; b < w; ++b) {
+            const std::uint64_t bit = i * w + b;
+            char& byte = s.rest[at + 9 + bit / 8];
+            byte = static_cast<char>((byte & ~(1 << (bit % 8))) | (((v >> b) & 1) << (bit % 8)));
+          }
+        };
+        const std::uint64_t a = value(0), b = value(1);
+        assign(0, b);
+        assign(1, a);
+      });
+      const hybrid_index ix = hybrid_index::from_bytes(f);
+      EXPECT_NE(ix.verify().find("suffix-array sample"), std::string::npos) << ix.verify();
+    }
+  }
+}
+
+TEST(HostileIndex, SourcesAndSegments) {
+  const corpus c = make(7, trawl::index::fm_profile::fast);
+  const hybrid_index good = hybrid_index::from_bytes(c.file);
+  ASSERT_GT(good.info().kept, 2u);
+  // a source moved by one: the order checks may pass, the copy check must not
+  std::mt19937_64 rng(8);
+  int loaded_wrong = 0;
+  for (std::size_t i : {src_delta, src_len, src_sample, kept_starts, seg_s2}) {
+    const std::string body = section(c.file, i);
+    for (int k = 0; k < 40; ++k) {
+      std::string b = body;
+      std::uniform_int_distribution<std::size_t> at(9, b.size() - 1);
+      b[at(rng)] ^= static_cast<char>(1 << (k % 8));
+      const outcome o = check(index_file::with_section(c.file, i, b), c, "section " + std::to_string(i) + " edit " + std::to_string(k));
+      loaded_wrong += o == outcome::caught;
+    }
+  }
+  EXPECT_GT(loaded_wrong, 0);
+}
+
+TEST(HostileIndex, EveryBitOfEverySectionWithChecksumsFixed) {
+  for (auto profile : {trawl::index::fm_profile::fast, trawl::index::fm_profile::small}) {
+    const corpus c = make(9, profile);
+    const auto secs = *index_file::sections(c.file);
+    std::mt19937_64 rng(10);
+    for (std::size_t i = 0; i < secs.size(); ++i) {
+      const std::string& body = secs[i];
+      // every bit of the first 64 bytes (headers of the section's parts), then a sample
+      for (std::size_t byte = 0; byte < body.size(); byte = byte < 64 ? byte + 1 : byte + 1 + rng() % 29)
+        for (int bit = 0; bit < 8; bit += byte < 64 ? 1 : 3) {
+          std::string b = body;
+          b[byte] ^= static_cast<char>(1 << bit);
+          check(index_file::with_section(c.file, i, b), c,
+                "section " + std::to_string(i) + " byte " + std::to_string(byte) + " bit " + std::to_string(bit));
+        }
+    }
+  }
+}
+
+}  // namespace

@@ -1,0 +1,121 @@
+// index_file.hpp — edits index files as a hostile author would: replace a section's bytes and
+// recompute the section, table and header checksums, so that the edited file passes them and
+// reaches the loader's structure checks. Used by the index tests and by fuzz_index's mutator.
+// Knows the container (src/index/format.cpp's header and table) and the FM-index section's
+// head (src/index/fm_store.cpp), so that the BWT can be edited and recompressed.
+#pragma once
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace index_file {
+
+constexpr std::size_t header_size = 44;  // magic 8 | version 4 | sections 4 | n 8 | z 8 | M 4 | kind 4 | crc 4
+constexpr std::size_t entry_size = 32;   // id 4 | 0 4 | offset 8 | size 8 | crc 4 | 0 4
+
+inline std::uint32_t crc(const char* p, std::size_t n) {
+  return static_cast<std::uint32_t>(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(p), static_cast<uInt>(n)));
+}
+
+template <class T>
+T get(const std::string& f, std::size_t at) {
+  T v{};
+  std::memcpy(&v, f.data() + at, sizeof(T));
+  return v;
+}
+
+template <class T>
+void set(std::string& f, std::size_t at, T v) {
+  std::memcpy(f.data() + at, &v, sizeof(T));
+}
+
+/// The sections' bodies in table order, or nothing when the container is not well formed.
+inline std::optional<std::vector<std::string>> sections(const std::string& f) {
+  if (f.size() < header_size) return std::nullopt;
+  const auto n = get<std::uint32_t>(f, 12);
+  if (n == 0 || n > 64 || f.size() < header_size + n * entry_size + 4) return std::nullopt;
+  std::vector<std::string> out;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::size_t e = header_size + i * entry_size;
+    const auto off = get<std::uint64_t>(f, e + 8), size = get<std::uint64_t>(f, e + 16);
+    if (off > f.size() || size > f.size() - off) return std::nullopt;
+    out.emplace_back(f.substr(off, size));
+  }
+  return out;
+}
+
+/// The file with the header and table of `f` and the given bodies, all checksums recomputed.
+inline std::string assemble(const std::string& f, const std::vector<std::string>& bodies) {
+  std::string out = f.substr(0, header_size);
+  set<std::uint32_t>(out, 12, static_cast<std::uint32_t>(bodies.size()));
+  set<std::uint32_t>(out, header_size - 4, crc(out.data(), header_size - 4));
+  std::string table(bodies.size() * entry_size, '\0');
+  std::uint64_t off = header_size + table.size() + 4;
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const std::size_t e = i * entry_size;
+    const std::size_t old = header_size + e;
+    set<std::uint32_t>(table, e, f.size() >= old + 4 ? get<std::uint32_t>(f, old) : static_cast<std::uint32_t>(i + 1));
+    set<std::uint64_t>(table, e + 8, off);
+    set<std::uint64_t>(table, e + 16, bodies[i].size());
+    set<std::uint32_t>(table, e + 24, crc(bodies[i].data(), bodies[i].size()));
+    off += bodies[i].size();
+  }
+  out += table;
+  std::string c(4, '\0');
+  set<std::uint32_t>(c, 0, crc(table.data(), table.size()));
+  out += c;
+  for (const auto& b : bodies) out += b;
+  return out;
+}
+
+/// Recomputes the header checksum after an edit of the header's fields.
+inline void fix_header(std::string& f) {
+  if (f.size() >= header_size) set<std::uint32_t>(f, header_size - 4, crc(f.data(), header_size - 4));
+}
+
+/// `f` with section `index` (0-based, table order) replaced by `body`, checksums recomputed.
+inline std::string with_section(const std::string& f, std::size_t index, std::string body) {
+  auto s = sections(f);
+  if (!s || index >= s->size()) return f;
+  (*s)[index] = std::move(body);
+  return assemble(f, *s);
+}
+
+/// The FM-index section: u64 rows | u64 sentinel row | u64 zstd size | zstd(BWT) | the rest.
+struct fm_section {
+  std::uint64_t rows = 0, sentinel = 0;
+  std::string bwt, rest;
+};
+
+inline std::optional<fm_section> parse_fm(const std::string& body) {
+  if (body.size() < 24) return std::nullopt;
+  fm_section fm;
+  fm.rows = get<std::uint64_t>(body, 0);
+  fm.sentinel = get<std::uint64_t>(body, 8);
+  const auto zn = get<std::uint64_t>(body, 16);
+  if (zn > body.size() - 24) return std::nullopt;
+  const unsigned long long n = ZSTD_getFrameContentSize(body.data() + 24, zn);
+  if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN || n > (1u << 26)) return std::nullopt;
+  fm.bwt.resize(n);
+  if (ZSTD_decompress(fm.bwt.data(), n, body.data() + 24, zn) != n) return std::nullopt;
+  fm.rest = body.substr(24 + zn);
+  return fm;
+}
+
+inline std::string compose_fm(const fm_section& fm) {
+  std::string z(ZSTD_compressBound(fm.bwt.size()), '\0');
+  z.resize(ZSTD_compress(z.data(), z.size(), fm.bwt.data(), fm.bwt.size(), 1));
+  std::string out(24, '\0');
+  set<std::uint64_t>(out, 0, fm.rows);
+  set<std::uint64_t>(out, 8, fm.sentinel);
+  set<std::uint64_t>(out, 16, z.size());
+  return out + z + fm.rest;
+}
+
+}  // namespace index_file
