@@ -1,16 +1,22 @@
 // align.cpp — where an approximate hit starts (reverse global Myers over the hit's window,
-// O(⌈m/64⌉·(m+k))) and its CIGAR (plain global DP with traceback, O(m·n)).
+// O(⌈m/64⌉·(m+k)), or a band of width 2k+1 for long patterns, O((m+k)·k)) and its CIGAR (a
+// banded global DP with traceback, the band doubled until the distance fits: O((m+n)·d)).
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "approx/approx_internal.hpp"
+#include "approx/banded.hpp"
 #include "approx/myers_block_step.hpp"
 #include "trawl/error.hpp"
 
 namespace trawl::approx_detail {
 
 namespace {
+
+/// Band cells that cost about one 64-row Myers block step: the band is taken when its 2k + 1
+/// cells per column are fewer than this many per word of the pattern.
+constexpr std::uint64_t banded_cells_per_word = 8;
 
 /// Calls at(l), ascending, for every length l with ED(p, seq[j-l+1..j]) == score, over
 /// l <= min(m + score, j + 1 - lo) (no longer substring can be at distance score).
@@ -21,6 +27,12 @@ void lengths_at_score(const compiled_pattern& p, std::string_view seq, std::uint
   // D[0][l] = l, so D[m][l] = ED(P, seq[j-l+1..j]).
   const std::uint64_t max_len = std::min<std::uint64_t>(p.m + score, j + 1 - lo);
   const std::size_t nb = p.words;
+  if (2 * std::uint64_t{score} + 1 < nb * banded_cells_per_word) {  // a long pattern with few errors
+    const auto* t = reinterpret_cast<const unsigned char*>(seq.data());
+    banded_lengths_at_score(
+        p.m, score, max_len, [&](std::uint64_t i, std::uint64_t l) { return p.match(p.m - i, t[j + 1 - l]); }, at);
+    return;
+  }
   const std::size_t rows_last = p.m - (nb - 1) * 64;
   // Small patterns keep their blocks on the stack: this runs once per reported hit.
   constexpr std::size_t small = 4;
@@ -107,8 +119,6 @@ std::uint64_t approx_leftmost_start(std::string_view pattern, std::string_view t
 std::string align_cigar(std::string_view pattern, std::string_view text, const search_options& options) {
   const std::size_t m = pattern.size(), n = text.size();
   if (m == 0) return n == 0 ? std::string{} : std::to_string(n) + "D";
-  if (static_cast<double>(m + 1) * static_cast<double>(n + 1) > 2147483648.0)
-    throw error(errc::invalid_argument, "alignment too large for align_cigar (over 2^31 DP cells)");
   const auto p = approx_detail::compile_pattern(pattern, 0, strand::forward, options);
   if (options.hamming) {
     // Substitutions only: the alignment is the diagonal, one =/X per position.
@@ -123,37 +133,11 @@ std::string align_cigar(std::string_view pattern, std::string_view text, const s
     }
     return cigar;
   }
-  const std::size_t w = n + 1;
-  std::vector<std::uint32_t> dp((m + 1) * w);
-  for (std::size_t jj = 0; jj <= n; ++jj) dp[jj] = static_cast<std::uint32_t>(jj);
-  for (std::size_t i = 1; i <= m; ++i) {
-    dp[i * w] = static_cast<std::uint32_t>(i);
-    for (std::size_t jj = 1; jj <= n; ++jj) {
-      const std::uint32_t sub = dp[(i - 1) * w + jj - 1] + (p.match(i - 1, static_cast<unsigned char>(text[jj - 1])) ? 0u : 1u);
-      dp[i * w + jj] = std::min({sub, dp[(i - 1) * w + jj] + 1, dp[i * w + jj - 1] + 1});
-    }
-  }
-  std::string ops;  // reversed, one letter per column of the alignment
-  std::size_t i = m, jj = n;
-  while (i > 0 || jj > 0) {
-    const std::uint32_t cur = dp[i * w + jj];
-    if (i > 0 && jj > 0) {
-      const bool eq = p.match(i - 1, static_cast<unsigned char>(text[jj - 1]));
-      if (cur == dp[(i - 1) * w + jj - 1] + (eq ? 0u : 1u)) {
-        ops.push_back(eq ? '=' : 'X');
-        --i, --jj;
-        continue;
-      }
-    }
-    if (i > 0 && cur == dp[(i - 1) * w + jj] + 1) {
-      ops.push_back('I');
-      --i;
-    } else {
-      ops.push_back('D');
-      --jj;
-    }
-  }
-  std::reverse(ops.begin(), ops.end());
+  std::string ops;  // one letter per column of the alignment
+  const auto* t = reinterpret_cast<const unsigned char*>(text.data());
+  if (!approx_detail::banded_alignment(
+          m, n, [&](std::uint64_t i, std::uint64_t jj) { return p.match(i - 1, t[jj - 1]); }, std::uint64_t{1} << 31, ops))
+    throw error(errc::invalid_argument, "alignment too large for align_cigar (over 2^31 DP cells in its band)");
   std::string cigar;
   for (std::size_t a = 0; a < ops.size();) {
     std::size_t b = a;

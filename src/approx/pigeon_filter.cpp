@@ -48,6 +48,42 @@ struct window {
   std::int64_t lo, hi;  // candidate ends, inclusive
 };
 
+/// The ends in [lo, hi] at distance <= k, for a long pattern: the semi-global DP (text from ctx)
+/// restricted to the diagonals within k of those ends' (every alignment of at most k errors
+/// stays within k of its end's diagonal), values capped at k + 1. O(m·(hi - lo + 2k)), where
+/// Myers costs O((m + hi - lo)·m/64) once the pattern matches along the window.
+void verify_banded(const compiled_pattern& p, const unsigned char* text, std::int64_t ctx, std::int64_t lo,
+                   std::int64_t hi, std::uint32_t k, end_sink& sink) {
+  const auto m = static_cast<std::int64_t>(p.m), K = static_cast<std::int64_t>(k);
+  const std::int64_t dlo = lo - m - K;      // diagonals c - i in [dlo, dlo + W)
+  const auto W = static_cast<std::size_t>(hi - lo + 2 * K + 1);
+  const std::uint32_t cap = k + 1;
+  std::vector<std::uint32_t> prev(W + 1, 0), cur(W + 1, cap);  // row 0: a free start anywhere
+  prev[W] = cap;
+  for (std::int64_t i = 1; i <= m; ++i) {
+    for (std::size_t o = 0; o < W; ++o) {
+      const std::int64_t c = i + dlo + static_cast<std::int64_t>(o);
+      if (c < ctx) {  // before the text: the pattern prefix against nothing
+        cur[o] = static_cast<std::uint32_t>(std::min<std::int64_t>(i, cap));
+        continue;
+      }
+      if (c > hi) {  // feeds no end <= hi
+        cur[o] = cap;
+        continue;
+      }
+      std::uint32_t v = prev[o] + (p.match(static_cast<std::size_t>(i - 1), text[c]) ? 0u : 1u);
+      v = std::min(v, prev[o + 1] + 1);
+      if (o > 0) v = std::min(v, cur[o - 1] + 1);
+      cur[o] = std::min(v, cap);
+    }
+    std::swap(prev, cur);
+  }
+  for (std::size_t o = 0; o < W; ++o) {  // row m: column lo - k + o
+    const std::int64_t c = lo - K + static_cast<std::int64_t>(o);
+    if (c >= lo && c <= hi && prev[o] <= k) sink.on_end(static_cast<std::uint64_t>(c), prev[o]);
+  }
+}
+
 }  // namespace
 
 void scan_pigeon(const compiled_pattern& p, piece_finder finder, const lanes_backend* lanes, std::string_view seq,
@@ -82,6 +118,8 @@ void scan_pigeon(const compiled_pattern& p, piece_finder finder, const lanes_bac
                        static_cast<std::size_t>(win.hi) + 1, {&sp, 1});
     } else if (m <= 64)
       scan_myers_word(p, seq, ctx, static_cast<std::size_t>(win.lo), static_cast<std::size_t>(win.hi) + 1, k, sink);
+    else if (16 * (win.hi - win.lo + 2 * static_cast<std::int64_t>(k) + 1) < static_cast<std::int64_t>(m))
+      verify_banded(p, text, static_cast<std::int64_t>(ctx), win.lo, win.hi, k, sink);  // a long pattern, a narrow window
     else
       scan_myers_blocked(p, seq, ctx, static_cast<std::size_t>(win.lo), static_cast<std::size_t>(win.hi) + 1, k, sink);
   };

@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 
+#include "approx/banded.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "trawl/error.hpp"
 
@@ -142,20 +143,13 @@ std::uint64_t leftmost_start(std::string_view p, std::string_view t, std::uint64
                              const std::vector<std::uint8_t>& eq) {
   const std::size_t m = p.size();
   const std::uint64_t max_len = std::min<std::uint64_t>(j + 1, m + score);
-  std::vector<std::uint32_t> prev(m + 1), cur(m + 1);
-  for (std::size_t i = 0; i <= m; ++i) prev[i] = static_cast<std::uint32_t>(i);
-  std::uint64_t best = prev[m] == score ? 0 : ~std::uint64_t{0};
-  for (std::uint64_t len = 1; len <= max_len; ++len) {
-    const auto tc = static_cast<unsigned char>(t[j + 1 - len]);
-    cur[0] = static_cast<std::uint32_t>(len);
-    for (std::size_t i = 1; i <= m; ++i) {
-      const auto pc = static_cast<unsigned char>(p[m - i]);
-      const std::uint32_t sub = prev[i - 1] + (eq[pc * 256u + tc] ? 0u : 1u);
-      cur[i] = std::min({sub, prev[i] + 1, cur[i - 1] + 1});
-    }
-    if (cur[m] == score) best = len;
-    std::swap(prev, cur);
-  }
+  std::uint64_t best = ~std::uint64_t{0};
+  approx_detail::banded_lengths_at_score(
+      m, score, max_len,
+      [&](std::uint64_t i, std::uint64_t l) {
+        return eq[static_cast<unsigned char>(p[m - i]) * 256u + static_cast<unsigned char>(t[j + 1 - l])] != 0;
+      },
+      [&](std::uint64_t l) { best = l; });
   if (best == ~std::uint64_t{0}) throw trawl::error(errc::gpu_error, "internal: no start achieves the end score");
   return j + 1 - best;
 }

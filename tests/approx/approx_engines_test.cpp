@@ -444,6 +444,81 @@ TEST(ApproxEngines, BatchedStartsAgainstOracle) {
       }
 }
 
+/// Checks that `cigar` spells an alignment of p to t: '=' on equal bytes, 'X' on others, every
+/// byte of both consumed.
+void expect_valid_cigar(std::string_view p, std::string_view t, const std::string& cigar) {
+  std::size_t i = 0, j = 0, run = 0;
+  for (char c : cigar) {
+    if (c >= '0' && c <= '9') {
+      run = run * 10 + static_cast<std::size_t>(c - '0');
+      continue;
+    }
+    for (std::size_t r = 0; r < run; ++r) {
+      if (c == '=' || c == 'X') {
+        ASSERT_TRUE(i < p.size() && j < t.size());
+        ASSERT_EQ(p[i] == t[j], c == '=') << "at pattern " << i << ", text " << j;
+        ++i, ++j;
+      } else if (c == 'I') {
+        ++i;
+      } else {
+        ASSERT_EQ(c, 'D');
+        ++j;
+      }
+    }
+    run = 0;
+  }
+  EXPECT_EQ(i, p.size());
+  EXPECT_EQ(j, t.size());
+}
+
+TEST(ApproxEngines, LongPatternsInABand) {
+  // Long patterns with few errors: starts from the band of width 2k + 1 (align.cpp), the
+  // filter's narrow windows verified in a band (pigeon_filter.cpp) and CIGARs from a band that
+  // doubles until the distance fits; every end and score against the full DP, starts and
+  // CIGARs against the oracle's edit distance.
+  std::mt19937_64 rng(23);
+  for (std::size_t m : {300, 700, 2500})
+    for (int k : {0, 1, 3, 9}) {
+      const std::string p = approx_test::random_pattern(rng, m, "ACGT");
+      const std::string t = approx_test::text_with_copies(rng, 3 * m + 500, p, static_cast<std::size_t>(k), "ACGT");
+      const auto scores = oracle::end_scores(p, t);
+      const auto want = approx_test::oracle_ends(scores, static_cast<std::uint32_t>(k));
+      for (const char* algo : {"auto", "myers-filter", "myers"}) {
+        SCOPED_TRACE(std::string(algo) + " m=" + std::to_string(m) + " k=" + std::to_string(k));
+        trawl::search_options o;
+        o.max_errors = k;
+        o.all_ends = true;
+        o.approx_algorithm = algo;
+        const auto hits = trawl::approx_search_serial(t, {p}, o);
+        ASSERT_EQ(hits.size(), want.size());
+        for (std::size_t i = 0; i < hits.size(); ++i) {
+          ASSERT_EQ(hits[i].end, want[i].end + 1);
+          ASSERT_EQ(hits[i].errors, want[i].errors);
+        }
+        for (std::size_t i = 0; i < hits.size(); i += std::max<std::size_t>(1, hits.size() / 3)) {
+          const std::string_view sub = std::string_view(t).substr(hits[i].start, hits[i].end - hits[i].start);
+          ASSERT_EQ(oracle::edit_distance(p, sub), hits[i].errors);
+          // leftmost: no z further left reaches the score (a substring longer than m + errors cannot)
+          const std::uint64_t e = hits[i].end;
+          for (std::uint64_t z = e > m + hits[i].errors ? e - m - hits[i].errors : 0; z < hits[i].start; ++z)
+            ASSERT_GT(oracle::edit_distance(p, std::string_view(t).substr(z, e - z)), hits[i].errors);
+          const std::string cigar = trawl::align_cigar(p, sub);
+          ASSERT_EQ(trawl::cigar_errors(cigar), hits[i].errors) << cigar;
+          expect_valid_cigar(p, sub, cigar);
+        }
+      }
+    }
+  // CIGARs of pairs far apart (the band doubles up to the whole matrix) and of equal ones
+  for (int r = 0; r < 40; ++r) {
+    const std::string a = oracle::random_text(rng, 200 + rng() % 900, "ACGT");
+    std::string b = r % 2 ? oracle::random_text(rng, rng() % 1200, "ACGT") : a;
+    if (r % 4 == 0 && !b.empty()) b.erase(rng() % b.size(), 1 + rng() % 40);
+    const std::string c = trawl::align_cigar(a, b);
+    EXPECT_EQ(trawl::cigar_errors(c), oracle::edit_distance(a, b));
+    expect_valid_cigar(a, b, c);
+  }
+}
+
 TEST(ApproxEngines, StripedBlockedOnLongTexts) {
   // m > 64 with k large enough that auto picks blocked Myers over 32 stripes in AVX-512 lanes
   // (no pigeonhole filter: pieces under 8 bytes; k < m/2): texts long enough for the stripes,
