@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # fuzz.sh [BUILD_DIR] [SECONDS] — runs every libFuzzer target of a TRAWL_FUZZ=ON build for
 # SECONDS each (default 60; the test command runs 20), growing a corpus per target under
-# BUILD_DIR/fuzz/corpus from the seeds the build wrote. A crash, a hang over 10 s or more than
-# 2 GiB of memory fails the run; libFuzzer leaves the input as BUILD_DIR/fuzz/crash-* (make it
-# a regression test: copy it to fuzz/regressions/<target without fuzz_>-<what>). A longer run:
+# BUILD_DIR/fuzz/corpus from the seeds the build wrote. A crash, a hang over 10 s, one
+# allocation over 1 GiB or more than 2 GiB of memory in all fails the run; libFuzzer leaves
+# the input as BUILD_DIR/fuzz/crash-* (make it a regression test: copy it to
+# fuzz/regressions/<target without fuzz_>-<what>). A longer run:
 # scripts/fuzz.sh build-fuzz 3600.
 #
 #   CC=clang CXX=clang++ cmake -S . -B build-fuzz -DTRAWL_FUZZ=ON -DTRAWL_CUDA=OFF \
@@ -14,7 +15,7 @@ build=${1:-build-fuzz}
 secs=${2:-60}
 dir=$build/fuzz
 status=0
-for target in fuzz_records fuzz_streams fuzz_search fuzz_patterns; do
+for target in fuzz_records fuzz_streams fuzz_search fuzz_patterns fuzz_index; do
   seeds=$dir/seeds/${target#fuzz_}
   corpus=$dir/corpus/${target#fuzz_}
   mkdir -p "$corpus"
@@ -27,7 +28,7 @@ for target in fuzz_records fuzz_streams fuzz_search fuzz_patterns; do
     status=1
     continue
   fi
-  if "$dir/$target" "$corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+  if "$dir/$target" "$corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536 \
        -artifact_prefix="$dir/crash-$target-" -print_final_stats=1 >"$log" 2>&1; then
     echo "fuzz: $target: $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs in ${secs} s, no finding"
   else

@@ -248,11 +248,12 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
                   payload[sec_fm].empty() == (ix.s2_len == 0);
   if (!ok) bad("inconsistent sections");
   // the source order: by_src and src_rank are inverse permutations, source starts do not
-  // decrease along it, and every source starts before its phrase (extract relies on it)
+  // decrease along it, every source starts before its phrase (extract relies on it), and each
+  // sample is the start of its block's first source (the predecessor search relies on it)
   for (std::uint64_t j = 0; j < ix.kept; ++j) {
     const std::uint64_t id = ix.by_src[j];
     if (id >= ix.kept || ix.src_rank[id] != j || (j > 0 && ix.source_start(j) < ix.source_start(j - 1)) ||
-        ix.source_start(j) >= ix.kept_starts.at(id))
+        ix.source_start(j) >= ix.kept_starts.at(id) || (j % by_src_block == 0 && ix.src_delta[j] != 0))
       bad("inconsistent sections");
   }
   // kept phrases: at least 2M long, disjoint, inside the text; then the segments of S''
