@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -29,6 +30,16 @@ std::string gz(const std::string& s) {
 std::string zst(const std::string& s) {
   std::string out(ZSTD_compressBound(s.size()), '\0');
   out.resize(ZSTD_compress(out.data(), out.size(), s.data(), s.size(), 3));
+  return out;
+}
+
+/// An argument list for fuzz_cli: the arguments joined by NUL bytes.
+std::string args(std::initializer_list<std::string> a) {
+  std::string out;
+  for (const auto& x : a) {
+    if (!out.empty()) out.push_back('\0');
+    out += x;
+  }
   return out;
 }
 
@@ -56,5 +67,24 @@ int main(int argc, char** argv) {
   put(d / "streams", "plain", std::string(1, '\x01') + plain);
   put(d / "patterns", "lines", "ACGT\n\nGGATTACA\r\nTTT\n");
   put(d / "patterns", "fasta", ">g1\nACGTACGT\n>g2\nTTGCA\n");
+  // fuzz_cli: argument lists over the files its sandbox holds
+  const std::pair<const char*, std::string> cli[] = {
+      {"search", args({"search", "the", "t.txt"})},
+      {"search-k", args({"search", "-k", "1", "-n", "--color", "always", "earth", "t.txt"})},
+      {"search-f", args({"search", "-f", "p.txt", "-c", "t.txt", "g.fa"})},
+      {"search-strands", args({"search", "--both-strands", "-k", "2", "--align", "ACGTACG", "g.fa.gz"})},
+      {"search-context", args({"search", "-C", "1", "-w", "-i", "THE", "t.txt"})},
+      {"search-r", args({"search", "-r", "-l", "ACGT"})},
+      {"search-json", args({"search", "--format", "json", "-m", "2", "--pattern-names", "-f", "guides.txt", "g.fa"})},
+      {"best", args({"best", "ACGTTGCA", "g.fa"})},
+      {"index-count", args({"index", "count", "t.thi", "the", "earth"})},
+      {"index-locate", args({"index", "locate", "--check", "t.thi", "-f", "p.txt"})},
+      {"index-verify", args({"index", "verify", "t.thi", "t.txt"})},
+      {"index-build", args({"index", "build", "-M", "4", "--small", "g.fa", "-o", "out.thi"})},
+      {"index-extract", args({"index", "extract", "t.thi", "5", "20"})},
+      {"search-index", args({"search", "--index", "t.thi", "--count-matches", "the"})},
+      {"offtarget", args({"offtarget", "--pam", "NGG", "--mismatches", "3", "--dna-bulges", "1", "guides.txt", "g.fa"})},
+  };
+  for (const auto& [name, bytes] : cli) put(d / "cli", name, bytes);
   return 0;
 }

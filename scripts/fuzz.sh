@@ -15,7 +15,7 @@ build=${1:-build-fuzz}
 secs=${2:-60}
 dir=$build/fuzz
 status=0
-for target in fuzz_records fuzz_streams fuzz_search fuzz_patterns fuzz_index; do
+for target in fuzz_records fuzz_streams fuzz_search fuzz_patterns fuzz_index fuzz_cli; do
   seeds=$dir/seeds/${target#fuzz_}
   corpus=$dir/corpus/${target#fuzz_}
   mkdir -p "$corpus"

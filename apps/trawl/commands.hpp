@@ -32,6 +32,10 @@ struct run_state {
   int exit_code = 0;
 };
 
+/// The whole command line: parses argv, runs the subcommand, reports errors on stderr; returns
+/// the exit status. run.cpp
+int run(int argc, char** argv);
+
 void add_search_command(CLI::App& root, run_state& state);  // cmd_search.cpp
 void add_best_command(CLI::App& root, run_state& state);    // cmd_best.cpp
 void add_index_command(CLI::App& root, run_state& state);   // cmd_index.cpp
