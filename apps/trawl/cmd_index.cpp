@@ -170,7 +170,7 @@ void add_index_command(CLI::App& root, run_state& state) {
       ->check(CLI::Range(1, 4096));
   build->add_flag("--small", a->small,
                   "the small profile for repetitive text: hybrid-bitvector FM-index (~4 bits per S'' byte), M = 16 "
-                  "unless -M is given (kjv-rep50.txt: 0.34 bits/char)");
+                  "unless -M is given (kjv-rep50.txt: 0.28 bits/char)");
   build->add_flag("--progress", a->progress, "print progress on stderr (default when stderr is a terminal)");
   build->add_flag("-q,--quiet", a->quiet, "print nothing");
   build->callback([a, &state] { state.exit_code = run_build(*a); });
