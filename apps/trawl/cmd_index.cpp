@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "commands.hpp"
+#include "mpi.hpp"
 #include "patterns.hpp"
 #include "output.hpp"
 #include "trawl/error.hpp"
@@ -52,7 +53,7 @@ std::vector<std::string> all_patterns(const index_args& a) {
 int run_build(const index_args& a) {
   const auto t0 = std::chrono::steady_clock::now();
   auto in = io::input_buffer::open(a.input);
-  const bool show = !a.quiet && (a.progress || isatty(2) != 0);
+  const bool show = !a.quiet && (a.progress || (isatty(2) != 0 && !mpi::launched()));
   index::build_options bo;
   bo.max_len = a.max_len != 0 ? a.max_len : a.small ? 16 : 32;
   if (a.small) bo.profile = index::fm_profile::small;

@@ -11,6 +11,7 @@
 
 #include "check.hpp"
 #include "commands.hpp"
+#include "mpi.hpp"
 #include "devices.hpp"
 #include "lines.hpp"
 #include "patterns.hpp"
@@ -251,7 +252,7 @@ int run_search(search_args& a) {
   // k = 0, 1, 2 ... runs as it reads; the engine's name is still checked.)
   auto matcher = make_matcher(patterns, so);
 
-  const bool tty = isatty(1) != 0;
+  const bool tty = isatty(1) != 0 && !mpi::launched();
   const bool color = a.color == "always" || (a.color == "auto" && tty && getenv("NO_COLOR") == nullptr);
   print_options po;
   po.align = a.align;

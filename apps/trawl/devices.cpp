@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "mpi.hpp"
 #include "trawl/error.hpp"
 
 namespace trawl::cli {
@@ -55,7 +56,7 @@ stream_result search_on_device(const matcher& cpu, const std::vector<std::string
                                search_sink& sink, const matcher_wrap& wrap) {
   options.device = device.kind;
   if (choose_device(options, patterns.size(), input.expected_size()) != device_kind::gpu)
-    return search_input(cpu, input, options, stream, sink);
+    return mpi::search(cpu, input, options, stream, sink);
   // A device streams each slice in its own chunks: one slice per device for a mapped input, or
   // a chunk of a stream; one thread per device and one more, so the next chunk is read while
   // the devices search.
@@ -66,7 +67,7 @@ stream_result search_on_device(const matcher& cpu, const std::vector<std::string
   options.threads = static_cast<unsigned>(workers + 1);
   const auto gpu = gpu::make_matcher(patterns, options, device.gpu);
   const auto wrapped = wrap ? wrap(*gpu) : nullptr;
-  return search_input(wrapped ? *wrapped : *gpu, input, options, gst, sink);
+  return mpi::search(wrapped ? *wrapped : *gpu, input, options, gst, sink);
 }
 
 }  // namespace trawl::cli

@@ -1,12 +1,15 @@
-// main.cpp — the trawl executable: process-wide signal settings, then the command line (run.cpp).
+// main.cpp — the trawl executable: process-wide settings (signals, MPI), then the command line
+// (run.cpp).
 #include <signal.h>
 
 #include "commands.hpp"
+#include "mpi.hpp"
 #include "trawl/io.hpp"
 
 int main(int argc, char** argv) {
   // A closed pipe shows up as EPIPE on write (handled quietly), not as a signal.
   signal(SIGPIPE, SIG_IGN);
   trawl::io::install_sigbus_guard();
-  return trawl::cli::run(argc, argv);
+  trawl::cli::mpi::session mpi(argc, argv);  // under mpirun / srun (mpi.hpp)
+  return mpi.finish(trawl::cli::run(argc, argv));
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "mpi.hpp"
 #include "output.hpp"
 #include "trawl/error.hpp"
 
@@ -47,6 +48,12 @@ std::string suggestion(const CLI::App& cmd) {
   return {};
 }
 
+/// An error line on stderr; under MPI, only rank 0's (the others keep theirs: mpi.hpp).
+void report(const std::string& line) {
+  if (trawl::cli::mpi::rank() == 0) std::fprintf(stderr, "%s\n", line.c_str());
+  else trawl::cli::mpi::keep_error(line);
+}
+
 }  // namespace
 
 int trawl::cli::run(int argc, char** argv) {
@@ -75,22 +82,22 @@ int trawl::cli::run(int argc, char** argv) {
       std::string best;
       for (const CLI::App* sub : app.get_subcommands({}))
         if (distance(argv[1], sub->get_name()) <= 2) best = sub->get_name();
-      std::fprintf(stderr, "trawl: unknown command '%s'%s (see trawl --help)\n", argv[1],
-                   best.empty() ? "" : ("; did you mean " + best + "?").c_str());
+      report(fmt::format("trawl: unknown command '{}'{} (see trawl --help)", argv[1],
+                         best.empty() ? "" : "; did you mean " + best + "?"));
       return 2;
     }
-    std::fprintf(stderr, "trawl: %s%s (see %s)\n", e.what(), hint.c_str(), help.c_str());
+    report(fmt::format("trawl: {}{} (see {})", e.what(), hint, help));
     return 2;
   } catch (const trawl::cli::broken_pipe&) {
     return state.exit_code;
   } catch (const trawl::error& e) {
-    std::fprintf(stderr, "trawl: %s\n", e.what());
+    report(fmt::format("trawl: {}", e.what()));
     return 2;
   } catch (const std::bad_alloc&) {
-    std::fprintf(stderr, "trawl: out of memory\n");
+    report("trawl: out of memory");
     return 2;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "trawl: %s\n", e.what());
+    report(fmt::format("trawl: {}", e.what()));
     return 2;
   }
   // Output written through stdio (index build's summary) is checked here, once: a full disk
@@ -98,7 +105,7 @@ int trawl::cli::run(int argc, char** argv) {
   errno = 0;
   if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
     if (errno == EPIPE) return state.exit_code;
-    std::fprintf(stderr, "trawl: cannot write the output: %s\n", errno != 0 ? std::strerror(errno) : "write error");
+    report(fmt::format("trawl: cannot write the output: {}", errno != 0 ? std::strerror(errno) : "write error"));
     return 2;
   }
   return state.exit_code;

@@ -56,6 +56,10 @@ struct stream_options {
   io::format format = io::format::automatic;  ///< automatic: detected from the first bytes
   std::size_t chunk_size = 0;  ///< new bytes per chunk; 0 = automatic (4 MiB); 1 works
   int idle_ms = 50;            ///< a stream that pauses this long has its bytes so far searched
+  /// Slices scanned at once; 0 = the search's threads. A matcher whose scans mostly wait on
+  /// work done elsewhere (other processes, devices) can ask for more: the search then runs
+  /// this many workers, most of them waiting, on the threads' cores.
+  unsigned scans_in_flight = 0;
 };
 
 /// What a stream search did.

@@ -6,6 +6,7 @@
 // delivery), so the output is in text order and identical for every thread count and slice
 // size. Approximate clusters cut by a slice edge arrive flagged (hit::open) and are merged
 // here before delivery. O(n) bytes scanned plus (lookbehind + lookahead) per slice.
+#include <tbb/global_control.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
@@ -600,9 +601,10 @@ class chunker final : public io::record_handler {
 /// of jobs and the in-order delivery to the sink.
 class stream_search {
  public:
-  stream_search(const matcher& m, const search_options& o, search_sink& sink) : m_(m), o_(o), sink_(sink) {
+  stream_search(const matcher& m, const search_options& o, search_sink& sink, unsigned scans_in_flight = 0)
+      : m_(m), o_(o), sink_(sink) {
     const auto cores = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
-    threads_ = o.threads != 0 ? std::min(o.threads, cores) : cores;
+    threads_ = std::max(o.threads != 0 ? std::min(o.threads, cores) : cores, scans_in_flight);
     one_id_ = m.one_pattern_strand();
     wants_text_ = sink.wants_text();
     deliver_cb_ = [this](std::span<const hit> hs) {
@@ -679,6 +681,10 @@ class stream_search {
   void run_parallel() {
     // The slices' hit vectors are recycled: a dense output would otherwise fault in fresh
     // pages for every slice. At most the jobs in flight hold one each.
+    // more workers than cores only when scans wait elsewhere (stream_options::scans_in_flight)
+    std::optional<tbb::global_control> allow;
+    if (threads_ > tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism))
+      allow.emplace(tbb::global_control::max_allowed_parallelism, threads_);
     tbb::task_arena arena(static_cast<int>(threads_));
     arena.execute([&] {
       tbb::parallel_pipeline(
@@ -901,7 +907,7 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
 
 stream_result search_input(const matcher& m, io::source& input, const search_options& options,
                            const stream_options& stream, search_sink& sink) {
-  return stream_search(m, options, sink).run_input(input, stream);
+  return stream_search(m, options, sink, stream.scans_in_flight).run_input(input, stream);
 }
 
 std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns, const search_options& options) {

@@ -1,0 +1,361 @@
+// mpi.cpp — trawl under mpirun / srun: see mpi.hpp.
+//
+// Messages (a private duplicate of MPI_COMM_WORLD): rank 0 sends a worker a scan as a header
+// with the tag of the slot it fills (slots: one per thread of each rank), followed for a slice
+// sent by value by its bytes; the worker answers on the same tag with a status word and the
+// hits (or an error line). Control messages (end of a search, end of the job with its status)
+// use their own tag. Rank 0's scheduler threads call MPI concurrently
+// (MPI_THREAD_MULTIPLE); a worker receives on its main thread and answers from its tasks.
+#include "mpi.hpp"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "trawl/error.hpp"
+#include "trawl/hit.hpp"
+
+#ifdef TRAWL_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace trawl::cli::mpi {
+
+#ifndef TRAWL_HAVE_MPI
+
+session::session(int&, char**&) {}
+session::~session() = default;
+int session::finish(int status) { return status; }
+void keep_error(const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); }
+bool launched() { return false; }
+bool active() { return false; }
+int rank() { return 0; }
+int size() { return 1; }
+stream_result search(const matcher& m, io::source& input, const search_options& options,
+                     const stream_options& stream, search_sink& sink) {
+  return search_input(m, input, options, stream, sink);
+}
+
+#else
+
+namespace {
+
+static_assert(std::is_trivially_copyable_v<hit>, "hits travel as bytes");
+
+constexpr int ctrl_tag = 32000;     // above every slot's tag
+constexpr int threads_tag = 32001;  // a worker's thread count, at the start of each search
+enum : std::uint64_t { msg_scan_value = 1, msg_scan_file = 2, msg_search_done = 3, msg_finish = 4 };
+
+/// A scan request: what the worker needs besides the bytes.
+struct request {
+  std::uint64_t kind = 0;
+  std::uint64_t base = 0;       // by value: sequence offset of the first byte sent; by file: file offset of seq
+  std::uint64_t seq_size = 0;   // by file: bytes of seq; by value: bytes sent
+  std::uint64_t own_begin = 0;  // in sequence coordinates
+  std::uint64_t own_end = 0;
+  std::uint64_t file_size = 0;  // by file: the mapped file's size (a check that both ranks see one file)
+};
+
+struct state {
+  bool on = false;
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0, size = 1;
+  bool finished = false;  // MPI_Finalize done
+  std::string error;      // a worker's own error line (keep_error)
+  int err = 2;            // a worker's real stderr (its fd 2 is /dev/null)
+} g;
+
+[[noreturn]] void abort_job(const std::string& what) {
+  if (!g.error.empty()) dprintf(g.err, "%s (rank %d)\n", g.error.c_str(), g.rank);
+  dprintf(g.err, "trawl: rank %d: %s\n", g.rank, what.c_str());
+  MPI_Abort(g.comm, 2);
+  std::_Exit(2);
+}
+
+/// The next message from `source` with `tag` (or any), matched for MPI_Mrecv. MPI's blocking
+/// calls spin a core while they wait, which would take it from this rank's scans (a launcher
+/// binds a rank to its cores): this polls, sleeping between tries.
+MPI_Message wait_message(int source, int tag, MPI_Status& st) {
+  for (int tries = 0;; ++tries) {
+    int flag = 0;
+    MPI_Message msg;
+    MPI_Improbe(source, tag, g.comm, &flag, &msg, &st);
+    if (flag) return msg;
+    if (tries > 32) std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+/// This rank's worker threads: -j, else its share of the host's cores among the ranks there.
+unsigned rank_threads(const search_options& o) {
+  if (o.threads != 0) return o.threads;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && static_cast<unsigned>(CPU_COUNT(&set)) < cores)
+    return static_cast<unsigned>(CPU_COUNT(&set));  // the launcher bound this rank to these cores
+  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  const unsigned per_host = local != nullptr ? static_cast<unsigned>(std::max(1, std::atoi(local))) : 1u;
+  return std::max(1u, cores / per_host);
+}
+
+/// Rank 0's matcher: each scan fills a free slot, local (scanned here) or on a worker.
+class pool_matcher final : public matcher {
+ public:
+  pool_matcher(const matcher& local, unsigned local_slots, const std::vector<int>& remote_threads,
+               std::string_view file)
+      : local_(local), file_(file) {
+    for (unsigned s = 0; s < local_slots; ++s) free_.push_back({0, 0});
+    int tag = 0;
+    // two slots per remote thread: its next slice is there when it finishes one
+    for (std::size_t r = 1; r < remote_threads.size(); ++r)
+      for (int s = 0; s < 2 * remote_threads[r]; ++s) free_.push_back({static_cast<int>(r), tag++});
+    if (tag >= ctrl_tag) throw error(errc::invalid_argument, "MPI: too many worker threads (at most 32000 in all)");
+  }
+  [[nodiscard]] std::size_t slots() const { return free_.size(); }
+  [[nodiscard]] std::size_t lookbehind() const override { return local_.lookbehind(); }
+  [[nodiscard]] std::size_t lookahead() const override { return local_.lookahead(); }
+  [[nodiscard]] hit_key key() const override { return local_.key(); }
+  [[nodiscard]] bool one_pattern_strand() const override { return local_.one_pattern_strand(); }
+
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    const slot s = acquire();
+    struct give_back {
+      const pool_matcher& p;
+      slot s;
+      ~give_back() { p.release(s); }
+    } back{*this, s};
+    if (s.rank == 0) return local_.scan(seq, own_begin, own_end, out);
+    request q;
+    q.own_begin = own_begin;
+    q.own_end = own_end;
+    const char* send = nullptr;
+    std::uint64_t shift = 0;  // added to the worker's hit coordinates
+    if (!file_.empty() && seq.data() >= file_.data() && seq.data() + seq.size() <= file_.data() + file_.size()) {
+      q.kind = msg_scan_file;  // the worker reads the same bytes from its own mapping
+      q.base = static_cast<std::uint64_t>(seq.data() - file_.data());
+      q.seq_size = seq.size();
+      q.file_size = file_.size();
+    } else {
+      q.kind = msg_scan_value;  // the bytes the scan may read, in the worker's coordinates
+      const std::size_t lo = own_begin - std::min(own_begin, lookbehind());
+      const std::size_t hi = std::min(seq.size(), own_end + lookahead());
+      q.base = lo;
+      q.seq_size = hi - lo;
+      q.own_begin -= lo;
+      q.own_end -= lo;
+      send = seq.data() + lo;
+      shift = lo;
+    }
+    MPI_Send(&q, sizeof q, MPI_BYTE, s.rank, s.tag, g.comm);
+    if (send != nullptr) MPI_Send(send, static_cast<int>(q.seq_size), MPI_BYTE, s.rank, s.tag, g.comm);
+    MPI_Status st;
+    MPI_Message msg = wait_message(s.rank, s.tag, st);
+    int bytes = 0;
+    MPI_Get_count(&st, MPI_BYTE, &bytes);
+    std::vector<char> reply(static_cast<std::size_t>(bytes));
+    MPI_Mrecv(reply.data(), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+    if (reply.empty() || reply[0] != 0)
+      throw error(errc::io_error, "MPI: rank " + std::to_string(s.rank) + ": " +
+                                      (reply.empty() ? std::string("empty reply") : std::string(reply.begin() + 1, reply.end())));
+    const std::size_t n = (reply.size() - 8) / sizeof(hit), at = out.size();
+    out.resize(at + n);
+    std::memcpy(static_cast<void*>(out.data() + at), reply.data() + 8, n * sizeof(hit));
+    for (std::size_t i = at; i < out.size(); ++i) out[i].start += shift, out[i].end += shift;
+  }
+
+ private:
+  struct slot {
+    int rank, tag;
+  };
+  slot acquire() const {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return !free_.empty(); });
+    const slot s = free_.back();
+    free_.pop_back();
+    return s;
+  }
+  void release(slot s) const {
+    {
+      std::lock_guard lock(mu_);
+      free_.push_back(s);
+    }
+    cv_.notify_one();
+  }
+
+  const matcher& local_;
+  std::string_view file_;
+  mutable std::mutex mu_;
+  mutable std::condition_variable cv_;
+  mutable std::vector<slot> free_;
+};
+
+/// A worker's side of one search: scans until rank 0 ends the search (or the job), on a pool
+/// of its own threads (oneTBB's workers may be limited to none when the launcher binds the
+/// rank to one core) while this thread receives.
+void serve(const matcher& m, io::source& input, unsigned threads) {
+  const std::string_view file = input.is_mapped() ? input.mapped() : std::string_view();
+  struct work {
+    request q;
+    int tag = 0;
+    std::string bytes;
+  };
+  std::mutex mu, send_mu;  // send_mu: one reply at a time
+  std::condition_variable cv;
+  std::deque<work> queue;
+  bool closing = false;
+  auto scan_one = [&](const work& w) {
+    std::string reply(8, '\0');
+    try {
+      const std::string_view seq = w.q.kind == msg_scan_value ? std::string_view(w.bytes) : file.substr(w.q.base, w.q.seq_size);
+      std::vector<hit> hits;
+      m.scan(seq, w.q.own_begin, w.q.own_end, hits);
+      reply.append(reinterpret_cast<const char*>(hits.data()), hits.size() * sizeof(hit));
+    } catch (const std::exception& e) {
+      reply = std::string(1, '\1') + e.what();
+    }
+    std::lock_guard lock(send_mu);
+    MPI_Send(reply.data(), static_cast<int>(reply.size()), MPI_BYTE, 0, w.tag, g.comm);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (;;) {
+        work w;
+        {
+          std::unique_lock lock(mu);
+          cv.wait(lock, [&] { return closing || !queue.empty(); });
+          if (queue.empty()) return;
+          w = std::move(queue.front());
+          queue.pop_front();
+        }
+        scan_one(w);
+      }
+    });
+  auto stop = [&] {
+    {
+      std::lock_guard lock(mu);
+      closing = true;
+    }
+    cv.notify_all();
+    for (auto& t : pool) t.join();
+  };
+  for (;;) {
+    work w;
+    MPI_Status st;
+    MPI_Message msg = wait_message(0, MPI_ANY_TAG, st);
+    MPI_Mrecv(&w.q, sizeof w.q, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+    if (st.MPI_TAG == ctrl_tag) {
+      stop();
+      if (w.q.kind == msg_search_done) return;
+      MPI_Finalize();  // msg_finish: rank 0 ended the job (it failed before this search ended)
+      std::_Exit(static_cast<int>(w.q.base));
+    }
+    w.tag = st.MPI_TAG;
+    if (w.q.kind == msg_scan_value) {
+      w.bytes.resize(w.q.seq_size);
+      MPI_Recv(w.bytes.data(), static_cast<int>(w.q.seq_size), MPI_BYTE, 0, w.tag, g.comm, MPI_STATUS_IGNORE);
+    } else if (w.q.kind != msg_scan_file || file.size() != w.q.file_size || w.q.base + w.q.seq_size > file.size()) {
+      abort_job("the input differs from rank 0's (a shared file system is needed)");
+    }
+    {
+      std::lock_guard lock(mu);
+      queue.push_back(std::move(w));
+    }
+    cv.notify_one();
+  }
+}
+
+}  // namespace
+
+session::session(int& argc, char**& argv) {
+  const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr ||
+                        std::getenv("PMI_RANK") != nullptr;
+  if (!launched) return;
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_dup(MPI_COMM_WORLD, &g.comm);
+  MPI_Comm_rank(g.comm, &g.rank);
+  MPI_Comm_size(g.comm, &g.size);
+  g.on = true;
+  if (provided < MPI_THREAD_MULTIPLE) abort_job("this MPI library does not allow MPI calls from several threads");
+  if (g.rank != 0) {  // rank 0 prints the output and the errors that every rank meets
+    const int null = ::open("/dev/null", O_WRONLY);
+    g.err = ::dup(2);
+    if (null >= 0) ::dup2(null, 1), ::dup2(null, 2);
+  }
+}
+
+session::~session() {
+  if (g.on && !g.finished) MPI_Finalize();
+}
+
+int session::finish(int status) {
+  if (!g.on) return status;
+  if (g.rank == 0) {
+    request q;
+    q.kind = msg_finish;
+    q.base = static_cast<std::uint64_t>(status);
+    for (int r = 1; r < g.size; ++r) MPI_Send(&q, sizeof q, MPI_BYTE, r, ctrl_tag, g.comm);
+  } else {
+    request q;
+    MPI_Status st;
+    MPI_Recv(&q, sizeof q, MPI_BYTE, 0, MPI_ANY_TAG, g.comm, &st);
+    if (st.MPI_TAG != ctrl_tag || q.kind != msg_finish)
+      abort_job(status == 2 ? "failed where rank 0 did not (see its message above)"
+                            : "out of step with rank 0 (a different command or input?)");
+    if (status != 2 || q.base == 2) status = static_cast<int>(q.base);
+  }
+  g.finished = true;
+  MPI_Finalize();
+  return status;
+}
+
+void keep_error(const std::string& line) { g.error = line; }
+bool launched() { return g.on; }
+bool active() { return g.on && g.size > 1; }
+int rank() { return g.rank; }
+int size() { return g.size; }
+
+stream_result search(const matcher& m, io::source& input, const search_options& options, const stream_options& stream,
+                     search_sink& sink) {
+  if (!active()) return search_input(m, input, options, stream, sink);
+  int threads = static_cast<int>(rank_threads(options));
+  std::vector<int> all(static_cast<std::size_t>(g.size), threads);
+  if (g.rank != 0) MPI_Send(&threads, 1, MPI_INT, 0, threads_tag, g.comm);
+  else
+    for (int r = 1; r < g.size; ++r) MPI_Recv(&all[static_cast<std::size_t>(r)], 1, MPI_INT, r, threads_tag, g.comm, MPI_STATUS_IGNORE);
+  if (g.rank != 0) {
+    serve(m, input, static_cast<unsigned>(threads));
+    return {};
+  }
+  search_options o = options;
+  o.threads = static_cast<unsigned>(threads);
+  if (o.slice_size != 0) o.slice_size = std::max<std::size_t>(o.slice_size / static_cast<std::size_t>(g.size), 1u << 16);
+  const pool_matcher pool(m, static_cast<unsigned>(threads), all, input.is_mapped() ? input.mapped() : std::string_view());
+  stream_options so = stream;
+  so.scans_in_flight = static_cast<unsigned>(pool.slots());
+  struct end_search {
+    ~end_search() {
+      request q;
+      q.kind = msg_search_done;
+      for (int r = 1; r < g.size; ++r) MPI_Send(&q, sizeof q, MPI_BYTE, r, ctrl_tag, g.comm);
+    }
+  } done;
+  return search_input(pool, input, o, so, sink);
+}
+
+#endif
+
+}  // namespace trawl::cli::mpi

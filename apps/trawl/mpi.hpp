@@ -1,0 +1,54 @@
+// mpi.hpp — trawl under mpirun / srun (OpenMPI; built when CMake finds MPI).
+//
+// Every rank runs the same command line. Rank 0 runs the command as one process would, with
+// one difference: the slices its scheduler cuts are scanned on every rank (its own threads
+// included), each remote rank taking as many at once as it has threads. A slice of a regular
+// file goes out as its coordinates (every rank maps the same file: a shared file system), any
+// other slice as its bytes; the hits come back to rank 0, whose scheduler orders, merges and
+// prints them exactly as for one process, so the output is byte-identical. The other ranks
+// print nothing (their stdout is /dev/null) and only serve scans: each of their searches is
+// paired with rank 0's by order, and they report an error only when it is theirs alone: a
+// rank that fails where rank 0 did not aborts the whole job with its message.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "trawl/search.hpp"
+#include "trawl/stream.hpp"
+
+namespace trawl::cli::mpi {
+
+/// MPI for the life of the process: initialized when the process was started by an MPI
+/// launcher (and MPI is built in), else nothing. On ranks other than 0, stdout and stderr
+/// become /dev/null (what they would print, rank 0 prints).
+class session {
+ public:
+  session(int& argc, char**& argv);
+  ~session();
+  session(const session&) = delete;
+  session& operator=(const session&) = delete;
+  /// The job's exit status: rank 0's, which every rank returns.
+  int finish(int status);
+};
+
+/// A worker's error line, printed (with its rank) only if the job must end because of it:
+/// rank 0 reports the errors every rank meets.
+void keep_error(const std::string& line);
+
+/// True when started by an MPI launcher. Its ranks' stdout and stderr are pseudo-terminals
+/// that it forwards, so they are never taken for a user's terminal.
+bool launched();
+
+/// True in a job of more than one rank.
+bool active();
+int rank();
+int size();
+
+/// One search of `input` with `m`: search_input on rank 0 with the scans spread over every
+/// rank; on the other ranks, the scans rank 0 sends for this search (returns no hits).
+/// Without active(), just search_input.
+stream_result search(const matcher& m, io::source& input, const search_options& options,
+                     const stream_options& stream, search_sink& sink);
+
+}  // namespace trawl::cli::mpi

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# mpi_test.sh TRAWL — `mpirun -np 1..4 trawl ...` against one process, byte for byte: exact,
+# approximate, many patterns, FASTA records, line options, streams (stdin, gzip), offtarget,
+# --index; exit statuses; one error line for an error every rank meets; a rank killed mid-run
+# fails the job. Skips (visibly) when mpirun is missing or trawl was built without MPI.
+set -u
+T=$1
+. "$(dirname "$0")/lib.sh"
+if ! command -v mpirun >/dev/null; then echo "SKIP: mpirun not found"; exit 0; fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+MPIRUN=(timeout 120 mpirun --oversubscribe)
+printf 'hello\n' >"$D/one.txt"
+if [ "$("${MPIRUN[@]}" -np 2 "$T" search -c hello "$D/one.txt" 2>/dev/null | wc -l)" != 1 ]; then
+  echo "SKIP: trawl was built without MPI (every rank printed)"; exit 0
+fi
+
+python3 - "$D" <<'EOF'
+import random, sys
+d = sys.argv[1]
+random.seed(7)
+recs = []
+for r in range(9):
+    lines = ["".join(random.choice("ACGT") for _ in range(60)) for _ in range(random.randint(1, 1500))]
+    recs.append(">chr%d some description\n" % r + "\n".join(lines))
+genome = "\n".join(recs) + "\n"
+guide = "GACGCATAAAGATGAGACGC"
+# planted guides with 0-3 substitutions and an NGG after them, on both strands
+comp = {"A": "T", "C": "G", "G": "C", "T": "A"}
+g = list(genome)
+for i in range(40):
+    at = random.randrange(100, len(g) - 100)
+    if "\n" in genome[at:at + 30] or ">" in genome[at - 80:at + 30]:
+        continue
+    site = list(guide + "AGG")
+    for _ in range(i % 4):
+        site[random.randrange(20)] = random.choice("ACGT")
+    s = "".join(site)
+    if i % 2:
+        s = "".join(comp[c] for c in reversed(s))
+    g[at:at + 23] = list(s)
+open(d + "/g.fa", "w").write("".join(g))
+words = ["the", "lord", "said", "unto", "moses", "and", "aaron", "land", "of", "egypt", "people"]
+text = []
+for i in range(20000):
+    text.append(" ".join(random.choice(words) for _ in range(random.randint(3, 12))))
+open(d + "/t.txt", "w").write("\n".join(text) + "\n")
+open(d + "/pats.txt", "w").write("\n".join(["lord said", "moses and", "land of egypt", "the people", "unto"]) + "\n")
+open(d + "/guides.fa", "w").write(">g1\n%s\n>g2\nTTGCAACGTACGGATTACAG\n>g3\nACGTTGCAAGGCTTACCGAT\n" % guide)
+EOF
+gzip -c "$D/g.fa" >"$D/g.fa.gz"
+"$T" index build -q "$D/t.txt" -o "$D/t.thi"
+
+# compare NAME ARGS... : one process against mpirun -np 1..4, stdout and exit status
+compare() {
+  local name=$1; shift
+  "$T" "$@" >"$D/want" 2>"$D/want.err"; local want_rc=$?
+  for np in 1 2 3 4; do
+    "${MPIRUN[@]}" -np $np "$T" "$@" >"$D/got" 2>"$D/got.err"; local rc=$?
+    same "$D/want" "$D/got" "$name, -np $np"
+    [ "$rc" = "$want_rc" ] && pass || fail "$name, -np $np: exit $rc, want $want_rc ($(head -c 300 "$D/got.err"))"
+  done
+}
+# compare_stdin NAME FILE ARGS... : the same with FILE on stdin
+compare_stdin() {
+  local name=$1 file=$2; shift 2
+  "$T" "$@" <"$file" >"$D/want" 2>/dev/null
+  for np in 2 4; do
+    "${MPIRUN[@]}" -np $np "$T" "$@" <"$file" >"$D/got" 2>"$D/got.err"
+    same "$D/want" "$D/got" "$name, -np $np"
+  done
+}
+
+compare "exact" search GATTACA "$D/g.fa"
+compare "exact, both strands, small slices" search --both-strands --slice-size 4096 ACGTACG "$D/g.fa"
+compare "approximate" search -k 2 --both-strands GACGCATAAAGATGAGACGC "$D/g.fa"
+compare "approximate, every end" search -k 3 --all-ends --slice-size 8192 GACGCATAAAGATGAGACGC "$D/g.fa"
+compare "approximate, alignments" search -k 3 --align --both-strands GACGCATAAAGATGAGACGC "$D/g.fa"
+compare "Hamming, many guides" search --hamming -k 3 --both-strands -f "$D/guides.fa" "$D/g.fa"
+compare "many exact patterns" search -f "$D/pats.txt" "$D/t.txt"
+compare "record counts" search -c -k 1 GACGCATAAAGATGAGACGC "$D/g.fa" "$D/t.txt"
+compare "line options" search -n -C 1 -w "land of egypt" "$D/t.txt"
+compare "lines, -v -c" search -v -c lord "$D/t.txt"
+compare "-m" search -m 5 -k 2 GACGCATAAAGATGAGACGC "$D/g.fa"
+compare "json" search --format json -k 1 --both-strands GACGCATAAAGATGAGACGC "$D/g.fa"
+compare "gzip" search -k 2 GACGCATAAAGATGAGACGC "$D/g.fa.gz"
+compare "no hit" search NOTHEREATALL "$D/t.txt"
+compare "offtarget" offtarget --pam NGG --mismatches 3 "$D/guides.fa" "$D/g.fa"
+compare "offtarget, bulges" offtarget --pam NGG --mismatches 2 --dna-bulges 1 --rna-bulges 1 "$D/guides.fa" "$D/g.fa"
+compare "--index" search --index "$D/t.thi" --count-matches "land of egypt"
+compare "index locate" index locate "$D/t.thi" moses
+compare_stdin "stdin" "$D/g.fa" search -k 2 --both-strands GACGCATAAAGATGAGACGC -
+compare_stdin "stdin, lines" "$D/t.txt" search -n moses -
+
+# an error every rank meets: one line from rank 0 (mpirun adds its own notice)
+"${MPIRUN[@]}" -np 3 "$T" search x "$D/missing.txt" >"$D/out" 2>"$D/err"; rc=$?
+[ "$rc" = 2 ] && pass || fail "missing file: exit $rc"
+[ "$(grep -c '^trawl: ' "$D/err")" = 1 ] && pass || fail "missing file: want one trawl line ($(grep '^trawl' "$D/err" | head -3))"
+
+# a rank killed mid-run: the job fails (non-zero exit, a message), never a clean exit
+python3 -c "
+import random; random.seed(3)
+open('$D/big.txt','w').write(''.join(random.choice('ACGT') for _ in range(3000000)))"
+# (Sellers' DP with a 600-byte pattern: about 3 s a rank, so the kill lands mid-run)
+long=$(head -c 2000 "$D/big.txt" | tail -c 600)
+"${MPIRUN[@]}" -np 3 "$T" search -k 5 -j 1 --algorithm dp "$long" "$D/big.txt" >"$D/out" 2>"$D/err" &
+job=$!
+victim=""
+for _ in $(seq 100); do
+  for p in $(pgrep -f "$D/big.txt" 2>/dev/null); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then victim=$p; fi
+  done
+  [ -n "$victim" ] && break
+  sleep 0.05
+done
+if [ -n "$victim" ]; then
+  sleep 0.3
+  kill -9 "$victim" 2>/dev/null
+  wait $job; rc=$?
+  [ "$rc" != 0 ] && pass || fail "killed rank: exit 0"
+  [ -s "$D/err" ] && pass || fail "killed rank: no message"
+else
+  wait $job
+  fail "killed rank: rank 1 not found"
+fi
+
+echo "mpi_test: $checks checks, $fails failed"
+[ "$fails" = 0 ]
