@@ -47,6 +47,7 @@ struct offtarget_args {
   std::string summary;  ///< --summary FILE
   unsigned threads = 0;
   std::string device = "auto";
+  bool verbose = false;
 };
 
 struct guide {
@@ -534,7 +535,8 @@ int run_offtarget(offtarget_args& a) {
   so.all_ends = true;  // every window: a cluster's one hit could hide a site
   so.starts = false;   // sites are anchored at the PAM, found from the ends
   so.threads = a.threads;
-  const device_choice device = parse_device(a.device);
+  device_choice device = parse_device(a.device);
+  device.verbose = a.verbose;
   const auto m = make_matcher(patterns, so);
   // Candidates without a site are dropped on the workers; a site reaches m + P + DNA bulges
   // before a candidate's end, and DNA + RNA bulges past it.
@@ -599,6 +601,7 @@ void add_offtarget_command(CLI::App& root, run_state& state) {
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)")->check(integer_in(0, 1 << 16));
   cmd->add_option("--device", a->device, "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large)")
       ->check(device_validator());
+  cmd->add_flag("--verbose", a->verbose, "say on stderr where each input runs (CPU or GPU, and why) and how it is split");
   cmd->callback([a, &state] { state.exit_code = run_offtarget(*a); });
 }
 

@@ -46,6 +46,7 @@ struct search_args {
   std::string format, color = "auto";
   bool fasta = false, no_fasta = false;
   std::string device = "auto";
+  bool verbose = false;
   std::string index;
   std::size_t chunk_size = 0;
   std::string inflater = "auto";
@@ -223,7 +224,8 @@ int run_search(search_args& a) {
   const bool line_view = print_lines || a.count || (a.invert && (listing || a.quiet));
   check_combinations(a, print_lines || a.count || a.invert);
   const std::vector<std::string> files = a.index.empty() ? expand_inputs(names, a.recursive) : names;
-  const device_choice device = parse_device(a.device);
+  device_choice device = parse_device(a.device);
+  device.verbose = a.verbose;
 
   search_options so;
   so.max_errors = a.k;
@@ -402,6 +404,7 @@ void add_search_command(CLI::App& root, run_state& state) {
                   "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large; a list spreads "
                   "the input over those GPUs, a GPU listed twice runs two workers)")
       ->check(device_validator());
+  cmd->add_flag("--verbose", a->verbose, "say on stderr where each input runs (CPU or GPU, and why) and how it is split");
   cmd->add_option("--index", a->index, "search a Hybrid Index built by `trawl index build` (exact search)");
   cmd->callback([a, &state] { state.exit_code = run_search(*a); });
 }

@@ -2,6 +2,7 @@
 #include "devices.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "mpi.hpp"
 #include "trawl/error.hpp"
@@ -55,8 +56,14 @@ stream_result search_on_device(const matcher& cpu, const std::vector<std::string
                                search_options options, const stream_options& stream, const device_choice& device,
                                search_sink& sink, const matcher_wrap& wrap) {
   options.device = device.kind;
-  if (choose_device(options, patterns.size(), input.expected_size()) != device_kind::gpu)
-    return mpi::search(cpu, input, options, stream, sink);
+  const std::uint64_t bytes = input.expected_size();
+  const bool on_gpu = choose_device(options, patterns.size(), bytes) == device_kind::gpu;
+  if (device.verbose && mpi::rank() == 0)
+    std::fprintf(stderr, "trawl: %s: %s (%zu pattern%s%s over %s bytes; --device %s)\n", input.name().c_str(),
+                 on_gpu ? "GPU" : "CPU", patterns.size(), patterns.size() == 1 ? "" : "s",
+                 options.both_strands ? " x 2 strands" : "", bytes ? std::to_string(bytes).c_str() : "an unknown number of",
+                 device.kind == device_kind::automatic ? "auto: the cost model's choice" : "as asked");
+  if (!on_gpu) return mpi::search(cpu, input, options, stream, sink, device.verbose);
   // A device streams each slice in its own chunks: one slice per device for a mapped input, or
   // a chunk of a stream; one thread per device and one more, so the next chunk is read while
   // the devices search.
@@ -67,7 +74,7 @@ stream_result search_on_device(const matcher& cpu, const std::vector<std::string
   options.threads = static_cast<unsigned>(workers + 1);
   const auto gpu = gpu::make_matcher(patterns, options, device.gpu);
   const auto wrapped = wrap ? wrap(*gpu) : nullptr;
-  return mpi::search(wrapped ? *wrapped : *gpu, input, options, gst, sink);
+  return mpi::search(wrapped ? *wrapped : *gpu, input, options, gst, sink, device.verbose);
 }
 
 }  // namespace trawl::cli

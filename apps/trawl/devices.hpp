@@ -23,6 +23,7 @@ CLI::Validator device_validator();
 struct device_choice {
   device_kind kind = device_kind::automatic;
   gpu::gpu_options gpu;  ///< the GPUs listed (gpu: {0}; gpu:all: every one)
+  bool verbose = false;  ///< --verbose: say on stderr where each input runs and how it is split
 };
 
 /// Parses a --device value; throws trawl::error(no_device) when a GPU is asked for and none

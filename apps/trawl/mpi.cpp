@@ -45,7 +45,7 @@ bool active() { return false; }
 int rank() { return 0; }
 int size() { return 1; }
 stream_result search(const matcher& m, io::source& input, const search_options& options,
-                     const stream_options& stream, search_sink& sink) {
+                     const stream_options& stream, search_sink& sink, bool) {
   return search_input(m, input, options, stream, sink);
 }
 
@@ -329,7 +329,7 @@ int rank() { return g.rank; }
 int size() { return g.size; }
 
 stream_result search(const matcher& m, io::source& input, const search_options& options, const stream_options& stream,
-                     search_sink& sink) {
+                     search_sink& sink, bool verbose) {
   if (!active()) return search_input(m, input, options, stream, sink);
   int threads = static_cast<int>(rank_threads(options));
   std::vector<int> all(static_cast<std::size_t>(g.size), threads);
@@ -346,6 +346,15 @@ stream_result search(const matcher& m, io::source& input, const search_options& 
   const pool_matcher pool(m, static_cast<unsigned>(threads), all, input.is_mapped() ? input.mapped() : std::string_view());
   stream_options so = stream;
   so.scans_in_flight = static_cast<unsigned>(pool.slots());
+  if (verbose) {
+    int remote = 0;
+    for (int r = 1; r < g.size; ++r) remote += all[static_cast<std::size_t>(r)];
+    std::fprintf(stderr,
+                 "trawl: %s: split by text over %d MPI ranks: slices scanned on %d threads here and %d on the "
+                 "other ranks (%zu slots), every rank holding every pattern; slices of %s\n",
+                 input.name().c_str(), g.size, threads, remote, pool.slots(),
+                 input.is_mapped() ? "this file travel as coordinates" : "this stream travel as bytes");
+  }
   struct end_search {
     ~end_search() {
       request q;

@@ -48,7 +48,8 @@ int size();
 /// One search of `input` with `m`: search_input on rank 0 with the scans spread over every
 /// rank; on the other ranks, the scans rank 0 sends for this search (returns no hits).
 /// Without active(), just search_input.
+/// With `verbose`, rank 0 says on stderr how the search is split.
 stream_result search(const matcher& m, io::source& input, const search_options& options,
-                     const stream_options& stream, search_sink& sink);
+                     const stream_options& stream, search_sink& sink, bool verbose = false);
 
 }  // namespace trawl::cli::mpi
