@@ -96,7 +96,7 @@ int run_count(const index_args& a) {
   const auto ix = index::hybrid_index::load(a.index_path);
   const auto ps = all_patterns(a);
   std::vector<std::uint64_t> counts(ps.size(), 0);
-  for (const auto& h : ix.search_records(ps, locate_opts(a))) ++counts[h.h.pattern];
+  for (const auto& h : mpi::search_records(ix, ps, locate_opts(a))) ++counts[h.h.pattern];
   writer w;
   bool any = false;
   for (std::size_t i = 0; i < ps.size(); ++i) {
@@ -110,7 +110,7 @@ int run_count(const index_args& a) {
 int run_locate(const index_args& a) {
   const auto ix = index::hybrid_index::load(a.index_path);
   const auto ps = all_patterns(a);
-  const auto hits = ix.search_records(ps, locate_opts(a));
+  const auto hits = mpi::search_records(ix, ps, locate_opts(a));
   writer w;
   const auto recs = ix.records();
   for (const auto& h : hits) {

@@ -64,7 +64,7 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
     for (const auto& p : patterns) all.push_back(reverse_complement(p));
   index::locate_options lo;
   lo.threads = so.threads;
-  auto found = idx.search_records(all, lo);
+  auto found = mpi::search_records(idx, all, lo);
   const auto records = idx.records();
   std::vector<std::pair<std::uint32_t, hit>> hits;
   hits.reserve(found.size());

@@ -48,6 +48,10 @@ stream_result search(const matcher& m, io::source& input, const search_options& 
                      const stream_options& stream, search_sink& sink, bool) {
   return search_input(m, input, options, stream, sink);
 }
+std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
+                                              const index::locate_options& options) {
+  return idx.search_records(patterns, options);
+}
 
 #else
 
@@ -57,6 +61,7 @@ static_assert(std::is_trivially_copyable_v<hit>, "hits travel as bytes");
 
 constexpr int ctrl_tag = 32000;     // above every slot's tag
 constexpr int threads_tag = 32001;  // a worker's thread count, at the start of each search
+constexpr int records_tag = 32002;  // a worker's index hits
 enum : std::uint64_t { msg_scan_value = 1, msg_scan_file = 2, msg_search_done = 3, msg_finish = 4 };
 
 /// A scan request: what the worker needs besides the bytes.
@@ -363,6 +368,39 @@ stream_result search(const matcher& m, io::source& input, const search_options& 
     }
   } done;
   return search_input(pool, input, o, so, sink);
+}
+
+std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
+                                              const index::locate_options& options) {
+  if (!active()) return idx.search_records(patterns, options);
+  static_assert(std::is_trivially_copyable_v<index::record_hit>, "index hits travel as bytes");
+  std::vector<std::string> mine;
+  std::vector<std::uint32_t> global;  // pattern number of each of mine
+  for (std::size_t i = static_cast<std::size_t>(g.rank); i < patterns.size(); i += static_cast<std::size_t>(g.size)) {
+    mine.push_back(patterns[i]);
+    global.push_back(static_cast<std::uint32_t>(i));
+  }
+  std::vector<index::record_hit> hits = mine.empty() ? std::vector<index::record_hit>() : idx.search_records(mine, options);
+  for (auto& h : hits) h.h.pattern = global[h.h.pattern];
+  if (g.rank != 0) {
+    MPI_Send(hits.data(), static_cast<int>(hits.size() * sizeof(index::record_hit)), MPI_BYTE, 0, records_tag, g.comm);
+    return {};
+  }
+  for (int r = 1; r < g.size; ++r) {
+    MPI_Status st;
+    MPI_Message msg = wait_message(r, records_tag, st);
+    int bytes = 0;
+    MPI_Get_count(&st, MPI_BYTE, &bytes);
+    const std::size_t at = hits.size(), n = static_cast<std::size_t>(bytes) / sizeof(index::record_hit);
+    hits.resize(at + n);
+    MPI_Mrecv(static_cast<void*>(hits.data() + at), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+  }
+  std::sort(hits.begin(), hits.end(), [](const index::record_hit& a, const index::record_hit& b) {
+    if (a.record != b.record) return a.record < b.record;
+    if (a.h.start != b.h.start) return a.h.start < b.h.start;
+    return a.h.pattern < b.h.pattern;
+  });
+  return hits;
 }
 
 #endif

@@ -8,12 +8,14 @@
 // prints them exactly as for one process, so the output is byte-identical. The other ranks
 // print nothing (their stdout is /dev/null) and only serve scans: each of their searches is
 // paired with rank 0's by order, and they report an error only when it is theirs alone: a
-// rank that fails where rank 0 did not aborts the whole job with its message.
+// rank that fails where rank 0 did not aborts the whole job with its message. Index queries
+// (search --index, index count/locate) deal the patterns out over the ranks instead.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "trawl/index.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
 
@@ -51,5 +53,11 @@ int size();
 /// With `verbose`, rank 0 says on stderr how the search is split.
 stream_result search(const matcher& m, io::source& input, const search_options& options,
                      const stream_options& stream, search_sink& sink, bool verbose = false);
+
+/// idx.search_records(patterns, options) with the patterns dealt round robin over the ranks:
+/// rank 0 gets every hit, in the order one process gives them (record, start, pattern); the
+/// other ranks get none. Without active(), just idx.search_records.
+std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
+                                              const index::locate_options& options);
 
 }  // namespace trawl::cli::mpi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # mpi_test.sh TRAWL — `mpirun -np 1..4 trawl ...` against one process, byte for byte: exact,
 # approximate, many patterns, FASTA records, line options, streams (stdin, gzip), offtarget,
-# --index; exit statuses; one error line for an error every rank meets; a rank killed mid-run
+# --index and index count/locate (the patterns dealt over the ranks); exit statuses; one error line for an error every rank meets; a rank killed mid-run
 # fails the job. Skips (visibly) when mpirun is missing or trawl was built without MPI.
 set -u
 T=$1
@@ -88,6 +88,8 @@ compare "offtarget" offtarget --pam NGG --mismatches 3 "$D/guides.fa" "$D/g.fa"
 compare "offtarget, bulges" offtarget --pam NGG --mismatches 2 --dna-bulges 1 --rna-bulges 1 "$D/guides.fa" "$D/g.fa"
 compare "--index" search --index "$D/t.thi" --count-matches "land of egypt"
 compare "index locate" index locate "$D/t.thi" moses
+compare "--index, many patterns, both strands" search --index "$D/t.thi" --both-strands -f "$D/pats.txt"
+compare "index count" index count "$D/t.thi" -f "$D/pats.txt" lord the egypt
 compare_stdin "stdin" "$D/g.fa" search -k 2 --both-strands GACGCATAAAGATGAGACGC -
 compare_stdin "stdin, lines" "$D/t.txt" search -n moses -
 
