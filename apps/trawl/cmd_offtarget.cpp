@@ -43,6 +43,8 @@ struct offtarget_args {
   std::vector<std::string> pams;
   int pam_side = 3;
   int mismatches = 3, pam_mismatches = 0, dna_bulges = 0, rna_bulges = 0;
+  int max_edits = -1;  ///< --max-edits: protospacer mismatches + bulges in all; -1 = no such limit
+  std::string format = "tsv";
   std::uint64_t max_sites = 0;
   std::string summary;  ///< --summary FILE
   unsigned threads = 0;
@@ -314,7 +316,8 @@ class site_finder {
     std::string gq = g.seq;
     if (three) std::reverse(gq.begin(), gq.end());  // read from the PAM outward
     const auto al = align_at_pam(gq, out, g.mismatches, a_.dna_bulges, a_.rna_bulges);
-    if (!al) return;
+    // the best alignment has the fewest edits: beyond --max-edits, so is every other
+    if (!al || (a_.max_edits >= 0 && al->mismatches + al->dna_bulges + al->rna_bulges > a_.max_edits)) return;
     // aligned strings, outward from the PAM, then turned to the guide's 5'->3' order
     std::string ga, ta;
     std::size_t i = 0, j = 0;
@@ -487,9 +490,30 @@ class offtarget_sink final : public search_sink {
     }
     const std::size_t P = pams_[s.pam].size();
     const std::string pam_bases = a_.pam_side == 5 ? s.t_out.substr(0, P) : s.t_out.substr(s.t_out.size() - P);
-    out_.put(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, g.seq, name_, s.start, s.end,
-                         k.dir == strand::forward ? '+' : '-', s.al.mismatches, s.al.dna_bulges, s.al.rna_bulges,
-                         s.g_out, s.t_out, cigar, pam_bases));
+    const char dir = k.dir == strand::forward ? '+' : '-';
+    const auto& al = s.al;
+    if (a_.format == "bed") {  // BED6: score = protospacer edits
+      out_.put(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", name_, s.start, s.end, g.name,
+                           al.mismatches + al.dna_bulges + al.rna_bulges, dir));
+    } else if (a_.format == "json") {  // one object per line
+      out_.put(fmt::format(R"({{"guide":"{}","guide_seq":"{}","chrom":"{}","start":{},"end":{},"strand":"{}",)"
+                           R"("mismatches":{},"dna_bulges":{},"rna_bulges":{},"aligned_guide":"{}","aligned_target":"{}",)"
+                           R"("cigar":"{}","pam":"{}"}})"
+                           "\n",
+                           json_escape(g.name), g.seq, json_escape(name_), s.start, s.end, dir, al.mismatches,
+                           al.dna_bulges, al.rna_bulges, s.g_out, s.t_out, cigar, pam_bases));
+    } else if (a_.format == "casoffinder") {  // Cas-OFFinder 3's columns: the PAM as N in crRNA
+      const std::string spacer_g = a_.pam_side == 5 ? s.g_out.substr(P) : s.g_out.substr(0, s.g_out.size() - P);
+      const std::string cr = a_.pam_side == 5 ? std::string(P, 'N') + spacer_g : spacer_g + std::string(P, 'N');
+      const char* type = al.dna_bulges > 0 && al.rna_bulges > 0 ? "DNA+RNA" : al.dna_bulges > 0 ? "DNA"
+                         : al.rna_bulges > 0                   ? "RNA"
+                                                               : "X";
+      out_.put(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, type, cr, s.t_out, name_, s.start, dir,
+                           al.mismatches, al.dna_bulges + al.rna_bulges));
+    } else {
+      out_.put(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, g.seq, name_, s.start, s.end,
+                           dir, al.mismatches, al.dna_bulges, al.rna_bulges, s.g_out, s.t_out, cigar, pam_bases));
+    }
   }
 
   writer& out_;
@@ -520,7 +544,8 @@ int run_offtarget(offtarget_args& a) {
   int k = 0;
   std::size_t longest = 0;
   for (std::uint32_t gi = 0; gi < guides.size(); ++gi) {
-    k = std::max(k, guides[gi].mismatches + a.pam_mismatches + a.dna_bulges + a.rna_bulges);
+    const int spacer = guides[gi].mismatches + a.dna_bulges + a.rna_bulges;
+    k = std::max(k, (a.max_edits >= 0 ? std::min(spacer, a.max_edits) : spacer) + a.pam_mismatches);
     for (std::uint32_t pi = 0; pi < a.pams.size(); ++pi) {
       patterns.push_back(a.pam_side == 5 ? a.pams[pi] + guides[gi].seq : guides[gi].seq + a.pams[pi]);
       pattern_of.emplace_back(gi, pi);
@@ -547,8 +572,11 @@ int run_offtarget(offtarget_args& a) {
   };
 
   writer out;
-  out.put("#guide\tguide_seq\tchrom\tstart\tend\tstrand\tmismatches\tdna_bulges\trna_bulges\taligned_guide\t"
-          "aligned_target\tcigar\tpam\n");
+  if (a.format == "tsv")
+    out.put("#guide\tguide_seq\tchrom\tstart\tend\tstrand\tmismatches\tdna_bulges\trna_bulges\taligned_guide\t"
+            "aligned_target\tcigar\tpam\n");
+  else if (a.format == "casoffinder")
+    out.put("#Id\tBulge Type\tcrRNA\tDNA\tChromosome\tLocation\tDirection\tMismatches\tBulge Size\n");
   std::vector<std::uint64_t> sites(guides.size(), 0);
   std::vector<bool> warned(guides.size(), false);
   std::vector<site_classes> classes(guides.size());
@@ -594,6 +622,12 @@ void add_offtarget_command(CLI::App& root, run_state& state) {
   cmd->add_option("--pam-mismatches", a->pam_mismatches, "most mismatches in the PAM (default 0)")->check(integer_in(0, 64));
   cmd->add_option("--dna-bulges", a->dna_bulges, "most DNA bulges (extra genome bases; default 0)")->check(integer_in(0, 16));
   cmd->add_option("--rna-bulges", a->rna_bulges, "most RNA bulges (extra guide bases; default 0)")->check(integer_in(0, 16));
+  cmd->add_option("--max-edits", a->max_edits, "most protospacer mismatches and bulges in all (default: no such limit)")
+      ->check(integer_in(0, 96));
+  cmd->add_option("--format", a->format,
+                  "tsv (default: the columns above), casoffinder (Cas-OFFinder 3's columns), bed (BED6, score = edits), "
+                  "json (one object a line)")
+      ->check(CLI::IsMember({"tsv", "casoffinder", "bed", "json"}));
   cmd->add_option("--max-sites-per-guide", a->max_sites, "stop reporting a guide after N sites (warned on stderr)")
       ->check(integer_in(0, INT64_MAX));
   cmd->add_option("--summary", a->summary,

@@ -240,6 +240,37 @@ sys.exit(0 if got == want and len(counts['g1']) > 1 else 1)
 PY
 expect_err_line "$T" offtarget --summary /dev/full "$D/g3.fa" "$D/small.fa"
 
+# --max-edits E: exactly the sites whose mismatches + bulges <= E (the shown alignment has the
+# fewest edits of any), rows unchanged
+for e in 0 1 2 3; do
+  "$T" offtarget --mismatches 3 --dna-bulges 1 --rna-bulges 1 --max-edits $e "$D/g3.fa" "$D/small.fa" >"$D/capped"
+  awk -F'\t' -v e=$e '/^#/ || $7 + $8 + $9 <= e' "$D/sites" >"$D/want"
+  same "$D/want" "$D/capped" "--max-edits $e"
+done
+# --format casoffinder / bed / json: the same sites, column for column, as the TSV
+for f in casoffinder bed json; do
+  "$T" offtarget --mismatches 3 --dna-bulges 1 --rna-bulges 1 --format $f "$D/g3.fa" "$D/small.fa" >"$D/fmt.$f"
+done
+python3 - "$D/sites" "$D" <<'PY' && pass || fail "--format casoffinder/bed/json differ from tsv"
+import sys, json
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')]
+d = sys.argv[2]
+cas = [l.rstrip('\n').split('\t') for l in open(d + '/fmt.casoffinder')]
+bed = [l.rstrip('\n').split('\t') for l in open(d + '/fmt.bed')]
+js = [json.loads(l) for l in open(d + '/fmt.json')]
+assert cas[0] == ['#Id', 'Bulge Type', 'crRNA', 'DNA', 'Chromosome', 'Location', 'Direction', 'Mismatches', 'Bulge Size']
+cas = cas[1:]
+assert len(rows) == len(cas) == len(bed) == len(js) and len(rows) > 3
+keys = ['guide', 'guide_seq', 'chrom', 'start', 'end', 'strand', 'mismatches', 'dna_bulges', 'rna_bulges',
+        'aligned_guide', 'aligned_target', 'cigar', 'pam']
+for r, c, b, j in zip(rows, cas, bed, js):
+    assert [str(j[k]) for k in keys] == r, (r, j)
+    mm, dna, rna = int(r[6]), int(r[7]), int(r[8])
+    assert b == [r[2], r[3], r[4], r[0], str(mm + dna + rna), r[5]], (r, b)
+    kind = 'DNA+RNA' if dna and rna else 'DNA' if dna else 'RNA' if rna else 'X'
+    assert c == [r[0], kind, r[9][:-3] + 'NNN', r[10], r[2], r[3], r[5], r[6], str(dna + rna)], (r, c)
+PY
+
 # refusals: one line, exit 2
 expect_err_line "$T" offtarget --pam XYZ "$D/guides.fa" "$D/genome.fa"
 printf 'not a guide file\n' >"$D/bad.txt"
