@@ -99,7 +99,9 @@ MPI_Message wait_message(int source, int tag, MPI_Status& st) {
     MPI_Message msg;
     MPI_Improbe(source, tag, g.comm, &flag, &msg, &st);
     if (flag) return msg;
-    if (tries > 32) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    // a scan takes milliseconds: after a quick first look, the sleeps grow to 1 ms, so that
+    // many waiting threads cost little
+    if (tries > 32) std::this_thread::sleep_for(std::chrono::microseconds(std::min(1000, 10 * (tries - 32))));
   }
 }
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# mpi.sh TRAWL MKGENOME [LENGTH] [RANKS] — MPI ranks on one host against one process using all
+# its cores: 312 guides x 23 nt, k = 3, both strands, CPU only, over a genome made by
+# trawl-mkgenome (24 records, LENGTH bytes, default 300 M), output to a file; wall seconds (best
+# of 2) for one process (-j = cores) and for mpirun -np R with -j cores/R, R in RANKS (default
+# 1,2,4,8,16); every output must equal the single process's. Prints a markdown table.
+#   bench/scale/mpi.sh build/trawl build/bench/trawl-mkgenome 300000000 1,2,4,8,16
+set -euo pipefail
+trawl=$1 mk=$2 len=${3:-300000000} ranks=${4:-1,2,4,8,16}
+dir=${TMPDIR:-/tmp}/trawl-mpi
+mkdir -p "$dir"
+[ -s "$dir/genome-$len.fa" ] || "$mk" --length "$len" --records 24 --seed 1 >"$dir/genome-$len.fa"
+python3 -c "
+import random
+random.seed(1)
+print(''.join('>g%d\n%s\n' % (i, ''.join(random.choice('ACGT') for _ in range(23))) for i in range(312)), end='')" >"$dir/guides.fa"
+genome=$dir/genome-$len.fa
+cat "$genome" >/dev/null
+cores=$(nproc)
+run() {  # run NAME CMD...: best of 2 wall seconds, output to $dir/out-NAME
+  local name=$1 best=""; shift
+  for _ in 1 2; do
+    local s e
+    s=$(date +%s.%N); "$@" >"$dir/out-$name"; e=$(date +%s.%N)
+    best=$(python3 -c "print(min(float('${best:-1e9}'), $e - $s))")
+  done
+  echo "$best"
+}
+args=(search -k 3 --both-strands --device cpu -f "$dir/guides.fa" "$genome")
+t1=$(run one "$trawl" "${args[@]}" -j "$cores")
+echo "$cores cores; genome $len bytes, 312 guides x 23 nt, -k 3 --both-strands, CPU"
+echo
+echo "| run | s | against one process | output = one process |"
+echo "|---|---|---|---|"
+echo "| one process, -j $cores | $t1 | 1.00 | - |"
+for r in ${ranks//,/ }; do
+  j=$(( cores / r > 0 ? cores / r : 1 ))
+  t=$(run "np$r" mpirun --oversubscribe --bind-to none -np "$r" "$trawl" "${args[@]}" -j "$j")
+  same=$(cmp -s "$dir/out-one" "$dir/out-np$r" && echo yes || echo NO)
+  python3 -c "print('| mpirun -np $r, -j $j | %.2f | %.2f | $same |' % ($t, $t / $t1))"
+done
+t0=$(run tiny mpirun --oversubscribe -np 2 "$trawl" search x /dev/null || true)
+echo
+echo "mpirun -np 2 on an empty input (start-up and teardown): $t0 s"
