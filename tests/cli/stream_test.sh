@@ -101,5 +101,20 @@ if [ -r /proc/self/status ]; then
   [ "$got" = 1 ] && pass || fail "/proc file: [$got]"
 fi
 
+# a file that shrinks while it is searched (mapped): exit 2 and the message, although no hit
+# comes after the cut. Sellers' DP with a 600-byte pattern keeps the search busy for seconds,
+# so the cut lands mid-search.
+python3 -c "
+import random; random.seed(11)
+open('$D/shrinks.txt','w').write(''.join(random.choice('ACGT') for _ in range(8000000)))"
+long=$(python3 -c "import random; random.seed(12); print(''.join(random.choice('ACGT') for _ in range(600)))")
+"$T" search -j 1 -k 5 --algorithm dp "$long" "$D/shrinks.txt" >"$D/out" 2>"$D/err" &
+job=$!
+sleep 0.5
+truncate -s 1000000 "$D/shrinks.txt"
+wait $job; rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$D/err")" = 1 ] && grep -q 'shrank' "$D/err" && [ ! -s "$D/out" ] && pass ||
+  fail "file shrinking mid-search: rc $rc, $(head -c 200 "$D/err")"
+
 echo "stream_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
