@@ -24,7 +24,9 @@
 #include <tuple>
 
 #include <tbb/blocked_range.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "commands.hpp"
 #include "devices.hpp"
@@ -363,8 +365,13 @@ class site_finder {
 /// printing sink then classifies (again) only hits that make sites.
 class site_filter_matcher final : public matcher {
  public:
-  site_filter_matcher(const matcher& inner, const site_finder& finder, std::size_t before, std::size_t after)
-      : inner_(inner), finder_(finder), before_(before), after_(after) {}
+  /// `threads` > 0: classify in an arena of its own with that many threads, for a search whose
+  /// own workers are few (the GPU's: one per device and one more).
+  site_filter_matcher(const matcher& inner, const site_finder& finder, std::size_t before, std::size_t after,
+                      unsigned threads = 0)
+      : inner_(inner), finder_(finder), before_(before), after_(after) {
+    if (threads > 0) arena_.emplace(static_cast<int>(threads));
+  }
   [[nodiscard]] std::size_t lookbehind() const override { return std::max(inner_.lookbehind(), before_); }
   [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead() + after_; }
   [[nodiscard]] hit_key key() const override { return inner_.key(); }
@@ -376,14 +383,17 @@ class site_filter_matcher final : public matcher {
       b = std::min<std::uint64_t>(std::max(a, b), seq.size());
       return seq.substr(a, b - a);
     };
-    // candidates are many where sites are few (bulges): classify them on all cores, which
-    // also serves the GPU's slices (one per device)
+    // candidates are many where sites are few (bulges): classify them on all the search's cores
     const std::size_t n = out.size() - first;
     std::vector<char> keep(n, 0);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const tbb::blocked_range<std::size_t>& r) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i)
-        finder_.sites_of(out[first + i], text, [&](const site_key&, site&&) { keep[i] = 1; });
-    });
+    const auto classify = [&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i)
+          finder_.sites_of(out[first + i], text, [&](const site_key&, site&&) { keep[i] = 1; });
+      });
+    };
+    if (arena_) arena_->execute(classify);
+    else classify();
     std::size_t w = first;
     for (std::size_t i = 0; i < n; ++i)
       if (keep[i]) out[w++] = out[first + i];
@@ -394,6 +404,7 @@ class site_filter_matcher final : public matcher {
   const matcher& inner_;
   const site_finder& finder_;
   std::size_t before_, after_;
+  mutable std::optional<tbb::task_arena> arena_;
 };
 
 /// A guide's sites by (mismatches, DNA bulges, RNA bulges).
@@ -566,10 +577,14 @@ int run_offtarget(offtarget_args& a) {
   // Candidates without a site are dropped on the workers; a site reaches m + P + DNA bulges
   // before a candidate's end, and DNA + RNA bulges past it.
   const site_finder finder(guides, a.pams, pattern_of, a);
-  const auto filtered = [&](const matcher& inner) {
+  const auto filter = [&](const matcher& inner, unsigned arena_threads) {
     return std::make_unique<site_filter_matcher>(inner, finder, longest + static_cast<std::size_t>(a.dna_bulges) + 1,
-                                                 static_cast<std::size_t>(a.dna_bulges + a.rna_bulges) + 1);
+                                                 static_cast<std::size_t>(a.dna_bulges + a.rna_bulges) + 1,
+                                                 arena_threads);
   };
+  // the GPU's search runs one worker per device (and one more): its filter takes -j threads
+  const unsigned all_threads = a.threads != 0 ? a.threads : static_cast<unsigned>(tbb::info::default_concurrency());
+  const auto filtered_gpu = [&](const matcher& inner) { return filter(inner, all_threads); };
 
   writer out;
   if (a.format == "tsv")
@@ -588,7 +603,7 @@ int run_offtarget(offtarget_args& a) {
       auto input = io::source::open(file, oo);
       offtarget_sink sink(out, guides, a.pams, pattern_of, a, sites, warned,
                           longest + static_cast<std::size_t>(k + a.dna_bulges) + 1, classes);
-      search_on_device(*filtered(*m), patterns, input, so, stream_options{}, device, sink, filtered);
+      search_on_device(*filter(*m, 0), patterns, input, so, stream_options{}, device, sink, filtered_gpu);
     } catch (const error& e) {
       out.flush();
       std::fprintf(stderr, "trawl: %s\n", e.what());
