@@ -1,7 +1,6 @@
 // make_seeds.cpp DIR — writes the fuzz targets' seed corpora into DIR/<target>/: small valid
 // inputs of each kind (plain, FASTA, FASTQ, gzip, gzip members, zstd, pattern files) for the
 // fuzzer to mutate. Run by the build.
-#include <zlib.h>
 #include <zstd.h>
 
 #include <filesystem>
@@ -9,23 +8,11 @@
 #include <initializer_list>
 #include <string>
 
+#include "gzip.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string gz(const std::string& s) {
-  z_stream zs{};
-  deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-  std::string out(deflateBound(&zs, static_cast<uLong>(s.size())) + 32, '\0');
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(s.data()));
-  zs.avail_in = static_cast<uInt>(s.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
-  return out;
-}
 
 std::string zst(const std::string& s) {
   std::string out(ZSTD_compressBound(s.size()), '\0');
@@ -60,9 +47,9 @@ int main(int argc, char** argv) {
     put(d / "records", name, std::string(1, '\x03') + s);
     put(d / "search", name, std::string("\x05\x01\x10\x07", 4) + "ACGTT" + s);
   }
-  put(d / "streams", "gz", std::string(1, '\x02') + gz(fa));
-  put(d / "streams", "gz-zlib", std::string(1, '\x03') + gz(fq));
-  put(d / "streams", "members", std::string(1, '\x80') + gz(fa) + gz(fq) + std::string(4, '\0'));
+  put(d / "streams", "gz", std::string(1, '\x02') + gzip(fa));
+  put(d / "streams", "gz-zlib", std::string(1, '\x03') + gzip(fq));
+  put(d / "streams", "members", std::string(1, '\x80') + gzip(fa) + gzip(fq) + std::string(4, '\0'));
   put(d / "streams", "zst", std::string(1, '\x04') + zst(fa) + zst(plain));
   put(d / "streams", "plain", std::string(1, '\x01') + plain);
   put(d / "patterns", "lines", "ACGT\n\nGGATTACA\r\nTTT\n");

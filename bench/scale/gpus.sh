@@ -8,14 +8,8 @@
 set -euo pipefail
 trawl=$1 mk=$2 len=${3:-3100000000}
 dir=${TMPDIR:-/tmp}/trawl-scale
-mkdir -p "$dir"
-[ -s "$dir/genome-$len.fa" ] || "$mk" --length "$len" --records 24 --seed 1 >"$dir/genome-$len.fa"
-python3 -c "
-import random
-random.seed(1)
-print(''.join('>g%d\n%s\n' % (i, ''.join(random.choice('ACGT') for _ in range(23))) for i in range(312)), end='')" >"$dir/guides.fa"
-genome=$dir/genome-$len.fa
-cat "$genome" >/dev/null
+. "$(dirname "$0")/inputs.sh"
+scale_inputs "$dir" "$mk" "$len"
 ngpu=$(nvidia-smi -L | wc -l)
 lists="0 0,0"
 [ "$ngpu" -ge 2 ] && lists="$lists 0,1"
@@ -30,7 +24,7 @@ for l in $lists; do
   best=""
   for _ in 1 2; do
     s=$(date +%s.%N)
-    "$trawl" search -k 3 --both-strands -f "$dir/guides.fa" "$genome" --device "gpu:$l" >"$dir/out-$l.tsv"
+    "$trawl" search -k 3 --both-strands -f "$guides" "$genome" --device "gpu:$l" >"$dir/out-$l.tsv"
     e=$(date +%s.%N)
     best=$(python3 -c "print(min(float('${best:-1e9}'), $e - $s))")
   done

@@ -8,14 +8,8 @@
 set -euo pipefail
 trawl=$1 mk=$2 len=${3:-300000000} ranks=${4:-1,2,4,8,16}
 dir=${TMPDIR:-/tmp}/trawl-mpi
-mkdir -p "$dir"
-[ -s "$dir/genome-$len.fa" ] || "$mk" --length "$len" --records 24 --seed 1 >"$dir/genome-$len.fa"
-python3 -c "
-import random
-random.seed(1)
-print(''.join('>g%d\n%s\n' % (i, ''.join(random.choice('ACGT') for _ in range(23))) for i in range(312)), end='')" >"$dir/guides.fa"
-genome=$dir/genome-$len.fa
-cat "$genome" >/dev/null
+. "$(dirname "$0")/inputs.sh"
+scale_inputs "$dir" "$mk" "$len"
 cores=$(nproc)
 run() {  # run NAME CMD...: best of 2 wall seconds, output to $dir/out-NAME
   local name=$1 best=""; shift
@@ -26,13 +20,13 @@ run() {  # run NAME CMD...: best of 2 wall seconds, output to $dir/out-NAME
   done
   echo "$best"
 }
-args=(search -k 3 --both-strands --device cpu -f "$dir/guides.fa" "$genome")
+args=(search -k 3 --both-strands --device cpu -f "$guides" "$genome")
 t1=$(run one "$trawl" "${args[@]}" -j "$cores")
 echo "$cores cores; genome $len bytes, 312 guides x 23 nt, -k 3 --both-strands, CPU"
 echo
 echo "| run | s | against one process | output = one process |"
 echo "|---|---|---|---|"
-echo "| one process, -j $cores | $t1 | 1.00 | - |"
+python3 -c "print('| one process, -j $cores | %.2f | 1.00 | - |' % $t1)"
 for r in ${ranks//,/ }; do
   j=$(( cores / r > 0 ? cores / r : 1 ))
   t=$(run "np$r" mpirun --oversubscribe --bind-to none -np "$r" "$trawl" "${args[@]}" -j "$j")
