@@ -228,5 +228,21 @@ if [ -w /dev/full ]; then
   done
 fi
 
+# a 1 MiB pattern with -k 3 over 2 MiB of DNA, planted with 3 substitutions: one hit, its
+# start and its CIGAR, in seconds (the filter's window, the start and the CIGAR in a band)
+python3 - "$D" <<'PY'
+import random, sys
+random.seed(21)
+t = [random.choice("ACGT") for _ in range(2 << 20)]
+p = list(t[300000:300000 + (1 << 20)])
+for i in (5, 400000, 900000):
+    p[i] = "A" if p[i] != "A" else "C"
+open(sys.argv[1] + "/long_t.txt", "w").write("".join(t))
+open(sys.argv[1] + "/long_p.txt", "w").write("".join(p) + "\n")
+PY
+got=$(timeout 60 "$T" search -k 3 --align -f "$D/long_p.txt" "$D/long_t.txt" | cut -f2-5,7)
+[ "$got" = "300000${TAB}1348576${TAB}3${TAB}+${TAB}5=1X399994=1X499999=1X148575=" ] && pass ||
+  fail "1 MiB pattern, -k 3: got [$(echo "$got" | head -c 200)]"
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
