@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fuzz.sh [BUILD_DIR] [SECONDS] — runs every libFuzzer target of a TRAWL_FUZZ=ON build for
-# SECONDS each (default 60; the test command runs 20), growing a corpus per target under
+# SECONDS each (default 60, as the test command runs them), growing a corpus per target under
 # BUILD_DIR/fuzz/corpus from the seeds the build wrote. A crash, a hang over 10 s, one
 # allocation over 1 GiB or more than 2 GiB of memory in all fails the run; libFuzzer leaves
 # the input as BUILD_DIR/fuzz/crash-* (make it a regression test: copy it to
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-fuzz}
 secs=${2:-60}
-dir=$build/fuzz
+dir=$(cd "$build/fuzz" && pwd)  # absolute: a target may change its working directory (fuzz_cli)
 status=0
 for target in fuzz_records fuzz_streams fuzz_search fuzz_patterns fuzz_index fuzz_cli; do
   seeds=$dir/seeds/${target#fuzz_}
@@ -22,7 +22,7 @@ for target in fuzz_records fuzz_streams fuzz_search fuzz_patterns fuzz_index fuz
   [ -d "$seeds" ] && cp -n "$seeds"/* "$corpus"/ 2>/dev/null || true
   log=$dir/$target.log
   # Inputs that once failed (fuzz/regressions/<target without fuzz_>-*) run first, as tests.
-  regress=(fuzz/regressions/"${target#fuzz_}"-*)
+  regress=("$PWD"/fuzz/regressions/"${target#fuzz_}"-*)
   if [ -e "${regress[0]}" ] && ! "$dir/$target" "${regress[@]}" >"$log" 2>&1; then
     echo "fuzz: $target FAILED on a regression input (see $log)" >&2
     status=1

@@ -2,7 +2,7 @@
 # test.sh — the second command: installs what is missing, builds everything (CUDA parts too
 # when nvcc is found) and runs the whole test suite. GPU tests skip visibly without a GPU.
 # Then the same suite (less the GPU and the 1 GiB checks) in an ASan + UBSan build made by clang
-# with the libFuzzer hooks, and every fuzz target for 20 s (scripts/fuzz.sh).
+# with the libFuzzer hooks, and every fuzz target for 60 s (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -16,4 +16,4 @@ CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo 
   -DTRAWL_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" >/dev/null
 cmake --build build-fuzz -j"$(nproc)"
 ctest --test-dir build-fuzz --output-on-failure -j"$(nproc)"
-scripts/fuzz.sh build-fuzz "${TRAWL_FUZZ_SECONDS:-20}"
+scripts/fuzz.sh build-fuzz "${TRAWL_FUZZ_SECONDS:-60}"
