@@ -573,6 +573,9 @@ int run_offtarget(offtarget_args& a) {
   so.threads = a.threads;
   device_choice device = parse_device(a.device);
   device.verbose = a.verbose;
+  // with bulges the candidates are dense and classifying them (on the host) dominates: the
+  // CPU does it all faster (bench/results/offtarget-h100host-xeon16.md)
+  device.host_bound = a.dna_bulges + a.rna_bulges > 0;
   const auto m = make_matcher(patterns, so);
   // Candidates without a site are dropped on the workers; a site reaches m + P + DNA bulges
   // before a candidate's end, and DNA + RNA bulges past it.

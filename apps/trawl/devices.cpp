@@ -57,12 +57,15 @@ stream_result search_on_device(const matcher& cpu, const std::vector<std::string
                                search_sink& sink, const matcher_wrap& wrap) {
   options.device = device.kind;
   const std::uint64_t bytes = input.expected_size();
-  const bool on_gpu = choose_device(options, patterns.size(), bytes) == device_kind::gpu;
+  const bool host_bound = device.host_bound && device.kind == device_kind::automatic;
+  const bool on_gpu = !host_bound && choose_device(options, patterns.size(), bytes) == device_kind::gpu;
   if (device.verbose && mpi::rank() == 0)
     std::fprintf(stderr, "trawl: %s: %s (%zu pattern%s%s over %s bytes; --device %s)\n", input.name().c_str(),
                  on_gpu ? "GPU" : "CPU", patterns.size(), patterns.size() == 1 ? "" : "s",
                  options.both_strands ? " x 2 strands" : "", bytes ? std::to_string(bytes).c_str() : "an unknown number of",
-                 device.kind == device_kind::automatic ? "auto: the cost model's choice" : "as asked");
+                 host_bound                                  ? "auto: the work on the hits, done on the host, dominates"
+                 : device.kind == device_kind::automatic ? "auto: the cost model's choice"
+                                                         : "as asked");
   if (!on_gpu) return mpi::search(cpu, input, options, stream, sink, device.verbose);
   // A device streams each slice in its own chunks: one slice per device for a mapped input, or
   // a chunk of a stream; one thread per device and one more, so the next chunk is read while

@@ -271,6 +271,11 @@ for r, c, b, j in zip(rows, cas, bed, js):
     assert c == [r[0], kind, r[9][:-3] + 'NNN', r[10], r[2], r[3], r[5], r[6], str(dna + rna)], (r, c)
 PY
 
+# --device auto with bulges runs on the CPU (the classification dominates), and --verbose says why
+"$T" offtarget --verbose --mismatches 2 --dna-bulges 1 "$D/g3.fa" "$D/small.fa" 2>"$D/err" >/dev/null
+grep -q 'CPU (.*the work on the hits, done on the host, dominates)' "$D/err" && pass ||
+  fail "--verbose with bulges: $(head -c 200 "$D/err")"
+
 # refusals: one line, exit 2
 expect_err_line "$T" offtarget --pam XYZ "$D/guides.fa" "$D/genome.fa"
 printf 'not a guide file\n' >"$D/bad.txt"
