@@ -40,9 +40,4 @@ trawl::cuda::exact_plan make_exact_plan(const std::vector<task>& tasks, const se
 trawl::cuda::approx_plan make_approx_plan(const std::vector<task>& tasks, const std::vector<std::uint8_t>& eq,
                                           std::uint32_t k, bool hamming);
 
-/// Leftmost z with ED(p, t[z..j]) == score (edit distance, eq as above); O((m + score)·score)
-/// in a band around the diagonal (approx/banded.hpp).
-std::uint64_t leftmost_start(std::string_view p, std::string_view t, std::uint64_t j, std::uint32_t score,
-                             const std::vector<std::uint8_t>& eq);
-
 }  // namespace trawl::gpu::detail

@@ -5,7 +5,6 @@
 #include <array>
 #include <map>
 
-#include "approx/banded.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "trawl/error.hpp"
 
@@ -137,21 +136,6 @@ trawl::cuda::approx_plan make_approx_plan(const std::vector<task>& tasks, const 
     plan.peq.push_back(std::move(peq));
   }
   return plan;
-}
-
-std::uint64_t leftmost_start(std::string_view p, std::string_view t, std::uint64_t j, std::uint32_t score,
-                             const std::vector<std::uint8_t>& eq) {
-  const std::size_t m = p.size();
-  const std::uint64_t max_len = std::min<std::uint64_t>(j + 1, m + score);
-  std::uint64_t best = ~std::uint64_t{0};
-  approx_detail::banded_lengths_at_score(
-      m, score, max_len,
-      [&](std::uint64_t i, std::uint64_t l) {
-        return eq[static_cast<unsigned char>(p[m - i]) * 256u + static_cast<unsigned char>(t[j + 1 - l])] != 0;
-      },
-      [&](std::uint64_t l) { best = l; });
-  if (best == ~std::uint64_t{0}) throw trawl::error(errc::gpu_error, "internal: no start achieves the end score");
-  return j + 1 - best;
 }
 
 }  // namespace trawl::gpu::detail

@@ -82,6 +82,8 @@ class gpu_matcher final : public matcher {
     hamming_ = options.hamming && k_ > 0;
     clusters_ = approx_ && !options.all_ends;
     starts_ = options.starts && approx_ && !hamming_;
+    if (starts_)  // the CPU's start finder (align.cpp), on each task's text as the device matches it
+      for (const task& t : tasks_) start_patterns_.push_back(approx_detail::compile_pattern(t.text, 0, strand::forward, options));
     if (approx_ || iupac_) {
       eq_ = detail::match_table(options);
       approx_plan_ = detail::make_approx_plan(tasks_, eq_, approx_ ? k_ : 0, hamming_);
@@ -165,8 +167,8 @@ class gpu_matcher final : public matcher {
         const std::span<hit> mine(out.data() + first, out.size() - first);
         parallel_for(mine.size(), [&](std::size_t i) {
           hit& h = mine[i];
-          const task& t = tasks_[task_of_[2 * std::size_t{h.pattern} + (h.dir == strand::reverse ? 1 : 0)]];
-          h.start = detail::leftmost_start(t.text, seq, h.end - 1, h.errors, eq_);
+          const std::uint32_t t = task_of_[2 * std::size_t{h.pattern} + (h.dir == strand::reverse ? 1 : 0)];
+          h.start = approx_detail::leftmost_start(start_patterns_[t], seq, h.end - 1, h.errors, 0);
         });
       }
     }
@@ -188,6 +190,7 @@ class gpu_matcher final : public matcher {
   std::size_t max_m_ = 1;
   bool approx_ = false, iupac_ = false, hamming_ = false, clusters_ = false, starts_ = false;
   std::vector<std::uint8_t> eq_;
+  std::vector<approx_detail::compiled_pattern> start_patterns_;  ///< per task, when starts_
   trawl::cuda::approx_plan approx_plan_;
   trawl::cuda::exact_plan exact_plan_;
 };
@@ -310,11 +313,11 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
                                                                      : trawl::cuda::best_engine::myers;
   trawl::cuda::best_ends ends = trawl::cuda::best_substring_ends(x, y, engine, gpu.slice_length, gpu.device);
   result.distance = ends.distance;
-  const std::vector<std::uint8_t> eq = detail::match_table(search_options{});
+  const auto p = approx_detail::compile_pattern(x, 0, strand::forward, search_options{});
   result.occurrences.resize(ends.ends.size());
   parallel_for(ends.ends.size(), [&](std::size_t i) {
     const std::uint64_t j = ends.ends[i];
-    result.occurrences[i] = hit{detail::leftmost_start(x, y, j, ends.distance, eq), j + 1, 0, ends.distance,
+    result.occurrences[i] = hit{approx_detail::leftmost_start(p, y, j, ends.distance, 0), j + 1, 0, ends.distance,
                                 strand::forward, 0};
   });
   if (options.every_start) approx_detail::expand_every_start(x, y, result);

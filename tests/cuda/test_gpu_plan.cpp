@@ -1,23 +1,35 @@
 // test_gpu_plan.cpp — host side of the CUDA backend, runs without a device: the plans'
-// byte classes and match vectors, and the leftmost-start DP, against naive definitions.
+// byte classes and match vectors against naive definitions, and the start finder's patterns
+// against the device's match table.
 #include <gtest/gtest.h>
 
+#include "approx/approx_internal.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "gpu_test_util.hpp"
 
 namespace {
 
-TEST(GpuPlan, LeftmostStartMatchesNaive) {
-  std::mt19937_64 rng(31);
-  const auto eq = trawl::gpu::detail::match_table(trawl::search_options{});
-  for (int round = 0; round < 200; ++round) {
-    const std::string p = oracle::random_text(rng, 1 + rng() % 12, "ACG");
-    const std::string t = oracle::random_text(rng, 1 + rng() % 40, "ACG");
-    const auto s = oracle::end_scores(p, t);
-    for (std::size_t j = 0; j < t.size(); ++j)
-      ASSERT_EQ(trawl::gpu::detail::leftmost_start(p, t, j, s[j], eq), gputest::naive_leftmost(p, t, j, s[j]))
-          << p << " " << t << " " << j;
-  }
+TEST(GpuPlan, StartPatternsMatchAsTheDevice) {
+  // The GPU's hits get their starts from the CPU's finder (approx_detail::leftmost_start, tested
+  // against the oracle in tests/approx) over each task's text compiled for it: that pattern
+  // must match every byte as the device's table does.
+  for (const bool fold : {false, true})
+    for (const bool iupac : {false, true}) {
+      trawl::search_options o;
+      o.ignore_case = fold;
+      o.iupac = iupac;
+      o.both_strands = true;
+      const auto tasks = trawl::gpu::detail::make_tasks({"ACGTNRY", "acgtn", "hello"}, o);
+      const auto eq = trawl::gpu::detail::match_table(o);
+      for (const auto& t : tasks) {
+        const auto cp = trawl::approx_detail::compile_pattern(t.text, 0, trawl::strand::forward, o);
+        for (unsigned c = 0; c < 256; ++c)
+          for (std::size_t i = 0; i < t.text.size(); ++i)
+            ASSERT_EQ(cp.match(i, static_cast<unsigned char>(c)),
+                      eq[static_cast<unsigned char>(t.text[i]) * 256u + c] != 0)
+                << t.text << " " << i << " " << c << " fold " << fold << " iupac " << iupac;
+      }
+    }
 }
 
 TEST(GpuPlan, PeqMatchesTheMatchTable) {
