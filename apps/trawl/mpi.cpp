@@ -158,6 +158,9 @@ class pool_matcher final : public matcher {
       q.kind = msg_scan_value;  // the bytes the scan may read, in the worker's coordinates
       const std::size_t lo = own_begin - std::min(own_begin, lookbehind());
       const std::size_t hi = std::min(seq.size(), own_end + lookahead());
+      // an MPI message counts its bytes in an int: a window past 1 GiB (--chunk-size) is
+      // scanned here
+      if (hi - lo > (std::size_t{1} << 30)) return local_.scan(seq, own_begin, own_end, out);
       q.base = lo;
       q.seq_size = hi - lo;
       q.own_begin -= lo;
