@@ -315,7 +315,7 @@ class approx_matcher final : public matcher {
         engine_ = engine_kind::myers_word;
     }
     if (engine_ == engine_kind::myers_striped && !striped_available(options.simd))
-      throw error(errc::invalid_argument, "myers-striped needs AVX-512 (F, BW) or AVX2, and --simd other than serial");
+      throw error(errc::invalid_argument, "approx_algorithm \"myers-striped\" needs AVX-512 (F, BW) or AVX2, and a simd level other than serial");
     // auto: one pattern of m <= 32 at a time over 64 stripes in 16/32-bit lanes where the CPU
     // has AVX-512BW or AVX2; the (pattern, stripe) lanes kernel for the rest of m <= 64.
     if (engine_ == engine_kind::myers_striped ||

@@ -46,11 +46,11 @@ features at_level(simd_level level) {
     case simd_level::automatic: return f;
     case simd_level::serial: return {};
     case simd_level::avx2:
-      if (!f.avx2) throw error(errc::unsupported, "this CPU has no AVX2 (with BMI2): --simd avx2 cannot run here");
+      if (!f.avx2) throw error(errc::unsupported, "simd_level::avx2 was asked for, but this CPU has no AVX2 (with BMI2)");
       return {true, false, false};
     case simd_level::avx512:
       if (!f.avx512)
-        throw error(errc::unsupported, "this CPU has no AVX-512 (F, BW, VL, DQ): --simd avx512 cannot run here");
+        throw error(errc::unsupported, "simd_level::avx512 was asked for, but this CPU has no AVX-512 (F, BW, VL, DQ)");
       return f;
   }
   return {};

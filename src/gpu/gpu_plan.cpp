@@ -44,7 +44,7 @@ std::string revcomp(std::string_view dna) { return trawl::reverse_complement(dna
 
 std::vector<task> make_tasks(const std::vector<std::string>& patterns, const search_options& options) {
   if (patterns.empty()) throw trawl::error(errc::invalid_argument, "no pattern given");
-  if (options.max_errors < 0) throw trawl::error(errc::invalid_argument, "the number of errors (-k) must be >= 0");
+  if (options.max_errors < 0) throw trawl::error(errc::invalid_argument, "search_options::max_errors must be >= 0");
   std::vector<task> tasks;
   tasks.reserve(patterns.size() * (options.both_strands ? 2 : 1));
   for (std::size_t i = 0; i < patterns.size(); ++i) {

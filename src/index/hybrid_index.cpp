@@ -194,7 +194,7 @@ namespace {
 
 std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const build_options& opt) {
   if (opt.max_len < 1 || opt.max_len > 4096)
-    throw error(errc::invalid_argument, "index: --max-len must be between 1 and 4096");
+    throw error(errc::invalid_argument, "index: build_options::max_len must be between 1 and 4096");
   auto ix = std::make_unique<hybrid_index::impl>();
   const std::uint64_t n = text.size();
   ix->n = n;

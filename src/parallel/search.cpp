@@ -55,7 +55,7 @@ void check_patterns(const std::vector<std::string>& patterns, const search_optio
     if (p.empty()) throw error(errc::invalid_argument, "empty pattern");
     if (p.find('\0') != std::string::npos) throw error(errc::invalid_argument, "pattern contains a NUL byte");
   }
-  if (options.max_errors < 0) throw error(errc::invalid_argument, "the number of errors (-k) must be >= 0");
+  if (options.max_errors < 0) throw error(errc::invalid_argument, "search_options::max_errors must be >= 0");
 }
 
 /// Orders hits as delivered: by key position, then pattern, strand, start, end.
