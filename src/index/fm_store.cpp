@@ -31,9 +31,8 @@ namespace {
 using file::bad;
 using file::put;
 
-/// The BWT may expand at most this much over its compressed bytes (measured: about 3-fold), a
-/// bound on what a small file can make the loader allocate: about 7 bytes per BWT byte while
-/// the FM-index is rebuilt.
+/// The BWT may expand at most this much over its compressed bytes: a bound on what a small file
+/// can make the loader allocate, about 7 bytes per BWT byte while the FM-index is rebuilt.
 constexpr std::uint64_t max_bwt_expansion = 64;
 constexpr int zstd_level = 9;
 

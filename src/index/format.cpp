@@ -205,14 +205,10 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
     std::memcpy(ix.char_map.data(), cm.data(), 256);
     std::memcpy(ix.char_unmap.data(), cu.data(), 256);
     // the byte maps are what the build makes of the set of bytes present
+    std::array<bool, 256> present{};
+    for (unsigned c = 0; c < 256; ++c) present[c] = ix.char_map[c] != 0;
     std::array<std::uint8_t, 256> map{}, unmap{};
-    std::uint32_t sigma = 0;
-    for (unsigned c = 0; c < 256; ++c)
-      if (ix.char_map[c] != 0) {
-        ++sigma;
-        map[c] = static_cast<std::uint8_t>(sigma < 256 ? sigma : 255);
-        if (sigma < 256) unmap[sigma] = static_cast<std::uint8_t>(c);
-      }
+    const std::uint32_t sigma = make_byte_maps(present, map, unmap);
     if (sigma != ix.sigma || map != ix.char_map || unmap != ix.char_unmap || (flags == 1) != (sigma == 256))
       bad("inconsistent byte alphabet");
     ix.source_name = std::string(m.bytes(m.get<std::uint32_t>()));

@@ -84,11 +84,6 @@ std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
   return j;
 }
 
-void hybrid_index::impl::rebind() {
-  kept_starts.bind();
-  seg_s2.bind();
-}
-
 std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view pattern, bool parallel) const {
   std::vector<std::uint64_t> out;
   const std::uint64_t m = pattern.size();
@@ -256,13 +251,7 @@ std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const buil
   }
   std::array<bool, 256> present{};
   for (char c : text) present[static_cast<unsigned char>(c)] = true;
-  std::uint32_t sigma = 0;
-  for (unsigned c = 0; c < 256; ++c)
-    if (present[c]) {
-      ++sigma;
-      ix->char_map[c] = static_cast<std::uint8_t>(sigma < 256 ? sigma : 255);
-      if (sigma < 256) ix->char_unmap[sigma] = static_cast<std::uint8_t>(c);
-    }
+  const std::uint32_t sigma = make_byte_maps(present, ix->char_map, ix->char_unmap);
   ix->sigma = sigma;
   if (opt.progress) opt.progress("fm-index", 0, ix->s2_len);
   if (ix->s2_len > 0) {

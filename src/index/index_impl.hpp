@@ -182,8 +182,23 @@ struct hybrid_index::impl {
   [[nodiscard]] std::vector<std::uint64_t> primaries(std::string_view pattern, bool parallel) const;
   /// Appends S[x, x+len) (inside the text) to out.
   void extract_into(std::uint64_t x, std::uint64_t len, std::string& out) const;
-  void rebind();
 };
+
+/// The byte maps of a text whose bytes are `present`: char_map (byte -> FM symbol 1..σ, 255 for
+/// every byte past the 255th), char_unmap (its inverse for the byte alphabet); returns σ.
+inline std::uint32_t make_byte_maps(const std::array<bool, 256>& present, std::array<std::uint8_t, 256>& map,
+                                    std::array<std::uint8_t, 256>& unmap) {
+  map.fill(0);
+  unmap.fill(0);
+  std::uint32_t sigma = 0;
+  for (unsigned c = 0; c < 256; ++c)
+    if (present[c]) {
+      ++sigma;
+      map[c] = static_cast<std::uint8_t>(sigma < 256 ? sigma : 255);
+      if (sigma < 256) unmap[sigma] = static_cast<std::uint8_t>(c);
+    }
+  return sigma;
+}
 
 // -- builders --
 /// FASTA/FASTQ bytes as the index sees them: the records' sequences concatenated, with their
