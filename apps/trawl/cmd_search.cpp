@@ -402,8 +402,7 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("--no-fasta", a->no_fasta, "treat input as plain bytes even if it looks like FASTA");
   cmd->add_option("--device", a->device,
                   "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large; a list spreads "
-                  "the input over those GPUs, a GPU listed twice runs two workers)")
-      ->check(device_validator());
+                  "the input over those GPUs, a GPU listed twice runs two workers)");
   cmd->add_flag("--verbose", a->verbose, "say on stderr where each input runs (CPU or GPU, and why) and how it is split");
   cmd->add_option("--index", a->index, "search a Hybrid Index built by `trawl index build` (exact search)");
   cmd->callback([a, &state] { state.exit_code = run_search(*a); });

@@ -1,9 +1,7 @@
 // devices.hpp — `--device auto|cpu|gpu|gpu:all|gpu:N[,N...]` for the commands that search
-// inputs (search, offtarget): the option's validator, and one input searched on the device
+// inputs (search, offtarget): the option's parser, and one input searched on the device
 // the library's cost model picks.
 #pragma once
-
-#include <CLI/CLI.hpp>
 
 #include <functional>
 #include <memory>
@@ -16,9 +14,6 @@
 
 namespace trawl::cli {
 
-/// Accepts auto, cpu, gpu, gpu:all and gpu:N[,N...].
-CLI::Validator device_validator();
-
 /// What --device asked for.
 struct device_choice {
   device_kind kind = device_kind::automatic;
@@ -29,8 +24,7 @@ struct device_choice {
   bool host_bound = false;
 };
 
-/// Parses a --device value; throws trawl::error(no_device) when a GPU is asked for and none
-/// (or not the one listed) is present.
+/// Parses a --device value (gpu::parse_device; its errors name the option).
 device_choice parse_device(const std::string& device);
 
 /// A matcher around another (the GPU's), for callers that filter a matcher's hits.

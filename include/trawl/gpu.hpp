@@ -60,6 +60,12 @@ struct gpu_options {
   std::uint64_t source_offset = 0;
 };
 
+/// Parses a device list: "auto", "cpu", "gpu" (device 0), "gpu:all" (every device) or
+/// "gpu:N[,N...]" (a device may be listed twice: two workers on one card). Returns the kind and
+/// sets gpu.devices to the GPUs listed. Throws trawl::error(invalid_argument) on another
+/// spelling, no_device when a GPU is asked for and none (or not one listed) is present.
+device_kind parse_device(std::string_view spec, gpu_options& gpu);
+
 /// True when the backend was compiled in and a CUDA device is present. Never throws.
 bool available() noexcept;
 

@@ -66,6 +66,10 @@ class source {
   /// A source over `stream` (compression detected from its first bytes), named `name`.
   static source from_stream(std::unique_ptr<byte_stream> stream, std::string name,
                             const open_options& options = {});
+  /// A source over bytes in memory (not copied; they must outlive the source), named `name`:
+  /// searched in place like a mapped file, or decompressed as a stream when they are gzip or
+  /// zstd.
+  static source from_memory(std::string_view bytes, std::string name, const open_options& options = {});
 
   source();
   ~source();

@@ -70,6 +70,22 @@ struct stream_result {
   io::format format = io::format::plain;
 };
 
+/// Where and how a search of `patterns` pattern(s) over `input` runs: what choose_device picks
+/// for options.device and about input.expected_size() bytes, and the options to run it with.
+struct search_plan {
+  device_kind device = device_kind::cpu;  ///< cpu or gpu
+  /// On the GPU the device streams each slice in its own chunks: one slice per GPU worker of a
+  /// mapped input (or one stream chunk), and one thread per worker and one more, so the next
+  /// chunk is read while the devices search. On the CPU: `options` as given.
+  search_options options;
+  stream_options stream;  ///< on the GPU, chunks of 256 MiB unless chunk_size is set
+};
+
+/// The plan for searching `input` (gpu_workers: the GPU matcher's workers, gpu::gpu_options's
+/// devices, at least 1). Throws trawl::error(no_device) as choose_device.
+search_plan plan_search(const search_options& options, std::size_t patterns, const io::source& input,
+                        const stream_options& stream, std::size_t gpu_workers = 1);
+
 /// Searches `input` with `m` on options.threads workers (options.max_hits: per input) and
 /// hands records and hits to `sink` in input order. A stream is read on a thread of its own
 /// while the workers search. Stops reading when the sink returns false. Throws trawl::error

@@ -1,9 +1,12 @@
 // device_choice.cpp — the one place that decides between the CPU and the GPU (search.hpp).
+#include <algorithm>
+#include <string>
 #include <thread>
 
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/search.hpp"
+#include "trawl/stream.hpp"
 
 namespace trawl {
 
@@ -27,6 +30,49 @@ device_kind choose_device(const search_options& options, std::size_t patterns, s
   const double cpu_rate = 1.9e9 * cores;  // pattern-strand x bytes per second: 23-nt guides, k <= 3
   if (strands * static_cast<double>(bytes) < 0.4 * cpu_rate) return device_kind::cpu;
   return gpu::available() ? device_kind::gpu : device_kind::cpu;
+}
+
+device_kind gpu::parse_device(std::string_view spec, gpu_options& gpu) {
+  const std::string s(spec);
+  if (s == "auto") return device_kind::automatic;
+  if (s == "cpu") return device_kind::cpu;
+  const bool list = s.rfind("gpu:", 0) == 0 && s.size() > 4 && s.find_first_not_of("0123456789,", 4) == std::string::npos &&
+                    s.find(",,") == std::string::npos && s.back() != ',' && s[4] != ',';
+  if (s != "gpu" && s != "gpu:all" && !list)
+    throw error(errc::invalid_argument, "device " + s + " is not auto, cpu, gpu, gpu:all or gpu:N[,N...]");
+  if (!gpu::available())
+    throw error(errc::no_device, "device " + s + ": no CUDA device found (or trawl was built without CUDA)");
+  const int count = gpu::device_count();
+  gpu.devices.clear();
+  if (s == "gpu") {
+    gpu.devices = {0};
+  } else if (s == "gpu:all") {
+    for (int d = 0; d < count; ++d) gpu.devices.push_back(d);
+  } else {
+    for (std::size_t at = 4; at < s.size();) {
+      std::size_t end = s.find(',', at);
+      if (end == std::string::npos) end = s.size();
+      const std::string n = s.substr(at, end - at);
+      if (n.size() > 4 || std::stoi(n) >= count)
+        throw error(errc::no_device, "device " + s + ": there is no GPU " + n + " (" + std::to_string(count) + " found)");
+      gpu.devices.push_back(std::stoi(n));
+      at = end + 1;
+    }
+  }
+  gpu.device = gpu.devices.front();
+  return device_kind::gpu;
+}
+
+search_plan plan_search(const search_options& options, std::size_t patterns, const io::source& input,
+                        const stream_options& stream, std::size_t gpu_workers) {
+  search_plan plan{device_kind::cpu, options, stream};
+  if (choose_device(options, patterns, input.expected_size()) != device_kind::gpu) return plan;
+  plan.device = device_kind::gpu;
+  const std::size_t workers = std::max<std::size_t>(1, gpu_workers);
+  if (plan.stream.chunk_size == 0) plan.stream.chunk_size = std::size_t{256} << 20;
+  plan.options.slice_size = input.is_mapped() ? input.mapped().size() / workers + 1 : plan.stream.chunk_size;
+  plan.options.threads = static_cast<unsigned>(workers + 1);
+  return plan;
 }
 
 }  // namespace trawl

@@ -355,13 +355,14 @@ struct source::impl {
   int fd = -1;  // owned (files), or -1
   const char* map = nullptr;
   std::size_t map_len = 0;
+  bool unmap = true;  // map came from mmap (false: the caller's memory)
   std::unique_ptr<byte_stream> stream;
   compression comp = compression::none;
   std::uint64_t file_size = 0;  // regular files
 
   ~impl() {
     stream.reset();  // before the mapping it may read
-    if (map != nullptr) munmap(const_cast<char*>(map), map_len);
+    if (map != nullptr && unmap) munmap(const_cast<char*>(map), map_len);
     if (fd >= 0) ::close(fd);
   }
 
@@ -400,6 +401,16 @@ source source::from_stream(std::unique_ptr<byte_stream> stream, std::string name
   source s;
   s.impl_->name = std::move(name);
   s.impl_->wrap(std::move(stream), options);
+  return s;
+}
+
+source source::from_memory(std::string_view bytes, std::string name, const open_options& options) {
+  if (detect_compression(bytes.substr(0, 4)) != compression::none) return from_stream(memory_stream(bytes), std::move(name), options);
+  source s;
+  s.impl_->name = std::move(name);
+  s.impl_->map = bytes.data() != nullptr ? bytes.data() : "";
+  s.impl_->map_len = bytes.size();
+  s.impl_->unmap = false;
   return s;
 }
 

@@ -1,0 +1,305 @@
+"""trawl: every exact or approximate (edit distance <= k) occurrence of patterns in big texts,
+genomes and compressed indexes, on all CPU cores and on NVIDIA GPUs.
+
+    >>> import trawl
+    >>> hits = trawl.search("GACGCATAAAGATGAGACG", pathlib.Path("genome.fa.gz"), k=2, both_strands=True)
+    >>> for h in hits: print(h.record, h.start, h.end, h.errors, h.strand)
+
+Texts are ``str`` (searched as UTF-8), ``bytes``, ``bytearray``, ``memoryview`` or contiguous
+numpy arrays, read in place without a copy, or a file given as an ``os.PathLike`` (plain text,
+FASTA or FASTQ, gzip- or zstd-compressed, detected from the bytes). A plain ``str`` is always a
+text, never a file name: pass ``pathlib.Path(name)`` for a file.
+
+Coordinates are 0-based, half-open byte offsets on the forward strand: within each record of a
+FASTA/FASTQ input (sequence bytes, line breaks removed), within the whole text otherwise. The
+semantics are the command line's (``trawl search``): exact search reports every occurrence,
+overlapping ones included; approximate search reports one hit per run of end positions within
+``k`` (its best end, ties to the earliest, and the leftmost start reaching that score), or every
+end with ``all_ends``; ``N`` in the text matches nothing unless ``iupac`` is on and the pattern
+has ``N`` there; edit distance counts bytes.
+
+Searches release the GIL and run on all cores unless ``threads`` says otherwise. Errors raise
+``ValueError`` (bad arguments, malformed input data), ``OSError`` (files) or ``RuntimeError``
+(no GPU, or a GPU failure); ``TypeError`` for arguments of the wrong type.
+"""
+from __future__ import annotations
+
+import os
+from typing import Iterable, Iterator, NamedTuple, Optional, Sequence, Union
+
+import numpy as np
+
+from . import _trawl
+
+__version__: str = _trawl.__version__
+
+__all__ = [
+    "search", "search_many", "best", "Index", "Hits", "Hit", "Best",
+    "reverse_complement", "align", "gpu_count", "__version__",
+]
+
+Text = Union[str, bytes, bytearray, memoryview, np.ndarray]
+Patterns = Union[str, bytes, Iterable[Union[str, bytes]]]
+
+
+class Hit(NamedTuple):
+    """One occurrence. ``pattern`` indexes the patterns as given; ``record`` is the record's name
+    (``search``, ``Index.search``) or the text's index in the list (``search_many``)."""
+    pattern: int
+    record: Union[str, int]
+    start: int
+    end: int
+    errors: int
+    strand: str
+    cigar: Optional[str] = None
+
+
+class Hits:
+    """Hits as columns, in the library's order (by record, then by start for exact search or by
+    end for approximate search, then pattern, strand).
+
+    Columns (numpy arrays, one entry per hit): ``pattern`` (uint32), ``record`` (uint32, an index
+    into ``records``; ``text`` for ``search_many``), ``start`` and ``end`` (uint64), ``errors``
+    (uint32), ``reverse`` (bool) and ``strand`` ('+'/'-'); ``cigar`` (a list of str, with
+    ``align=True``). Iterating gives :class:`Hit` tuples; ``len()`` is the number of hits.
+    """
+
+    def __init__(self, columns: dict, patterns: list, records: Optional[list], where: str):
+        self._c = columns
+        self.patterns: list = patterns
+        #: the record names (``search``), or None (``search_many``: ``text`` indexes the texts)
+        self.records: Optional[list] = records
+        self._where = where
+
+    def __len__(self) -> int:
+        return int(self._c["start"].shape[0])
+
+    @property
+    def pattern(self) -> np.ndarray:
+        return self._c["pattern"]
+
+    @property
+    def record(self) -> np.ndarray:
+        return self._c[self._where]
+
+    @property
+    def text(self) -> np.ndarray:
+        return self._c[self._where]
+
+    @property
+    def start(self) -> np.ndarray:
+        return self._c["start"]
+
+    @property
+    def end(self) -> np.ndarray:
+        return self._c["end"]
+
+    @property
+    def errors(self) -> np.ndarray:
+        return self._c["errors"]
+
+    @property
+    def reverse(self) -> np.ndarray:
+        return self._c["reverse"].view(np.bool_)
+
+    @property
+    def strand(self) -> np.ndarray:
+        return np.where(self.reverse, "-", "+")
+
+    @property
+    def cigar(self) -> Optional[list]:
+        return self._c.get("cigar")
+
+    def _hit(self, i: int) -> Hit:
+        c = self._c
+        r = int(c[self._where][i])
+        cig = c.get("cigar")
+        return Hit(int(c["pattern"][i]), self.records[r] if self.records is not None else r, int(c["start"][i]),
+                   int(c["end"][i]), int(c["errors"][i]), "-" if c["reverse"][i] else "+",
+                   cig[i] if cig is not None else None)
+
+    def __getitem__(self, i: int) -> Hit:
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("hit index out of range")
+        return self._hit(i)
+
+    def __iter__(self) -> Iterator[Hit]:
+        return (self._hit(i) for i in range(len(self)))
+
+    def to_dict(self) -> dict:
+        """The columns by name (numpy arrays; ``cigar`` a list), plus ``strand``."""
+        d = {k: v for k, v in self._c.items() if k != "reverse"}
+        d["reverse"] = self.reverse
+        d["strand"] = self.strand
+        return d
+
+    def __repr__(self) -> str:
+        return f"<trawl.Hits: {len(self)} hits of {len(self.patterns)} pattern(s)>"
+
+
+class Best(NamedTuple):
+    """``best``'s answer: the distance, and the [start, end) ranges reaching it, in (end, start)
+    order."""
+    distance: int
+    starts: np.ndarray
+    ends: np.ndarray
+
+
+def _pattern_list(patterns: Patterns) -> list:
+    return [patterns] if isinstance(patterns, (str, bytes)) else list(patterns)
+
+
+def _threads(threads: Optional[int]) -> int:
+    if threads is None:
+        return 0
+    if threads < 1:
+        raise ValueError("threads must be >= 1 (or None: all cores)")
+    return threads
+
+
+def search(patterns: Patterns, text: Union[Text, os.PathLike], *, k: int = 0, both_strands: bool = False,
+           iupac: bool = False, hamming: bool = False, all_ends: bool = False, align: bool = False,
+           ignore_case: bool = False, whole_words: bool = False, whole_lines: bool = False,
+           threads: Optional[int] = None, device: str = "auto", max_hits: Optional[int] = None,
+           format: str = "auto", algorithm: str = "auto") -> Hits:
+    """Every occurrence of ``patterns`` (one str/bytes, or several) in ``text`` (in memory, or a
+    file as an ``os.PathLike``), as :class:`Hits`.
+
+    ``k``: edit-distance bound (0: exact). ``hamming``: substitutions only. ``both_strands``: also
+    the reverse complement of each pattern (hits on '-'). ``iupac``: IUPAC codes in the patterns
+    match their base sets. ``all_ends``: every end position within ``k``, not one hit per run.
+    ``align``: a CIGAR per hit (=, X, I: pattern only, D: text only; the pattern as it reads on
+    the hit's strand). ``whole_words`` / ``whole_lines``: exact hits bounded as ``grep -w / -x``.
+    ``device``: "auto" (the GPU when the work pays for it), "cpu", "gpu", "gpu:all" or
+    "gpu:0,1". ``max_hits``: stop after that many hits. ``format``: "auto" (detected), "plain",
+    "fasta" or "fastq". ``algorithm``: the engine, as ``trawl search --algorithm``.
+    """
+    pats = _pattern_list(patterns)
+    if isinstance(text, os.PathLike):
+        path, body = os.fsdecode(os.fspath(text)), None
+    else:
+        path, body = None, text
+    c = _trawl.search(pats, body, path, k, hamming, ignore_case, iupac, both_strands, all_ends, align, whole_words,
+                      whole_lines, _threads(threads), device, 0 if max_hits is None else max_hits, format, algorithm)
+    records = c.pop("records")
+    return Hits(c, pats, records, "record")
+
+
+def search_many(patterns: Patterns, texts: Sequence[Text], *, k: int = 0, both_strands: bool = False,
+                iupac: bool = False, hamming: bool = False, all_ends: bool = False, ignore_case: bool = False,
+                whole_words: bool = False, whole_lines: bool = False, threads: Optional[int] = None,
+                algorithm: str = "auto") -> Hits:
+    """``patterns`` in each of many short ``texts`` (reads), in one call on all cores: the hits of
+    ``search(patterns, texts[i])`` for every i, in order, with ``text`` = i. Runs on the CPU."""
+    pats = _pattern_list(patterns)
+    if isinstance(texts, (str, bytes)):
+        raise TypeError("texts must be a sequence of texts (for one text, use trawl.search)")
+    c = _trawl.search_many(pats, texts, k, hamming, ignore_case, iupac, both_strands, all_ends, whole_words,
+                           whole_lines, _threads(threads), algorithm)
+    return Hits(c, pats, None, "text")
+
+
+def best(x: Text, y: Text, *, every_start: bool = False, threads: Optional[int] = None, device: str = "cpu") -> Best:
+    """The best approximate substring: the smallest edit distance between ``x`` and any substring
+    of ``y``, and where ``y`` reaches it: each optimal end with its leftmost start, or with
+    ``every_start`` every [start, end) at that distance."""
+    d, s, e = _trawl.best(x, y, every_start, _threads(threads), device)
+    return Best(d, s, e)
+
+
+def reverse_complement(dna: Text) -> str:
+    """The reverse complement of a DNA string (ACGT, acgt and IUPAC codes; other bytes kept)."""
+    return _trawl.reverse_complement(dna)
+
+
+def align(pattern: Text, text: Text, *, ignore_case: bool = False, iupac: bool = False, hamming: bool = False) -> str:
+    """The CIGAR of an optimal global alignment of ``pattern`` against ``text`` (=, X, I: a byte of
+    the pattern only, D: of the text only; ties prefer =/X, then I, then D)."""
+    return _trawl.align(pattern, text, ignore_case, iupac, hamming)
+
+
+def gpu_count() -> int:
+    """The number of CUDA devices trawl can use (0 without CUDA or a device)."""
+    return _trawl.gpu_count()
+
+
+class Index:
+    """The compressed Hybrid Index (LZ77 + an FM-index over the text around phrase boundaries):
+    exact locate and count over a repetitive collection, in a fraction of its size.
+
+    Build with :meth:`Index.build`, or read a file written by ``save`` or ``trawl index build``
+    with :meth:`Index.load`. Offsets are into the records' sequences concatenated (see
+    ``records``); ``search`` gives per-record coordinates.
+    """
+
+    def __init__(self, impl: "_trawl.Index"):
+        self._ix = impl
+
+    @classmethod
+    def build(cls, text: Union[Text, os.PathLike], *, max_len: int = 32, small: bool = False, fasta: bool = True,
+              progress=None) -> "Index":
+        """Indexes ``text`` (or a file). ``max_len``: M, the longest pattern answered from the kernel
+        directly (longer ones are verified). ``small``: the compact FM-index profile (with
+        ``max_len=16``, the one for repetitive text). ``fasta``: read FASTA/FASTQ as records.
+        ``progress(stage, done, total)`` is called as the build goes."""
+        if isinstance(text, os.PathLike):
+            impl = _trawl.Index.build(None, os.fsdecode(os.fspath(text)), max_len, small, fasta, progress)
+        else:
+            impl = _trawl.Index.build(text, None, max_len, small, fasta, progress)
+        return cls(impl)
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike]) -> "Index":
+        """Reads an index file (every section checksummed; ValueError on a damaged or foreign file)."""
+        return cls(_trawl.Index.load(os.fsdecode(os.fspath(path))))
+
+    def save(self, path: Union[str, os.PathLike]) -> None:
+        self._ix.save(os.fsdecode(os.fspath(path)))
+
+    def __len__(self) -> int:
+        return len(self._ix)
+
+    @property
+    def max_len(self) -> int:
+        return self._ix.max_len
+
+    @property
+    def records(self) -> list:
+        """(name, start, length) of each record in the concatenated text."""
+        return self._ix.records
+
+    def count(self, pattern: Text, *, threads: Optional[int] = None) -> int:
+        return self._ix.count(pattern, _threads(threads))
+
+    def locate(self, pattern: Text, *, threads: Optional[int] = None) -> np.ndarray:
+        """Every start of ``pattern`` in the concatenated text, ascending (uint64)."""
+        return self._ix.locate(pattern, _threads(threads))
+
+    def extract(self, start: int, length: int) -> bytes:
+        """The text's bytes [start, start + length), clipped to its end."""
+        return self._ix.extract(start, length)
+
+    def search(self, patterns: Patterns, *, threads: Optional[int] = None) -> Hits:
+        """Every exact occurrence of ``patterns`` inside one record, as :class:`Hits` with
+        per-record coordinates (as ``trawl search --index``)."""
+        pats = _pattern_list(patterns)
+        c = self._ix.search(pats, _threads(threads))
+        records = c.pop("records")
+        return Hits(c, pats, records, "record")
+
+    def info(self) -> dict:
+        """Sizes: n, phrases, kernel_length, bits_per_char, the bytes of each part, ..."""
+        return self._ix.info()
+
+    def verify(self, source: Optional[Text] = None) -> None:
+        """A full self-check (and, with ``source``, that the index holds exactly that text).
+        Raises ValueError saying what does not hold."""
+        msg = self._ix.verify(source)
+        if msg:
+            raise ValueError(msg)
+
+    def __repr__(self) -> str:
+        return f"<trawl.Index: {len(self)} bytes, {len(self.records)} record(s), M = {self.max_len}>"
