@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# setup.sh — the first command: installs what is missing (apt-get), builds trawl in Release,
+# setup.sh — the first command: installs what is missing (apt-get; Python build tools in .venv),
+# builds trawl in Release (the Python module too),
 # makes a demo genome with planted motifs and searches it (exactly and approximately).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 trawl_install_deps
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTRAWL_BUILD_TESTS=OFF >/dev/null
+py=$(trawl_python_env)
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DTRAWL_BUILD_TESTS=OFF -DTRAWL_PYTHON=ON -DPython_EXECUTABLE="$py" >/dev/null
 cmake --build build -j"$(nproc)"
 mkdir -p build/demo
 # 8 Mbp over 4 chromosomes; a 23-nt guide planted 50 times exactly and 50 times with 2 substitutions.
@@ -16,3 +18,7 @@ echo "== exact, both strands: hits per strand =="
 echo "== approximate (k = 2), first 5 hits with alignments =="
 ./build/trawl search --both-strands -k 2 --align GACGCATAAAGATGAGACGCTGG build/demo/genome.fa | head -5
 echo "== planted: $(grep -c . build/demo/planted.tsv) copies; found with k = 2: $(./build/trawl search --count-matches --both-strands -k 2 GACGCATAAAGATGAGACGCTGG build/demo/genome.fa)"
+echo "== the same from Python (build/python; pip install . installs the package) =="
+PYTHONPATH=build/python "$py" -c 'import pathlib, trawl
+hits = trawl.search("GACGCATAAAGATGAGACGCTGG", pathlib.Path("build/demo/genome.fa"), k=2, both_strands=True)
+print(len(hits), "hits;", "first:", hits[0])'

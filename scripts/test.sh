@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # test.sh — the second command: installs what is missing, builds everything (CUDA parts too
-# when nvcc is found) and runs the whole test suite. GPU tests skip visibly without a GPU.
+# when nvcc is found, the Python package) and runs the whole test suite, the Python package's
+# pytest suite included. GPU tests skip visibly without a GPU.
 # Then the same suite (less the GPU and the 1 GiB checks) in an ASan + UBSan build made by clang
 # with the libFuzzer hooks, and every fuzz target for 60 s (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 trawl_install_deps
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release >/dev/null
+py=$(trawl_python_env)
+cmake -S . -B build-test -DCMAKE_BUILD_TYPE=Release -DTRAWL_PYTHON=ON -DPython_EXECUTABLE="$py" >/dev/null
 cmake --build build-test -j"$(nproc)"
 ctest --test-dir build-test --output-on-failure -j"$(nproc)"
+scripts/test-python.sh build-test  # pip install . (this build reused), then pytest
 
 # (-O1 with line tables: reports name lines, and the build fits the CI's time on two cores)
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTRAWL_FUZZ=ON -DTRAWL_CUDA=OFF \

@@ -118,8 +118,11 @@ class Hits:
                    int(c["end"][i]), int(c["errors"][i]), "-" if c["reverse"][i] else "+",
                    cig[i] if cig is not None else None)
 
-    def __getitem__(self, i: int) -> Hit:
+    def __getitem__(self, i: Union[int, slice]) -> Union[Hit, list]:
+        """One hit, or a list of the hits of a slice."""
         n = len(self)
+        if isinstance(i, slice):
+            return [self._hit(j) for j in range(*i.indices(n))]
         if i < 0:
             i += n
         if not 0 <= i < n:

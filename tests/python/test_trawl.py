@@ -1,0 +1,352 @@
+"""The Python package against the pure-Python oracle (tests/oracle/oracle.py) and the CLI.
+
+Run by scripts/test-python.sh against an installed copy of the package; TRAWL_CLI names the
+command-line tool of the same build.
+"""
+import gzip
+import os
+import pathlib
+import random
+import resource
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "oracle"))
+import oracle  # noqa: E402
+
+import trawl  # noqa: E402
+
+CLI = os.environ.get("TRAWL_CLI")
+
+
+def rand_dna(rng, n, alphabet=b"ACGT"):
+    return bytes(rng.choice(alphabet) for _ in range(n))
+
+
+def as_tuples(hits):
+    return [(h.pattern, h.start, h.end, h.errors, h.strand) for h in hits]
+
+
+# ---- exact ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(20))
+def test_exact_against_oracle(seed):
+    rng = random.Random(seed)
+    text = rand_dna(rng, rng.randint(0, 300), b"ACGT" if seed % 2 else b"ACgt")
+    patterns = [rand_dna(rng, rng.randint(1, 6)) for _ in range(rng.randint(1, 5))]
+    both, icase = bool(seed & 2), bool(seed & 4)
+    want = oracle.exact(patterns, text, both_strands=both, ignore_case=icase)
+    got = trawl.search(patterns, text, both_strands=both, ignore_case=icase, threads=1 + seed % 3)
+    assert as_tuples(got) == want
+
+
+def test_every_text_type_gives_the_same_hits():
+    rng = random.Random(7)
+    raw = rand_dna(rng, 5000)
+    want = as_tuples(trawl.search(["ACG", "TTA"], raw))
+    assert len(want) > 0
+    arr = np.frombuffer(raw, dtype=np.uint8)
+    for text in (raw.decode(), bytearray(raw), memoryview(raw), arr, arr.copy()):
+        assert as_tuples(trawl.search(["ACG", "TTA"], text)) == want
+    assert as_tuples(trawl.search([b"ACG", "TTA"], raw)) == want
+
+
+def test_single_pattern_and_str_coordinates_are_utf8_bytes():
+    hits = trawl.search("aa", "aaaa")
+    assert [(h.start, h.end) for h in hits] == [(0, 2), (1, 3), (2, 4)]
+    assert hits[1:] == [hits[1], hits[-1]] and hits[-1].start == 2
+    with pytest.raises(IndexError):
+        hits[3]
+    hits = trawl.search("b", "\u00e9b")  # é is two bytes in UTF-8
+    assert [(h.start, h.end) for h in hits] == [(2, 3)]
+
+
+def test_whole_words_and_lines():
+    text = b"cat concat cat\ncat\n"
+    assert [h.start for h in trawl.search("cat", text, whole_words=True)] == [0, 11, 15]
+    assert [h.start for h in trawl.search("cat", text, whole_lines=True)] == [15]
+
+
+def test_max_hits():
+    assert len(trawl.search("a", "a" * 100, max_hits=7)) == 7
+
+
+# ---- approximate ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(24))
+def test_approximate_against_oracle(seed):
+    rng = random.Random(100 + seed)
+    text = rand_dna(rng, rng.randint(0, 200))
+    patterns = [rand_dna(rng, rng.randint(3, 12)) for _ in range(rng.randint(1, 3))]
+    k = 1 + seed % 3
+    both, all_ends, hamming = bool(seed & 4), bool(seed & 8), bool(seed & 16)
+    want = oracle.approx(patterns, text, k, both_strands=both, all_ends=all_ends, hamming=hamming)
+    got = trawl.search(patterns, text, k=k, both_strands=both, all_ends=all_ends, hamming=hamming,
+                       threads=1 + seed % 2)
+    assert as_tuples(got) == want
+
+
+def test_align_gives_a_cigar_of_the_hit_distance():
+    rng = random.Random(3)
+    text = rand_dna(rng, 3000)
+    hits = trawl.search(["ACGTACGTAC", "GGATCCAT"], text, k=2, both_strands=True, align=True)
+    assert len(hits) > 0 and len(hits.cigar) == len(hits)
+    for h in hits:
+        p = [b"ACGTACGTAC", b"GGATCCAT"][h.pattern]
+        p = p if h.strand == "+" else oracle.revcomp(p)
+        assert h.cigar == trawl.align(p, text[h.start:h.end])
+        assert oracle.edit_distance(p, text[h.start:h.end]) == h.errors
+
+
+def test_iupac():
+    hits = trawl.search("ACN", b"ACGTACTT", iupac=True)
+    assert [(h.start, h.end) for h in hits] == [(0, 3), (4, 7)]
+
+
+# ---- files and records, against the CLI --------------------------------------------------
+
+def make_fasta(path, rng, records=5, length=4000, motif=b"GACGCATAAAGATGAG"):
+    out = []
+    for r in range(records):
+        seq = bytearray(rand_dna(rng, length))
+        for _ in range(6):
+            at = rng.randrange(0, length - len(motif))
+            m = bytearray(motif if rng.random() < 0.5 else oracle.revcomp(motif))
+            m[rng.randrange(len(m))] = ord(rng.choice("ACGT"))
+            seq[at:at + len(m)] = m
+        out.append(b">chr%d some description\n" % r)
+        out += [bytes(seq[i:i + 60]) + b"\n" for i in range(0, length, 60)]
+    data = b"".join(out)
+    path.write_bytes(data)
+    return data
+
+
+def cli_tsv(*args):
+    r = subprocess.run([CLI, *args], capture_output=True, check=False)
+    assert r.returncode in (0, 1), r.stderr
+    return [line.split("\t") for line in r.stdout.decode().splitlines()]
+
+
+@pytest.mark.skipif(CLI is None, reason="TRAWL_CLI not set")
+@pytest.mark.parametrize("args", [dict(k=0), dict(k=2, both_strands=True), dict(k=1, all_ends=True),
+                                  dict(k=2, hamming=True, both_strands=True)])
+def test_file_search_equals_the_cli(tmp_path, args):
+    rng = random.Random(11)
+    fa = tmp_path / "g.fa"
+    data = make_fasta(fa, rng)
+    gz = tmp_path / "g.fa.gz"
+    gz.write_bytes(gzip.compress(data))
+    motif = "GACGCATAAAGATGAG"
+    flags = ["-k", str(args.get("k", 0)), "--align"]
+    flags += ["--both-strands"] if args.get("both_strands") else []
+    flags += ["--all-ends"] if args.get("all_ends") else []
+    flags += ["--hamming"] if args.get("hamming") else []
+    want = cli_tsv("search", "--format", "tsv", *flags, motif, str(fa))
+    assert len(want) > 0
+    for text in (fa, gz, data):  # a path, a gzip path, and the same FASTA in memory
+        got = trawl.search(motif, text, align=True, **args)
+        assert [[h.record, str(h.start), str(h.end), str(h.errors), h.strand, motif, h.cigar] for h in got] == want
+    assert got.records == [f"chr{r}" for r in range(5)]
+
+
+def test_format_plain_reads_fasta_as_bytes(tmp_path):
+    hits = trawl.search(">chr", b">chr1\nACGT\n", format="plain")
+    assert [(h.record, h.start) for h in hits] == [("<text>", 0)]
+    hits = trawl.search("CG", b">chr1\nAC\nGT\n")
+    assert [(h.record, h.start) for h in hits] == [("chr1", 1)]
+
+
+# ---- search_many -----------------------------------------------------------------------------
+
+def test_search_many_equals_search_per_text():
+    rng = random.Random(5)
+    reads = [rand_dna(rng, rng.randint(0, 300)) for _ in range(2000)]
+    barcodes = [rand_dna(rng, 8) for _ in range(6)]
+    got = trawl.search_many(barcodes, reads, k=1, both_strands=True, threads=2)
+    want = []
+    for i, r in enumerate(reads):
+        want += [(i, *t) for t in as_tuples(trawl.search(barcodes, r, k=1, both_strands=True, threads=1))]
+    assert [(h.record, *t) for h, t in zip(got, as_tuples(got))] == want
+    assert got.records is None and got.text.dtype == np.uint32
+
+
+def test_search_many_takes_mixed_texts():
+    got = trawl.search_many("ACG", ["xACG", b"ACGACG", np.frombuffer(b"ACG", np.uint8), ""])
+    assert list(got.text) == [0, 1, 1, 2]
+    with pytest.raises(TypeError):
+        trawl.search_many("ACG", "ACGT")
+
+
+# ---- best ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(12))
+def test_best_against_oracle(seed):
+    rng = random.Random(200 + seed)
+    x = rand_dna(rng, rng.randint(1, 10))
+    y = rand_dna(rng, rng.randint(1, 120))
+    d, occ = oracle.best(x, y)
+    if d == len(x):
+        pytest.skip("every short substring is optimal")
+    got = trawl.best(x, y)
+    assert got.distance == d
+    assert list(zip(got.starts.tolist(), got.ends.tolist())) == occ
+    every = trawl.best(x, y, every_start=True)
+    for s, e in zip(every.starts.tolist(), every.ends.tolist()):
+        assert oracle.edit_distance(x, y[s:e]) == d
+
+
+# ---- the index -----------------------------------------------------------------------------
+
+def test_index_against_oracle(tmp_path):
+    rng = random.Random(9)
+    base = rand_dna(rng, 2000)
+    text = b"".join(bytes(c if rng.random() > 0.01 else ord("A") for c in base) for _ in range(8))
+    stages = []
+    ix = trawl.Index.build(text, max_len=16, progress=lambda s, d, t: stages.append(s))
+    assert stages and len(ix) == len(text)
+    for _ in range(30):
+        at = rng.randrange(len(text) - 12)
+        p = text[at:at + rng.randint(1, 40)]
+        want = oracle.locate(p, text)
+        assert ix.locate(p).tolist() == want
+        assert ix.count(p) == len(want)
+    assert ix.extract(100, 50) == text[100:150]
+    path = tmp_path / "t.idx"
+    ix.save(path)
+    again = trawl.Index.load(path)
+    assert again.locate(text[5:20]).tolist() == ix.locate(text[5:20]).tolist()
+    again.verify(text)
+    with pytest.raises(ValueError):
+        again.verify(text[:-1] + b"x")
+    assert ix.info()["n"] == len(text)
+
+
+def test_index_search_equals_search(tmp_path):
+    rng = random.Random(4)
+    fa = tmp_path / "g.fa"
+    data = make_fasta(fa, rng, records=3, length=3000)
+    ix = trawl.Index.build(fa)
+    pats = ["GACGCATA", "ACGT", "TTT"]
+    assert [n for n, _, _ in ix.records] == ["chr0", "chr1", "chr2"]
+    assert as_tuples(ix.search(pats)) == as_tuples(trawl.search(pats, data))
+    assert [h.record for h in ix.search(pats)] == [h.record for h in trawl.search(pats, data)]
+
+
+def test_damaged_index_file_raises_value_error(tmp_path):
+    path = tmp_path / "t.idx"
+    trawl.Index.build(b"abracadabra" * 50).save(path)
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 2] ^= 0x40
+    path.write_bytes(bytes(raw))
+    with pytest.raises(ValueError):
+        trawl.Index.load(path)
+    with pytest.raises(OSError):
+        trawl.Index.load(tmp_path / "missing.idx")
+
+
+# ---- errors --------------------------------------------------------------------------------
+
+def test_bad_arguments_raise_the_documented_exceptions(tmp_path):
+    with pytest.raises(ValueError):
+        trawl.search("", "ACGT")
+    with pytest.raises(ValueError):
+        trawl.search("A", "ACGT", k=-1)
+    with pytest.raises(ValueError):
+        trawl.search("A", "ACGT", device="tpu")
+    with pytest.raises(ValueError):
+        trawl.search("A", "ACGT", threads=0)
+    with pytest.raises(ValueError):
+        trawl.search([], "ACGT")
+    with pytest.raises(TypeError):
+        trawl.search("A", 12)
+    with pytest.raises(TypeError):
+        trawl.search([1], "ACGT")
+    with pytest.raises(OSError):
+        trawl.search("A", tmp_path / "missing.fa")
+    bad = tmp_path / "bad.fq"
+    bad.write_bytes(b"@r1\nACGT\n+\nII\n")
+    with pytest.raises(ValueError):
+        trawl.search("A", bad)
+    corrupt = tmp_path / "bad.gz"
+    corrupt.write_bytes(gzip.compress(b"ACGT" * 1000)[:-12] + b"\0" * 12)
+    with pytest.raises(ValueError):
+        trawl.search("A", corrupt)
+    if trawl.gpu_count() == 0:
+        with pytest.raises(RuntimeError):
+            trawl.search("A", "ACGT", device="gpu")
+
+
+# ---- zero copy and the GIL -----------------------------------------------------------------
+
+COPY_PROBE = """
+import resource, sys
+import numpy as np
+import trawl
+raw = b"ACGT" * (48 << 20)  # 192 MiB
+text = {"bytes": lambda: raw, "str": lambda: raw.decode(), "numpy": lambda: np.frombuffer(raw, np.uint8),
+        "memoryview": lambda: memoryview(raw), "copied": lambda: raw}[sys.argv[1]]()
+trawl.search("ACGA", "ACGT" * 1000, threads=2)  # start-up
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+assert len(trawl.search("ACGA", bytearray(text) if sys.argv[1] == "copied" else text, threads=2)) == 0
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) // 1024)
+"""
+
+
+def peak_growth_mib(kind):
+    r = subprocess.run([sys.executable, "-c", COPY_PROBE, kind], capture_output=True, check=True,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+    return int(r.stdout)
+
+
+@pytest.mark.parametrize("kind", ["bytes", "str", "numpy", "memoryview"])
+def test_texts_are_not_copied(kind):
+    # in a fresh process, a copy of the 192 MiB text during the search would raise its peak memory
+    assert peak_growth_mib(kind) < 64, "the text was copied"
+
+
+def test_the_copy_probe_sees_a_copy():
+    assert peak_growth_mib("copied") >= 150
+
+
+def test_searches_release_the_gil():
+    rng = random.Random(1)
+    text = rand_dna(rng, 1 << 16) * 32  # 2 MiB, searched by the quadratic reference engine
+    done = threading.Event()
+    result = {}
+
+    def work():
+        result["hits"] = len(trawl.search(["ACGTACGTACGTACGTACGT", "GATTACAGATTACAGATTAC"], text, k=3, threads=1,
+                                          algorithm="dp"))
+        done.set()
+
+    ticks = 0
+    t = threading.Thread(target=work)
+    t.start()
+    while not done.is_set():
+        ticks += 1
+        done.wait(0.001)
+    t.join()
+    assert "hits" in result
+    assert ticks >= 10, "the main thread did not run while the search ran"
+
+
+def test_reverse_complement():
+    assert trawl.reverse_complement("ACGTN") == "NACGT"
+    assert trawl.reverse_complement(b"aacR") == "Ygtt"
+
+
+# ---- the GPU (skipped without one) -------------------------------------------------------------
+
+@pytest.mark.skipif(trawl.gpu_count() == 0, reason="no CUDA device")
+@pytest.mark.parametrize("device", ["gpu", "gpu:0,0"])
+def test_gpu_equals_cpu(device):
+    rng = random.Random(21)
+    text = rand_dna(rng, 1 << 20)
+    guides = [rand_dna(rng, 23) for _ in range(16)]
+    cpu = trawl.search(guides, text, k=3, both_strands=True, device="cpu")
+    gpu = trawl.search(guides, text, k=3, both_strands=True, device=device)
+    assert len(cpu) > 0 and as_tuples(gpu) == as_tuples(cpu)
