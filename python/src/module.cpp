@@ -18,7 +18,9 @@
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <span>
 #include <memory>
 #include <optional>
 #include <string>
@@ -280,25 +282,63 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
   {
     nb::gil_scoped_release release;
     const auto m = trawl::make_matcher(patterns, options);
-    // Blocks of texts scanned whole on the workers; their hits are joined in text order.
-    constexpr std::size_t block = 256;
-    const std::size_t blocks = (texts.size() + block - 1) / block;
-    std::vector<std::vector<std::pair<std::uint32_t, trawl::hit>>> found(blocks);
-    tbb::task_arena arena(threads != 0 ? static_cast<int>(threads) : tbb::task_arena::automatic);
-    arena.execute([&] {
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks), [&](const tbb::blocked_range<std::size_t>& r) {
-        std::vector<trawl::hit> scratch;
-        for (std::size_t b = r.begin(); b != r.end(); ++b) {
-          for (std::size_t t = b * block; t < std::min(texts.size(), (b + 1) * block); ++t) {
-            scratch.clear();
-            m->scan(texts[t], 0, texts[t].size(), scratch);
-            for (trawl::hit& h : scratch) found[b].emplace_back(static_cast<std::uint32_t>(t), h);
-          }
+    std::size_t shortest = SIZE_MAX, longest = 0;
+    for (const auto& p : patterns) shortest = std::min(shortest, p.size()), longest = std::max(longest, p.size());
+    const auto k = static_cast<std::size_t>(options.max_errors);
+    if (!options.hamming && !options.whole_lines && shortest > k) {
+      // The texts are searched as one sequence, each followed by a run of NUL bytes longer than
+      // m + k. No pattern holds a NUL, so an alignment pays at least one error per NUL it
+      // takes: ends in a run never beat the text's last end (a cluster keeps its best end in
+      // the text; other ends in a run are dropped), and a start in the run before a text is
+      // that text's first byte at the same distance. So the hits are those of each text
+      // searched alone. (Hamming windows, whole lines and k >= m have no such guarantee: they
+      // take the loop below.)
+      const std::size_t gap = longest + k + 1;
+      std::vector<std::uint64_t> begin(texts.size() + 1);
+      std::string joined;
+      std::size_t total = 0;
+      for (const auto t : texts) total += t.size() + gap;
+      joined.reserve(total);
+      for (std::size_t t = 0; t < texts.size(); ++t) {
+        begin[t] = joined.size();
+        joined.append(texts[t]);
+        joined.append(gap, '\0');
+      }
+      begin[texts.size()] = joined.size();
+      const bool approximate = options.max_errors > 0 || options.all_ends;
+      std::size_t t = 0;
+      trawl::search_sequence(*m, joined, options, [&](std::span<const trawl::hit> hs) {
+        for (trawl::hit h : hs) {
+          const std::uint64_t key = approximate ? h.end - 1 : h.start;
+          while (begin[t + 1] <= key) ++t;
+          if (h.end > begin[t] + texts[t].size()) continue;
+          h.start = std::max(h.start, begin[t]) - begin[t];
+          h.end -= begin[t];
+          cols.add(h, static_cast<std::uint32_t>(t));
         }
+        return true;
       });
-    });
-    for (const auto& f : found)
-      for (const auto& [t, h] : f) cols.add(h, t);
+    } else {
+      // Blocks of texts scanned whole on the workers; their hits are joined in text order.
+      constexpr std::size_t block = 256;
+      const std::size_t blocks = (texts.size() + block - 1) / block;
+      std::vector<std::vector<std::pair<std::uint32_t, trawl::hit>>> found(blocks);
+      tbb::task_arena arena(threads != 0 ? static_cast<int>(threads) : tbb::task_arena::automatic);
+      arena.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks), [&](const tbb::blocked_range<std::size_t>& r) {
+          std::vector<trawl::hit> scratch;
+          for (std::size_t b = r.begin(); b != r.end(); ++b) {
+            for (std::size_t i = b * block; i < std::min(texts.size(), (b + 1) * block); ++i) {
+              scratch.clear();
+              m->scan(texts[i], 0, texts[i].size(), scratch);
+              for (trawl::hit& h : scratch) found[b].emplace_back(static_cast<std::uint32_t>(i), h);
+            }
+          }
+        });
+      });
+      for (const auto& f : found)
+        for (const auto& [i, h] : f) cols.add(h, i);
+    }
   }
   return std::move(cols).to_dict(false, "text");
 }

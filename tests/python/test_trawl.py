@@ -162,16 +162,30 @@ def test_format_plain_reads_fasta_as_bytes(tmp_path):
 
 # ---- search_many -----------------------------------------------------------------------------
 
-def test_search_many_equals_search_per_text():
+@pytest.mark.parametrize("mode", [dict(k=1, both_strands=True), dict(k=2, all_ends=True), dict(k=0),
+                                  dict(k=2, hamming=True), dict(k=3, both_strands=True), dict(k=9),
+                                  dict(k=0, whole_words=True)])
+def test_search_many_equals_search_per_text(mode):
     rng = random.Random(5)
-    reads = [rand_dna(rng, rng.randint(0, 300)) for _ in range(2000)]
-    barcodes = [rand_dna(rng, 8) for _ in range(6)]
-    got = trawl.search_many(barcodes, reads, k=1, both_strands=True, threads=2)
+    reads = [rand_dna(rng, rng.randint(0, 120)) for _ in range(1500)]
+    barcodes = [rand_dna(rng, 8) for _ in range(4)] + [b"ACGTAC"]
+    # a barcode cut at a read's start or end, with an error, in every 10th read
+    for i in range(0, len(reads), 10):
+        b = bytearray(barcodes[i % 4])
+        b[rng.randrange(len(b))] = ord(rng.choice("ACGT"))
+        reads[i] = bytes(b[2:]) + reads[i] + bytes(b[:-1])
+    got = trawl.search_many(barcodes, reads, threads=2, **mode)
     want = []
     for i, r in enumerate(reads):
-        want += [(i, *t) for t in as_tuples(trawl.search(barcodes, r, k=1, both_strands=True, threads=1))]
+        want += [(i, *t) for t in as_tuples(trawl.search(barcodes, r, threads=1, **mode))]
     assert [(h.record, *t) for h, t in zip(got, as_tuples(got))] == want
     assert got.records is None and got.text.dtype == np.uint32
+    if mode.get("k") in (1, 2) and not mode.get("hamming"):
+        oracle_hits = []
+        for i, r in enumerate(reads[:200]):
+            oracle_hits += [(i, *t) for t in oracle.approx(barcodes, r, mode["k"], both_strands=mode.get("both_strands", False),
+                                                           all_ends=mode.get("all_ends", False))]
+        assert [(h.record, *t) for h, t in zip(got, as_tuples(got)) if h.record < 200] == oracle_hits
 
 
 def test_search_many_takes_mixed_texts():
