@@ -56,25 +56,6 @@ std::unique_ptr<matcher> make_approx_matcher(const std::vector<std::string>& pat
 /// myers-simd, myers-striped, myers-filter; see make_approx_matcher).
 void check_approx_algorithm(std::string_view name);
 
-/// One end position j (inclusive, 0-based) of a pattern in a text with its score_j.
-struct end_score {
-  std::uint64_t end = 0;
-  std::uint32_t errors = 0;
-  friend bool operator==(const end_score&, const end_score&) = default;
-};
-
-/// Serial reference for other backends (GPU, SIMD): every j of `text` with score_j <= k for
-/// one pattern (forward strand only), ascending, computed by the engine options.approx_algorithm
-/// names (k = options.max_errors; ignore_case / iupac / hamming honored).
-/// Complexity: as make_approx_matcher; memory O(hits).
-std::vector<end_score> approx_end_scores(std::string_view pattern, std::string_view text,
-                                         const search_options& options);
-
-/// All hits of one serial scan of `text` (one slice owning everything) — the matcher's
-/// output without the parallel driver. Same options as make_approx_matcher.
-std::vector<hit> approx_search_serial(std::string_view text, const std::vector<std::string>& patterns,
-                                      const search_options& options);
-
 /// Leftmost start z of an optimal occurrence of `pattern` ending at j (inclusive) with score
 /// `score` (= score_j): the smallest z >= lo with ED(pattern, text[z..j]) == score, found by
 /// a reverse bit-parallel global DP over text[max(lo, j+1-m-score) .. j]; returns j + 1 for

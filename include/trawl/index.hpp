@@ -35,6 +35,10 @@
 
 namespace trawl::index {
 
+namespace detail {
+struct index_access;  // trawl/detail/testing.hpp
+}
+
 /// Which locate engine runs the secondary-occurrence recursion.
 enum class locate_engine {
   serial,         ///< the seed's sequential algorithm (Algorithms 1–2), one thread
@@ -100,22 +104,6 @@ struct index_info {
   [[nodiscard]] double bits_per_char() const { return n ? 8.0 * static_cast<double>(total_bytes) / static_cast<double>(n) : 0.0; }
 };
 
-/// One LZ77 phrase: S[pos, pos+len) copies S[src, src+len) (src < pos), or is the literal S[pos].
-struct lz77_phrase {
-  std::uint64_t pos = 0;
-  std::uint64_t len = 0;
-  std::uint64_t src = 0;  ///< unused (0) for a literal
-  bool literal = false;
-};
-
-/// Exact greedy LZ77 parse (longest previous factor, self-overlap allowed; a byte never seen
-/// before is a literal phrase of length 1). Kärkkäinen, Kempa, Puglisi, "Linear time
-/// Lempel-Ziv factorization: simple, fast, small" (CPM 2013), KKP3: PSV/NSV over the suffix
-/// array, LCPs by direct comparison at phrase heads only (sum of phrase lengths = n, so O(n)).
-/// O(n) time after the suffix array; 13n bytes (n < 2^31) or 25n bytes (64-bit) peak.
-std::vector<lz77_phrase> lz77_parse(std::string_view text, bool force_64bit = false,
-                                    const progress_callback& progress = {});
-
 /// The Hybrid Index. Immutable after build/load; every const member is safe to call from
 /// several threads at once. Move-only.
 class hybrid_index {
@@ -155,8 +143,6 @@ class hybrid_index {
   [[nodiscard]] std::vector<std::uint64_t> locate(std::string_view pattern, const locate_options& options = {}) const;
   /// Number of occurrences (== locate(pattern).size()).
   [[nodiscard]] std::uint64_t count(std::string_view pattern, const locate_options& options = {}) const;
-  /// The primary occurrences only (not inside one kept phrase), sorted. For tests/benches.
-  [[nodiscard]] std::vector<std::uint64_t> locate_primary(std::string_view pattern) const;
   /// S[start, start+len), clipped to the text. Throws invalid_argument if start > size().
   [[nodiscard]] std::string extract(std::uint64_t start, std::uint64_t len) const;
 
@@ -181,6 +167,7 @@ class hybrid_index {
   struct impl;
 
  private:
+  friend struct detail::index_access;
   explicit hybrid_index(std::unique_ptr<impl> p);
   std::unique_ptr<impl> impl_;
 };

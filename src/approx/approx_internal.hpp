@@ -13,6 +13,7 @@
 #include "common/cpu.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/hit.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace trawl::approx_detail {
 

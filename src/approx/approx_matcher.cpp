@@ -8,6 +8,7 @@
 
 #include "approx/approx_internal.hpp"
 #include "trawl/error.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace trawl {
 

@@ -16,6 +16,7 @@
 #include "index/index_impl.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace trawl::index {
 namespace {
@@ -336,8 +337,8 @@ std::uint32_t hybrid_index::record_of(std::uint64_t pos) const {
   return static_cast<std::uint32_t>((it - r.begin()) - 1);
 }
 
-std::vector<std::uint64_t> hybrid_index::locate_primary(std::string_view pattern) const {
-  auto p = impl_->primaries(pattern, false);
+std::vector<std::uint64_t> detail::index_access::locate_primary(const hybrid_index& ix, std::string_view pattern) {
+  auto p = ix.impl_->primaries(pattern, false);
   std::sort(p.begin(), p.end());
   return p;
 }

@@ -18,6 +18,7 @@
 #include "index/range_max.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace trawl::index {
 

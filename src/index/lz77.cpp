@@ -18,6 +18,7 @@
 
 #include "index/index_impl.hpp"
 #include "trawl/error.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace trawl::index {
 namespace {

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "index/index_impl.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace trawl::index {
 

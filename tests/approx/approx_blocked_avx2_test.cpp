@@ -11,6 +11,7 @@
 #include "approx_test_util.hpp"
 #include "oracle.hpp"
 #include "trawl/approx.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include "oracle.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/search.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace {
 

@@ -11,6 +11,7 @@
 #include "oracle.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/exact.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace approx_test {
 

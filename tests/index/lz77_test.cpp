@@ -8,6 +8,7 @@
 #include "oracle.hpp"
 #include "text_gen.hpp"
 #include "trawl/index.hpp"
+#include "trawl/detail/testing.hpp"
 
 namespace {
 

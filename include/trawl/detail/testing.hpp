@@ -1,0 +1,69 @@
+// trawl/detail/testing.hpp — engine internals that trawl's own tests, fuzzers and benchmarks
+// reach from outside the library: serial references for other engines, the LZ77 parse, the
+// index's primary occurrences. Not installed and not part of the API (see docs/API.md).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trawl/approx.hpp"
+#include "trawl/hit.hpp"
+#include "trawl/index.hpp"
+#include "trawl/search.hpp"
+
+namespace trawl {
+
+/// One end position j (inclusive, 0-based) of a pattern in a text with its score_j.
+struct end_score {
+  std::uint64_t end = 0;
+  std::uint32_t errors = 0;
+  friend bool operator==(const end_score&, const end_score&) = default;
+};
+
+/// Serial reference for other backends (GPU, SIMD): every j of `text` with score_j <= k for
+/// one pattern (forward strand only), ascending, computed by the engine options.approx_algorithm
+/// names (k = options.max_errors; ignore_case / iupac / hamming honored).
+/// Complexity: as make_approx_matcher; memory O(hits).
+std::vector<end_score> approx_end_scores(std::string_view pattern, std::string_view text,
+                                         const search_options& options);
+
+/// All hits of one serial scan of `text` (one slice owning everything) — the matcher's
+/// output without the parallel driver. Same options as make_approx_matcher.
+std::vector<hit> approx_search_serial(std::string_view text, const std::vector<std::string>& patterns,
+                                      const search_options& options);
+
+}  // namespace trawl
+
+namespace trawl::index {
+
+/// One LZ77 phrase: S[pos, pos+len) copies S[src, src+len) (src < pos), or is the literal S[pos].
+struct lz77_phrase {
+  std::uint64_t pos = 0;
+  std::uint64_t len = 0;
+  std::uint64_t src = 0;  ///< unused (0) for a literal
+  bool literal = false;
+};
+
+/// Exact greedy LZ77 parse (longest previous factor, self-overlap allowed; a byte never seen
+/// before is a literal phrase of length 1). Kärkkäinen, Kempa, Puglisi, "Linear time
+/// Lempel-Ziv factorization: simple, fast, small" (CPM 2013), KKP3: PSV/NSV over the suffix
+/// array, LCPs by direct comparison at phrase heads only (sum of phrase lengths = n, so O(n)).
+/// O(n) time after the suffix array; 13n bytes (n < 2^31) or 25n bytes (64-bit) peak.
+std::vector<lz77_phrase> lz77_parse(std::string_view text, bool force_64bit = false,
+                                    const progress_callback& progress = {});
+
+namespace detail {
+struct index_access {
+  /// The primary occurrences only (not inside one kept phrase), sorted.
+  static std::vector<std::uint64_t> locate_primary(const hybrid_index& ix, std::string_view pattern);
+};
+}  // namespace detail
+
+/// The primary occurrences of `pattern` in `ix` (not inside one kept phrase), sorted.
+inline std::vector<std::uint64_t> locate_primary(const hybrid_index& ix, std::string_view pattern) {
+  return detail::index_access::locate_primary(ix, pattern);
+}
+
+}  // namespace trawl::index
