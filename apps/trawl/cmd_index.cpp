@@ -28,7 +28,8 @@ struct index_args {
   unsigned threads = 0;
   std::string engine = "balanced";
   bool check = false;
-  std::uint64_t start = 0, length = 0;
+  std::vector<std::string> regions;  // extract
+  bool records = false;              // info --records
 };
 
 index::locate_options locate_opts(const index_args& a) {
@@ -87,6 +88,12 @@ int run_info(const index_args& a) {
     w.put(fmt::format("bytes:{}\t{}\t{:.4f} bits/char\n", name, bytes,
                       inf.n ? 8.0 * static_cast<double>(bytes) / static_cast<double>(inf.n) : 0.0));
   w.put(fmt::format("bytes:total\t{}\nbits_per_char\t{:.4f}\n", inf.total_bytes, inf.bits_per_char()));
+  // records as NAME, START (in the records concatenated), LENGTH; the first 20 unless --records
+  const auto recs = ix.records();
+  const std::size_t shown = a.records ? recs.size() : std::min<std::size_t>(recs.size(), 20);
+  for (std::size_t i = 0; i < shown; ++i)
+    w.put(fmt::format("record\t{}\t{}\t{}\n", recs[i].name, recs[i].start, recs[i].length));
+  if (shown < recs.size()) w.put(fmt::format("record\t... {} more (--records lists every one)\n", recs.size() - shown));
   w.flush();
   return 0;
 }
@@ -143,10 +150,38 @@ int run_verify(const index_args& a) {
   return 0;
 }
 
+/// NAME:START-END (0-based, half-open: as locate prints) or NAME (the whole record). A name
+/// that holds ':' is taken whole when a record has it.
+std::string extract_region(const index::hybrid_index& ix, const std::string& region) {
+  const auto colon = region.rfind(':');
+  if (colon != std::string::npos) {
+    const std::string range = region.substr(colon + 1);
+    const auto dash = range.find('-');
+    const bool digits = dash != std::string::npos && dash > 0 && dash + 1 < range.size() &&
+                        range.find_first_not_of("0123456789-") == std::string::npos && range.find('-', dash + 1) == std::string::npos;
+    bool whole_name = false;
+    for (const auto& r : ix.records()) whole_name = whole_name || r.name == region;
+    if (digits && !whole_name) {
+      if (dash > 19 || range.size() - dash - 1 > 19)
+        throw error(errc::invalid_argument, "index extract: " + region + ": a coordinate is too large");
+      const std::uint64_t start = std::stoull(range.substr(0, dash)), end = std::stoull(range.substr(dash + 1));
+      return ix.extract_record(ix.record_named(region.substr(0, colon)), start, end);
+    }
+  }
+  const std::uint32_t rec = ix.record_named(region);
+  return ix.extract_record(rec, 0, ix.records()[rec].length);
+}
+
 int run_extract(const index_args& a) {
   const auto ix = index::hybrid_index::load(a.index_path);
   writer w;
-  w.put(ix.extract(a.start, a.length));
+  // START LEN: offsets into the records concatenated, printed raw
+  const auto number = [](const std::string& s) { return !s.empty() && s.size() <= 19 && s.find_first_not_of("0123456789") == std::string::npos; };
+  if (a.regions.size() == 2 && number(a.regions[0]) && number(a.regions[1])) {
+    w.put(ix.extract(std::stoull(a.regions[0]), std::stoull(a.regions[1])));
+  } else {
+    for (const auto& region : a.regions) w.put(fmt::format(">{}\n{}\n", region, extract_region(ix, region)));
+  }
   w.flush();
   return 0;
 }
@@ -176,8 +211,9 @@ void add_index_command(CLI::App& root, run_state& state) {
   build->add_flag("-q,--quiet", a->quiet, "print nothing");
   build->callback([a, &state] { state.exit_code = run_build(*a); });
 
-  auto* info = cmd->add_subcommand("info", "n, z, M and the size of every part of an index");
+  auto* info = cmd->add_subcommand("info", "n, z, M, the size of every part of an index, and its records");
   info->add_option("index", a->index_path, "index file")->required();
+  info->add_flag("--records", a->records, "list every record (default: the first 20)");
   info->callback([a, &state] { state.exit_code = run_info(*a); });
 
   auto* count = cmd->add_subcommand("count", "number of occurrences of each PATTERN (pattern<TAB>count)");
@@ -199,10 +235,12 @@ void add_index_command(CLI::App& root, run_state& state) {
   verify->add_option("text", a->input, "the text it should index (plain, FASTA/FASTQ, gzip)");
   verify->callback([a, &state] { state.exit_code = run_verify(*a); });
 
-  auto* extract = cmd->add_subcommand("extract", "print LEN bytes of the indexed text from START (0-based, records concatenated)");
+  auto* extract = cmd->add_subcommand("extract", "print regions of the indexed text: NAME:START-END... or START LEN");
   extract->add_option("index", a->index_path, "index file")->required();
-  extract->add_option("start", a->start, "start offset")->required()->check(integer_in(0, INT64_MAX));
-  extract->add_option("len", a->length, "length")->required()->check(integer_in(0, INT64_MAX));
+  extract->add_option("region", a->regions,
+                      "NAME:START-END (record coordinates, 0-based half-open, as locate prints; printed as FASTA) "
+                      "or NAME; or START LEN: offsets into the records concatenated, printed raw")
+      ->required();
   extract->callback([a, &state] { state.exit_code = run_extract(*a); });
 }
 

@@ -145,6 +145,13 @@ class hybrid_index {
   [[nodiscard]] std::uint64_t count(std::string_view pattern, const locate_options& options = {}) const;
   /// S[start, start+len), clipped to the text. Throws invalid_argument if start > size().
   [[nodiscard]] std::string extract(std::uint64_t start, std::uint64_t len) const;
+  /// The record named `name` (the first, when several share it). Throws invalid_argument when
+  /// none is.
+  [[nodiscard]] std::uint32_t record_named(std::string_view name) const;
+  /// Bytes [start, end) of record `record`, in record coordinates (as search_records reports
+  /// hits). Throws invalid_argument unless record < records().size() and start <= end <= its
+  /// length.
+  [[nodiscard]] std::string extract_record(std::uint32_t record, std::uint64_t start, std::uint64_t end) const;
 
   /// All occurrences of all patterns inside one record each (hits crossing a record boundary
   /// are dropped), sorted by (record, start, pattern); hit coordinates are record-relative,

@@ -515,6 +515,18 @@ NB_MODULE(_trawl, m) {
             return nb::bytes(s.data(), s.size());
           },
           "start"_a, "length"_a)
+      .def(
+          "extract_record",
+          [](const hybrid_index& ix, const std::string& name, std::uint64_t start, std::optional<std::uint64_t> end) {
+            std::string s;
+            {
+              nb::gil_scoped_release release;
+              const std::uint32_t r = ix.record_named(name);
+              s = ix.extract_record(r, start, end ? *end : ix.records()[r].length);
+            }
+            return nb::bytes(s.data(), s.size());
+          },
+          "name"_a, "start"_a, "end"_a.none())
       .def("search", &index_search, "patterns"_a, "threads"_a)
       .def("info",
            [](const hybrid_index& ix) {

@@ -15,8 +15,9 @@ FASTA/FASTQ input (sequence bytes, line breaks removed), within the whole text o
 semantics are the command line's (``trawl search``): exact search reports every occurrence,
 overlapping ones included; approximate search reports one hit per run of end positions within
 ``k`` (its best end, ties to the earliest, and the leftmost start reaching that score), or every
-end with ``all_ends``; ``N`` in the text matches nothing unless ``iupac`` is on and the pattern
-has ``N`` there; edit distance counts bytes.
+end with ``all_ends``. Bytes match when equal (ASCII case ignored with ``ignore_case``); with
+``iupac`` a code in a pattern (N, R, Y, ...) also matches the bases of its set. Edit distance
+counts bytes.
 
 Searches release the GIL and run on all cores unless ``threads`` says otherwise. Errors raise
 ``ValueError`` (bad arguments, malformed input data), ``OSError`` (files) or ``RuntimeError``
@@ -284,6 +285,12 @@ class Index:
     def extract(self, start: int, length: int) -> bytes:
         """The text's bytes [start, start + length), clipped to its end."""
         return self._ix.extract(start, length)
+
+    def extract_record(self, name: str, start: int = 0, end: Optional[int] = None) -> bytes:
+        """Bytes [start, end) of the record ``name``, in record coordinates (0-based, half-open, as
+        ``search`` reports hits); ``end`` None: to the record's end. ValueError for an unknown name
+        or a range outside the record."""
+        return self._ix.extract_record(name, start, end)
 
     def search(self, patterns: Patterns, *, threads: Optional[int] = None) -> Hits:
         """Every exact occurrence of ``patterns`` inside one record, as :class:`Hits` with

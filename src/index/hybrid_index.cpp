@@ -372,6 +372,26 @@ std::string hybrid_index::extract(std::uint64_t start, std::uint64_t len) const 
   return out;
 }
 
+std::uint32_t hybrid_index::record_named(std::string_view name) const {
+  const auto& r = impl_->records;
+  for (std::size_t i = 0; i < r.size(); ++i)
+    if (r[i].name == name) return static_cast<std::uint32_t>(i);
+  throw error(errc::invalid_argument, "index: no record is named " + std::string(name) + " (" +
+                                          std::to_string(r.size()) + " record" + (r.size() == 1 ? "" : "s") + ")");
+}
+
+std::string hybrid_index::extract_record(std::uint32_t record, std::uint64_t start, std::uint64_t end) const {
+  const auto& r = impl_->records;
+  if (record >= r.size()) throw error(errc::invalid_argument, "index: there is no record " + std::to_string(record));
+  const record_span& rec = r[record];
+  if (start > end || end > rec.length)
+    throw error(errc::invalid_argument, "index: " + rec.name + ":" + std::to_string(start) + "-" + std::to_string(end) +
+                                            " is not within the record (length " + std::to_string(rec.length) + ")");
+  std::string out;
+  if (end > start) impl_->extract_into(rec.start + start, end - start, out);
+  return out;
+}
+
 std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
                                                      const locate_options& options) const {
   // Many patterns: one serial locate per pattern, patterns spread over the workers (less

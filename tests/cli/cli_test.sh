@@ -120,6 +120,29 @@ done
 for p in ACGT GATTACA C; do
   expect_out "$("$T" search --both-strands "$p" "$D/rand.fa")" "$T" search --both-strands --index "$D/rand.idx" "$p"
 done
+# extract speaks records: NAME:START-END (0-based, half-open, as locate prints) against the FASTA
+# read by python; a whole record; every locate hit's region holds its pattern; info lists records
+seq() { python3 -c "
+import sys
+recs, name = {}, None
+for l in open('$D/rand.fa'):
+    l = l.rstrip('\n')
+    if l.startswith('>'): name = l[1:].split()[0]; recs[name] = []
+    else: recs[name].append(l)
+s = ''.join(recs[sys.argv[1]]); a, b = int(sys.argv[2]), int(sys.argv[3])
+print('>%s:%d-%d' % (sys.argv[1], a, b) if sys.argv[4] == 'range' else '>' + sys.argv[1]); print(s[a:b] if sys.argv[4] == 'range' else s)" "$@"; }
+expect_out "$(seq s1 0 50 range; seq s2 19990 20000 range; seq s2 7 7 range)" \
+  "$T" index extract "$D/rand.idx" s1:0-50 s2:19990-20000 s2:7-7
+expect_out "$(seq s1 0 0 whole)" "$T" index extract "$D/rand.idx" s1
+"$T" index locate "$D/rand.idx" ACGTA | head -5 | while IFS=$'\t' read -r rec a b _; do
+  expect_out ">$rec:$a-$b
+ACGTA" "$T" index extract "$D/rand.idx" "$rec:$a-$b"
+done
+expect_err_line "$T" index extract "$D/rand.idx" s3:0-5
+expect_err_line "$T" index extract "$D/rand.idx" s1:5-4
+expect_err_line "$T" index extract "$D/rand.idx" s2:0-20001
+expect_out "record${TAB}s1${TAB}0${TAB}30000
+record${TAB}s2${TAB}30000${TAB}20000" bash -c "$T index info $D/rand.idx | grep '^record[[:space:]]'"
 
 # --- algorithms agree ------------------------------------------------------------------
 for alg in bf kmp horspool sunday simd auto; do

@@ -248,6 +248,14 @@ def test_index_search_equals_search(tmp_path):
     assert [n for n, _, _ in ix.records] == ["chr0", "chr1", "chr2"]
     assert as_tuples(ix.search(pats)) == as_tuples(trawl.search(pats, data))
     assert [h.record for h in ix.search(pats)] == [h.record for h in trawl.search(pats, data)]
+    for h in ix.search(pats)[:20]:
+        assert ix.extract_record(h.record, h.start, h.end) == pats[h.pattern].encode()
+    chr2 = b"".join(data.split(b">chr2 some description\n")[1].split(b"\n"))
+    assert ix.extract_record("chr2") == chr2 and ix.extract_record("chr2", 10, 20) == chr2[10:20]
+    with pytest.raises(ValueError):
+        ix.extract_record("chr9")
+    with pytest.raises(ValueError):
+        ix.extract_record("chr2", 0, len(chr2) + 1)
 
 
 def test_damaged_index_file_raises_value_error(tmp_path):
