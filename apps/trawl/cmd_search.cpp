@@ -55,32 +55,13 @@ struct search_args {
 /// `trawl search --index INDEX PATTERN...`: the same output as searching the indexed file.
 int run_index_search(const search_args& a, const std::vector<std::string>& patterns, const search_options& so,
                      writer& out, hit_printer& printer) {
-  if (so.max_errors > 0 || so.all_ends || so.ignore_case || so.iupac)
-    throw error(errc::invalid_argument, "--index supports exact search only (no -k, -i, --iupac)");
   const auto idx = index::hybrid_index::load(a.index);
-  // Both strands: the reverse complements are searched as extra patterns, mapped back.
-  std::vector<std::string> all = patterns;
-  if (so.both_strands)
-    for (const auto& p : patterns) all.push_back(reverse_complement(p));
-  index::locate_options lo;
-  lo.threads = so.threads;
-  auto found = mpi::search_records(idx, all, lo);
-  const auto records = idx.records();
+  // hits in a search's order: record, then start (exact) or end (approximate), pattern, strand
+  search_options through = so;
+  through.max_hits = 0;
   std::vector<std::pair<std::uint32_t, hit>> hits;
-  hits.reserve(found.size());
-  for (auto& rh : found) {
-    hit h = rh.h;
-    if (h.pattern >= patterns.size()) {
-      h.pattern -= static_cast<std::uint32_t>(patterns.size());
-      h.dir = strand::reverse;
-    }
-    hits.emplace_back(rh.record, h);
-  }
-  // Same order as a file search: record, then start, pattern, strand.
-  std::sort(hits.begin(), hits.end(), [](const auto& x, const auto& y) {
-    return std::tie(x.first, x.second.start, x.second.pattern, x.second.dir) <
-           std::tie(y.first, y.second.start, y.second.pattern, y.second.dir);
-  });
+  for (const auto& rh : mpi::search_records(idx, patterns, through)) hits.emplace_back(rh.record, rh.h);
+  const auto records = idx.records();
   std::uint64_t printed = 0;
   std::uint32_t current = ~0u;
   for (const auto& [rec, h] : hits) {

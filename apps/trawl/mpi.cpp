@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <tuple>
 #include <deque>
 #include <mutex>
 #include <string>
@@ -51,6 +52,10 @@ stream_result search(const matcher& m, io::source& input, const search_options& 
 std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
                                               const index::locate_options& options) {
   return idx.search_records(patterns, options);
+}
+std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
+                                              const search_options& search) {
+  return idx.search_records(patterns, search);
 }
 
 #else
@@ -375,9 +380,12 @@ stream_result search(const matcher& m, io::source& input, const search_options& 
   return search_input(pool, input, o, so, sink);
 }
 
-std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
-                                              const index::locate_options& options) {
-  if (!active()) return idx.search_records(patterns, options);
+namespace {
+
+/// The patterns dealt round robin over the ranks, each rank's hits by `run`, gathered on rank 0
+/// and sorted by `before`.
+template <class Run, class Less>
+std::vector<index::record_hit> deal_patterns(const std::vector<std::string>& patterns, Run&& run, Less&& before) {
   static_assert(std::is_trivially_copyable_v<index::record_hit>, "index hits travel as bytes");
   std::vector<std::string> mine;
   std::vector<std::uint32_t> global;  // pattern number of each of mine
@@ -385,7 +393,7 @@ std::vector<index::record_hit> search_records(const index::hybrid_index& idx, co
     mine.push_back(patterns[i]);
     global.push_back(static_cast<std::uint32_t>(i));
   }
-  std::vector<index::record_hit> hits = mine.empty() ? std::vector<index::record_hit>() : idx.search_records(mine, options);
+  std::vector<index::record_hit> hits = mine.empty() ? std::vector<index::record_hit>() : run(mine);
   for (auto& h : hits) h.h.pattern = global[h.h.pattern];
   if (g.rank != 0) {
     MPI_Send(hits.data(), static_cast<int>(hits.size() * sizeof(index::record_hit)), MPI_BYTE, 0, records_tag, g.comm);
@@ -400,12 +408,34 @@ std::vector<index::record_hit> search_records(const index::hybrid_index& idx, co
     hits.resize(at + n);
     MPI_Mrecv(static_cast<void*>(hits.data() + at), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
   }
-  std::sort(hits.begin(), hits.end(), [](const index::record_hit& a, const index::record_hit& b) {
-    if (a.record != b.record) return a.record < b.record;
-    if (a.h.start != b.h.start) return a.h.start < b.h.start;
-    return a.h.pattern < b.h.pattern;
-  });
+  std::sort(hits.begin(), hits.end(), before);
   return hits;
+}
+
+}  // namespace
+
+std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
+                                              const index::locate_options& options) {
+  if (!active()) return idx.search_records(patterns, options);
+  return deal_patterns(
+      patterns, [&](const std::vector<std::string>& mine) { return idx.search_records(mine, options); },
+      [](const index::record_hit& a, const index::record_hit& b) {
+        if (a.record != b.record) return a.record < b.record;
+        if (a.h.start != b.h.start) return a.h.start < b.h.start;
+        return a.h.pattern < b.h.pattern;
+      });
+}
+
+std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
+                                              const search_options& search) {
+  if (!active()) return idx.search_records(patterns, search);
+  const bool by_end = search.max_errors > 0 || search.all_ends;
+  return deal_patterns(
+      patterns, [&](const std::vector<std::string>& mine) { return idx.search_records(mine, search); },
+      [by_end](const index::record_hit& a, const index::record_hit& b) {
+        const std::uint64_t ka = by_end ? a.h.end : a.h.start, kb = by_end ? b.h.end : b.h.start;
+        return std::tie(a.record, ka, a.h.pattern, a.h.dir) < std::tie(b.record, kb, b.h.pattern, b.h.dir);
+      });
 }
 
 #endif

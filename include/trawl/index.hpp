@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "trawl/hit.hpp"
+#include "trawl/search.hpp"
 
 namespace trawl::index {
 
@@ -158,6 +159,18 @@ class hybrid_index {
   /// half-open, errors = 0, strand forward. For `trawl search --index` and `trawl index locate`.
   [[nodiscard]] std::vector<record_hit> search_records(const std::vector<std::string>& patterns,
                                                        const locate_options& options = {}) const;
+  /// Search through the index with the search options of search.hpp: every hit of `patterns`
+  /// inside one record, exactly as trawl::search over that record reports it (approx.hpp: the
+  /// same ends, clusters, starts and errors), in record coordinates, sorted by record, then as
+  /// a search orders hits (start for exact search, end for approximate search), pattern, strand.
+  /// Honours max_errors, hamming, ignore_case, iupac, both_strands, all_ends, starts,
+  /// approx_algorithm and threads; whole_words and whole_lines are refused (invalid_argument).
+  /// When every pattern has k < m and m + k <= max_len() (m for hamming), the engines scan
+  /// S'' alone and the Kärkkäinen–Ukkonen recursion copies the ends they find into the kept
+  /// phrases; otherwise every record is extracted and searched. Exact search without
+  /// ignore_case or iupac is locate's.
+  [[nodiscard]] std::vector<record_hit> search_records(const std::vector<std::string>& patterns,
+                                                       const search_options& search) const;
 
   [[nodiscard]] index_info info() const;
 

@@ -397,14 +397,15 @@ hybrid_index index_build(nb::handle text_obj, std::optional<std::string> path, s
   return hybrid_index::build(text->get(), "<text>", bo);
 }
 
-nb::dict index_search(const hybrid_index& ix, nb::handle patterns_obj, unsigned threads) {
+nb::dict index_search(const hybrid_index& ix, nb::handle patterns_obj, int k, bool hamming, bool ignore_case, bool iupac,
+                      bool both_strands, bool all_ends, unsigned threads, const std::string& algorithm) {
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
+  const trawl::search_options options =
+      make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, threads, 0, algorithm);
   columns cols;
   {
     nb::gil_scoped_release release;
-    trawl::index::locate_options lo;
-    lo.threads = threads;
-    for (const auto& rh : ix.search_records(patterns, lo)) cols.add(rh.h, rh.record);
+    for (const auto& rh : ix.search_records(patterns, options)) cols.add(rh.h, rh.record);
   }
   nb::dict d = std::move(cols).to_dict(false);
   std::vector<std::string> names;
@@ -527,7 +528,8 @@ NB_MODULE(_trawl, m) {
             return nb::bytes(s.data(), s.size());
           },
           "name"_a, "start"_a, "end"_a.none())
-      .def("search", &index_search, "patterns"_a, "threads"_a)
+      .def("search", &index_search, "patterns"_a, "k"_a, "hamming"_a, "ignore_case"_a, "iupac"_a, "both_strands"_a,
+           "all_ends"_a, "threads"_a, "algorithm"_a)
       .def("info",
            [](const hybrid_index& ix) {
              const trawl::index::index_info i = ix.info();

@@ -292,11 +292,15 @@ class Index:
         or a range outside the record."""
         return self._ix.extract_record(name, start, end)
 
-    def search(self, patterns: Patterns, *, threads: Optional[int] = None) -> Hits:
-        """Every exact occurrence of ``patterns`` inside one record, as :class:`Hits` with
-        per-record coordinates (as ``trawl search --index``)."""
+    def search(self, patterns: Patterns, *, k: int = 0, both_strands: bool = False, iupac: bool = False,
+               hamming: bool = False, all_ends: bool = False, ignore_case: bool = False,
+               threads: Optional[int] = None, algorithm: str = "auto") -> Hits:
+        """The hits of ``patterns`` inside each record, exactly those :func:`search` gives over the
+        indexed FASTA (same options), with per-record coordinates. Approximate patterns with
+        m + k <= ``max_len`` are searched in the index's kernel only (fast on repetitive
+        collections); longer ones in the extracted records."""
         pats = _pattern_list(patterns)
-        c = self._ix.search(pats, _threads(threads))
+        c = self._ix.search(pats, k, hamming, ignore_case, iupac, both_strands, all_ends, _threads(threads), algorithm)
         records = c.pop("records")
         return Hits(c, pats, records, "record")
 

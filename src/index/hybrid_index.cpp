@@ -184,6 +184,23 @@ void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
   }
 }
 
+const std::string& hybrid_index::impl::s2_text() const {
+  std::call_once(s2_once, [this] {
+    std::string s(s2_len, '\0');
+    constexpr std::uint64_t piece = std::uint64_t{1} << 20;
+    const bool is_int = std::holds_alternative<fm_int>(fm);
+    tbb::parallel_for(std::uint64_t{0}, (s2_len + piece - 1) / piece, [&](std::uint64_t i) {
+      const std::uint64_t b = i * piece, e = std::min(s2_len, b + piece);
+      std::vector<std::uint64_t> buf(e - b);
+      with_fm(*this, [&](const auto& csa) { sdsl::extract(csa, b, e - 1, buf.begin()); });
+      for (std::uint64_t t = 0; t < e - b; ++t)
+        s[b + t] = static_cast<char>(is_int ? buf[t] - 1 : char_unmap[buf[t] & 0xff]);
+    });
+    s2_bytes = std::move(s);
+  });
+  return s2_bytes;
+}
+
 // ---- build -----------------------------------------------------------------------------
 
 namespace {

@@ -130,6 +130,10 @@ struct hybrid_index::impl {
   std::uint32_t sigma = 0;
   fm_variant fm;
 
+  // -- S'' as bytes, decoded from the FM-index on the first approximate search (s2_text) --
+  mutable std::once_flag s2_once;
+  mutable std::string s2_bytes;
+
   // -- the file's section sizes, for info() (filled on load or on the first info()) --
   mutable std::mutex file_parts_mutex;
   mutable std::vector<std::pair<std::string, std::uint64_t>> file_parts;
@@ -183,6 +187,11 @@ struct hybrid_index::impl {
   [[nodiscard]] std::vector<std::uint64_t> primaries(std::string_view pattern, bool parallel) const;
   /// Appends S[x, x+len) (inside the text) to out.
   void extract_into(std::uint64_t x, std::uint64_t len, std::string& out) const;
+  /// S'' as bytes: decoded once, in parallel pieces, and kept.
+  [[nodiscard]] const std::string& s2_text() const;
+  /// Number of S'' segments (segment k is S''[seg_s2.at(k), seg_s2.at(k+1)) at text offset
+  /// segment_text_start(k)).
+  [[nodiscard]] std::uint64_t segments() const { return seg_s2.count_below(s2_len + 1) - 1; }
 };
 
 /// The byte maps of a text whose bytes are `present`: char_map (byte -> FM symbol 1..σ, 255 for

@@ -120,6 +120,14 @@ done
 for p in ACGT GATTACA C; do
   expect_out "$("$T" search --both-strands "$p" "$D/rand.fa")" "$T" search --both-strands --index "$D/rand.idx" "$p"
 done
+# approximate search through the index (S'' scanned, ends copied by the recursion; m + k > M
+# searched in the extracted records): the same bytes as searching the FASTA, in every mode
+"$T" index build -M 16 "$D/rand.fa" -o "$D/rand16.idx" >/dev/null 2>&1
+for args in "-k 1 GATTACA" "-k 2 --both-strands -e GATTACAGAT -e CCGTAG" "-k 1 --all-ends --align TTAGGCAT" \
+            "-k 2 --hamming --both-strands GATTACAGATTA" "-k 0 --iupac -i GANTACA" "-k 3 --format json ACGTACGTACGTA" \
+            "-k 4 --both-strands ACGTACGTACGTACGT" "-k 1 --count-matches ACGTA"; do
+  expect_out "$("$T" search $args "$D/rand.fa")" "$T" search --index "$D/rand16.idx" $args
+done
 # extract speaks records: NAME:START-END (0-based, half-open, as locate prints) against the FASTA
 # read by python; a whole record; every locate hit's region holds its pattern; info lists records
 seq() { python3 -c "

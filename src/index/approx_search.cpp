@@ -1,0 +1,224 @@
+// approx_search.cpp — hybrid_index::search_records with search options: approximate search
+// (and exact search with case or IUPAC rules) through the index.
+//
+// Let L = m + k (m for Hamming search), k < m. An end j's score (approx.hpp) is decided by the
+// window W_j = S[j-L+1, j] once that window lies in j's record: a substring within k of the
+// pattern is at most m + k long. With L <= M every window lies inside one segment of S'' or
+// strictly inside one kept phrase (s2_builder.cpp), and inside a kept phrase it is a copy of
+// the window at the same offset of the phrase's source. So the ends within k are
+//  (1) the ends of a scan of S'' (its segments joined by runs of NUL bytes longer than L: no
+//      pattern holds a NUL, so no hit takes one) whose window lies in one segment and is not
+//      inside one kept phrase: the primary ends;
+//  (2) their copies, found by the Kärkkäinen–Ukkonen recursion on the windows, as locate finds
+//      secondary occurrences (each copy once);
+//  (3) the ends within L - 1 bytes of a record's start, whose windows the record cuts: taken
+//      from a scan of the record's first bytes instead.
+// From the ends of each (record, pattern, strand) the hits are made as a scan makes them:
+// every end, or per run of consecutive ends its best one (leftmost on ties); the starts come
+// from the extracted text. Patterns with k >= m or L > M are searched in each extracted record.
+#include <algorithm>
+#include <tuple>
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
+
+#include "index/index_impl.hpp"
+#include "index/ku_recursion.hpp"
+#include "trawl/approx.hpp"
+#include "trawl/error.hpp"
+
+namespace trawl::index {
+namespace {
+
+/// An end within k: text position j (inclusive, in the records concatenated).
+struct end_hit {
+  std::uint64_t j;
+  std::uint32_t pattern;
+  std::uint32_t errors;
+  strand dir;
+};
+
+/// Every end within k of the scan of `seq` (all_ends options), offset by `base`, to `add`.
+template <class F>
+void scan_ends(const matcher& m, std::string_view seq, const search_options& ends, F&& add) {
+  search_sequence(m, seq, ends, [&](std::span<const hit> hs) {
+    for (const hit& h : hs) add(h);
+    return true;
+  });
+}
+
+}  // namespace
+
+std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
+                                                     const search_options& search) const {
+  const impl& ix = *impl_;
+  if (search.whole_words || search.whole_lines)
+    throw error(errc::invalid_argument, "index: search_options::whole_words and whole_lines are not searched through an index");
+  const bool approximate = search.max_errors > 0 || search.all_ends;
+  if (!approximate && !search.ignore_case && !search.iupac) {
+    // locate, both strands as extra patterns
+    std::vector<std::string> all = patterns;
+    if (search.both_strands)
+      for (const auto& p : patterns) all.push_back(reverse_complement(p));
+    locate_options lo;
+    lo.threads = search.threads;
+    std::vector<record_hit> out = search_records(all, lo);
+    for (auto& rh : out)
+      if (rh.h.pattern >= patterns.size()) {
+        rh.h.pattern -= static_cast<std::uint32_t>(patterns.size());
+        rh.h.dir = strand::reverse;
+      }
+    std::sort(out.begin(), out.end(), [](const record_hit& a, const record_hit& b) {
+      return std::tie(a.record, a.h.start, a.h.pattern, a.h.dir) < std::tie(b.record, b.h.start, b.h.pattern, b.h.dir);
+    });
+    return out;
+  }
+
+  // every end within k (exact search with case or IUPAC rules: the ends at distance 0)
+  search_options ends = search;
+  ends.all_ends = true;
+  ends.starts = false;
+  ends.max_hits = 0;
+  ends.device = device_kind::cpu;
+  const auto m = make_matcher(patterns, ends);
+  const auto k = static_cast<std::uint64_t>(search.max_errors);
+  std::vector<std::uint64_t> window(patterns.size());
+  std::uint64_t widest = 0;
+  bool through_s2 = true;
+  for (std::size_t p = 0; p < patterns.size(); ++p) {
+    window[p] = search.hamming ? patterns[p].size() : patterns[p].size() + k;
+    widest = std::max(widest, window[p]);
+    through_s2 = through_s2 && k < patterns[p].size() && window[p] <= ix.max_len;
+  }
+  const unsigned threads = search.threads != 0 ? search.threads : static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
+  tbb::task_arena arena(static_cast<int>(threads));
+  std::vector<end_hit> found;
+
+  arena.execute([&] {
+    if (!through_s2) {
+      for (const record_span& rec : ix.records) {
+        std::string text;
+        if (rec.length > 0) ix.extract_into(rec.start, rec.length, text);
+        scan_ends(*m, text, ends, [&](const hit& h) { found.push_back({rec.start + h.end - 1, h.pattern, h.errors, h.dir}); });
+      }
+      return;
+    }
+    // (1) the primary ends, from S''
+    const std::string& s2 = ix.s2_text();
+    const std::uint64_t segs = ix.segments();
+    std::vector<std::uint64_t> joined_at(segs + 1);  // where segment k starts in `joined`
+    std::string joined;
+    joined.reserve(ix.s2_len + segs * (widest + 1));
+    for (std::uint64_t s = 0; s < segs; ++s) {
+      joined_at[s] = joined.size();
+      const std::uint64_t a = ix.seg_s2.at(s), b = ix.seg_s2.at(s + 1);
+      joined.append(s2, a, b - a);
+      joined.append(widest + 1, '\0');
+    }
+    joined_at[segs] = joined.size();
+    std::vector<end_hit> primary;
+    std::uint64_t seg = 0;
+    scan_ends(*m, joined, ends, [&](const hit& h) {
+      const std::uint64_t at = h.end - 1;
+      while (joined_at[seg + 1] <= at) ++seg;
+      const std::uint64_t off = at - joined_at[seg];
+      if (off >= ix.seg_s2.at(seg + 1) - ix.seg_s2.at(seg)) return;  // in the NUL run
+      const std::uint64_t L = window[h.pattern];
+      if (off + 1 < L) return;  // the window reaches out of the segment: a copy, or cut by a record
+      const std::uint64_t j = ix.segment_text_start(seg) + off;
+      if (!ix.is_primary(j + 1 - L, L)) return;  // inside one kept phrase: the recursion finds it
+      primary.push_back({j, h.pattern, h.errors, h.dir});
+    });
+    // (2) their copies
+    tbb::enumerable_thread_specific<std::vector<end_hit>> copies;
+    tbb::parallel_for(std::size_t{0}, primary.size(), [&](std::size_t i) {
+      const end_hit& e = primary[i];
+      const std::uint64_t L = window[e.pattern];
+      auto& out = copies.local();
+      std::vector<ku_item> stack{ku_root(ix, e.j + 1 - L)};
+      std::vector<std::uint64_t> starts;
+      while (!stack.empty()) {
+        const ku_item it = stack.back();
+        stack.pop_back();
+        ku_step(ix, L, it, stack, starts);
+      }
+      for (std::uint64_t x : starts) out.push_back({x + L - 1, e.pattern, e.errors, e.dir});
+    });
+    found = std::move(primary);
+    for (auto& c : copies) found.insert(found.end(), c.begin(), c.end());
+    // (3) the ends near record starts: from the records' first bytes
+    std::erase_if(found, [&](const end_hit& e) {
+      const record_span& rec = ix.records[record_of(e.j)];
+      return e.j + 1 < rec.start + window[e.pattern];
+    });
+    for (const record_span& rec : ix.records) {
+      const std::uint64_t len = std::min(rec.length, widest - 1);
+      if (len == 0) continue;
+      std::string head;
+      ix.extract_into(rec.start, len, head);
+      scan_ends(*m, head, ends, [&](const hit& h) {
+        if (h.end < window[h.pattern]) found.push_back({rec.start + h.end - 1, h.pattern, h.errors, h.dir});
+      });
+    }
+  });
+
+  // the hits, from the ends of each (record, pattern, strand)
+  std::vector<std::pair<std::uint32_t, end_hit>> by_record;
+  by_record.reserve(found.size());
+  for (const end_hit& e : found) by_record.emplace_back(record_of(e.j), e);
+  found = {};
+  tbb::parallel_sort(by_record.begin(), by_record.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.first, a.second.pattern, a.second.dir, a.second.j) <
+           std::tie(b.first, b.second.pattern, b.second.dir, b.second.j);
+  });
+  std::vector<record_hit> out;
+  for (std::size_t i = 0; i < by_record.size();) {
+    std::size_t e = i + 1;  // [i, e): a cluster's run of consecutive ends, or one end
+    while (e < by_record.size() && by_record[e].first == by_record[i].first &&
+           by_record[e].second.pattern == by_record[i].second.pattern && by_record[e].second.dir == by_record[i].second.dir &&
+           by_record[e].second.j == by_record[e - 1].second.j + 1 && approximate && !search.all_ends)
+      ++e;
+    std::size_t best = i;
+    for (std::size_t t = i + 1; t < e; ++t)
+      if (by_record[t].second.errors < by_record[best].second.errors) best = t;
+    const auto& [r, eh] = by_record[best];
+    const std::uint64_t rs = ix.records[r].start;
+    record_hit rh;
+    rh.record = r;
+    rh.h.end = eh.j - rs + 1;
+    rh.h.start = rh.h.end;
+    rh.h.pattern = eh.pattern;
+    rh.h.errors = eh.errors;
+    rh.h.dir = eh.dir;
+    out.push_back(rh);
+    i = e;
+  }
+  if (search.starts) {
+    arena.execute([&] {
+      tbb::parallel_for(std::size_t{0}, out.size(), [&](std::size_t i) {
+        hit& h = out[i].h;
+        const std::uint64_t m_p = patterns[h.pattern].size();
+        if (search.hamming || !approximate) {
+          h.start = h.end - m_p;
+          return;
+        }
+        const std::uint64_t rs = ix.records[out[i].record].start;
+        const std::uint64_t w0 = h.end > m_p + h.errors ? h.end - m_p - h.errors : 0;  // record coordinates
+        std::string text;
+        ix.extract_into(rs + w0, h.end - w0, text);
+        const std::string p = h.dir == strand::forward ? patterns[h.pattern] : reverse_complement(patterns[h.pattern]);
+        h.start = w0 + approx_leftmost_start(p, text, h.end - 1 - w0, h.errors, search);
+      });
+    });
+  }
+  // the order of a search: record, then start (exact) or end (approximate), pattern, strand
+  tbb::parallel_sort(out.begin(), out.end(), [approximate](const record_hit& a, const record_hit& b) {
+    const std::uint64_t ka = approximate ? a.h.end : a.h.start, kb = approximate ? b.h.end : b.h.start;
+    return std::tie(a.record, ka, a.h.pattern, a.h.dir) < std::tie(b.record, kb, b.h.pattern, b.h.dir);
+  });
+  return out;
+}
+
+}  // namespace trawl::index
