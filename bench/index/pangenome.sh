@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# pangenome.sh [BASE_LEN] [HAPLOTYPES] [GUIDES] — approximate search through the Hybrid Index
+# against plain search of the same FASTA, on a generated pangenome: HAPLOTYPES haplotypes of a
+# random BASE_LEN-bp genome (0.1 % SNPs, 0.01 % indels of 1-3 bp, trawl-mkgenome). Builds the
+# index (time, peak memory, bits/char, the kernel's length), then times GUIDES guides of 23 nt
+# (half of them cut from the base, so that they have sites), k = 3, both strands: `search
+# --index` against `search` of the FASTA, and compares the outputs byte for byte.
+# Prints Markdown. TRAWL and MKGENOME name the binaries (default build/trawl, build/bench/trawl-mkgenome).
+set -euo pipefail
+T=${TRAWL:-build/trawl}
+MK=${MKGENOME:-build/bench/trawl-mkgenome}
+base=${1:-1000000} haps=${2:-64} guides=${3:-312}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$MK" --length "$base" --haplotypes "$haps" --seed 7 >"$dir/pg.fa"
+python3 - "$dir/pg.fa" "$guides" >"$dir/guides.txt" <<'EOF'
+import random, sys
+seq = []
+with open(sys.argv[1]) as f:
+    next(f)
+    for line in f:
+        if line.startswith(">"):
+            break
+        seq.append(line.strip())
+s = "".join(seq)
+r = random.Random(11)
+n = int(sys.argv[2])
+for i in range(n):
+    if i % 2 == 0:
+        at = r.randrange(len(s) - 23)
+        print(s[at:at + 23])
+    else:
+        print("".join(r.choice("ACGT") for _ in range(23)))
+EOF
+/usr/bin/time -f "%e %M" -o "$dir/build.time" "$T" index build -q "$dir/pg.fa" -o "$dir/pg.thi"
+read -r build_s build_kb <"$dir/build.time"
+info=$("$T" index info "$dir/pg.thi")
+get() { awk -F'\t' -v k="$1" '$1 == k { print $2 }' <<<"$info"; }
+n=$(get n) s2=$(get s2_length) bpc=$(get bits_per_char)
+plain_s=$( { /usr/bin/time -f "%e" "$T" search -k 3 --both-strands -f "$dir/guides.txt" "$dir/pg.fa" >"$dir/plain.tsv"; } 2>&1 )
+index_s=$( { /usr/bin/time -f "%e" "$T" search --index "$dir/pg.thi" -k 3 --both-strands -f "$dir/guides.txt" >"$dir/index.tsv"; } 2>&1 )
+same=$(cmp -s "$dir/plain.tsv" "$dir/index.tsv" && echo identical || echo DIFFERENT)
+echo "| collection | n | kernel S'' | bits/char | build | build peak | plain search | through the index | speed-up | outputs |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| $haps x $base bp | $n | $s2 ($(echo "scale=1; $n / $s2" | bc)x smaller) | $bpc | ${build_s} s | $((build_kb / 1024)) MiB | ${plain_s} s | ${index_s} s | $(echo "scale=2; $plain_s / $index_s" | bc)x | $(wc -l <"$dir/plain.tsv") lines, $same |"
