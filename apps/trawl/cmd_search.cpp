@@ -54,11 +54,12 @@ struct search_args {
 
 /// `trawl search --index INDEX PATTERN...`: the same output as searching the indexed file.
 int run_index_search(const search_args& a, const std::vector<std::string>& patterns, const search_options& so,
-                     writer& out, hit_printer& printer) {
+                     const device_choice& device, writer& out, hit_printer& printer) {
   const auto idx = index::hybrid_index::load(a.index);
   // hits in a search's order: record, then start (exact) or end (approximate), pattern, strand
   search_options through = so;
   through.max_hits = 0;
+  through.device = device.kind;
   std::vector<std::pair<std::uint32_t, hit>> hits;
   for (const auto& rh : mpi::search_records(idx, patterns, through)) hits.emplace_back(rh.record, rh.h);
   const auto records = idx.records();
@@ -253,7 +254,7 @@ int run_search(search_args& a) {
 
   writer out;
   hit_printer printer(out, po, patterns);
-  if (!a.index.empty()) return run_index_search(a, patterns, so, out, printer);
+  if (!a.index.empty()) return run_index_search(a, patterns, so, device, out, printer);
 
   line_options lo;
   lo.print = print_lines;

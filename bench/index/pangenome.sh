@@ -6,6 +6,7 @@
 # (half of them cut from the base, so that they have sites), k = 3, both strands: `search
 # --index` against `search` of the FASTA, and compares the outputs byte for byte.
 # Prints Markdown. TRAWL and MKGENOME name the binaries (default build/trawl, build/bench/trawl-mkgenome).
+# GPU=1 adds the same two searches with --device gpu (the kernel's scan on the GPU).
 set -euo pipefail
 T=${TRAWL:-build/trawl}
 MK=${MKGENOME:-build/bench/trawl-mkgenome}
@@ -40,6 +41,18 @@ n=$(get n) s2=$(get s2_length) bpc=$(get bits_per_char)
 plain_s=$( { /usr/bin/time -f "%e" "$T" search -k 3 --both-strands -f "$dir/guides.txt" "$dir/pg.fa" >"$dir/plain.tsv"; } 2>&1 )
 index_s=$( { /usr/bin/time -f "%e" "$T" search --index "$dir/pg.thi" -k 3 --both-strands -f "$dir/guides.txt" >"$dir/index.tsv"; } 2>&1 )
 same=$(cmp -s "$dir/plain.tsv" "$dir/index.tsv" && echo identical || echo DIFFERENT)
+if [ "${GPU:-0}" = 1 ]; then
+  gplain_s=$( { /usr/bin/time -f "%e" "$T" search --device gpu -k 3 --both-strands -f "$dir/guides.txt" "$dir/pg.fa" >"$dir/gplain.tsv"; } 2>&1 )
+  gindex_s=$( { /usr/bin/time -f "%e" "$T" search --device gpu --index "$dir/pg.thi" -k 3 --both-strands -f "$dir/guides.txt" >"$dir/gindex.tsv"; } 2>&1 )
+  gsame=$(cmp -s "$dir/plain.tsv" "$dir/gplain.tsv" && cmp -s "$dir/plain.tsv" "$dir/gindex.tsv" && echo identical || echo DIFFERENT)
+fi
 echo "| collection | n | kernel S'' | bits/char | build | build peak | plain search | through the index | speed-up | outputs |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
-echo "| $haps x $base bp | $n | $s2 ($(echo "scale=1; $n / $s2" | bc)x smaller) | $bpc | ${build_s} s | $((build_kb / 1024)) MiB | ${plain_s} s | ${index_s} s | $(echo "scale=2; $plain_s / $index_s" | bc)x | $(wc -l <"$dir/plain.tsv") lines, $same |"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+echo "| $haps x $base bp | $n | $s2 ($(ratio "$n" "$s2")x smaller) | $bpc | ${build_s} s | $((build_kb / 1024)) MiB | ${plain_s} s | ${index_s} s | $(ratio "$plain_s" "$index_s")x | $(wc -l <"$dir/plain.tsv") lines, $same |"
+if [ "${GPU:-0}" = 1 ]; then
+  echo
+  echo "| on the GPU | plain search | through the index | speed-up | outputs (= CPU) |"
+  echo "|---|---|---|---|---|"
+  echo "| $haps x $base bp | ${gplain_s} s | ${gindex_s} s | $(ratio "$gplain_s" "$gindex_s")x | $gsame |"
+fi

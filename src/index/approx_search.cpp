@@ -8,7 +8,8 @@
 // the window at the same offset of the phrase's source. So the ends within k are
 //  (1) the ends of a scan of S'' (its segments joined by runs of NUL bytes longer than L: no
 //      pattern holds a NUL, so no hit takes one) whose window lies in one segment and is not
-//      inside one kept phrase: the primary ends;
+//      inside one kept phrase: the primary ends. This scan runs on the GPU when
+//      search_options::device and choose_device say so for the length of the kernel;
 //  (2) their copies, found by the Kärkkäinen–Ukkonen recursion on the windows, as locate finds
 //      secondary occurrences (each copy once);
 //  (3) the ends within L - 1 bytes of a record's start, whose windows the record cuts: taken
@@ -28,6 +29,7 @@
 #include "index/ku_recursion.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
+#include "trawl/gpu.hpp"
 
 namespace trawl::index {
 namespace {
@@ -82,7 +84,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
   ends.starts = false;
   ends.max_hits = 0;
   ends.device = device_kind::cpu;
-  const auto m = make_matcher(patterns, ends);
+  const auto m = make_matcher(patterns, ends);  // the scan of S'' may run on a GPU (below); the rest on the CPU
   const auto k = static_cast<std::uint64_t>(search.max_errors);
   std::vector<std::uint64_t> window(patterns.size());
   std::uint64_t widest = 0;
@@ -120,7 +122,14 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     joined_at[segs] = joined.size();
     std::vector<end_hit> primary;
     std::uint64_t seg = 0;
-    scan_ends(*m, joined, ends, [&](const hit& h) {
+    search_options s2_scan = ends;
+    std::unique_ptr<matcher> on_gpu;
+    if (choose_device(search, patterns.size(), joined.size()) == device_kind::gpu) {
+      s2_scan.slice_size = joined.size() + 1;  // one slice, streamed by the device in its chunks
+      s2_scan.threads = 2;
+      on_gpu = gpu::make_matcher(patterns, s2_scan);
+    }
+    scan_ends(on_gpu ? *on_gpu : *m, joined, s2_scan, [&](const hit& h) {
       const std::uint64_t at = h.end - 1;
       while (joined_at[seg + 1] <= at) ++seg;
       const std::uint64_t off = at - joined_at[seg];
