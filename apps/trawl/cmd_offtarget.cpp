@@ -30,8 +30,10 @@
 
 #include "commands.hpp"
 #include "devices.hpp"
+#include "mpi.hpp"
 #include "output.hpp"
 #include "trawl/error.hpp"
+#include "trawl/index.hpp"
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
@@ -52,6 +54,7 @@ struct offtarget_args {
   unsigned threads = 0;
   std::string device = "auto";
   bool verbose = false;
+  std::string index;  ///< --index IDX: the genome is that index's text
 };
 
 struct guide {
@@ -541,8 +544,71 @@ class offtarget_sink final : public search_sink {
   std::map<site_key, site> best_;
 };
 
+/// offtarget --index: the candidates from the index (hybrid_index::search_records: the kernel
+/// scanned, the ends copied), each record's sites classified from the bytes around them,
+/// extracted from the index into a record-long buffer (the bytes no candidate reaches are never
+/// read), then the same sink as a genome file's.
+void search_index(const offtarget_args& a, const std::vector<guide>& guides, const std::vector<std::string>& patterns,
+                  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of, const search_options& so,
+                  const device_choice& device, const site_finder& finder, writer& out, std::vector<std::uint64_t>& sites,
+                  std::vector<bool>& warned, std::vector<site_classes>& classes, std::size_t reach) {
+  const auto idx = index::hybrid_index::load(a.index);
+  search_options through = so;
+  through.device = device.host_bound && device.kind == device_kind::automatic ? device_kind::cpu : device.kind;
+  const auto found = mpi::search_records(idx, patterns, through);
+  if (mpi::rank() != 0) return;
+  // a site reaches `reach` bytes before its candidate's end and the bulges after it
+  const std::uint64_t before = reach + 8, after = static_cast<std::uint64_t>(a.dna_bulges + a.rna_bulges) + 8;
+  const auto records = idx.records();
+  for (std::size_t i = 0; i < found.size();) {
+    const std::uint32_t r = found[i].record;
+    std::size_t e = i;
+    while (e < found.size() && found[e].record == r) ++e;
+    const std::uint64_t len = records[r].length;
+    std::string seq(len, 'N');
+    for (std::size_t c = i; c < e;) {  // the windows around the candidates, overlapping ones merged
+      std::uint64_t lo = found[c].h.end > before ? found[c].h.end - before : 0, hi = std::min(len, found[c].h.end + after);
+      std::size_t d = c + 1;
+      while (d < e && (found[d].h.end > before ? found[d].h.end - before : 0) <= hi)
+        hi = std::min(len, std::max(hi, found[d++].h.end + after));
+      const std::string bytes = idx.extract_record(r, lo, hi);
+      seq.replace(lo, bytes.size(), bytes);
+      c = d;
+    }
+    std::vector<hit> hits;
+    for (std::size_t c = i; c < e; ++c) hits.push_back(found[c].h);
+    // the candidates with a site, classified on all cores (the sink classifies those again)
+    const auto text = [&seq](std::uint64_t x, std::uint64_t y) {
+      x = std::min<std::uint64_t>(x, seq.size());
+      y = std::min<std::uint64_t>(std::max(x, y), seq.size());
+      return std::string_view(seq).substr(x, y - x);
+    };
+    std::vector<char> keep(hits.size(), 0);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hits.size(), 256), [&](const tbb::blocked_range<std::size_t>& b) {
+      for (std::size_t h = b.begin(); h != b.end(); ++h)
+        finder.sites_of(hits[h], text, [&](const site_key&, site&&) { keep[h] = 1; });
+    });
+    std::size_t w = 0;
+    for (std::size_t h = 0; h < hits.size(); ++h)
+      if (keep[h]) hits[w++] = hits[h];
+    hits.resize(w);
+    offtarget_sink sink(out, guides, a.pams, pattern_of, a, sites, warned, reach, classes);
+    record_info info;
+    info.name = records[r].name;
+    info.index = r;
+    info.format = io::format::fasta;
+    sink.begin_record(info);
+    sink.text(0, seq, true);
+    sink.hits(hits);
+    sink.end_record(len);
+    i = e;
+  }
+}
+
 int run_offtarget(offtarget_args& a) {
   if (a.pam_side != 3 && a.pam_side != 5) throw error(errc::invalid_argument, "--pam-side is 3 or 5");
+  if (a.index.empty() && a.genomes.empty()) throw error(errc::invalid_argument, "no GENOME file (or --index IDX) given");
+  if (!a.index.empty() && !a.genomes.empty()) throw error(errc::invalid_argument, "--index takes the place of GENOME files");
   std::vector<guide> guides = read_guides(a.guides, a);
   if (a.pams.empty()) a.pams = {"NGG"};
   for (std::string& p : a.pams) {
@@ -599,6 +665,10 @@ int run_offtarget(offtarget_args& a) {
   std::vector<bool> warned(guides.size(), false);
   std::vector<site_classes> classes(guides.size());
   bool any_error = false;
+  if (!a.index.empty()) {
+    search_index(a, guides, patterns, pattern_of, so, device, finder, out, sites, warned, classes,
+                 longest + static_cast<std::size_t>(k + a.dna_bulges) + 1);
+  }
   for (const std::string& file : a.genomes) {
     try {
       io::open_options oo;
@@ -631,8 +701,11 @@ void add_offtarget_command(CLI::App& root, run_state& state) {
       "strand, protospacer + PAM), strand, mismatches, dna_bulges, rna_bulges, aligned guide, aligned target (lower\n"
       "case at mismatches), CIGAR, PAM bases. Exit status: 0 if any site, 1 if none, 2 on error.");
   cmd->add_option("guides", a->guides, "guide file")->required();
-  cmd->add_option("genomes", a->genomes, "genome files (FASTA/FASTQ/plain, gzip, zstd; '-' = stdin)")->required();
-  cmd->add_option("--pam", a->pams, "PAM in IUPAC codes (repeatable; default NGG)");
+  cmd->add_option("genomes", a->genomes, "genome files (FASTA/FASTQ/plain, gzip, zstd; '-' = stdin)");
+  cmd->add_option("--index", a->index,
+                  "search the genome indexed in IDX (trawl index build) instead of GENOME files: the same sites, "
+                  "from the index's kernel");
+  cmd->add_option("--pam", a->pams, "PAM in IUPAC codes (repeatable; default NGG)")->allow_extra_args(false);
   cmd->add_option("--pam-side", a->pam_side, "3 (3' PAM: Cas9) or 5 (5' PAM: Cas12a, e.g. TTTV)")
       ->check(CLI::IsMember({3, 5}));
   cmd->add_option("--mismatches", a->mismatches, "most mismatches in the protospacer (default 3)")

@@ -90,6 +90,8 @@ compare "--index" search --index "$D/t.thi" --count-matches "land of egypt"
 compare "index locate" index locate "$D/t.thi" moses
 compare "--index, many patterns, both strands" search --index "$D/t.thi" --both-strands -f "$D/pats.txt"
 compare "--index, approximate" search --index "$D/t.thi" -k 2 -f "$D/pats.txt"
+"$T" index build -q "$D/g.fa" -o "$D/g.thi"
+compare "offtarget --index" offtarget --pam NGG --mismatches 2 --dna-bulges 1 --index "$D/g.thi" "$D/guides.fa"
 compare "index count" index count "$D/t.thi" -f "$D/pats.txt" lord the egypt
 compare_stdin "stdin" "$D/g.fa" search -k 2 --both-strands GACGCATAAAGATGAGACGC -
 compare_stdin "stdin, lines" "$D/t.txt" search -n moses -

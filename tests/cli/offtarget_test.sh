@@ -276,6 +276,19 @@ PY
 grep -q 'CPU (.*the work on the hits, done on the host, dominates)' "$D/err" && pass ||
   fail "--verbose with bulges: $(head -c 200 "$D/err")"
 
+# --index: the same sites, summary and exit status as the genome file, from the index's kernel
+"$T" index build -q "$D/genome.fa" -o "$D/genome.thi"
+for args in "--mismatches 3" "--mismatches 2 --dna-bulges 1 --rna-bulges 1" "--pam TTTV --pam-side 5 --mismatches 3" \
+            "--pam NGG --pam NAG --mismatches 4 --format casoffinder" "--mismatches 4 --max-sites-per-guide 2"; do
+  expect_out "$("$T" offtarget $args "$D/guides.fa" "$D/genome.fa" 2>&1)" \
+    bash -c "$T offtarget $args --index $D/genome.thi $D/guides.fa 2>&1"
+done
+"$T" offtarget --mismatches 3 --summary "$D/sum1" "$D/guides.fa" "$D/genome.fa" >/dev/null
+"$T" offtarget --mismatches 3 --summary "$D/sum2" --index "$D/genome.thi" "$D/guides.fa" >/dev/null
+expect_out "$(cat "$D/sum1")" cat "$D/sum2"
+expect_err_line "$T" offtarget --index "$D/genome.thi" "$D/guides.fa" "$D/genome.fa"
+expect_err_line "$T" offtarget "$D/guides.fa"
+
 # refusals: one line, exit 2
 expect_err_line "$T" offtarget --pam XYZ "$D/guides.fa" "$D/genome.fa"
 printf 'not a guide file\n' >"$D/bad.txt"
