@@ -410,6 +410,43 @@ class site_filter_matcher final : public matcher {
   mutable std::optional<tbb::task_arena> arena_;
 };
 
+/// The candidate matcher with the insides of long runs of N (either case) left out. A run of N
+/// takes no part in a site (N in the genome matches nothing), and a candidate end d bytes into a
+/// run costs at least d - (the N codes of its pattern, which match the genome's N) errors: so
+/// no candidate ends more than `margin` = k + those codes bytes into a run, and the positions
+/// past that are not scanned. Runs of N in assemblies (gaps, centromeres) are long and many.
+class n_run_matcher final : public matcher {
+ public:
+  n_run_matcher(const matcher& inner, std::size_t margin) : inner_(inner), margin_(margin) {}
+  [[nodiscard]] std::size_t lookbehind() const override { return inner_.lookbehind(); }
+  [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead(); }
+  [[nodiscard]] hit_key key() const override { return inner_.key(); }
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    const auto is_n = [&seq](std::size_t i) { return (seq[i] | 0x20) == 'n'; };
+    std::size_t from = own_begin;  // the next position to scan
+    for (std::size_t i = own_begin; i < own_end;) {
+      if (!is_n(i)) {
+        ++i;
+        continue;
+      }
+      std::size_t r0 = i, r1 = i;
+      while (r0 > 0 && is_n(r0 - 1)) --r0;
+      while (r1 < seq.size() && is_n(r1)) ++r1;
+      if (r1 - r0 > 2 * margin_ + 1) {  // [r0 + margin + 1, r1): no candidate ends there
+        const std::size_t stop = std::min(own_end, r0 + margin_ + 1);
+        if (from < stop) inner_.scan(seq, from, stop, out);
+        from = std::max(from, r1);
+      }
+      i = r1;
+    }
+    if (from < own_end) inner_.scan(seq, from, own_end, out);
+  }
+
+ private:
+  const matcher& inner_;
+  std::size_t margin_;
+};
+
 /// A guide's sites by (mismatches, DNA bulges, RNA bulges).
 using site_classes = std::map<std::tuple<int, int, int>, std::uint64_t>;
 
@@ -643,6 +680,10 @@ int run_offtarget(offtarget_args& a) {
   // finds them, dominates: no GPU start-up and no candidate transfer pays for itself
   device.host_bound = a.dna_bulges + a.rna_bulges > 0;
   const auto m = make_matcher(patterns, so);
+  std::size_t n_codes = 0;  // the most N codes in one pattern: they match the genome's N
+  for (const auto& p : patterns)
+    n_codes = std::max<std::size_t>(n_codes, static_cast<std::size_t>(std::count_if(p.begin(), p.end(), [](char c) { return (c | 0x20) == 'n'; })));
+  const n_run_matcher cpu(*m, static_cast<std::size_t>(k) + n_codes);
   // Candidates without a site are dropped on the workers; a site reaches m + P + DNA bulges
   // before a candidate's end, and DNA + RNA bulges past it.
   const site_finder finder(guides, a.pams, pattern_of, a);
@@ -676,7 +717,7 @@ int run_offtarget(offtarget_args& a) {
       auto input = io::source::open(file, oo);
       offtarget_sink sink(out, guides, a.pams, pattern_of, a, sites, warned,
                           longest + static_cast<std::size_t>(k + a.dna_bulges) + 1, classes);
-      search_on_device(*filter(*m, 0), patterns, input, so, stream_options{}, device, sink, filtered_gpu);
+      search_on_device(*filter(cpu, 0), patterns, input, so, stream_options{}, device, sink, filtered_gpu);
     } catch (const error& e) {
       out.flush();
       std::fprintf(stderr, "trawl: %s\n", e.what());

@@ -38,7 +38,9 @@ for chrom, text in records(genome):
                     pmm = sum(not ok(pam[j], s[pa + j]) for j in range(len(pam)))
                     mm = sum(not ok(g[j], s[ps + j]) for j in range(len(g)))
                     if mm <= limit and pmm <= pam_mm:
-                        rows.append(((i, gi, strand == '-'), (mm, pmm, pi), gname, g, pam, s, strand))
+                        # sites in the order trawl documents: PAM start (forward strand), guide, strand
+                        pam_at = i + pa if strand == '+' else i + L - pa - len(pam)
+                        rows.append(((pam_at, gi, strand == '-', i), (mm, pmm, pi), gname, g, pam, s, strand))
     best = {}
     for key, rank, *rest in rows:
         if key not in best or rank < best[key][0]: best[key] = (rank, rest)
@@ -56,7 +58,7 @@ for chrom, text in records(genome):
             cigar += f"{k - j}{'=' if t[j].isupper() else 'X'}"; j = k
         pam_bases = t[:len(pam)] if side == 5 else t[len(g):]
         aligned = pam + g if side == 5 else g + pam
-        print('\t'.join(map(str, [gname, g, chrom, key[0], key[0] + len(t), strand, mm, 0, 0, aligned, t, cigar, pam_bases])))
+        print('\t'.join(map(str, [gname, g, chrom, key[3], key[3] + len(t), strand, mm, 0, 0, aligned, t, cigar, pam_bases])))
 PY
 
 cat >"$D/bulges.py" <<'PY'
@@ -137,6 +139,16 @@ for n in range(3):
         at = r.choice([0, len(s) - len(site), r.randrange(len(s) - len(site))])
         s[at:at + len(site)] = list(site)
     at = r.randrange(len(s) - 40); s[at:at + 30] = ['N'] * 30
+    # a long run of N (its inside is not scanned) with mutated sites against both of its ends
+    run = ['N' if r.random() < 0.5 else 'n'] * (200 + 50 * n)
+    sites = []
+    for _ in range(2):
+        site = list(r.choice([g1, g2]) + 'AGG')
+        for _ in range(r.randint(0, 2)): site[r.randrange(len(site))] = r.choice('ACGT')
+        site = ''.join(site)
+        sites.append(site if r.random() < 0.5 else site.translate(comp)[::-1])
+    at = r.randrange(len(s) - 40)
+    s[at:at] = list(sites[0]) + run + list(sites[1])
     recs.append(''.join(s))
 with open(d + '/genome.fa', 'w') as f:
     for i, s in enumerate(recs):
