@@ -42,9 +42,16 @@ struct end_hit {
   strand dir;
 };
 
-/// Every end within k of the scan of `seq` (all_ends options), offset by `base`, to `add`.
+/// Every end within k of `seq` (all_ends options) to `add`, in order: on the search's workers,
+/// or, for a short sequence, in one scan on this thread.
 template <class F>
 void scan_ends(const matcher& m, std::string_view seq, const search_options& ends, F&& add) {
+  if (seq.size() < (std::size_t{1} << 16)) {
+    std::vector<hit> out;
+    m.scan(seq, 0, seq.size(), out);
+    for (const hit& h : out) add(h);
+    return;
+  }
   search_sequence(m, seq, ends, [&](std::span<const hit> hs) {
     for (const hit& h : hs) add(h);
     return true;
