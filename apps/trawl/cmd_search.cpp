@@ -22,6 +22,7 @@
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
+#include "trawl/detail/sigbus.hpp"
 
 namespace trawl::cli {
 namespace {

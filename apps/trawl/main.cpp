@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "mpi.hpp"
 #include "trawl/io.hpp"
+#include "trawl/detail/sigbus.hpp"
 
 int main(int argc, char** argv) {
   // A closed pipe shows up as EPIPE on write (handled quietly), not as a signal.

@@ -122,13 +122,6 @@ class input_buffer {
   std::unique_ptr<impl> impl_;
 };
 
-/// Makes a file that shrinks while mapped readable as zero bytes instead of killing the
-/// process with SIGBUS, and records that it happened (see sigbus_seen()). Installs a
-/// process-wide SIGBUS handler, so it is only called by applications, once, at start-up.
-void install_sigbus_guard();
-/// True once a guarded SIGBUS has happened: results computed since may rest on zeros.
-bool sigbus_seen() noexcept;
-
 enum class format { automatic, plain, fasta, fastq };
 
 /// Guesses the format from the content: '>' first → FASTA, '@' first with a '+' line third →

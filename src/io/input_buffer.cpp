@@ -11,6 +11,7 @@
 
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
+#include "trawl/detail/sigbus.hpp"
 
 namespace trawl::io {
 

@@ -11,6 +11,7 @@
 #include "temp_dir.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
+#include "trawl/detail/sigbus.hpp"
 
 namespace fs = std::filesystem;
 

@@ -1,0 +1,15 @@
+// trawl/detail/sigbus.hpp — the CLI's guard against files that shrink while mapped. A
+// process-wide signal handler is the application's business, not a library's: this is for
+// trawl's own programs and tests. Not installed and not part of the API (see docs/API.md).
+#pragma once
+
+namespace trawl::io {
+
+/// Makes a file that shrinks while mapped readable as zero bytes instead of killing the
+/// process with SIGBUS, and records that it happened (see sigbus_seen()). Installs a
+/// process-wide SIGBUS handler, so it is only called by applications, once, at start-up.
+void install_sigbus_guard();
+/// True once a guarded SIGBUS has happened: results computed since may rest on zeros.
+bool sigbus_seen() noexcept;
+
+}  // namespace trawl::io
