@@ -19,6 +19,7 @@
 #include "oracle.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
+#include "trawl/search.hpp"
 
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
 
@@ -107,6 +108,32 @@ void exercise(const hybrid_index& ix) {
   } catch (const trawl::error& e) {
     if (consistent || e.code() != trawl::errc::bad_format) std::abort();
   }
+  // approximate search through the index: on a consistent index, the hits of a search over
+  // each extracted record
+  trawl::search_options approx;
+  approx.max_errors = 1;
+  approx.both_strands = true;
+  approx.threads = 1;
+  std::vector<std::string> approx_pats;
+  for (const auto& p : pats)
+    if (p.size() >= 3 && p.find('\0') == std::string::npos) approx_pats.push_back(p);
+  if (approx_pats.empty()) return;
+  std::vector<trawl::index::record_hit> got;
+  try {
+    got = ix.search_records(approx_pats, approx);
+  } catch (const trawl::error& e) {
+    if (consistent || e.code() != trawl::errc::bad_format) std::abort();
+    return;
+  }
+  if (!consistent) return;
+  std::size_t at = 0;
+  const auto recs = ix.records();
+  for (std::uint32_t r = 0; r < recs.size(); ++r)
+    for (const trawl::hit& h : trawl::search(std::string_view(text).substr(recs[r].start, recs[r].length), approx_pats, approx)) {
+      if (at >= got.size() || got[at].record != r || !(got[at].h == h)) std::abort();
+      ++at;
+    }
+  if (at != got.size()) std::abort();
 }
 
 }  // namespace
