@@ -82,11 +82,13 @@ std::string cache_id() {
   return "trawl_fm_" + std::to_string(::getpid()) + "_" + std::to_string(next++);
 }
 
-/// Checks the section and builds the FM-index in place (csa_wt's ISA support points into its
-/// own SA samples, so a built one must not be moved).
-template <class Csa>
-void read_one(std::string_view body, std::uint64_t rows, std::uint32_t sigma, fm_variant& fm) {
-  constexpr std::uint64_t s = Csa::sa_sample_dens;
+/// Checks the section: its sizes, the BWT's symbols and the samples (a permutation of the
+/// sampled text positions).
+hybrid_index::impl::fm_section check_section(std::string_view body, std::uint32_t kind, std::uint64_t rows,
+                                             std::uint32_t sigma, std::uint64_t s) {
+  hybrid_index::impl::fm_section out;
+  out.kind = kind;
+  out.rows = rows;
   file::reader r{body, 0};
   if (r.get<std::uint64_t>() != rows) bad("FM-index size does not match S''");
   const auto sentinel = r.get<std::uint64_t>();
@@ -95,45 +97,51 @@ void read_one(std::string_view body, std::uint64_t rows, std::uint32_t sigma, fm
   if (sentinel >= rows) bad("FM-index sentinel row out of range");
   if (rows - 1 > max_bwt_expansion * zn + (1u << 20))
     bad("FM-index BWT claims to expand more than " + std::to_string(max_bwt_expansion) + "-fold");
+  out.sentinel = sentinel;
+  out.bwt.assign(rows - 1, '\0');
+  const std::size_t got = ZSTD_decompress(out.bwt.data(), out.bwt.size(), z.data(), z.size());
+  if (ZSTD_isError(got) || got != out.bwt.size()) bad("FM-index BWT does not decompress to its length");
+  if (kind != 1)
+    for (const char ch : out.bwt) {
+      const auto b = static_cast<unsigned char>(ch);
+      if (b == 0 || b > sigma) bad("FM-index BWT holds a symbol outside the alphabet");
+    }
+  std::uint64_t universe = 0;
+  out.marked = file::get_ef(r, universe, "FM-index marked rows");
+  out.samples = file::get_ints(r, "FM-index samples");
+  if (r.left() != 0) bad("FM-index section has trailing bytes");
+  const std::uint64_t k = (rows + s - 1) / s;
+  if (universe != rows || out.marked.size() != k || out.samples.size() != k) bad("FM-index samples do not match S''");
+  std::vector<bool> seen(k, false);
+  for (std::uint64_t j = 0; j < k; ++j) {
+    const std::uint64_t v = out.samples[j];
+    if (v >= k || seen[v]) bad("FM-index samples are not a permutation");
+    seen[v] = true;
+  }
+  return out;
+}
+
+/// Builds the FM-index of a checked section in place (csa_wt's ISA support points into its own
+/// SA samples, so a built one must not be moved).
+template <class Csa>
+void build_one(const hybrid_index::impl::fm_section& sec, fm_variant& fm) {
+  constexpr std::uint64_t s = Csa::sa_sample_dens;
+  const std::uint64_t rows = sec.rows;
   // the BWT, with the sentinel (symbol 0) put back at its row
   using bwt_vector = std::conditional_t<int_alphabet_v<Csa>, sdsl::int_vector<>, sdsl::int_vector<8>>;
   bwt_vector bwt;
   if constexpr (int_alphabet_v<Csa>) bwt = sdsl::int_vector<>(rows, 0, 9);
   else bwt = sdsl::int_vector<8>(rows, 0);
-  {
-    std::string raw(rows - 1, '\0');
-    const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), z.data(), z.size());
-    if (ZSTD_isError(got) || got != raw.size()) bad("FM-index BWT does not decompress to its length");
-    for (std::uint64_t i = 0, row = 0; i < raw.size(); ++i, ++row) {
-      if (row == sentinel) ++row;
-      const auto b = static_cast<unsigned char>(raw[i]);
-      if constexpr (int_alphabet_v<Csa>) {
-        bwt[row] = std::uint64_t{b} + 1;
-      } else {
-        if (b == 0 || b > sigma) bad("FM-index BWT holds a symbol outside the alphabet");
-        bwt[row] = b;
-      }
-    }
-  }
-  // the samples: one marked row per s text positions, their values a permutation
-  std::uint64_t universe = 0;
-  const std::vector<std::uint64_t> marked = file::get_ef(r, universe, "FM-index marked rows");
-  const sdsl::int_vector<> samples = file::get_ints(r, "FM-index samples");
-  if (r.left() != 0) bad("FM-index section has trailing bytes");
-  const std::uint64_t k = (rows + s - 1) / s;
-  if (universe != rows || marked.size() != k || samples.size() != k) bad("FM-index samples do not match S''");
-  {
-    std::vector<bool> seen(k, false);
-    for (std::uint64_t j = 0; j < k; ++j) {
-      const std::uint64_t v = samples[j];
-      if (v >= k || seen[v]) bad("FM-index samples are not a permutation");
-      seen[v] = true;
-    }
+  for (std::uint64_t i = 0, row = 0; i < sec.bwt.size(); ++i, ++row) {
+    if (row == sec.sentinel) ++row;
+    const auto b = static_cast<unsigned char>(sec.bwt[i]);
+    if constexpr (int_alphabet_v<Csa>) bwt[row] = std::uint64_t{b} + 1;
+    else bwt[row] = b;
   }
   // sdsl samples a full suffix array: give it one that is right at the marked rows and, elsewhere,
   // holds 1, which no sampling of ours (SA or ISA, every s or 64 positions) picks
-  sdsl::int_vector<> sa(rows, 1, sdsl::bits::hi(rows) + 1);
-  for (std::uint64_t j = 0; j < k; ++j) sa[marked[j]] = samples[j] * s;
+  sdsl::int_vector<> sa(rows, 1, static_cast<std::uint8_t>(sdsl::bits::hi(rows) + 1));
+  for (std::uint64_t j = 0; j < sec.marked.size(); ++j) sa[sec.marked[j]] = sec.samples[j] * s;
 
   sdsl::cache_config cfg(false, "@", cache_id());
   struct cleanup {
@@ -156,11 +164,18 @@ void write_fm(const fm_variant& fm, std::string& out) {
       fm);
 }
 
-void read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma, fm_variant& fm) {
+hybrid_index::impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows,
+                                       std::uint32_t sigma) {
   if (rows < 2) bad("FM-index of an empty S''");
-  if (kind == 2) read_one<fm_byte_small>(body, rows, sigma, fm);
-  else if (kind == 1) read_one<fm_int>(body, rows, sigma, fm);
-  else read_one<fm_byte>(body, rows, sigma, fm);
+  if (kind > 2) bad("FM-index kind unknown");
+  const std::uint64_t s = kind == 2 ? fm_byte_small::sa_sample_dens : kind == 1 ? fm_int::sa_sample_dens : fm_byte::sa_sample_dens;
+  return check_section(body, kind, rows, sigma, s);
+}
+
+void build_fm(const hybrid_index::impl::fm_section& section, fm_variant& fm) {
+  if (section.kind == 2) build_one<fm_byte_small>(section, fm);
+  else if (section.kind == 1) build_one<fm_int>(section, fm);
+  else build_one<fm_byte>(section, fm);
 }
 
 }  // namespace trawl::index

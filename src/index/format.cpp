@@ -116,7 +116,7 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::
   s.emplace_back(sec_src_len, ints_bytes(ix.src_len));
   s.emplace_back(sec_seg_s2, ef_bytes(ix.seg_s2));
   std::string fm;
-  write_fm(ix.fm, fm);
+  write_fm(ix.fm_index(), fm);
   s.emplace_back(sec_fm, std::move(fm));
   return s;
 }
@@ -132,7 +132,8 @@ std::string serialize_index(const hybrid_index::impl& ix) {
   put<std::uint64_t>(out, ix.n);
   put<std::uint64_t>(out, ix.z);
   put<std::uint32_t>(out, ix.max_len);
-  put<std::uint32_t>(out, std::holds_alternative<fm_int>(ix.fm) ? 1u : std::holds_alternative<fm_byte_small>(ix.fm) ? 2u : 0u);
+  const fm_variant& f = ix.fm_index();
+  put<std::uint32_t>(out, std::holds_alternative<fm_int>(f) ? 1u : std::holds_alternative<fm_byte_small>(f) ? 2u : 0u);
   put<std::uint32_t>(out, crc(out));
   std::string table;
   std::uint64_t offset = header_size + secs.size() * entry_size + 4;
@@ -268,7 +269,7 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
     if (ix.seg_s2.at(k + 1) - ix.seg_s2.at(k) != text_end - ix.segment_text_start(k)) bad("inconsistent sections");
   }
   ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
-  if (ix.s2_len > 0) read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma, ix.fm);
+  if (ix.s2_len > 0) ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
   else ix.fm = std::monostate{};
 }
 

@@ -24,9 +24,10 @@ namespace {
 /// Calls f(csa) on the FM-index that S'' uses.
 template <class F>
 decltype(auto) with_fm(const hybrid_index::impl& ix, F&& f) {
-  if (const auto* b = std::get_if<fm_byte>(&ix.fm)) return f(*b);
-  if (const auto* s = std::get_if<fm_byte_small>(&ix.fm)) return f(*s);
-  return f(std::get<fm_int>(ix.fm));
+  const fm_variant& fm = ix.fm_index();
+  if (const auto* b = std::get_if<fm_byte>(&fm)) return f(*b);
+  if (const auto* s = std::get_if<fm_byte_small>(&fm)) return f(*s);
+  return f(std::get<fm_int>(fm));
 }
 
 /// Sorts text positions (all < n): LSD radix sort on 11-bit digits for large outputs (3
@@ -88,7 +89,7 @@ std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
 std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view pattern, bool parallel) const {
   std::vector<std::uint64_t> out;
   const std::uint64_t m = pattern.size();
-  if (m == 0 || m > n || std::holds_alternative<std::monostate>(fm)) return out;
+  if (m == 0 || m > n || s2_len == 0) return out;
   const std::uint64_t w = std::min<std::uint64_t>(m, max_len);
   for (char c : pattern)
     if (char_map[static_cast<unsigned char>(c)] == 0) return out;  // a byte the text lacks
@@ -163,11 +164,15 @@ void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
         if (p.x < t_k + l_k) {
           const std::uint64_t c = std::min(p.len, t_k + l_k - p.x);
           const std::uint64_t b = s_k + (p.x - t_k);
-          buf.resize(c);
-          with_fm(*this, [&](const auto& csa) { sdsl::extract(csa, b, b + c - 1, buf.begin()); });
-          const bool is_int = std::holds_alternative<fm_int>(fm);
-          for (std::uint64_t i = 0; i < c; ++i)
-            out[p.at + i] = static_cast<char>(is_int ? buf[i] - 1 : char_unmap[buf[i] & 0xff]);
+          if (s2_decoded.load(std::memory_order_acquire)) {  // S'' at hand: no FM-index walk
+            s2_bytes.copy(out.data() + p.at, c, b);
+          } else {
+            buf.resize(c);
+            with_fm(*this, [&](const auto& csa) { sdsl::extract(csa, b, b + c - 1, buf.begin()); });
+            const bool is_int = std::holds_alternative<fm_int>(fm);
+            for (std::uint64_t i = 0; i < c; ++i)
+              out[p.at + i] = static_cast<char>(is_int ? buf[i] - 1 : char_unmap[buf[i] & 0xff]);
+          }
           p.x += c; p.len -= c; p.at += c;
           continue;
         }
@@ -184,19 +189,69 @@ void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
   }
 }
 
+const fm_variant& hybrid_index::impl::fm_index() const {
+  std::call_once(fm_once, [this] {
+    if (fm_file) build_fm(*fm_file, fm);
+  });
+  return fm;
+}
+
+namespace {
+
+/// S'' from a checked FM-index section, without its wavelet tree: LF of every row from one
+/// pass over the BWT, then from every sampled row (text position v) s steps back, S''[v-s, v),
+/// all walks in parallel; the tail after the last sample from the sentinel's suffix (row 0).
+std::string decode_section(const hybrid_index::impl::fm_section& sec, std::uint64_t s,
+                           const std::array<std::uint8_t, 256>& unmap) {
+  const std::uint64_t rows = sec.rows;
+  const auto symbol = [&](std::uint64_t row) -> unsigned {  // 0 = the sentinel, else byte + 1
+    if (row == sec.sentinel) return 0;
+    return static_cast<unsigned>(static_cast<unsigned char>(sec.bwt[row - (row > sec.sentinel ? 1 : 0)])) + 1;
+  };
+  std::array<std::uint64_t, 258> c{};  // C: rows with a smaller symbol
+  for (std::uint64_t row = 0; row < rows; ++row) ++c[symbol(row) + 1];
+  for (std::size_t i = 1; i < c.size(); ++i) c[i] += c[i - 1];
+  std::vector<std::uint32_t> lf(rows);
+  for (std::uint64_t row = 0; row < rows; ++row) lf[row] = static_cast<std::uint32_t>(c[symbol(row)]++);
+  std::string out(rows - 1, '\0');
+  const bool is_int = sec.kind == 1;
+  const auto walk = [&](std::uint64_t row, std::uint64_t v, std::uint64_t steps) {
+    for (std::uint64_t t = 0; t < steps && v > 0; ++t) {
+      const unsigned sym = symbol(row);
+      const unsigned char byte = static_cast<unsigned char>(sym == 0 ? 0 : sym - 1);
+      --v;
+      if (v < rows - 1) out[v] = static_cast<char>(is_int ? byte : unmap[byte]);
+      row = lf[row];
+    }
+  };
+  std::uint64_t last = 0;  // the largest sampled position
+  for (std::uint64_t j = 0; j < sec.samples.size(); ++j) last = std::max<std::uint64_t>(last, sec.samples[j] * s);
+  tbb::parallel_for(std::size_t{0}, sec.marked.size(), [&](std::size_t j) { walk(sec.marked[j], sec.samples[j] * s, s); });
+  walk(0, rows - 1, rows - 1 - last);
+  return out;
+}
+
+}  // namespace
+
 const std::string& hybrid_index::impl::s2_text() const {
   std::call_once(s2_once, [this] {
-    std::string s(s2_len, '\0');
-    constexpr std::uint64_t piece = std::uint64_t{1} << 20;
-    const bool is_int = std::holds_alternative<fm_int>(fm);
-    tbb::parallel_for(std::uint64_t{0}, (s2_len + piece - 1) / piece, [&](std::uint64_t i) {
-      const std::uint64_t b = i * piece, e = std::min(s2_len, b + piece);
-      std::vector<std::uint64_t> buf(e - b);
-      with_fm(*this, [&](const auto& csa) { sdsl::extract(csa, b, e - 1, buf.begin()); });
-      for (std::uint64_t t = 0; t < e - b; ++t)
-        s[b + t] = static_cast<char>(is_int ? buf[t] - 1 : char_unmap[buf[t] & 0xff]);
-    });
-    s2_bytes = std::move(s);
+    if (fm_file && fm_file->rows <= std::uint64_t{0xffffffff}) {
+      const std::uint64_t s = fm_file->kind == 2 ? fm_byte_small::sa_sample_dens : fm_byte::sa_sample_dens;
+      s2_bytes = decode_section(*fm_file, s, char_unmap);
+    } else {
+      std::string s(s2_len, '\0');
+      constexpr std::uint64_t piece = std::uint64_t{1} << 20;
+      const bool is_int = std::holds_alternative<fm_int>(fm_index());
+      tbb::parallel_for(std::uint64_t{0}, (s2_len + piece - 1) / piece, [&](std::uint64_t i) {
+        const std::uint64_t b = i * piece, e = std::min(s2_len, b + piece);
+        std::vector<std::uint64_t> buf(e - b);
+        with_fm(*this, [&](const auto& csa) { sdsl::extract(csa, b, e - 1, buf.begin()); });
+        for (std::uint64_t t = 0; t < e - b; ++t)
+          s[b + t] = static_cast<char>(is_int ? buf[t] - 1 : char_unmap[buf[t] & 0xff]);
+      });
+      s2_bytes = std::move(s);
+    }
+    s2_decoded.store(true, std::memory_order_release);
   });
   return s2_bytes;
 }

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <mutex>
+#include <optional>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -128,11 +130,31 @@ struct hybrid_index::impl {
   std::array<std::uint8_t, 256> char_map{};  // byte -> FM symbol (0 = absent)
   std::array<std::uint8_t, 256> char_unmap{};  // FM symbol (byte alphabet) -> byte
   std::uint32_t sigma = 0;
-  fm_variant fm;
+  /// Built, or a loaded file's FM-index before its first use: fm_index() builds it from
+  /// fm_file on the first call.
+  mutable fm_variant fm;
+
+  /// An FM-index as its file section holds it, checked: the BWT (raw bytes, the sentinel's row
+  /// left out) and the suffix-array samples. Kept after load: the wavelet tree and its supports
+  /// are rebuilt from it only when a query needs them (fm_index()), and S'' is decoded from it
+  /// without them (s2_text()).
+  struct fm_section {
+    std::uint32_t kind = 0;  ///< 0 fm_byte, 1 fm_int, 2 fm_byte_small
+    std::uint64_t rows = 0;  ///< |S''| + 1
+    std::uint64_t sentinel = 0;
+    std::string bwt;                    ///< rows - 1 bytes: the BWT without the sentinel's row
+    std::vector<std::uint64_t> marked;  ///< the sampled rows, ascending
+    sdsl::int_vector<> samples;         ///< their text positions divided by the sampling step
+  };
+  std::optional<fm_section> fm_file;
+  mutable std::once_flag fm_once;
+  /// The FM-index over S'': built on the first call for a loaded index.
+  [[nodiscard]] const fm_variant& fm_index() const;
 
   // -- S'' as bytes, decoded from the FM-index on the first approximate search (s2_text) --
   mutable std::once_flag s2_once;
   mutable std::string s2_bytes;
+  mutable std::atomic<bool> s2_decoded{false};  ///< s2_bytes is complete: extract reads it
 
   // -- the file's section sizes, for info() (filled on load or on the first info()) --
   mutable std::mutex file_parts_mutex;
@@ -236,7 +258,10 @@ std::string serialize_index(const hybrid_index::impl& ix);
 void deserialize_index(std::string_view bytes, hybrid_index::impl& ix);
 /// The FM-index section (fm_store.cpp): its primary data out, everything rebuilt and checked in.
 void write_fm(const fm_variant& fm, std::string& out);
-void read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma, fm_variant& fm);
+/// Checks an FM-index section (kind: as fm_section::kind) and returns it unbuilt.
+hybrid_index::impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma);
+/// Builds the FM-index of a checked section into `fm`.
+void build_fm(const hybrid_index::impl::fm_section& section, fm_variant& fm);
 /// Serialized size of each part, for info().
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const hybrid_index::impl& ix);
 

@@ -45,7 +45,7 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
             if constexpr (std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) return "FM-index missing";
             else return decode_s2(f, ix, s2);
           },
-          ix.fm);
+          ix.fm_index());
       if (!why.empty()) return why;
     }
     // the text: S'' segments at their text starts, kept-phrase interiors copied from their sources
