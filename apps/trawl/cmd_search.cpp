@@ -269,6 +269,8 @@ int run_search(search_args& a) {
   lo.null = a.null;
   lo.color = color;
   if (a.max_count) lo.max_lines = static_cast<std::uint64_t>(*a.max_count);
+  lo.newline_free = !approximate && std::none_of(patterns.begin(), patterns.end(),
+                                                 [](const std::string& p) { return p.find('\n') != std::string::npos; });
   if (listing || a.quiet) lo.max_lines = 1;
   line_state ls;
 

@@ -37,6 +37,7 @@ void line_sink::begin_record(const record_info& r) {
 
 void line_sink::text(std::uint64_t pos, std::string_view bytes, bool stable) {
   if (records_ || done_) return;
+  caught_up_ = false;
   text_.append(pos, bytes, stable);
   process();
 }
@@ -76,7 +77,13 @@ void line_sink::end_record(std::uint64_t) {
   process();
 }
 
-void line_sink::idle() { w_.flush(); }
+void line_sink::idle() {
+  if (!records_ && !done_ && opt_.newline_free) {
+    caught_up_ = true;
+    process();
+  }
+  w_.flush();
+}
 
 void line_sink::process() {
   if (dirty_) {
@@ -99,8 +106,9 @@ void line_sink::process() {
     }
     const std::uint64_t le = text_.find_newline(cursor_);
     const bool complete = le < text_.end();
-    // the line's newline has come and no later hit can start in it (or at its newline)
-    if (!ended_ && (!complete || floor_ <= le)) break;
+    // the line's newline has come and no later hit can start in it (or at its newline): past
+    // the floor, or, at a pause, when no hit can hold a newline
+    if (!ended_ && (!complete || (floor_ <= le && !(caught_up_ && opt_.newline_free)))) break;
     std::size_t n = 0;
     while (head_ + n < pending_.size() && pending_[head_ + n].start <= le) ++n;
     decide(cursor_, le, n);

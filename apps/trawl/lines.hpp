@@ -32,6 +32,10 @@ struct line_options {
   bool null = false;          ///< --null
   bool color = false;
   std::uint64_t max_lines = 0;  ///< -m: stop after this many selected lines (0: no limit)
+  /// No hit can hold a newline (exact search, no pattern with one): when the input pauses,
+  /// every line whose newline has come is decided at once (a live stream's lines print as
+  /// they come, not when later bytes arrive).
+  bool newline_free = false;
 };
 
 /// Output state shared by the inputs of one command (the "--" between groups of two files).
@@ -73,6 +77,7 @@ class line_sink final : public search_sink {
   std::uint64_t record_hits_ = 0;
   text_buffer text_;
   bool ended_ = false;
+  bool caught_up_ = false;  ///< the input paused: every hit of the bytes held has come
   std::uint64_t floor_ = 0;
   std::uint64_t cursor_ = 0;  ///< start of the first undecided line
   std::uint64_t line_no_ = 1; ///< its number

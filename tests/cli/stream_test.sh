@@ -78,6 +78,13 @@ timeout 8 "$T" search ERROR "$D/fifo" >"$D/live" &
 for _ in $(seq 1 10); do [ -s "$D/live" ] && break; sleep 0.1; done
 if [ -s "$D/live" ]; then pass; else fail "FIFO: the hit was not printed within a second"; fi
 wait
+# ... and a matching line with -n (the line view decides a line at a pause once its newline came)
+mkfifo "$D/fifo2"
+( printf 'starting\nan ERROR here\n'; sleep 5 ) >"$D/fifo2" &
+timeout 8 "$T" search -n ERROR "$D/fifo2" >"$D/live2" &
+for _ in $(seq 1 10); do [ -s "$D/live2" ] && break; sleep 0.1; done
+if [ "$(cat "$D/live2")" = "2:an ERROR here" ]; then pass; else fail "FIFO, -n: the line was not printed within a second: [$(cat "$D/live2")]"; fi
+wait
 
 # Memory: 1 GiB through a pipe under a 200 MiB address-space cap (the whole input would not fit)
 if [ "${TRAWL_SKIP_BIG:-0}" != 1 ]; then
