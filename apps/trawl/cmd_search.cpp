@@ -61,8 +61,7 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   search_options through = so;
   through.max_hits = 0;
   through.device = device.kind;
-  std::vector<std::pair<std::uint32_t, hit>> hits;
-  for (const auto& rh : mpi::search_records(idx, patterns, through)) hits.emplace_back(rh.record, rh.h);
+  const std::vector<index::record_hit> hits = mpi::search_records(idx, patterns, through);
   const auto records = idx.records();
   std::uint64_t printed = 0;
   std::uint32_t current = ~0u;

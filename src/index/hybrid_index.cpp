@@ -30,6 +30,17 @@ decltype(auto) with_fm(const hybrid_index::impl& ix, F&& f) {
   return f(std::get<fm_int>(fm));
 }
 
+/// S''[b, b + len) read from the FM-index (an LF walk from an ISA sample) into out; `buf` is
+/// scratch.
+void fm_extract(const hybrid_index::impl& ix, std::uint64_t b, std::uint64_t len, char* out,
+                std::vector<std::uint64_t>& buf) {
+  buf.resize(len);
+  with_fm(ix, [&](const auto& csa) { sdsl::extract(csa, b, b + len - 1, buf.begin()); });
+  const bool is_int = std::holds_alternative<fm_int>(ix.fm_index());
+  for (std::uint64_t i = 0; i < len; ++i)
+    out[i] = static_cast<char>(is_int ? buf[i] - 1 : ix.char_unmap[buf[i] & 0xff]);
+}
+
 /// Sorts text positions (all < n): LSD radix sort on 11-bit digits for large outputs (3
 /// passes for n < 2^33; std::sort's O(log occ) passes cost ~10% of a short pattern's locate),
 /// std::sort for small ones. O(occ · ⌈log2 n / 11⌉) time, O(occ) extra space.
@@ -164,15 +175,8 @@ void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
         if (p.x < t_k + l_k) {
           const std::uint64_t c = std::min(p.len, t_k + l_k - p.x);
           const std::uint64_t b = s_k + (p.x - t_k);
-          if (s2_decoded.load(std::memory_order_acquire)) {  // S'' at hand: no FM-index walk
-            s2_bytes.copy(out.data() + p.at, c, b);
-          } else {
-            buf.resize(c);
-            with_fm(*this, [&](const auto& csa) { sdsl::extract(csa, b, b + c - 1, buf.begin()); });
-            const bool is_int = std::holds_alternative<fm_int>(fm);
-            for (std::uint64_t i = 0; i < c; ++i)
-              out[p.at + i] = static_cast<char>(is_int ? buf[i] - 1 : char_unmap[buf[i] & 0xff]);
-          }
+          if (s2_decoded.load(std::memory_order_acquire)) s2_bytes.copy(out.data() + p.at, c, b);  // no FM walk
+          else fm_extract(*this, b, c, out.data() + p.at, buf);
           p.x += c; p.len -= c; p.at += c;
           continue;
         }
@@ -224,8 +228,7 @@ std::string decode_section(const hybrid_index::impl::fm_section& sec, std::uint6
       row = lf[row];
     }
   };
-  std::uint64_t last = 0;  // the largest sampled position
-  for (std::uint64_t j = 0; j < sec.samples.size(); ++j) last = std::max<std::uint64_t>(last, sec.samples[j] * s);
+  const std::uint64_t last = (sec.samples.size() - 1) * s;  // the samples are 0, s, 2s, ... (checked on load)
   tbb::parallel_for(std::size_t{0}, sec.marked.size(), [&](std::size_t j) { walk(sec.marked[j], sec.samples[j] * s, s); });
   walk(0, rows - 1, rows - 1 - last);
   return out;
@@ -241,13 +244,10 @@ const std::string& hybrid_index::impl::s2_text() const {
     } else {
       std::string s(s2_len, '\0');
       constexpr std::uint64_t piece = std::uint64_t{1} << 20;
-      const bool is_int = std::holds_alternative<fm_int>(fm_index());
       tbb::parallel_for(std::uint64_t{0}, (s2_len + piece - 1) / piece, [&](std::uint64_t i) {
-        const std::uint64_t b = i * piece, e = std::min(s2_len, b + piece);
-        std::vector<std::uint64_t> buf(e - b);
-        with_fm(*this, [&](const auto& csa) { sdsl::extract(csa, b, e - 1, buf.begin()); });
-        for (std::uint64_t t = 0; t < e - b; ++t)
-          s[b + t] = static_cast<char>(is_int ? buf[t] - 1 : char_unmap[buf[t] & 0xff]);
+        const std::uint64_t b = i * piece;
+        std::vector<std::uint64_t> buf;
+        fm_extract(*this, b, std::min(s2_len, b + piece) - b, s.data() + b, buf);
       });
       s2_bytes = std::move(s);
     }
