@@ -40,6 +40,7 @@ struct search_args {
   bool count = false, count_matches = false, quiet = false, lines = false, check = false;
   bool only_matching = false, invert = false, words = false, whole_lines = false;
   bool pattern_names = false, matched = false;
+  bool regex = false, fixed = false;
   bool files_with_matches = false, files_without_match = false;
   bool with_filename = false, no_filename = false, no_messages = false, null = false, recursive = false;
   std::optional<std::size_t> after, before, context;
@@ -177,6 +178,13 @@ void check_combinations(const search_args& a, bool line_view) {
          "--pattern-names and --matched add to hit output: they do not combine with -n, -o, -v, -c, -l, -L");
   refuse(a.matched && a.format == "bed", "--matched does not fit BED6 (use tsv or json)");
   refuse(line_view && a.check, "--check audits hit output: it does not combine with -n, -o, -v, -c or context lines");
+  refuse(a.regex && a.fixed, "-E takes regular expressions, -F literal strings: pick one");
+  refuse(a.regex && (a.k > 0 || a.all_ends || a.hamming || a.iupac || a.both_strands),
+         "-E matches regular expressions exactly: it does not combine with -k, --all-ends, --hamming, --iupac, --both-strands");
+  refuse(a.regex && (a.align || a.check), "-E does not combine with --align or --check");
+  refuse(a.regex && a.algorithm != "auto", "-E picks its own engines (Vectorscan and PCRE2): drop --algorithm");
+  refuse(a.regex && a.words && a.whole_lines, "-E with -w and -x: pick one");
+  refuse(a.regex && !a.index.empty(), "--index searches literal patterns: it does not combine with -E");
   refuse(!a.index.empty() && a.count, "--index counts hits (--count-matches), not lines");
   refuse(!a.index.empty() && (line_view || listing || a.words || a.whole_lines || a.invert),
          "--index prints hits and counts only (no -n, -o, -v, -l, -L, -w, -x, context lines)");
@@ -218,6 +226,7 @@ int run_search(search_args& a) {
   so.all_ends = a.all_ends;
   so.whole_words = a.words;
   so.whole_lines = a.whole_lines;
+  so.regex = a.regex;
   // counting hits, or a yes/no answer, needs no start positions; lines do
   so.starts = line_view || !(a.count_matches || a.quiet || listing) || a.check;
   so.threads = a.threads;
@@ -226,6 +235,7 @@ int run_search(search_args& a) {
   if (approximate) {
     check_approx_algorithm(a.algorithm);
     so.approx_algorithm = a.algorithm;
+  } else if (a.regex) {
   } else if (a.algorithm != "dp" && a.algorithm.rfind("myers", 0) != 0) {
     so.exact = parse_exact_algorithm(a.algorithm);
   } else {
@@ -268,8 +278,10 @@ int run_search(search_args& a) {
   lo.null = a.null;
   lo.color = color;
   if (a.max_count) lo.max_lines = static_cast<std::uint64_t>(*a.max_count);
-  lo.newline_free = !approximate && std::none_of(patterns.begin(), patterns.end(),
-                                                 [](const std::string& p) { return p.find('\n') != std::string::npos; });
+  // a regular expression matches within a line
+  lo.newline_free = a.regex || (!approximate && std::none_of(patterns.begin(), patterns.end(), [](const std::string& p) {
+                                return p.find('\n') != std::string::npos;
+                              }));
   if (listing || a.quiet) lo.max_lines = 1;
   line_state ls;
 
@@ -342,6 +354,10 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("--all-ends", a->all_ends, "approximate: report every end position with score <= K");
   cmd->add_flag("--align", a->align, "approximate: add a CIGAR of an optimal alignment");
   cmd->add_flag("--hamming", a->hamming, "count substitutions only (no insertions/deletions)");
+  cmd->add_flag("-E,--regex", a->regex,
+                "patterns are regular expressions (PCRE2 syntax, bytes), matched within lines of at most 256 KiB: "
+                "each pattern's leftmost-first matches, left to right, as rg -o");
+  cmd->add_flag("-F,--fixed-strings", a->fixed, "patterns are literal strings (the default)");
   cmd->add_flag("--iupac", a->iupac, "IUPAC codes in DNA patterns (N, R, Y, ...) match their base sets");
   cmd->add_flag("-i,--ignore-case", a->ignore_case, "ASCII case-insensitive");
   cmd->add_flag("--both-strands", a->both_strands, "DNA: also search the reverse complement (strand '-')");

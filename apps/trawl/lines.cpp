@@ -180,6 +180,7 @@ void line_sink::print_line(std::uint64_t ls, std::uint64_t le, std::uint64_t num
   const hit* hs = pending_.data() + head_;
   if (opt_.only_matching) {
     for (std::size_t i = 0; i < nhits; ++i) {
+      if (hs[i].end == hs[i].start) continue;  // an empty match (-E) prints nothing, as rg -o
       prefix(number, sep);
       if (opt_.color) tmp_ += color_match;
       tmp_ += text_.at(hs[i].start, hs[i].end);

@@ -45,6 +45,10 @@ class matcher {
                     std::vector<hit>& out) const = 0;
 };
 
+/// The longest line (bytes, without its '\n') that search_options::regex searches; a longer
+/// one is an error.
+inline constexpr std::size_t regex_max_line = std::size_t{256} << 10;
+
 /// Where a search runs.
 enum class device_kind {
   automatic,  ///< the GPU when the work pays for its start-up and one is present (choose_device)
@@ -66,6 +70,11 @@ struct search_options {
   bool whole_words = false;
   /// exact: only hits that are a whole line (between '\n' or the sequence's ends), as grep -x
   bool whole_lines = false;
+  /// exact: every pattern is a regular expression (PCRE2 syntax, bytes), matched within each
+  /// line: a pattern's hits in a line are its leftmost-first matches, left to right, each
+  /// starting where the previous one ended (as ripgrep -o). Lines may hold at most
+  /// regex_max_line bytes. Not with both_strands or iupac.
+  bool regex = false;
   /// approximate: compute every hit's leftmost start (a reverse Myers pass per hit). false
   /// leaves start == end, for callers that only count hits (the CLI's -c and -q).
   bool starts = true;

@@ -123,4 +123,7 @@ std::unique_ptr<matcher> with_boundaries(std::unique_ptr<matcher> m, const searc
 /// The Vectorscan matcher for a literal table (literal_set.cpp).
 std::unique_ptr<matcher> make_literal_set_matcher(literal_table table, const search_options& options);
 
+/// The matcher for search_options::regex (regex_matcher.cpp), whole words and lines included.
+std::unique_ptr<matcher> make_regex_matcher(const std::vector<std::string>& patterns, const search_options& options);
+
 }  // namespace trawl

@@ -12,6 +12,11 @@ namespace trawl {
 
 device_kind choose_device(const search_options& options, std::size_t patterns, std::uint64_t bytes) {
   if (options.device == device_kind::cpu) return device_kind::cpu;
+  if (options.regex) {
+    if (options.device == device_kind::gpu)
+      throw error(errc::invalid_argument, "search_options::regex runs on the CPU (device = cpu or automatic)");
+    return device_kind::cpu;
+  }
   if (options.device == device_kind::gpu) {
     if (!gpu::available()) throw error(errc::no_device, "no CUDA device found (or trawl was built without CUDA)");
     return device_kind::gpu;

@@ -265,6 +265,7 @@ class gpu_pool final : public matcher {
 
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
                                       const gpu_options& gpu) {
+  if (options.regex) throw trawl::error(errc::invalid_argument, "search_options::regex runs on the CPU");
   if (gpu.devices.size() > 1) return with_boundaries(std::make_unique<gpu_pool>(patterns, options, gpu), options);
   if (gpu.devices.size() == 1) {
     gpu_options one = gpu;

@@ -894,6 +894,7 @@ class callback_sink final : public search_sink {
 
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options) {
   check_patterns(patterns, options);
+  if (options.regex) return make_regex_matcher(patterns, options);
   if (options.max_errors > 0 || options.all_ends) return with_boundaries(make_approx_matcher(patterns, options), options);
   if (options.iupac) return with_boundaries(make_iupac_exact_matcher(patterns, options), options);
   return with_boundaries(make_exact_matcher(patterns, options), options);

@@ -77,6 +77,36 @@ text = open('a.log', 'rb').read()
 lines = {text.count(b'\\\\n', 0, int(l.split('\\\\t')[1])) for l in sys.stdin}
 print(len(lines))\"" "-k 1 -c eror a.log"
 
+# -E: regular expressions, against ripgrep (leftmost-first, as PCRE2)
+for p in 'err(or|ors)?' '^(disk|net) ' 'time[a-z]+$' 'x( |$)' '\berror\b' '(ok|retry) (ok|retry)' 'e.r' \
+         'user_?error' '[^ ]{8,}' '(\w+) \1' '(?<=disk )net' '(?i)ERROR'; do
+  agree "-E -n $p" "rg -P -n -- '$p' a.log" "-E -n -- '$p' a.log"
+  agree "-E -c $p" "rg -P -c -- '$p' a.log" "-E -c -- '$p' a.log"
+  agree "-E -o -n $p" "rg -P -o -n -- '$p' a.log" "-E -o -n -- '$p' a.log"
+  agree "-E -v -c $p" "rg -P -v -c -- '$p' a.log" "-E -v -c -- '$p' a.log"
+  agree "-E -w -o $p" "rg -P -w -o -- '$p' a.log" "-E -w -o -- '$p' a.log"
+  agree "-E -i -o $p" "rg -P -i -o -- '$p' a.log" "-E -i -o -- '$p' a.log"
+  agree "-E -l $p" "rg -P --sort path -l -- '$p' ${files[*]}" "-E -l -- '$p' ${files[*]}"
+  agree "stream -E -o $p" "rg -P -o -n -- '$p' a.log" "-E -o -n --chunk-size 7 -- '$p' - < a.log"
+done
+agree "-E -x" "rg -P -x -n -- '(error|disk)( (ok|x))*' a.log" "-E -x -n -- '(error|disk)( (ok|x))*' a.log"
+agree "-E several" "rg -P -o -n -e 'dis.' -e 'n[a-z]t' a.log" "-E -o -n -e 'dis.' -e 'n[a-z]t' a.log"
+agree "-E -f" "rg -P -c -f <(printf 'err.r\\n^ok\\n') a.log" "-E -c -f <(printf 'err.r\\n^ok\\n') a.log"
+# empty matches: every line matches; -o prints none of them
+agree "-E -c r*" "rg -c 'r*' a.log" "-E -c 'r*' a.log"
+agree "-E -v -c r*" "grep -v -c 'r*' a.log" "-E -v -c 'r*' a.log"
+agree "-E -o x*" "true" "-E -o 'x*' other/none.txt"
+# hit output: each match with its coordinates
+expect_out "$(printf '(standard input)\t2\t5\t0\t+\tb+\n(standard input)\t6\t8\t0\t+\tb+')" bash -c "printf 'a bbb\nbb\n' | $T search -E 'b+'"
+# refused: a bad expression, -E with approximate or DNA options, on the GPU, with -F
+for bad in "-E (" "-E -k 1 a" "-E --both-strands a" "-E --iupac a" "-E --align a" "-E -F a" "-E --index x a" \
+           "-E --algorithm simd a" "-E -w -x a" "-E --device gpu a"; do
+  expect_err_line "$T" search $bad a.log
+done
+# a line longer than 256 KiB: one line, exit 2
+head -c 300000 /dev/zero | tr '\0' a >"$D/long"
+expect_err_line "$T" search -E 'a+b' "$D/long"
+
 # --color always: the hit highlighted in the line
 expect_out "$(printf '\033[32m2\033[0m:a \033[1;31merror\033[0m b')" \
   bash -c "printf 'x\na error b\n' | $T search --color always -n error"

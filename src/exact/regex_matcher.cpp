@@ -1,0 +1,312 @@
+// regex_matcher.cpp — regular expressions (search_options::regex), matched within lines.
+//
+// Semantics: each pattern is a PCRE2 regular expression matched against each line on its own
+// (a line never includes its '\n'), bytes not code points. A pattern's hits in a line are its
+// leftmost-first matches, left to right, each starting where the previous one ended (an empty
+// match is retried there as non-empty and anchored, else one byte on), as PCRE2's own loop
+// and ripgrep's -o do. Whole words and whole lines are matches of the wrapped expression, as
+// grep -w and -x: a word match must not touch a word byte on either side.
+//
+// Speed: a line is matched only when a filter names it. The filter is the patterns' union,
+// compiled multi-line (`^` and `$` at every line), run over all of a slice's lines at once:
+// every match within a line is a match of the union there, so the union's leftmost match
+// from the start of a line names the first line at or after it that can hold a hit, and the
+// search goes on after that line. Patterns a line and the multi-line text could read
+// differently (lookbehind, subject anchors \A \z \Z \G, inline option groups) run on every
+// line; ones whose groups are numbered (back-references) get a filter of their own.
+// (Vectorscan would be the faster filter, but Debian 12's 5.4.9 misses matches on AVX-512
+// hosts: `a.` after 64 bytes of `x`, and `^[a-c]` after a line that matched.)
+//
+// Slicing: the hits of a line depend on the line from its start, so a slice reads the whole
+// lines that cross its owned starts; lines are therefore bounded by regex_max_line bytes, and a
+// longer line is an error (whatever the slicing: every slice checks all the lines it reads).
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include <tbb/enumerable_thread_specific.h>
+
+#include "exact/engines.hpp"
+#include "trawl/error.hpp"
+#include "trawl/search.hpp"
+
+namespace trawl {
+namespace {
+
+struct code_deleter {
+  void operator()(pcre2_code* c) const { pcre2_code_free(c); }
+};
+using code_ptr = std::unique_ptr<pcre2_code, code_deleter>;
+
+std::string pcre2_message(int rc) {
+  PCRE2_UCHAR buf[256];
+  if (pcre2_get_error_message(rc, buf, sizeof buf) < 0) return "error " + std::to_string(rc);
+  return reinterpret_cast<const char*>(buf);
+}
+
+/// How a pattern's lines are found.
+enum class filter_kind {
+  shared,  ///< by the union of all such patterns
+  own,     ///< by the pattern alone (its groups are numbered: back-references)
+  none,    ///< every line is matched
+};
+
+/// Reads `p` just enough to tell its filter_kind. Bytes in a class or after a backslash are
+/// skipped; \Q...\E is read as pattern text, which can only move it to a safer kind.
+filter_kind kind_of(std::string_view p) {
+  filter_kind k = filter_kind::shared;
+  bool in_class = false;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    const char next = i + 1 < p.size() ? p[i + 1] : '\0';
+    if (c == '\\') {
+      if (!in_class && std::string_view("AzZG").find(next) != std::string_view::npos) return filter_kind::none;
+      if (!in_class && (std::isdigit(static_cast<unsigned char>(next)) || next == 'g' || next == 'k'))
+        k = filter_kind::own;
+      ++i;
+    } else if (in_class) {
+      if (c == ']') in_class = false;
+    } else if (c == '[') {
+      in_class = true;
+      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // a leading ']' is a member
+    } else if (c == '(' && next == '?') {
+      const char after = i + 2 < p.size() ? p[i + 2] : '\0';
+      if (after != ':' && after != '=' && after != '!') return filter_kind::none;  // (?<, (?i), (?|, ...
+    } else if (c == '(' && next == '*') {
+      return filter_kind::none;  // (*VERB) and option settings
+    }
+  }
+  return k;
+}
+
+/// Per worker thread: PCRE2 match data and JIT stack.
+struct thread_state {
+  pcre2_match_data* md = nullptr;
+  pcre2_match_context* mc = nullptr;
+  pcre2_jit_stack* stack = nullptr;
+  thread_state() {
+    md = pcre2_match_data_create(1, nullptr);
+    mc = pcre2_match_context_create(nullptr);
+    stack = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, nullptr);
+    if (md == nullptr || mc == nullptr || stack == nullptr) {
+      release();
+      throw std::bad_alloc();
+    }
+    pcre2_jit_stack_assign(mc, nullptr, stack);
+  }
+  thread_state(const thread_state&) = delete;
+  thread_state& operator=(const thread_state&) = delete;
+  ~thread_state() { release(); }
+  void release() {
+    pcre2_match_data_free(md);
+    pcre2_match_context_free(mc);
+    pcre2_jit_stack_free(stack);
+  }
+};
+
+class regex_matcher final : public matcher {
+ public:
+  regex_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+    const std::uint32_t flags = options.ignore_case ? PCRE2_CASELESS : 0u;
+    const std::uint32_t extra = options.whole_lines ? PCRE2_EXTRA_MATCH_LINE : 0u;
+    std::vector<std::string> shared;
+    std::vector<std::uint32_t> shared_ids;
+    for (std::size_t i = 0; i < patterns.size(); ++i) {
+      const std::string& p = patterns[i];
+      compile(p, flags, i, 0);  // the pattern as written must compile
+      std::string q = p;
+      if (options.whole_words) {
+        static constexpr std::string_view word = "[A-Za-z0-9_\\x80-\\xff]";
+        q = "(?<!" + std::string(word) + ")(?:" + p + ")(?!" + std::string(word) + ")";
+      }
+      codes_.push_back(compile(q, flags, i, extra));
+      switch (kind_of(p)) {
+        case filter_kind::shared:
+          shared.push_back(std::move(q));
+          shared_ids.push_back(static_cast<std::uint32_t>(i));
+          break;
+        case filter_kind::own:
+          filters_.push_back({compile(q, flags | multi_line, i, extra), {static_cast<std::uint32_t>(i)}});
+          break;
+        case filter_kind::none: every_line_.push_back(static_cast<std::uint32_t>(i)); break;
+      }
+    }
+    if (shared.empty()) return;
+    std::string all;
+    for (const std::string& q : shared) all += (all.empty() ? "(?:" : "|(?:") + q + ")";
+    try {
+      filters_.push_back({compile(all, flags | multi_line, 0, extra), std::move(shared_ids)});
+    } catch (const error&) {  // the union is too large for PCRE2: a filter each
+      for (std::size_t j = 0; j < shared.size(); ++j)
+        filters_.push_back({compile(shared[j], flags | multi_line, shared_ids[j], extra), {shared_ids[j]}});
+    }
+  }
+
+  [[nodiscard]] std::size_t lookbehind() const override { return regex_max_line + 1; }
+  [[nodiscard]] std::size_t lookahead() const override { return regex_max_line + 1; }
+  [[nodiscard]] hit_key key() const override { return hit_key::start; }
+  [[nodiscard]] bool one_pattern_strand() const override { return codes_.size() == 1; }
+
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    own_end = std::min(own_end, seq.size());
+    if (own_begin >= own_end) return;
+    const char* s = seq.data();
+    // The lines crossing [own_begin, own_end): from the start of own_begin's line to the end
+    // of the line holding own_end - 1 (a '\n' or the sequence's end).
+    const std::size_t back = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
+    std::size_t r0 = own_begin;
+    if (const void* nl = own_begin > back ? memrchr(s + back, '\n', own_begin - back) : nullptr)
+      r0 = static_cast<std::size_t>(static_cast<const char*>(nl) - s) + 1;
+    else if (back > 0)
+      long_line();
+    else
+      r0 = 0;
+    const std::size_t last = own_end - 1;
+    const std::size_t fwd = std::min(seq.size(), last + lookahead());
+    std::size_t r1 = seq.size();
+    if (const void* nl = last < fwd ? std::memchr(s + last, '\n', fwd - last) : nullptr)
+      r1 = static_cast<std::size_t>(static_cast<const char*>(nl) - s);
+    else if (fwd < seq.size())
+      long_line();
+    check_lines(s, r0, r1);
+
+    thread_state& ts = state_.local();
+    const std::size_t first = out.size();
+    // (line start, pattern) for each line a filter names, and the every-line patterns
+    std::vector<std::pair<std::size_t, std::uint32_t>> cand;
+    for (const filter& f : filters_) find_lines(f, s, r0, r1, ts, cand);
+    if (!every_line_.empty())
+      for (std::size_t ls = r0;;) {
+        const auto* nl = static_cast<const char*>(std::memchr(s + ls, '\n', r1 - ls));
+        for (const std::uint32_t p : every_line_) cand.emplace_back(ls, p);
+        if (nl == nullptr) break;
+        ls = static_cast<std::size_t>(nl - s) + 1;
+      }
+    std::sort(cand.begin(), cand.end());
+    cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
+    for (const auto& [ls, p] : cand) {
+      const void* nl = std::memchr(s + ls, '\n', r1 - ls);
+      const std::size_t le = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - s) : r1;
+      match_line(s + ls, le - ls, ls, p, own_begin, own_end, ts, out);
+    }
+    if (codes_.size() > 1)
+      std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
+        if (a.start != b.start) return a.start < b.start;
+        if (a.pattern != b.pattern) return a.pattern < b.pattern;
+        return a.end < b.end;
+      });
+  }
+
+ private:
+  [[noreturn]] static void long_line() {
+    throw error(errc::invalid_argument, "regular expressions are matched within lines of at most " +
+                                            std::to_string(regex_max_line) +
+                                            " bytes, and the text has a longer line (a FASTA/FASTQ "
+                                            "record's sequence is one line)");
+  }
+
+  /// Every line in [r0, r1) has at most regex_max_line bytes.
+  static void check_lines(const char* s, std::size_t r0, std::size_t r1) {
+    for (std::size_t p = r0; r1 - p > regex_max_line;) {
+      const void* nl = memrchr(s + p, '\n', regex_max_line + 1);
+      if (nl == nullptr) long_line();
+      p = static_cast<std::size_t>(static_cast<const char*>(nl) - s) + 1;
+    }
+  }
+
+  /// Multi-line: ^ and $ at every line, ^ also after a final '\n' (an empty last line).
+  static constexpr std::uint32_t multi_line = PCRE2_MULTILINE | PCRE2_ALT_CIRCUMFLEX;
+
+  /// Compiles and JIT-compiles `p` (the interpreter runs where JIT cannot); lines end at '\n'.
+  static code_ptr compile(const std::string& p, std::uint32_t flags, std::size_t index, std::uint32_t extra) {
+    pcre2_compile_context* cc = pcre2_compile_context_create(nullptr);
+    if (cc == nullptr) throw std::bad_alloc();
+    pcre2_set_newline(cc, PCRE2_NEWLINE_LF);
+    pcre2_set_compile_extra_options(cc, extra);
+    int rc = 0;
+    PCRE2_SIZE at = 0;
+    pcre2_code* c = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(p.data()), p.size(), flags, &rc, &at, cc);
+    pcre2_compile_context_free(cc);
+    if (c == nullptr)
+      throw error(errc::invalid_argument, "regular expression " + std::to_string(index + 1) + " (" + p +
+                                              "): " + pcre2_message(rc) + " at offset " + std::to_string(at));
+    pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
+    return code_ptr(c);
+  }
+
+  /// A filter: a multi-line expression and the patterns whose lines it names.
+  struct filter {
+    code_ptr code;
+    std::vector<std::uint32_t> patterns;
+  };
+
+  /// Adds (line start, pattern) for every line of [r0, r1) that f names, for each of its patterns.
+  static void find_lines(const filter& f, const char* s, std::size_t r0, std::size_t r1, thread_state& ts,
+                         std::vector<std::pair<std::size_t, std::uint32_t>>& cand) {
+    const auto* subject = reinterpret_cast<PCRE2_SPTR>(s + r0);
+    for (std::size_t at = 0; at <= r1 - r0;) {
+      const int rc = pcre2_match(f.code.get(), subject, r1 - r0, at, 0, ts.md, ts.mc);
+      if (rc == PCRE2_ERROR_NOMATCH) return;
+      if (rc < 0) throw error(errc::invalid_argument, "regular expression: " + pcre2_message(rc));
+      const std::size_t b = r0 + pcre2_get_ovector_pointer(ts.md)[0];
+      const void* before = b > r0 ? memrchr(s + r0, '\n', b - r0) : nullptr;
+      const std::size_t ls = before != nullptr ? static_cast<std::size_t>(static_cast<const char*>(before) - s) + 1 : r0;
+      for (const std::uint32_t p : f.patterns) cand.emplace_back(ls, p);
+      const void* after = b < r1 ? std::memchr(s + b, '\n', r1 - b) : nullptr;
+      if (after == nullptr) return;
+      at = static_cast<std::size_t>(static_cast<const char*>(after) - s) + 1 - r0;
+    }
+  }
+
+  /// Appends pattern p's hits in the line [line, line + n) (at sequence offset ls) that start in
+  /// [own_begin, own_end).
+  void match_line(const char* line, std::size_t n, std::size_t ls, std::uint32_t p, std::size_t own_begin,
+                  std::size_t own_end, thread_state& ts, std::vector<hit>& out) const {
+    const pcre2_code* code = codes_[p].get();
+    const auto* subject = reinterpret_cast<PCRE2_SPTR>(line);
+    std::size_t at = 0;
+    std::uint32_t opts = 0;
+    while (at <= n && ls + at < own_end) {
+      const int rc = pcre2_match(code, subject, n, at, opts, ts.md, ts.mc);
+      if (rc == PCRE2_ERROR_NOMATCH) {
+        if (opts == 0) return;
+        opts = 0;  // no non-empty match at an empty match's place: one byte on
+        ++at;
+        continue;
+      }
+      if (rc < 0)
+        throw error(errc::invalid_argument, "regular expression " + std::to_string(p + 1) + ": " + pcre2_message(rc));
+      const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(ts.md);
+      const std::size_t b = ov[0], e = std::max(ov[0], ov[1]);
+      if (ls + b >= own_end) return;
+      if (ls + b >= own_begin) out.push_back(hit{ls + b, ls + e, p, 0, strand::forward, 0});
+      opts = e == b ? PCRE2_NOTEMPTY_ATSTART | PCRE2_ANCHORED : 0;
+      at = e;
+    }
+  }
+
+  std::vector<code_ptr> codes_;            ///< per pattern, as matched in a line (wrapped for words)
+  std::vector<filter> filters_;            ///< name the lines of the other patterns
+  std::vector<std::uint32_t> every_line_;  ///< patterns matched on every line
+  mutable tbb::enumerable_thread_specific<thread_state> state_;
+};
+
+}  // namespace
+
+std::unique_ptr<matcher> make_regex_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+  if (options.max_errors > 0 || options.all_ends || options.hamming)
+    throw error(errc::invalid_argument, "search_options::regex needs exact search (max_errors = 0)");
+  if (options.both_strands || options.iupac)
+    throw error(errc::invalid_argument, "search_options::regex does not combine with both_strands or iupac");
+  if (options.whole_words && options.whole_lines)
+    throw error(errc::invalid_argument, "search_options::whole_words and whole_lines do not combine with regex");
+  return std::make_unique<regex_matcher>(patterns, options);
+}
+
+}  // namespace trawl
