@@ -1,9 +1,11 @@
 // fuzz_search.cpp — the stream scheduler on hostile input: the first bytes choose a pattern,
-// k, the chunk size and the piece size; the rest is the input (plain, FASTA or FASTQ). The hits
+// k (or a regular expression: the pattern bytes as PCRE2 reads them), the chunk size and the
+// piece size; the rest is the input (plain, FASTA or FASTQ). The hits
 // of search_input over a stream must equal those of search_sequence over each record that
 // record_reader gives (both read the same records, fuzz_records checks that).
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,9 +50,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   trawl::search_options o;
   o.max_errors = k;
+  o.regex = (data[1] & 0x80) != 0;
+  if (o.regex) o.max_errors = 0;
   o.threads = 1 + data[2] % 2;
-  auto matcher = trawl::make_matcher({pattern}, o);
+  std::unique_ptr<trawl::matcher> matcher;
+  try {
+    matcher = trawl::make_matcher({pattern}, o);
+  } catch (const trawl::error&) {
+    if (!o.regex) std::abort();  // any byte string but NUL is a literal pattern
+    return 0;                    // not an expression PCRE2 compiles
+  }
   std::vector<found> want;
+  bool failed = false;  // a regular expression past PCRE2's match limit
   try {
     trawl::io::record_reader rr(in, trawl::io::format::automatic, "in");
     trawl::io::record r;
@@ -59,14 +70,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (const auto& h : hs) want.push_back({r.index, h});
         return true;
       });
-  } catch (const trawl::error&) {
-    return 0;  // a malformed input: fuzz_records checks that both readers reject it
+  } catch (const trawl::error& e) {
+    if (!o.regex || e.code() != trawl::errc::invalid_argument) return 0;  // a malformed input: fuzz_records checks that both readers reject it
+    failed = true;
   }
   sink_t sink;
   trawl::stream_options so;
   so.chunk_size = chunk;
   auto src = trawl::io::source::from_stream(trawl::io::memory_stream(in, piece), "in");
-  trawl::search_input(*matcher, src, o, so, sink);
-  if (sink.all != want) std::abort();
+  try {
+    trawl::search_input(*matcher, src, o, so, sink);
+  } catch (const trawl::error&) {
+    if (failed) return 0;
+    std::abort();
+  }
+  if (failed || sink.all != want) std::abort();
   return 0;
 }

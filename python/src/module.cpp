@@ -198,8 +198,8 @@ class collect_sink final : public trawl::search_sink {
 };
 
 trawl::search_options make_options(int k, bool hamming, bool ignore_case, bool iupac, bool both_strands, bool all_ends,
-                                   bool whole_words, bool whole_lines, unsigned threads, std::uint64_t max_hits,
-                                   const std::string& algorithm) {
+                                   bool whole_words, bool whole_lines, bool regex, unsigned threads,
+                                   std::uint64_t max_hits, const std::string& algorithm) {
   trawl::search_options o;
   o.max_errors = k;
   o.hamming = hamming;
@@ -209,9 +209,12 @@ trawl::search_options make_options(int k, bool hamming, bool ignore_case, bool i
   o.all_ends = all_ends;
   o.whole_words = whole_words;
   o.whole_lines = whole_lines;
+  o.regex = regex;
   o.threads = threads;
   o.max_hits = max_hits;
-  if (k > 0 || all_ends) {
+  if (regex && algorithm != "auto") {
+    throw trawl::error(trawl::errc::invalid_argument, "regex picks its own engine: algorithm must be \"auto\"");
+  } else if (k > 0 || all_ends) {
     trawl::check_approx_algorithm(algorithm);
     o.approx_algorithm = algorithm;
   } else if (algorithm != "auto") {
@@ -232,11 +235,11 @@ trawl::io::format parse_format(const std::string& f) {
 
 nb::dict search(nb::handle patterns_obj, nb::handle text_obj, std::optional<std::string> path, int k, bool hamming,
                 bool ignore_case, bool iupac, bool both_strands, bool all_ends, bool align, bool whole_words,
-                bool whole_lines, unsigned threads, const std::string& device, std::uint64_t max_hits,
+                bool whole_lines, bool regex, unsigned threads, const std::string& device, std::uint64_t max_hits,
                 const std::string& format, const std::string& algorithm) {
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
   const trawl::search_options options = make_options(k, hamming, ignore_case, iupac, both_strands, all_ends,
-                                                     whole_words, whole_lines, threads, max_hits, algorithm);
+                                                     whole_words, whole_lines, regex, threads, max_hits, algorithm);
   trawl::gpu::gpu_options gpu;
   trawl::search_options chosen = options;
   chosen.device = trawl::gpu::parse_device(device, gpu);
@@ -267,11 +270,11 @@ nb::dict search(nb::handle patterns_obj, nb::handle text_obj, std::optional<std:
 }
 
 nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool hamming, bool ignore_case, bool iupac,
-                     bool both_strands, bool all_ends, bool whole_words, bool whole_lines, unsigned threads,
-                     const std::string& algorithm) {
+                     bool both_strands, bool all_ends, bool whole_words, bool whole_lines, bool regex,
+                     unsigned threads, const std::string& algorithm) {
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
   const trawl::search_options options = make_options(k, hamming, ignore_case, iupac, both_strands, all_ends,
-                                                     whole_words, whole_lines, threads, 0, algorithm);
+                                                     whole_words, whole_lines, regex, threads, 0, algorithm);
   std::vector<std::unique_ptr<text_view>> held;
   std::vector<std::string_view> texts;
   for (nb::handle h : nb::iter(texts_obj)) {
@@ -285,14 +288,14 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
     std::size_t shortest = SIZE_MAX, longest = 0;
     for (const auto& p : patterns) shortest = std::min(shortest, p.size()), longest = std::max(longest, p.size());
     const auto k = static_cast<std::size_t>(options.max_errors);
-    if (!options.hamming && !options.whole_lines && shortest > k) {
+    if (!options.hamming && !options.whole_lines && !options.regex && shortest > k) {
       // The texts are searched as one sequence, each followed by a run of NUL bytes longer than
       // m + k. No pattern holds a NUL, so an alignment pays at least one error per NUL it
       // takes: ends in a run never beat the text's last end (a cluster keeps its best end in
       // the text; other ends in a run are dropped), and a start in the run before a text is
       // that text's first byte at the same distance. So the hits are those of each text
-      // searched alone. (Hamming windows, whole lines and k >= m have no such guarantee: they
-      // take the loop below.)
+      // searched alone. (Hamming windows, whole lines, regular expressions and k >= m have no
+      // such guarantee: they take the loop below.)
       const std::size_t gap = longest + k + 1;
       std::vector<std::uint64_t> begin(texts.size() + 1);
       std::string joined;
@@ -401,7 +404,7 @@ nb::dict index_search(const hybrid_index& ix, nb::handle patterns_obj, int k, bo
                       bool both_strands, bool all_ends, unsigned threads, const std::string& algorithm) {
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
   const trawl::search_options options =
-      make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, threads, 0, algorithm);
+      make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, false, threads, 0, algorithm);
   columns cols;
   {
     nb::gil_scoped_release release;
@@ -436,10 +439,11 @@ NB_MODULE(_trawl, m) {
   });
 
   m.def("search", &search, "patterns"_a, "text"_a.none(), "path"_a.none(), "k"_a, "hamming"_a, "ignore_case"_a,
-        "iupac"_a, "both_strands"_a, "all_ends"_a, "align"_a, "whole_words"_a, "whole_lines"_a, "threads"_a,
-        "device"_a, "max_hits"_a, "format"_a, "algorithm"_a);
+        "iupac"_a, "both_strands"_a, "all_ends"_a, "align"_a, "whole_words"_a, "whole_lines"_a, "regex"_a,
+        "threads"_a, "device"_a, "max_hits"_a, "format"_a, "algorithm"_a);
   m.def("search_many", &search_many, "patterns"_a, "texts"_a, "k"_a, "hamming"_a, "ignore_case"_a, "iupac"_a,
-        "both_strands"_a, "all_ends"_a, "whole_words"_a, "whole_lines"_a, "threads"_a, "algorithm"_a);
+        "both_strands"_a, "all_ends"_a, "whole_words"_a, "whole_lines"_a, "regex"_a, "threads"_a,
+        "algorithm"_a);
   m.def("best", &best, "x"_a, "y"_a, "every_start"_a, "threads"_a, "device"_a);
   m.def("reverse_complement", [](nb::handle s) {
     const text_view v(s);

@@ -167,7 +167,7 @@ def _threads(threads: Optional[int]) -> int:
 def search(patterns: Patterns, text: Union[Text, os.PathLike], *, k: int = 0, both_strands: bool = False,
            iupac: bool = False, hamming: bool = False, all_ends: bool = False, align: bool = False,
            ignore_case: bool = False, whole_words: bool = False, whole_lines: bool = False,
-           threads: Optional[int] = None, device: str = "auto", max_hits: Optional[int] = None,
+           regex: bool = False, threads: Optional[int] = None, device: str = "auto", max_hits: Optional[int] = None,
            format: str = "auto", algorithm: str = "auto") -> Hits:
     """Every occurrence of ``patterns`` (one str/bytes, or several) in ``text`` (in memory, or a
     file as an ``os.PathLike``), as :class:`Hits`.
@@ -177,6 +177,8 @@ def search(patterns: Patterns, text: Union[Text, os.PathLike], *, k: int = 0, bo
     match their base sets. ``all_ends``: every end position within ``k``, not one hit per run.
     ``align``: a CIGAR per hit (=, X, I: pattern only, D: text only; the pattern as it reads on
     the hit's strand). ``whole_words`` / ``whole_lines``: exact hits bounded as ``grep -w / -x``.
+    ``regex``: the patterns are PCRE2 regular expressions, matched within each line (leftmost-first
+    matches, left to right, as ``rg -o``; lines of at most 256 KiB); exact only, on the CPU.
     ``device``: "auto" (the GPU when the work pays for it), "cpu", "gpu", "gpu:all" or
     "gpu:0,1". ``max_hits``: stop after that many hits. ``format``: "auto" (detected), "plain",
     "fasta" or "fastq". ``algorithm``: the engine, as ``trawl search --algorithm``.
@@ -187,22 +189,22 @@ def search(patterns: Patterns, text: Union[Text, os.PathLike], *, k: int = 0, bo
     else:
         path, body = None, text
     c = _trawl.search(pats, body, path, k, hamming, ignore_case, iupac, both_strands, all_ends, align, whole_words,
-                      whole_lines, _threads(threads), device, 0 if max_hits is None else max_hits, format, algorithm)
+                      whole_lines, regex, _threads(threads), device, 0 if max_hits is None else max_hits, format, algorithm)
     records = c.pop("records")
     return Hits(c, pats, records, "record")
 
 
 def search_many(patterns: Patterns, texts: Sequence[Text], *, k: int = 0, both_strands: bool = False,
                 iupac: bool = False, hamming: bool = False, all_ends: bool = False, ignore_case: bool = False,
-                whole_words: bool = False, whole_lines: bool = False, threads: Optional[int] = None,
-                algorithm: str = "auto") -> Hits:
+                whole_words: bool = False, whole_lines: bool = False, regex: bool = False,
+                threads: Optional[int] = None, algorithm: str = "auto") -> Hits:
     """``patterns`` in each of many short ``texts`` (reads), in one call on all cores: the hits of
     ``search(patterns, texts[i])`` for every i, in order, with ``text`` = i. Runs on the CPU."""
     pats = _pattern_list(patterns)
     if isinstance(texts, (str, bytes)):
         raise TypeError("texts must be a sequence of texts (for one text, use trawl.search)")
     c = _trawl.search_many(pats, texts, k, hamming, ignore_case, iupac, both_strands, all_ends, whole_words,
-                           whole_lines, _threads(threads), algorithm)
+                           whole_lines, regex, _threads(threads), algorithm)
     return Hits(c, pats, None, "text")
 
 

@@ -253,7 +253,16 @@ class regex_matcher final : public matcher {
     for (std::size_t at = 0; at <= r1 - r0;) {
       const int rc = pcre2_match(f.code.get(), subject, r1 - r0, at, 0, ts.md, ts.mc);
       if (rc == PCRE2_ERROR_NOMATCH) return;
-      if (rc < 0) throw error(errc::invalid_argument, "regular expression: " + pcre2_message(rc));
+      if (rc < 0) {
+        // past PCRE2's limits over many lines: every line from here is matched on its own, so
+        // whether a search fails depends on its lines only, never on the slicing
+        for (std::size_t ls = r0 + at;;) {
+          for (const std::uint32_t p : f.patterns) cand.emplace_back(ls, p);
+          const void* nl = std::memchr(s + ls, '\n', r1 - ls);
+          if (nl == nullptr) return;
+          ls = static_cast<std::size_t>(static_cast<const char*>(nl) - s) + 1;
+        }
+      }
       const std::size_t b = r0 + pcre2_get_ovector_pointer(ts.md)[0];
       const void* before = b > r0 ? memrchr(s + r0, '\n', b - r0) : nullptr;
       const std::size_t ls = before != nullptr ? static_cast<std::size_t>(static_cast<const char*>(before) - s) + 1 : r0;

@@ -34,6 +34,28 @@ def exact(patterns, text: bytes, both_strands=False, ignore_case=False):
     return sorted(set(out), key=lambda h: (h[1], h[0], h[4] == "-"))
 
 
+def regex(patterns, text: bytes, ignore_case=False):
+    """Each pattern's matches in each line (split at newline), left to right, each searched from
+    the end of the previous one, with Python's re (leftmost-first, as PCRE2); for patterns that
+    never match the empty string. By (start, pattern)."""
+    import re
+    out = []
+    for i, p in enumerate(patterns):
+        r = re.compile(p, re.IGNORECASE if ignore_case else 0)
+        ls = 0
+        for line in text.split(b"\n"):
+            pos = 0
+            while True:
+                m = r.search(line, pos)
+                if m is None:
+                    break
+                assert m.end() > m.start(), "the oracle takes patterns that never match empty"
+                out.append((i, ls + m.start(), ls + m.end(), 0, "+"))
+                pos = m.end()
+            ls += len(line) + 1
+    return sorted(out, key=lambda h: (h[1], h[0], h[2]))
+
+
 def edit_distance(a: bytes, b: bytes) -> int:
     prev = list(range(len(b) + 1))
     for i in range(1, len(a) + 1):

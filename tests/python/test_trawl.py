@@ -75,6 +75,38 @@ def test_max_hits():
     assert len(trawl.search("a", "a" * 100, max_hits=7)) == 7
 
 
+def _random_regex(rng):
+    atoms = [b"a", b"b", b"c", b" ", b".", b"[ab]", b"[^a ]", b"(?:ab)", b"(a|b)\\1", b"(?:b|ca)"]
+    quants = [b"", b"", b"+", b"{1,2}", b"+?"]
+    out = b""
+    for _ in range(rng.randint(1, 3)):
+        a = rng.choice(atoms)
+        out += a + (rng.choice(quants) if not a.startswith(b"(") else b"")
+    return out + (b"|" + _random_regex(rng) if rng.random() < 0.2 else b"")
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_regex_against_oracle(seed):
+    rng = random.Random(seed)
+    text = bytes(rng.choice(b"abcab -AB\n") for _ in range(rng.randint(0, 400)))
+    patterns = [_random_regex(rng) for _ in range(rng.randint(1, 3))]
+    icase = bool(seed & 1)
+    want = oracle.regex(patterns, text, ignore_case=icase)
+    got = trawl.search(patterns, text, regex=True, ignore_case=icase, threads=1 + seed % 3)
+    assert as_tuples(got) == want, patterns
+    many = trawl.search_many(patterns, text.split(b"\n"), regex=True, ignore_case=icase)
+    assert len(many) == len(want)
+
+
+def test_regex_refusals():
+    with pytest.raises(ValueError):
+        trawl.search("(a", "abc", regex=True)
+    with pytest.raises(ValueError):
+        trawl.search("a", "abc", regex=True, k=1)
+    with pytest.raises(ValueError):
+        trawl.search("a", "abc", regex=True, both_strands=True)
+
+
 # ---- approximate ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seed", range(24))
