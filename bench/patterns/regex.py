@@ -23,7 +23,7 @@ EXPRS = [
     ("word of the word", r"\w+ of the \w+"),
     ("capitalised -ed word", r"[A-Z][a-z]+ed\b"),
     ("a, 3 bytes, b", r"a[^x]{3}b"),
-    ("anchored line", r"^Ps[0-9]+:[0-9]+ .*LORD"),
+    ("anchored line", r"^Psa[0-9]+:[0-9]+ .*LORD"),
     ("rare: number of 3 digits", r"[0-9]{3}"),
 ]
 

@@ -85,6 +85,115 @@ filter_kind kind_of(std::string_view p) {
   return k;
 }
 
+/// Skips the class that starts at p[i] == '['; returns the index after its ']'.
+std::size_t skip_class(std::string_view p, std::size_t i) {
+  ++i;
+  if (i < p.size() && p[i] == '^') ++i;
+  if (i < p.size() && p[i] == ']') ++i;  // a leading ']' is a member
+  while (i < p.size() && p[i] != ']') {
+    if (p[i] == '\\') {
+      i += 2;
+    } else if (p[i] == '[' && i + 1 < p.size() && (p[i + 1] == ':' || p[i + 1] == '.' || p[i + 1] == '=')) {
+      const std::size_t end = p.find(std::string{p[i + 1], ']'}, i + 2);  // [:alpha:]
+      i = end == std::string_view::npos ? p.size() : end + 2;
+    } else {
+      ++i;
+    }
+  }
+  return std::min(p.size(), i + 1);
+}
+
+/// Skips the group that starts at p[i] == '('; returns the index after its ')'.
+std::size_t skip_group(std::string_view p, std::size_t i) {
+  int depth = 0;
+  while (i < p.size()) {
+    const char c = p[i];
+    if (c == '\\') {
+      i += 2;
+      continue;
+    }
+    if (c == '[') {
+      i = skip_class(p, i);
+      continue;
+    }
+    if (c == '(') ++depth;
+    if (c == ')' && --depth == 0) return i + 1;
+    ++i;
+  }
+  return p.size();
+}
+
+/// Literals of which every match of `p` holds one (one per top-level alternative, each the
+/// longest run of bytes the alternative must match in a row), or none when some alternative
+/// has no run of at least min_len. Read conservatively: any construct not understood ends a run
+/// or gives none, so a literal returned is always required.
+std::vector<std::string> required_literals(std::string_view p, std::size_t min_len = 3) {
+  constexpr std::string_view special = "\\^$.|?*+()[]{}";
+  if (p.find("\\Q") != std::string_view::npos || p.find("\\E") != std::string_view::npos ||
+      p.find("\\c") != std::string_view::npos)
+    return {};
+  std::vector<std::string> out;
+  std::string run, best;
+  auto end_run = [&] {
+    if (run.size() > best.size()) best = run;
+    run.clear();
+  };
+  auto end_alternative = [&] {
+    end_run();
+    if (best.size() < min_len) return false;
+    out.push_back(best);
+    best.clear();
+    return true;
+  };
+  for (std::size_t i = 0; i < p.size();) {
+    const char c = p[i];
+    std::string lit;  // the byte this token matches, when it is one literal byte
+    if (c == '|') {
+      if (!end_alternative()) return {};
+      ++i;
+      continue;
+    }
+    if (c == '\\') {
+      if (i + 1 >= p.size()) return {};
+      const char e = p[i + 1];
+      if (!std::isalnum(static_cast<unsigned char>(e))) lit = std::string(1, e);
+      i += 2;
+    } else if (c == '[') {
+      i = skip_class(p, i);
+    } else if (c == '(') {
+      i = skip_group(p, i);
+    } else if (special.find(c) != std::string_view::npos) {
+      if (c == ')' || c == ']') return {};  // unbalanced: not read further
+      ++i;                                  // . ^ $ and stray quantifiers
+    } else {
+      lit = std::string(1, c);
+      ++i;
+    }
+    // a quantifier on the token: {0,..}, ?, * make it optional; + and {n,..} keep one copy
+    bool optional = false, repeated = false;
+    if (i < p.size() && (p[i] == '?' || p[i] == '*' || p[i] == '+')) {
+      optional = p[i] != '+';
+      repeated = true;
+      ++i;
+    } else if (i < p.size() && p[i] == '{') {
+      const std::size_t close = p.find('}', i);
+      if (close == std::string_view::npos) return {};
+      optional = !(i + 1 < p.size() && p[i + 1] >= '1' && p[i + 1] <= '9');
+      repeated = true;
+      i = close + 1;
+    }
+    if (repeated && i < p.size() && (p[i] == '?' || p[i] == '+')) ++i;  // lazy, possessive
+    if (lit.empty() || optional) {
+      end_run();
+    } else {
+      run += lit;
+      if (repeated) end_run();
+    }
+  }
+  if (!end_alternative()) return {};
+  return out;
+}
+
 /// Per worker thread: PCRE2 match data and JIT stack.
 struct thread_state {
   pcre2_match_data* md = nullptr;
@@ -115,7 +224,7 @@ class regex_matcher final : public matcher {
   regex_matcher(const std::vector<std::string>& patterns, const search_options& options) {
     const std::uint32_t flags = options.ignore_case ? PCRE2_CASELESS : 0u;
     const std::uint32_t extra = options.whole_lines ? PCRE2_EXTRA_MATCH_LINE : 0u;
-    std::vector<std::string> shared;
+    std::vector<std::string> shared, literals;
     std::vector<std::uint32_t> shared_ids;
     for (std::size_t i = 0; i < patterns.size(); ++i) {
       const std::string& p = patterns[i];
@@ -126,7 +235,16 @@ class regex_matcher final : public matcher {
         q = "(?<!" + std::string(word) + ")(?:" + p + ")(?!" + std::string(word) + ")";
       }
       codes_.push_back(compile(q, flags, i, extra));
-      switch (kind_of(p)) {
+      const filter_kind kind = kind_of(p);
+      if (kind != filter_kind::none) {
+        std::vector<std::string> lits = required_literals(p);
+        if (!lits.empty()) {
+          literals.insert(literals.end(), std::make_move_iterator(lits.begin()), std::make_move_iterator(lits.end()));
+          literal_patterns_.push_back(static_cast<std::uint32_t>(i));
+          continue;
+        }
+      }
+      switch (kind) {
         case filter_kind::shared:
           shared.push_back(std::move(q));
           shared_ids.push_back(static_cast<std::uint32_t>(i));
@@ -136,6 +254,12 @@ class regex_matcher final : public matcher {
           break;
         case filter_kind::none: every_line_.push_back(static_cast<std::uint32_t>(i)); break;
       }
+    }
+    if (!literals.empty()) {
+      search_options lo;
+      lo.ignore_case = options.ignore_case;
+      lo.threads = 1;
+      literal_filter_ = make_exact_matcher(literals, lo);
     }
     if (shared.empty()) return;
     std::string all;
@@ -181,6 +305,7 @@ class regex_matcher final : public matcher {
     // (line start, pattern) for each line a filter names, and the every-line patterns
     std::vector<std::pair<std::size_t, std::uint32_t>> cand;
     for (const filter& f : filters_) find_lines(f, s, r0, r1, ts, cand);
+    if (literal_filter_) find_literal_lines(seq, r0, r1, cand);
     if (!every_line_.empty())
       for (std::size_t ls = r0;;) {
         const auto* nl = static_cast<const char*>(std::memchr(s + ls, '\n', r1 - ls));
@@ -273,6 +398,26 @@ class regex_matcher final : public matcher {
     }
   }
 
+  /// Adds (line start, pattern) for every line of [r0, r1) that holds one of the required
+  /// literals, for each pattern that has them.
+  void find_literal_lines(std::string_view seq, std::size_t r0, std::size_t r1,
+                          std::vector<std::pair<std::size_t, std::uint32_t>>& cand) const {
+    std::vector<hit> hs;
+    literal_filter_->scan(seq, r0, r1, hs);
+    const char* s = seq.data();
+    std::size_t le = 0;  // the end of the last line named; hits come in start order
+    bool named = false;
+    for (const hit& h : hs) {
+      if (named && h.start <= le) continue;
+      const void* before = h.start > r0 ? memrchr(s + r0, '\n', h.start - r0) : nullptr;
+      const std::size_t ls = before != nullptr ? static_cast<std::size_t>(static_cast<const char*>(before) - s) + 1 : r0;
+      const void* after = std::memchr(s + h.start, '\n', r1 - h.start);
+      le = after != nullptr ? static_cast<std::size_t>(static_cast<const char*>(after) - s) : r1;
+      named = true;
+      for (const std::uint32_t p : literal_patterns_) cand.emplace_back(ls, p);
+    }
+  }
+
   /// Appends pattern p's hits in the line [line, line + n) (at sequence offset ls) that start in
   /// [own_begin, own_end).
   void match_line(const char* line, std::size_t n, std::size_t ls, std::uint32_t p, std::size_t own_begin,
@@ -303,6 +448,10 @@ class regex_matcher final : public matcher {
   std::vector<code_ptr> codes_;            ///< per pattern, as matched in a line (wrapped for words)
   std::vector<filter> filters_;            ///< name the lines of the other patterns
   std::vector<std::uint32_t> every_line_;  ///< patterns matched on every line
+  /// The patterns whose every match holds one of their required literals, and the exact
+  /// matcher of all those literals, which names their lines.
+  std::vector<std::uint32_t> literal_patterns_;
+  std::unique_ptr<matcher> literal_filter_;
   mutable tbb::enumerable_thread_specific<thread_state> state_;
 };
 
