@@ -54,63 +54,6 @@ std::string json_escape(std::string_view s) {
   return out;
 }
 
-void text_buffer::append(std::uint64_t pos, std::string_view b, bool stable) {
-  if (held_.size() == dead_) {  // nothing held: start at pos
-    reset();
-    base_ = pos;
-  }
-  if (stable && (held_.empty() || (external_ && held_.data() + held_.size() == b.data()))) {
-    held_ = std::string_view(held_.empty() ? b.data() : held_.data(), held_.size() + b.size());
-    external_ = true;
-    return;
-  }
-  if (external_) {  // the run of the input's bytes ends: copy what is held
-    owned_.assign(held_);
-    external_ = false;
-  }
-  owned_.append(b);
-  held_ = owned_;
-}
-
-void text_buffer::drop_before(std::uint64_t pos) {
-  if (pos <= begin()) return;
-  dead_ = static_cast<std::size_t>(std::min(pos, end()) - base_);
-  if (external_) {
-    held_.remove_prefix(dead_);
-    base_ += dead_;
-    dead_ = 0;
-  } else if (dead_ >= (std::size_t{1} << 16) && dead_ * 2 >= owned_.size()) {
-    owned_.erase(0, dead_);
-    held_ = owned_;
-    base_ += dead_;
-    dead_ = 0;
-  }
-}
-
-std::string_view text_buffer::at(std::uint64_t a, std::uint64_t b) const {
-  a = std::max(a, begin());
-  b = std::min(b, end());
-  if (a >= b) return {};
-  return held_.substr(static_cast<std::size_t>(a - base_), static_cast<std::size_t>(b - a));
-}
-
-std::uint64_t text_buffer::find_newline(std::uint64_t pos) const {
-  const std::string_view t = at(pos, end());
-  const std::size_t nl = t.find('\n');
-  return nl == std::string_view::npos ? end() : std::max(pos, begin()) + nl;
-}
-
-std::uint64_t text_buffer::line_start(std::uint64_t pos) const {
-  const std::string_view t = at(begin(), pos);
-  const std::size_t nl = t.rfind('\n');
-  return nl == std::string_view::npos ? begin() : begin() + nl + 1;
-}
-
-std::uint64_t text_buffer::newlines(std::uint64_t a, std::uint64_t b) const {
-  const std::string_view t = at(a, b);
-  return static_cast<std::uint64_t>(std::count(t.begin(), t.end(), '\n'));
-}
-
 hit_printer::hit_printer(writer& w, const print_options& opt, const std::vector<std::string>& patterns)
     : w_(w), opt_(opt), patterns_(patterns) {}
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "approx/approx_internal.hpp"
+#include "common/iupac.hpp"
 #include "trawl/error.hpp"
 
 namespace trawl::approx_detail {
@@ -12,42 +13,20 @@ namespace {
 unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c + 32) : c; }
 unsigned char upper(unsigned char c) { return (c >= 'a' && c <= 'z') ? static_cast<unsigned char>(c - 32) : c; }
 
-/// The DNA bases an IUPAC code stands for ("" when `code` is not one).
-std::string_view iupac_bases(unsigned char code) {
-  switch (upper(code)) {
-    case 'A': return "A";
-    case 'C': return "C";
-    case 'G': return "G";
-    case 'T': return "T";
-    case 'U': return "T";
-    case 'R': return "AG";
-    case 'Y': return "CT";
-    case 'S': return "CG";
-    case 'W': return "AT";
-    case 'K': return "GT";
-    case 'M': return "AC";
-    case 'B': return "CGT";
-    case 'D': return "AGT";
-    case 'H': return "ACT";
-    case 'V': return "ACG";
-    case 'N': return "ACGT";
-    default: return "";
-  }
-}
-
 /// Every text byte that pattern byte `pc` matches.
 std::array<bool, 256> match_set(unsigned char pc, const search_options& options) {
   std::array<bool, 256> set{};
   set[pc] = true;
   if (options.ignore_case) set[lower(pc)] = set[upper(pc)] = true;
   if (options.iupac) {
-    std::string_view bases = iupac_bases(pc);
-    if (!bases.empty()) {
+    const unsigned bits = detail::iupac_bits(pc);
+    if (bits != 0) {
       set[lower(pc)] = set[upper(pc)] = true;
-      for (char b : bases) {
-        auto ub = static_cast<unsigned char>(b);
-        set[ub] = set[lower(ub)] = true;
-      }
+      for (unsigned b = 0; b < 4; ++b)
+        if ((bits >> b) & 1u) {
+          const auto ub = static_cast<unsigned char>("ACGT"[b]);
+          set[ub] = set[lower(ub)] = true;
+        }
     }
   }
   return set;

@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 
+#include "common/iupac.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "trawl/error.hpp"
 
@@ -14,29 +15,6 @@ namespace {
 
 unsigned char upper(unsigned char c) { return (c >= 'a' && c <= 'z') ? static_cast<unsigned char>(c - 32) : c; }
 unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_cast<unsigned char>(c + 32) : c; }
-
-/// Bases (bit 0 A, 1 C, 2 G, 3 T) of an upper-case IUPAC code; 0 for other bytes.
-unsigned iupac_bases(unsigned char c) {
-  switch (c) {
-    case 'A': return 1;
-    case 'C': return 2;
-    case 'G': return 4;
-    case 'T': return 8;
-    case 'U': return 8;
-    case 'R': return 1 | 4;
-    case 'Y': return 2 | 8;
-    case 'S': return 2 | 4;
-    case 'W': return 1 | 8;
-    case 'K': return 4 | 8;
-    case 'M': return 1 | 2;
-    case 'B': return 2 | 4 | 8;
-    case 'D': return 1 | 4 | 8;
-    case 'H': return 1 | 2 | 8;
-    case 'V': return 1 | 2 | 4;
-    case 'N': return 15;
-    default: return 0;
-  }
-}
 
 }  // namespace
 
@@ -69,7 +47,7 @@ std::vector<std::uint8_t> match_table(const search_options& options) {
       set(lower(p));
       set(upper(p));
     }
-    const unsigned bases = options.iupac ? iupac_bases(upper(p)) : 0;
+    const unsigned bases = options.iupac ? trawl::detail::iupac_bits(p) : 0;
     if (bases != 0) {
       set(lower(p));
       set(upper(p));
@@ -88,7 +66,7 @@ bool needs_iupac(const std::vector<task>& tasks, const search_options& options) 
   if (!options.iupac) return false;
   for (const task& t : tasks)
     for (char ch : t.text)
-      if (iupac_bases(upper(static_cast<unsigned char>(ch))) != 0) return true;  // bases match in either case
+      if (trawl::detail::iupac_bits(static_cast<unsigned char>(ch)) != 0) return true;  // bases match in either case
   return false;
 }
 

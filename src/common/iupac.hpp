@@ -1,0 +1,40 @@
+// iupac.hpp — the IUPAC nucleotide codes, one table for every engine. Not installed.
+#pragma once
+
+namespace trawl::detail {
+
+/// The DNA bases an IUPAC code stands for, as bits A = 1, C = 2, G = 4, T = 8 (U reads as T),
+/// in either case; 0 for a byte that is not a code.
+constexpr unsigned iupac_bits(unsigned char c) {
+  switch (c >= 'a' && c <= 'z' ? c - 32 : c) {
+    case 'A': return 1;
+    case 'C': return 2;
+    case 'G': return 4;
+    case 'T': case 'U': return 8;
+    case 'R': return 1 | 4;
+    case 'Y': return 2 | 8;
+    case 'S': return 2 | 4;
+    case 'W': return 1 | 8;
+    case 'K': return 4 | 8;
+    case 'M': return 1 | 2;
+    case 'B': return 2 | 4 | 8;
+    case 'D': return 1 | 4 | 8;
+    case 'H': return 1 | 2 | 8;
+    case 'V': return 1 | 2 | 4;
+    case 'N': return 15;
+    default: return 0;
+  }
+}
+
+/// A genome base as one bit (A, C, G, T in either case); N and every other byte match nothing.
+constexpr unsigned base_bit(unsigned char c) {
+  switch (c) {
+    case 'A': case 'a': return 1;
+    case 'C': case 'c': return 2;
+    case 'G': case 'g': return 4;
+    case 'T': case 't': return 8;
+    default: return 0;
+  }
+}
+
+}  // namespace trawl::detail

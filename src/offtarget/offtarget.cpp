@@ -1,0 +1,613 @@
+// offtarget.cpp — CRISPR off-target sites (offtarget.hpp): the candidate search over
+// protospacer + PAM, the exact classification of each candidate's PAM positions (align_at_pam),
+// and the sink that hands sites over in order.
+#include "trawl/offtarget.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+
+#include <tbb/blocked_range.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "common/iupac.hpp"
+#include "trawl/error.hpp"
+#include "trawl/gpu.hpp"
+
+namespace trawl::offtarget {
+namespace {
+
+bool is_iupac(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return detail::iupac_bits(static_cast<unsigned char>(c)) != 0; });
+}
+
+std::string upper(std::string_view s) {
+  std::string r(s);
+  for (char& c : r) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return r;
+}
+
+std::vector<std::string_view> fields(std::string_view line) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    std::size_t j = i;
+    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+/// The best alignment of a guide at one PAM, read outward from the PAM: g = the guide from
+/// its PAM side (reversed for a 3' PAM), t = the genome's bases on the guide's strand from the
+/// PAM outward (as many as there are, up to m + DNA bulges). Global on the guide, free at the
+/// far end of t; a bulge is never the first or last column. Best: fewest edits, then fewest
+/// bulges, then fewest mismatches, then fewest DNA bulges.
+struct site_alignment {
+  int mismatches = 0, dna_bulges = 0, rna_bulges = 0;
+  std::size_t text_len = 0;  ///< genome bases used
+  std::string ops;           ///< columns from the PAM outward: 'M' (match or mismatch), 'D' (DNA bulge), 'R' (RNA bulge)
+};
+
+std::optional<site_alignment> align_at_pam(std::string_view g, std::string_view t, int max_mm, int max_dna,
+                                           int max_rna) {
+  const int m = static_cast<int>(g.size()), n = static_cast<int>(t.size());
+  constexpr int inf = 1 << 29;
+  // state (i, d, r, last): i guide bases, d DNA and r RNA bulges used (so i + d - r genome
+  // bases), the last column a bulge (last = 1) or not; cost = fewest mismatches
+  const int D = max_dna + 1, R = max_rna + 1;
+  auto at = [&](int i, int d, int r, int last) { return ((i * D + d) * R + r) * 2 + last; };
+  std::vector<int> cost(static_cast<std::size_t>((m + 1) * D * R * 2), inf), prev(cost.size(), -1);
+  std::vector<char> op(cost.size(), 0);
+  auto relax = [&](int to, int c, int from, char o) {
+    if (c < cost[to]) cost[to] = c, prev[to] = from, op[to] = o;
+  };
+  cost[at(0, 0, 0, 0)] = 0;
+  for (int i = 0; i <= m; ++i)  // every move increases i or d: this order visits a state after its sources
+    for (int d = 0; d < D; ++d)
+      for (int r = 0; r < R; ++r)
+        for (int last = 0; last < 2; ++last) {
+          const int here = at(i, d, r, last), c = cost[here];
+          if (c >= inf) continue;
+          const int j = i + d - r;
+          if (i < m && j < n) {
+            const int nc = c + ((detail::iupac_bits(static_cast<unsigned char>(g[i])) & detail::base_bit(static_cast<unsigned char>(t[j]))) != 0 ? 0 : 1);
+            if (nc <= max_mm) relax(at(i + 1, d, r, 0), nc, here, 'M');
+          }
+          if (i == 0 || i == m) continue;  // no bulge as the first column, nor past the guide
+          if (d + 1 < D && j < n) relax(at(i, d + 1, r, 1), c, here, 'D');
+          if (r + 1 < R) relax(at(i + 1, d, r + 1, 1), c, here, 'R');
+        }
+  std::optional<site_alignment> best;
+  int best_state = -1;
+  auto rank = [](const site_alignment& x) {
+    return std::make_tuple(x.mismatches + x.dna_bulges + x.rna_bulges, x.dna_bulges + x.rna_bulges, x.mismatches,
+                           x.dna_bulges);
+  };
+  for (int d = 0; d < D; ++d)
+    for (int r = 0; r < R; ++r)
+      if (const int c = cost[at(m, d, r, 0)]; c < inf) {  // the last column is not a bulge
+        site_alignment x{c, d, r, static_cast<std::size_t>(m + d - r), {}};
+        if (!best || rank(x) < rank(*best)) best = x, best_state = at(m, d, r, 0);
+      }
+  if (!best) return best;
+  for (int st = best_state; prev[st] >= 0; st = prev[st]) best->ops.push_back(op[st]);
+  std::reverse(best->ops.begin(), best->ops.end());
+  return best;
+}
+
+/// A site as classified: its alignment and the aligned strings.
+struct found_site {
+  std::uint32_t guide, pam;
+  int pam_mismatches;
+  site_alignment al;
+  std::uint64_t start, end;  ///< forward-strand coordinates of protospacer + PAM
+  std::string g_out, t_out;  ///< aligned guide and target, in the guide's orientation
+};
+struct site_key {
+  std::uint64_t pam_start;
+  std::uint32_t guide;
+  strand dir;
+  bool operator<(const site_key& o) const { return std::tie(pam_start, guide, dir) < std::tie(o.pam_start, o.guide, o.dir); }
+};
+
+/// Finds the sites of a candidate hit: the PAM positions it implies, each classified by
+/// align_at_pam. Used on the workers (site_filter_matcher) and by the site sink.
+class site_finder {
+ public:
+  site_finder(const std::vector<guide>& guides, const options& o,
+              const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of)
+      : guides_(guides), pams_(o.pams), pattern_of_(pattern_of), a_(o) {}
+
+  /// Order of two alignments of one site: fewest edits, bulges, mismatches, DNA bulges, PAM
+  /// mismatches, then the first PAM.
+  static auto rank(const found_site& x) {
+    return std::make_tuple(x.al.mismatches + x.al.dna_bulges + x.al.rna_bulges, x.al.dna_bulges + x.al.rna_bulges,
+                           x.al.mismatches, x.al.dna_bulges, x.pam_mismatches, x.pam);
+  }
+
+  /// Calls on_site(key, site) for every site of candidate h; text(a, b) gives the bases [a, b)
+  /// of the record, clipped to what is there.
+  /// A candidate end of (guide + PAM) on one strand: the PAM lies at that end of the hit
+  /// (3' PAM forward, 5' PAM reverse) or at a distance set by the bulges from it.
+  template <class Text, class OnSite>
+  void sites_of(const hit& h, const Text& text, OnSite&& on_site) const {
+    const auto [gi, pi] = pattern_of_[h.pattern];
+    const guide& g = guides_[gi];
+    const std::uint64_t P = pams_[pi].size(), m = g.protospacer.size();
+    const bool right = (a_.side == pam_side::three_prime) == (h.dir == strand::forward);  // PAM at the hit's right end
+    if (right) {
+      if (h.end >= P) consider(gi, pi, h.dir, h.end - P, text, on_site);
+      return;
+    }
+    // the PAM on the left: the far end is h.end; the PAM starts m - rna .. m + dna bases before it
+    for (std::uint64_t len = m - std::min<std::uint64_t>(m, static_cast<std::uint64_t>(a_.rna_bulges));
+         len <= m + static_cast<std::uint64_t>(a_.dna_bulges); ++len)
+      if (h.end >= len + P) consider(gi, pi, h.dir, h.end - len - P, text, on_site);
+  }
+
+  /// The site of guide gi with PAM pi whose PAM starts at forward position ps, if within limits.
+  template <class Text, class OnSite>
+  void consider(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text,
+                OnSite& on_site) const {
+    const guide& g = guides_[gi];
+    const std::string& pam = pams_[pi];
+    const std::uint64_t P = pam.size(), m = g.protospacer.size(), far = m + static_cast<std::uint64_t>(a_.dna_bulges);
+    const bool three = a_.side == pam_side::three_prime;
+    // the PAM's bases and the protospacer side's bases, on the guide's strand, outward from the PAM
+    std::string pam_bases, out;
+    const bool pam_right_of_spacer = three == (dir == strand::forward);  // forward coordinates
+    if (pam_right_of_spacer) {
+      const std::uint64_t lo = ps >= far ? ps - far : 0;
+      out.assign(text(lo, ps));
+      if (out.size() != ps - lo) return;
+      pam_bases.assign(text(ps, ps + P));
+      std::reverse(out.begin(), out.end());
+    } else {
+      pam_bases.assign(text(ps, ps + P));
+      out.assign(text(ps + P, ps + P + far));
+    }
+    if (pam_bases.size() != P) return;
+    if (dir == strand::reverse) {  // complemented; the order is already outward from the PAM
+      out = reverse_complement(out);
+      std::reverse(out.begin(), out.end());
+    }
+    // the PAM's bases in the guide's reading order (5' to 3' on its strand)
+    const std::string pam_read = dir == strand::forward ? pam_bases : reverse_complement(pam_bases);
+    int pam_mm = 0;
+    for (std::size_t i = 0; i < P; ++i) pam_mm += (detail::iupac_bits(static_cast<unsigned char>(pam[i])) & detail::base_bit(static_cast<unsigned char>(pam_read[i]))) != 0 ? 0 : 1;
+    if (pam_mm > a_.pam_mismatches) return;
+    std::string gq = g.protospacer;
+    if (three) std::reverse(gq.begin(), gq.end());  // read from the PAM outward
+    const auto al = align_at_pam(gq, out, g.mismatches, a_.dna_bulges, a_.rna_bulges);
+    // the best alignment has the fewest edits: beyond --max-edits, so is every other
+    if (!al || (a_.max_edits >= 0 && al->mismatches + al->dna_bulges + al->rna_bulges > a_.max_edits)) return;
+    // aligned strings, outward from the PAM, then turned to the guide's 5'->3' order
+    std::string ga, ta;
+    std::size_t i = 0, j = 0;
+    for (const char op : al->ops) {
+      if (op == 'M') {
+        const bool ok = (detail::iupac_bits(static_cast<unsigned char>(gq[i])) & detail::base_bit(static_cast<unsigned char>(out[j]))) != 0;
+        ga += gq[i++];
+        ta += static_cast<char>(ok ? std::toupper(static_cast<unsigned char>(out[j])) : std::tolower(static_cast<unsigned char>(out[j])));
+        ++j;
+      } else if (op == 'D') {
+        ga += '-';
+        ta += static_cast<char>(std::toupper(static_cast<unsigned char>(out[j++])));
+      } else {
+        ga += gq[i++];
+        ta += '-';
+      }
+    }
+    std::string pam_t;
+    for (std::size_t k = 0; k < P; ++k)
+      pam_t += static_cast<char>((detail::iupac_bits(static_cast<unsigned char>(pam[k])) & detail::base_bit(static_cast<unsigned char>(pam_read[k]))) != 0
+                                     ? std::toupper(static_cast<unsigned char>(pam_read[k]))
+                                     : std::tolower(static_cast<unsigned char>(pam_read[k])));
+    if (three) {
+      std::reverse(ga.begin(), ga.end());
+      std::reverse(ta.begin(), ta.end());
+      ga += pam, ta += pam_t;
+    } else {
+      ga = pam + ga, ta = pam_t + ta;
+    }
+    const std::uint64_t used = al->text_len;
+    const std::uint64_t start = pam_right_of_spacer ? ps - used : ps, end = pam_right_of_spacer ? ps + P : ps + P + used;
+    found_site st{gi, pi, pam_mm, *al, start, end, std::move(ga), std::move(ta)};
+    on_site(site_key{ps, gi, dir}, std::move(st));
+  }
+ private:
+  const std::vector<guide>& guides_;
+  const std::vector<std::string>& pams_;
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of_;
+  const options& a_;
+};
+
+/// The candidate matcher with the candidates that have no site removed, on the workers: the
+/// site sink then classifies (again) only hits that make sites.
+class site_filter_matcher final : public matcher {
+ public:
+  /// `threads` > 0: classify in an arena of its own with that many threads, for a search whose
+  /// own workers are few (the GPU's: one per device and one more).
+  site_filter_matcher(const matcher& inner, const site_finder& finder, std::size_t before, std::size_t after,
+                      unsigned threads = 0)
+      : inner_(inner), finder_(finder), before_(before), after_(after) {
+    if (threads > 0) arena_.emplace(static_cast<int>(threads));
+  }
+  [[nodiscard]] std::size_t lookbehind() const override { return std::max(inner_.lookbehind(), before_); }
+  [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead() + after_; }
+  [[nodiscard]] hit_key key() const override { return inner_.key(); }
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    const std::size_t first = out.size();
+    inner_.scan(seq, own_begin, own_end, out);
+    const auto text = [seq](std::uint64_t a, std::uint64_t b) {
+      a = std::min<std::uint64_t>(a, seq.size());
+      b = std::min<std::uint64_t>(std::max(a, b), seq.size());
+      return seq.substr(a, b - a);
+    };
+    // candidates are many where sites are few (bulges): classify them on all the search's cores
+    const std::size_t n = out.size() - first;
+    std::vector<char> keep(n, 0);
+    const auto classify = [&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i)
+          finder_.sites_of(out[first + i], text, [&](const site_key&, found_site&&) { keep[i] = 1; });
+      });
+    };
+    if (arena_) arena_->execute(classify);
+    else classify();
+    std::size_t w = first;
+    for (std::size_t i = 0; i < n; ++i)
+      if (keep[i]) out[w++] = out[first + i];
+    out.resize(w);
+  }
+
+ private:
+  const matcher& inner_;
+  const site_finder& finder_;
+  std::size_t before_, after_;
+  mutable std::optional<tbb::task_arena> arena_;
+};
+
+/// The candidate matcher with the insides of long runs of N (either case) left out. A run of N
+/// takes no part in a site (N in the genome matches nothing), and a candidate end d bytes into a
+/// run costs at least d - (the N codes of its pattern, which match the genome's N) errors: so
+/// no candidate ends more than `margin` = k + those codes bytes into a run, and the positions
+/// past that are not scanned. Runs of N in assemblies (gaps, centromeres) are long and many.
+class n_run_matcher final : public matcher {
+ public:
+  n_run_matcher(const matcher& inner, std::size_t margin) : inner_(inner), margin_(margin) {}
+  [[nodiscard]] std::size_t lookbehind() const override { return inner_.lookbehind(); }
+  [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead(); }
+  [[nodiscard]] hit_key key() const override { return inner_.key(); }
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+    const auto is_n = [&seq](std::size_t i) { return (seq[i] | 0x20) == 'n'; };
+    std::size_t from = own_begin;  // the next position to scan
+    for (std::size_t i = own_begin; i < own_end;) {
+      if (!is_n(i)) {
+        ++i;
+        continue;
+      }
+      std::size_t r0 = i, r1 = i;
+      while (r0 > 0 && is_n(r0 - 1)) --r0;
+      while (r1 < seq.size() && is_n(r1)) ++r1;
+      if (r1 - r0 > 2 * margin_ + 1) {  // [r0 + margin + 1, r1): no candidate ends there
+        const std::size_t stop = std::min(own_end, r0 + margin_ + 1);
+        if (from < stop) inner_.scan(seq, from, stop, out);
+        from = std::max(from, r1);
+      }
+      i = r1;
+    }
+    if (from < own_end) inner_.scan(seq, from, own_end, out);
+  }
+
+ private:
+  const matcher& inner_;
+  std::size_t margin_;
+};
+
+/// Collects the candidates of one input's records and hands their sites to a site_sink, each
+/// site once (its best alignment over the candidates and PAMs that give it), in order.
+class candidate_sink final : public search_sink {
+ public:
+  candidate_sink(const site_finder& finder, const options& o, std::size_t reach, site_sink& out)
+      : finder_(finder), o_(o), reach_(reach), out_(out) {}
+
+  void begin_record(const record_info& r) override {
+    text_.reset();
+    best_.clear();
+    out_.begin_record(r);
+  }
+  [[nodiscard]] bool wants_text() const override { return true; }
+  void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
+  bool hits(std::span<const hit> hits) override {
+    const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
+    for (const hit& h : hits)
+      finder_.sites_of(h, text, [this](const site_key& k, found_site&& st) {
+        auto [it, fresh] = best_.try_emplace(k, st);
+        if (!fresh && site_finder::rank(st) < site_finder::rank(it->second)) it->second = std::move(st);
+      });
+    return true;
+  }
+  void floor(std::uint64_t pos) override {
+    // a later candidate ends past pos, so its sites reach back at most `reach` bytes before it
+    const std::uint64_t keep = pos > reach_ ? pos - reach_ : 0;
+    flush(keep);
+    text_.drop_before(keep);
+  }
+  void end_record(std::uint64_t) override {
+    flush(~std::uint64_t{0});
+    out_.end_record();
+  }
+
+ private:
+  /// Hands over the sites whose PAM starts before `bound`.
+  void flush(std::uint64_t bound) {
+    auto end = best_.lower_bound(site_key{bound, 0, strand::forward});
+    for (auto it = best_.begin(); it != end; ++it) out_.site(to_site(it->first, it->second));
+    best_.erase(best_.begin(), end);
+  }
+
+  site to_site(const site_key& k, const found_site& f) const {
+    site s;
+    s.guide = f.guide;
+    s.pam = f.pam;
+    s.start = f.start;
+    s.end = f.end;
+    s.dir = k.dir;
+    s.mismatches = f.al.mismatches;
+    s.dna_bulges = f.al.dna_bulges;
+    s.rna_bulges = f.al.rna_bulges;
+    s.pam_mismatches = f.pam_mismatches;
+    s.aligned_guide = f.g_out;
+    s.aligned_target = f.t_out;
+    for (std::size_t i = 0; i < f.t_out.size();) {  // =, X, I (RNA bulge: guide only), D (DNA bulge)
+      auto col = [&](std::size_t c) {
+        return f.g_out[c] == '-' ? 'D' : f.t_out[c] == '-' ? 'I' : std::isupper(static_cast<unsigned char>(f.t_out[c])) ? '=' : 'X';
+      };
+      const char op = col(i);
+      std::size_t j = i;
+      while (j < f.t_out.size() && col(j) == op) ++j;
+      s.cigar += std::to_string(j - i);
+      s.cigar += op;
+      i = j;
+    }
+    const std::size_t P = o_.pams[f.pam].size();
+    s.pam_bases = o_.side == pam_side::five_prime ? f.t_out.substr(0, P) : f.t_out.substr(f.t_out.size() - P);
+    return s;
+  }
+
+  const site_finder& finder_;
+  const options& o_;
+  std::size_t reach_;
+  site_sink& out_;
+  text_buffer text_;
+  std::map<site_key, found_site> best_;
+};
+
+}  // namespace
+
+guide_file parse_guides(std::string_view b, const std::string& path) {
+  guide_file file;
+  std::vector<guide>& out = file.guides;
+  if (io::detect_format(b) != io::format::plain) {
+    io::record_reader rr(b, io::format::automatic, path);
+    io::record r;
+    while (rr.next(r)) out.push_back({std::string(r.name), upper(r.sequence), -1});
+  } else {
+    std::vector<std::string_view> lines;
+    for (std::size_t pos = 0; pos < b.size();) {
+      std::size_t nl = b.find('\n', pos);
+      if (nl == std::string_view::npos) nl = b.size();
+      std::string_view l = b.substr(pos, nl - pos);
+      if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+      if (!fields(l).empty() && l.front() != '#') lines.push_back(l);
+      pos = nl + 1;
+    }
+    const bool casoffinder = lines.size() >= 3 && fields(lines[1]).size() == 1 && is_iupac(fields(lines[1])[0]) &&
+                             fields(lines[2]).size() >= 2;
+    if (casoffinder) {
+      const std::string pattern = upper(fields(lines[1])[0]);
+      // the PAM is where the guides are padded with N (after the protospacer: a 3' PAM)
+      const std::string first = upper(fields(lines[2])[0]);
+      const std::size_t trail = first.size() - 1 - std::min(first.size() - 1, first.find_last_not_of('N'));
+      const std::size_t lead = std::min(first.size(), first.find_first_not_of('N'));
+      const bool five = trail == 0;
+      const std::size_t pam_len = five ? lead : trail;
+      if (pam_len == 0 || pam_len >= pattern.size() || first.size() != pattern.size())
+        throw error(errc::invalid_argument, path + ": the guides are not padded with N where the PAM is");
+      file.side = five ? pam_side::five_prime : pam_side::three_prime;
+      file.pams = {five ? pattern.substr(0, pam_len) : pattern.substr(pattern.size() - pam_len)};
+      for (std::size_t i = 2; i < lines.size(); ++i) {
+        const auto f = fields(lines[i]);
+        int mm = 0;
+        if (f.size() < 2 || f[0].size() != pattern.size() || std::sscanf(std::string(f[1]).c_str(), "%d", &mm) != 1 ||
+            mm < 0)
+          throw error(errc::invalid_argument, path + ": line " + std::to_string(i + 1) +
+                                                  ": want SEQ MISMATCHES [NAME] with SEQ as long as the pattern line");
+        const std::string seq = upper(f[0]);
+        out.push_back({f.size() > 2 ? std::string(f[2]) : seq,
+                       five ? seq.substr(pam_len) : seq.substr(0, seq.size() - pam_len), mm});
+      }
+    } else {
+      for (std::string_view l : lines) {
+        const auto f = fields(l);
+        if (f.size() != 2)
+          throw error(errc::invalid_argument, path + ": want FASTA, `NAME SEQ` lines or a Cas-OFFinder input file");
+        out.push_back({std::string(f[0]), upper(f[1]), -1});
+      }
+    }
+  }
+  if (out.empty()) throw error(errc::invalid_argument, path + ": no guide");
+  for (const guide& g : out)
+    if (!is_iupac(g.protospacer))
+      throw error(errc::invalid_argument, path + ": guide " + g.name + " is not DNA (IUPAC)");
+  return file;
+}
+
+struct searcher::impl {
+  std::vector<guide> guides;  ///< upper case, each with its mismatch limit
+  options o;
+  std::vector<std::string> patterns;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pattern_of;  ///< pattern -> (guide, PAM)
+  search_options so;
+  std::size_t longest = 0;
+  std::size_t reach = 0;  ///< a site starts at most this many bytes before its candidate's end
+  std::unique_ptr<site_finder> finder;
+  std::unique_ptr<matcher> candidates;  ///< the library's candidate matcher
+  std::unique_ptr<n_run_matcher> skip_n;
+  std::unique_ptr<matcher> cpu;  ///< skip_n, filtered
+};
+
+searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_unique<impl>()) {
+  impl& s = *impl_;
+  if (guides.empty()) throw error(errc::invalid_argument, "offtarget: no guide");
+  if (o.pams.empty()) throw error(errc::invalid_argument, "offtarget: no PAM");
+  if (o.mismatches < 0 || o.pam_mismatches < 0 || o.dna_bulges < 0 || o.rna_bulges < 0 || o.mismatches > 64 ||
+      o.pam_mismatches > 64 || o.dna_bulges > 16 || o.rna_bulges > 16 || o.max_edits > 96)
+    throw error(errc::invalid_argument,
+                "offtarget::options: mismatches and pam_mismatches must be in 0..64, bulges in 0..16, max_edits <= 96");
+  for (std::string& p : o.pams) {
+    p = upper(p);
+    if (!is_iupac(p)) throw error(errc::invalid_argument, "offtarget: PAM " + p + " is not DNA (IUPAC)");
+  }
+  for (guide& g : guides) {
+    g.protospacer = upper(g.protospacer);
+    if (!is_iupac(g.protospacer)) throw error(errc::invalid_argument, "offtarget: guide " + g.name + " is not DNA (IUPAC)");
+    if (g.mismatches < 0) g.mismatches = o.mismatches;
+  }
+  s.guides = std::move(guides);
+  s.o = std::move(o);
+  // one pattern per (guide, PAM)
+  int k = 0;
+  const bool five = s.o.side == pam_side::five_prime;
+  for (std::uint32_t gi = 0; gi < s.guides.size(); ++gi) {
+    const int spacer = s.guides[gi].mismatches + s.o.dna_bulges + s.o.rna_bulges;
+    k = std::max(k, (s.o.max_edits >= 0 ? std::min(spacer, s.o.max_edits) : spacer) + s.o.pam_mismatches);
+    for (std::uint32_t pi = 0; pi < s.o.pams.size(); ++pi) {
+      const std::string& spacer_seq = s.guides[gi].protospacer;
+      s.patterns.push_back(five ? s.o.pams[pi] + spacer_seq : spacer_seq + s.o.pams[pi]);
+      s.pattern_of.emplace_back(gi, pi);
+      s.longest = std::max(s.longest, s.patterns.back().size());
+    }
+  }
+  s.so.max_errors = k;
+  s.so.hamming = s.o.dna_bulges == 0 && s.o.rna_bulges == 0;  // without bulges a site is a window
+  s.so.iupac = true;
+  s.so.both_strands = true;
+  s.so.all_ends = true;  // every window: a cluster's one hit could hide a site
+  s.so.starts = false;   // sites are anchored at the PAM, found from the ends
+  s.so.threads = s.o.threads;
+  s.so.device = s.o.device;
+  s.reach = s.longest + static_cast<std::size_t>(k + s.o.dna_bulges) + 1;
+  s.finder = std::make_unique<site_finder>(s.guides, s.o, s.pattern_of);
+  s.candidates = make_matcher(s.patterns, s.so);
+  std::size_t n_codes = 0;  // the most N codes in one pattern: they match the genome's N
+  for (const auto& p : s.patterns)
+    n_codes = std::max<std::size_t>(n_codes, static_cast<std::size_t>(std::count(p.begin(), p.end(), 'N')));
+  s.skip_n = std::make_unique<n_run_matcher>(*s.candidates, static_cast<std::size_t>(k) + n_codes);
+  s.cpu = filter(*s.skip_n, 0);
+}
+
+searcher::~searcher() = default;
+
+const std::vector<guide>& searcher::guides() const { return impl_->guides; }
+const options& searcher::opts() const { return impl_->o; }
+const std::vector<std::string>& searcher::patterns() const { return impl_->patterns; }
+const search_options& searcher::candidate_options() const { return impl_->so; }
+bool searcher::host_bound() const { return impl_->o.dna_bulges + impl_->o.rna_bulges > 0; }
+const matcher& searcher::cpu_matcher() const { return *impl_->cpu; }
+
+std::unique_ptr<matcher> searcher::filter(const matcher& inner, unsigned threads) const {
+  // a site reaches m + P + DNA bulges before a candidate's end, and DNA + RNA bulges past it
+  const impl& s = *impl_;
+  return std::make_unique<site_filter_matcher>(inner, *s.finder, s.longest + static_cast<std::size_t>(s.o.dna_bulges) + 1,
+                                               static_cast<std::size_t>(s.o.dna_bulges + s.o.rna_bulges) + 1, threads);
+}
+
+std::unique_ptr<search_sink> searcher::sink(site_sink& out) const {
+  return std::make_unique<candidate_sink>(*impl_->finder, impl_->o, impl_->reach, out);
+}
+
+stream_result searcher::search(io::source& input, site_sink& out) const {
+  const impl& s = *impl_;
+  search_options so = s.so;
+  if (host_bound() && so.device == device_kind::automatic) so.device = device_kind::cpu;
+  gpu::gpu_options gpu;
+  const search_plan plan = plan_search(so, s.patterns.size(), input, stream_options{}, gpu.devices.size());
+  const auto sites = sink(out);
+  if (plan.device != device_kind::gpu) return search_input(*s.cpu, input, plan.options, plan.stream, *sites);
+  // the GPU's search runs one worker per device (and one more): its filter takes every thread
+  const auto on_gpu = gpu::make_matcher(s.patterns, plan.options, gpu);
+  const unsigned threads = s.o.threads != 0 ? s.o.threads : static_cast<unsigned>(tbb::info::default_concurrency());
+  const auto filtered = filter(*on_gpu, threads);
+  return search_input(*filtered, input, plan.options, plan.stream, *sites);
+}
+
+void searcher::search(const index::hybrid_index& idx, site_sink& out) const {
+  search_options so = impl_->so;
+  if (host_bound() && so.device == device_kind::automatic) so.device = device_kind::cpu;
+  classify(idx, idx.search_records(impl_->patterns, so), out);
+}
+
+void searcher::classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& found,
+                        site_sink& out) const {
+  const impl& s = *impl_;
+  // a site reaches `reach` bytes before its candidate's end and the bulges after it
+  const std::uint64_t before = s.reach + 8, after = static_cast<std::uint64_t>(s.o.dna_bulges + s.o.rna_bulges) + 8;
+  const auto records = idx.records();
+  for (std::size_t i = 0; i < found.size();) {
+    const std::uint32_t r = found[i].record;
+    std::size_t e = i;
+    while (e < found.size() && found[e].record == r) ++e;
+    const std::uint64_t len = records[r].length;
+    // the record's bytes around the candidates (the windows, overlapping ones merged), N elsewhere
+    std::string seq(len, 'N');
+    for (std::size_t c = i; c < e;) {
+      std::uint64_t lo = found[c].h.end > before ? found[c].h.end - before : 0, hi = std::min(len, found[c].h.end + after);
+      std::size_t d = c + 1;
+      while (d < e && (found[d].h.end > before ? found[d].h.end - before : 0) <= hi)
+        hi = std::min(len, std::max(hi, found[d++].h.end + after));
+      const std::string bytes = idx.extract_record(r, lo, hi);
+      seq.replace(lo, bytes.size(), bytes);
+      c = d;
+    }
+    std::vector<hit> hits;
+    for (std::size_t c = i; c < e; ++c) hits.push_back(found[c].h);
+    // the candidates with a site, classified on all cores (the sink classifies those again)
+    const auto text = [&seq](std::uint64_t x, std::uint64_t y) {
+      x = std::min<std::uint64_t>(x, seq.size());
+      y = std::min<std::uint64_t>(std::max(x, y), seq.size());
+      return std::string_view(seq).substr(x, y - x);
+    };
+    std::vector<char> keep(hits.size(), 0);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hits.size(), 256), [&](const tbb::blocked_range<std::size_t>& b) {
+      for (std::size_t h = b.begin(); h != b.end(); ++h)
+        s.finder->sites_of(hits[h], text, [&](const site_key&, found_site&&) { keep[h] = 1; });
+    });
+    std::size_t w = 0;
+    for (std::size_t h = 0; h < hits.size(); ++h)
+      if (keep[h]) hits[w++] = hits[h];
+    hits.resize(w);
+    candidate_sink sink(*s.finder, s.o, s.reach, out);
+    record_info info;
+    info.name = records[r].name;
+    info.index = r;
+    info.format = io::format::fasta;
+    sink.begin_record(info);
+    sink.text(0, seq, true);
+    sink.hits(hits);
+    sink.end_record(len);
+    i = e;
+  }
+}
+
+}  // namespace trawl::offtarget
