@@ -8,5 +8,6 @@
 #include "trawl/hit.hpp"
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
+#include "trawl/offtarget.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"

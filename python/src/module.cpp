@@ -33,6 +33,7 @@
 #include "trawl/gpu.hpp"
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
+#include "trawl/offtarget.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
 
@@ -400,6 +401,77 @@ hybrid_index index_build(nb::handle text_obj, std::optional<std::string> path, s
   return hybrid_index::build(text->get(), "<text>", bo);
 }
 
+/// Collects sites while the search runs without the GIL; turned into Python objects after.
+class collect_sites final : public trawl::offtarget::site_sink {
+ public:
+  struct row {
+    trawl::offtarget::site s;
+    std::size_t record;
+  };
+  std::vector<std::string> records;
+  std::vector<row> rows;
+  void begin_record(const trawl::record_info& r) override { records.emplace_back(r.name); }
+  void site(const trawl::offtarget::site& s) override { rows.push_back({s, records.size() - 1}); }
+  void end_record() override {}
+};
+
+/// offtarget: guides as a guide file's bytes (guide_bytes) or as (name, protospacer) pairs; the
+/// genome as a text, a path or an index.
+nb::list offtarget(std::optional<nb::bytes> guide_bytes, std::vector<std::pair<std::string, std::string>> pairs,
+                   nb::handle text_obj, std::optional<std::string> path, const hybrid_index* idx,
+                   std::vector<std::string> pams, int side, int mismatches, int pam_mismatches, int dna_bulges,
+                   int rna_bulges, int max_edits, unsigned threads, const std::string& device) {
+  namespace ot = trawl::offtarget;
+  ot::options o;
+  std::vector<ot::guide> guides;
+  if (guide_bytes) {
+    ot::guide_file f = ot::parse_guides(std::string_view(guide_bytes->c_str(), guide_bytes->size()), "guides");
+    guides = std::move(f.guides);
+    if (!f.pams.empty()) pams = f.pams;
+    if (f.side) side = *f.side == ot::pam_side::five_prime ? 5 : 3;
+  } else {
+    for (auto& [name, seq] : pairs) guides.push_back({name, seq, -1});
+  }
+  if (side != 3 && side != 5) throw trawl::error(trawl::errc::invalid_argument, "pam_side must be 3 or 5");
+  if (!pams.empty()) o.pams = pams;
+  o.side = side == 5 ? ot::pam_side::five_prime : ot::pam_side::three_prime;
+  o.mismatches = mismatches;
+  o.pam_mismatches = pam_mismatches;
+  o.dna_bulges = dna_bulges;
+  o.rna_bulges = rna_bulges;
+  o.max_edits = max_edits;
+  o.threads = threads;
+  trawl::gpu::gpu_options gpu;
+  o.device = trawl::gpu::parse_device(device, gpu);
+  std::optional<text_view> text;
+  if (!path && idx == nullptr) text.emplace(text_obj);
+  collect_sites sites;
+  std::unique_ptr<ot::searcher> searcher;
+  {
+    nb::gil_scoped_release release;
+    searcher = std::make_unique<ot::searcher>(std::move(guides), o);
+    if (idx != nullptr) {
+      searcher->search(*idx, sites);
+    } else {
+      trawl::io::source input = path ? trawl::io::source::open(*path)
+                                     : trawl::io::source::from_memory(text->get(), "<text>");
+      searcher->search(input, sites);
+    }
+  }
+  nb::module_ trawl_mod = nb::module_::import_("trawl");
+  nb::object site_type = trawl_mod.attr("Site");
+  nb::list out;
+  const auto& gs = searcher->guides();
+  const auto& ps = searcher->opts().pams;
+  for (const auto& r : sites.rows) {
+    const ot::site& s = r.s;
+    out.append(site_type(gs[s.guide].name, s.guide, sites.records[r.record], s.start, s.end,
+                         s.dir == trawl::strand::forward ? "+" : "-", s.mismatches, s.dna_bulges, s.rna_bulges,
+                         s.aligned_guide, s.aligned_target, s.cigar, s.pam_bases, ps[s.pam]));
+  }
+  return out;
+}
+
 nb::dict index_search(const hybrid_index& ix, nb::handle patterns_obj, int k, bool hamming, bool ignore_case, bool iupac,
                       bool both_strands, bool all_ends, unsigned threads, const std::string& algorithm) {
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
@@ -458,6 +530,9 @@ NB_MODULE(_trawl, m) {
     return trawl::align_cigar(p.get(), t.get(), o);
   });
   m.def("gpu_count", [] { return trawl::gpu::device_count(); });
+  m.def("offtarget", &offtarget, "guide_bytes"_a.none(), "pairs"_a, "text"_a.none(), "path"_a.none(), "index"_a.none(),
+        "pams"_a, "side"_a, "mismatches"_a, "pam_mismatches"_a, "dna_bulges"_a, "rna_bulges"_a, "max_edits"_a,
+        "threads"_a, "device"_a);
   m.def("gpu_name", [](int d) { return trawl::gpu::device_name(d); });
 
   nb::class_<hybrid_index>(m, "Index")

@@ -35,7 +35,7 @@ from . import _trawl
 __version__: str = _trawl.__version__
 
 __all__ = [
-    "search", "search_many", "best", "Index", "Hits", "Hit", "Best",
+    "search", "search_many", "best", "offtarget", "Index", "Hits", "Hit", "Best", "Site",
     "reverse_complement", "align", "gpu_count", "__version__",
 ]
 
@@ -152,6 +152,24 @@ class Best(NamedTuple):
     ends: np.ndarray
 
 
+class Site(NamedTuple):
+    """One CRISPR off-target site (see :func:`offtarget`)."""
+    guide: str            #: the guide's name
+    guide_index: int      #: its index in the guides as given
+    record: str           #: the genome record (or file) it lies in
+    start: int            #: protospacer + PAM: 0-based, half-open, forward strand
+    end: int
+    strand: str           #: '+' or '-'
+    mismatches: int       #: in the protospacer
+    dna_bulges: int
+    rna_bulges: int
+    aligned_guide: str    #: 5'->3' on the site's strand, PAM included; '-' at DNA bulges
+    aligned_target: str   #: lower case at mismatches, '-' at RNA bulges
+    cigar: str            #: =, X, I (RNA bulge), D (DNA bulge)
+    pam_bases: str        #: the target's PAM
+    pam: str              #: the PAM (of ``pams``) it matched
+
+
 def _pattern_list(patterns: Patterns) -> list:
     return [patterns] if isinstance(patterns, (str, bytes)) else list(patterns)
 
@@ -206,6 +224,41 @@ def search_many(patterns: Patterns, texts: Sequence[Text], *, k: int = 0, both_s
     c = _trawl.search_many(pats, texts, k, hamming, ignore_case, iupac, both_strands, all_ends, whole_words,
                            whole_lines, regex, _threads(threads), algorithm)
     return Hits(c, pats, None, "text")
+
+
+def offtarget(guides, genome, *, pams: Union[str, Sequence[str]] = "NGG", pam_side: int = 3,
+              mismatches: int = 3, pam_mismatches: int = 0, dna_bulges: int = 0, rna_bulges: int = 0,
+              max_edits: Optional[int] = None, threads: Optional[int] = None, device: str = "auto") -> list:
+    """CRISPR off-target sites of ``guides`` in ``genome``, as a list of :class:`Site`, in the
+    command line's order (record, PAM position, guide, strand) and with its semantics (``trawl
+    offtarget``): the PAM aligned without gaps (at most ``pam_mismatches``), the protospacer from
+    the PAM outward with at most ``mismatches``, ``dna_bulges`` (extra genome bases) and
+    ``rna_bulges`` (extra guide bases), ``max_edits`` in all; both strands; N in the genome
+    matches nothing.
+
+    ``guides``: a guide file as an ``os.PathLike`` (FASTA, ``NAME SEQ`` lines or a Cas-OFFinder
+    input file, whose PAM and per-guide limits are used), a ``{name: protospacer}`` dict, or a
+    sequence of protospacers or of ``(name, protospacer)`` pairs. ``genome``: a text, a file as an
+    ``os.PathLike`` (FASTA, gzip, ...), or an :class:`Index`. ``pam_side``: 3 (Cas9) or 5
+    (Cas12a, e.g. ``pams="TTTV"``). ``device`` as for :func:`search` (auto: the CPU with bulges).
+    """
+    guide_bytes, pairs = None, []
+    if isinstance(guides, os.PathLike):
+        with open(guides, "rb") as f:
+            guide_bytes = f.read()
+    elif isinstance(guides, dict):
+        pairs = [(str(k), str(v)) for k, v in guides.items()]
+    elif isinstance(guides, (str, bytes)):
+        raise TypeError("guides must be a path (os.PathLike), a dict or a sequence of guides")
+    else:
+        for i, g in enumerate(guides):
+            pairs.append((str(g[0]), str(g[1])) if isinstance(g, tuple) else (f"guide{i + 1}", g if isinstance(g, str) else g.decode()))
+    pam_list = [pams] if isinstance(pams, str) else list(pams)
+    index = genome._ix if isinstance(genome, Index) else None
+    path = os.fsdecode(os.fspath(genome)) if isinstance(genome, os.PathLike) else None
+    body = genome if index is None and path is None else None
+    return _trawl.offtarget(guide_bytes, pairs, body, path, index, pam_list, pam_side, mismatches, pam_mismatches,
+                            dna_bulges, rna_bulges, -1 if max_edits is None else max_edits, _threads(threads), device)
 
 
 def best(x: Text, y: Text, *, every_start: bool = False, threads: Optional[int] = None, device: str = "cpu") -> Best:
