@@ -465,3 +465,10 @@ def test_gpu_equals_cpu(device):
     cpu = trawl.search(guides, text, k=3, both_strands=True, device="cpu")
     gpu = trawl.search(guides, text, k=3, both_strands=True, device=device)
     assert len(cpu) > 0 and as_tuples(gpu) == as_tuples(cpu)
+
+
+def test_the_engine_room_has_type_stubs():
+    stub = pathlib.Path(trawl._trawl.__file__).with_name("_trawl.pyi")
+    text = stub.read_text()
+    for name in ("def search(", "def offtarget(", "class Index"):
+        assert name in text
