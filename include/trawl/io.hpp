@@ -166,6 +166,7 @@ class record_parser {
 
  private:
   void parse(std::string_view bytes);
+  std::size_t gather_lines(std::string_view bytes, std::size_t at);
   void fail(const std::string& what) const;
   format fmt_;
   std::string input_name_;
