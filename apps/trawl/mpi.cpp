@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "trawl/hit.hpp"
 
@@ -122,10 +123,10 @@ unsigned rank_threads(const search_options& o) {
   return std::max(1u, cores / per_host);
 }
 
-/// Rank 0's matcher: each scan fills a free slot, local (scanned here) or on a worker.
-class pool_matcher final : public matcher {
+/// Rank 0's engine: each scan fills a free slot, local (scanned here) or on a worker.
+class pool_matcher final : public detail::engine {
  public:
-  pool_matcher(const matcher& local, unsigned local_slots, const std::vector<int>& remote_threads,
+  pool_matcher(const detail::engine& local, unsigned local_slots, const std::vector<int>& remote_threads,
                std::string_view file)
       : local_(local), file_(file) {
     for (unsigned s = 0; s < local_slots; ++s) free_.push_back({0, 0});
@@ -141,14 +142,15 @@ class pool_matcher final : public matcher {
   [[nodiscard]] hit_key key() const override { return local_.key(); }
   [[nodiscard]] bool one_pattern_strand() const override { return local_.one_pattern_strand(); }
 
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<detail::open_mark>& open) const override {
     const slot s = acquire();
     struct give_back {
       const pool_matcher& p;
       slot s;
       ~give_back() { p.release(s); }
     } back{*this, s};
-    if (s.rank == 0) return local_.scan(seq, own_begin, own_end, out);
+    if (s.rank == 0) return local_.scan(seq, own_begin, own_end, out, open);
     request q;
     q.own_begin = own_begin;
     q.own_end = own_end;
@@ -165,7 +167,7 @@ class pool_matcher final : public matcher {
       const std::size_t hi = std::min(seq.size(), own_end + lookahead());
       // an MPI message counts its bytes in an int: a window past 1 GiB (--chunk-size) is
       // scanned here
-      if (hi - lo > (std::size_t{1} << 30)) return local_.scan(seq, own_begin, own_end, out);
+      if (hi - lo > (std::size_t{1} << 30)) return local_.scan(seq, own_begin, own_end, out, open);
       q.base = lo;
       q.seq_size = hi - lo;
       q.own_begin -= lo;
@@ -184,9 +186,18 @@ class pool_matcher final : public matcher {
     if (reply.empty() || reply[0] != 0)
       throw error(errc::io_error, "MPI: rank " + std::to_string(s.rank) + ": " +
                                       (reply.empty() ? std::string("empty reply") : std::string(reply.begin() + 1, reply.end())));
-    const std::size_t n = (reply.size() - 8) / sizeof(hit), at = out.size();
+    // the reply: status byte, 3 bytes, the number of marks (uint32), the marks, the hits
+    std::uint32_t marks = 0;
+    std::memcpy(&marks, reply.data() + 4, 4);
+    const std::size_t at = out.size(), hits_at = 8 + std::size_t{marks} * sizeof(detail::open_mark);
+    for (std::uint32_t i = 0; i < marks; ++i) {
+      detail::open_mark mk;
+      std::memcpy(static_cast<void*>(&mk), reply.data() + 8 + i * sizeof mk, sizeof mk);
+      open.push_back({at + mk.index, mk.sides});
+    }
+    const std::size_t n = (reply.size() - hits_at) / sizeof(hit);
     out.resize(at + n);
-    std::memcpy(static_cast<void*>(out.data() + at), reply.data() + 8, n * sizeof(hit));
+    std::memcpy(static_cast<void*>(out.data() + at), reply.data() + hits_at, n * sizeof(hit));
     for (std::size_t i = at; i < out.size(); ++i) out[i].start += shift, out[i].end += shift;
   }
 
@@ -209,7 +220,7 @@ class pool_matcher final : public matcher {
     cv_.notify_one();
   }
 
-  const matcher& local_;
+  const detail::engine& local_;
   std::string_view file_;
   mutable std::mutex mu_;
   mutable std::condition_variable cv_;
@@ -219,7 +230,7 @@ class pool_matcher final : public matcher {
 /// A worker's side of one search: scans until rank 0 ends the search (or the job), on a pool
 /// of its own threads (oneTBB's workers may be limited to none when the launcher binds the
 /// rank to one core) while this thread receives.
-void serve(const matcher& m, io::source& input, unsigned threads) {
+void serve(const detail::engine& m, io::source& input, unsigned threads) {
   const std::string_view file = input.is_mapped() ? input.mapped() : std::string_view();
   struct work {
     request q;
@@ -235,7 +246,11 @@ void serve(const matcher& m, io::source& input, unsigned threads) {
     try {
       const std::string_view seq = w.q.kind == msg_scan_value ? std::string_view(w.bytes) : file.substr(w.q.base, w.q.seq_size);
       std::vector<hit> hits;
-      m.scan(seq, w.q.own_begin, w.q.own_end, hits);
+      std::vector<detail::open_mark> open;
+      m.scan(seq, w.q.own_begin, w.q.own_end, hits, open);
+      const auto marks = static_cast<std::uint32_t>(open.size());
+      std::memcpy(reply.data() + 4, &marks, 4);
+      reply.append(reinterpret_cast<const char*>(open.data()), open.size() * sizeof(detail::open_mark));
       reply.append(reinterpret_cast<const char*>(hits.data()), hits.size() * sizeof(hit));
     } catch (const std::exception& e) {
       reply = std::string(1, '\1') + e.what();
@@ -352,22 +367,24 @@ stream_result search(const matcher& m, io::source& input, const search_options& 
   else
     for (int r = 1; r < g.size; ++r) MPI_Recv(&all[static_cast<std::size_t>(r)], 1, MPI_INT, r, threads_tag, g.comm, MPI_STATUS_IGNORE);
   if (g.rank != 0) {
-    serve(m, input, static_cast<unsigned>(threads));
+    serve(m.engine(), input, static_cast<unsigned>(threads));
     return {};
   }
   search_options o = options;
   o.threads = static_cast<unsigned>(threads);
   if (o.slice_size != 0) o.slice_size = std::max<std::size_t>(o.slice_size / static_cast<std::size_t>(g.size), 1u << 16);
-  const pool_matcher pool(m, static_cast<unsigned>(threads), all, input.is_mapped() ? input.mapped() : std::string_view());
+  const matcher pool(std::make_unique<pool_matcher>(m.engine(), static_cast<unsigned>(threads), all,
+                                                    input.is_mapped() ? input.mapped() : std::string_view()));
+  const auto& slots = static_cast<const pool_matcher&>(pool.engine());
   stream_options so = stream;
-  so.scans_in_flight = static_cast<unsigned>(pool.slots());
+  so.scans_in_flight = static_cast<unsigned>(slots.slots());
   if (verbose) {
     int remote = 0;
     for (int r = 1; r < g.size; ++r) remote += all[static_cast<std::size_t>(r)];
     std::fprintf(stderr,
                  "trawl: %s: split by text over %d MPI ranks: slices scanned on %d threads here and %d on the "
                  "other ranks (%zu slots), every rank holding every pattern; slices of %s\n",
-                 input.name().c_str(), g.size, threads, remote, pool.slots(),
+                 input.name().c_str(), g.size, threads, remote, slots.slots(),
                  input.is_mapped() ? "this file travel as coordinates" : "this stream travel as bytes");
   }
   struct end_search {

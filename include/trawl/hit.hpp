@@ -20,13 +20,6 @@ struct hit {
   std::uint32_t pattern = 0;
   std::uint32_t errors = 0;
   strand dir = strand::forward;
-  /// Internal to the slicing layer (approximate clusters cut by a slice edge): bit 0 = the
-  /// cluster reaches the first owned position, bit 1 = it reaches the last one. Always 0 in
-  /// hits handed to a caller.
-  std::uint8_t open = 0;
-  /// Padding, zero: with it every byte has an initializer, so the many hits a dense search
-  /// makes are zeroed by whole stores rather than field by field.
-  std::uint8_t reserved[6] = {};
 
   friend bool operator==(const hit& a, const hit& b) {
     return a.start == b.start && a.end == b.end && a.pattern == b.pattern && a.errors == b.errors &&

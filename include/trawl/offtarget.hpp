@@ -128,6 +128,7 @@ class searcher {
                 site_sink& out) const;
 
  private:
+  std::unique_ptr<detail::engine> make_filter(const detail::engine& inner, unsigned threads) const;
   struct impl;
   std::unique_ptr<impl> impl_;
 };

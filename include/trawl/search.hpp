@@ -23,26 +23,23 @@ namespace trawl {
 /// byte (approximate search, where engines find end positions).
 enum class hit_key { start, last };
 
-/// A compiled pattern set, ready to scan any window of a sequence. Implementations must be
-/// safe to call scan() on from several threads at once.
-class matcher {
+namespace detail {
+class engine;
+}
+
+/// A compiled pattern set, ready to search any sequence (search_sequence, search_input) from
+/// several threads at once. Made by make_matcher (make_exact_matcher, ..., gpu::make_matcher);
+/// its engine is the library's (trawl/detail/engine.hpp, not part of the API).
+class matcher final {
  public:
-  virtual ~matcher() = default;
-  /// Bytes before an owned range that a scan needs to see (m+k-1 for approximate search).
-  [[nodiscard]] virtual std::size_t lookbehind() const = 0;
-  /// Bytes after an owned range that a scan needs to see (max m - 1 for exact search).
-  [[nodiscard]] virtual std::size_t lookahead() const = 0;
-  [[nodiscard]] virtual hit_key key() const = 0;
-  /// True when every hit a scan appends is of one (pattern, strand), so that in a scan's
-  /// sorted output only the first and the last hit can be open. The driver then summarizes a
-  /// slice without reading its hits. The default makes no such promise.
-  [[nodiscard]] virtual bool one_pattern_strand() const { return false; }
-  /// Appends every hit whose key position p satisfies own_begin <= p < own_end, sorted by
-  /// (key position, pattern, strand, start, end). `seq` is the whole sequence and
-  /// coordinates are sequence offsets; only [own_begin - lookbehind, own_end + lookahead)
-  /// is read. Approximate cluster hits that touch own_begin / own_end - 1 set hit::open.
-  virtual void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end,
-                    std::vector<hit>& out) const = 0;
+  explicit matcher(std::unique_ptr<detail::engine> engine) noexcept;
+  ~matcher();
+  matcher(matcher&&) noexcept;
+  matcher& operator=(matcher&&) noexcept;
+  [[nodiscard]] const detail::engine& engine() const noexcept { return *engine_; }
+
+ private:
+  std::unique_ptr<detail::engine> engine_;
 };
 
 /// The longest line (bytes, without its '\n') that search_options::regex searches; a longer

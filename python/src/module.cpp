@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "trawl/approx.hpp"
+#include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/index.hpp"
@@ -331,10 +332,11 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
       arena.execute([&] {
         tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks), [&](const tbb::blocked_range<std::size_t>& r) {
           std::vector<trawl::hit> scratch;
+          std::vector<trawl::detail::open_mark> cut;  // a whole text: its clusters are complete
           for (std::size_t b = r.begin(); b != r.end(); ++b) {
             for (std::size_t i = b * block; i < std::min(texts.size(), (b + 1) * block); ++i) {
               scratch.clear();
-              m->scan(texts[i], 0, texts[i].size(), scratch);
+              m->engine().scan(texts[i], 0, texts[i].size(), scratch, cut);
               for (trawl::hit& h : scratch) found[b].emplace_back(static_cast<std::uint32_t>(i), h);
             }
           }

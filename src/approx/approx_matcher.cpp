@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "approx/approx_internal.hpp"
+#include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "trawl/detail/testing.hpp"
 
@@ -26,6 +27,15 @@ namespace {
 
 enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon };
 
+/// A cluster hit a slice's edges cut, by its identity: the scan turns these into
+/// detail::open_marks once its hits are in their final order.
+struct cut_cluster {
+  std::uint64_t end;
+  std::uint32_t pattern;
+  strand dir;
+  std::uint8_t sides;
+};
+
 /// Base of the two sinks: hits go to `out` at once, their leftmost starts are computed in
 /// one batch by resolve() (leftmost_starts interleaves independent requests). A sole sink
 /// (one pattern, one strand) owns every hit from out's size at its start on and fills their
@@ -34,9 +44,10 @@ enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_strip
 class start_sink : public end_sink {
  public:
   start_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, bool starts,
-             std::vector<hit>& out, std::vector<start_request>& requests, bool sole, const cpu::features& cpu)
+             std::vector<hit>& out, std::vector<start_request>& requests, bool sole, const cpu::features& cpu,
+             std::vector<cut_cluster>* cut = nullptr)
       : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), sole_(sole), first_(out.size()), out_(out),
-        requests_(requests), cpu_(cpu) {
+        requests_(requests), cpu_(cpu), cut_(cut) {
     requests_.clear();
   }
   /// Room for one hit per run of `res` (the emits that follow do not reallocate).
@@ -50,8 +61,12 @@ class start_sink : public end_sink {
   /// True when hits go to `out` alone (a sole sink, or no starts to find).
   [[nodiscard]] bool direct() const { return sole_ || hamming_ || !starts_; }
   /// The hit of end j as emit() writes it (direct sinks).
-  [[nodiscard]] hit make_hit(std::uint64_t j, std::uint32_t score, std::uint8_t flags) const {
-    return hit{hamming_ ? hamming_start(p_, j) : j + 1, j + 1, p_.index, score, p_.dir, flags};
+  [[nodiscard]] hit make_hit(std::uint64_t j, std::uint32_t score) const {
+    return hit{hamming_ ? hamming_start(p_, j) : j + 1, j + 1, p_.index, score, p_.dir};
+  }
+  /// Notes that the cluster whose best end is j is cut by the slice's edges (`sides`).
+  void cut(std::uint64_t j, std::uint8_t sides) {
+    if (sides != 0) cut_->push_back({j + 1, p_.index, p_.dir, sides});
   }
   /// Room for n more hits at the end of `out`, written through the pointer and ended by
   /// shrink(one past the last written).
@@ -80,14 +95,15 @@ class start_sink : public end_sink {
   }
 
  protected:
-  void emit(std::uint64_t j, std::uint32_t score, std::uint8_t flags) {
+  void emit(std::uint64_t j, std::uint32_t score, std::uint8_t sides) {
+    cut(j, sides);
     if (direct()) {  // a sole sink's starts are filled in by resolve()
-      out_.push_back(make_hit(j, score, flags));
+      out_.push_back(make_hit(j, score));
       return;
     }
     // Slots are indices into this slice's hits (a slice holds far fewer than 2^32).
     requests_.push_back({j, score, static_cast<std::uint32_t>(out_.size())});
-    out_.push_back(hit{0, j + 1, p_.index, score, p_.dir, flags});
+    out_.push_back(hit{0, j + 1, p_.index, score, p_.dir});
   }
 
  private:
@@ -101,6 +117,7 @@ class start_sink : public end_sink {
   std::vector<hit>& out_;
   std::vector<start_request>& requests_;
   cpu::features cpu_;  ///< the kernels start finding and hit writing may use
+  std::vector<cut_cluster>* cut_;  ///< cluster mode: the clusters the slice's edges cut
 };
 
 /// Emits one hit per end (all-ends mode).
@@ -119,8 +136,10 @@ class cluster_sink final : public start_sink {
  public:
   cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
                std::uint64_t own_end, bool hamming, bool starts, std::vector<hit>& out,
-               std::vector<start_request>& requests, bool sole, const cpu::features& cpu)
-      : start_sink(p, seq, lo, hamming, starts, out, requests, sole, cpu), own_begin_(own_begin), own_end_(own_end) {}
+               std::vector<start_request>& requests, bool sole, const cpu::features& cpu,
+               std::vector<cut_cluster>& cut)
+      : start_sink(p, seq, lo, hamming, starts, out, requests, sole, cpu, &cut),
+        own_begin_(own_begin), own_end_(own_end) {}
   void on_end(std::uint64_t j, std::uint32_t score) override {
     if (open_ && j == last_ + 1) {
       if (score < best_score_) best_score_ = score, best_j_ = j;  // strictly less: leftmost on ties
@@ -153,7 +172,10 @@ class cluster_sink final : public start_sink {
     hit* h = grow(n);
     walk_runs(
         res, base, stride,
-        [&](std::uint64_t j, std::uint32_t score, std::uint8_t flags) { *h++ = make_hit(j, score, flags); },
+        [&](std::uint64_t j, std::uint32_t score, std::uint8_t sides) {
+          cut(j, sides);
+          *h++ = make_hit(j, score);
+        },
         [&](const striped_cluster* r, std::size_t count, std::uint64_t b) {
           write_run_hits(r, count, b, pattern_index(), pattern_dir(), h, cpu());
           h += count;
@@ -300,7 +322,7 @@ bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, blocked_str
   return 2 * static_cast<std::size_t>(k) < p.m && p.words <= factor * ((k + 1 + 63) / 64 + 1);
 }
 
-class approx_matcher final : public matcher {
+class approx_matcher final : public detail::engine {
  public:
   approx_matcher(const std::vector<std::string>& patterns, const search_options& options)
       : engine_(parse_engine(options)), all_ends_(options.all_ends), hamming_(options.hamming), starts_(options.starts),
@@ -376,10 +398,12 @@ class approx_matcher final : public matcher {
   [[nodiscard]] hit_key key() const override { return hit_key::last; }
   [[nodiscard]] bool one_pattern_strand() const override { return pats_.size() == 1; }
 
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<detail::open_mark>& open) const override {
     if (own_begin >= own_end) return;
     const std::size_t from = own_begin >= lookbehind_ ? own_begin - lookbehind_ : 0;
     const std::size_t first = out.size();
+    std::vector<cut_cluster> cut;
     // Per thread, kept between slices: the start requests of every pattern.
     thread_local std::vector<std::vector<start_request>> requests;
     if (requests.size() < pats_.size()) requests.resize(pats_.size());
@@ -392,7 +416,7 @@ class approx_matcher final : public matcher {
         sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out, requests[i], sole, cpu_));
       else
         sinks.push_back(std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, starts_, out,
-                                                       requests[i], sole, cpu_));
+                                                       requests[i], sole, cpu_, cut));
     }
     std::vector<hamming_check> checks;
     if (hamming_) {
@@ -457,6 +481,18 @@ class approx_matcher final : public matcher {
     // One pattern's sink emits in end order already; several interleave and need the sort.
     const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
     if (pats_.size() > 1) std::sort(begin, out.end(), order);
+    // The cut clusters (at most two per pattern-strand) by their place in the sorted hits.
+    const std::size_t open_first = open.size();
+    for (const cut_cluster& c : cut) {
+      const auto at = std::lower_bound(begin, out.end(), c, [](const hit& h, const cut_cluster& k) {
+        if (h.end != k.end) return h.end < k.end;
+        if (h.pattern != k.pattern) return h.pattern < k.pattern;
+        return h.dir < k.dir;
+      });
+      open.push_back({static_cast<std::size_t>(at - out.begin()), c.sides});
+    }
+    std::sort(open.begin() + static_cast<std::ptrdiff_t>(open_first), open.end(),
+              [](const detail::open_mark& a, const detail::open_mark& b) { return a.index < b.index; });
   }
 
   /// Lanes for the filter's long verification windows (none when only the serial kernel runs).
@@ -531,7 +567,8 @@ class approx_matcher final : public matcher {
 }  // namespace
 }  // namespace approx_detail
 
-std::unique_ptr<matcher> make_approx_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+std::unique_ptr<detail::engine> detail::make_approx_engine(const std::vector<std::string>& patterns,
+                                                           const search_options& options) {
   return std::make_unique<approx_detail::approx_matcher>(patterns, options);
 }
 
@@ -545,10 +582,10 @@ std::vector<end_score> approx_end_scores(std::string_view pattern, std::string_v
 
 std::vector<hit> approx_search_serial(std::string_view text, const std::vector<std::string>& patterns,
                                       const search_options& options) {
-  auto m = make_approx_matcher(patterns, options);
+  const auto m = detail::make_approx_engine(patterns, options);
   std::vector<hit> out;
-  m->scan(text, 0, text.size(), out);
-  for (hit& h : out) h.open = 0;
+  std::vector<detail::open_mark> open;
+  m->scan(text, 0, text.size(), out, open);
   return out;
 }
 

@@ -23,7 +23,7 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   best_result result;
   if (y.empty()) {
     result.distance = static_cast<std::uint32_t>(x.size());
-    result.occurrences.push_back(hit{0, 0, 0, result.distance, strand::forward, 0});
+    result.occurrences.push_back(hit{0, 0, 0, result.distance, strand::forward});
     return result;
   }
   const bool wavefront = options.algorithm == best_algorithm::wavefront;
@@ -78,7 +78,7 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
 bool for_each_optimal_substring(std::string_view x, std::string_view y, const best_result& r,
                                 const std::function<bool(const hit&)>& on_occurrence) {
   auto occurrence = [&](std::uint64_t start, std::uint64_t end) {
-    return on_occurrence(hit{start, end, 0, r.distance, strand::forward, 0});
+    return on_occurrence(hit{start, end, 0, r.distance, strand::forward});
   };
   // ASM == |X|: the empty substring before the first byte is optimal too (it ends at no byte;
   // with an empty y it is the only substring).

@@ -89,7 +89,7 @@ best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t 
   best_piece r;
   r.distance = sink.best;
   for (std::uint64_t j : sink.ends)
-    r.occurrences.push_back(hit{leftmost_start(p, y, j, sink.best, ctx), j + 1, 0, sink.best, strand::forward, 0});
+    r.occurrences.push_back(hit{leftmost_start(p, y, j, sink.best, ctx), j + 1, 0, sink.best, strand::forward});
   return r;
 }
 

@@ -77,7 +77,7 @@ best_piece best_piece_wavefront(std::string_view x, std::string_view y, std::siz
   }
   r.distance = static_cast<std::uint32_t>(best_key_d);
   for (std::size_t t = 0; t < best_ends.size(); ++t)
-    r.occurrences.push_back(hit{best_starts[t], best_ends[t] + 1, 0, r.distance, strand::forward, 0});
+    r.occurrences.push_back(hit{best_starts[t], best_ends[t] + 1, 0, r.distance, strand::forward});
   return r;
 }
 

@@ -44,7 +44,7 @@ void write_run_hits(const striped_cluster* r, std::size_t n, std::uint64_t base,
   if (cpu.avx512) return write_run_hits_avx512(r, n, base, pattern, dir, out);
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t end = base + r[i].best + 1;
-    out[i] = hit{end, end, pattern, r[i].score, dir, 0};
+    out[i] = hit{end, end, pattern, r[i].score, dir};
   }
 }
 

@@ -734,11 +734,11 @@ bool striped_use_vbmi() { return cpu::active().avx512vbmi; }
 void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
                            strand dir, hit* out) {
   static_assert(sizeof(hit) == 32 && offsetof(hit, end) == 8 && offsetof(hit, pattern) == 16 &&
-                offsetof(hit, errors) == 20 && offsetof(hit, dir) == 24 && offsetof(hit, open) == 25);
+                offsetof(hit, errors) == 20 && offsetof(hit, dir) == 24);
   static_assert(sizeof(striped_cluster) == 8 && offsetof(striped_cluster, best) == 4 &&
                 offsetof(striped_cluster, score) == 6);
   // A hit as 4 qwords: start (= end until the starts are found, as make_hit), end,
-  // pattern | errors << 32, dir (open and padding 0).
+  // pattern | errors << 32, dir (padding 0).
   const __m512i end0 = _mm512_set1_epi64(static_cast<long long>(base + 1));
   const __m512i pat = _mm512_set1_epi64(pattern), w16 = _mm512_set1_epi64(0xFFFF);
   const __m512i dirq = _mm512_maskz_set1_epi64(0x88, static_cast<long long>(dir));

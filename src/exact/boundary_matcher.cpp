@@ -4,6 +4,7 @@
 // same set as matching with the boundary rule.
 #include <algorithm>
 
+#include "trawl/detail/engine.hpp"
 #include "exact/engines.hpp"
 #include "trawl/error.hpp"
 #include "trawl/search.hpp"
@@ -16,9 +17,9 @@ bool word_byte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
 }
 
-class boundary_matcher final : public matcher {
+class boundary_matcher final : public detail::engine {
  public:
-  boundary_matcher(std::unique_ptr<matcher> inner, bool words, bool lines)
+  boundary_matcher(std::unique_ptr<detail::engine> inner, bool words, bool lines)
       : inner_(std::move(inner)), words_(words), lines_(lines) {}
 
   [[nodiscard]] std::size_t lookbehind() const override { return inner_->lookbehind() + 1; }
@@ -26,11 +27,13 @@ class boundary_matcher final : public matcher {
   [[nodiscard]] hit_key key() const override { return inner_->key(); }
   [[nodiscard]] bool one_pattern_strand() const override { return inner_->one_pattern_strand(); }
 
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
-    const std::size_t first = out.size();
-    inner_->scan(seq, own_begin, own_end, out);
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<detail::open_mark>& open) const override {
+    const std::size_t first = out.size(), open_first = open.size();
+    inner_->scan(seq, own_begin, own_end, out, open);
     // The window reaches one byte past every hit, unless the sequence ends there.
-    const auto keep = [&](const hit& h) {
+    const auto keep = [&](std::size_t i) {
+      const hit& h = out[i];
       const int before = h.start == 0 ? -1 : static_cast<unsigned char>(seq[h.start - 1]);
       const int after = h.end >= seq.size() ? -1 : static_cast<unsigned char>(seq[h.end]);
       if (lines_ && !((before < 0 || before == '\n') && (after < 0 || after == '\n'))) return false;
@@ -39,17 +42,17 @@ class boundary_matcher final : public matcher {
         return false;
       return true;
     };
-    out.erase(std::stable_partition(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), keep), out.end());
+    detail::keep_hits(out, first, open, open_first, keep);
   }
 
  private:
-  std::unique_ptr<matcher> inner_;
+  std::unique_ptr<detail::engine> inner_;
   bool words_, lines_;
 };
 
 }  // namespace
 
-std::unique_ptr<matcher> with_boundaries(std::unique_ptr<matcher> m, const search_options& options) {
+std::unique_ptr<detail::engine> with_boundaries(std::unique_ptr<detail::engine> m, const search_options& options) {
   if (!options.whole_words && !options.whole_lines) return m;
   if (options.max_errors > 0 || options.all_ends)
     throw error(errc::invalid_argument, "whole words and whole lines need exact search (max_errors = 0)");

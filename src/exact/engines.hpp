@@ -63,7 +63,9 @@ void find_simd_avx512(const compiled_pattern&, std::string_view, std::size_t, st
 namespace trawl {
 
 struct search_options;
-class matcher;
+namespace detail {
+class engine;
+}
 
 /// The distinct literals of a pattern set (each pattern, and its reverse complement with
 /// both strands; with ignore_case, literals equal up to ASCII case are one) and, for each,
@@ -113,17 +115,17 @@ bool kmer_set_applies(const literal_table& table);
 bool kmer_set_fits(const literal_table& table);
 
 /// The DNA k-mer matcher for a literal table (kmer_set.cpp).
-std::unique_ptr<matcher> make_kmer_set_matcher(literal_table table, const search_options& options);
+std::unique_ptr<detail::engine> make_kmer_set_matcher(literal_table table, const search_options& options);
 
 /// `m` restricted to hits that are whole words / whole lines (options.whole_words,
 /// whole_lines), or `m` itself when neither is asked. Throws trawl::error for approximate
 /// searches.
-std::unique_ptr<matcher> with_boundaries(std::unique_ptr<matcher> m, const search_options& options);
+std::unique_ptr<detail::engine> with_boundaries(std::unique_ptr<detail::engine> m, const search_options& options);
 
 /// The Vectorscan matcher for a literal table (literal_set.cpp).
-std::unique_ptr<matcher> make_literal_set_matcher(literal_table table, const search_options& options);
+std::unique_ptr<detail::engine> make_literal_set_matcher(literal_table table, const search_options& options);
 
 /// The matcher for search_options::regex (regex_matcher.cpp), whole words and lines included.
-std::unique_ptr<matcher> make_regex_matcher(const std::vector<std::string>& patterns, const search_options& options);
+std::unique_ptr<detail::engine> make_regex_matcher(const std::vector<std::string>& patterns, const search_options& options);
 
 }  // namespace trawl

@@ -2,6 +2,7 @@
 // One exact_searcher per (pattern, strand); a slice scan is O(P·slice) with the chosen engine.
 #include <algorithm>
 
+#include "trawl/detail/engine.hpp"
 #include "exact/engines.hpp"
 #include "trawl/error.hpp"
 #include "trawl/search.hpp"
@@ -14,7 +15,7 @@ namespace {
 constexpr std::size_t literal_set_min_strands = 4;
 constexpr std::size_t kmer_set_min_strands = 2;
 
-class exact_matcher final : public matcher {
+class exact_matcher final : public detail::engine {
  public:
   exact_matcher(const std::vector<std::string>& patterns, const search_options& options) {
     const exact_options eo{options.exact, options.ignore_case, options.simd};
@@ -32,14 +33,15 @@ class exact_matcher final : public matcher {
   [[nodiscard]] hit_key key() const override { return hit_key::start; }
   [[nodiscard]] bool one_pattern_strand() const override { return entries_.size() == 1; }
 
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<detail::open_mark>& open) const override {
     const std::size_t first = out.size();
     std::vector<std::uint64_t> starts;
     for (const auto& e : entries_) {
       starts.clear();
       e.searcher.find(seq, own_begin, own_end, starts);
       const std::uint64_t m = e.searcher.size();
-      for (std::uint64_t s : starts) out.push_back(hit{s, s + m, e.pattern, 0, e.dir, 0});
+      for (std::uint64_t s : starts) out.push_back(hit{s, s + m, e.pattern, 0, e.dir});
     }
     if (entries_.size() > 1)
       std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
@@ -61,7 +63,8 @@ class exact_matcher final : public matcher {
 
 }  // namespace
 
-std::unique_ptr<matcher> make_exact_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+std::unique_ptr<detail::engine> detail::make_exact_engine(const std::vector<std::string>& patterns,
+                                                          const search_options& options) {
   // The set engines pick their own instruction sets (Vectorscan) or follow options.simd (k-mer
   // filter); the automatic choice takes them only when no SIMD level is forced.
   const std::size_t strands = patterns.size() * (options.both_strands ? 2 : 1);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "trawl/detail/engine.hpp"
 #include "common/cpu.hpp"
 #include "exact/engines.hpp"
 #include "exact/kmer_set.hpp"
@@ -59,7 +60,7 @@ shape best_shape(std::size_t literals, std::size_t min_len) {
 /// A filter this cheap per byte beats Vectorscan's literal matchers on DNA.
 constexpr double kmer_max_cost = 0.3;
 
-class kmer_set_matcher final : public matcher {
+class kmer_set_matcher final : public detail::engine {
  public:
   kmer_set_matcher(literal_table table, const search_options& options)
       : table_(std::move(table)), fold_(options.ignore_case), cpu_(cpu::at_level(options.simd)) {
@@ -89,7 +90,8 @@ class kmer_set_matcher final : public matcher {
     return table_.targets.size() == 1 && table_.targets[0].size() == 1;
   }
 
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<detail::open_mark>& open) const override {
     if (own_begin >= own_end || own_begin >= seq.size()) return;
     const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
     const std::size_t limit = std::min(seq.size(), own_end + table_.max_len - 1);
@@ -113,7 +115,7 @@ class kmer_set_matcher final : public matcher {
         const std::string& lit = table_.literals[it->literal];
         if (s < own_begin || s >= own_end || s + lit.size() > limit || !equal(text + s, lit)) continue;
         for (const literal_table::target& tg : table_.targets[it->literal])
-          append_in_start_order(out, first, hit{s, s + lit.size(), tg.pattern, 0, tg.dir, 0}, unsorted);
+          append_in_start_order(out, first, hit{s, s + lit.size(), tg.pattern, 0, tg.dir}, unsorted);
       }
     }
     finish_start_order(out, first, unsorted);
@@ -151,7 +153,7 @@ bool kmer_set_fits(const literal_table& table) {
   return kmer_set_applies(table) && best_shape(table.literals.size(), table.min_len).cost <= kmer_max_cost;
 }
 
-std::unique_ptr<matcher> make_kmer_set_matcher(literal_table table, const search_options& options) {
+std::unique_ptr<detail::engine> make_kmer_set_matcher(literal_table table, const search_options& options) {
   return std::make_unique<kmer_set_matcher>(std::move(table), options);
 }
 

@@ -14,6 +14,7 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include "trawl/detail/engine.hpp"
 #include "exact/engines.hpp"
 #include "trawl/error.hpp"
 #include "trawl/search.hpp"
@@ -37,7 +38,7 @@ std::string fold(std::string_view s) {
   return out;
 }
 
-class literal_set_matcher final : public matcher {
+class literal_set_matcher final : public detail::engine {
  public:
   literal_set_matcher(const literal_table& table, const search_options& options) : max_len_(table.max_len) {
     const std::vector<std::string>& literals = table.literals;
@@ -72,7 +73,8 @@ class literal_set_matcher final : public matcher {
   [[nodiscard]] hit_key key() const override { return hit_key::start; }
   [[nodiscard]] bool one_pattern_strand() const override { return targets_.size() == 1; }
 
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<detail::open_mark>& open) const override {
     if (own_begin >= own_end || own_begin >= seq.size()) return;
     hs_scratch_t* scratch = scratch_.local().get(proto_.get());
     const std::size_t first = out.size();
@@ -116,7 +118,7 @@ class literal_set_matcher final : public matcher {
     if (start >= ctx.hi) return 0;
     for (std::uint32_t i = 0; i < li.count; ++i) {
       const literal_table::target& t = ctx.self->targets_[li.first + i];
-      append_in_start_order(*ctx.out, ctx.first, hit{start, end, t.pattern, 0, t.dir, 0}, ctx.unsorted);
+      append_in_start_order(*ctx.out, ctx.first, hit{start, end, t.pattern, 0, t.dir}, ctx.unsorted);
     }
     return 0;
   }
@@ -176,7 +178,7 @@ literal_table make_literal_table(const std::vector<std::string>& patterns, const
   return t;
 }
 
-std::unique_ptr<matcher> make_literal_set_matcher(literal_table table, const search_options& options) {
+std::unique_ptr<detail::engine> make_literal_set_matcher(literal_table table, const search_options& options) {
   return std::make_unique<literal_set_matcher>(table, options);
 }
 

@@ -31,6 +31,7 @@
 
 #include <tbb/enumerable_thread_specific.h>
 
+#include "trawl/detail/engine.hpp"
 #include "exact/engines.hpp"
 #include "trawl/error.hpp"
 #include "trawl/search.hpp"
@@ -219,7 +220,7 @@ struct thread_state {
   }
 };
 
-class regex_matcher final : public matcher {
+class regex_matcher final : public detail::engine {
  public:
   regex_matcher(const std::vector<std::string>& patterns, const search_options& options) {
     const std::uint32_t flags = options.ignore_case ? PCRE2_CASELESS : 0u;
@@ -259,7 +260,7 @@ class regex_matcher final : public matcher {
       search_options lo;
       lo.ignore_case = options.ignore_case;
       lo.threads = 1;
-      literal_filter_ = make_exact_matcher(literals, lo);
+      literal_filter_ = detail::make_exact_engine(literals, lo);
     }
     if (shared.empty()) return;
     std::string all;
@@ -277,7 +278,8 @@ class regex_matcher final : public matcher {
   [[nodiscard]] hit_key key() const override { return hit_key::start; }
   [[nodiscard]] bool one_pattern_strand() const override { return codes_.size() == 1; }
 
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<detail::open_mark>& open) const override {
     own_end = std::min(own_end, seq.size());
     if (own_begin >= own_end) return;
     const char* s = seq.data();
@@ -403,7 +405,8 @@ class regex_matcher final : public matcher {
   void find_literal_lines(std::string_view seq, std::size_t r0, std::size_t r1,
                           std::vector<std::pair<std::size_t, std::uint32_t>>& cand) const {
     std::vector<hit> hs;
-    literal_filter_->scan(seq, r0, r1, hs);
+    std::vector<detail::open_mark> none;
+    literal_filter_->scan(seq, r0, r1, hs, none);
     const char* s = seq.data();
     std::size_t le = 0;  // the end of the last line named; hits come in start order
     bool named = false;
@@ -439,7 +442,7 @@ class regex_matcher final : public matcher {
       const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(ts.md);
       const std::size_t b = ov[0], e = std::max(ov[0], ov[1]);
       if (ls + b >= own_end) return;
-      if (ls + b >= own_begin) out.push_back(hit{ls + b, ls + e, p, 0, strand::forward, 0});
+      if (ls + b >= own_begin) out.push_back(hit{ls + b, ls + e, p, 0, strand::forward});
       opts = e == b ? PCRE2_NOTEMPTY_ATSTART | PCRE2_ANCHORED : 0;
       at = e;
     }
@@ -451,13 +454,13 @@ class regex_matcher final : public matcher {
   /// The patterns whose every match holds one of their required literals, and the exact
   /// matcher of all those literals, which names their lines.
   std::vector<std::uint32_t> literal_patterns_;
-  std::unique_ptr<matcher> literal_filter_;
+  std::unique_ptr<detail::engine> literal_filter_;
   mutable tbb::enumerable_thread_specific<thread_state> state_;
 };
 
 }  // namespace
 
-std::unique_ptr<matcher> make_regex_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+std::unique_ptr<detail::engine> make_regex_matcher(const std::vector<std::string>& patterns, const search_options& options) {
   if (options.max_errors > 0 || options.all_ends || options.hamming)
     throw error(errc::invalid_argument, "search_options::regex needs exact search (max_errors = 0)");
   if (options.both_strands || options.iupac)

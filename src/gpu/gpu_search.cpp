@@ -3,9 +3,11 @@
 // matcher reports: clusters flagged open at the slice's edges, leftmost starts), run by the
 // same slicing driver and hit pipeline as the CPU (search.cpp).
 // Host cost: O(c log c) for c candidates plus O(m·(m+k)) per reported approximate hit.
+#include "trawl/detail/engine.hpp"
 #include "trawl/gpu.hpp"
 
 #include <algorithm>
+#include <future>
 #include <span>
 #include <thread>
 #include <condition_variable>
@@ -65,7 +67,7 @@ void parallel_for(std::size_t n, Fn fn) {
 /// hits it owns, clusters cut by its edges flagged open, as the CPU matchers do; ordering,
 /// merging, max_hits and early stop are the slicing driver's (search.cpp), the same for both.
 /// The device streams the window through its own ring of pinned buffers (stream.cu).
-class gpu_matcher final : public matcher {
+class gpu_matcher final : public trawl::detail::engine {
  public:
   gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu)
       : tasks_(detail::make_tasks(patterns, options)), gpu_(gpu), k_(static_cast<std::uint32_t>(options.max_errors)) {
@@ -97,6 +99,12 @@ class gpu_matcher final : public matcher {
                                                            : trawl::cuda::exact_plan::engine::filter;
       exact_plan_.slice_length = gpu.slice_length;
     }
+    // The device's context and staging are made ready on a thread of their own while the host
+    // reads the input: on several devices at once, and overlapping the first chunk's read.
+    ready_ = std::async(std::launch::async, [device = gpu.device, chunk = gpu.chunk_size,
+                                             context = lookbehind() + lookahead()] {
+               trawl::cuda::prepare_device(device, chunk, context);
+             }).share();
   }
 
   [[nodiscard]] std::size_t lookbehind() const override {
@@ -106,8 +114,10 @@ class gpu_matcher final : public matcher {
   [[nodiscard]] hit_key key() const override { return approx_ ? hit_key::last : hit_key::start; }
   [[nodiscard]] bool one_pattern_strand() const override { return tasks_.size() == 1; }
 
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<trawl::detail::open_mark>& open) const override {
     if (own_begin >= own_end || tasks_.empty()) return;
+    ready_.wait();
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end + lookahead());
     const std::string_view window = seq.substr(from, to - from);
@@ -131,11 +141,12 @@ class gpu_matcher final : public matcher {
     else trawl::cuda::stream_exact(exact_plan_, window, cfg, collect);
 
     const std::size_t first = out.size();
+    std::vector<trawl::detail::open_mark> cut;  // indices into out, before the sort below
     if (!approx_) {
       for (const auto& c : found) {
         const std::uint64_t m = tasks_[c.task].text.size();
         const std::uint64_t start = iupac_ ? c.pos + 1 - m : c.pos;
-        out.push_back(hit{start, start + m, tasks_[c.task].pattern, 0, tasks_[c.task].dir, 0});
+        out.push_back(hit{start, start + m, tasks_[c.task].pattern, 0, tasks_[c.task].dir});
       }
     } else {
       // Ends by (task, position): runs of consecutive ends are clusters (their min-score end,
@@ -143,14 +154,14 @@ class gpu_matcher final : public matcher {
       std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
         return x.task != y.task ? x.task < y.task : x.pos < y.pos;
       });
-      auto make = [&](const trawl::cuda::candidate& c, std::uint8_t open) {
+      auto make = [&](const trawl::cuda::candidate& c) {
         const task& t = tasks_[c.task];
         const std::uint64_t start = hamming_ ? c.pos + 1 - t.text.size() : c.pos + 1;
-        return hit{start, c.pos + 1, t.pattern, c.score, t.dir, open};
+        return hit{start, c.pos + 1, t.pattern, c.score, t.dir};
       };
       for (std::size_t i = 0; i < found.size();) {
         if (!clusters_) {
-          out.push_back(make(found[i++], 0));
+          out.push_back(make(found[i++]));
           continue;
         }
         std::size_t e = i, best = i;
@@ -158,9 +169,10 @@ class gpu_matcher final : public matcher {
           ++e;
           if (found[e].score < found[best].score) best = e;
         }
-        const std::uint8_t open = static_cast<std::uint8_t>((found[i].pos == own_begin ? 1u : 0u) |
-                                                            (found[e].pos + 1 == own_end ? 2u : 0u));
-        out.push_back(make(found[best], open));
+        const auto sides = static_cast<std::uint8_t>((found[i].pos == own_begin ? 1u : 0u) |
+                                                     (found[e].pos + 1 == own_end ? 2u : 0u));
+        if (sides != 0) cut.push_back({out.size(), sides});
+        out.push_back(make(found[best]));
         i = e + 1;
       }
       if (starts_) {
@@ -172,14 +184,26 @@ class gpu_matcher final : public matcher {
         });
       }
     }
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [&](const hit& x, const hit& y) {
+    const auto order = [&](const hit& x, const hit& y) {
       const std::uint64_t kx = approx_ ? x.end : x.start, ky = approx_ ? y.end : y.start;
       if (kx != ky) return kx < ky;
       if (x.pattern != y.pattern) return x.pattern < y.pattern;
       if (x.dir != y.dir) return x.dir < y.dir;
       if (x.start != y.start) return x.start < y.start;
       return x.end < y.end;
-    });
+    };
+    // the cut clusters keep their hits through the sort: found again by value (each is the
+    // only hit of its pattern-strand at its end)
+    std::vector<hit> cut_hits;
+    for (const auto& c : cut) cut_hits.push_back(out[c.index]);
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), order);
+    const std::size_t open_first = open.size();
+    for (std::size_t c = 0; c < cut.size(); ++c) {
+      const auto at = std::lower_bound(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), cut_hits[c], order);
+      open.push_back({static_cast<std::size_t>(at - out.begin()), cut[c].sides});
+    }
+    std::sort(open.begin() + static_cast<std::ptrdiff_t>(open_first), open.end(),
+              [](const trawl::detail::open_mark& a, const trawl::detail::open_mark& b) { return a.index < b.index; });
   }
 
  private:
@@ -193,6 +217,7 @@ class gpu_matcher final : public matcher {
   std::vector<approx_detail::compiled_pattern> start_patterns_;  ///< per task, when starts_
   trawl::cuda::approx_plan approx_plan_;
   trawl::cuda::exact_plan exact_plan_;
+  std::shared_future<void> ready_;  ///< the device prepared (trawl::cuda::prepare_device)
 };
 
 }  // namespace
@@ -221,7 +246,7 @@ std::string device_name(int device) {
 
 /// Several GPU workers behind one matcher: a scan takes a free worker and runs on its device,
 /// so the driver's parallel slices spread over every listed device.
-class gpu_pool final : public matcher {
+class gpu_pool final : public trawl::detail::engine {
  public:
   gpu_pool(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu) {
     for (const int d : gpu.devices) {
@@ -236,7 +261,8 @@ class gpu_pool final : public matcher {
   [[nodiscard]] std::size_t lookahead() const override { return workers_[0]->lookahead(); }
   [[nodiscard]] hit_key key() const override { return workers_[0]->key(); }
   [[nodiscard]] bool one_pattern_strand() const override { return workers_[0]->one_pattern_strand(); }
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<trawl::detail::open_mark>& open) const override {
     std::size_t w = 0;
     {
       std::unique_lock<std::mutex> lock(m_);
@@ -253,7 +279,7 @@ class gpu_pool final : public matcher {
         p.cv_.notify_one();
       }
     } done{*this, w};
-    workers_[w]->scan(seq, own_begin, own_end, out);
+    workers_[w]->scan(seq, own_begin, own_end, out, open);
   }
 
  private:
@@ -266,13 +292,15 @@ class gpu_pool final : public matcher {
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
                                       const gpu_options& gpu) {
   if (options.regex) throw trawl::error(errc::invalid_argument, "search_options::regex runs on the CPU");
-  if (gpu.devices.size() > 1) return with_boundaries(std::make_unique<gpu_pool>(patterns, options, gpu), options);
-  if (gpu.devices.size() == 1) {
+  std::unique_ptr<trawl::detail::engine> e;
+  if (gpu.devices.size() > 1) {
+    e = std::make_unique<gpu_pool>(patterns, options, gpu);
+  } else {
     gpu_options one = gpu;
-    one.device = gpu.devices[0];
-    return with_boundaries(std::make_unique<gpu_matcher>(patterns, options, one), options);
+    if (gpu.devices.size() == 1) one.device = gpu.devices[0];
+    e = std::make_unique<gpu_matcher>(patterns, options, one);
   }
-  return with_boundaries(std::make_unique<gpu_matcher>(patterns, options, gpu), options);
+  return std::make_unique<matcher>(with_boundaries(std::move(e), options));
 }
 
 std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::string_view seq,
@@ -307,7 +335,7 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   best_result result;
   result.distance = static_cast<std::uint32_t>(x.size());
   if (y.empty()) {  // the empty substring, as the CPU engine reports it
-    result.occurrences.push_back(hit{0, 0, 0, result.distance, strand::forward, 0});
+    result.occurrences.push_back(hit{0, 0, 0, result.distance, strand::forward});
     return result;
   }
   const auto engine = options.algorithm == best_algorithm::wavefront ? trawl::cuda::best_engine::wavefront
@@ -319,7 +347,7 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   parallel_for(ends.ends.size(), [&](std::size_t i) {
     const std::uint64_t j = ends.ends[i];
     result.occurrences[i] = hit{approx_detail::leftmost_start(p, y, j, ends.distance, 0), j + 1, 0, ends.distance,
-                                strand::forward, 0};
+                                strand::forward};
   });
   if (options.every_start) approx_detail::expand_every_start(x, y, result);
   return result;

@@ -25,6 +25,7 @@
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
+#include "trawl/detail/engine.hpp"
 #include "index/index_impl.hpp"
 #include "index/ku_recursion.hpp"
 #include "trawl/approx.hpp"
@@ -48,7 +49,8 @@ template <class F>
 void scan_ends(const matcher& m, std::string_view seq, const search_options& ends, F&& add) {
   if (seq.size() < (std::size_t{1} << 16)) {
     std::vector<hit> out;
-    m.scan(seq, 0, seq.size(), out);
+    std::vector<trawl::detail::open_mark> open;  // all ends: no clusters
+    m.engine().scan(seq, 0, seq.size(), out, open);
     for (const hit& h : out) add(h);
     return;
   }

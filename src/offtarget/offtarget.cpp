@@ -1,6 +1,7 @@
 // offtarget.cpp — CRISPR off-target sites (offtarget.hpp): the candidate search over
 // protospacer + PAM, the exact classification of each candidate's PAM positions (align_at_pam),
 // and the sink that hands sites over in order.
+#include "trawl/detail/engine.hpp"
 #include "trawl/offtarget.hpp"
 
 #include <algorithm>
@@ -233,11 +234,11 @@ class site_finder {
 
 /// The candidate matcher with the candidates that have no site removed, on the workers: the
 /// site sink then classifies (again) only hits that make sites.
-class site_filter_matcher final : public matcher {
+class site_filter_matcher final : public detail::engine {
  public:
   /// `threads` > 0: classify in an arena of its own with that many threads, for a search whose
   /// own workers are few (the GPU's: one per device and one more).
-  site_filter_matcher(const matcher& inner, const site_finder& finder, std::size_t before, std::size_t after,
+  site_filter_matcher(const detail::engine& inner, const site_finder& finder, std::size_t before, std::size_t after,
                       unsigned threads = 0)
       : inner_(inner), finder_(finder), before_(before), after_(after) {
     if (threads > 0) arena_.emplace(static_cast<int>(threads));
@@ -245,9 +246,10 @@ class site_filter_matcher final : public matcher {
   [[nodiscard]] std::size_t lookbehind() const override { return std::max(inner_.lookbehind(), before_); }
   [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead() + after_; }
   [[nodiscard]] hit_key key() const override { return inner_.key(); }
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
-    const std::size_t first = out.size();
-    inner_.scan(seq, own_begin, own_end, out);
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<detail::open_mark>& open) const override {
+    const std::size_t first = out.size(), open_first = open.size();
+    inner_.scan(seq, own_begin, own_end, out, open);
     const auto text = [seq](std::uint64_t a, std::uint64_t b) {
       a = std::min<std::uint64_t>(a, seq.size());
       b = std::min<std::uint64_t>(std::max(a, b), seq.size());
@@ -264,14 +266,11 @@ class site_filter_matcher final : public matcher {
     };
     if (arena_) arena_->execute(classify);
     else classify();
-    std::size_t w = first;
-    for (std::size_t i = 0; i < n; ++i)
-      if (keep[i]) out[w++] = out[first + i];
-    out.resize(w);
+    detail::keep_hits(out, first, open, open_first, [&](std::size_t i) { return keep[i - first] != 0; });
   }
 
  private:
-  const matcher& inner_;
+  const detail::engine& inner_;
   const site_finder& finder_;
   std::size_t before_, after_;
   mutable std::optional<tbb::task_arena> arena_;
@@ -282,13 +281,14 @@ class site_filter_matcher final : public matcher {
 /// run costs at least d - (the N codes of its pattern, which match the genome's N) errors: so
 /// no candidate ends more than `margin` = k + those codes bytes into a run, and the positions
 /// past that are not scanned. Runs of N in assemblies (gaps, centromeres) are long and many.
-class n_run_matcher final : public matcher {
+class n_run_matcher final : public detail::engine {
  public:
-  n_run_matcher(const matcher& inner, std::size_t margin) : inner_(inner), margin_(margin) {}
+  n_run_matcher(const detail::engine& inner, std::size_t margin) : inner_(inner), margin_(margin) {}
   [[nodiscard]] std::size_t lookbehind() const override { return inner_.lookbehind(); }
   [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead(); }
   [[nodiscard]] hit_key key() const override { return inner_.key(); }
-  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out) const override {
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<detail::open_mark>& open) const override {
     const auto is_n = [&seq](std::size_t i) { return (seq[i] | 0x20) == 'n'; };
     std::size_t from = own_begin;  // the next position to scan
     for (std::size_t i = own_begin; i < own_end;) {
@@ -301,16 +301,16 @@ class n_run_matcher final : public matcher {
       while (r1 < seq.size() && is_n(r1)) ++r1;
       if (r1 - r0 > 2 * margin_ + 1) {  // [r0 + margin + 1, r1): no candidate ends there
         const std::size_t stop = std::min(own_end, r0 + margin_ + 1);
-        if (from < stop) inner_.scan(seq, from, stop, out);
+        if (from < stop) inner_.scan(seq, from, stop, out, open);
         from = std::max(from, r1);
       }
       i = r1;
     }
-    if (from < own_end) inner_.scan(seq, from, own_end, out);
+    if (from < own_end) inner_.scan(seq, from, own_end, out, open);
   }
 
  private:
-  const matcher& inner_;
+  const detail::engine& inner_;
   std::size_t margin_;
 };
 
@@ -513,8 +513,8 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
   std::size_t n_codes = 0;  // the most N codes in one pattern: they match the genome's N
   for (const auto& p : s.patterns)
     n_codes = std::max<std::size_t>(n_codes, static_cast<std::size_t>(std::count(p.begin(), p.end(), 'N')));
-  s.skip_n = std::make_unique<n_run_matcher>(*s.candidates, static_cast<std::size_t>(k) + n_codes);
-  s.cpu = filter(*s.skip_n, 0);
+  s.skip_n = std::make_unique<n_run_matcher>(s.candidates->engine(), static_cast<std::size_t>(k) + n_codes);
+  s.cpu = std::make_unique<matcher>(make_filter(*s.skip_n, 0));
 }
 
 searcher::~searcher() = default;
@@ -526,11 +526,15 @@ const search_options& searcher::candidate_options() const { return impl_->so; }
 bool searcher::host_bound() const { return impl_->o.dna_bulges + impl_->o.rna_bulges > 0; }
 const matcher& searcher::cpu_matcher() const { return *impl_->cpu; }
 
-std::unique_ptr<matcher> searcher::filter(const matcher& inner, unsigned threads) const {
+std::unique_ptr<detail::engine> searcher::make_filter(const detail::engine& inner, unsigned threads) const {
   // a site reaches m + P + DNA bulges before a candidate's end, and DNA + RNA bulges past it
   const impl& s = *impl_;
   return std::make_unique<site_filter_matcher>(inner, *s.finder, s.longest + static_cast<std::size_t>(s.o.dna_bulges) + 1,
                                                static_cast<std::size_t>(s.o.dna_bulges + s.o.rna_bulges) + 1, threads);
+}
+
+std::unique_ptr<matcher> searcher::filter(const matcher& inner, unsigned threads) const {
+  return std::make_unique<matcher>(make_filter(inner.engine(), threads));
 }
 
 std::unique_ptr<search_sink> searcher::sink(site_sink& out) const {

@@ -23,6 +23,7 @@
 #include <thread>
 
 #include "trawl/approx.hpp"
+#include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "exact/engines.hpp"
 #include "trawl/search.hpp"
@@ -78,26 +79,19 @@ struct slice_summary {
   bool one_id = true;     ///< all hits are of one (pattern, strand)
 };
 
-/// one_id: the matcher's promise that all hits are of one (pattern, strand), so only the first
-/// and the last can be open (matcher::one_pattern_strand); the slice is then summarized
-/// without reading every hit (a dense output's hits are 32 bytes each, 5 % of a one-thread
-/// m = 8, k = 3 DNA search on Zen 5 went to the loop below).
-slice_summary summarize(std::span<const hit> hits, bool one_id) {
+/// one_id: the engine's promise that all hits are of one (pattern, strand)
+/// (engine::one_pattern_strand); the slice is then summarized without reading its hits (a
+/// dense output's hits are 32 bytes each, 5 % of a one-thread m = 8, k = 3 DNA search on Zen
+/// 5 went to the loop below).
+slice_summary summarize(std::span<const hit> hits, std::span<const detail::open_mark> open, bool one_id) {
   slice_summary sum;
   if (hits.empty()) return sum;
-  if (one_id) {
-    sum.any_open = (hits.front().open | hits.back().open) != 0;
-    return sum;
-  }
+  sum.any_open = !open.empty();
+  if (one_id) return sum;
   const std::uint32_t pattern = hits[0].pattern;
   const strand dir = hits[0].dir;
-  std::uint8_t open = 0;
   bool same = true;
-  for (const hit& h : hits) {  // one pass, no early exit: the loop vectorizes
-    open |= h.open;
-    same &= h.pattern == pattern && h.dir == dir;
-  }
-  sum.any_open = open != 0;
+  for (const hit& h : hits) same &= h.pattern == pattern && h.dir == dir;  // no early exit: the loop vectorizes
   sum.one_id = same;
   return sum;
 }
@@ -105,6 +99,7 @@ slice_summary summarize(std::span<const hit> hits, bool one_id) {
 /// A slice's hits as the parallel stage hands them to the serial one.
 struct scanned_slice {
   std::vector<hit> hits;
+  std::vector<detail::open_mark> open;
   slice_summary sum;
 };
 
@@ -114,15 +109,16 @@ class ordered_delivery {
   ordered_delivery(hit_key key, std::uint64_t max_hits, const hit_callback& cb)
       : order_{key}, max_hits_(max_hits), cb_(cb) {}
 
-  /// Takes one slice's hits, with their summary (summarize(hits, ...), made by the thread that
-  /// scanned the slice: this serial stage then reads no hit but the first and the last in the
-  /// common cases, where reading them all from another core's cache bounded dense outputs
-  /// on many threads); returns false once the search should stop.
-  bool take(std::vector<hit>& hits, const slice_summary& sum) {
+  /// Takes one slice's hits and the marks of its cut clusters (indices into hits), with their
+  /// summary (summarize(hits, ...), made by the thread that scanned the slice: this serial
+  /// stage then reads no hit but the first and the last in the common cases, where reading
+  /// them all from another core's cache bounded dense outputs on many threads); returns false
+  /// once the search should stop.
+  bool take(std::vector<hit>& hits, std::span<const detail::open_mark> open, const slice_summary& sum) {
     if (pending_.empty() && buffer_.empty() && !sum.any_open)
       return deliver(hits);  // the common case: nothing to merge, already in order
-    if (buffer_.empty() && one_strand(hits, sum.one_id)) return take_one(hits);
-    return merge(hits);
+    if (buffer_.empty() && one_strand(hits, sum.one_id)) return take_one(hits, open);
+    return merge(hits, open);
   }
   bool finish() {
     for (auto& [id, h] : pending_) buffer_.push_back(h);
@@ -148,52 +144,48 @@ class ordered_delivery {
   }
   /// take() for one (pattern, strand), in place: only the first hit can continue the pending
   /// piece, only the last can stay open, and the rest are in order already.
-  bool take_one(std::vector<hit>& hits) {
+  bool take_one(std::vector<hit>& hits, std::span<const detail::open_mark> open) {
     const auto id = std::make_pair(hits[0].pattern, hits[0].dir);
+    const std::size_t n = hits.size();
+    const std::uint8_t first_sides = !open.empty() && open.front().index == 0 ? open.front().sides : 0;
+    const std::uint8_t last_sides = !open.empty() && open.back().index == n - 1 ? open.back().sides : 0;
     if (!pending_.empty()) {
       const hit before = pending_.begin()->second;
       pending_.clear();
-      if (hits[0].open & 1u) {
+      if (first_sides & 1u) {
         // Continue the cluster of the previous slice: keep the smaller score, leftmost on ties.
-        if (before.errors <= hits[0].errors) {
-          const std::uint8_t flags = hits[0].open;
-          hits[0] = before;
-          hits[0].open = flags;
-        }
+        if (before.errors <= hits[0].errors) hits[0] = before;
       } else {
         std::vector<hit> one{before};  // complete; it ends before every hit of this slice
         if (!deliver(one)) return false;
       }
     }
-    hits[0].open &= static_cast<std::uint8_t>(~1u);
-    std::size_t n = hits.size();
-    if (hits.back().open & 2u) {
-      hit last = hits.back();
-      last.open = 0;
-      pending_[id] = last;
-      --n;
+    if (last_sides & 2u) {
+      pending_[id] = hits.back();
+      hits.pop_back();
     }
-    hits.resize(n);
     return deliver(hits);
   }
   [[nodiscard]] bool stopped() const { return stopped_; }
 
  private:
   /// The general case: cluster pieces of several patterns, or a buffer not yet delivered.
-  bool merge(std::vector<hit>& hits) {
+  bool merge(std::vector<hit>& hits, std::span<const detail::open_mark> open) {
     std::map<std::pair<std::uint32_t, strand>, hit> still_open;
-    for (hit& h : hits) {
+    std::size_t m = 0;
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+      const hit& h = hits[i];
+      const std::uint8_t sides = m < open.size() && open[m].index == i ? open[m++].sides : 0;
       const auto id = std::make_pair(h.pattern, h.dir);
       hit merged = h;
-      if (h.open & 1u) {
+      if (sides & 1u) {
         if (auto it = pending_.find(id); it != pending_.end()) {
           // Continue the cluster of the previous slice: keep the smaller score, leftmost on ties.
           merged = it->second.errors <= h.errors ? it->second : h;
           pending_.erase(it);
         }
       }
-      merged.open = 0;
-      if (h.open & 2u) still_open[id] = merged;
+      if (sides & 2u) still_open[id] = merged;
       else buffer_.push_back(merged);
     }
     // Pieces left pending from the previous slice that were not continued are complete.
@@ -246,7 +238,7 @@ class ordered_delivery {
   std::vector<hit> buffer_;
 };
 
-std::size_t choose_slice_size(std::size_t n, unsigned threads, const matcher& m, std::size_t requested) {
+std::size_t choose_slice_size(std::size_t n, unsigned threads, const detail::engine& m, std::size_t requested) {
   if (requested != 0) return requested;
   // Enough slices to balance the threads, large enough that the context re-read is noise,
   // small enough that the hits of the slices in flight stay bounded when every position
@@ -327,6 +319,8 @@ struct job {
   bool idle = false;                  ///< the input paused after this job
   std::vector<hit> hits;              ///< every piece's hits, in record coordinates
   std::vector<std::uint32_t> ends;    ///< hits of the i-th piece end at ends[i]
+  std::vector<detail::open_mark> open;     ///< the pieces' cut clusters (indices into hits)
+  std::vector<std::uint32_t> open_ends;    ///< marks of the i-th piece end at open_ends[i]
   std::vector<slice_summary> sums;
 };
 
@@ -434,7 +428,7 @@ class block_reader {
 /// chunks into jobs of about `slice` owned bytes.
 class chunker final : public io::record_handler {
  public:
-  chunker(const matcher& m, std::size_t chunk_size, std::size_t slice, buffer_pool& pool, std::deque<std::shared_ptr<job>>& out)
+  chunker(const detail::engine& m, std::size_t chunk_size, std::size_t slice, buffer_pool& pool, std::deque<std::shared_ptr<job>>& out)
       : lookbehind_(m.lookbehind()), lookahead_(m.lookahead()), chunk_size_(chunk_size), slice_(slice), pool_(pool), out_(out) {
     new_chunk();
   }
@@ -602,10 +596,10 @@ class chunker final : public io::record_handler {
 class stream_search {
  public:
   stream_search(const matcher& m, const search_options& o, search_sink& sink, unsigned scans_in_flight = 0)
-      : m_(m), o_(o), sink_(sink) {
+      : m_(m.engine()), o_(o), sink_(sink) {
     const auto cores = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
     threads_ = std::max(o.threads != 0 ? std::min(o.threads, cores) : cores, scans_in_flight);
-    one_id_ = m.one_pattern_strand();
+    one_id_ = m_.one_pattern_strand();
     wants_text_ = sink.wants_text();
     deliver_cb_ = [this](std::span<const hit> hs) {
       delivered_ += hs.size();
@@ -758,12 +752,16 @@ class stream_search {
       j.hits = take_vector();
       for (std::uint32_t i = j.first; i < j.end; ++i) {
         const piece& p = j.c->pieces[i];
-        const std::size_t from = j.hits.size();
-        m_.scan(j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end, j.hits);
+        const std::size_t from = j.hits.size(), open_from = j.open.size();
+        m_.scan(j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end, j.hits, j.open);
         if (p.base != 0)
           for (std::size_t h = from; h < j.hits.size(); ++h) j.hits[h].start += p.base, j.hits[h].end += p.base;
+        for (std::size_t o = open_from; o < j.open.size(); ++o) j.open[o].index -= from;  // piece-relative
         j.ends.push_back(static_cast<std::uint32_t>(j.hits.size()));
-        j.sums.push_back(summarize(std::span<const hit>(j.hits.data() + from, j.hits.size() - from), one_id_));
+        j.open_ends.push_back(static_cast<std::uint32_t>(j.open.size()));
+        j.sums.push_back(summarize(std::span<const hit>(j.hits.data() + from, j.hits.size() - from),
+                                   std::span<const detail::open_mark>(j.open.data() + open_from, j.open.size() - open_from),
+                                   one_id_));
       }
     } catch (...) {
       fail(std::current_exception());
@@ -798,12 +796,14 @@ class stream_search {
         }
         const std::uint32_t from = i == j.first ? 0 : j.ends[i - j.first - 1];
         const std::uint32_t to = j.ends[i - j.first];
+        const std::uint32_t open_from = i == j.first ? 0 : j.open_ends[i - j.first - 1];
+        const std::span<const detail::open_mark> open(j.open.data() + open_from, j.open_ends[i - j.first] - open_from);
         bool go;
         if (j.end - j.first == 1) {
-          go = od_->take(j.hits, j.sums[0]);
+          go = od_->take(j.hits, open, j.sums[0]);
         } else {
           one.assign(j.hits.begin() + from, j.hits.begin() + to);
-          go = od_->take(one, j.sums[i - j.first]);
+          go = od_->take(one, open, j.sums[i - j.first]);
         }
         if (!go) {
           stop();
@@ -852,7 +852,7 @@ class stream_search {
     vectors_.push_back(std::move(v));
   }
 
-  const matcher& m_;
+  const detail::engine& m_;
   const search_options& o_;
   search_sink& sink_;
   unsigned threads_ = 1;
@@ -892,12 +892,35 @@ class callback_sink final : public search_sink {
 
 }  // namespace
 
-std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+matcher::matcher(std::unique_ptr<detail::engine> engine) noexcept : engine_(std::move(engine)) {}
+matcher::~matcher() = default;
+matcher::matcher(matcher&&) noexcept = default;
+matcher& matcher::operator=(matcher&&) noexcept = default;
+
+std::unique_ptr<detail::engine> detail::make_engine(const std::vector<std::string>& patterns,
+                                                   const search_options& options) {
   check_patterns(patterns, options);
   if (options.regex) return make_regex_matcher(patterns, options);
-  if (options.max_errors > 0 || options.all_ends) return with_boundaries(make_approx_matcher(patterns, options), options);
-  if (options.iupac) return with_boundaries(make_iupac_exact_matcher(patterns, options), options);
-  return with_boundaries(make_exact_matcher(patterns, options), options);
+  if (options.max_errors > 0 || options.all_ends) return with_boundaries(make_approx_engine(patterns, options), options);
+  if (options.iupac) return with_boundaries(make_iupac_exact_engine(patterns, options), options);
+  return with_boundaries(make_exact_engine(patterns, options), options);
+}
+
+std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+  return std::make_unique<matcher>(detail::make_engine(patterns, options));
+}
+
+std::unique_ptr<matcher> make_exact_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+  return std::make_unique<matcher>(detail::make_exact_engine(patterns, options));
+}
+
+std::unique_ptr<matcher> make_iupac_exact_matcher(const std::vector<std::string>& patterns,
+                                                  const search_options& options) {
+  return std::make_unique<matcher>(detail::make_iupac_exact_engine(patterns, options));
+}
+
+std::unique_ptr<matcher> make_approx_matcher(const std::vector<std::string>& patterns, const search_options& options) {
+  return std::make_unique<matcher>(detail::make_approx_engine(patterns, options));
 }
 
 std::uint64_t search_sequence(const matcher& m, std::string_view seq, const search_options& options,

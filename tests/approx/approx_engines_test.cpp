@@ -9,6 +9,7 @@
 #include "approx_test_util.hpp"
 #include "guarded_text.hpp"
 #include "oracle.hpp"
+#include "trawl/detail/engine.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
 #include "trawl/detail/testing.hpp"
@@ -115,7 +116,7 @@ TEST(ApproxEngines, HugeKIsLikeKEqualsM) {
   trawl::search_options o;
   o.max_errors = 1000000;
   auto m = trawl::make_approx_matcher({"ACGT"}, o);
-  EXPECT_EQ(m->lookbehind(), 4u + 4u - 1u);
+  EXPECT_EQ(m->engine().lookbehind(), 4u + 4u - 1u);
   const auto hits = trawl::approx_search_serial("TTTTTTTT", {"ACGT"}, o);
   ASSERT_EQ(hits.size(), 1u);  // a single run covering every end
   EXPECT_EQ(hits[0].end, 1u);
@@ -412,7 +413,7 @@ TEST(ApproxEngines, BatchedStartsAgainstOracle) {
           trawl::search_options o;
           const auto cp = trawl::approx_detail::compile_pattern(p, 0, trawl::strand::forward, o);
           std::vector<trawl::hit> hits;
-          for (const auto& r : reqs) hits.push_back(trawl::hit{0, r.j + 1, 0, r.score, trawl::strand::forward, 0});
+          for (const auto& r : reqs) hits.push_back(trawl::hit{0, r.j + 1, 0, r.score, trawl::strand::forward});
           auto check = [&](const char* kernel) {
             SCOPED_TRACE(std::string(kernel) + " alpha=" + alpha + " m=" + std::to_string(m) + " k=" +
                          std::to_string(k) + " lo=" + std::to_string(lo));

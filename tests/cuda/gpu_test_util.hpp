@@ -90,7 +90,7 @@ inline void expected_approx(std::string_view p, std::string_view t, std::uint32_
                             std::uint32_t pattern, trawl::strand dir, std::vector<trawl::hit>& out) {
   const std::vector<std::uint32_t> s = oracle::end_scores(p, t);
   auto emit = [&](std::size_t j) {
-    out.push_back(trawl::hit{naive_leftmost(p, t, j, s[j]), j + 1, pattern, s[j], dir, 0});
+    out.push_back(trawl::hit{naive_leftmost(p, t, j, s[j]), j + 1, pattern, s[j], dir});
   };
   for (std::size_t j = 0; j < t.size();) {
     if (s[j] > k) {

@@ -163,7 +163,7 @@ TEST(GpuApprox, Hamming) {
             ++j;
           }
         }
-        want.push_back(hit{best + 1 - p.size(), best + 1, i, s[best], strand::forward, 0});
+        want.push_back(hit{best + 1 - p.size(), best + 1, i, s[best], strand::forward});
       }
     }
     std::sort(want.begin(), want.end(), gputest::key_less_end);

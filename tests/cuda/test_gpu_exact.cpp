@@ -16,7 +16,7 @@ std::vector<hit> expected_exact(const std::vector<std::string>& pats, const std:
     for (int d = 0; d < (both ? 2 : 1); ++d) {
       const std::string p = d ? gputest::rc(pats[i]) : pats[i];
       for (auto s : oracle::naive_find(text, p, fold))
-        out.push_back(hit{s, s + p.size(), i, 0, d ? strand::reverse : strand::forward, 0});
+        out.push_back(hit{s, s + p.size(), i, 0, d ? strand::reverse : strand::forward});
     }
   }
   std::sort(out.begin(), out.end(), gputest::key_less_start);
@@ -84,7 +84,7 @@ TEST(GpuExact, IupacCodesMatchTheirBases) {
     for (std::size_t s = 0; s + pats[i].size() <= text.size(); ++s) {
       bool ok = true;
       for (std::size_t j = 0; j < pats[i].size(); ++j) ok = ok && matches(pats[i][j], text[s + j]);
-      if (ok) want.push_back(hit{s, s + pats[i].size(), i, 0, strand::forward, 0});
+      if (ok) want.push_back(hit{s, s + pats[i].size(), i, 0, strand::forward});
     }
   std::sort(want.begin(), want.end(), gputest::key_less_start);
   trawl::search_options o;

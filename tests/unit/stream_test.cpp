@@ -169,7 +169,7 @@ std::vector<found> exact_oracle(const std::vector<oracle::record>& recs, const s
   for (std::uint64_t r = 0; r < recs.size(); ++r) {
     std::vector<trawl::hit> hs;
     for (std::uint32_t i = 0; i < pats.size(); ++i)
-      for (auto s : oracle::naive_find(recs[r].seq, pats[i])) hs.push_back({s, s + pats[i].size(), i, 0, trawl::strand::forward, 0});
+      for (auto s : oracle::naive_find(recs[r].seq, pats[i])) hs.push_back({s, s + pats[i].size(), i, 0, trawl::strand::forward});
     std::sort(hs.begin(), hs.end(), [](const trawl::hit& a, const trawl::hit& b) {
       return std::tie(a.start, a.pattern) < std::tie(b.start, b.pattern);
     });
@@ -184,7 +184,7 @@ std::vector<found> all_ends_oracle(const std::vector<oracle::record>& recs, cons
   for (std::uint64_t r = 0; r < recs.size(); ++r) {
     const auto sc = oracle::end_scores(p, recs[r].seq);
     for (std::uint64_t j = 0; j < sc.size(); ++j)
-      if (sc[j] <= k) v.push_back({r, {j + 1, j + 1, 0, sc[j], trawl::strand::forward, 0}});
+      if (sc[j] <= k) v.push_back({r, {j + 1, j + 1, 0, sc[j], trawl::strand::forward}});
   }
   return v;
 }

@@ -1,0 +1,77 @@
+// trawl/detail/engine.hpp — the engines behind a trawl::matcher: the interface every CPU, GPU
+// and wrapping engine implements, and the driver (search.cpp) calls. For the library and
+// trawl's own programs (the CLI's MPI engine); not installed and not part of the API (see
+// docs/API.md).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trawl/hit.hpp"
+#include "trawl/search.hpp"
+
+namespace trawl::detail {
+
+/// A cluster hit (approximate search, one hit per cluster) whose cluster a scan's edges cut:
+/// out[index] is the best end so far of a cluster that reaches own_begin (sides bit 0) and/or
+/// own_end - 1 (bit 1), so it may go on in the neighbouring slice. The driver merges the
+/// pieces; callers never see them.
+struct open_mark {
+  std::size_t index = 0;
+  std::uint8_t sides = 0;
+};
+
+/// A compiled pattern set that scans any window of a sequence. Implementations must be safe
+/// to call scan() on from several threads at once.
+class engine {
+ public:
+  virtual ~engine() = default;
+  /// Bytes before an owned range that a scan needs to see (m+k-1 for approximate search).
+  [[nodiscard]] virtual std::size_t lookbehind() const = 0;
+  /// Bytes after an owned range that a scan needs to see (max m - 1 for exact search).
+  [[nodiscard]] virtual std::size_t lookahead() const = 0;
+  [[nodiscard]] virtual hit_key key() const = 0;
+  /// True when every hit a scan appends is of one (pattern, strand), so that in a scan's
+  /// sorted output only the first and the last hit can be open. The driver then summarizes a
+  /// slice without reading its hits. The default makes no such promise.
+  [[nodiscard]] virtual bool one_pattern_strand() const { return false; }
+  /// Appends every hit whose key position p satisfies own_begin <= p < own_end, sorted by
+  /// (key position, pattern, strand, start, end), and an open_mark (indices into `out`,
+  /// ascending) for each cluster hit cut by own_begin or own_end - 1. `seq` is the whole
+  /// sequence and coordinates are sequence offsets; only [own_begin - lookbehind, own_end +
+  /// lookahead) is read.
+  virtual void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+                    std::vector<open_mark>& open) const = 0;
+};
+
+/// Keeps the hits out[i], i >= first, that keep(i) accepts, in order, and the marks of those
+/// kept (their indices moved with them); open[open_first..) are the marks of out[first..).
+template <class Keep>
+void keep_hits(std::vector<hit>& out, std::size_t first, std::vector<open_mark>& open, std::size_t open_first,
+               Keep&& keep) {
+  std::size_t w = first, m = open_first, wm = open_first;
+  for (std::size_t i = first; i < out.size(); ++i) {
+    const bool marked = m < open.size() && open[m].index == i;
+    if (keep(i)) {
+      if (marked) open[wm++] = {w, open[m].sides};
+      out[w++] = out[i];
+    }
+    if (marked) ++m;
+  }
+  out.resize(w);
+  open.resize(wm);
+}
+
+/// The engine for `patterns` under `options` (make_matcher's).
+std::unique_ptr<engine> make_engine(const std::vector<std::string>& patterns, const search_options& options);
+/// The engines of make_exact_matcher, make_iupac_exact_matcher and make_approx_matcher.
+std::unique_ptr<engine> make_exact_engine(const std::vector<std::string>& patterns, const search_options& options);
+std::unique_ptr<engine> make_iupac_exact_engine(const std::vector<std::string>& patterns,
+                                                const search_options& options);
+std::unique_ptr<engine> make_approx_engine(const std::vector<std::string>& patterns, const search_options& options);
+
+}  // namespace trawl::detail
