@@ -94,13 +94,6 @@ struct stream_config {
 /// the streamer fills its pinned buffers: page-aligned parts on every core. For benchmarks.
 void host_fill(void* dst, std::string_view seq, std::size_t pos, std::size_t len, const stream_config& config);
 
-/// Makes the device ready for a streamed search of chunks of `chunk_size` owned bytes (0:
-/// the default) carrying `context` more: its CUDA context and its persistent staging
-/// buffers, so that a search's first chunk does not wait for them. Called ahead of a search
-/// (on a thread of its own, one per device, while the host reads the input); errors are left
-/// for the search itself to meet. Never throws.
-void prepare_device(int device, std::size_t chunk_size, std::size_t context) noexcept;
-
 /// Frees the device's persistent staging buffers (pinned host and device memory); the next
 /// streamed search allocates them again. Never throws.
 void release_staging(int device) noexcept;

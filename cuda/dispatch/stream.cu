@@ -246,21 +246,6 @@ void host_fill(void* dst, std::string_view seq, std::size_t pos, std::size_t len
   pool.wait(*job);
 }
 
-void prepare_device(int device, std::size_t chunk_size, std::size_t context) noexcept {
-  try {
-    select_device(device);
-    TRAWL_CUDA_CHECK(cudaFree(nullptr));  // creates the context
-    const std::shared_ptr<staging> st = staging_registry::instance().get(device);
-    if (st->write_combined || !st->busy.try_lock()) return;  // a search has it already
-    const std::lock_guard<std::mutex> lock(st->busy, std::adopt_lock);
-    const std::size_t chunk = chunk_size != 0 ? chunk_size : kDefaultChunk;
-    st->ensure(kDefaultSlots, chunk + context, std::clamp<std::size_t>(chunk / 16, 4096, std::size_t{1} << 22));
-    TRAWL_CUDA_CHECK(cudaDeviceSynchronize());
-  } catch (...) {
-    // the search meets the same error and reports it
-  }
-}
-
 void release_staging(int device) noexcept {
   if (device < 0) return;
   staging_registry& r = staging_registry::instance();

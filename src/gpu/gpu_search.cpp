@@ -7,7 +7,6 @@
 #include "trawl/gpu.hpp"
 
 #include <algorithm>
-#include <future>
 #include <span>
 #include <thread>
 #include <condition_variable>
@@ -99,12 +98,6 @@ class gpu_matcher final : public trawl::detail::engine {
                                                            : trawl::cuda::exact_plan::engine::filter;
       exact_plan_.slice_length = gpu.slice_length;
     }
-    // The device's context and staging are made ready on a thread of their own while the host
-    // reads the input: on several devices at once, and overlapping the first chunk's read.
-    ready_ = std::async(std::launch::async, [device = gpu.device, chunk = gpu.chunk_size,
-                                             context = lookbehind() + lookahead()] {
-               trawl::cuda::prepare_device(device, chunk, context);
-             }).share();
   }
 
   [[nodiscard]] std::size_t lookbehind() const override {
@@ -117,7 +110,6 @@ class gpu_matcher final : public trawl::detail::engine {
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<trawl::detail::open_mark>& open) const override {
     if (own_begin >= own_end || tasks_.empty()) return;
-    ready_.wait();
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end + lookahead());
     const std::string_view window = seq.substr(from, to - from);
@@ -217,7 +209,6 @@ class gpu_matcher final : public trawl::detail::engine {
   std::vector<approx_detail::compiled_pattern> start_patterns_;  ///< per task, when starts_
   trawl::cuda::approx_plan approx_plan_;
   trawl::cuda::exact_plan exact_plan_;
-  std::shared_future<void> ready_;  ///< the device prepared (trawl::cuda::prepare_device)
 };
 
 }  // namespace
