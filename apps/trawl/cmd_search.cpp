@@ -233,13 +233,12 @@ int run_search(search_args& a) {
   so.slice_size = a.slice_size;
   const bool approximate = a.k > 0 || a.all_ends;
   if (approximate) {
-    check_approx_algorithm(a.algorithm);
-    so.approx_algorithm = a.algorithm;
+    so.approx = parse_approx_algorithm(a.algorithm);
   } else if (a.regex) {
   } else if (a.algorithm != "dp" && a.algorithm.rfind("myers", 0) != 0) {
     so.exact = parse_exact_algorithm(a.algorithm);
   } else {
-    check_approx_algorithm(a.algorithm);
+    parse_approx_algorithm(a.algorithm);  // a known name, though exact search ignores it
   }
   // (-k 0 without --all-ends is exact search whatever else is asked: every occurrence. With
   // --hamming or an approximate engine named it is the same set at distance 0, so a loop over

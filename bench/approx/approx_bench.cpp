@@ -262,7 +262,7 @@ int main(int argc, char** argv) {
         trawl::search_options o;
         o.max_errors = k;
         o.all_ends = k == 0;  // k = 0 still goes to the approximate engines
-        o.approx_algorithm = e;
+        o.approx = trawl::parse_approx_algorithm(e);
         o.starts = a.starts;
         o.slice_size = a.slice;
         o.simd = a.simd;

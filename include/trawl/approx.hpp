@@ -34,27 +34,22 @@
 namespace trawl {
 
 /// Builds the approximate matcher (options.max_errors >= 1, or all_ends). Key = last byte.
-/// options.approx_algorithm picks the engine: "auto" (per pattern: the pigeonhole filter +
+/// options.approx picks the engine: automatic (per pattern: the pigeonhole filter +
 /// Myers verification when its k+1 pieces are >= 5 bytes (>= 8 for m <= 32 on AVX-512) and
 /// there are at most 4 patterns (or m > 64); else, for m <= 32 on a CPU with AVX-512BW or
 /// AVX2, the striped kernel (one pattern over 64 text stripes in 16/32-bit lanes); else SIMD lanes of
-/// (pattern, stripe) jobs for m <= 64; else one-word / blocked Myers), "myers" (same as
-/// auto), "dp" (Sellers' DP reference), or a single engine by name for tests and benchmarks:
-/// "myers-word" (m <= 64), "myers-blocked", "myers-simd" (lanes; options.simd forces avx2 /
-/// avx512 / serial), "myers-striped" (AVX-512BW or AVX2 per options.simd, m <= 32; one-word /
-/// blocked Myers for longer patterns), "myers-filter" (pigeonhole filter wherever it applies, i.e. plain bytes and
+/// (pattern, stripe) jobs for m <= 64; else one-word / blocked Myers), myers (the same), dp
+/// (Sellers' DP reference), or a single engine for tests and benchmarks: myers_word (m <= 64),
+/// myers_blocked, myers_simd (lanes; options.simd forces avx2 / avx512 / serial),
+/// myers_striped (AVX-512BW or AVX2 per options.simd, m <= 32; one-word / blocked Myers for
+/// longer patterns), myers_filter (pigeonhole filter wherever it applies, i.e. plain bytes and
 /// k < m; Myers elsewhere).
 /// Hamming mode always uses the Hamming engine.
 /// Throws trawl::error(invalid_argument) on bad options (k < 0, empty pattern, NUL byte,
-/// unknown algorithm name, a SIMD level this CPU lacks).
+/// a SIMD level this CPU lacks).
 /// Complexity: scan() is O(n·⌈m/64⌉) per pattern (Myers), O(n·m) ("dp").
 std::unique_ptr<matcher> make_approx_matcher(const std::vector<std::string>& patterns,
                                              const search_options& options);
-
-/// Throws trawl::error(invalid_argument) unless `name` is one of the approximate engines that
-/// search_options::approx_algorithm takes (auto, myers, dp, myers-word, myers-blocked,
-/// myers-simd, myers-striped, myers-filter; see make_approx_matcher).
-void check_approx_algorithm(std::string_view name);
 
 /// Leftmost start z of an optimal occurrence of `pattern` ending at j (inclusive) with score
 /// `score` (= score_j): the smallest z >= lo with ED(pattern, text[z..j]) == score, found by

@@ -164,7 +164,7 @@ class hybrid_index {
   /// same ends, clusters, starts and errors), in record coordinates, sorted by record, then as
   /// a search orders hits (start for exact search, end for approximate search), pattern, strand.
   /// Honours max_errors, hamming, ignore_case, iupac, both_strands, all_ends, starts,
-  /// approx_algorithm, threads and device (the scan of the kernel on a GPU when choose_device
+  /// approx, threads and device (the scan of the kernel on a GPU when choose_device
   /// says so for its length); whole_words and whole_lines are refused (invalid_argument).
   /// When every pattern has k < m and m + k <= max_len() (m for hamming), the engines scan
   /// S'' alone and the Kärkkäinen–Ukkonen recursion copies the ends they find into the kept

@@ -46,6 +46,25 @@ class matcher final {
 /// one is an error.
 inline constexpr std::size_t regex_max_line = std::size_t{256} << 10;
 
+/// The approximate search engine (search_options::approx; make_approx_matcher in approx.hpp
+/// says what each does).
+enum class approx_algorithm : std::uint8_t {
+  automatic,      ///< per pattern: the pigeonhole filter, the striped kernel, SIMD lanes or one-word Myers
+  myers,          ///< the same as automatic
+  dp,             ///< Sellers' DP (the reference)
+  myers_word,     ///< one-word Myers (m <= 64)
+  myers_blocked,  ///< blocked Myers
+  myers_simd,     ///< SIMD lanes of (pattern, stripe) jobs (search_options::simd forces a level)
+  myers_striped,  ///< one pattern over 64 text stripes (AVX-512BW or AVX2, m <= 32)
+  myers_filter,   ///< the pigeonhole filter wherever it applies
+};
+
+/// Parses "auto", "myers", "dp", "myers-word", "myers-blocked", "myers-simd", "myers-striped",
+/// "myers-filter"; throws trawl::error(invalid_argument) on any other name.
+approx_algorithm parse_approx_algorithm(std::string_view name);
+/// The name parse_approx_algorithm reads.
+std::string_view to_string(approx_algorithm a) noexcept;
+
 /// Where a search runs.
 enum class device_kind {
   automatic,  ///< the GPU when the work pays for its start-up and one is present (choose_device)
@@ -78,7 +97,7 @@ struct search_options {
   // -- engines --
   exact_algorithm exact = exact_algorithm::automatic;
   simd_level simd = simd_level::automatic;
-  std::string approx_algorithm = "auto";  ///< "myers", "dp" or "auto"
+  approx_algorithm approx = approx_algorithm::automatic;
   // -- parallelism --
   /// Worker threads; 0 = all cores. Workers are oneTBB's, which reads the CPUs it may use
   /// once, from the first thread that uses it: pinned to one CPU at that moment, it keeps

@@ -217,8 +217,7 @@ trawl::search_options make_options(int k, bool hamming, bool ignore_case, bool i
   if (regex && algorithm != "auto") {
     throw trawl::error(trawl::errc::invalid_argument, "regex picks its own engine: algorithm must be \"auto\"");
   } else if (k > 0 || all_ends) {
-    trawl::check_approx_algorithm(algorithm);
-    o.approx_algorithm = algorithm;
+    o.approx = trawl::parse_approx_algorithm(algorithm);
   } else if (algorithm != "auto") {
     o.exact = trawl::parse_exact_algorithm(algorithm);
   }

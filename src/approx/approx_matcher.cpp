@@ -3,6 +3,7 @@
 // all-ends or cluster hits with their leftmost starts. scan() is O(n·⌈m/64⌉) per pattern
 // (Myers) plus O(⌈m/64⌉·(m+k)) per reported hit.
 #include <algorithm>
+#include <utility>
 #include <limits>
 #include <memory>
 
@@ -13,13 +14,27 @@
 
 namespace trawl {
 
-void check_approx_algorithm(std::string_view name) {
-  for (const char* known : {"auto", "myers", "dp", "myers-word", "myers-blocked", "myers-simd", "myers-striped",
-                            "myers-filter"})
-    if (name == known) return;
+namespace {
+constexpr std::pair<approx_algorithm, std::string_view> approx_names[] = {
+    {approx_algorithm::automatic, "auto"},         {approx_algorithm::myers, "myers"},
+    {approx_algorithm::dp, "dp"},                  {approx_algorithm::myers_word, "myers-word"},
+    {approx_algorithm::myers_blocked, "myers-blocked"}, {approx_algorithm::myers_simd, "myers-simd"},
+    {approx_algorithm::myers_striped, "myers-striped"}, {approx_algorithm::myers_filter, "myers-filter"},
+};
+}  // namespace
+
+approx_algorithm parse_approx_algorithm(std::string_view name) {
+  for (const auto& [a, n] : approx_names)
+    if (name == n) return a;
   throw error(errc::invalid_argument,
               "unknown approximate algorithm '" + std::string(name) +
                   "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
+}
+
+std::string_view to_string(approx_algorithm a) noexcept {
+  for (const auto& [x, n] : approx_names)
+    if (x == a) return n;
+  return "auto";
 }
 
 namespace approx_detail {
@@ -265,14 +280,14 @@ class hamming_check final : public end_sink {
 };
 
 engine_kind parse_engine(const search_options& o) {
-  const std::string& a = o.approx_algorithm;
-  check_approx_algorithm(a);
-  if (a == "dp") return engine_kind::dp;
-  if (a == "myers-word") return engine_kind::myers_word;
-  if (a == "myers-blocked") return engine_kind::myers_blocked;
-  if (a == "myers-filter") return engine_kind::pigeon;
-  if (a == "myers-striped") return engine_kind::myers_striped;
-  return engine_kind::myers_lanes;  // auto, myers, myers-simd (auto and myers refined per pattern)
+  switch (o.approx) {
+    case approx_algorithm::dp: return engine_kind::dp;
+    case approx_algorithm::myers_word: return engine_kind::myers_word;
+    case approx_algorithm::myers_blocked: return engine_kind::myers_blocked;
+    case approx_algorithm::myers_filter: return engine_kind::pigeon;
+    case approx_algorithm::myers_striped: return engine_kind::myers_striped;
+    default: return engine_kind::myers_lanes;  // automatic, myers, myers_simd (the first two refined per pattern)
+  }
 }
 
 /// The striped blocked kernels' common entry (scan_myers_blocked_avx512 / _avx2).
@@ -334,18 +349,18 @@ class approx_matcher final : public detail::engine {
       lanes_ = pick_lanes_backend(level);
       // auto on a CPU without SIMD (or forced serial): the plain one-word loop is faster than
       // the serial lanes reference.
-      if (options.approx_algorithm != "myers-simd" && lanes_.kernel == myers_lanes_serial)
+      if (options.approx != approx_algorithm::myers_simd && lanes_.kernel == myers_lanes_serial)
         engine_ = engine_kind::myers_word;
     }
     if (engine_ == engine_kind::myers_striped && !striped_available(options.simd))
-      throw error(errc::invalid_argument, "approx_algorithm \"myers-striped\" needs AVX-512 (F, BW) or AVX2, and a simd level other than serial");
+      throw error(errc::invalid_argument, "approx_algorithm::myers_striped needs AVX-512 (F, BW) or AVX2, and a simd level other than serial");
     // auto: one pattern of m <= 32 at a time over 64 stripes in 16/32-bit lanes where the CPU
     // has AVX-512BW or AVX2; the (pattern, stripe) lanes kernel for the rest of m <= 64.
     if (engine_ == engine_kind::myers_striped ||
-        (engine_ == engine_kind::myers_lanes && options.approx_algorithm != "myers-simd"))
+        (engine_ == engine_kind::myers_lanes && options.approx != approx_algorithm::myers_simd))
       striped_ = pick_striped_kernel(options.simd);
-    if (engine_ == engine_kind::pigeon || options.approx_algorithm == "auto" || options.approx_algorithm == "myers" ||
-        options.approx_algorithm.empty()) {
+    if (engine_ == engine_kind::pigeon || options.approx == approx_algorithm::automatic ||
+        options.approx == approx_algorithm::myers) {
       finder_ = pick_piece_finder(options.simd);
       if (engine_ == engine_kind::pigeon) lanes_ = pick_lanes_backend(options.simd);
     }
@@ -359,7 +374,7 @@ class approx_matcher final : public detail::engine {
       const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(options.max_errors), p.m));
       ks_.push_back(k);
       lookbehind_ = std::max<std::size_t>(lookbehind_, p.m + k - 1);
-      if (engine_ == engine_kind::myers_word && p.m > 64 && options.approx_algorithm == "myers-word")
+      if (engine_ == engine_kind::myers_word && p.m > 64 && options.approx == approx_algorithm::myers_word)
         throw error(errc::invalid_argument, "myers-word needs patterns of at most 64 bytes");
     }
     // The pigeonhole filter: forced, or chosen by auto when its pieces are selective (>= 5

@@ -22,7 +22,7 @@ trawl::search_options opts(const approx_test::engine& e, int k, bool all_ends) {
   trawl::search_options o;
   o.max_errors = k;
   o.all_ends = all_ends;
-  o.approx_algorithm = e.algorithm;
+  o.approx = trawl::parse_approx_algorithm(e.algorithm);
   o.simd = e.simd;
   return o;
 }
@@ -141,7 +141,7 @@ TEST(ApproxEngines, ManyPatternsInLanes) {
       std::vector<trawl::hit> want;
       for (std::size_t i = 0; i < pats.size(); ++i) {
         trawl::search_options od = o;
-        od.approx_algorithm = "dp";
+        od.approx = trawl::approx_algorithm::dp;
         for (trawl::hit h : trawl::approx_search_serial(t, {pats[i]}, od)) {
           h.pattern = static_cast<std::uint32_t>(i);
           want.push_back(h);
@@ -206,7 +206,7 @@ TEST(ApproxEngines, LanesAcrossRounds) {
     for (int k : {1, 2}) {
       trawl::search_options o;
       o.max_errors = k;
-      o.approx_algorithm = "myers-word";
+      o.approx = trawl::approx_algorithm::myers_word;
       const auto want = trawl::approx_end_scores(p, t, o);
       for (const auto& e : engines(m)) {
         if ((e.algorithm != "myers-simd" && e.algorithm != "myers-striped") || e.simd == trawl::simd_level::serial)
@@ -247,9 +247,9 @@ TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
             o.all_ends = true;
             o.ignore_case = icase;
             o.iupac = iupac;
-            o.approx_algorithm = "dp";
+            o.approx = trawl::approx_algorithm::dp;
             const auto want = trawl::approx_end_scores(p, t, o);
-            o.approx_algorithm = "myers-striped";
+            o.approx = trawl::approx_algorithm::myers_striped;
             for (auto level : levels) {
               o.simd = level;
               SCOPED_TRACE("alpha=" + alpha + " m=" + std::to_string(m) + " k=" + std::to_string(k) +
@@ -362,9 +362,9 @@ TEST(ApproxEngines, ByteKernelWithoutVbmi) {
         trawl::search_options o;
         o.max_errors = k;
         o.all_ends = true;
-        o.approx_algorithm = "dp";
+        o.approx = trawl::approx_algorithm::dp;
         const auto want = trawl::approx_end_scores(p, t, o);
-        o.approx_algorithm = "myers-striped";
+        o.approx = trawl::approx_algorithm::myers_striped;
         o.simd = trawl::simd_level::avx512;
         SCOPED_TRACE("alpha=" + alpha + " m=" + std::to_string(m) + " k=" + std::to_string(k));
         ASSERT_EQ(trawl::approx_end_scores(p, t, o), want);
@@ -490,7 +490,7 @@ TEST(ApproxEngines, LongPatternsInABand) {
         trawl::search_options o;
         o.max_errors = k;
         o.all_ends = true;
-        o.approx_algorithm = algo;
+        o.approx = trawl::parse_approx_algorithm(algo);
         const auto hits = trawl::approx_search_serial(t, {p}, o);
         ASSERT_EQ(hits.size(), want.size());
         for (std::size_t i = 0; i < hits.size(); ++i) {
@@ -592,11 +592,12 @@ TEST(ApproxEngines, Errors) {
   o.max_errors = 1;
   EXPECT_THROW(trawl::make_approx_matcher({""}, o), trawl::error);
   EXPECT_THROW(trawl::make_approx_matcher({std::string("A\0C", 3)}, o), trawl::error);
-  o.approx_algorithm = "nope";
-  EXPECT_THROW(trawl::make_approx_matcher({"ACGT"}, o), trawl::error);
-  o.approx_algorithm = "myers-word";
+  EXPECT_THROW(trawl::parse_approx_algorithm("nope"), trawl::error);
+  EXPECT_EQ(trawl::parse_approx_algorithm(trawl::to_string(trawl::approx_algorithm::myers_filter)),
+            trawl::approx_algorithm::myers_filter);
+  o.approx = trawl::approx_algorithm::myers_word;
   EXPECT_THROW(trawl::make_approx_matcher({std::string(65, 'A')}, o), trawl::error);
-  o.approx_algorithm = "auto";
+  o.approx = trawl::approx_algorithm::automatic;
   o.max_errors = -1;
   EXPECT_THROW(trawl::make_approx_matcher({"ACGT"}, o), trawl::error);
 }

@@ -142,7 +142,7 @@ TEST(ApproxModes, HammingManyPatternsEveryEngineAndSlicing) {
           o.hamming = true;
           o.ignore_case = true;
           o.both_strands = both;
-          o.approx_algorithm = e.algorithm;
+          o.approx = trawl::parse_approx_algorithm(e.algorithm);
           o.simd = e.simd;
           o.threads = 2;
           o.slice_size = slice;
@@ -171,7 +171,7 @@ TEST(ApproxModes, IupacAndIgnoreCaseAgainstNaive) {
         o.max_errors = k;
         o.iupac = true;
         o.all_ends = true;
-        o.approx_algorithm = e.algorithm;
+        o.approx = trawl::parse_approx_algorithm(e.algorithm);
         o.simd = e.simd;
         const auto got = trawl::approx_end_scores(p, t, o);
         EXPECT_EQ(got, approx_test::oracle_ends(scores_with(p, t, iupac_match), static_cast<std::uint32_t>(k)));

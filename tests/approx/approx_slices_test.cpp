@@ -93,7 +93,7 @@ TEST(ApproxSlices, SliceInvariance) {
           o.max_errors = k;
           o.all_ends = all_ends;
           o.both_strands = true;
-          o.approx_algorithm = algo;
+          o.approx = trawl::parse_approx_algorithm(algo);
           const auto want = trawl::approx_search_serial(t, {p, q}, o);
           auto mt = trawl::make_approx_matcher({p, q}, o);
           for (std::size_t slice : {1, 2, 3, 7, 64, 1000}) {

@@ -288,7 +288,7 @@ TEST(StreamSearch, EverySourceThreadCountAndChunkSizeGivesTheSameHits) {
     md.label = std::string("approx-") + engine;
     md.pats = {"ACGTACGTAC", recs[3].seq.substr(500, 20)};
     md.o.max_errors = 2;
-    md.o.approx_algorithm = engine;
+    md.o.approx = trawl::parse_approx_algorithm(engine);
     modes.push_back(md);
   }
   mode ends;

@@ -23,7 +23,7 @@ struct end_score {
 };
 
 /// Serial reference for other backends (GPU, SIMD): every j of `text` with score_j <= k for
-/// one pattern (forward strand only), ascending, computed by the engine options.approx_algorithm
+/// one pattern (forward strand only), ascending, computed by the engine options.approx
 /// names (k = options.max_errors; ignore_case / iupac / hamming honored).
 /// Complexity: as make_approx_matcher; memory O(hits).
 std::vector<end_score> approx_end_scores(std::string_view pattern, std::string_view text,
