@@ -249,7 +249,7 @@ int run_search(search_args& a) {
   const bool color = a.color == "always" || (a.color == "auto" && tty && getenv("NO_COLOR") == nullptr);
   print_options po;
   po.align = a.align;
-  po.matching = so;
+  po.matching = so.rules();
   po.color = color;
   po.names = a.pattern_names ? &labels : nullptr;
   po.matched = a.matched;

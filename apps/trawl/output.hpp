@@ -70,7 +70,7 @@ struct print_options {
   out_format format = out_format::tsv;
   bool color = false;
   bool align = false;       ///< add a CIGAR column / field (approximate search)
-  search_options matching;  ///< what "=" means in a CIGAR (ignore_case, iupac, hamming)
+  match_rules matching;     ///< what "=" means in a CIGAR
   /// The pattern column shows these names (--pattern-names) instead of the patterns.
   const std::vector<std::string>* names = nullptr;
   bool matched = false;     ///< add the matched text as a last column / field

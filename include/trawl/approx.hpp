@@ -56,15 +56,15 @@ std::unique_ptr<matcher> make_approx_matcher(const std::vector<std::string>& pat
 /// a reverse bit-parallel global DP over text[max(lo, j+1-m-score) .. j]; returns j + 1 for
 /// the empty substring. Complexity O(⌈m/64⌉·(m + score)).
 std::uint64_t approx_leftmost_start(std::string_view pattern, std::string_view text, std::uint64_t j,
-                                    std::uint32_t score, const search_options& options = {},
+                                    std::uint32_t score, const match_rules& rules = {},
                                     std::uint64_t lo = 0);
 
 /// CIGAR (=, X, I, D run-length, e.g. "10=1X3=") of an optimal global alignment of `pattern`
 /// against `text` (I = byte in the pattern only, D = byte in the text only). Ties prefer
-/// =/X over I over D. ignore_case / iupac decide what "=" means. O(m·n) time and memory;
+/// =/X over I over D. rules.ignore_case / iupac decide what "=" means. O(m·n) time and memory;
 /// throws trawl::error(invalid_argument) when m·n exceeds 2^31 cells.
-/// With options.hamming the alignment is the diagonal (=/X only; lengths must be equal).
-std::string align_cigar(std::string_view pattern, std::string_view text, const search_options& options = {});
+/// With rules.hamming the alignment is the diagonal (=/X only; lengths must be equal).
+std::string align_cigar(std::string_view pattern, std::string_view text, const match_rules& rules = {});
 
 /// Edit distance implied by a CIGAR (count of X, I, D).
 std::uint32_t cigar_errors(std::string_view cigar);

@@ -72,6 +72,14 @@ enum class device_kind {
   gpu,
 };
 
+/// What makes a pattern byte match a text byte, and what an error is (approx.hpp's rules): the
+/// part of search_options that compiling a pattern, aligning it and printing a hit read.
+struct match_rules {
+  bool ignore_case = false;  ///< ASCII case-insensitive
+  bool iupac = false;        ///< IUPAC codes in DNA patterns (N, R, Y, ...) match their base sets
+  bool hamming = false;      ///< substitutions only
+};
+
 /// How a set of patterns is searched. Defaults are exact, forward strand, all cores.
 struct search_options {
   // -- what counts as a hit --
@@ -106,6 +114,8 @@ struct search_options {
   std::size_t slice_size = 0;   ///< owned bytes per slice; 0 = automatic
   std::uint64_t max_hits = 0;   ///< stop after this many hits in a sequence (an input, for search_input); 0 = no limit
   device_kind device = device_kind::automatic;
+
+  [[nodiscard]] match_rules rules() const noexcept { return {ignore_case, iupac, hamming}; }
 };
 
 /// The device that a search of `patterns` patterns (options.both_strands: twice as many

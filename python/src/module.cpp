@@ -155,7 +155,7 @@ std::vector<std::string> oriented(const std::vector<std::string>& patterns) {
 class collect_sink final : public trawl::search_sink {
  public:
   collect_sink(columns& out, std::vector<std::string>& records, const std::vector<std::string>* aligned,
-               const trawl::search_options& matching)
+               const trawl::match_rules& matching)
       : out_(out), records_(records), aligned_(aligned), matching_(matching) {}
 
   void begin_record(const trawl::record_info& r) override {
@@ -194,7 +194,7 @@ class collect_sink final : public trawl::search_sink {
   columns& out_;
   std::vector<std::string>& records_;
   const std::vector<std::string>* aligned_;
-  const trawl::search_options& matching_;
+  trawl::match_rules matching_;
   std::string window_;
   std::uint64_t base_ = 0;
 };
@@ -256,7 +256,7 @@ nb::dict search(nb::handle patterns_obj, nb::handle text_obj, std::optional<std:
     trawl::io::source input = path ? trawl::io::source::open(*path)
                                    : trawl::io::source::from_memory(text->get(), "<text>");
     const trawl::search_plan plan = trawl::plan_search(chosen, patterns.size(), input, stream, gpu.devices.size());
-    collect_sink sink(cols, records, align ? &aligned : nullptr, options);
+    collect_sink sink(cols, records, align ? &aligned : nullptr, options.rules());
     if (plan.device == trawl::device_kind::gpu) {
       const auto m = trawl::gpu::make_matcher(patterns, plan.options, gpu);
       trawl::search_input(*m, input, plan.options, plan.stream, sink);
@@ -524,11 +524,7 @@ NB_MODULE(_trawl, m) {
   });
   m.def("align", [](nb::handle pattern, nb::handle text, bool ignore_case, bool iupac, bool hamming) {
     const text_view p(pattern), t(text);
-    trawl::search_options o;
-    o.ignore_case = ignore_case;
-    o.iupac = iupac;
-    o.hamming = hamming;
-    return trawl::align_cigar(p.get(), t.get(), o);
+    return trawl::align_cigar(p.get(), t.get(), trawl::match_rules{ignore_case, iupac, hamming});
   });
   m.def("gpu_count", [] { return trawl::gpu::device_count(); });
   m.def("offtarget", &offtarget, "guide_bytes"_a.none(), "pairs"_a, "text"_a.none(), "path"_a.none(), "index"_a.none(),

@@ -110,13 +110,13 @@ void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint6
 namespace trawl {
 
 std::uint64_t approx_leftmost_start(std::string_view pattern, std::string_view text, std::uint64_t j,
-                                    std::uint32_t score, const search_options& options, std::uint64_t lo) {
+                                    std::uint32_t score, const match_rules& options, std::uint64_t lo) {
   if (j >= text.size() || lo > j + 1) throw error(errc::invalid_argument, "end position outside the text");
   auto p = approx_detail::compile_pattern(pattern, 0, strand::forward, options);
   return approx_detail::leftmost_start(p, text, j, score, lo);
 }
 
-std::string align_cigar(std::string_view pattern, std::string_view text, const search_options& options) {
+std::string align_cigar(std::string_view pattern, std::string_view text, const match_rules& options) {
   const std::size_t m = pattern.size(), n = text.size();
   if (m == 0) return n == 0 ? std::string{} : std::to_string(n) + "D";
   const auto p = approx_detail::compile_pattern(pattern, 0, strand::forward, options);

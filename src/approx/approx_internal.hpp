@@ -36,9 +36,8 @@ struct compiled_pattern {
   }
 };
 
-/// Checks a pattern (non-empty, no NUL) and builds its Peq under options' matching rules.
-compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, strand dir,
-                                 const search_options& options);
+/// Checks a pattern (non-empty, no NUL) and builds its Peq under `rules` (case, IUPAC).
+compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, strand dir, const match_rules& rules);
 
 struct lane_hit;
 

@@ -366,9 +366,9 @@ class approx_matcher final : public detail::engine {
     }
     for (std::size_t i = 0; i < patterns.size(); ++i) {
       const auto idx = static_cast<std::uint32_t>(i);
-      pats_.push_back(compile_pattern(patterns[i], idx, strand::forward, options));
+      pats_.push_back(compile_pattern(patterns[i], idx, strand::forward, options.rules()));
       if (options.both_strands)
-        pats_.push_back(compile_pattern(reverse_complement(patterns[i]), idx, strand::reverse, options));
+        pats_.push_back(compile_pattern(reverse_complement(patterns[i]), idx, strand::reverse, options.rules()));
     }
     for (const compiled_pattern& p : pats_) {
       const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(options.max_errors), p.m));

@@ -84,7 +84,7 @@ bool for_each_optimal_substring(std::string_view x, std::string_view y, const be
   // with an empty y it is the only substring).
   if (r.distance == x.size() && !occurrence(0, 0)) return false;
   if (y.empty()) return true;
-  const approx_detail::compiled_pattern p = approx_detail::compile_pattern(x, 0, strand::forward, search_options{});
+  const approx_detail::compiled_pattern p = approx_detail::compile_pattern(x, 0, strand::forward, match_rules{});
   std::vector<std::uint64_t> starts;
   std::uint64_t last_end = 0;  // r may list an end once per start already (every_start)
   for (const hit& h : r.occurrences) {

@@ -72,7 +72,7 @@ bool best_bound_unneeded(std::size_t m, std::size_t piece, simd_level simd) {
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
                             std::uint32_t bound, simd_level simd) {
   const best_kernels ks = kernels(simd);
-  const compiled_pattern p = compile_pattern(x, 0, strand::forward, search_options{});
+  const compiled_pattern p = compile_pattern(x, 0, strand::forward, match_rules{});
   min_sink sink;
   const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(bound, p.m));
   if (p.m <= 32 && ks.striped != nullptr) {

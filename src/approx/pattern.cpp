@@ -14,7 +14,7 @@ unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_ca
 unsigned char upper(unsigned char c) { return (c >= 'a' && c <= 'z') ? static_cast<unsigned char>(c - 32) : c; }
 
 /// Every text byte that pattern byte `pc` matches.
-std::array<bool, 256> match_set(unsigned char pc, const search_options& options) {
+std::array<bool, 256> match_set(unsigned char pc, const match_rules& options) {
   std::array<bool, 256> set{};
   set[pc] = true;
   if (options.ignore_case) set[lower(pc)] = set[upper(pc)] = true;
@@ -34,8 +34,7 @@ std::array<bool, 256> match_set(unsigned char pc, const search_options& options)
 
 }  // namespace
 
-compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, strand dir,
-                                 const search_options& options) {
+compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, strand dir, const match_rules& options) {
   if (bytes.empty()) throw error(errc::invalid_argument, "empty pattern");
   if (bytes.find('\0') != std::string_view::npos)
     throw error(errc::invalid_argument, "pattern " + std::to_string(index + 1) + " contains a NUL byte");

@@ -84,7 +84,7 @@ class gpu_matcher final : public trawl::detail::engine {
     clusters_ = approx_ && !options.all_ends;
     starts_ = options.starts && approx_ && !hamming_;
     if (starts_)  // the CPU's start finder (align.cpp), on each task's text as the device matches it
-      for (const task& t : tasks_) start_patterns_.push_back(approx_detail::compile_pattern(t.text, 0, strand::forward, options));
+      for (const task& t : tasks_) start_patterns_.push_back(approx_detail::compile_pattern(t.text, 0, strand::forward, options.rules()));
     if (approx_ || iupac_) {
       eq_ = detail::match_table(options);
       approx_plan_ = detail::make_approx_plan(tasks_, eq_, approx_ ? k_ : 0, hamming_);
@@ -333,7 +333,7 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
                                                                      : trawl::cuda::best_engine::myers;
   trawl::cuda::best_ends ends = trawl::cuda::best_substring_ends(x, y, engine, gpu.slice_length, gpu.device);
   result.distance = ends.distance;
-  const auto p = approx_detail::compile_pattern(x, 0, strand::forward, search_options{});
+  const auto p = approx_detail::compile_pattern(x, 0, strand::forward, match_rules{});
   result.occurrences.resize(ends.ends.size());
   parallel_for(ends.ends.size(), [&](std::size_t i) {
     const std::uint64_t j = ends.ends[i];

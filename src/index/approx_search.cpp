@@ -227,7 +227,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
         std::string text;
         ix.extract_into(rs + w0, h.end - w0, text);
         const std::string p = h.dir == strand::forward ? patterns[h.pattern] : reverse_complement(patterns[h.pattern]);
-        h.start = w0 + approx_leftmost_start(p, text, h.end - 1 - w0, h.errors, search);
+        h.start = w0 + approx_leftmost_start(p, text, h.end - 1 - w0, h.errors, search.rules());
       });
     });
   }

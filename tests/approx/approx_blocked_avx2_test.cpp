@@ -55,7 +55,7 @@ TEST(ApproxBlockedAvx2, KernelsAgainstOracle) {
     for (const std::size_t m : pattern_lengths) {
       const std::string p = approx_test::random_pattern(rng, m, alphabet(a));
       const std::string t = make_text(rng, p, a);
-      const ad::compiled_pattern cp = ad::compile_pattern(p, 0, trawl::strand::forward, trawl::search_options{});
+      const ad::compiled_pattern cp = ad::compile_pattern(p, 0, trawl::strand::forward, trawl::match_rules{});
       ASSERT_EQ(ad::blocked_stripes_coded_avx2(cp), a != 2);
       const std::size_t from = 37, report_from = from + 5 + rng() % 100, to = t.size() - rng() % 100;
       const auto scores = oracle::end_scores(p, std::string_view(t).substr(from));  // scores[j - from]
@@ -83,7 +83,7 @@ TEST(ApproxBlockedAvx2, DeclinesShortRangesAndPatterns) {
   const std::string t = oracle::random_text(rng, 20000, "ACGT");
   for (const std::size_t m : {std::size_t{64}, std::size_t{65}, std::size_t{300}}) {
     const std::string p = approx_test::random_pattern(rng, m, "ACGT");
-    const ad::compiled_pattern cp = ad::compile_pattern(p, 0, trawl::strand::forward, trawl::search_options{});
+    const ad::compiled_pattern cp = ad::compile_pattern(p, 0, trawl::strand::forward, trawl::match_rules{});
     const auto k = static_cast<std::uint32_t>(m / 4);
     ad::vector_sink scan, best;
     EXPECT_EQ(ad::scan_myers_blocked_avx2(cp, t, 0, 0, t.size(), k, scan), m == 65) << m;

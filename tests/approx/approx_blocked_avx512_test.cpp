@@ -91,7 +91,7 @@ TEST(ApproxBlockedAvx512, KernelsAgainstOracle) {
       const std::string t = make_text(rng, p, a);
       trawl::search_options o;
       o.ignore_case = a.ignore_case;
-      const ad::compiled_pattern cp = ad::compile_pattern(p, 0, trawl::strand::forward, o);
+      const ad::compiled_pattern cp = ad::compile_pattern(p, 0, trawl::strand::forward, o.rules());
       const std::size_t from = 37, report_from = from + 5 + rng() % 100, to = t.size() - rng() % 100;
       const auto scores = a.ignore_case ? oracle::end_scores(lowered(p), lowered(t).substr(from))
                                         : oracle::end_scores(p, std::string_view(t).substr(from));  // [j - from]

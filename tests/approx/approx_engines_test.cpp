@@ -411,7 +411,7 @@ TEST(ApproxEngines, BatchedStartsAgainstOracle) {
           for (std::uint64_t j = lo; j < t.size() && reqs.size() < 150; ++j)
             if (scores[j - lo] <= static_cast<std::uint32_t>(k)) reqs.push_back({j, scores[j - lo]});
           trawl::search_options o;
-          const auto cp = trawl::approx_detail::compile_pattern(p, 0, trawl::strand::forward, o);
+          const auto cp = trawl::approx_detail::compile_pattern(p, 0, trawl::strand::forward, o.rules());
           std::vector<trawl::hit> hits;
           for (const auto& r : reqs) hits.push_back(trawl::hit{0, r.j + 1, 0, r.score, trawl::strand::forward});
           auto check = [&](const char* kernel) {

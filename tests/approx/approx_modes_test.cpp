@@ -221,7 +221,7 @@ TEST(ApproxModes, Cigar) {
   EXPECT_EQ(trawl::align_cigar("", "AC"), "2D");
   trawl::search_options o;
   o.iupac = true;
-  EXPECT_EQ(trawl::align_cigar("ANGT", "acgt", o), "4=");
+  EXPECT_EQ(trawl::align_cigar("ANGT", "acgt", o.rules()), "4=");
   std::mt19937_64 rng(14);
   for (int r = 0; r < 200; ++r) {
     const std::string a = oracle::random_text(rng, rng() % 40, "ACGT");

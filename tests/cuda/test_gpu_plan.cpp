@@ -22,7 +22,7 @@ TEST(GpuPlan, StartPatternsMatchAsTheDevice) {
       const auto tasks = trawl::gpu::detail::make_tasks({"ACGTNRY", "acgtn", "hello"}, o);
       const auto eq = trawl::gpu::detail::match_table(o);
       for (const auto& t : tasks) {
-        const auto cp = trawl::approx_detail::compile_pattern(t.text, 0, trawl::strand::forward, o);
+        const auto cp = trawl::approx_detail::compile_pattern(t.text, 0, trawl::strand::forward, o.rules());
         for (unsigned c = 0; c < 256; ++c)
           for (std::size_t i = 0; i < t.text.size(); ++i)
             ASSERT_EQ(cp.match(i, static_cast<unsigned char>(c)),
