@@ -70,9 +70,8 @@ class exact_searcher {
   [[nodiscard]] std::size_t size() const noexcept;
   [[nodiscard]] exact_algorithm algorithm() const noexcept;
 
-  struct impl;
-
  private:
+  struct impl;
   std::unique_ptr<impl> impl_;
 };
 

@@ -38,6 +38,7 @@ namespace trawl::index {
 
 namespace detail {
 struct index_access;  // trawl/detail/testing.hpp
+struct index_impl;    // the index's data (src/index/index_impl.hpp)
 }
 
 /// Which locate engine runs the secondary-occurrence recursion.
@@ -185,9 +186,8 @@ class hybrid_index {
   /// catches a file that is inconsistent however it was made, so that its answers can be trusted.
   [[nodiscard]] std::string verify(std::optional<std::string_view> source = std::nullopt) const;
 
-  struct impl;
-
  private:
+  using impl = detail::index_impl;
   friend struct detail::index_access;
   explicit hybrid_index(std::unique_ptr<impl> p);
   std::unique_ptr<impl> impl_;

@@ -86,9 +86,8 @@ class source {
   /// compressed regular file (text and DNA compress 3-5x), 0 when unknown (pipes).
   [[nodiscard]] std::uint64_t expected_size() const noexcept;
 
-  struct impl;
-
  private:
+  struct impl;
   std::unique_ptr<impl> impl_;
 };
 
@@ -116,9 +115,8 @@ class input_buffer {
   [[nodiscard]] bool is_mapped() const noexcept;
   [[nodiscard]] bool was_compressed() const noexcept;
 
-  struct impl;
-
  private:
+  struct impl;
   std::unique_ptr<impl> impl_;
 };
 

@@ -84,9 +84,9 @@ std::string cache_id() {
 
 /// Checks the section: its sizes, the BWT's symbols and the samples (a permutation of the
 /// sampled text positions).
-hybrid_index::impl::fm_section check_section(std::string_view body, std::uint32_t kind, std::uint64_t rows,
+detail::index_impl::fm_section check_section(std::string_view body, std::uint32_t kind, std::uint64_t rows,
                                              std::uint32_t sigma, std::uint64_t s) {
-  hybrid_index::impl::fm_section out;
+  detail::index_impl::fm_section out;
   out.kind = kind;
   out.rows = rows;
   file::reader r{body, 0};
@@ -124,7 +124,7 @@ hybrid_index::impl::fm_section check_section(std::string_view body, std::uint32_
 /// Builds the FM-index of a checked section in place (csa_wt's ISA support points into its own
 /// SA samples, so a built one must not be moved).
 template <class Csa>
-void build_one(const hybrid_index::impl::fm_section& sec, fm_variant& fm) {
+void build_one(const detail::index_impl::fm_section& sec, fm_variant& fm) {
   constexpr std::uint64_t s = Csa::sa_sample_dens;
   const std::uint64_t rows = sec.rows;
   // the BWT, with the sentinel (symbol 0) put back at its row
@@ -164,7 +164,7 @@ void write_fm(const fm_variant& fm, std::string& out) {
       fm);
 }
 
-hybrid_index::impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows,
+detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows,
                                        std::uint32_t sigma) {
   if (rows < 2) bad("FM-index of an empty S''");
   if (kind > 2) bad("FM-index kind unknown");
@@ -172,7 +172,7 @@ hybrid_index::impl::fm_section read_fm(std::string_view body, std::uint32_t kind
   return check_section(body, kind, rows, sigma, s);
 }
 
-void build_fm(const hybrid_index::impl::fm_section& section, fm_variant& fm) {
+void build_fm(const detail::index_impl::fm_section& section, fm_variant& fm) {
   if (section.kind == 2) build_one<fm_byte_small>(section, fm);
   else if (section.kind == 1) build_one<fm_int>(section, fm);
   else build_one<fm_byte>(section, fm);

@@ -84,7 +84,7 @@ void load_ints(std::string_view bytes, sdsl::int_vector<>& v, const char* name) 
   if (r.left() != 0) bad(std::string("section '") + name + "' has trailing bytes");
 }
 
-std::string meta_bytes(const hybrid_index::impl& ix) {
+std::string meta_bytes(const detail::index_impl& ix) {
   std::string m;
   put<std::uint32_t>(m, fm_layout_code);
   put<std::uint64_t>(m, ix.s2_len);
@@ -105,7 +105,7 @@ std::string meta_bytes(const hybrid_index::impl& ix) {
   return m;
 }
 
-std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::impl& ix) {
+std::vector<std::pair<std::uint32_t, std::string>> sections(const detail::index_impl& ix) {
   std::vector<std::pair<std::uint32_t, std::string>> s;
   s.emplace_back(sec_meta, meta_bytes(ix));
   s.emplace_back(sec_kept_starts, ef_bytes(ix.kept_starts));
@@ -123,7 +123,7 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const hybrid_index::
 
 }  // namespace
 
-std::string serialize_index(const hybrid_index::impl& ix) {
+std::string serialize_index(const detail::index_impl& ix) {
   const auto secs = sections(ix);
   std::string out;
   out.append(magic, 8);
@@ -152,7 +152,7 @@ std::string serialize_index(const hybrid_index::impl& ix) {
   return out;
 }
 
-void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
+void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
   reader r{bytes, 8};
   const auto version = r.get<std::uint32_t>();
@@ -273,7 +273,7 @@ void deserialize_index(std::string_view bytes, hybrid_index::impl& ix) {
   else ix.fm = std::monostate{};
 }
 
-std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const hybrid_index::impl& ix) {
+std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const detail::index_impl& ix) {
   std::lock_guard lock(ix.file_parts_mutex);
   if (ix.file_parts.empty())
     for (const auto& [id, b] : sections(ix)) ix.file_parts.emplace_back(section_names[id], b.size());

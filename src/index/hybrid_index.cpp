@@ -23,7 +23,7 @@ namespace {
 
 /// Calls f(csa) on the FM-index that S'' uses.
 template <class F>
-decltype(auto) with_fm(const hybrid_index::impl& ix, F&& f) {
+decltype(auto) with_fm(const detail::index_impl& ix, F&& f) {
   const fm_variant& fm = ix.fm_index();
   if (const auto* b = std::get_if<fm_byte>(&fm)) return f(*b);
   if (const auto* s = std::get_if<fm_byte_small>(&fm)) return f(*s);
@@ -32,7 +32,7 @@ decltype(auto) with_fm(const hybrid_index::impl& ix, F&& f) {
 
 /// S''[b, b + len) read from the FM-index (an LF walk from an ISA sample) into out; `buf` is
 /// scratch.
-void fm_extract(const hybrid_index::impl& ix, std::uint64_t b, std::uint64_t len, char* out,
+void fm_extract(const detail::index_impl& ix, std::uint64_t b, std::uint64_t len, char* out,
                 std::vector<std::uint64_t>& buf) {
   buf.resize(len);
   with_fm(ix, [&](const auto& csa) { sdsl::extract(csa, b, b + len - 1, buf.begin()); });
@@ -72,12 +72,12 @@ void sort_positions(std::vector<std::uint64_t>& v, std::uint64_t n) {
 
 // ---- small helpers of impl ------------------------------------------------------------
 
-bool hybrid_index::impl::is_primary(std::uint64_t x, std::uint64_t m) const {
+bool detail::index_impl::is_primary(std::uint64_t x, std::uint64_t m) const {
   const std::uint64_t k = kept_starts.count_below(x + 1);
   return k == 0 || x + m > kept_end(k - 1);
 }
 
-std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
+std::uint64_t detail::index_impl::sources_upto(std::uint64_t x) const {
   // Sampled binary search (every by_src_block-th source start), then one block; both
   // branch-free (the outcome of each comparison is unpredictable) and written with inlined
   // operator[] reads (int_vector iterators and size() cost a call and a division each).
@@ -97,7 +97,7 @@ std::uint64_t hybrid_index::impl::sources_upto(std::uint64_t x) const {
   return j;
 }
 
-std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view pattern, bool parallel) const {
+std::vector<std::uint64_t> detail::index_impl::primaries(std::string_view pattern, bool parallel) const {
   std::vector<std::uint64_t> out;
   const std::uint64_t m = pattern.size();
   if (m == 0 || m > n || s2_len == 0) return out;
@@ -157,7 +157,7 @@ std::vector<std::uint64_t> hybrid_index::impl::primaries(std::string_view patter
   return out;
 }
 
-void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::string& out) const {
+void detail::index_impl::extract_into(std::uint64_t x, std::uint64_t len, std::string& out) const {
   // Work list of (text start, length, offset in the result); a piece inside a copied phrase
   // maps to its source (strictly to the left), a piece inside S'' is read from the FM-index.
   const std::size_t base = out.size();
@@ -193,7 +193,7 @@ void hybrid_index::impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
   }
 }
 
-const fm_variant& hybrid_index::impl::fm_index() const {
+const fm_variant& detail::index_impl::fm_index() const {
   std::call_once(fm_once, [this] {
     if (fm_file) build_fm(*fm_file, fm);
   });
@@ -205,7 +205,7 @@ namespace {
 /// S'' from a checked FM-index section, without its wavelet tree: LF of every row from one
 /// pass over the BWT, then from every sampled row (text position v) s steps back, S''[v-s, v),
 /// all walks in parallel; the tail after the last sample from the sentinel's suffix (row 0).
-std::string decode_section(const hybrid_index::impl::fm_section& sec, std::uint64_t s,
+std::string decode_section(const detail::index_impl::fm_section& sec, std::uint64_t s,
                            const std::array<std::uint8_t, 256>& unmap) {
   const std::uint64_t rows = sec.rows;
   const auto symbol = [&](std::uint64_t row) -> unsigned {  // 0 = the sentinel, else byte + 1
@@ -236,7 +236,7 @@ std::string decode_section(const hybrid_index::impl::fm_section& sec, std::uint6
 
 }  // namespace
 
-const std::string& hybrid_index::impl::s2_text() const {
+const std::string& detail::index_impl::s2_text() const {
   std::call_once(s2_once, [this] {
     if (fm_file && fm_file->rows <= std::uint64_t{0xffffffff}) {
       const std::uint64_t s = fm_file->kind == 2 ? fm_byte_small::sa_sample_dens : fm_byte::sa_sample_dens;
@@ -260,10 +260,10 @@ const std::string& hybrid_index::impl::s2_text() const {
 
 namespace {
 
-std::unique_ptr<hybrid_index::impl> build_impl(std::string_view text, const build_options& opt) {
+std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const build_options& opt) {
   if (opt.max_len < 1 || opt.max_len > 4096)
     throw error(errc::invalid_argument, "index: build_options::max_len must be between 1 and 4096");
-  auto ix = std::make_unique<hybrid_index::impl>();
+  auto ix = std::make_unique<detail::index_impl>();
   const std::uint64_t n = text.size();
   ix->n = n;
   ix->max_len = opt.max_len;

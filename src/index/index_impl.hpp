@@ -103,7 +103,7 @@ struct ef_set {
 /// Every by_src_block-th source start is sampled for the predecessor search.
 inline constexpr std::uint64_t by_src_block = 16;
 
-struct hybrid_index::impl {
+struct detail::index_impl {
   // -- shape --
   std::uint64_t n = 0;
   std::uint64_t z = 0;
@@ -246,23 +246,23 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> s2_segments(const std::vect
 
 // -- locate engines (locate_serial.cpp, locate_parallel.cpp) --
 /// All occurrences from `prim` (the primaries of a pattern of length m), unsorted.
-std::vector<std::uint64_t> locate_serial(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
+std::vector<std::uint64_t> locate_serial(const detail::index_impl& ix, const std::vector<std::uint64_t>& prim,
                                          std::uint64_t m);
 /// The parallel engines find the primaries themselves (in parallel) and return all
 /// occurrences sorted.
-std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, std::string_view pattern, unsigned threads);
-std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, std::string_view pattern, unsigned threads);
+std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, std::string_view pattern, unsigned threads);
+std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::string_view pattern, unsigned threads);
 
 // -- file format (format.cpp) --
-std::string serialize_index(const hybrid_index::impl& ix);
-void deserialize_index(std::string_view bytes, hybrid_index::impl& ix);
+std::string serialize_index(const detail::index_impl& ix);
+void deserialize_index(std::string_view bytes, detail::index_impl& ix);
 /// The FM-index section (fm_store.cpp): its primary data out, everything rebuilt and checked in.
 void write_fm(const fm_variant& fm, std::string& out);
 /// Checks an FM-index section (kind: as fm_section::kind) and returns it unbuilt.
-hybrid_index::impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma);
+detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma);
 /// Builds the FM-index of a checked section into `fm`.
-void build_fm(const hybrid_index::impl::fm_section& section, fm_variant& fm);
+void build_fm(const detail::index_impl::fm_section& section, fm_variant& fm);
 /// Serialized size of each part, for info().
-std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const hybrid_index::impl& ix);
+std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const detail::index_impl& ix);
 
 }  // namespace trawl::index

@@ -21,10 +21,10 @@ struct ku_item {
 };
 
 /// The root item of occurrence x.
-inline ku_item ku_root(const hybrid_index::impl& ix, std::uint64_t x) { return {x, 0, ix.sources_upto(x)}; }
+inline ku_item ku_root(const detail::index_impl& ix, std::uint64_t x) { return {x, 0, ix.sources_upto(x)}; }
 
 /// Expands `it`: appends a found occurrence to `out` and its follow-up items to `stack`.
-inline void ku_step(const hybrid_index::impl& ix, std::uint64_t m, const ku_item& it, std::vector<ku_item>& stack,
+inline void ku_step(const detail::index_impl& ix, std::uint64_t m, const ku_item& it, std::vector<ku_item>& stack,
                     std::vector<std::uint64_t>& out) {
   if (it.lo >= it.hi) return;
   const std::uint64_t j = ix.furthest_source(it.lo, it.hi - 1);

@@ -47,7 +47,7 @@ std::vector<std::uint64_t> merge_sorted(tbb::task_arena& arena, const std::vecto
 
 }  // namespace
 
-std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, std::string_view pattern, unsigned threads) {
+std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, std::string_view pattern, unsigned threads) {
   const unsigned nt = resolve_threads(threads);
   const std::uint64_t m = pattern.size();
   tbb::task_arena arena(static_cast<int>(nt));
@@ -80,7 +80,7 @@ std::vector<std::uint64_t> locate_static_chunks(const hybrid_index::impl& ix, st
   return merge_sorted(arena, ptrs);
 }
 
-std::vector<std::uint64_t> locate_balanced(const hybrid_index::impl& ix, std::string_view pattern, unsigned threads) {
+std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::string_view pattern, unsigned threads) {
   const unsigned nt = resolve_threads(threads);
   const std::uint64_t m = pattern.size();
   tbb::task_arena arena(static_cast<int>(nt));

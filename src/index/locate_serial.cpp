@@ -6,7 +6,7 @@
 
 namespace trawl::index {
 
-std::vector<std::uint64_t> locate_serial(const hybrid_index::impl& ix, const std::vector<std::uint64_t>& prim,
+std::vector<std::uint64_t> locate_serial(const detail::index_impl& ix, const std::vector<std::uint64_t>& prim,
                                          std::uint64_t m) {
   std::vector<std::uint64_t> out(prim);
   std::vector<ku_item> stack;

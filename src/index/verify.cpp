@@ -9,7 +9,7 @@ namespace {
 /// S'' decoded from the FM-index by one LF walk from the row of the sentinel suffix, checking
 /// the walk is one cycle through every row and every row's sampling. "" or what is wrong.
 template <class Csa>
-std::string decode_s2(const Csa& csa, const hybrid_index::impl& ix, std::string& s2) {
+std::string decode_s2(const Csa& csa, const detail::index_impl& ix, std::string& s2) {
   constexpr bool is_int = std::is_same_v<Csa, fm_int>;
   constexpr std::uint64_t s = Csa::sa_sample_dens;
   const std::uint64_t rows = csa.size();
