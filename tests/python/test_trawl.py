@@ -460,8 +460,16 @@ def test_reverse_complement():
 @pytest.mark.parametrize("device", ["gpu", "gpu:0,0"])
 def test_gpu_equals_cpu(device):
     rng = random.Random(21)
-    text = rand_dna(rng, 1 << 20)
+    text = bytearray(rand_dna(rng, 1 << 20))
     guides = [rand_dna(rng, 23) for _ in range(16)]
+    for g in guides:  # each guide 8 times, with up to 3 substitutions, on either strand
+        for _ in range(8):
+            site = bytearray(g if rng.random() < 0.5 else oracle.revcomp(g))
+            for _ in range(rng.randint(0, 3)):
+                site[rng.randrange(len(site))] = ord(rng.choice("ACGT"))
+            at = rng.randrange(len(text) - len(site))
+            text[at:at + len(site)] = site
+    text = bytes(text)
     cpu = trawl.search(guides, text, k=3, both_strands=True, device="cpu")
     gpu = trawl.search(guides, text, k=3, both_strands=True, device=device)
     assert len(cpu) > 0 and as_tuples(gpu) == as_tuples(cpu)
