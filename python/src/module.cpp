@@ -272,7 +272,7 @@ nb::dict search(nb::handle patterns_obj, nb::handle text_obj, std::optional<std:
 
 nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool hamming, bool ignore_case, bool iupac,
                      bool both_strands, bool all_ends, bool whole_words, bool whole_lines, bool regex,
-                     unsigned threads, const std::string& algorithm) {
+                     unsigned threads, const std::string& device, const std::string& algorithm) {
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
   const trawl::search_options options = make_options(k, hamming, ignore_case, iupac, both_strands, all_ends,
                                                      whole_words, whole_lines, regex, threads, 0, algorithm);
@@ -311,7 +311,7 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
       begin[texts.size()] = joined.size();
       const bool approximate = options.max_errors > 0 || options.all_ends;
       std::size_t t = 0;
-      trawl::search_sequence(*m, joined, options, [&](std::span<const trawl::hit> hs) {
+      const auto add = [&](std::span<const trawl::hit> hs) {
         for (trawl::hit h : hs) {
           const std::uint64_t key = approximate ? h.end - 1 : h.start;
           while (begin[t + 1] <= key) ++t;
@@ -321,7 +321,14 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
           cols.add(h, static_cast<std::uint32_t>(t));
         }
         return true;
-      });
+      };
+      trawl::gpu::gpu_options gpu;
+      trawl::search_options chosen = options;
+      chosen.device = trawl::gpu::parse_device(device, gpu);
+      if (trawl::choose_device(chosen, patterns.size(), joined.size()) == trawl::device_kind::gpu)
+        trawl::gpu::search_sequence(patterns, joined, options, add, gpu);
+      else
+        trawl::search_sequence(*m, joined, options, add);
     } else {
       // Blocks of texts scanned whole on the workers; their hits are joined in text order.
       constexpr std::size_t block = 256;
@@ -516,7 +523,7 @@ NB_MODULE(_trawl, m) {
         "threads"_a, "device"_a, "max_hits"_a, "format"_a, "algorithm"_a);
   m.def("search_many", &search_many, "patterns"_a, "texts"_a, "k"_a, "hamming"_a, "ignore_case"_a, "iupac"_a,
         "both_strands"_a, "all_ends"_a, "whole_words"_a, "whole_lines"_a, "regex"_a, "threads"_a,
-        "algorithm"_a);
+        "device"_a, "algorithm"_a);
   m.def("best", &best, "x"_a, "y"_a, "every_start"_a, "threads"_a, "device"_a);
   m.def("reverse_complement", [](nb::handle s) {
     const text_view v(s);

@@ -215,14 +215,16 @@ def search(patterns: Patterns, text: Union[Text, os.PathLike], *, k: int = 0, bo
 def search_many(patterns: Patterns, texts: Sequence[Text], *, k: int = 0, both_strands: bool = False,
                 iupac: bool = False, hamming: bool = False, all_ends: bool = False, ignore_case: bool = False,
                 whole_words: bool = False, whole_lines: bool = False, regex: bool = False,
-                threads: Optional[int] = None, algorithm: str = "auto") -> Hits:
+                threads: Optional[int] = None, device: str = "auto", algorithm: str = "auto") -> Hits:
     """``patterns`` in each of many short ``texts`` (reads), in one call on all cores: the hits of
-    ``search(patterns, texts[i])`` for every i, in order, with ``text`` = i. Runs on the CPU."""
+    ``search(patterns, texts[i])`` for every i, in order, with ``text`` = i. ``device`` as for
+    :func:`search`: the texts are searched as one sequence, on the GPU when the work pays for it
+    (Hamming, whole lines, regular expressions and k >= m search each text alone, on the CPU)."""
     pats = _pattern_list(patterns)
     if isinstance(texts, (str, bytes)):
         raise TypeError("texts must be a sequence of texts (for one text, use trawl.search)")
     c = _trawl.search_many(pats, texts, k, hamming, ignore_case, iupac, both_strands, all_ends, whole_words,
-                           whole_lines, regex, _threads(threads), algorithm)
+                           whole_lines, regex, _threads(threads), device, algorithm)
     return Hits(c, pats, None, "text")
 
 

@@ -475,6 +475,21 @@ def test_gpu_equals_cpu(device):
     assert len(cpu) > 0 and as_tuples(gpu) == as_tuples(cpu)
 
 
+@pytest.mark.skipif(trawl.gpu_count() == 0, reason="no CUDA device")
+def test_search_many_on_the_gpu_equals_the_cpu():
+    rng = random.Random(22)
+    reads = [rand_dna(rng, rng.randint(100, 300)) for _ in range(20000)]
+    barcodes = [rand_dna(rng, 24) for _ in range(8)]
+    for i in range(0, len(reads), 7):  # a barcode, with an error, in every 7th read
+        b = bytearray(barcodes[i % 8])
+        b[rng.randrange(len(b))] = ord(rng.choice("ACGT"))
+        reads[i] = reads[i][:40] + bytes(b) + reads[i][40:]
+    cpu = trawl.search_many(barcodes, reads, k=3, both_strands=True, device="cpu")
+    gpu = trawl.search_many(barcodes, reads, k=3, both_strands=True, device="gpu")
+    assert len(cpu) > 1000
+    assert [(h.record, *t) for h, t in zip(gpu, as_tuples(gpu))] == [(h.record, *t) for h, t in zip(cpu, as_tuples(cpu))]
+
+
 def test_the_engine_room_has_type_stubs():
     stub = pathlib.Path(trawl._trawl.__file__).with_name("_trawl.pyi")
     text = stub.read_text()
