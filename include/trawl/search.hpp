@@ -72,12 +72,13 @@ enum class device_kind {
   gpu,
 };
 
-/// What makes a pattern byte match a text byte, and what an error is (approx.hpp's rules): the
-/// part of search_options that compiling a pattern, aligning it and printing a hit read.
+/// What makes a pattern match a text (approx.hpp's rules: bytes, errors, strands): the part of
+/// search_options that compiling a pattern, aligning it and printing a hit read.
 struct match_rules {
   bool ignore_case = false;  ///< ASCII case-insensitive
   bool iupac = false;        ///< IUPAC codes in DNA patterns (N, R, Y, ...) match their base sets
   bool hamming = false;      ///< substitutions only
+  bool both_strands = false; ///< the reverse complement of each pattern matches too
 };
 
 /// How a set of patterns is searched. Defaults are exact, forward strand, all cores.
@@ -115,7 +116,7 @@ struct search_options {
   std::uint64_t max_hits = 0;   ///< stop after this many hits in a sequence (an input, for search_input); 0 = no limit
   device_kind device = device_kind::automatic;
 
-  [[nodiscard]] match_rules rules() const noexcept { return {ignore_case, iupac, hamming}; }
+  [[nodiscard]] match_rules rules() const noexcept { return {ignore_case, iupac, hamming, both_strands}; }
 };
 
 /// The device that a search of `patterns` patterns (options.both_strands: twice as many

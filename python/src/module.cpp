@@ -531,7 +531,7 @@ NB_MODULE(_trawl, m) {
   });
   m.def("align", [](nb::handle pattern, nb::handle text, bool ignore_case, bool iupac, bool hamming) {
     const text_view p(pattern), t(text);
-    return trawl::align_cigar(p.get(), t.get(), trawl::match_rules{ignore_case, iupac, hamming});
+    return trawl::align_cigar(p.get(), t.get(), trawl::match_rules{ignore_case, iupac, hamming, false});
   });
   m.def("gpu_count", [] { return trawl::gpu::device_count(); });
   m.def("offtarget", &offtarget, "guide_bytes"_a.none(), "pairs"_a, "text"_a.none(), "path"_a.none(), "index"_a.none(),
