@@ -77,7 +77,7 @@ struct stream_stats {
 
 struct stream_config {
   int device = 0;
-  std::size_t chunk_size = 0;  ///< owned bytes per chunk; 0 = automatic (32 MiB)
+  std::size_t chunk_size = 0;  ///< owned bytes per chunk; 0 = automatic (16 MiB)
   std::size_t slots = 0;       ///< chunks in flight (pinned + device buffers); 0 = automatic (4)
   /// When >= 0, the text bytes are read from this file descriptor at fd_offset + position
   /// with pread() into the pinned buffers instead of being copied from `seq` (which must

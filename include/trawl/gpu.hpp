@@ -49,7 +49,7 @@ struct gpu_options {
   /// into several slices runs on all of them at once. A device may be listed twice (two
   /// workers on one card). Empty: `device` alone.
   std::vector<int> devices;
-  std::size_t chunk_size = 0;    ///< owned text bytes per host→device chunk; 0 = automatic (32 MiB)
+  std::size_t chunk_size = 0;    ///< owned text bytes per host→device chunk; 0 = automatic (16 MiB)
   std::size_t slice_length = 0;  ///< text bytes per thread / warp slice; 0 = automatic
   exact_engine exact = exact_engine::automatic;
   approx_engine approx = approx_engine::automatic;
