@@ -142,14 +142,8 @@ int run_offtarget(offtarget_args& a) {
   offtarget::guide_file file = offtarget::parse_guides(in.bytes(), a.guides);
   if (!file.pams.empty()) a.pams = file.pams;
   if (file.side) a.pam_side = *file.side == offtarget::pam_side::five_prime ? 5 : 3;
-  if (a.pams.empty()) a.pams = {"NGG"};
-  for (std::string& p : a.pams) {
-    for (char& c : p) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (p.empty() || p.find_first_not_of("ACGTURYSWKMBDHVN") != std::string::npos)
-      throw error(errc::invalid_argument, "--pam " + p + " is not DNA (IUPAC)");
-  }
-  offtarget::options o;
-  o.pams = a.pams;
+  offtarget::options o;  // the searcher checks the PAMs and guides
+  if (!a.pams.empty()) o.pams = a.pams;
   o.side = a.pam_side == 5 ? offtarget::pam_side::five_prime : offtarget::pam_side::three_prime;
   o.mismatches = a.mismatches;
   o.pam_mismatches = a.pam_mismatches;

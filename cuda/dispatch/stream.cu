@@ -30,7 +30,7 @@ using clk = std::chrono::steady_clock;
 double seconds(clk::time_point a, clk::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 constexpr std::size_t kPadding = 128;
-constexpr std::size_t kDefaultChunk = std::size_t{16} << 20;  // 16 vs 32 MiB on the H100 host: 84-88 % vs 77-78 % of pinned H2D
+constexpr std::size_t kDefaultChunk = std::size_t{16} << 20;  // tuned: bench/results/stream-h100host-xeon16.md
 constexpr std::size_t kDefaultSlots = 4;
 
 struct slot {

@@ -42,15 +42,6 @@ namespace {
 
 enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon };
 
-/// A cluster hit a slice's edges cut, by its identity: the scan turns these into
-/// detail::open_marks once its hits are in their final order.
-struct cut_cluster {
-  std::uint64_t end;
-  std::uint32_t pattern;
-  strand dir;
-  std::uint8_t sides;
-};
-
 /// Base of the two sinks: hits go to `out` at once, their leftmost starts are computed in
 /// one batch by resolve() (leftmost_starts interleaves independent requests). A sole sink
 /// (one pattern, one strand) owns every hit from out's size at its start on and fills their
@@ -60,7 +51,7 @@ class start_sink : public end_sink {
  public:
   start_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, bool starts,
              std::vector<hit>& out, std::vector<start_request>& requests, bool sole, const cpu::features& cpu,
-             std::vector<cut_cluster>* cut = nullptr)
+             std::vector<detail::cut_cluster>* cut = nullptr)
       : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), sole_(sole), first_(out.size()), out_(out),
         requests_(requests), cpu_(cpu), cut_(cut) {
     requests_.clear();
@@ -132,7 +123,7 @@ class start_sink : public end_sink {
   std::vector<hit>& out_;
   std::vector<start_request>& requests_;
   cpu::features cpu_;  ///< the kernels start finding and hit writing may use
-  std::vector<cut_cluster>* cut_;  ///< cluster mode: the clusters the slice's edges cut
+  std::vector<detail::cut_cluster>* cut_;  ///< cluster mode: the clusters the slice's edges cut
 };
 
 /// Emits one hit per end (all-ends mode).
@@ -152,7 +143,7 @@ class cluster_sink final : public start_sink {
   cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
                std::uint64_t own_end, bool hamming, bool starts, std::vector<hit>& out,
                std::vector<start_request>& requests, bool sole, const cpu::features& cpu,
-               std::vector<cut_cluster>& cut)
+               std::vector<detail::cut_cluster>& cut)
       : start_sink(p, seq, lo, hamming, starts, out, requests, sole, cpu, &cut),
         own_begin_(own_begin), own_end_(own_end) {}
   void on_end(std::uint64_t j, std::uint32_t score) override {
@@ -418,7 +409,7 @@ class approx_matcher final : public detail::engine {
     if (own_begin >= own_end) return;
     const std::size_t from = own_begin >= lookbehind_ ? own_begin - lookbehind_ : 0;
     const std::size_t first = out.size();
-    std::vector<cut_cluster> cut;
+    std::vector<detail::cut_cluster> cut;
     // Per thread, kept between slices: the start requests of every pattern.
     thread_local std::vector<std::vector<start_request>> requests;
     if (requests.size() < pats_.size()) requests.resize(pats_.size());
@@ -496,18 +487,7 @@ class approx_matcher final : public detail::engine {
     // One pattern's sink emits in end order already; several interleave and need the sort.
     const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
     if (pats_.size() > 1) std::sort(begin, out.end(), order);
-    // The cut clusters (at most two per pattern-strand) by their place in the sorted hits.
-    const std::size_t open_first = open.size();
-    for (const cut_cluster& c : cut) {
-      const auto at = std::lower_bound(begin, out.end(), c, [](const hit& h, const cut_cluster& k) {
-        if (h.end != k.end) return h.end < k.end;
-        if (h.pattern != k.pattern) return h.pattern < k.pattern;
-        return h.dir < k.dir;
-      });
-      open.push_back({static_cast<std::size_t>(at - out.begin()), c.sides});
-    }
-    std::sort(open.begin() + static_cast<std::ptrdiff_t>(open_first), open.end(),
-              [](const detail::open_mark& a, const detail::open_mark& b) { return a.index < b.index; });
+    detail::mark_cut(out, first, cut, open);  // at most two per pattern-strand
   }
 
   /// Lanes for the filter's long verification windows (none when only the serial kernel runs).

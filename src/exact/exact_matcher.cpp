@@ -34,7 +34,7 @@ class exact_matcher final : public detail::engine {
   [[nodiscard]] bool one_pattern_strand() const override { return entries_.size() == 1; }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
-            std::vector<detail::open_mark>& open) const override {
+            std::vector<detail::open_mark>& /*open: exact hits, no clusters*/) const override {
     const std::size_t first = out.size();
     std::vector<std::uint64_t> starts;
     for (const auto& e : entries_) {

@@ -91,7 +91,7 @@ class kmer_set_matcher final : public detail::engine {
   }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
-            std::vector<detail::open_mark>& open) const override {
+            std::vector<detail::open_mark>& /*open: exact hits, no clusters*/) const override {
     if (own_begin >= own_end || own_begin >= seq.size()) return;
     const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
     const std::size_t limit = std::min(seq.size(), own_end + table_.max_len - 1);

@@ -74,7 +74,7 @@ class literal_set_matcher final : public detail::engine {
   [[nodiscard]] bool one_pattern_strand() const override { return targets_.size() == 1; }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
-            std::vector<detail::open_mark>& open) const override {
+            std::vector<detail::open_mark>& /*open: exact hits, no clusters*/) const override {
     if (own_begin >= own_end || own_begin >= seq.size()) return;
     hs_scratch_t* scratch = scratch_.local().get(proto_.get());
     const std::size_t first = out.size();

@@ -13,9 +13,9 @@
 // from the start of a line names the first line at or after it that can hold a hit, and the
 // search goes on after that line. Patterns a line and the multi-line text could read
 // differently (lookbehind, subject anchors \A \z \Z \G, inline option groups) run on every
-// line; ones whose groups are numbered (back-references) get a filter of their own.
-// (Vectorscan would be the faster filter, but Debian 12's 5.4.9 misses matches on AVX-512
-// hosts: `a.` after 64 bytes of `x`, and `^[a-c]` after a line that matched.)
+// line; ones whose groups are numbered (back-references) get a filter of their own. The
+// filters are PCRE2's, not Vectorscan's: the Vectorscan regex engine trawl builds against
+// misses matches on AVX-512 hosts (VectorCamp/vectorscan #317).
 //
 // Slicing: the hits of a line depend on the line from its start, so a slice reads the whole
 // lines that cross its owned starts; lines are therefore bounded by regex_max_line bytes, and a
@@ -57,35 +57,6 @@ enum class filter_kind {
   none,    ///< every line is matched
 };
 
-/// Reads `p` just enough to tell its filter_kind. Bytes in a class or after a backslash are
-/// skipped; \Q...\E is read as pattern text, which can only move it to a safer kind.
-filter_kind kind_of(std::string_view p) {
-  filter_kind k = filter_kind::shared;
-  bool in_class = false;
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    const char c = p[i];
-    const char next = i + 1 < p.size() ? p[i + 1] : '\0';
-    if (c == '\\') {
-      if (!in_class && std::string_view("AzZG").find(next) != std::string_view::npos) return filter_kind::none;
-      if (!in_class && (std::isdigit(static_cast<unsigned char>(next)) || next == 'g' || next == 'k'))
-        k = filter_kind::own;
-      ++i;
-    } else if (in_class) {
-      if (c == ']') in_class = false;
-    } else if (c == '[') {
-      in_class = true;
-      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
-      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // a leading ']' is a member
-    } else if (c == '(' && next == '?') {
-      const char after = i + 2 < p.size() ? p[i + 2] : '\0';
-      if (after != ':' && after != '=' && after != '!') return filter_kind::none;  // (?<, (?i), (?|, ...
-    } else if (c == '(' && next == '*') {
-      return filter_kind::none;  // (*VERB) and option settings
-    }
-  }
-  return k;
-}
-
 /// Skips the class that starts at p[i] == '['; returns the index after its ']'.
 std::size_t skip_class(std::string_view p, std::size_t i) {
   ++i;
@@ -102,6 +73,29 @@ std::size_t skip_class(std::string_view p, std::size_t i) {
     }
   }
   return std::min(p.size(), i + 1);
+}
+
+/// Reads `p` just enough to tell its filter_kind. Classes and bytes after a backslash are
+/// skipped; \Q...\E is read as pattern text, which can only move it to a safer kind.
+filter_kind kind_of(std::string_view p) {
+  filter_kind k = filter_kind::shared;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    const char next = i + 1 < p.size() ? p[i + 1] : '\0';
+    if (c == '\\') {
+      if (std::string_view("AzZG").find(next) != std::string_view::npos) return filter_kind::none;
+      if (std::isdigit(static_cast<unsigned char>(next)) || next == 'g' || next == 'k') k = filter_kind::own;
+      ++i;
+    } else if (c == '[') {
+      i = skip_class(p, i) - 1;
+    } else if (c == '(' && next == '?') {
+      const char after = i + 2 < p.size() ? p[i + 2] : '\0';
+      if (after != ':' && after != '=' && after != '!') return filter_kind::none;  // (?<, (?i), (?|, ...
+    } else if (c == '(' && next == '*') {
+      return filter_kind::none;  // (*VERB) and option settings
+    }
+  }
+  return k;
 }
 
 /// Skips the group that starts at p[i] == '('; returns the index after its ')'.
@@ -195,6 +189,18 @@ std::vector<std::string> required_literals(std::string_view p, std::size_t min_l
   return out;
 }
 
+/// The start of the line holding position x of s, no earlier than r0.
+std::size_t line_start(const char* s, std::size_t r0, std::size_t x) {
+  const void* nl = x > r0 ? memrchr(s + r0, '\n', x - r0) : nullptr;
+  return nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - s) + 1 : r0;
+}
+
+/// The end (its '\n', or r1) of the line holding position x of s.
+std::size_t line_end(const char* s, std::size_t x, std::size_t r1) {
+  const void* nl = x < r1 ? std::memchr(s + x, '\n', r1 - x) : nullptr;
+  return nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - s) : r1;
+}
+
 /// Per worker thread: PCRE2 match data and JIT stack.
 struct thread_state {
   pcre2_match_data* md = nullptr;
@@ -229,13 +235,13 @@ class regex_matcher final : public detail::engine {
     std::vector<std::uint32_t> shared_ids;
     for (std::size_t i = 0; i < patterns.size(); ++i) {
       const std::string& p = patterns[i];
-      compile(p, flags, i, 0);  // the pattern as written must compile
+      code_ptr plain = compile(p, flags, i, 0);  // the pattern as written must compile
       std::string q = p;
       if (options.whole_words) {
         static constexpr std::string_view word = "[A-Za-z0-9_\\x80-\\xff]";
         q = "(?<!" + std::string(word) + ")(?:" + p + ")(?!" + std::string(word) + ")";
       }
-      codes_.push_back(compile(q, flags, i, extra));
+      codes_.push_back(q == p && extra == 0 ? std::move(plain) : compile(q, flags, i, extra));
       const filter_kind kind = kind_of(p);
       if (kind != filter_kind::none) {
         std::vector<std::string> lits = required_literals(p);
@@ -279,7 +285,7 @@ class regex_matcher final : public detail::engine {
   [[nodiscard]] bool one_pattern_strand() const override { return codes_.size() == 1; }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
-            std::vector<detail::open_mark>& open) const override {
+            std::vector<detail::open_mark>& /*open: exact hits, no clusters*/) const override {
     own_end = std::min(own_end, seq.size());
     if (own_begin >= own_end) return;
     const char* s = seq.data();
@@ -308,18 +314,11 @@ class regex_matcher final : public detail::engine {
     std::vector<std::pair<std::size_t, std::uint32_t>> cand;
     for (const filter& f : filters_) find_lines(f, s, r0, r1, ts, cand);
     if (literal_filter_) find_literal_lines(seq, r0, r1, cand);
-    if (!every_line_.empty())
-      for (std::size_t ls = r0;;) {
-        const auto* nl = static_cast<const char*>(std::memchr(s + ls, '\n', r1 - ls));
-        for (const std::uint32_t p : every_line_) cand.emplace_back(ls, p);
-        if (nl == nullptr) break;
-        ls = static_cast<std::size_t>(nl - s) + 1;
-      }
+    if (!every_line_.empty()) every_line(s, r0, r1, every_line_, cand);
     std::sort(cand.begin(), cand.end());
     cand.erase(std::unique(cand.begin(), cand.end()), cand.end());
     for (const auto& [ls, p] : cand) {
-      const void* nl = std::memchr(s + ls, '\n', r1 - ls);
-      const std::size_t le = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - s) : r1;
+      const std::size_t le = line_end(s, ls, r1);
       match_line(s + ls, le - ls, ls, p, own_begin, own_end, ts, out);
     }
     if (codes_.size() > 1)
@@ -373,6 +372,17 @@ class regex_matcher final : public detail::engine {
     std::vector<std::uint32_t> patterns;
   };
 
+  /// Adds (line start, pattern) for every line of [from, r1), for each of `patterns`.
+  static void every_line(const char* s, std::size_t from, std::size_t r1, const std::vector<std::uint32_t>& patterns,
+                         std::vector<std::pair<std::size_t, std::uint32_t>>& cand) {
+    for (std::size_t ls = from;;) {
+      for (const std::uint32_t p : patterns) cand.emplace_back(ls, p);
+      const std::size_t le = line_end(s, ls, r1);
+      if (le == r1) return;
+      ls = le + 1;
+    }
+  }
+
   /// Adds (line start, pattern) for every line of [r0, r1) that f names, for each of its patterns.
   static void find_lines(const filter& f, const char* s, std::size_t r0, std::size_t r1, thread_state& ts,
                          std::vector<std::pair<std::size_t, std::uint32_t>>& cand) {
@@ -383,20 +393,14 @@ class regex_matcher final : public detail::engine {
       if (rc < 0) {
         // past PCRE2's limits over many lines: every line from here is matched on its own, so
         // whether a search fails depends on its lines only, never on the slicing
-        for (std::size_t ls = r0 + at;;) {
-          for (const std::uint32_t p : f.patterns) cand.emplace_back(ls, p);
-          const void* nl = std::memchr(s + ls, '\n', r1 - ls);
-          if (nl == nullptr) return;
-          ls = static_cast<std::size_t>(static_cast<const char*>(nl) - s) + 1;
-        }
+        every_line(s, r0 + at, r1, f.patterns, cand);
+        return;
       }
       const std::size_t b = r0 + pcre2_get_ovector_pointer(ts.md)[0];
-      const void* before = b > r0 ? memrchr(s + r0, '\n', b - r0) : nullptr;
-      const std::size_t ls = before != nullptr ? static_cast<std::size_t>(static_cast<const char*>(before) - s) + 1 : r0;
-      for (const std::uint32_t p : f.patterns) cand.emplace_back(ls, p);
-      const void* after = b < r1 ? std::memchr(s + b, '\n', r1 - b) : nullptr;
-      if (after == nullptr) return;
-      at = static_cast<std::size_t>(static_cast<const char*>(after) - s) + 1 - r0;
+      for (const std::uint32_t p : f.patterns) cand.emplace_back(line_start(s, r0, b), p);
+      const std::size_t le = line_end(s, b, r1);
+      if (le == r1) return;
+      at = le + 1 - r0;
     }
   }
 
@@ -412,10 +416,8 @@ class regex_matcher final : public detail::engine {
     bool named = false;
     for (const hit& h : hs) {
       if (named && h.start <= le) continue;
-      const void* before = h.start > r0 ? memrchr(s + r0, '\n', h.start - r0) : nullptr;
-      const std::size_t ls = before != nullptr ? static_cast<std::size_t>(static_cast<const char*>(before) - s) + 1 : r0;
-      const void* after = std::memchr(s + h.start, '\n', r1 - h.start);
-      le = after != nullptr ? static_cast<std::size_t>(static_cast<const char*>(after) - s) : r1;
+      const std::size_t ls = line_start(s, r0, h.start);
+      le = line_end(s, h.start, r1);
       named = true;
       for (const std::uint32_t p : literal_patterns_) cand.emplace_back(ls, p);
     }

@@ -133,7 +133,7 @@ class gpu_matcher final : public trawl::detail::engine {
     else trawl::cuda::stream_exact(exact_plan_, window, cfg, collect);
 
     const std::size_t first = out.size();
-    std::vector<trawl::detail::open_mark> cut;  // indices into out, before the sort below
+    std::vector<trawl::detail::cut_cluster> cut;
     if (!approx_) {
       for (const auto& c : found) {
         const std::uint64_t m = tasks_[c.task].text.size();
@@ -163,8 +163,8 @@ class gpu_matcher final : public trawl::detail::engine {
         }
         const auto sides = static_cast<std::uint8_t>((found[i].pos == own_begin ? 1u : 0u) |
                                                      (found[e].pos + 1 == own_end ? 2u : 0u));
-        if (sides != 0) cut.push_back({out.size(), sides});
         out.push_back(make(found[best]));
+        if (sides != 0) cut.push_back({out.back().end, out.back().pattern, out.back().dir, sides});
         i = e + 1;
       }
       if (starts_) {
@@ -184,18 +184,8 @@ class gpu_matcher final : public trawl::detail::engine {
       if (x.start != y.start) return x.start < y.start;
       return x.end < y.end;
     };
-    // the cut clusters keep their hits through the sort: found again by value (each is the
-    // only hit of its pattern-strand at its end)
-    std::vector<hit> cut_hits;
-    for (const auto& c : cut) cut_hits.push_back(out[c.index]);
     std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), order);
-    const std::size_t open_first = open.size();
-    for (std::size_t c = 0; c < cut.size(); ++c) {
-      const auto at = std::lower_bound(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), cut_hits[c], order);
-      open.push_back({static_cast<std::size_t>(at - out.begin()), cut[c].sides});
-    }
-    std::sort(open.begin() + static_cast<std::ptrdiff_t>(open_first), open.end(),
-              [](const trawl::detail::open_mark& a, const trawl::detail::open_mark& b) { return a.index < b.index; });
+    trawl::detail::mark_cut(out, first, cut, open);
   }
 
  private:

@@ -506,7 +506,9 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
   s.so.all_ends = true;  // every window: a cluster's one hit could hide a site
   s.so.starts = false;   // sites are anchored at the PAM, found from the ends
   s.so.threads = s.o.threads;
-  s.so.device = s.o.device;
+  // with bulges the dense candidates' classification, on the host's cores either way,
+  // outweighs the search: an automatic device means the CPU
+  s.so.device = host_bound() && s.o.device == device_kind::automatic ? device_kind::cpu : s.o.device;
   s.reach = s.longest + static_cast<std::size_t>(k + s.o.dna_bulges) + 1;
   s.finder = std::make_unique<site_finder>(s.guides, s.o, s.pattern_of);
   s.candidates = make_matcher(s.patterns, s.so);
@@ -543,10 +545,8 @@ std::unique_ptr<search_sink> searcher::sink(site_sink& out) const {
 
 stream_result searcher::search(io::source& input, site_sink& out) const {
   const impl& s = *impl_;
-  search_options so = s.so;
-  if (host_bound() && so.device == device_kind::automatic) so.device = device_kind::cpu;
   gpu::gpu_options gpu;
-  const search_plan plan = plan_search(so, s.patterns.size(), input, stream_options{}, gpu.devices.size());
+  const search_plan plan = plan_search(s.so, s.patterns.size(), input, stream_options{}, gpu.devices.size());
   const auto sites = sink(out);
   if (plan.device != device_kind::gpu) return search_input(*s.cpu, input, plan.options, plan.stream, *sites);
   // the GPU's search runs one worker per device (and one more): its filter takes every thread
@@ -557,9 +557,7 @@ stream_result searcher::search(io::source& input, site_sink& out) const {
 }
 
 void searcher::search(const index::hybrid_index& idx, site_sink& out) const {
-  search_options so = impl_->so;
-  if (host_bound() && so.device == device_kind::automatic) so.device = device_kind::cpu;
-  classify(idx, idx.search_records(impl_->patterns, so), out);
+  classify(idx, idx.search_records(impl_->patterns, impl_->so), out);
 }
 
 void searcher::classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& found,

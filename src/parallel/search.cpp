@@ -80,9 +80,8 @@ struct slice_summary {
 };
 
 /// one_id: the engine's promise that all hits are of one (pattern, strand)
-/// (engine::one_pattern_strand); the slice is then summarized without reading its hits (a
-/// dense output's hits are 32 bytes each, 5 % of a one-thread m = 8, k = 3 DNA search on Zen
-/// 5 went to the loop below).
+/// (engine::one_pattern_strand); the slice is then summarized without reading its hits, which
+/// in a dense output cost as much to read again as to write.
 slice_summary summarize(std::span<const hit> hits, std::span<const detail::open_mark> open, bool one_id) {
   slice_summary sum;
   if (hits.empty()) return sum;
@@ -95,13 +94,6 @@ slice_summary summarize(std::span<const hit> hits, std::span<const detail::open_
   sum.one_id = same;
   return sum;
 }
-
-/// A slice's hits as the parallel stage hands them to the serial one.
-struct scanned_slice {
-  std::vector<hit> hits;
-  std::vector<detail::open_mark> open;
-  slice_summary sum;
-};
 
 /// Serial, in-order stage: merges cluster pieces and hands hits to the caller in order.
 class ordered_delivery {

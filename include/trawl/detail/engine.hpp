@@ -4,6 +4,7 @@
 // docs/API.md).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -47,6 +48,33 @@ class engine {
   virtual void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
                     std::vector<open_mark>& open) const = 0;
 };
+
+/// A cluster hit a scan's edges cut, by what identifies it among cluster hits (its end, pattern
+/// and strand), for an engine that orders its hits only after it has found them.
+struct cut_cluster {
+  std::uint64_t end = 0;
+  std::uint32_t pattern = 0;
+  strand dir = strand::forward;
+  std::uint8_t sides = 0;
+};
+
+/// Appends to `open` the marks of `cut` by their places in out[first..), which is sorted by
+/// (end, pattern, strand) and holds each of them once (one hit per cluster).
+inline void mark_cut(const std::vector<hit>& out, std::size_t first, const std::vector<cut_cluster>& cut,
+                     std::vector<open_mark>& open) {
+  const std::size_t open_first = open.size();
+  for (const cut_cluster& c : cut) {
+    const auto at = std::lower_bound(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), c,
+                                     [](const hit& h, const cut_cluster& k) {
+                                       if (h.end != k.end) return h.end < k.end;
+                                       if (h.pattern != k.pattern) return h.pattern < k.pattern;
+                                       return h.dir < k.dir;
+                                     });
+    open.push_back({static_cast<std::size_t>(at - out.begin()), c.sides});
+  }
+  std::sort(open.begin() + static_cast<std::ptrdiff_t>(open_first), open.end(),
+            [](const open_mark& a, const open_mark& b) { return a.index < b.index; });
+}
 
 /// Keeps the hits out[i], i >= first, that keep(i) accepts, in order, and the marks of those
 /// kept (their indices moved with them); open[open_first..) are the marks of out[first..).
