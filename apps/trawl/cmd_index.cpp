@@ -102,8 +102,8 @@ int run_count(const index_args& a) {
   // counts hits inside one record each, like locate (a hit across two FASTA records is no hit)
   const auto ix = index::hybrid_index::load(a.index_path);
   const auto ps = all_patterns(a);
-  std::vector<std::uint64_t> counts(ps.size(), 0);
-  for (const auto& h : mpi::search_records(ix, ps, locate_opts(a))) ++counts[h.h.pattern];
+  std::vector<std::uint64_t> counts = mpi::count_records(ix, ps, locate_opts(a));
+  counts.resize(ps.size(), 0);
   writer w;
   bool any = false;
   for (std::size_t i = 0; i < ps.size(); ++i) {

@@ -58,6 +58,10 @@ std::vector<index::record_hit> search_records(const index::hybrid_index& idx, co
                                               const search_options& search) {
   return idx.search_records(patterns, search);
 }
+std::vector<std::uint64_t> count_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
+                                         const index::locate_options& options) {
+  return idx.count_records(patterns, options);
+}
 
 #else
 
@@ -453,6 +457,32 @@ std::vector<index::record_hit> search_records(const index::hybrid_index& idx, co
         const std::uint64_t ka = by_end ? a.h.end : a.h.start, kb = by_end ? b.h.end : b.h.start;
         return std::tie(a.record, ka, a.h.pattern, a.h.dir) < std::tie(b.record, kb, b.h.pattern, b.h.dir);
       });
+}
+
+std::vector<std::uint64_t> count_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
+                                         const index::locate_options& options) {
+  if (!active()) return idx.count_records(patterns, options);
+  const auto step = static_cast<std::size_t>(g.size);
+  std::vector<std::string> mine;
+  for (std::size_t i = static_cast<std::size_t>(g.rank); i < patterns.size(); i += step) mine.push_back(patterns[i]);
+  const std::vector<std::uint64_t> counts = mine.empty() ? std::vector<std::uint64_t>() : idx.count_records(mine, options);
+  if (g.rank != 0) {
+    MPI_Send(counts.data(), static_cast<int>(counts.size() * sizeof(std::uint64_t)), MPI_BYTE, 0, records_tag, g.comm);
+    return {};
+  }
+  std::vector<std::uint64_t> out(patterns.size(), 0);
+  for (std::size_t k = 0; k < counts.size(); ++k) out[k * step] = counts[k];
+  for (int r = 1; r < g.size; ++r) {
+    MPI_Status st;
+    MPI_Message msg = wait_message(r, records_tag, st);
+    int bytes = 0;
+    MPI_Get_count(&st, MPI_BYTE, &bytes);
+    std::vector<std::uint64_t> theirs(static_cast<std::size_t>(bytes) / sizeof(std::uint64_t));
+    MPI_Mrecv(static_cast<void*>(theirs.data()), bytes, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+    for (std::size_t k = 0; k < theirs.size() && static_cast<std::size_t>(r) + k * step < out.size(); ++k)
+      out[static_cast<std::size_t>(r) + k * step] = theirs[k];
+  }
+  return out;
 }
 
 #endif

@@ -65,4 +65,9 @@ std::vector<index::record_hit> search_records(const index::hybrid_index& idx, co
 std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
                                               const search_options& search);
 
+/// idx.count_records(patterns, options) with the patterns dealt round robin over the ranks:
+/// rank 0 gets every count, the other ranks an empty vector.
+std::vector<std::uint64_t> count_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
+                                         const index::locate_options& options);
+
 }  // namespace trawl::cli::mpi

@@ -143,8 +143,13 @@ class hybrid_index {
   /// Every start of `pattern` in the concatenated text, sorted ascending; identical for every
   /// engine and thread count. An empty pattern has no occurrence.
   [[nodiscard]] std::vector<std::uint64_t> locate(std::string_view pattern, const locate_options& options = {}) const;
-  /// Number of occurrences (== locate(pattern).size()).
+  /// Number of occurrences (== locate(pattern).size()), without listing them: large answers
+  /// cost time in the number of kept phrases, not occurrences.
   [[nodiscard]] std::uint64_t count(std::string_view pattern, const locate_options& options = {}) const;
+  /// For each pattern, the number of its occurrences inside one record each (the size of its
+  /// share of search_records(patterns)). For `trawl index count`.
+  [[nodiscard]] std::vector<std::uint64_t> count_records(const std::vector<std::string>& patterns,
+                                                         const locate_options& options = {}) const;
   /// S[start, start+len), clipped to the text. Throws invalid_argument if start > size().
   [[nodiscard]] std::string extract(std::uint64_t start, std::uint64_t len) const;
   /// The record named `name` (the first, when several share it). Throws invalid_argument when

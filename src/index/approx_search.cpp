@@ -103,7 +103,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     widest = std::max(widest, window[p]);
     through_s2 = through_s2 && k < patterns[p].size() && window[p] <= ix.max_len;
   }
-  const unsigned threads = search.threads != 0 ? search.threads : static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
+  const unsigned threads = resolve_threads(search.threads);
   tbb::task_arena arena(static_cast<int>(threads));
   std::vector<end_hit> found;
 

@@ -415,6 +415,11 @@ std::vector<std::uint64_t> detail::index_access::locate_primary(const hybrid_ind
   return p;
 }
 
+std::uint64_t detail::index_access::count(const hybrid_index& ix, std::string_view pattern, bool in_records,
+                                          count_path path) {
+  return count_occurrences(*ix.impl_, pattern, in_records, false, path);
+}
+
 std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const locate_options& options) const {
   std::vector<std::uint64_t> occ;
   switch (options.engine) {
@@ -433,7 +438,31 @@ std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const 
 }
 
 std::uint64_t hybrid_index::count(std::string_view pattern, const locate_options& options) const {
-  return locate(pattern, options).size();
+  const unsigned nt = options.engine == locate_engine::serial ? 1 : resolve_threads(options.threads);
+  if (nt == 1) return count_occurrences(*impl_, pattern, false, false);
+  tbb::task_arena arena(static_cast<int>(nt));
+  return arena.execute([&] { return count_occurrences(*impl_, pattern, false, true); });
+}
+
+std::vector<std::uint64_t> hybrid_index::count_records(const std::vector<std::string>& patterns,
+                                                       const locate_options& options) const {
+  // Many patterns: spread over the workers, each counted on one. Few: each on all of them.
+  std::vector<std::uint64_t> out(patterns.size(), 0);
+  const unsigned nt = options.engine == locate_engine::serial ? 1 : resolve_threads(options.threads);
+  if (nt == 1) {
+    for (std::size_t i = 0; i < patterns.size(); ++i) out[i] = count_occurrences(*impl_, patterns[i], true, false);
+    return out;
+  }
+  tbb::task_arena arena(static_cast<int>(nt));
+  arena.execute([&] {
+    if (patterns.size() >= 4ull * nt) {
+      tbb::parallel_for(std::size_t{0}, patterns.size(),
+                        [&](std::size_t i) { out[i] = count_occurrences(*impl_, patterns[i], true, false); });
+    } else {
+      for (std::size_t i = 0; i < patterns.size(); ++i) out[i] = count_occurrences(*impl_, patterns[i], true, true);
+    }
+  });
+  return out;
 }
 
 std::string hybrid_index::extract(std::uint64_t start, std::uint64_t len) const {
@@ -469,7 +498,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
   // Many patterns: one serial locate per pattern, patterns spread over the workers (less
   // overhead than a parallel locate per pattern). Few patterns: the engine asked for.
   std::vector<std::vector<std::uint64_t>> occ(patterns.size());
-  const unsigned nt = options.threads ? options.threads : static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
+  const unsigned nt = resolve_threads(options.threads);
   if (options.engine != locate_engine::serial && nt > 1 && patterns.size() >= 4ull * nt) {
     tbb::task_arena arena(static_cast<int>(nt));
     arena.execute([&] {

@@ -16,6 +16,7 @@
 #include <sdsl/hyb_vector.hpp>
 #include <sdsl/sd_vector.hpp>
 #include <sdsl/suffix_arrays.hpp>
+#include <tbb/task_arena.h>
 
 #include "index/range_max.hpp"
 #include "trawl/error.hpp"
@@ -156,6 +157,15 @@ struct detail::index_impl {
   mutable std::string s2_bytes;
   mutable std::atomic<bool> s2_decoded{false};  ///< s2_bytes is complete: extract reads it
 
+  // -- the kept phrases in text order as plain arrays, for counting (count.cpp) --
+  struct phrase_table {
+    std::vector<std::uint64_t> pos, len, src;
+  };
+  mutable std::once_flag phrases_once;
+  mutable phrase_table phrases;
+  /// The table, filled on the first call.
+  [[nodiscard]] const phrase_table& phrases_in_text_order() const;
+
   // -- the file's section sizes, for info() (filled on load or on the first info()) --
   mutable std::mutex file_parts_mutex;
   mutable std::vector<std::pair<std::string, std::uint64_t>> file_parts;
@@ -252,6 +262,23 @@ std::vector<std::uint64_t> locate_serial(const detail::index_impl& ix, const std
 /// occurrences sorted.
 std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, std::string_view pattern, unsigned threads);
 std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::string_view pattern, unsigned threads);
+
+/// Worker threads of a query: `threads`, or all cores (oneTBB's default arena) for 0.
+inline unsigned resolve_threads(unsigned threads) {
+  return threads != 0 ? threads : static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
+}
+
+// -- count (count.cpp) --
+/// Recursion steps per kept phrase that count tries before it switches to the phrase dynamic
+/// program (whose cost is a few binary searches per phrase and copy generation).
+inline constexpr std::uint64_t count_probe_steps_per_phrase = 4;
+/// Chain steps per kept phrase after which the dynamic program gives up (a parse whose copies
+/// nest that deeply everywhere) and the recursion counts every occurrence.
+inline constexpr std::uint64_t count_dp_steps_per_phrase = 256;
+/// Number of occurrences of `pattern` (inside one record each with `in_records`). With
+/// `parallel`, the primaries are located with tbb::parallel_for in the calling arena.
+std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view pattern, bool in_records, bool parallel,
+                                detail::count_path path = detail::count_path::automatic);
 
 // -- file format (format.cpp) --
 std::string serialize_index(const detail::index_impl& ix);

@@ -26,11 +26,6 @@
 namespace trawl::index {
 namespace {
 
-unsigned resolve_threads(unsigned threads) {
-  if (threads != 0) return threads;
-  return static_cast<unsigned>(tbb::this_task_arena::max_concurrency());
-}
-
 /// Concatenates per-thread buffers (prefix sum of their sizes) and sorts, inside `arena`.
 std::vector<std::uint64_t> merge_sorted(tbb::task_arena& arena, const std::vector<const std::vector<std::uint64_t>*>& bufs) {
   std::vector<std::size_t> at(bufs.size() + 1, 0);

@@ -146,6 +146,10 @@ expect_out "$(seq s1 0 0 whole)" "$T" index extract "$D/rand.idx" s1
   expect_out ">$rec:$a-$b
 ACGTA" "$T" index extract "$D/rand.idx" "$rec:$a-$b"
 done
+# index count is the number of locate lines of each pattern (hits inside one record each)
+for p in A ACG ACGTA CGTTAGC; do
+  expect_out "$p${TAB}$("$T" index locate "$D/rand.idx" "$p" | wc -l)" "$T" index count "$D/rand.idx" "$p"
+done
 expect_err_line "$T" index extract "$D/rand.idx" s3:0-5
 expect_err_line "$T" index extract "$D/rand.idx" s1:5-4
 expect_err_line "$T" index extract "$D/rand.idx" s2:0-20001

@@ -1,6 +1,7 @@
 // hybrid_index_test.cpp — locate/count/extract of the Hybrid Index against brute force
 // (oracle::naive_find) on random, repetitive and FASTA texts, every M class, every pattern
-// length 1..2M+5, all three locate engines and thread counts 1..8.
+// length 1..2M+5, all three locate engines and thread counts 1..8; count by both of its paths
+// and per record.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -19,6 +20,8 @@ using trawl::index::build_options;
 using trawl::index::hybrid_index;
 using trawl::index::locate_engine;
 using trawl::index::locate_options;
+using trawl::index::detail::count_path;
+using trawl::index::detail::index_access;
 
 struct named_text {
   std::string name;
@@ -79,6 +82,8 @@ void check_text(const std::string& name, const std::string& t, std::uint32_t M, 
       const auto got = ix.locate(p, serial);
       ASSERT_EQ(got, want) << "pattern '" << p << "' m=" << m;
       ASSERT_EQ(ix.count(p, serial), want.size());
+      for (auto path : {count_path::recursion, count_path::phrases})
+        ASSERT_EQ(index_access::count(ix, p, false, path), want.size()) << "pattern '" << p << "' path " << int(path);
       if (all_engines) {
         ASSERT_EQ(ix.locate(p, {locate_engine::balanced, 3}), want);
         ASSERT_EQ(ix.locate(p, {locate_engine::static_chunks, 2}), want);
@@ -180,3 +185,74 @@ TEST(HybridIndex, FastaRecords) {
 }
 
 }  // namespace
+
+namespace {
+
+/// Occurrences of p inside one record each: what count_records must give.
+std::uint64_t naive_in_records(const std::string& t, const std::vector<trawl::index::record_span>& recs,
+                               const std::string& p) {
+  std::uint64_t n = 0;
+  for (const auto& r : recs) n += oracle::naive_find(std::string_view(t).substr(r.start, r.length), p).size();
+  return n;
+}
+
+}  // namespace
+
+TEST(HybridIndex, CountRecordsMatchesBruteForce) {
+  // Records of every size around M (empty ones and ones shorter than the pattern included)
+  // over repetitive collections, so that many occurrences cross record boundaries and the
+  // answers are large next to the kept phrases (the phrase program's case).
+  std::mt19937_64 rng(46);
+  for (int round = 0; round < 6; ++round) {
+    const std::uint32_t M = std::vector<std::uint32_t>{4, 8, 16, 32, 5, 11}[static_cast<std::size_t>(round)];
+    const std::string t = round % 2 ? textgen::mutated_copies(rng, 700, 12, 0.003, "acgt")
+                                    : textgen::mutated_copies(rng, 300, 20, 0.01, "ab");
+    std::vector<trawl::index::record_span> recs;
+    std::uniform_int_distribution<std::size_t> len(0, 3 * M);
+    for (std::size_t at = 0; at < t.size();) {
+      const std::size_t l = std::min(t.size() - at, rng() % 4 == 0 ? len(rng) : len(rng) * 40);
+      recs.push_back({"r" + std::to_string(recs.size()), at, l});
+      at += l;
+    }
+    recs.push_back({"empty-last", t.size(), 0});
+    build_options bo;
+    bo.max_len = M;
+    if (round % 3 == 1) bo.profile = trawl::index::fm_profile::small;
+    const hybrid_index ix = hybrid_index::build_records(t, recs, "recs", bo);
+    std::vector<std::string> pats;
+    for (std::size_t m : {1u, 2u, 3u, 5u, 8u, 13u, 21u, 40u})
+      for (const auto& p : patterns_of(rng, t, m, 3)) pats.push_back(p);
+    std::vector<std::uint64_t> want;
+    for (const auto& p : pats) want.push_back(naive_in_records(t, recs, p));
+    SCOPED_TRACE("round " + std::to_string(round) + " M=" + std::to_string(M) + " records " + std::to_string(recs.size()));
+    for (std::size_t i = 0; i < pats.size(); ++i)
+      for (auto path : {count_path::automatic, count_path::recursion, count_path::phrases})
+        ASSERT_EQ(index_access::count(ix, pats[i], true, path), want[i]) << "pattern '" << pats[i] << "' path " << int(path);
+    // every thread count and both ways of spreading the work
+    std::vector<std::string> many;
+    for (int r = 0; r < 8; ++r) many.insert(many.end(), pats.begin(), pats.end());
+    for (unsigned th : {1u, 3u}) {
+      ASSERT_EQ(ix.count_records(pats, {locate_engine::balanced, th}), want);
+      const auto got = ix.count_records(many, {locate_engine::balanced, th});
+      for (std::size_t i = 0; i < many.size(); ++i) ASSERT_EQ(got[i], want[i % pats.size()]) << many[i];
+    }
+    // count_records is the size of each pattern's share of search_records
+    std::vector<std::uint64_t> share(pats.size(), 0);
+    for (const auto& h : ix.search_records(pats)) ++share[h.h.pattern];
+    ASSERT_EQ(share, want);
+  }
+}
+
+TEST(HybridIndex, CountLargeAnswers) {
+  // Answers far larger than the parse: the automatic count takes the phrase program.
+  std::mt19937_64 rng(47);
+  const std::string t = textgen::mutated_copies(rng, 2000, 60, 0.0005, "acgt") + std::string(5000, 'a');
+  build_options bo;
+  bo.max_len = 12;
+  const hybrid_index ix = hybrid_index::build(t, "big", bo);
+  for (const std::string& p : std::vector<std::string>{"a", "c", "ac", "aa", "aaaaaaa", t.substr(500, 6), t.substr(9000, 12)}) {
+    const auto want = oracle::naive_find(t, p).size();
+    for (unsigned th : {1u, 4u}) ASSERT_EQ(ix.count(p, {locate_engine::balanced, th}), want) << p;
+    ASSERT_EQ(index_access::count(ix, p, false, count_path::phrases), want) << p;
+  }
+}

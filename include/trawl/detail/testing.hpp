@@ -55,9 +55,14 @@ std::vector<lz77_phrase> lz77_parse(std::string_view text, bool force_64bit = fa
                                     const progress_callback& progress = {});
 
 namespace detail {
+/// How count reaches its answer: as it chooses, or forced (the tests check each against brute
+/// force).
+enum class count_path { automatic, recursion, phrases };
 struct index_access {
   /// The primary occurrences only (not inside one kept phrase), sorted.
   static std::vector<std::uint64_t> locate_primary(const hybrid_index& ix, std::string_view pattern);
+  /// count (or one pattern of count_records, with in_records) by `path`, on one thread.
+  static std::uint64_t count(const hybrid_index& ix, std::string_view pattern, bool in_records, count_path path);
 };
 }  // namespace detail
 

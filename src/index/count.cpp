@@ -1,0 +1,151 @@
+// count.cpp — the number of occurrences of a pattern without listing them.
+//
+// Two ways, one chosen per pattern by a bounded probe:
+// - The Kärkkäinen–Ukkonen recursion (ku_recursion.hpp), as locate runs it: O(occ) steps.
+//   Cheap for small answers; the probe runs it up to a step budget.
+// - A dynamic program over the kept phrases, for large answers: O(kept · chain) steps,
+//   independent of occ. With O the occurrence starts and C(e) = |O ∩ [0, e)|:
+//     the starts wholly inside kept phrase j form W_j = [pos_j, end_j - m], and W_j is a copy of
+//     [src_j, src_j + len_j - m] (distance d_j = pos_j - src_j), so
+//     N_j = |O ∩ W_j| = C(src_j + len_j - m + 1) - C(src_j);
+//     C(e) = |primaries < e| + Σ N_j over the windows below e + (if e cuts W_j)
+//            C(e - d_j) - C(src_j).
+//   Phrases are taken in text order: every C that N_j needs reads only phrases before j and
+//   j's own C(src_j), kept in A_j. Inside one cut window the step repeats with the same terms
+//   (no primary lies in W_j), so a run of steps through a self-overlapping phrase is one jump.
+//   A chain of cut windows follows copies of copies (one step per copy generation); it
+//   ends as soon as no primary lies below e.
+// Records: the occurrences inside record [s, s + l) number C(s + l - m + 1) - C(s).
+#include <algorithm>
+#include <optional>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "index/ku_recursion.hpp"
+
+namespace trawl::index {
+namespace {
+
+class phrase_dp {
+ public:
+  /// Fills A and the sums of N, or gives up after `limit` chain steps.
+  phrase_dp(const detail::index_impl::phrase_table& t, const std::vector<std::uint64_t>& prim, std::uint64_t m,
+            std::uint64_t limit)
+      : t_(t), prim_(prim), m_(m), a_(t.pos.size(), 0), pn_(t.pos.size() + 1, 0), limit_(limit) {
+    for (std::size_t j = 0; j < t_.pos.size() && !gave_up(); ++j) {
+      std::uint64_t n_j = 0;
+      if (t_.len[j] >= m_) {
+        a_[j] = c(t_.src[j]);
+        n_j = c(t_.src[j] + t_.len[j] - m_ + 1) - a_[j];
+      }
+      pn_[j + 1] = pn_[j] + n_j;
+    }
+  }
+
+  /// |O ∩ [0, e)|.
+  [[nodiscard]] std::uint64_t c(std::uint64_t e) const {
+    std::uint64_t acc = 0;
+    while (!prim_.empty() && e > prim_.front()) {
+      if (++steps_ > limit_) return 0;
+      const auto k = static_cast<std::size_t>(std::lower_bound(t_.pos.begin(), t_.pos.end(), e) - t_.pos.begin());
+      if (k > 0) {
+        const std::size_t j = k - 1;
+        const std::uint64_t pos = t_.pos[j], len = t_.len[j];
+        if (len > m_ && e <= pos + len - m_) {  // e cuts W_j
+          const std::uint64_t d = pos - t_.src[j];
+          const std::uint64_t steps = (e - pos + d - 1) / d;  // until e - steps·d <= pos
+          acc += steps * (prim_below(pos) + pn_[j] - a_[j]);
+          e -= steps * d;
+          continue;
+        }
+      }
+      return acc + prim_below(e) + pn_[k];
+    }
+    return acc;
+  }
+
+  [[nodiscard]] std::uint64_t total() const { return prim_.size() + pn_.back(); }
+  [[nodiscard]] bool gave_up() const { return steps_ > limit_; }
+
+ private:
+  [[nodiscard]] std::uint64_t prim_below(std::uint64_t e) const {
+    return static_cast<std::uint64_t>(std::lower_bound(prim_.begin(), prim_.end(), e) - prim_.begin());
+  }
+
+  const detail::index_impl::phrase_table& t_;
+  const std::vector<std::uint64_t>& prim_;
+  std::uint64_t m_;
+  std::vector<std::uint64_t> a_;   // A_j = C(src_j), for phrases at least m long
+  std::vector<std::uint64_t> pn_;  // Σ N_i for i < j
+  std::uint64_t limit_;
+  mutable std::uint64_t steps_ = 0;
+};
+
+/// The recursion from the sorted primaries, counting (inside one record each with
+/// `by_record`); nothing when it takes more than `budget` steps.
+std::optional<std::uint64_t> ku_count(const detail::index_impl& ix, const std::vector<std::uint64_t>& prim,
+                                      std::uint64_t m, bool by_record, std::optional<std::uint64_t> budget) {
+  const auto& r = ix.records;
+  auto inside = [&](std::uint64_t x) -> std::uint64_t {
+    if (!by_record) return 1;
+    auto it = std::upper_bound(r.begin(), r.end(), x, [](std::uint64_t p, const record_span& s) { return p < s.start; });
+    return x + m <= (it - 1)->start + (it - 1)->length ? 1 : 0;
+  };
+  std::uint64_t n = 0, steps = 0;
+  std::vector<ku_item> stack;
+  std::vector<std::uint64_t> found;
+  for (std::uint64_t x : prim) {
+    n += inside(x);
+    stack.push_back(ku_root(ix, x));
+    while (!stack.empty()) {
+      if (budget && ++steps > *budget) return std::nullopt;
+      const ku_item it = stack.back();
+      stack.pop_back();
+      ku_step(ix, m, it, stack, found);
+      for (std::uint64_t y : found) n += inside(y);
+      found.clear();
+    }
+  }
+  return n;
+}
+
+}  // namespace
+
+const detail::index_impl::phrase_table& detail::index_impl::phrases_in_text_order() const {
+  std::call_once(phrases_once, [this] {
+    phrases.pos.resize(kept);
+    phrases.len.resize(kept);
+    phrases.src.resize(kept);
+    for (std::uint64_t id = 0; id < kept; ++id) {
+      const std::uint64_t j = packed_at(src_rank, id);
+      phrases.pos[id] = kept_starts.at(id);
+      phrases.len[id] = packed_at(src_len, j);
+      phrases.src[id] = source_start(j);
+    }
+  });
+  return phrases;
+}
+
+std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view pattern, bool in_records, bool parallel,
+                                detail::count_path path) {
+  const std::uint64_t m = pattern.size();
+  std::vector<std::uint64_t> prim = ix.primaries(pattern, parallel);
+  if (prim.empty()) return 0;
+  std::sort(prim.begin(), prim.end());
+  const bool by_record = in_records && ix.records.size() > 1;
+  if (path == detail::count_path::recursion) return *ku_count(ix, prim, m, by_record, std::nullopt);
+  if (path == detail::count_path::automatic)
+    if (const auto n = ku_count(ix, prim, m, by_record, count_probe_steps_per_phrase * ix.kept + 1024)) return *n;
+  const std::uint64_t limit = path == detail::count_path::phrases
+                                  ? ~std::uint64_t{0}
+                                  : count_dp_steps_per_phrase * (ix.kept + (by_record ? ix.records.size() : 0)) + 1024;
+  const phrase_dp dp(ix.phrases_in_text_order(), prim, m, limit);
+  std::uint64_t n = by_record ? 0 : dp.total();
+  if (by_record)
+    for (const auto& rec : ix.records)
+      if (rec.length >= m) n += dp.c(rec.start + rec.length - m + 1) - dp.c(rec.start);
+  return dp.gave_up() ? *ku_count(ix, prim, m, by_record, std::nullopt) : n;
+}
+
+}  // namespace trawl::index
