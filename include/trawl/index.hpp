@@ -160,6 +160,10 @@ class hybrid_index {
   /// length.
   [[nodiscard]] std::string extract_record(std::uint32_t record, std::uint64_t start, std::uint64_t end) const;
 
+  /// locate for each pattern (the same lists). With the balanced engine the patterns are
+  /// spread over the threads, and a pattern with a large answer shares its work too.
+  [[nodiscard]] std::vector<std::vector<std::uint64_t>> locate_many(const std::vector<std::string>& patterns,
+                                                                    const locate_options& options = {}) const;
   /// All occurrences of all patterns inside one record each (hits crossing a record boundary
   /// are dropped), sorted by (record, start, pattern); hit coordinates are record-relative,
   /// half-open, errors = 0, strand forward. For `trawl search --index` and `trawl index locate`.

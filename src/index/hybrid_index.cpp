@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <bit>
 #include <numeric>
+#include <tuple>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
 #include "index/index_impl.hpp"
@@ -493,25 +495,35 @@ std::string hybrid_index::extract_record(std::uint32_t record, std::uint64_t sta
   return out;
 }
 
-std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
-                                                     const locate_options& options) const {
-  // Many patterns: one serial locate per pattern, patterns spread over the workers (less
-  // overhead than a parallel locate per pattern). Few patterns: the engine asked for.
+std::vector<std::vector<std::uint64_t>> hybrid_index::locate_many(const std::vector<std::string>& patterns,
+                                                                   const locate_options& options) const {
+  // The balanced engine runs the patterns as tasks of one arena: the workers take patterns as
+  // they free up, and a pattern with a large answer hands its recursion branches to them too.
   std::vector<std::vector<std::uint64_t>> occ(patterns.size());
   const unsigned nt = resolve_threads(options.threads);
-  if (options.engine != locate_engine::serial && nt > 1 && patterns.size() >= 4ull * nt) {
-    tbb::task_arena arena(static_cast<int>(nt));
-    arena.execute([&] {
-      tbb::parallel_for(std::size_t{0}, patterns.size(), [&](std::size_t i) {
-        occ[i] = locate(patterns[i], {locate_engine::serial, 1});
-      });
-    });
-  } else {
+  if (options.engine != locate_engine::balanced || nt == 1 || patterns.size() == 1) {
     for (std::size_t i = 0; i < patterns.size(); ++i) occ[i] = locate(patterns[i], options);
+    return occ;
   }
-  std::vector<record_hit> out;
-  for (std::size_t pi = 0; pi < patterns.size(); ++pi) {
+  tbb::task_arena arena(static_cast<int>(nt));
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, patterns.size(), 1), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i) occ[i] = locate_balanced_here(*impl_, patterns[i]);
+    });
+  });
+  return occ;
+}
+
+std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
+                                                     const locate_options& options) const {
+  const auto occ = locate_many(patterns, options);
+  // each pattern's hits inside one record (in parallel), placed by a prefix sum, then one
+  // parallel sort by (record, start, pattern): a key no two hits share
+  std::vector<std::vector<record_hit>> per(patterns.size());
+  auto convert = [&](std::size_t pi) {
     const std::uint64_t m = patterns[pi].size();
+    auto& v = per[pi];
+    v.reserve(occ[pi].size());
     for (std::uint64_t x : occ[pi]) {
       const std::uint32_t r = record_of(x);
       const auto& rec = impl_->records[r];
@@ -521,11 +533,24 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
       h.h.start = x - rec.start;
       h.h.end = x - rec.start + m;
       h.h.pattern = static_cast<std::uint32_t>(pi);
-      out.push_back(h);
+      v.push_back(h);
     }
-  }
-  std::stable_sort(out.begin(), out.end(), [](const record_hit& a, const record_hit& b) {
-    return a.record != b.record ? a.record < b.record : a.h.start < b.h.start;
+  };
+  auto before = [](const record_hit& a, const record_hit& b) {
+    return std::tie(a.record, a.h.start, a.h.pattern) < std::tie(b.record, b.h.start, b.h.pattern);
+  };
+  std::vector<std::size_t> at(patterns.size() + 1, 0);
+  std::vector<record_hit> out;
+  tbb::task_arena arena(static_cast<int>(options.engine == locate_engine::serial ? 1 : resolve_threads(options.threads)));
+  arena.execute([&] {
+    tbb::parallel_for(std::size_t{0}, patterns.size(), convert);
+    for (std::size_t i = 0; i < patterns.size(); ++i) at[i + 1] = at[i] + per[i].size();
+    out.resize(at.back());
+    tbb::parallel_for(std::size_t{0}, patterns.size(), [&](std::size_t i) {
+      std::copy(per[i].begin(), per[i].end(), out.begin() + static_cast<std::ptrdiff_t>(at[i]));
+      std::vector<record_hit>().swap(per[i]);
+    });
+    tbb::parallel_sort(out.begin(), out.end(), before);
   });
   return out;
 }

@@ -262,6 +262,9 @@ std::vector<std::uint64_t> locate_serial(const detail::index_impl& ix, const std
 /// occurrences sorted.
 std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, std::string_view pattern, unsigned threads);
 std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::string_view pattern, unsigned threads);
+/// The balanced engine in the calling task arena (its workers, and the primaries located in
+/// parallel when it has more than one).
+std::vector<std::uint64_t> locate_balanced_here(const detail::index_impl& ix, std::string_view pattern);
 
 /// Worker threads of a query: `threads`, or all cores (oneTBB's default arena) for 0.
 inline unsigned resolve_threads(unsigned threads) {
@@ -270,8 +273,9 @@ inline unsigned resolve_threads(unsigned threads) {
 
 // -- count (count.cpp) --
 /// Recursion steps per kept phrase that count tries before it switches to the phrase dynamic
-/// program (whose cost is a few binary searches per phrase and copy generation).
-inline constexpr std::uint64_t count_probe_steps_per_phrase = 4;
+/// program: about the program's own cost per phrase, so that count takes at most about twice
+/// the time of the cheaper way.
+inline constexpr std::uint64_t count_probe_steps_per_phrase = 10;
 /// Chain steps per kept phrase after which the dynamic program gives up (a parse whose copies
 /// nest that deeply everywhere) and the recursion counts every occurrence.
 inline constexpr std::uint64_t count_dp_steps_per_phrase = 256;

@@ -26,17 +26,15 @@
 namespace trawl::index {
 namespace {
 
-/// Concatenates per-thread buffers (prefix sum of their sizes) and sorts, inside `arena`.
-std::vector<std::uint64_t> merge_sorted(tbb::task_arena& arena, const std::vector<const std::vector<std::uint64_t>*>& bufs) {
+/// Concatenates per-thread buffers (prefix sum of their sizes) and sorts, in the calling arena.
+std::vector<std::uint64_t> merge_sorted(const std::vector<const std::vector<std::uint64_t>*>& bufs) {
   std::vector<std::size_t> at(bufs.size() + 1, 0);
   for (std::size_t i = 0; i < bufs.size(); ++i) at[i + 1] = at[i] + bufs[i]->size();
   std::vector<std::uint64_t> out(at.back());
-  arena.execute([&] {
-    tbb::parallel_for(std::size_t{0}, bufs.size(), [&](std::size_t i) {
-      std::copy(bufs[i]->begin(), bufs[i]->end(), out.begin() + static_cast<std::ptrdiff_t>(at[i]));
-    });
-    tbb::parallel_sort(out.begin(), out.end());
+  tbb::parallel_for(std::size_t{0}, bufs.size(), [&](std::size_t i) {
+    std::copy(bufs[i]->begin(), bufs[i]->end(), out.begin() + static_cast<std::ptrdiff_t>(at[i]));
   });
+  tbb::parallel_sort(out.begin(), out.end());
   return out;
 }
 
@@ -72,15 +70,17 @@ std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, st
   }
   std::vector<const std::vector<std::uint64_t>*> ptrs;
   for (const auto& b : bufs) ptrs.push_back(&b);
-  return merge_sorted(arena, ptrs);
+  return arena.execute([&] { return merge_sorted(ptrs); });
 }
 
 std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::string_view pattern, unsigned threads) {
-  const unsigned nt = resolve_threads(threads);
+  tbb::task_arena arena(static_cast<int>(resolve_threads(threads)));
+  return arena.execute([&] { return locate_balanced_here(ix, pattern); });
+}
+
+std::vector<std::uint64_t> locate_balanced_here(const detail::index_impl& ix, std::string_view pattern) {
   const std::uint64_t m = pattern.size();
-  tbb::task_arena arena(static_cast<int>(nt));
-  std::vector<std::uint64_t> prim;
-  arena.execute([&] { prim = ix.primaries(pattern, nt > 1); });
+  std::vector<std::uint64_t> prim = ix.primaries(pattern, tbb::this_task_arena::max_concurrency() > 1);
   // A short serial probe finishes small answers without waking the workers (a parallel
   // locate of a few hundred occurrences costs more than it saves).
   constexpr std::size_t probe_steps = 256;
@@ -120,25 +120,23 @@ std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::st
       }
     }
   };
-  arena.execute([&] {
-    for (std::size_t b = 0; b < pending.size(); b += prim_block) {  // the probe's open branches
-      std::vector<ku_item> part(pending.begin() + static_cast<std::ptrdiff_t>(b),
-                                pending.begin() + static_cast<std::ptrdiff_t>(std::min(pending.size(), b + prim_block)));
-      tg.run([&run, g = std::move(part)] { run(g); });
-    }
-    for (std::size_t b = next; b < prim.size(); b += prim_block) {  // the primaries not reached
-      tg.run([&, b] {
-        const std::size_t e = std::min(prim.size(), b + prim_block);
-        std::vector<ku_item> stack;
-        for (std::size_t i = b; i < e; ++i) stack.push_back(ku_root(ix, prim[i]));
-        run(std::move(stack));
-      });
-    }
-    tg.wait();
-  });
+  for (std::size_t b = 0; b < pending.size(); b += prim_block) {  // the probe's open branches
+    std::vector<ku_item> part(pending.begin() + static_cast<std::ptrdiff_t>(b),
+                              pending.begin() + static_cast<std::ptrdiff_t>(std::min(pending.size(), b + prim_block)));
+    tg.run([&run, g = std::move(part)] { run(g); });
+  }
+  for (std::size_t b = next; b < prim.size(); b += prim_block) {  // the primaries not reached
+    tg.run([&, b] {
+      const std::size_t e = std::min(prim.size(), b + prim_block);
+      std::vector<ku_item> stack;
+      for (std::size_t i = b; i < e; ++i) stack.push_back(ku_root(ix, prim[i]));
+      run(std::move(stack));
+    });
+  }
+  tg.wait();
   std::vector<const std::vector<std::uint64_t>*> ptrs{&head};
   for (const auto& b : bufs) ptrs.push_back(&b);
-  return merge_sorted(arena, ptrs);
+  return merge_sorted(ptrs);
 }
 
 }  // namespace trawl::index

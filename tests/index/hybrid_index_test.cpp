@@ -138,6 +138,14 @@ TEST(HybridIndex, ThreadCountInvariance) {
       ASSERT_EQ(ix.locate(p, {locate_engine::static_chunks, th}), want) << p << " threads " << th;
     }
   }
+  // a set of patterns with small and large answers, spread over the workers
+  std::vector<std::string> set;
+  for (int i = 0; i < 60; ++i) set.push_back(i % 7 == 0 ? std::string(1 + i % 3, "acgt"[i % 4]) : t.substr(rng() % (t.size() - 20), 5 + i % 15));
+  std::vector<std::vector<std::uint64_t>> want;
+  for (const auto& p : set) want.push_back(oracle::naive_find(t, p));
+  for (unsigned th : {1u, 2u, 5u, 16u})
+    for (auto eng : {locate_engine::balanced, locate_engine::serial, locate_engine::static_chunks})
+      ASSERT_EQ(ix.locate_many(set, {eng, th}), want) << "threads " << th;
 }
 
 TEST(HybridIndex, FastaRecords) {
