@@ -150,6 +150,9 @@ done
 for p in A ACG ACGTA CGTTAGC; do
   expect_out "$p${TAB}$("$T" index locate "$D/rand.idx" "$p" | wc -l)" "$T" index count "$D/rand.idx" "$p"
 done
+# the lines are formatted on several threads: the same bytes for every thread count, with --check
+want_locate="$("$T" index locate -t 1 "$D/rand.idx" A C GATTACA)"
+for t in 2 3 8; do expect_out "$want_locate" "$T" index locate -t $t --check "$D/rand.idx" A C GATTACA; done
 expect_err_line "$T" index extract "$D/rand.idx" s3:0-5
 expect_err_line "$T" index extract "$D/rand.idx" s1:5-4
 expect_err_line "$T" index extract "$D/rand.idx" s2:0-20001
