@@ -18,6 +18,7 @@
 #include "index_file.hpp"
 #include "oracle.hpp"
 #include "trawl/error.hpp"
+#include "trawl/detail/testing.hpp"
 #include "trawl/index.hpp"
 #include "trawl/search.hpp"
 

@@ -27,7 +27,7 @@ void line_sink::begin_record(const record_info& r) {
   record_hits_ = 0;
   text_.reset();
   ended_ = false;
-  floor_ = cursor_ = 0;
+  floor_ = cursor_ = clean_ = 0;
   line_no_ = 1;
   pending_.clear();
   head_ = 0;
@@ -97,15 +97,21 @@ void line_sink::process() {
     const std::uint64_t decided = ended_ ? text_.end() : std::min(floor_, text_.end());
     if (skip) {
       const std::uint64_t next = head_ < pending_.size() ? std::min(pending_[head_].start, decided) : decided;
-      const std::uint64_t ls = text_.line_start(next);
+      // no newline lies in [cursor_, clean_): only the bytes after are searched, so that a
+      // long line is read once however many times it is looked at
+      const std::uint64_t low = std::max(cursor_, clean_);
+      const std::uint64_t found = next > low ? text_.line_start(next, low) : low;
+      const std::uint64_t ls = found > low ? found : cursor_;
+      clean_ = std::max(clean_, next);
       if (ls > cursor_) {
         line_no_ += text_.newlines(cursor_, ls);
         cursor_ = ls;
       }
       if ((head_ == pending_.size() && !ended_) || cursor_ >= text_.end()) break;
     }
-    const std::uint64_t le = text_.find_newline(cursor_);
+    const std::uint64_t le = text_.find_newline(std::max(cursor_, clean_));
     const bool complete = le < text_.end();
+    if (!complete) clean_ = text_.end();
     // the line's newline has come and no later hit can start in it (or at its newline): past
     // the floor, or, at a pause, when no hit can hold a newline
     if (!ended_ && (!complete || (floor_ <= le && !(caught_up_ && opt_.newline_free)))) break;

@@ -80,6 +80,7 @@ class line_sink final : public search_sink {
   bool caught_up_ = false;  ///< the input paused: every hit of the bytes held has come
   std::uint64_t floor_ = 0;
   std::uint64_t cursor_ = 0;  ///< start of the first undecided line
+  std::uint64_t clean_ = 0;   ///< no '\n' lies in [cursor_, clean_)
   std::uint64_t line_no_ = 1; ///< its number
   std::vector<hit> pending_;  ///< hits of undecided lines, from head_ on
   std::size_t head_ = 0;

@@ -75,8 +75,9 @@ class text_buffer {
   [[nodiscard]] std::string_view at(std::uint64_t a, std::uint64_t b) const;
   /// Position of the first '\n' at or after `pos`, or end() when none is held.
   [[nodiscard]] std::uint64_t find_newline(std::uint64_t pos) const;
-  /// Start of the line holding `pos`: after the last '\n' before it, or begin() when none is held.
-  [[nodiscard]] std::uint64_t line_start(std::uint64_t pos) const;
+  /// Start of the line holding `pos`: after the last '\n' in [max(low, begin()), pos), or
+  /// max(low, begin()) when there is none.
+  [[nodiscard]] std::uint64_t line_start(std::uint64_t pos, std::uint64_t low = 0) const;
   /// Number of '\n' in [a, b).
   [[nodiscard]] std::uint64_t newlines(std::uint64_t a, std::uint64_t b) const;
 

@@ -51,10 +51,11 @@ std::uint64_t text_buffer::find_newline(std::uint64_t pos) const {
   return nl == std::string_view::npos ? end() : std::max(pos, begin()) + nl;
 }
 
-std::uint64_t text_buffer::line_start(std::uint64_t pos) const {
-  const std::string_view t = at(begin(), pos);
+std::uint64_t text_buffer::line_start(std::uint64_t pos, std::uint64_t low) const {
+  low = std::max(low, begin());
+  const std::string_view t = at(low, pos);
   const std::size_t nl = t.rfind('\n');
-  return nl == std::string_view::npos ? begin() : begin() + nl + 1;
+  return nl == std::string_view::npos ? low : low + nl + 1;
 }
 
 std::uint64_t text_buffer::newlines(std::uint64_t a, std::uint64_t b) const {

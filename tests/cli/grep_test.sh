@@ -70,6 +70,20 @@ for p in error 'disk net'; do
   agree "stream -v -c $p" "grep -v -c -- '$p' a.log" "-v -c --chunk-size 13 -- '$p' - < a.log"
   agree "stream -o $p" "grep -o -- '$p' a.log" "-o --chunk-size 7 -- '$p' - < a.log"
 done
+# long lines (up to 600 KB, no newline for many chunks) between short ones, cut into chunks:
+# each line is looked at again after every chunk until its newline comes
+python3 -c "
+import random
+r = random.Random(9)
+for i in range(12):
+    n = r.choice([0, 3, 50, 70000, 600000])
+    s = ''.join(r.choice('acgt') for _ in range(n))
+    if i % 3 == 0 and n > 100: s = s[:n // 2] + 'gattaca' + s[n // 2:]
+    print(s)" > long.txt
+for args in "-c gattaca" "-n -o gattaca" "-v -c gattaca" "-n -C 1 ttttttttttt" "-c acgtacgtacgt"; do
+  agree "long lines $args" "grep $args long.txt" "$args --chunk-size 4096 - < long.txt"
+  agree "long lines, mapped, $args" "grep $args long.txt" "$args long.txt"
+done
 # approximate search in the line view: lines of the hits
 agree "-k 1 -c" "$T search --format tsv -k 1 eror a.log | python3 -c \"
 import sys
