@@ -2,9 +2,9 @@
 //
 // Two ways, one chosen per pattern by a bounded probe:
 // - The Kärkkäinen–Ukkonen recursion (ku_recursion.hpp), as locate runs it: O(occ) steps.
-//   Cheap for small answers; the probe runs it up to a step budget.
-// - A dynamic program over the kept phrases, for large answers: O(kept · chain) steps,
-//   independent of occ. With O the occurrence starts and C(e) = |O ∩ [0, e)|:
+//   Cheap for small answers; the probe runs it, on every worker, up to a step budget.
+// - A dynamic program over the kept phrases, for large answers: O(kept · chain) steps on one
+//   thread, independent of occ. With O the occurrence starts and C(e) = |O ∩ [0, e)|:
 //     the starts wholly inside kept phrase j form W_j = [pos_j, end_j - m], and W_j is a copy of
 //     [src_j, src_j + len_j - m] (distance d_j = pos_j - src_j), so
 //     N_j = |O ∩ W_j| = C(src_j + len_j - m + 1) - C(src_j);
@@ -17,8 +17,12 @@
 //   ends as soon as no primary lies below e.
 // Records: the occurrences inside record [s, s + l) number C(s + l - m + 1) - C(s).
 #include <algorithm>
+#include <atomic>
+#include <functional>
 #include <optional>
 
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -32,7 +36,8 @@ class phrase_dp {
   /// Fills A and the sums of N, or gives up after `limit` chain steps.
   phrase_dp(const detail::index_impl::phrase_table& t, const std::vector<std::uint64_t>& prim, std::uint64_t m,
             std::uint64_t limit)
-      : t_(t), prim_(prim), m_(m), a_(t.pos.size(), 0), pn_(t.pos.size() + 1, 0), limit_(limit) {
+      : t_(t), prim_(prim), prim_rank_(prim, prim.empty() ? 1 : prim.back() + 1), m_(m), a_(t.pos.size(), 0),
+        pn_(t.pos.size() + 1, 0), limit_(limit) {
     for (std::size_t j = 0; j < t_.pos.size() && !gave_up(); ++j) {
       std::uint64_t n_j = 0;
       if (t_.len[j] >= m_) {
@@ -48,7 +53,7 @@ class phrase_dp {
     std::uint64_t acc = 0;
     while (!prim_.empty() && e > prim_.front()) {
       if (++steps_ > limit_) return 0;
-      const auto k = static_cast<std::size_t>(std::lower_bound(t_.pos.begin(), t_.pos.end(), e) - t_.pos.begin());
+      const auto k = static_cast<std::size_t>(t_.pos_rank.below(t_.pos, e));
       if (k > 0) {
         const std::size_t j = k - 1;
         const std::uint64_t pos = t_.pos[j], len = t_.len[j];
@@ -69,12 +74,11 @@ class phrase_dp {
   [[nodiscard]] bool gave_up() const { return steps_ > limit_; }
 
  private:
-  [[nodiscard]] std::uint64_t prim_below(std::uint64_t e) const {
-    return static_cast<std::uint64_t>(std::lower_bound(prim_.begin(), prim_.end(), e) - prim_.begin());
-  }
+  [[nodiscard]] std::uint64_t prim_below(std::uint64_t e) const { return prim_rank_.below(prim_, e); }
 
   const detail::index_impl::phrase_table& t_;
   const std::vector<std::uint64_t>& prim_;
+  bucket_rank prim_rank_;
   std::uint64_t m_;
   std::vector<std::uint64_t> a_;   // A_j = C(src_j), for phrases at least m long
   std::vector<std::uint64_t> pn_;  // Σ N_i for i < j
@@ -83,31 +87,56 @@ class phrase_dp {
 };
 
 /// The recursion from the sorted primaries, counting (inside one record each with
-/// `by_record`); nothing when it takes more than `budget` steps.
+/// `by_record`); nothing when it takes more than `budget` steps. With `parallel`, the
+/// primaries are spread over the calling arena's workers, which share the budget.
 std::optional<std::uint64_t> ku_count(const detail::index_impl& ix, const std::vector<std::uint64_t>& prim,
-                                      std::uint64_t m, bool by_record, std::optional<std::uint64_t> budget) {
+                                      std::uint64_t m, bool by_record, std::optional<std::uint64_t> budget,
+                                      bool parallel) {
   const auto& r = ix.records;
   auto inside = [&](std::uint64_t x) -> std::uint64_t {
     if (!by_record) return 1;
     auto it = std::upper_bound(r.begin(), r.end(), x, [](std::uint64_t p, const record_span& s) { return p < s.start; });
     return x + m <= (it - 1)->start + (it - 1)->length ? 1 : 0;
   };
-  std::uint64_t n = 0, steps = 0;
-  std::vector<ku_item> stack;
-  std::vector<std::uint64_t> found;
-  for (std::uint64_t x : prim) {
-    n += inside(x);
-    stack.push_back(ku_root(ix, x));
-    while (!stack.empty()) {
-      if (budget && ++steps > *budget) return std::nullopt;
-      const ku_item it = stack.back();
-      stack.pop_back();
-      ku_step(ix, m, it, stack, found);
-      for (std::uint64_t y : found) n += inside(y);
-      found.clear();
+  constexpr std::uint64_t report = 1024;  // steps a worker takes between two looks at the budget
+  std::atomic<std::uint64_t> steps{0};
+  std::atomic<bool> over{false};
+  // counts the trees of prim[b, e); false once the budget is spent
+  auto run = [&](std::size_t b, std::size_t e, std::uint64_t& n) {
+    std::vector<ku_item> stack;
+    std::vector<std::uint64_t> found;
+    std::uint64_t mine = 0;
+    for (std::size_t i = b; i < e; ++i) {
+      n += inside(prim[i]);
+      stack.push_back(ku_root(ix, prim[i]));
+      while (!stack.empty()) {
+        if (budget && ++mine == report) {
+          mine = 0;
+          if (over.load(std::memory_order_relaxed) || steps.fetch_add(report, std::memory_order_relaxed) + report > *budget) {
+            over.store(true, std::memory_order_relaxed);
+            return false;
+          }
+        }
+        const ku_item it = stack.back();
+        stack.pop_back();
+        ku_step(ix, m, it, stack, found);
+        for (std::uint64_t y : found) n += inside(y);
+        found.clear();
+      }
     }
+    return true;
+  };
+  if (!parallel) {
+    std::uint64_t n = 0;
+    if (!run(0, prim.size(), n)) return std::nullopt;
+    return n;
   }
-  return n;
+  tbb::enumerable_thread_specific<std::uint64_t> counts(0);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, prim.size(), 16), [&](const auto& rg) {
+    if (!over.load(std::memory_order_relaxed)) run(rg.begin(), rg.end(), counts.local());
+  });
+  if (over.load()) return std::nullopt;
+  return counts.combine(std::plus<>());
 }
 
 }  // namespace
@@ -123,6 +152,7 @@ const detail::index_impl::phrase_table& detail::index_impl::phrases_in_text_orde
       phrases.len[id] = packed_at(src_len, j);
       phrases.src[id] = source_start(j);
     }
+    phrases.pos_rank = bucket_rank(phrases.pos, n + 1);
   });
   return phrases;
 }
@@ -134,9 +164,13 @@ std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view p
   if (prim.empty()) return 0;
   std::sort(prim.begin(), prim.end());
   const bool by_record = in_records && ix.records.size() > 1;
-  if (path == detail::count_path::recursion) return *ku_count(ix, prim, m, by_record, std::nullopt);
+  if (path == detail::count_path::recursion) return *ku_count(ix, prim, m, by_record, std::nullopt, parallel);
+  // The probe: the recursion on every worker, until its cost reaches about the program's, which
+  // runs on one.
+  const auto workers = static_cast<std::uint64_t>(parallel ? tbb::this_task_arena::max_concurrency() : 1);
   if (path == detail::count_path::automatic)
-    if (const auto n = ku_count(ix, prim, m, by_record, count_probe_steps_per_phrase * ix.kept + 1024)) return *n;
+    if (const auto n = ku_count(ix, prim, m, by_record, count_probe_steps_per_phrase * ix.kept * workers + 1024, parallel))
+      return *n;
   const std::uint64_t limit = path == detail::count_path::phrases
                                   ? ~std::uint64_t{0}
                                   : count_dp_steps_per_phrase * (ix.kept + (by_record ? ix.records.size() : 0)) + 1024;
@@ -145,7 +179,7 @@ std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view p
   if (by_record)
     for (const auto& rec : ix.records)
       if (rec.length >= m) n += dp.c(rec.start + rec.length - m + 1) - dp.c(rec.start);
-  return dp.gave_up() ? *ku_count(ix, prim, m, by_record, std::nullopt) : n;
+  return dp.gave_up() ? *ku_count(ix, prim, m, by_record, std::nullopt, parallel) : n;
 }
 
 }  // namespace trawl::index

@@ -418,8 +418,10 @@ std::vector<std::uint64_t> detail::index_access::locate_primary(const hybrid_ind
 }
 
 std::uint64_t detail::index_access::count(const hybrid_index& ix, std::string_view pattern, bool in_records,
-                                          count_path path) {
-  return count_occurrences(*ix.impl_, pattern, in_records, false, path);
+                                          count_path path, unsigned threads) {
+  if (threads <= 1) return count_occurrences(*ix.impl_, pattern, in_records, false, path);
+  tbb::task_arena arena(static_cast<int>(threads));
+  return arena.execute([&] { return count_occurrences(*ix.impl_, pattern, in_records, true, path); });
 }
 
 std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const locate_options& options) const {

@@ -2,7 +2,9 @@
 // query and serialize them. Internal to src/index (sdsl types never reach the public API).
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -101,6 +103,36 @@ struct ef_set {
   [[nodiscard]] std::uint64_t at(std::uint64_t i) const { return select(i + 1); }
 };
 
+/// Rank queries (how many elements are < x) on a sorted array of values below a universe,
+/// through a table of bucket starts with about one element per bucket: O(1 + log of one
+/// bucket's size) per query, O(size) words.
+class bucket_rank {
+ public:
+  bucket_rank() = default;
+  bucket_rank(const std::vector<std::uint64_t>& v, std::uint64_t universe) {
+    const std::uint64_t per = universe / std::max<std::uint64_t>(v.size(), 1);
+    shift_ = per > 1 ? static_cast<unsigned>(std::bit_width(per) - 1) : 0;
+    first_.resize((universe >> shift_) + 2);
+    std::size_t i = 0;
+    for (std::size_t b = 0; b < first_.size(); ++b) {
+      while (i < v.size() && (v[i] >> shift_) < b) ++i;
+      first_[b] = i;
+    }
+  }
+  /// Elements of `v` (the array it was built over) below x.
+  [[nodiscard]] std::uint64_t below(const std::vector<std::uint64_t>& v, std::uint64_t x) const {
+    const std::uint64_t b = x >> shift_;
+    if (b + 1 >= first_.size()) return v.size();
+    const auto lo = v.begin() + static_cast<std::ptrdiff_t>(first_[b]);
+    const auto hi = v.begin() + static_cast<std::ptrdiff_t>(first_[b + 1]);
+    return static_cast<std::uint64_t>(std::lower_bound(lo, hi, x) - v.begin());
+  }
+
+ private:
+  unsigned shift_ = 0;
+  std::vector<std::uint64_t> first_;  // elements below b << shift_
+};
+
 /// Every by_src_block-th source start is sampled for the predecessor search.
 inline constexpr std::uint64_t by_src_block = 16;
 
@@ -160,6 +192,7 @@ struct detail::index_impl {
   // -- the kept phrases in text order as plain arrays, for counting (count.cpp) --
   struct phrase_table {
     std::vector<std::uint64_t> pos, len, src;
+    bucket_rank pos_rank;  ///< over pos
   };
   mutable std::once_flag phrases_once;
   mutable phrase_table phrases;
@@ -272,10 +305,10 @@ inline unsigned resolve_threads(unsigned threads) {
 }
 
 // -- count (count.cpp) --
-/// Recursion steps per kept phrase that count tries before it switches to the phrase dynamic
-/// program: about the program's own cost per phrase, so that count takes at most about twice
-/// the time of the cheaper way.
-inline constexpr std::uint64_t count_probe_steps_per_phrase = 10;
+/// Recursion steps per kept phrase and worker that count tries before it switches to the
+/// phrase dynamic program: about the program's own cost per phrase, so that count takes at
+/// most about twice the time of the cheaper way.
+inline constexpr std::uint64_t count_probe_steps_per_phrase = 4;
 /// Chain steps per kept phrase after which the dynamic program gives up (a parse whose copies
 /// nest that deeply everywhere) and the recursion counts every occurrence.
 inline constexpr std::uint64_t count_dp_steps_per_phrase = 256;

@@ -235,7 +235,9 @@ TEST(HybridIndex, CountRecordsMatchesBruteForce) {
     SCOPED_TRACE("round " + std::to_string(round) + " M=" + std::to_string(M) + " records " + std::to_string(recs.size()));
     for (std::size_t i = 0; i < pats.size(); ++i)
       for (auto path : {count_path::automatic, count_path::recursion, count_path::phrases})
-        ASSERT_EQ(index_access::count(ix, pats[i], true, path), want[i]) << "pattern '" << pats[i] << "' path " << int(path);
+        for (unsigned th : {1u, 3u})
+          ASSERT_EQ(index_access::count(ix, pats[i], true, path, th), want[i])
+              << "pattern '" << pats[i] << "' path " << int(path) << " threads " << th;
     // every thread count and both ways of spreading the work
     std::vector<std::string> many;
     for (int r = 0; r < 8; ++r) many.insert(many.end(), pats.begin(), pats.end());
@@ -262,5 +264,6 @@ TEST(HybridIndex, CountLargeAnswers) {
     const auto want = oracle::naive_find(t, p).size();
     for (unsigned th : {1u, 4u}) ASSERT_EQ(ix.count(p, {locate_engine::balanced, th}), want) << p;
     ASSERT_EQ(index_access::count(ix, p, false, count_path::phrases), want) << p;
+    ASSERT_EQ(index_access::count(ix, p, false, count_path::recursion, 4), want) << p;
   }
 }

@@ -61,8 +61,9 @@ enum class count_path { automatic, recursion, phrases };
 struct index_access {
   /// The primary occurrences only (not inside one kept phrase), sorted.
   static std::vector<std::uint64_t> locate_primary(const hybrid_index& ix, std::string_view pattern);
-  /// count (or one pattern of count_records, with in_records) by `path`, on one thread.
-  static std::uint64_t count(const hybrid_index& ix, std::string_view pattern, bool in_records, count_path path);
+  /// count (or one pattern of count_records, with in_records) by `path`, on `threads` threads.
+  static std::uint64_t count(const hybrid_index& ix, std::string_view pattern, bool in_records, count_path path,
+                             unsigned threads = 1);
 };
 }  // namespace detail
 
