@@ -7,6 +7,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "io/fasta_pieces.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 
@@ -245,6 +246,43 @@ std::size_t gather(std::string_view b, std::size_t i, char* out, std::size_t& le
 }
 
 }  // namespace
+
+void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string& out, std::vector<fasta_head>& heads) {
+  heads.clear();
+  out.resize(headroom + piece.size() + 16);  // gather() may write 16 bytes past what it keeps
+  std::size_t i = 0, o = headroom;
+  const std::size_t n = piece.size();
+  while (i < n) {
+    if (piece[i] == '>') {
+      const std::size_t nl = piece.find('\n', i);
+      const std::size_t end = nl == std::string_view::npos ? n : nl;
+      heads.push_back({o, record_id(strip_cr(piece.substr(i + 1, end - i - 1)))});
+      i = end == n ? n : end + 1;
+      continue;
+    }
+    std::size_t len = 0;
+    const std::size_t run = gather(piece, i, out.data() + o, len);
+    o += len;
+    if (run > i) {
+      i = run;
+      continue;
+    }
+    // a line holding '\r', or the input's last line without its '\n': its bytes but '\r'
+    const std::size_t nl = piece.find('\n', i);
+    const std::size_t end = nl == std::string_view::npos ? n : nl;
+    for (; i < end; ++i)
+      if (piece[i] != '\r') out[o++] = piece[i];
+    i = end == n ? n : end + 1;
+  }
+  out.resize(o);
+}
+
+std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size) {
+  const std::size_t at = from + std::max<std::size_t>(size, 1) - 1;
+  if (at >= bytes.size()) return bytes.size();
+  const std::size_t nl = bytes.find('\n', at);
+  return nl == std::string_view::npos ? bytes.size() : nl + 1;
+}
 
 std::size_t record_parser::gather_lines(std::string_view b, std::size_t i) {
   thread_local std::unique_ptr<char[]> buf;

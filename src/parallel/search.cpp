@@ -7,6 +7,7 @@
 // size. Approximate clusters cut by a slice edge arrive flagged (hit::open) and are merged
 // here before delivery. O(n) bytes scanned plus (lookbehind + lookahead) per slice.
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
@@ -26,6 +27,7 @@
 #include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "exact/engines.hpp"
+#include "io/fasta_pieces.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
 
@@ -461,6 +463,8 @@ class chunker final : public io::record_handler {
     rec_pos_ += len;
     seal(false);
   }
+  /// True when the chunk holds bytes or pieces beyond the carried context (adopt would copy).
+  [[nodiscard]] bool holds_new_bytes() const { return fresh_ != 0 || !cur_->pieces.empty(); }
   void end_record() override {
     emit(rec_pos_, true);
     in_record_ = false;
@@ -627,8 +631,13 @@ class stream_search {
     }
     const std::size_t chunk_size = so.chunk_size != 0 ? so.chunk_size : kDefaultChunk;
     chunker_ = std::make_unique<chunker>(m_, chunk_size, choose_slice_size(chunk_size, threads_, m_, o_.slice_size), pool_, jobs_);
-    parser_ = std::make_unique<io::record_parser>(so.format, input.name(), *chunker_);
+    // A mapped FASTA file is parsed in pieces on every worker (fasta_pieces.hpp).
+    fasta_pieces_ = input.is_mapped() && threads_ > 1 && so.format != io::format::fastq &&
+                    so.format != io::format::plain && io::detect_format(input.mapped()) == io::format::fasta;
+    piece_size_ = chunk_size;
+    parser_ = std::make_unique<io::record_parser>(fasta_pieces_ ? io::format::fasta : so.format, input.name(), *chunker_);
     if (input.is_mapped()) mapped_ = input.mapped();
+    if (fasta_pieces_) skip_to_first_record();
     else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, m_.lookbehind() + m_.lookahead(), pool_);
     run();
     if (reader_) reader_->stop();
@@ -713,6 +722,13 @@ class stream_search {
           if (b.error) std::rethrow_exception(b.error);
           if (b.end) finish_input();
           else if (b.idle) chunker_->seal(true);
+        } else if (fasta_pieces_) {
+          next_fasta_pieces();
+          if (mapped_.empty()) {
+            if (fasta_open_) chunker_->end_record();
+            fasta_open_ = false;
+            finish_input();
+          }
         } else {
           const std::size_t n = std::min(mapped_.size(), kDefaultChunk);
           parser_->feed(mapped_.substr(0, n));
@@ -730,6 +746,52 @@ class stream_search {
     jobs_.pop_front();
     return j;
   }
+  /// Past a byte order mark and the blank lines before the first '>' (detect_format found one).
+  void skip_to_first_record() {
+    if (mapped_.substr(0, 3) == "\xEF\xBB\xBF") mapped_.remove_prefix(3);
+    while (!mapped_.empty() && (mapped_[0] == '\n' || mapped_[0] == '\r')) mapped_.remove_prefix(1);
+  }
+
+  /// The next pieces of a mapped FASTA file, one per worker, parsed at once on the workers,
+  /// then handed to the chunker in order: a piece inside one record becomes a chunk as it is
+  /// (its headroom takes the carried context), the others are copied.
+  void next_fasta_pieces() {
+    const std::size_t headroom = m_.lookbehind() + m_.lookahead();
+    std::vector<std::string_view> bytes;
+    std::size_t at = 0;
+    while (bytes.size() < threads_ && at < mapped_.size()) {
+      const std::size_t end = io::fasta_piece_end(mapped_, at, piece_size_);
+      bytes.push_back(mapped_.substr(at, end - at));
+      at = end;
+    }
+    std::vector<std::string> out(bytes.size());
+    std::vector<std::vector<io::fasta_head>> heads(bytes.size());
+    for (auto& o : out) o = pool_.take();
+    tbb::parallel_for(std::size_t{0}, bytes.size(), [&](std::size_t i) { io::parse_fasta_piece(bytes[i], headroom, out[i], heads[i]); });
+    mapped_.remove_prefix(at);
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      std::string& o = out[i];
+      const auto& hs = heads[i];
+      const std::size_t lead = hs.empty() ? o.size() : hs[0].at;
+      if (lead > headroom) {  // the record open before the piece goes on (the input began with '>')
+        if (hs.empty()) {
+          if (chunker_->holds_new_bytes()) chunker_->seal(false);
+          chunker_->adopt(std::move(o), headroom);
+          continue;
+        }
+        chunker_->sequence(std::string_view(o).substr(headroom, lead - headroom));
+      }
+      for (std::size_t h = 0; h < hs.size(); ++h) {
+        if (fasta_open_) chunker_->end_record();
+        chunker_->begin_record(hs[h].name);
+        fasta_open_ = true;
+        const std::size_t end = h + 1 < hs.size() ? hs[h + 1].at : o.size();
+        if (end > hs[h].at) chunker_->sequence(std::string_view(o).substr(hs[h].at, end - hs[h].at));
+      }
+      pool_.give(std::move(o));
+    }
+  }
+
   void finish_input() {
     parser_->finish();
     chunker_->seal(false);
@@ -854,6 +916,8 @@ class stream_search {
   buffer_pool pool_;
   std::unique_ptr<chunker> chunker_;
   std::unique_ptr<io::record_parser> parser_;
+  bool fasta_pieces_ = false, fasta_open_ = false;
+  std::size_t piece_size_ = 0;
   std::unique_ptr<block_reader> reader_;
   std::string_view mapped_;
   std::deque<std::shared_ptr<job>> jobs_;

@@ -337,6 +337,57 @@ TEST(StreamSearch, EverySourceThreadCountAndChunkSizeGivesTheSameHits) {
   }
 }
 
+TEST(StreamSearch, MappedFastaParsedInPiecesAgainstTheOracle) {
+  // A mapped FASTA file is parsed in pieces on several threads: every way its lines can fall
+  // (CRLF, blank lines, a byte order mark, empty records, a last line without '\n', a header
+  // at the very end, records shorter and longer than a piece) gives the parser's records.
+  temp_dir dir;
+  std::mt19937_64 rng(77);
+  std::vector<oracle::record> recs;
+  for (std::size_t len : {5000, 0, 1, 300, 0, 9000, 64, 2})
+    recs.push_back({"r" + std::to_string(recs.size()), oracle::random_text(rng, len, "ACGT")});
+  std::vector<std::string> inputs = {fasta_of(recs, 61, false), fasta_of(recs, 7, true),
+                                     "\xEF\xBB\xBF\n\r\n" + fasta_of(recs, 1000, false)};
+  std::string blanks = fasta_of(recs, 50, false);  // blank lines inside records and between them
+  for (std::size_t at = blanks.find('\n', 100); at != std::string::npos && at < blanks.size(); at = blanks.find('\n', at + 997))
+    blanks.insert(at + 1, at % 2 ? "\n" : "\r\n");
+  inputs.push_back(blanks);
+  std::string cut = fasta_of(recs, 80, false);
+  inputs.push_back(cut.substr(0, cut.size() - 1));  // no '\n' after the last line
+  std::vector<oracle::record> with_last = recs;
+  with_last.push_back({"last", ""});
+  inputs.push_back(fasta_of(recs, 33, false) + ">last");  // a header ends the file
+  const std::vector<std::string> pats = {"ACGTA", recs[5].seq.substr(100, 12), "T", recs[0].seq.substr(4990, 10)};
+  auto m = trawl::make_matcher(pats, {});
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    const auto& want_recs = k + 1 == inputs.size() ? with_last : recs;
+    const auto want = exact_oracle(want_recs, pats);
+    const fs::path p = dir.path / ("in" + std::to_string(k) + ".fa");
+    std::ofstream(p, std::ios::binary) << inputs[k];
+    for (unsigned threads : {2u, 5u})
+      for (std::size_t chunk : {std::size_t{1}, std::size_t{13}, std::size_t{700}, std::size_t{0}}) {
+        trawl::search_options o;
+        o.threads = threads;
+        trawl::stream_options so;
+        so.chunk_size = chunk;
+        collecting_sink sink(true);
+        trawl::io::open_options oo;
+        oo.name = "in";
+        auto src = trawl::io::source::open(p.string(), oo);
+        const auto r = trawl::search_input(*m, src, o, so, sink);
+        const std::string where = "input " + std::to_string(k) + " threads " + std::to_string(threads) + " chunk " + std::to_string(chunk);
+        EXPECT_TRUE(sink.all == want) << where;
+        EXPECT_EQ(r.records, want_recs.size()) << where;
+        EXPECT_EQ(r.format, trawl::io::format::fasta) << where;
+        ASSERT_EQ(sink.names.size(), want_recs.size()) << where;
+        for (std::size_t i = 0; i < want_recs.size(); ++i) {
+          EXPECT_EQ(sink.names[i], want_recs[i].name) << where;
+          EXPECT_EQ(sink.texts[i], want_recs[i].seq) << where;
+        }
+      }
+  }
+}
+
 TEST(StreamSearch, PlainStreamsOfEverySizeAgainstTheOracle) {
   temp_dir dir;
   std::mt19937_64 rng(7);

@@ -1,0 +1,31 @@
+// fasta_pieces.hpp — a FASTA input parsed in independent pieces, for several threads at once.
+//
+// A piece starts at a line start and ends after a '\n' (or at the input's end). Its lines are
+// read exactly as record_parser reads them: a line starting with '>' is a header (the record
+// id: up to the first blank, a trailing '\r' dropped), every other line contributes its bytes
+// without '\n' and '\r'. The bytes before a piece's first header continue the record open
+// before the piece.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trawl::io {
+
+/// A record beginning in a piece: its id, and where its sequence starts in the piece's output.
+struct fasta_head {
+  std::size_t at = 0;
+  std::string_view name;  ///< points into the piece
+};
+
+/// Writes the sequence bytes of `piece` to `out` from offset `headroom` (out is resized; the
+/// first `headroom` bytes are left for the caller) and lists the records that begin in it.
+void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string& out, std::vector<fasta_head>& heads);
+
+/// Where the piece that begins at `from` ends when it should hold about `size` bytes: after the
+/// first '\n' at or past from + size - 1, or at the end of `bytes`.
+std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size);
+
+}  // namespace trawl::io
