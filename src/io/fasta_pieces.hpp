@@ -20,8 +20,9 @@ struct fasta_head {
   std::string_view name;  ///< points into the piece
 };
 
-/// Writes the sequence bytes of `piece` to `out` from offset `headroom` (out is resized; the
-/// first `headroom` bytes are left for the caller) and lists the records that begin in it.
+/// Writes the sequence bytes of `piece` to `out` from offset `headroom` (out is replaced; its
+/// first `headroom` bytes are left for the caller; reserve room for headroom + piece.size()
+/// to avoid growing it) and lists the records that begin in it.
 void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string& out, std::vector<fasta_head>& heads);
 
 /// Where the piece that begins at `from` ends when it should hold about `size` bytes: after the

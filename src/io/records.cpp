@@ -248,33 +248,43 @@ std::size_t gather(std::string_view b, std::size_t i, char* out, std::size_t& le
 }  // namespace
 
 void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string& out, std::vector<fasta_head>& heads) {
+  // Lines are gathered into a small buffer (it stays in cache) and appended: the output is
+  // written once and never zero-filled first.
+  constexpr std::size_t window = std::size_t{1} << 17;
+  thread_local std::unique_ptr<char[]> buf;
+  if (!buf) buf = std::make_unique<char[]>(window + 16);
   heads.clear();
-  out.resize(headroom + piece.size() + 16);  // gather() may write 16 bytes past what it keeps
-  std::size_t i = 0, o = headroom;
+  out.clear();
+  out.append(headroom, '\0');
+  std::size_t i = 0;
   const std::size_t n = piece.size();
   while (i < n) {
     if (piece[i] == '>') {
       const std::size_t nl = piece.find('\n', i);
       const std::size_t end = nl == std::string_view::npos ? n : nl;
-      heads.push_back({o, record_id(strip_cr(piece.substr(i + 1, end - i - 1)))});
+      heads.push_back({out.size(), record_id(strip_cr(piece.substr(i + 1, end - i - 1)))});
       i = end == n ? n : end + 1;
       continue;
     }
     std::size_t len = 0;
-    const std::size_t run = gather(piece, i, out.data() + o, len);
-    o += len;
+    const std::size_t run = gather(piece.substr(0, std::min(n, i + window)), i, buf.get(), len);
+    out.append(buf.get(), len);
     if (run > i) {
       i = run;
       continue;
     }
-    // a line holding '\r', or the input's last line without its '\n': its bytes but '\r'
+    // a line holding '\r', longer than the window, or the input's last line without its '\n':
+    // its bytes but '\r'
     const std::size_t nl = piece.find('\n', i);
     const std::size_t end = nl == std::string_view::npos ? n : nl;
-    for (; i < end; ++i)
-      if (piece[i] != '\r') out[o++] = piece[i];
+    while (i < end) {
+      const std::size_t cr = piece.substr(i, end - i).find('\r');
+      const std::size_t stop = cr == std::string_view::npos ? end : i + cr;
+      out.append(piece.substr(i, stop - i));
+      i = stop == end ? end : stop + 1;
+    }
     i = end == n ? n : end + 1;
   }
-  out.resize(o);
 }
 
 std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size) {

@@ -7,10 +7,10 @@
 // size. Approximate clusters cut by a slice edge arrive flagged (hit::open) and are merged
 // here before delivery. O(n) bytes scanned plus (lookbehind + lookahead) per slice.
 #include <tbb/global_control.h>
-#include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <atomic>
@@ -417,6 +417,10 @@ class block_reader {
   std::thread thread_;
 };
 
+/// Room past a chunk's size and context in every chunk buffer: a FASTA piece ends with the line
+/// that reaches its size, and the pool's buffers serve both, so none has to grow.
+constexpr std::size_t kBufferSlack = std::size_t{64} << 10;
+
 /// The one place that cuts text: turns records into chunks (each piece of a record carries
 /// the matcher's context: lookbehind bytes before its owned positions, lookahead after) and
 /// chunks into jobs of about `slice` owned bytes.
@@ -551,7 +555,7 @@ class chunker final : public io::record_handler {
     cur_->pool = &pool_;
     cur_->owned = pool_.take();
     cur_->owned.clear();
-    cur_->owned.reserve(chunk_size_ + lookbehind_ + lookahead_);
+    cur_->owned.reserve(chunk_size_ + lookbehind_ + lookahead_ + kBufferSlack);
     fresh_ = 0;
   }
   /// A piece of the record in progress owning [owned_, own_to).
@@ -646,6 +650,9 @@ class stream_search {
 
  private:
   static constexpr std::size_t kDefaultChunk = std::size_t{4} << 20;
+  /// At most this many bytes of FASTA pieces are cut ahead (and at most one piece per worker).
+  static constexpr std::size_t kFastaAheadBytes = std::size_t{128} << 20;
+
 
   stream_result result() {
     if (input_error_) std::rethrow_exception(input_error_);
@@ -682,6 +689,10 @@ class stream_search {
       allow.emplace(tbb::global_control::max_allowed_parallelism, threads_);
     tbb::task_arena arena(static_cast<int>(threads_));
     arena.execute([&] {
+      struct wait_parses {  // the pieces parsed ahead hold this search: wait for them however the pipeline ends
+        tbb::task_group& g;
+        ~wait_parses() { g.wait(); }
+      } waiting{parse_tasks_};
       tbb::parallel_pipeline(
           static_cast<std::size_t>(threads_) * 2,  // jobs in flight: bounds the memory of their hits
           tbb::make_filter<void, std::shared_ptr<job>>(tbb::filter_mode::serial_in_order,
@@ -723,8 +734,8 @@ class stream_search {
           if (b.end) finish_input();
           else if (b.idle) chunker_->seal(true);
         } else if (fasta_pieces_) {
-          next_fasta_pieces();
-          if (mapped_.empty()) {
+          next_fasta_piece();
+          if (mapped_.empty() && ahead_.empty()) {
             if (fasta_open_) chunker_->end_record();
             fasta_open_ = false;
             finish_input();
@@ -752,44 +763,77 @@ class stream_search {
     while (!mapped_.empty() && (mapped_[0] == '\n' || mapped_[0] == '\r')) mapped_.remove_prefix(1);
   }
 
-  /// The next pieces of a mapped FASTA file, one per worker, parsed at once on the workers,
-  /// then handed to the chunker in order: a piece inside one record becomes a chunk as it is
-  /// (its headroom takes the carried context), the others are copied.
-  void next_fasta_pieces() {
+  /// A piece of a mapped FASTA file: its bytes, and once parsed, its sequence and record heads.
+  struct fasta_piece {
+    std::string_view bytes;
+    std::string out;
+    std::vector<io::fasta_head> heads;
+    std::atomic<int> state{0};  ///< 0 waiting, 1 being parsed, 2 parsed
+  };
+
+  /// The capacity of a piece's buffer: the same for every piece of a chunk's size, so that
+  /// the pool's buffers are reused without growing.
+  [[nodiscard]] std::size_t buffer_bytes() const {
+    return piece_size_ + m_.lookbehind() + m_.lookahead() + kBufferSlack;
+  }
+
+  /// Parses `p` unless someone else took it.
+  void parse_piece(fasta_piece& p) {
+    int waiting = 0;
+    if (!p.state.compare_exchange_strong(waiting, 1)) return;
+    io::parse_fasta_piece(p.bytes, m_.lookbehind() + m_.lookahead(), p.out, p.heads);
+    {
+      const std::lock_guard<std::mutex> lock(parsed_m_);
+      p.state.store(2);
+    }
+    parsed_cv_.notify_all();
+  }
+
+  /// The next piece of a mapped FASTA file to the chunker. Pieces (a chunk's size each, cut at
+  /// line starts) are cut ahead and offered to the workers, which parse them while the input
+  /// stage hands the earlier ones on; the input stage parses a piece itself when no worker
+  /// has taken it (the workers are busy scanning, or waiting on a device). A piece inside one
+  /// record becomes a chunk as it is (its headroom takes the carried context); the others
+  /// are copied.
+  void next_fasta_piece() {
     const std::size_t headroom = m_.lookbehind() + m_.lookahead();
-    std::vector<std::string_view> bytes;
-    std::size_t at = 0;
-    while (bytes.size() < threads_ && at < mapped_.size()) {
-      const std::size_t end = io::fasta_piece_end(mapped_, at, piece_size_);
-      bytes.push_back(mapped_.substr(at, end - at));
-      at = end;
+    const std::size_t ahead = std::max<std::size_t>(2, std::min<std::size_t>(threads_, kFastaAheadBytes / piece_size_));
+    while (ahead_.size() < ahead && !mapped_.empty()) {
+      auto p = std::make_shared<fasta_piece>();
+      const std::size_t end = io::fasta_piece_end(mapped_, 0, piece_size_);
+      p->bytes = mapped_.substr(0, end);
+      mapped_.remove_prefix(end);
+      p->out = pool_.take();
+      p->out.reserve(std::max(headroom + p->bytes.size(), buffer_bytes()));
+      ahead_.push_back(p);
+      parse_tasks_.run([this, p] { parse_piece(*p); });
     }
-    std::vector<std::string> out(bytes.size());
-    std::vector<std::vector<io::fasta_head>> heads(bytes.size());
-    for (auto& o : out) o = pool_.take();
-    tbb::parallel_for(std::size_t{0}, bytes.size(), [&](std::size_t i) { io::parse_fasta_piece(bytes[i], headroom, out[i], heads[i]); });
-    mapped_.remove_prefix(at);
-    for (std::size_t i = 0; i < bytes.size(); ++i) {
-      std::string& o = out[i];
-      const auto& hs = heads[i];
-      const std::size_t lead = hs.empty() ? o.size() : hs[0].at;
-      if (lead > headroom) {  // the record open before the piece goes on (the input began with '>')
-        if (hs.empty()) {
-          if (chunker_->holds_new_bytes()) chunker_->seal(false);
-          chunker_->adopt(std::move(o), headroom);
-          continue;
-        }
-        chunker_->sequence(std::string_view(o).substr(headroom, lead - headroom));
-      }
-      for (std::size_t h = 0; h < hs.size(); ++h) {
-        if (fasta_open_) chunker_->end_record();
-        chunker_->begin_record(hs[h].name);
-        fasta_open_ = true;
-        const std::size_t end = h + 1 < hs.size() ? hs[h + 1].at : o.size();
-        if (end > hs[h].at) chunker_->sequence(std::string_view(o).substr(hs[h].at, end - hs[h].at));
-      }
-      pool_.give(std::move(o));
+    const std::shared_ptr<fasta_piece> p = std::move(ahead_.front());
+    ahead_.pop_front();
+    parse_piece(*p);
+    {
+      std::unique_lock<std::mutex> lock(parsed_m_);
+      parsed_cv_.wait(lock, [&] { return p->state.load() == 2; });
     }
+    std::string& o = p->out;
+    const auto& hs = p->heads;
+    const std::size_t lead = hs.empty() ? o.size() : hs[0].at;
+    if (lead > headroom) {  // the record open before the piece goes on (the input began with '>')
+      if (hs.empty()) {
+        if (chunker_->holds_new_bytes()) chunker_->seal(false);
+        chunker_->adopt(std::move(o), headroom);
+        return;
+      }
+      chunker_->sequence(std::string_view(o).substr(headroom, lead - headroom));
+    }
+    for (std::size_t h = 0; h < hs.size(); ++h) {
+      if (fasta_open_) chunker_->end_record();
+      chunker_->begin_record(hs[h].name);
+      fasta_open_ = true;
+      const std::size_t end = h + 1 < hs.size() ? hs[h + 1].at : o.size();
+      if (end > hs[h].at) chunker_->sequence(std::string_view(o).substr(hs[h].at, end - hs[h].at));
+    }
+    pool_.give(std::move(o));
   }
 
   void finish_input() {
@@ -918,6 +962,10 @@ class stream_search {
   std::unique_ptr<io::record_parser> parser_;
   bool fasta_pieces_ = false, fasta_open_ = false;
   std::size_t piece_size_ = 0;
+  std::deque<std::shared_ptr<fasta_piece>> ahead_;  ///< cut, offered to the workers, not yet handed on
+  std::mutex parsed_m_;
+  std::condition_variable parsed_cv_;
+  tbb::task_group parse_tasks_;
   std::unique_ptr<block_reader> reader_;
   std::string_view mapped_;
   std::deque<std::shared_ptr<job>> jobs_;
