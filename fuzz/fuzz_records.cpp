@@ -1,11 +1,14 @@
 // fuzz_records.cpp — the FASTA/FASTQ record parser on hostile input, fed in pieces whose sizes
 // come from the input, against record_reader on the whole input: the same records, or both
-// reject it (trawl::error). Any other exception, a crash or a disagreement is a finding.
+// reject it (trawl::error). A FASTA input is also parsed as the workers parse a mapped file
+// (io/fasta_pieces.hpp: cut at line starts, each piece on its own) and must give the same
+// records. Any other exception, a crash or a disagreement is a finding.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "io/fasta_pieces.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 
@@ -45,5 +48,31 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (whole_ok != pieces_ok) std::abort();
   if (whole_ok && whole != c.out) std::abort();
+  if (whole_ok && trawl::io::detect_format(in) == trawl::io::format::fasta) {
+    std::string_view rest = in;
+    if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
+    while (!rest.empty() && (rest[0] == '\n' || rest[0] == '\r')) rest.remove_prefix(1);
+    constexpr std::size_t headroom = 3;
+    const std::size_t size = 1 + static_cast<std::size_t>(data[0]) % 61;
+    std::vector<std::pair<std::string, std::string>> got;
+    std::string out;
+    std::vector<trawl::io::fasta_head> heads;
+    for (std::size_t at = 0; at < rest.size();) {
+      const std::size_t end = trawl::io::fasta_piece_end(rest, at, size);
+      if (end <= at) std::abort();
+      trawl::io::parse_fasta_piece(rest.substr(at, end - at), headroom, out, heads);
+      const std::size_t lead = heads.empty() ? out.size() : heads[0].at;
+      if (lead > headroom) {
+        if (got.empty()) std::abort();  // bytes before the first header
+        got.back().second.append(out, headroom, lead - headroom);
+      }
+      for (std::size_t h = 0; h < heads.size(); ++h) {
+        const std::size_t e = h + 1 < heads.size() ? heads[h + 1].at : out.size();
+        got.emplace_back(std::string(heads[h].name), out.substr(heads[h].at, e - heads[h].at));
+      }
+      at = end;
+    }
+    if (got != whole) std::abort();
+  }
   return 0;
 }
