@@ -313,7 +313,8 @@ inline constexpr std::uint64_t count_probe_steps_per_phrase = 4;
 /// nest that deeply everywhere) and the recursion counts every occurrence.
 inline constexpr std::uint64_t count_dp_steps_per_phrase = 256;
 /// Number of occurrences of `pattern` (inside one record each with `in_records`). With
-/// `parallel`, the primaries are located with tbb::parallel_for in the calling arena.
+/// `parallel`, the primaries are located and the recursion probe runs on the workers of the
+/// calling arena.
 std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view pattern, bool in_records, bool parallel,
                                 detail::count_path path = detail::count_path::automatic);
 
