@@ -104,7 +104,7 @@ void line_sink::process() {
       const std::uint64_t ls = found > low ? found : cursor_;
       clean_ = std::max(clean_, next);
       if (ls > cursor_) {
-        line_no_ += text_.newlines(cursor_, ls);
+        if (opt_.numbers || opt_.context) line_no_ += text_.newlines(cursor_, ls);  // else unread
         cursor_ = ls;
       }
       if ((head_ == pending_.size() && !ended_) || cursor_ >= text_.end()) break;
