@@ -641,8 +641,8 @@ class stream_search {
     piece_size_ = chunk_size;
     parser_ = std::make_unique<io::record_parser>(fasta_pieces_ ? io::format::fasta : so.format, input.name(), *chunker_);
     if (input.is_mapped()) mapped_ = input.mapped();
-    if (fasta_pieces_) skip_to_first_record();
     else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, m_.lookbehind() + m_.lookahead(), pool_);
+    if (fasta_pieces_) skip_to_first_record();
     run();
     if (reader_) reader_->stop();
     return result();
@@ -652,7 +652,6 @@ class stream_search {
   static constexpr std::size_t kDefaultChunk = std::size_t{4} << 20;
   /// At most this many bytes of FASTA pieces are cut ahead (and at most one piece per worker).
   static constexpr std::size_t kFastaAheadBytes = std::size_t{128} << 20;
-
 
   stream_result result() {
     if (input_error_) std::rethrow_exception(input_error_);
