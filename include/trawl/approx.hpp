@@ -36,14 +36,17 @@ namespace trawl {
 /// Builds the approximate matcher (options.max_errors >= 1, or all_ends). Key = last byte.
 /// options.approx picks the engine: automatic (per pattern: the pigeonhole filter +
 /// Myers verification when its k+1 pieces are >= 5 bytes (>= 8 for m <= 32 on AVX-512) and
-/// there are at most 4 patterns (or m > 64); else, for m <= 32 on a CPU with AVX-512BW or
-/// AVX2, the striped kernel (one pattern over 64 text stripes in 16/32-bit lanes); else SIMD lanes of
+/// there are at most 4 patterns (or m > 64); else, on a CPU with AVX-512BW or AVX2, for
+/// 16 < m <= 64 and k <= 4 (k <= 8 for m > 32) the suffix filter (the pattern's last 16 or 32
+/// bytes scanned by the striped kernel, every candidate end verified by Myers), and for m <= 32
+/// the striped kernel (one pattern over 64 text stripes in 16/32-bit lanes); else SIMD lanes of
 /// (pattern, stripe) jobs for m <= 64; else one-word / blocked Myers), myers (the same), dp
 /// (Sellers' DP reference), or a single engine for tests and benchmarks: myers_word (m <= 64),
 /// myers_blocked, myers_simd (lanes; options.simd forces avx2 / avx512 / serial),
 /// myers_striped (AVX-512BW or AVX2 per options.simd, m <= 32; one-word / blocked Myers for
 /// longer patterns), myers_filter (pigeonhole filter wherever it applies, i.e. plain bytes and
-/// k < m; Myers elsewhere).
+/// k < m; Myers elsewhere), myers_suffix (AVX-512BW or AVX2: the suffix filter for 16 < m <= 64
+/// up to k = 8 (16 for m > 32); as myers_striped elsewhere).
 /// Hamming mode always uses the Hamming engine.
 /// Throws trawl::error(invalid_argument) on bad options (k < 0, empty pattern, NUL byte,
 /// a SIMD level this CPU lacks).

@@ -57,10 +57,11 @@ enum class approx_algorithm : std::uint8_t {
   myers_simd,     ///< SIMD lanes of (pattern, stripe) jobs (search_options::simd forces a level)
   myers_striped,  ///< one pattern over 64 text stripes (AVX-512BW or AVX2, m <= 32)
   myers_filter,   ///< the pigeonhole filter wherever it applies
+  myers_suffix,   ///< the suffix filter wherever it applies (16 < m <= 64, AVX-512BW or AVX2)
 };
 
 /// Parses "auto", "myers", "dp", "myers-word", "myers-blocked", "myers-simd", "myers-striped",
-/// "myers-filter"; throws trawl::error(invalid_argument) on any other name.
+/// "myers-filter", "myers-suffix"; throws trawl::error(invalid_argument) on any other name.
 approx_algorithm parse_approx_algorithm(std::string_view name);
 /// The name parse_approx_algorithm reads.
 std::string_view to_string(approx_algorithm a) noexcept;

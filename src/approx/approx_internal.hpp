@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -207,9 +208,27 @@ void write_run_hits(const striped_cluster* r, std::size_t n, std::uint64_t base,
 bool myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
                         std::size_t warm, std::uint64_t pos0, bool text_in_quarter1, std::vector<lane_hit>& hits);
 /// Same contract as the single-pattern engines (p.m <= 32); the striped kernel for the bulk,
-/// the one-word loop for the edges. myers_striped.cpp
+/// the one-word loop for the edges. `sp`: make_striped_pattern(p, k), if the caller has it.
+/// myers_striped.cpp
 void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::string_view seq, std::size_t from,
-                        std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
+                        std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink,
+                        const striped_pattern* sp = nullptr);
+
+// ---- suffix filter + Myers verification (suffix_filter.cpp) ----------------------------
+/// The suffix length L (16 or 32) the filter scans for a pattern of m bytes at error bound k,
+/// or 0 where it does not apply (m <= L, or k too large for L to be selective: k <= L/4, or
+/// L/2 when `forced`).
+std::size_t suffix_filter_length(std::size_t m, std::uint32_t k, bool forced);
+/// P's last `len` bytes (len <= m <= 64) as a pattern of its own, under P's rules.
+compiled_pattern pattern_suffix(const compiled_pattern& p, std::size_t len);
+/// How the caller scans P without the filter: (from, report_from, to) as the engines take them.
+using unfiltered_scan = std::function<void(std::size_t, std::size_t, std::size_t)>;
+/// Same contract as the single-pattern engines (p.m <= 64): `suffix` (pattern_suffix, at most
+/// 32 bytes) is scanned by the striped kernel, its ends verified by one-word Myers; rounds
+/// where candidates are dense go to `unfiltered`.
+void scan_suffix_filter(striped_kernel kernel, const compiled_pattern& p, const compiled_pattern& suffix,
+                        std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
+                        std::uint32_t k, end_sink& sink, const unfiltered_scan& unfiltered);
 
 // ---- pigeonhole filter + Myers verification (pigeon_filter.cpp) ----------------------
 /// A piece P[off, off+len) of the pattern; k+1 disjoint pieces cover P, so any occurrence

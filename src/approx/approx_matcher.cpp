@@ -20,6 +20,7 @@ constexpr std::pair<approx_algorithm, std::string_view> approx_names[] = {
     {approx_algorithm::dp, "dp"},                  {approx_algorithm::myers_word, "myers-word"},
     {approx_algorithm::myers_blocked, "myers-blocked"}, {approx_algorithm::myers_simd, "myers-simd"},
     {approx_algorithm::myers_striped, "myers-striped"}, {approx_algorithm::myers_filter, "myers-filter"},
+    {approx_algorithm::myers_suffix, "myers-suffix"},
 };
 }  // namespace
 
@@ -28,7 +29,7 @@ approx_algorithm parse_approx_algorithm(std::string_view name) {
     if (name == n) return a;
   throw error(errc::invalid_argument,
               "unknown approximate algorithm '" + std::string(name) +
-                  "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter)");
+                  "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter, myers-suffix)");
 }
 
 std::string_view to_string(approx_algorithm a) noexcept {
@@ -40,7 +41,7 @@ std::string_view to_string(approx_algorithm a) noexcept {
 namespace approx_detail {
 namespace {
 
-enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon };
+enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, suffix };
 
 /// Base of the two sinks: hits go to `out` at once, their leftmost starts are computed in
 /// one batch by resolve() (leftmost_starts interleaves independent requests). A sole sink
@@ -277,6 +278,7 @@ engine_kind parse_engine(const search_options& o) {
     case approx_algorithm::myers_blocked: return engine_kind::myers_blocked;
     case approx_algorithm::myers_filter: return engine_kind::pigeon;
     case approx_algorithm::myers_striped: return engine_kind::myers_striped;
+    case approx_algorithm::myers_suffix: return engine_kind::suffix;
     default: return engine_kind::myers_lanes;  // automatic, myers, myers_simd (the first two refined per pattern)
   }
 }
@@ -343,11 +345,13 @@ class approx_matcher final : public detail::engine {
       if (options.approx != approx_algorithm::myers_simd && lanes_.kernel == myers_lanes_serial)
         engine_ = engine_kind::myers_word;
     }
-    if (engine_ == engine_kind::myers_striped && !striped_available(options.simd))
-      throw error(errc::invalid_argument, "approx_algorithm::myers_striped needs AVX-512 (F, BW) or AVX2, and a simd level other than serial");
+    if ((engine_ == engine_kind::myers_striped || engine_ == engine_kind::suffix) && !striped_available(options.simd))
+      throw error(errc::invalid_argument, std::string("approx_algorithm::") +
+                                              (engine_ == engine_kind::suffix ? "myers_suffix" : "myers_striped") +
+                                              " needs AVX-512 (F, BW) or AVX2, and a simd level other than serial");
     // auto: one pattern of m <= 32 at a time over 64 stripes in 16/32-bit lanes where the CPU
     // has AVX-512BW or AVX2; the (pattern, stripe) lanes kernel for the rest of m <= 64.
-    if (engine_ == engine_kind::myers_striped ||
+    if (engine_ == engine_kind::myers_striped || engine_ == engine_kind::suffix ||
         (engine_ == engine_kind::myers_lanes && options.approx != approx_algorithm::myers_simd))
       striped_ = pick_striped_kernel(options.simd);
     if (engine_ == engine_kind::pigeon || options.approx == approx_algorithm::automatic ||
@@ -393,6 +397,37 @@ class approx_matcher final : public detail::engine {
                            (pats_.size() <= 4 || p.m > 64));
       filter_.push_back(ok && wanted);
     }
+    // The suffix filter: forced, or chosen by auto for 16 < m <= 64 where the pigeonhole
+    // filter did not take the pattern and the suffix is selective (suffix_filter_length).
+    const bool suffix_auto = engine_ == engine_kind::myers_lanes && options.approx != approx_algorithm::myers_simd;
+    suffixes_.resize(pats_.size());
+    for (std::size_t i = 0; i < pats_.size(); ++i) {
+      if (striped_ == nullptr || filter_[i] || pats_[i].m > 64 || !(suffix_auto || engine_ == engine_kind::suffix))
+        continue;
+      if (const std::size_t len = suffix_filter_length(pats_[i].m, ks_[i], engine_ == engine_kind::suffix); len != 0)
+        suffixes_[i] = pattern_suffix(pats_[i], len);
+    }
+  }
+
+  /// Scans pattern i (m <= 64) as the engine would without the suffix filter.
+  void scan_unfiltered(std::size_t i, std::string_view seq, std::size_t from, std::size_t report_from,
+                       std::size_t to, end_sink& sink) const {
+    const compiled_pattern& p = pats_[i];
+    if (p.m <= 32) {
+      scan_myers_striped(striped_, p, seq, from, report_from, to, ks_[i], sink);
+    } else if (engine_ == engine_kind::myers_lanes) {
+      const compiled_pattern* pp = &p;
+      end_sink* sp = &sink;
+      scan_myers_lanes(lanes_, {&pp, 1}, {&ks_[i], 1}, seq, from, report_from, to, {&sp, 1});
+    } else {
+      scan_myers_word(p, seq, from, report_from, to, ks_[i], sink);
+    }
+  }
+  /// Scans pattern i through the suffix filter (suffixes_[i] set).
+  void scan_suffix(std::size_t i, std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
+                   end_sink& sink) const {
+    scan_suffix_filter(striped_, pats_[i], suffixes_[i], seq, from, report_from, to, ks_[i], sink,
+                       [&](std::size_t f, std::size_t lo, std::size_t hi) { scan_unfiltered(i, seq, f, lo, hi, sink); });
   }
 
   /// Would a striped kernel (m <= 32, or blocked Myers for m > 64) scan pattern i?
@@ -440,6 +475,10 @@ class approx_matcher final : public detail::engine {
         scan_pigeon(p, finder_, verify_lanes(), seq, from, own_begin, own_end, ks_[i], sink);
         continue;
       }
+      if (!suffixes_[i].bytes.empty()) {
+        scan_suffix(i, seq, from, own_begin, own_end, sink);
+        continue;
+      }
       switch (engine_) {
         case engine_kind::pigeon:  // not applicable to this pattern (classes, k >= m): Myers
           if (p.m <= 64)
@@ -456,10 +495,11 @@ class approx_matcher final : public detail::engine {
             scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
           break;
         case engine_kind::myers_striped:
+        case engine_kind::suffix:
         case engine_kind::myers_lanes:
           if (striped_ && p.m <= 32) {
             scan_myers_striped(striped_, p, seq, from, own_begin, own_end, ks_[i], sink);
-          } else if (engine_ == engine_kind::myers_striped) {
+          } else if (engine_ != engine_kind::myers_lanes) {
             if (p.m <= 64)
               scan_myers_word(p, seq, from, own_begin, own_end, ks_[i], sink);
             else
@@ -506,6 +546,10 @@ class approx_matcher final : public detail::engine {
       scan_pigeon(p, finder_, verify_lanes(), text, 0, 0, text.size(), k, sink);
       return std::move(ends.ends);
     }
+    if (!suffixes_[0].bytes.empty()) {
+      scan_suffix(0, text, 0, 0, text.size(), sink);
+      return std::move(ends.ends);
+    }
     switch (engine_) {
       case engine_kind::pigeon:
         if (p.m <= 64)
@@ -522,10 +566,11 @@ class approx_matcher final : public detail::engine {
           scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
         break;
       case engine_kind::myers_striped:
+      case engine_kind::suffix:
       case engine_kind::myers_lanes:
         if (striped_ && p.m <= 32) {
           scan_myers_striped(striped_, p, text, 0, 0, text.size(), k, sink);
-        } else if (engine_ == engine_kind::myers_striped) {
+        } else if (engine_ != engine_kind::myers_lanes) {
           if (p.m <= 64)
             scan_myers_word(p, text, 0, 0, text.size(), k, sink);
           else
@@ -554,6 +599,7 @@ class approx_matcher final : public detail::engine {
   blocked_stripes_kernel blocked_ = nullptr;  ///< the striped blocked kernel (m > 64), if any
   std::vector<bool> stripes_;  ///< per pattern: m > 64 goes to blocked_
   std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
+  std::vector<compiled_pattern> suffixes_;  ///< per pattern: the suffix the filter scans (empty: none)
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;
   std::size_t lookbehind_ = 0;

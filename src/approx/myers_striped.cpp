@@ -65,9 +65,10 @@ striped_kernel pick_striped_kernel(simd_level level) {
 bool striped_available(simd_level level) { return pick_striped_kernel(level) != nullptr; }
 
 void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::string_view seq, std::size_t from,
-                        std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
+                        std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink,
+                        const striped_pattern* prebuilt) {
   if (report_from >= to) return;
-  const striped_pattern sp = make_striped_pattern(p, k);
+  const striped_pattern sp = prebuilt != nullptr ? *prebuilt : make_striped_pattern(p, k);
   const std::size_t w = p.m + k - 1;  // warm-up: the longest occurrence is m + k bytes
   const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
   std::size_t a = report_from;

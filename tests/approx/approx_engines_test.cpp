@@ -286,6 +286,80 @@ std::vector<trawl::hit> clusters_checked(const std::string& t, const std::string
   return got;
 }
 
+TEST(ApproxEngines, SuffixFilterAcrossRoundsAndDenseText) {
+  // The suffix filter (suffix_filter.cpp) scans rounds of 2^19 ends, each probed on its first
+  // 28,672: copies planted at those edges, a stretch made of the pattern's suffix (every
+  // round there is dense: scanned unfiltered, the skip doubling), random text after it
+  // (filtered again), and slices whose context starts inside the text. The one-word engine
+  // (checked against the oracle above) is the reference, in both report modes.
+  std::mt19937_64 rng(16);
+  for (const pk c : {pk{17, 3}, pk{23, 3}, pk{23, 0}, pk{32, 1}, pk{40, 3}, pk{40, 10}, pk{64, 8}}) {
+    const std::string p = approx_test::random_pattern(rng, c.m, "ACGT");
+    std::string t = oracle::random_text(rng, 7000000, "ACGT");
+    for (std::size_t edge : {std::size_t{28672}, std::size_t{1} << 19, std::size_t{2} << 19, std::size_t{5} << 19})
+      for (std::size_t d = 0; d < 3 * c.m; d += c.m / 2 + 1) {
+        const std::string cp = approx_test::mutate(rng, p, rng() % 4, "ACGT");
+        t.replace(edge - d, cp.size(), cp);
+      }
+    for (std::size_t at = 1000; at + 2 * c.m < t.size(); at += 5000 + rng() % 20000) {
+      const std::string cp = approx_test::mutate(rng, p, rng() % 4, "ACGT");
+      t.replace(at, cp.size(), cp);
+    }
+    // Exact copies whose suffix straddles a probe's end (round start + 28,672).
+    for (std::size_t e : {std::size_t{28672} + 7, (std::size_t{1} << 19) + 28672 + 9}) t.replace(e + 1 - c.m, c.m, p);
+    const std::string tail = p.substr(c.m - std::min<std::size_t>(c.m - 1, 16));
+    for (std::size_t at = 1200000; at < 5600000; at += tail.size()) t.replace(at, tail.size(), tail);
+    trawl::search_options ow;
+    ow.max_errors = c.k;
+    ow.approx = trawl::approx_algorithm::myers_word;
+    const auto want = trawl::approx_end_scores(p, t, ow);
+    const auto want_clusters = trawl::approx_search_serial(t, {p}, ow);
+    for (const auto& e : engines(c.m)) {
+      if (e.algorithm != "myers-suffix" && e.algorithm != "auto") continue;
+      SCOPED_TRACE(e.name + " m=" + std::to_string(c.m) + " k=" + std::to_string(c.k));
+      ASSERT_EQ(trawl::approx_end_scores(p, t, opts(e, c.k, true)), want);
+      trawl::search_options o = opts(e, c.k, false);
+      ASSERT_EQ(trawl::approx_search_serial(t, {p}, o), want_clusters);
+      o.threads = 2;
+      o.slice_size = 1000003;
+      ASSERT_EQ(trawl::search(t, {p}, o), want_clusters);
+    }
+  }
+}
+
+TEST(ApproxEngines, SuffixFilterClassesAndCase) {
+  // The suffix is taken from the compiled pattern: IUPAC classes and case folding carry over.
+  std::vector<trawl::simd_level> levels;
+  for (auto l : {trawl::simd_level::avx512, trawl::simd_level::avx2})
+    if (trawl::cpu_supports(l)) levels.push_back(l);
+  if (levels.empty()) GTEST_SKIP() << "no AVX2 / AVX-512 on this CPU";
+  std::mt19937_64 rng(17);
+  for (std::size_t m : {18, 23, 33, 50}) {
+    const std::string p = approx_test::random_pattern(rng, m, "ACGTNRYacgt");
+    const std::string t = approx_test::text_with_copies(rng, 200000, p, 3, "acgtACGTN");
+    for (bool icase : {false, true})
+      for (bool iupac : {false, true})
+        for (int k : {1, 3}) {
+          trawl::search_options o;
+          o.max_errors = k;
+          o.all_ends = true;
+          o.ignore_case = icase;
+          o.iupac = iupac;
+          o.approx = trawl::approx_algorithm::dp;
+          const auto want = trawl::approx_end_scores(p, t, o);
+          for (auto a : {trawl::approx_algorithm::myers_suffix, trawl::approx_algorithm::automatic})
+            for (auto level : levels) {
+              o.approx = a;
+              o.simd = level;
+              SCOPED_TRACE("m=" + std::to_string(m) + " k=" + std::to_string(k) + " i=" + std::to_string(icase) +
+                           " iupac=" + std::to_string(iupac) + " " + std::string(trawl::to_string(a)) +
+                           " avx512=" + std::to_string(level == trawl::simd_level::avx512));
+              ASSERT_EQ(trawl::approx_end_scores(p, t, o), want);
+            }
+        }
+  }
+}
+
 TEST(ApproxEngines, StripedRunsOnLongDenseTexts) {
   // The default report mode forms runs of ends inside the striped kernel (AVX-512 and AVX2)
   // and finds starts 64 (AVX-512) or 32 (AVX2) at a time: texts over a megabyte (several 64-stripe rounds), short patterns with

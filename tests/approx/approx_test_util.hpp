@@ -158,6 +158,10 @@ inline std::vector<engine> engines(std::size_t m) {
     e.push_back({"myers-striped", trawl::simd_level::avx512, "striped-avx512"});
   if (trawl::cpu_supports(trawl::simd_level::avx2))
     e.push_back({"myers-striped", trawl::simd_level::avx2, "striped-avx2"});
+  if (trawl::cpu_supports(trawl::simd_level::avx512))
+    e.push_back({"myers-suffix", trawl::simd_level::avx512, "suffix-avx512"});
+  if (trawl::cpu_supports(trawl::simd_level::avx2))
+    e.push_back({"myers-suffix", trawl::simd_level::avx2, "suffix-avx2"});
   return e;
 }
 
