@@ -223,12 +223,19 @@ std::size_t suffix_filter_length(std::size_t m, std::uint32_t k, bool forced);
 compiled_pattern pattern_suffix(const compiled_pattern& p, std::size_t len);
 /// How the caller scans P without the filter: (from, report_from, to) as the engines take them.
 using unfiltered_scan = std::function<void(std::size_t, std::size_t, std::size_t)>;
+/// What the filter carries from one call to the next over consecutive ranges of one text: how
+/// many more rounds go unfiltered after a dense one, and the skip after the next dense one
+/// (0: the first).
+struct suffix_filter_state {
+  std::size_t skip = 0, next_skip = 0;
+};
 /// Same contract as the single-pattern engines (p.m <= 64): `suffix` (pattern_suffix, at most
 /// 32 bytes) is scanned by the striped kernel, its ends verified by one-word Myers; rounds
 /// where candidates are dense go to `unfiltered`.
 void scan_suffix_filter(striped_kernel kernel, const compiled_pattern& p, const compiled_pattern& suffix,
                         std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
-                        std::uint32_t k, end_sink& sink, const unfiltered_scan& unfiltered);
+                        std::uint32_t k, end_sink& sink, const unfiltered_scan& unfiltered,
+                        suffix_filter_state& state);
 
 // ---- pigeonhole filter + Myers verification (pigeon_filter.cpp) ----------------------
 /// A piece P[off, off+len) of the pattern; k+1 disjoint pieces cover P, so any occurrence

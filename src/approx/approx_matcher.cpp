@@ -41,6 +41,9 @@ std::string_view to_string(approx_algorithm a) noexcept {
 namespace approx_detail {
 namespace {
 
+// Text bytes every pattern of a set scans before the next block: inside a core's L2 cache.
+constexpr std::size_t pattern_block = std::size_t{512} << 10;
+
 enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, suffix };
 
 /// Base of the two sinks: hits go to `out` at once, their leftmost starts are computed in
@@ -423,11 +426,51 @@ class approx_matcher final : public detail::engine {
       scan_myers_word(p, seq, from, report_from, to, ks_[i], sink);
     }
   }
-  /// Scans pattern i through the suffix filter (suffixes_[i] set).
-  void scan_suffix(std::size_t i, std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
-                   end_sink& sink) const {
-    scan_suffix_filter(striped_, pats_[i], suffixes_[i], seq, from, report_from, to, ks_[i], sink,
-                       [&](std::size_t f, std::size_t lo, std::size_t hi) { scan_unfiltered(i, seq, f, lo, hi, sink); });
+  /// Scans pattern i over seq[report_from, to) from a fresh column at `from`, as the engine
+  /// picked for it does; false (nothing scanned) when that is the SIMD lanes, which the caller
+  /// runs for all their patterns at once.
+  bool scan_pattern(std::size_t i, std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
+                    end_sink& sink, suffix_filter_state& state) const {
+    const compiled_pattern& p = pats_[i];
+    const std::uint32_t k = ks_[i];
+    if (filter_[i]) {
+      scan_pigeon(p, finder_, verify_lanes(), seq, from, report_from, to, k, sink);
+      return true;
+    }
+    if (!suffixes_[i].bytes.empty()) {
+      scan_suffix_filter(
+          striped_, p, suffixes_[i], seq, from, report_from, to, k, sink,
+          [&](std::size_t f, std::size_t lo, std::size_t hi) { scan_unfiltered(i, seq, f, lo, hi, sink); }, state);
+      return true;
+    }
+    switch (engine_) {
+      case engine_kind::dp: scan_dp_sellers(p, seq, from, report_from, to, k, sink); break;
+      case engine_kind::myers_blocked: scan_myers_blocked(p, seq, from, report_from, to, k, sink); break;
+      case engine_kind::pigeon:  // not applicable to this pattern (classes, k >= m): Myers
+      case engine_kind::myers_word:
+        if (p.m <= 64)
+          scan_myers_word(p, seq, from, report_from, to, k, sink);
+        else
+          scan_myers_blocked(p, seq, from, report_from, to, k, sink);
+        break;
+      case engine_kind::myers_striped:
+      case engine_kind::suffix:
+      case engine_kind::myers_lanes:
+        if (striped_ && p.m <= 32) {
+          scan_myers_striped(striped_, p, seq, from, report_from, to, k, sink);
+        } else if (engine_ != engine_kind::myers_lanes) {
+          if (p.m <= 64)
+            scan_myers_word(p, seq, from, report_from, to, k, sink);
+          else
+            scan_myers_blocked(p, seq, from, report_from, to, k, sink);
+        } else if (p.m <= 64) {
+          return false;
+        } else if (!(stripes_[i] && blocked_(p, seq, from, report_from, to, k, sink))) {
+          scan_myers_blocked(p, seq, from, report_from, to, k, sink);
+        }
+        break;
+    }
+    return true;
   }
 
   /// Would a striped kernel (m <= 32, or blocked Myers for m > 64) scan pattern i?
@@ -464,57 +507,36 @@ class approx_matcher final : public detail::engine {
       checks.reserve(pats_.size());
       for (std::size_t i = 0; i < pats_.size(); ++i) checks.emplace_back(pats_[i], seq, ks_[i], *sinks[i]);
     }
+    // Several patterns over a long slice: the text in blocks that stay in a core's cache
+    // while every pattern scans them. A block after the first gives each pattern the context
+    // of its longest occurrence (m + k - 1 bytes), which keeps every score <= k exact.
+    const std::size_t block = pats_.size() > 1 ? pattern_block : own_end - own_begin;
+    std::vector<suffix_filter_state> states(pats_.size());
     // SIMD lanes take every pattern of m <= 64 together; the rest go one by one.
     std::vector<const compiled_pattern*> lane_pats;
     std::vector<std::uint32_t> lane_ks;
     std::vector<end_sink*> lane_sinks;
-    for (std::size_t i = 0; i < pats_.size(); ++i) {
-      const compiled_pattern& p = pats_[i];
-      end_sink& sink = hamming_ ? static_cast<end_sink&>(checks[i]) : *sinks[i];
-      if (filter_[i]) {
-        scan_pigeon(p, finder_, verify_lanes(), seq, from, own_begin, own_end, ks_[i], sink);
-        continue;
+    for (std::size_t bb = own_begin; bb < own_end;) {
+      const std::size_t be = own_end - bb < block + block / 2 ? own_end : bb + block;
+      lane_pats.clear();
+      lane_ks.clear();
+      lane_sinks.clear();
+      for (std::size_t i = 0; i < pats_.size(); ++i) {
+        end_sink& sink = hamming_ ? static_cast<end_sink&>(checks[i]) : *sinks[i];
+        const std::size_t w = pats_[i].m + ks_[i] - 1;
+        const std::size_t f = bb == own_begin ? from : std::max(from, bb - w);
+        if (!scan_pattern(i, seq, f, bb, be, sink, states[i])) {
+          lane_pats.push_back(&pats_[i]);
+          lane_ks.push_back(ks_[i]);
+          lane_sinks.push_back(&sink);
+        }
       }
-      if (!suffixes_[i].bytes.empty()) {
-        scan_suffix(i, seq, from, own_begin, own_end, sink);
-        continue;
+      if (!lane_pats.empty()) {
+        const std::size_t f = bb == own_begin ? from : std::max(from, bb - lookbehind_);
+        scan_myers_lanes(lanes_, lane_pats, lane_ks, seq, f, bb, be, lane_sinks);
       }
-      switch (engine_) {
-        case engine_kind::pigeon:  // not applicable to this pattern (classes, k >= m): Myers
-          if (p.m <= 64)
-            scan_myers_word(p, seq, from, own_begin, own_end, ks_[i], sink);
-          else
-            scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
-          break;
-        case engine_kind::dp: scan_dp_sellers(p, seq, from, own_begin, own_end, ks_[i], sink); break;
-        case engine_kind::myers_blocked: scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink); break;
-        case engine_kind::myers_word:
-          if (p.m <= 64)
-            scan_myers_word(p, seq, from, own_begin, own_end, ks_[i], sink);
-          else
-            scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
-          break;
-        case engine_kind::myers_striped:
-        case engine_kind::suffix:
-        case engine_kind::myers_lanes:
-          if (striped_ && p.m <= 32) {
-            scan_myers_striped(striped_, p, seq, from, own_begin, own_end, ks_[i], sink);
-          } else if (engine_ != engine_kind::myers_lanes) {
-            if (p.m <= 64)
-              scan_myers_word(p, seq, from, own_begin, own_end, ks_[i], sink);
-            else
-              scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
-          } else if (p.m <= 64) {
-            lane_pats.push_back(&p);
-            lane_ks.push_back(ks_[i]);
-            lane_sinks.push_back(&sink);
-          } else if (!(stripes_[i] && blocked_(p, seq, from, own_begin, own_end, ks_[i], sink))) {
-            scan_myers_blocked(p, seq, from, own_begin, own_end, ks_[i], sink);
-          }
-          break;
-      }
+      bb = be;
     }
-    if (!lane_pats.empty()) scan_myers_lanes(lanes_, lane_pats, lane_ks, seq, from, own_begin, own_end, lane_sinks);
     if (!all_ends_)
       for (auto& s : sinks) static_cast<cluster_sink&>(*s).finish();
     for (auto& s : sinks) s->resolve();
@@ -542,47 +564,11 @@ class approx_matcher final : public detail::engine {
     const std::uint32_t k = ks_[0];
     hamming_check check(p, text, k, ends);
     end_sink& sink = hamming_ ? static_cast<end_sink&>(check) : ends;
-    if (filter_[0]) {
-      scan_pigeon(p, finder_, verify_lanes(), text, 0, 0, text.size(), k, sink);
-      return std::move(ends.ends);
-    }
-    if (!suffixes_[0].bytes.empty()) {
-      scan_suffix(0, text, 0, 0, text.size(), sink);
-      return std::move(ends.ends);
-    }
-    switch (engine_) {
-      case engine_kind::pigeon:
-        if (p.m <= 64)
-          scan_myers_word(p, text, 0, 0, text.size(), k, sink);
-        else
-          scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
-        break;
-      case engine_kind::dp: scan_dp_sellers(p, text, 0, 0, text.size(), k, sink); break;
-      case engine_kind::myers_blocked: scan_myers_blocked(p, text, 0, 0, text.size(), k, sink); break;
-      case engine_kind::myers_word:
-        if (p.m <= 64)
-          scan_myers_word(p, text, 0, 0, text.size(), k, sink);
-        else
-          scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
-        break;
-      case engine_kind::myers_striped:
-      case engine_kind::suffix:
-      case engine_kind::myers_lanes:
-        if (striped_ && p.m <= 32) {
-          scan_myers_striped(striped_, p, text, 0, 0, text.size(), k, sink);
-        } else if (engine_ != engine_kind::myers_lanes) {
-          if (p.m <= 64)
-            scan_myers_word(p, text, 0, 0, text.size(), k, sink);
-          else
-            scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
-        } else if (p.m <= 64) {
-          const compiled_pattern* pp = &p;
-          end_sink* sp = &sink;
-          scan_myers_lanes(lanes_, {&pp, 1}, {&k, 1}, text, 0, 0, text.size(), {&sp, 1});
-        } else {
-          scan_myers_blocked(p, text, 0, 0, text.size(), k, sink);
-        }
-        break;
+    suffix_filter_state state;
+    if (!scan_pattern(0, text, 0, 0, text.size(), sink, state)) {
+      const compiled_pattern* pp = &p;
+      end_sink* sp = &sink;
+      scan_myers_lanes(lanes_, {&pp, 1}, {&k, 1}, text, 0, 0, text.size(), {&sp, 1});
     }
     return std::move(ends.ends);
   }

@@ -22,8 +22,8 @@ constexpr std::size_t probe_ends = std::size_t{64} * 448;
 // the striped kernel reruns so many blocks with every step checked that the round costs
 // more than the unfiltered scan.
 constexpr std::size_t dense_share = 1024;
-// After a dense round the next `skip` rounds are scanned unfiltered; the skip doubles while
-// the rounds that probe the text again stay dense, up to max_skip.
+// After a dense round the next rounds (first_skip of them) are scanned unfiltered; the skip
+// doubles while the rounds that probe the text again stay dense, up to max_skip.
 constexpr std::size_t first_skip = 7, max_skip = 127;
 class end_collector final : public end_sink {
  public:
@@ -70,14 +70,17 @@ compiled_pattern pattern_suffix(const compiled_pattern& p, std::size_t len) {
 
 void scan_suffix_filter(striped_kernel kernel, const compiled_pattern& p, const compiled_pattern& suffix,
                         std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
-                        std::uint32_t k, end_sink& sink, const unfiltered_scan& unfiltered) {
+                        std::uint32_t k, end_sink& sink, const unfiltered_scan& unfiltered,
+                        suffix_filter_state& state) {
   if (report_from >= to) return;
   const std::size_t w = p.m + k - 1;  // an end's occurrence lies in the w bytes before it
   // Per thread, kept between calls: the candidate ends of one round.
   thread_local std::vector<std::uint64_t> cands;
   end_collector collect(cands);
   const striped_pattern sp = make_striped_pattern(suffix, k);
-  std::size_t skip = 0, next_skip = first_skip;
+  std::size_t& skip = state.skip;
+  std::size_t& next_skip = state.next_skip;
+  if (next_skip == 0) next_skip = first_skip;
   for (std::size_t a = report_from; a < to;) {
     const std::size_t b = std::min(to, a + round_ends);
     // Context from w bytes back (or `from`): every score <= k is then exact, as from `from`.

@@ -155,6 +155,57 @@ TEST(ApproxEngines, ManyPatternsInLanes) {
   }
 }
 
+TEST(ApproxEngines, PatternSetsScanTheTextInBlocks) {
+  // A set of patterns scans a long slice in blocks of 512 KiB, every pattern over one block
+  // before the next: each engine (striped, suffix filter, lanes, blocked) picks up at a block
+  // edge with its own context. The set's hits equal each pattern's own search (one pattern
+  // scans without blocks), in both report modes, with Hamming, and through 2-thread slices.
+  std::mt19937_64 rng(18);
+  std::vector<std::string> pats;
+  for (std::size_t m : {5, 12, 20, 23, 31, 40, 64, 70, 100}) pats.push_back(approx_test::random_pattern(rng, m, "ACGT"));
+  std::string t = oracle::random_text(rng, 2300000, "ACGT");
+  for (std::size_t at = 300; at + 200 < t.size(); at += 2000 + rng() % 9000) {
+    const std::string& p = pats[rng() % pats.size()];
+    const std::string c = approx_test::mutate(rng, p, rng() % 4, "ACGT");
+    t.replace(at, c.size(), c);
+  }
+  // At each of the serial scan's block edges (512 KiB, 1 MiB, 1.5 MiB) a copy with three
+  // N inserted in its middle ends on the block's first byte: its only alignment of 3 errors
+  // spans all of its m + 3 bytes, so a context one byte short misses it at k = 3.
+  const std::size_t edge_pat[] = {2, 3, 5};
+  for (std::size_t e = 1; e <= 3; ++e) {
+    const std::string& p = pats[edge_pat[e - 1]];
+    const std::string c = p.substr(0, p.size() / 2) + "NNN" + p.substr(p.size() / 2);
+    t.replace((e << 19) + 1 - c.size(), c.size(), c);
+  }
+  auto order = [](const trawl::hit& a, const trawl::hit& b) {
+    return std::tie(a.end, a.pattern, a.dir, a.start) < std::tie(b.end, b.pattern, b.dir, b.start);
+  };
+  for (auto algo : {trawl::approx_algorithm::automatic, trawl::approx_algorithm::myers_simd})
+    for (int k : {2, 3})
+      for (bool all_ends : {false, true})
+        for (bool hamming : {false, true}) {
+          SCOPED_TRACE(std::string(trawl::to_string(algo)) + " k=" + std::to_string(k) +
+                       " all_ends=" + std::to_string(all_ends) + " hamming=" + std::to_string(hamming));
+          trawl::search_options o;
+          o.approx = algo;
+          o.max_errors = k;
+          o.all_ends = all_ends;
+          o.hamming = hamming;
+          std::vector<trawl::hit> want;
+          for (std::size_t i = 0; i < pats.size(); ++i)
+            for (trawl::hit h : trawl::approx_search_serial(t, {pats[i]}, o)) {
+              h.pattern = static_cast<std::uint32_t>(i);
+              want.push_back(h);
+            }
+          std::sort(want.begin(), want.end(), order);
+          ASSERT_EQ(trawl::approx_search_serial(t, pats, o), want);
+          o.threads = 2;
+          o.slice_size = 1500007;
+          ASSERT_EQ(trawl::search(t, pats, o), want);
+        }
+}
+
 TEST(ApproxEngines, FilterAcrossChunksAndDenseRegions) {
   // Texts longer than the filter's 256 KiB round, planted copies near the round edges, and a
   // repetitive stretch where piece occurrences are dense (verified as one window).
