@@ -511,7 +511,15 @@ class approx_matcher final : public detail::engine {
     // while every pattern scans them. A block after the first gives each pattern the context
     // of its longest occurrence (m + k - 1 bytes), which keeps every score <= k exact.
     const std::size_t block = pats_.size() > 1 ? pattern_block : own_end - own_begin;
-    std::vector<suffix_filter_state> states(pats_.size());
+    // The suffix filter's dense-round skip carries over to this thread's next slices (text
+    // near a dense stretch tends to be dense too). It only steers the filter's cost: a stale
+    // state, even one left by another matcher at this address, changes no hit.
+    thread_local std::vector<suffix_filter_state> states;
+    thread_local const approx_matcher* states_of = nullptr;
+    if (states_of != this || states.size() != pats_.size()) {
+      states.assign(pats_.size(), suffix_filter_state{});
+      states_of = this;
+    }
     // SIMD lanes take every pattern of m <= 64 together; the rest go one by one.
     std::vector<const compiled_pattern*> lane_pats;
     std::vector<std::uint32_t> lane_ks;

@@ -92,11 +92,16 @@ void scan_suffix_filter(striped_kernel kernel, const compiled_pattern& p, const 
       continue;
     }
     cands.clear();
-    const std::size_t probe_end = b - a == round_ends ? a + probe_ends : a + (b - a) / 16;
-    scan_myers_striped(kernel, suffix, seq, ctx, a, probe_end, k, collect, &sp);
-    const bool dense = cands.size() > (probe_end - a) / dense_share;
-    if (!dense)
-      scan_myers_striped(kernel, suffix, seq, probe_end - from >= w ? probe_end - w : from, probe_end, b, k, collect, &sp);
+    // A full round first scans its first ends, and stops there when they are dense. A shorter
+    // range (a slice) is scanned whole: its planner then needs one kernel call.
+    std::size_t mid = a;
+    bool dense = false;
+    if (b - a == round_ends) {
+      mid = a + probe_ends;
+      scan_myers_striped(kernel, suffix, seq, ctx, a, mid, k, collect, &sp);
+      dense = cands.size() > probe_ends / dense_share;
+    }
+    if (!dense) scan_myers_striped(kernel, suffix, seq, mid - from >= w ? mid - w : from, mid, b, k, collect, &sp);
     if (dense || cands.size() > (b - a) / dense_share) {
       skip = next_skip;
       next_skip = std::min(max_skip, 2 * next_skip + 1);
