@@ -481,6 +481,7 @@ class approx_matcher final : public detail::engine {
   [[nodiscard]] std::size_t lookahead() const override { return 0; }
   [[nodiscard]] hit_key key() const override { return hit_key::last; }
   [[nodiscard]] bool one_pattern_strand() const override { return pats_.size() == 1; }
+  [[nodiscard]] std::size_t scans_per_byte() const override { return pats_.size(); }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& open) const override {

@@ -232,7 +232,8 @@ class ordered_delivery {
   std::vector<hit> buffer_;
 };
 
-std::size_t choose_slice_size(std::size_t n, unsigned threads, const detail::engine& m, std::size_t requested) {
+std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads, const detail::engine& m,
+                              std::size_t requested) {
   if (requested != 0) return requested;
   // Enough slices to balance the threads, large enough that the context re-read is noise,
   // small enough that the hits of the slices in flight stay bounded when every position
@@ -240,8 +241,14 @@ std::size_t choose_slice_size(std::size_t n, unsigned threads, const detail::eng
   // Approximate search is compute-bound, so its slices can be smaller still.
   const std::size_t context = m.lookbehind() + m.lookahead();
   const bool approx = m.key() == hit_key::last;
-  const std::size_t cap = approx ? (std::size_t{256} << 10) : (std::size_t{4} << 20);
-  std::size_t s = n / (static_cast<std::size_t>(threads) * 16 + 1);
+  // A set of approximate patterns scans each byte once per pattern-strand and sets every one
+  // up per slice: its slices grow with the set, up to 1 MiB, while the whole input, where it
+  // is known, still gives every thread four of them.
+  const std::size_t scans = approx ? std::max<std::size_t>(1, m.scans_per_byte()) : 1;
+  const std::size_t cap = approx ? std::min(std::size_t{1} << 20, (std::size_t{256} << 10) * scans)
+                                 : (std::size_t{4} << 20);
+  std::size_t s = n * scans / (static_cast<std::size_t>(threads) * 16 + 1);
+  if (scans > 1 && total != 0) s = std::min(s, total / (static_cast<std::size_t>(threads) * 4));
   s = std::clamp<std::size_t>(s, std::size_t{1} << 16, cap);
   // Approximate slices of 4 KiB times an odd number: the striped kernels' 64 stripes, whose
   // stride is an odd multiple of 64 bytes, then cover a slice in one round (256 KiB took a
@@ -617,7 +624,7 @@ class stream_search {
     p.own_end = seq.size();
     p.first = p.last = true;
     c->pieces.push_back(p);
-    chunker::split(std::move(c), choose_slice_size(seq.size(), threads_, m_, o_.slice_size), jobs_);
+    chunker::split(std::move(c), choose_slice_size(seq.size(), seq.size(), threads_, m_, o_.slice_size), jobs_);
     input_done_ = true;
     format_ = io::format::plain;
     run();
@@ -634,7 +641,9 @@ class stream_search {
         return run_memory(bytes, input.name());
     }
     const std::size_t chunk_size = so.chunk_size != 0 ? so.chunk_size : kDefaultChunk;
-    chunker_ = std::make_unique<chunker>(m_, chunk_size, choose_slice_size(chunk_size, threads_, m_, o_.slice_size), pool_, jobs_);
+    const std::size_t total = input.is_mapped() ? input.mapped().size() : 0;
+    chunker_ = std::make_unique<chunker>(m_, chunk_size, choose_slice_size(chunk_size, total, threads_, m_, o_.slice_size),
+                                         pool_, jobs_);
     // A mapped FASTA file is parsed in pieces on every worker (fasta_pieces.hpp).
     fasta_pieces_ = input.is_mapped() && threads_ > 1 && so.format != io::format::fastq &&
                     so.format != io::format::plain && io::detect_format(input.mapped()) == io::format::fasta;

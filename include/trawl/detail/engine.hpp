@@ -40,6 +40,9 @@ class engine {
   /// sorted output only the first and the last hit can be open. The driver then summarizes a
   /// slice without reading its hits. The default makes no such promise.
   [[nodiscard]] virtual bool one_pattern_strand() const { return false; }
+  /// How many times a scan reads each byte (an approximate engine: once per pattern-strand),
+  /// the weight the driver gives a slice's bytes.
+  [[nodiscard]] virtual std::size_t scans_per_byte() const { return 1; }
   /// Appends every hit whose key position p satisfies own_begin <= p < own_end, sorted by
   /// (key position, pattern, strand, start, end), and an open_mark (indices into `out`,
   /// ascending) for each cluster hit cut by own_begin or own_end - 1. `seq` is the whole
