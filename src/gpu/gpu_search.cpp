@@ -71,8 +71,10 @@ class gpu_matcher final : public trawl::detail::engine {
   gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu)
       : tasks_(detail::make_tasks(patterns, options)), gpu_(gpu), k_(static_cast<std::uint32_t>(options.max_errors)) {
     if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
+    std::size_t min_m = ~std::size_t{0};
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
       max_m_ = std::max<std::size_t>(max_m_, tasks_[i].text.size());
+      min_m = std::min<std::size_t>(min_m, tasks_[i].text.size());
       const std::size_t slot = 2 * std::size_t{tasks_[i].pattern} + (tasks_[i].dir == strand::reverse ? 1 : 0);
       if (task_of_.size() <= slot) task_of_.resize(slot + 1);
       task_of_[slot] = static_cast<std::uint32_t>(i);
@@ -81,13 +83,19 @@ class gpu_matcher final : public trawl::detail::engine {
     // Exact search with IUPAC codes runs the approximate kernel at k = 0, keyed by starts.
     iupac_ = !approx_ && detail::needs_iupac(tasks_, options);
     hamming_ = options.hamming && k_ > 0;
+    // Hamming ends where k is small against m come from the edit-distance kernel, whose ends
+    // (score <= k) hold every window of at most k mismatches, each window then checked on the
+    // host; the Hamming kernel is slower (5k <= m: where the edit kernel's ends stay sparse).
+    hamming_check_ = hamming_ && 5 * std::size_t{k_} <= min_m;
+    if (hamming_check_)
+      for (const task& t : tasks_) check_patterns_.push_back(approx_detail::compile_pattern(t.text, 0, strand::forward, options.rules()));
     clusters_ = approx_ && !options.all_ends;
     starts_ = options.starts && approx_ && !hamming_;
     if (starts_)  // the CPU's start finder (align.cpp), on each task's text as the device matches it
       for (const task& t : tasks_) start_patterns_.push_back(approx_detail::compile_pattern(t.text, 0, strand::forward, options.rules()));
     if (approx_ || iupac_) {
       eq_ = detail::match_table(options);
-      approx_plan_ = detail::make_approx_plan(tasks_, eq_, approx_ ? k_ : 0, hamming_);
+      approx_plan_ = detail::make_approx_plan(tasks_, eq_, approx_ ? k_ : 0, hamming_ && !hamming_check_);
       approx_plan_.algo = gpu.approx == approx_engine::warp    ? trawl::cuda::approx_plan::engine::warp
                           : gpu.approx == approx_engine::tiled ? trawl::cuda::approx_plan::engine::tiled
                                                                : trawl::cuda::approx_plan::engine::automatic;
@@ -131,6 +139,8 @@ class gpu_matcher final : public trawl::detail::engine {
     };
     if (approx_ || iupac_) trawl::cuda::stream_approx(approx_plan_, window, cfg, collect);
     else trawl::cuda::stream_exact(exact_plan_, window, cfg, collect);
+
+    if (hamming_check_) keep_hamming_windows(seq, found);
 
     const std::size_t first = out.size();
     std::vector<trawl::detail::cut_cluster> cut;
@@ -189,12 +199,36 @@ class gpu_matcher final : public trawl::detail::engine {
   }
 
  private:
+  /// Keeps the ends whose window of m bytes has at most k mismatches, scored by that count.
+  void keep_hamming_windows(std::string_view seq, std::vector<trawl::cuda::candidate>& found) const {
+    const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+    std::vector<std::uint8_t> keep(found.size(), 0);
+    parallel_for(found.size(), [&](std::size_t i) {
+      trawl::cuda::candidate& c = found[i];
+      const approx_detail::compiled_pattern& p = check_patterns_[c.task];
+      if (c.pos + 1 < p.m) return;
+      const unsigned char* w = text + (c.pos + 1 - p.m);
+      std::uint32_t mism = 0;
+      for (std::size_t j = 0; j < p.m && mism <= k_; ++j) mism += p.match(j, w[j]) ? 0u : 1u;
+      if (mism <= k_) {
+        c.score = mism;
+        keep[i] = 1;
+      }
+    });
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < found.size(); ++i)
+      if (keep[i] != 0) found[n++] = found[i];
+    found.resize(n);
+  }
+
   std::vector<task> tasks_;
   std::vector<std::uint32_t> task_of_;  ///< task of (pattern, strand), at 2 * pattern + strand
   gpu_options gpu_;
   std::uint32_t k_;
   std::size_t max_m_ = 1;
   bool approx_ = false, iupac_ = false, hamming_ = false, clusters_ = false, starts_ = false;
+  bool hamming_check_ = false;  ///< Hamming by the edit-distance kernel and a host check
+  std::vector<approx_detail::compiled_pattern> check_patterns_;  ///< per task, when hamming_check_
   std::vector<std::uint8_t> eq_;
   std::vector<approx_detail::compiled_pattern> start_patterns_;  ///< per task, when starts_
   trawl::cuda::approx_plan approx_plan_;

@@ -52,6 +52,42 @@ TEST(GpuVsCpu, SearchEveryMode) {
   }
 }
 
+TEST(GpuVsCpu, HammingByTheEditKernelAndByItsOwn) {
+  // Hamming search runs the edit-distance kernel and checks each window on the host where
+  // 5k <= m (every pattern), the Hamming kernel elsewhere: both against the CPU, with IUPAC
+  // codes, case folding, both strands, clusters and all ends.
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(47);
+  for (int k : {1, 2, 3, 4})
+    for (int round = 0; round < 6; ++round) {
+      std::vector<std::string> pats;
+      const int np = 1 + static_cast<int>(rng() % 5);
+      for (int i = 0; i < np; ++i) {
+        std::string p = oracle::random_text(rng, 15 + rng() % 30, "ACGTacgt");
+        if (round % 2 == 1) p[rng() % p.size()] = "NRYS"[rng() % 4];
+        pats.push_back(p);
+      }
+      const std::string text = gputest::text_with_plants(rng, 2000 + rng() % 6000, "ACGTacgtN", pats, 30,
+                                                         static_cast<int>(rng() % 3));
+      trawl::search_options o;
+      o.max_errors = k;
+      o.hamming = true;
+      o.iupac = round % 2 == 1;
+      o.ignore_case = round % 3 != 0;
+      o.both_strands = round % 3 != 1;
+      o.all_ends = round >= 3;
+      const auto cpu = trawl::search(text, pats, o);
+      for (std::size_t chunk : {std::size_t{0}, std::size_t{333}})
+        for (const auto& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {
+          trawl::gpu::gpu_options g;
+          g.chunk_size = chunk;
+          g.devices = devices;
+          ASSERT_EQ(trawl::gpu::search(text, pats, o, g), cpu)
+              << "k " << k << " round " << round << " chunk " << chunk << " workers " << devices.size();
+        }
+    }
+}
+
 /// Collects (record, hit) of a stream search.
 class collect_sink final : public trawl::search_sink {
  public:
