@@ -277,9 +277,7 @@ TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
   // The striped kernels look Peq up by byte quarters (AVX-512: 0x00-3F, 40-7F, 80-FF) or high
   // nibbles (AVX2): letters only, ASCII with spaces and punctuation, and every byte; with -i
   // and IUPAC classes; m across the 16/32-bit lane widths; stripe lengths not multiples of 8.
-  std::vector<trawl::simd_level> levels;
-  for (auto l : {trawl::simd_level::avx512, trawl::simd_level::avx2})
-    if (trawl::cpu_supports(l)) levels.push_back(l);
+  const std::vector<trawl::simd_level> levels = approx_test::simd_levels();
   if (levels.empty()) GTEST_SKIP() << "no AVX2 / AVX-512 on this CPU";
   std::mt19937_64 rng(11);
   const std::vector<std::string> alphas = {"ACGT", "acgtACGTN", "the ,.;:THE\n0123", ""};
@@ -380,9 +378,7 @@ TEST(ApproxEngines, SuffixFilterAcrossRoundsAndDenseText) {
 
 TEST(ApproxEngines, SuffixFilterClassesAndCase) {
   // The suffix is taken from the compiled pattern: IUPAC classes and case folding carry over.
-  std::vector<trawl::simd_level> levels;
-  for (auto l : {trawl::simd_level::avx512, trawl::simd_level::avx2})
-    if (trawl::cpu_supports(l)) levels.push_back(l);
+  const std::vector<trawl::simd_level> levels = approx_test::simd_levels();
   if (levels.empty()) GTEST_SKIP() << "no AVX2 / AVX-512 on this CPU";
   std::mt19937_64 rng(17);
   for (std::size_t m : {18, 23, 33, 50}) {

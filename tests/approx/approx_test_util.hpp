@@ -139,6 +139,14 @@ inline std::string show(const trawl::hit& h) {
          (h.dir == trawl::strand::reverse ? " -" : " +") + " errors " + std::to_string(h.errors);
 }
 
+/// The SIMD levels (AVX-512, AVX2) this CPU runs.
+inline std::vector<trawl::simd_level> simd_levels() {
+  std::vector<trawl::simd_level> levels;
+  for (auto l : {trawl::simd_level::avx512, trawl::simd_level::avx2})
+    if (trawl::cpu_supports(l)) levels.push_back(l);
+  return levels;
+}
+
 inline std::vector<engine> engines(std::size_t m) {
   std::vector<engine> e = {{"dp", trawl::simd_level::automatic, "dp"},
                            {"myers-blocked", trawl::simd_level::automatic, "myers-blocked"},
