@@ -163,29 +163,29 @@ class site_finder {
     const std::string& pam = pams_[pi];
     const std::uint64_t P = pam.size(), m = g.protospacer.size(), far = m + static_cast<std::uint64_t>(a_.dna_bulges);
     const bool three = a_.side == pam_side::three_prime;
-    // the PAM's bases and the protospacer side's bases, on the guide's strand, outward from the PAM
-    std::string pam_bases, out;
-    const bool pam_right_of_spacer = three == (dir == strand::forward);  // forward coordinates
-    if (pam_right_of_spacer) {
-      const std::uint64_t lo = ps >= far ? ps - far : 0;
-      out.assign(text(lo, ps));
-      if (out.size() != ps - lo) return;
-      pam_bases.assign(text(ps, ps + P));
-      std::reverse(out.begin(), out.end());
-    } else {
-      pam_bases.assign(text(ps, ps + P));
-      out.assign(text(ps + P, ps + P + far));
-    }
+    // The PAM first: most candidates of a search with bulges have none at this position.
+    const std::string pam_bases(text(ps, ps + P));
     if (pam_bases.size() != P) return;
-    if (dir == strand::reverse) {  // complemented; the order is already outward from the PAM
-      out = reverse_complement(out);
-      std::reverse(out.begin(), out.end());
-    }
     // the PAM's bases in the guide's reading order (5' to 3' on its strand)
     const std::string pam_read = dir == strand::forward ? pam_bases : reverse_complement(pam_bases);
     int pam_mm = 0;
     for (std::size_t i = 0; i < P; ++i) pam_mm += (detail::iupac_bits(static_cast<unsigned char>(pam[i])) & detail::base_bit(static_cast<unsigned char>(pam_read[i]))) != 0 ? 0 : 1;
     if (pam_mm > a_.pam_mismatches) return;
+    // the protospacer side's bases, on the guide's strand, outward from the PAM
+    std::string out;
+    const bool pam_right_of_spacer = three == (dir == strand::forward);  // forward coordinates
+    if (pam_right_of_spacer) {
+      const std::uint64_t lo = ps >= far ? ps - far : 0;
+      out.assign(text(lo, ps));
+      if (out.size() != ps - lo) return;
+      std::reverse(out.begin(), out.end());
+    } else {
+      out.assign(text(ps + P, ps + P + far));
+    }
+    if (dir == strand::reverse) {  // complemented; the order is already outward from the PAM
+      out = reverse_complement(out);
+      std::reverse(out.begin(), out.end());
+    }
     std::string gq = g.protospacer;
     if (three) std::reverse(gq.begin(), gq.end());  // read from the PAM outward
     const auto al = align_at_pam(gq, out, g.mismatches, a_.dna_bulges, a_.rna_bulges);
