@@ -25,6 +25,7 @@ constexpr std::size_t dense_share = 1024;
 // After a dense round the next rounds (first_skip of them) are scanned unfiltered; the skip
 // doubles while the rounds that probe the text again stay dense, up to max_skip.
 constexpr std::size_t first_skip = 7, max_skip = 127;
+
 class end_collector final : public end_sink {
  public:
   explicit end_collector(std::vector<std::uint64_t>& ends) : ends_(ends) {}
@@ -40,11 +41,10 @@ class end_collector final : public end_sink {
 }  // namespace
 
 std::size_t suffix_filter_length(std::size_t m, std::uint32_t k, bool forced) {
-  // Over DNA the 16-byte suffix leaves about 3e-5 candidates per end at k = 3 and 4e-4 at
-  // k = 4, where the striped kernel reruns a fifth of its blocks with every step checked and
-  // the filter no longer pays against the 32-bit lanes. The 32-byte suffix beats the 64-bit
-  // lanes of 33-64 byte patterns up to k = 11 (one thread, Zen 4: 0.35 s against 0.53 s for
-  // 100 patterns of 40 bytes over 10 MB at k = 11, 2.9 s at k = 12).
+  // The bounds where the filter still pays over DNA, the densest text it meets. 16 bytes:
+  // about 3e-5 candidates per end at k = 3, 4e-4 at k = 4, where the striped kernel reruns a
+  // fifth of its blocks with every step checked. 32 bytes: faster than the 64-bit lanes of
+  // 33-64 byte patterns up to k = 11, measured on Zen 4.
   if (m > 16 && k <= (forced ? 8u : 3u)) return 16;
   if (m > 32 && k <= (forced ? 16u : 10u)) return 32;
   return 0;
