@@ -282,12 +282,13 @@ TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
   // The striped kernels look Peq up by byte quarters (AVX-512: 0x00-3F, 40-7F, 80-FF) or high
   // nibbles (AVX2): letters only, ASCII with spaces and punctuation, and every byte; with -i
   // and IUPAC classes; m across the 16/32-bit lane widths; stripe lengths not multiples of 8.
+  // The suffix filter scans a suffix taken from the compiled pattern: the same cases, m > 16.
   const std::vector<trawl::simd_level> levels = approx_test::simd_levels();
   if (levels.empty()) GTEST_SKIP() << "no AVX2 / AVX-512 on this CPU";
   std::mt19937_64 rng(11);
   const std::vector<std::string> alphas = {"ACGT", "acgtACGTN", "the ,.;:THE\n0123", ""};
   for (const std::string& alpha : alphas)
-    for (std::size_t m : {1, 4, 7, 15, 16, 17, 24, 31, 32}) {
+    for (std::size_t m : {1, 4, 7, 15, 16, 17, 24, 31, 32, 33, 50}) {
       const std::string p = approx_test::random_pattern(rng, m, alpha);
       for (int k : {0, 1, 3, static_cast<int>(m)}) {
         if (k > static_cast<int>(m)) continue;
@@ -303,14 +304,16 @@ TEST(ApproxEngines, StripedKernelAlphabetsAndOptions) {
             o.iupac = iupac;
             o.approx = trawl::approx_algorithm::dp;
             const auto want = trawl::approx_end_scores(p, t, o);
-            o.approx = trawl::approx_algorithm::myers_striped;
-            for (auto level : levels) {
-              o.simd = level;
-              SCOPED_TRACE("alpha=" + alpha + " m=" + std::to_string(m) + " k=" + std::to_string(k) +
-                           " i=" + std::to_string(icase) + " iupac=" + std::to_string(iupac) +
-                           " avx512=" + std::to_string(level == trawl::simd_level::avx512));
-              ASSERT_EQ(trawl::approx_end_scores(p, t, o), want);
-            }
+            for (auto a : {trawl::approx_algorithm::myers_striped, trawl::approx_algorithm::myers_suffix})
+              for (auto level : levels) {
+                o.approx = a;
+                o.simd = level;
+                SCOPED_TRACE("alpha=" + alpha + " m=" + std::to_string(m) + " k=" + std::to_string(k) +
+                             " i=" + std::to_string(icase) + " iupac=" + std::to_string(iupac) + " " +
+                             std::string(trawl::to_string(a)) +
+                             " avx512=" + std::to_string(level == trawl::simd_level::avx512));
+                ASSERT_EQ(trawl::approx_end_scores(p, t, o), want);
+              }
           }
       }
     }
@@ -378,37 +381,6 @@ TEST(ApproxEngines, SuffixFilterAcrossRoundsAndDenseText) {
       o.slice_size = 1000003;
       ASSERT_EQ(trawl::search(t, {p}, o), want_clusters);
     }
-  }
-}
-
-TEST(ApproxEngines, SuffixFilterClassesAndCase) {
-  // The suffix is taken from the compiled pattern: IUPAC classes and case folding carry over.
-  const std::vector<trawl::simd_level> levels = approx_test::simd_levels();
-  if (levels.empty()) GTEST_SKIP() << "no AVX2 / AVX-512 on this CPU";
-  std::mt19937_64 rng(17);
-  for (std::size_t m : {18, 23, 33, 50}) {
-    const std::string p = approx_test::random_pattern(rng, m, "ACGTNRYacgt");
-    const std::string t = approx_test::text_with_copies(rng, 200000, p, 3, "acgtACGTN");
-    for (bool icase : {false, true})
-      for (bool iupac : {false, true})
-        for (int k : {1, 3}) {
-          trawl::search_options o;
-          o.max_errors = k;
-          o.all_ends = true;
-          o.ignore_case = icase;
-          o.iupac = iupac;
-          o.approx = trawl::approx_algorithm::dp;
-          const auto want = trawl::approx_end_scores(p, t, o);
-          for (auto a : {trawl::approx_algorithm::myers_suffix, trawl::approx_algorithm::automatic})
-            for (auto level : levels) {
-              o.approx = a;
-              o.simd = level;
-              SCOPED_TRACE("m=" + std::to_string(m) + " k=" + std::to_string(k) + " i=" + std::to_string(icase) +
-                           " iupac=" + std::to_string(iupac) + " " + std::string(trawl::to_string(a)) +
-                           " avx512=" + std::to_string(level == trawl::simd_level::avx512));
-              ASSERT_EQ(trawl::approx_end_scores(p, t, o), want);
-            }
-        }
   }
 }
 
