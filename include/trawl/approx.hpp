@@ -37,7 +37,7 @@ namespace trawl {
 /// options.approx picks the engine: automatic (per pattern: the pigeonhole filter +
 /// Myers verification when its k+1 pieces are >= 5 bytes (>= 8 for m <= 32 on AVX-512) and
 /// there are at most 4 patterns (or m > 64); else, on a CPU with AVX-512BW or AVX2, for
-/// 16 < m <= 64 and k <= 4 (k <= 8 for m > 32) the suffix filter (the pattern's last 16 or 32
+/// 16 < m <= 64 and k <= 3 (k <= 10 for m > 32) the suffix filter (the pattern's last 16 or 32
 /// bytes scanned by the striped kernel, every candidate end verified by Myers), and for m <= 32
 /// the striped kernel (one pattern over 64 text stripes in 16/32-bit lanes); else SIMD lanes of
 /// (pattern, stripe) jobs for m <= 64; else one-word / blocked Myers), myers (the same), dp
