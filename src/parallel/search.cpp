@@ -424,9 +424,12 @@ class block_reader {
   std::thread thread_;
 };
 
-/// Room past a chunk's size and context in every chunk buffer: a FASTA piece ends with the line
-/// that reaches its size, and the pool's buffers serve both, so none has to grow.
-constexpr std::size_t kBufferSlack = std::size_t{64} << 10;
+/// The capacity of every pool buffer (chunks and FASTA pieces): a chunk's size and context, and
+/// room past them, since a FASTA piece ends with the line that reaches its size; the same for
+/// both, so that a reused buffer never grows.
+constexpr std::size_t buffer_capacity(std::size_t chunk_size, std::size_t context) {
+  return chunk_size + context + (std::size_t{64} << 10);
+}
 
 /// The one place that cuts text: turns records into chunks (each piece of a record carries
 /// the matcher's context: lookbehind bytes before its owned positions, lookahead after) and
@@ -562,7 +565,7 @@ class chunker final : public io::record_handler {
     cur_->pool = &pool_;
     cur_->owned = pool_.take();
     cur_->owned.clear();
-    cur_->owned.reserve(chunk_size_ + lookbehind_ + lookahead_ + kBufferSlack);
+    cur_->owned.reserve(buffer_capacity(chunk_size_, lookbehind_ + lookahead_));
     fresh_ = 0;
   }
   /// A piece of the record in progress owning [owned_, own_to).
@@ -779,11 +782,6 @@ class stream_search {
     std::atomic<int> state{0};  ///< 0 waiting, 1 being parsed, 2 parsed
   };
 
-  /// The capacity of a piece's buffer: the same for every piece of a chunk's size, so that
-  /// the pool's buffers are reused without growing.
-  [[nodiscard]] std::size_t buffer_bytes() const {
-    return piece_size_ + m_.lookbehind() + m_.lookahead() + kBufferSlack;
-  }
 
   /// Parses `p` unless someone else took it.
   void parse_piece(fasta_piece& p) {
@@ -812,7 +810,7 @@ class stream_search {
       p->bytes = mapped_.substr(0, end);
       mapped_.remove_prefix(end);
       p->out = pool_.take();
-      p->out.reserve(std::max(headroom + p->bytes.size(), buffer_bytes()));
+      p->out.reserve(std::max(headroom + p->bytes.size(), buffer_capacity(piece_size_, headroom)));
       ahead_.push_back(p);
       parse_tasks_.run([this, p] { parse_piece(*p); });
     }
