@@ -37,6 +37,13 @@ struct compiled_pattern {
   }
 };
 
+/// Mismatches of p against the p.m bytes at w (Hamming distance), counted until they pass k.
+inline std::uint32_t window_mismatches(const compiled_pattern& p, const unsigned char* w, std::uint32_t k) {
+  std::uint32_t mism = 0;
+  for (std::size_t i = 0; i < p.m && mism <= k; ++i) mism += p.match(i, w[i]) ? 0u : 1u;
+  return mism;
+}
+
 /// Checks a pattern (non-empty, no NUL) and builds its Peq under `rules` (case, IUPAC).
 compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, strand dir, const match_rules& rules);
 

@@ -258,9 +258,7 @@ class hamming_check final : public end_sink {
       : p_(p), text_(reinterpret_cast<const unsigned char*>(seq.data())), k_(k), inner_(inner) {}
   void on_end(std::uint64_t j, std::uint32_t) override {
     if (j + 1 < p_.m) return;
-    const unsigned char* w = text_ + (j + 1 - p_.m);
-    std::uint32_t mism = 0;
-    for (std::size_t i = 0; i < p_.m && mism <= k_; ++i) mism += p_.match(i, w[i]) ? 0u : 1u;
+    const std::uint32_t mism = window_mismatches(p_, text_ + (j + 1 - p_.m), k_);
     if (mism <= k_) inner_.on_end(j, mism);
   }
   void on_ends(const lane_hit* ends, std::size_t n) override {
@@ -412,19 +410,14 @@ class approx_matcher final : public detail::engine {
     }
   }
 
-  /// Scans pattern i (m <= 64) as the engine would without the suffix filter.
+  /// Scans pattern i as the engine would without the suffix filter, the SIMD lanes taking it
+  /// alone where they would take it with others.
   void scan_unfiltered(std::size_t i, std::string_view seq, std::size_t from, std::size_t report_from,
                        std::size_t to, end_sink& sink) const {
-    const compiled_pattern& p = pats_[i];
-    if (p.m <= 32) {
-      scan_myers_striped(striped_, p, seq, from, report_from, to, ks_[i], sink);
-    } else if (engine_ == engine_kind::myers_lanes) {
-      const compiled_pattern* pp = &p;
-      end_sink* sp = &sink;
-      scan_myers_lanes(lanes_, {&pp, 1}, {&ks_[i], 1}, seq, from, report_from, to, {&sp, 1});
-    } else {
-      scan_myers_word(p, seq, from, report_from, to, ks_[i], sink);
-    }
+    if (scan_engine(i, seq, from, report_from, to, sink)) return;
+    const compiled_pattern* pp = &pats_[i];
+    end_sink* sp = &sink;
+    scan_myers_lanes(lanes_, {&pp, 1}, {&ks_[i], 1}, seq, from, report_from, to, {&sp, 1});
   }
   /// Scans pattern i over seq[report_from, to) from a fresh column at `from`, as the engine
   /// picked for it does; false (nothing scanned) when that is the SIMD lanes, which the caller
@@ -443,6 +436,13 @@ class approx_matcher final : public detail::engine {
           [&](std::size_t f, std::size_t lo, std::size_t hi) { scan_unfiltered(i, seq, f, lo, hi, sink); }, state);
       return true;
     }
+    return scan_engine(i, seq, from, report_from, to, sink);
+  }
+  /// scan_pattern without the filters: the engine's own kernel for pattern i.
+  bool scan_engine(std::size_t i, std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
+                   end_sink& sink) const {
+    const compiled_pattern& p = pats_[i];
+    const std::uint32_t k = ks_[i];
     switch (engine_) {
       case engine_kind::dp: scan_dp_sellers(p, seq, from, report_from, to, k, sink); break;
       case engine_kind::myers_blocked: scan_myers_blocked(p, seq, from, report_from, to, k, sink); break;
@@ -574,11 +574,7 @@ class approx_matcher final : public detail::engine {
     hamming_check check(p, text, k, ends);
     end_sink& sink = hamming_ ? static_cast<end_sink&>(check) : ends;
     suffix_filter_state state;
-    if (!scan_pattern(0, text, 0, 0, text.size(), sink, state)) {
-      const compiled_pattern* pp = &p;
-      end_sink* sp = &sink;
-      scan_myers_lanes(lanes_, {&pp, 1}, {&k, 1}, text, 0, 0, text.size(), {&sp, 1});
-    }
+    if (!scan_pattern(0, text, 0, 0, text.size(), sink, state)) scan_unfiltered(0, text, 0, 0, text.size(), sink);
     return std::move(ends.ends);
   }
 

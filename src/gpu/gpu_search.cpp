@@ -87,12 +87,12 @@ class gpu_matcher final : public trawl::detail::engine {
     // (score <= k) hold every window of at most k mismatches, each window then checked on the
     // host; the Hamming kernel is slower (5k <= m: where the edit kernel's ends stay sparse).
     hamming_check_ = hamming_ && 5 * std::size_t{k_} <= min_m;
-    if (hamming_check_)
-      for (const task& t : tasks_) check_patterns_.push_back(approx_detail::compile_pattern(t.text, 0, strand::forward, options.rules()));
     clusters_ = approx_ && !options.all_ends;
     starts_ = options.starts && approx_ && !hamming_;
-    if (starts_)  // the CPU's start finder (align.cpp), on each task's text as the device matches it
-      for (const task& t : tasks_) start_patterns_.push_back(approx_detail::compile_pattern(t.text, 0, strand::forward, options.rules()));
+    // For the CPU's start finder (align.cpp) and the Hamming check: each task's text as the
+    // device matches it.
+    if (starts_ || hamming_check_)
+      for (const task& t : tasks_) task_patterns_.push_back(approx_detail::compile_pattern(t.text, 0, strand::forward, options.rules()));
     if (approx_ || iupac_) {
       eq_ = detail::match_table(options);
       approx_plan_ = detail::make_approx_plan(tasks_, eq_, approx_ ? k_ : 0, hamming_ && !hamming_check_);
@@ -182,7 +182,7 @@ class gpu_matcher final : public trawl::detail::engine {
         parallel_for(mine.size(), [&](std::size_t i) {
           hit& h = mine[i];
           const std::uint32_t t = task_of_[2 * std::size_t{h.pattern} + (h.dir == strand::reverse ? 1 : 0)];
-          h.start = approx_detail::leftmost_start(start_patterns_[t], seq, h.end - 1, h.errors, 0);
+          h.start = approx_detail::leftmost_start(task_patterns_[t], seq, h.end - 1, h.errors, 0);
         });
       }
     }
@@ -205,11 +205,9 @@ class gpu_matcher final : public trawl::detail::engine {
     std::vector<std::uint8_t> keep(found.size(), 0);
     parallel_for(found.size(), [&](std::size_t i) {
       trawl::cuda::candidate& c = found[i];
-      const approx_detail::compiled_pattern& p = check_patterns_[c.task];
+      const approx_detail::compiled_pattern& p = task_patterns_[c.task];
       if (c.pos + 1 < p.m) return;
-      const unsigned char* w = text + (c.pos + 1 - p.m);
-      std::uint32_t mism = 0;
-      for (std::size_t j = 0; j < p.m && mism <= k_; ++j) mism += p.match(j, w[j]) ? 0u : 1u;
+      const std::uint32_t mism = approx_detail::window_mismatches(p, text + (c.pos + 1 - p.m), k_);
       if (mism <= k_) {
         c.score = mism;
         keep[i] = 1;
@@ -228,9 +226,8 @@ class gpu_matcher final : public trawl::detail::engine {
   std::size_t max_m_ = 1;
   bool approx_ = false, iupac_ = false, hamming_ = false, clusters_ = false, starts_ = false;
   bool hamming_check_ = false;  ///< Hamming by the edit-distance kernel and a host check
-  std::vector<approx_detail::compiled_pattern> check_patterns_;  ///< per task, when hamming_check_
   std::vector<std::uint8_t> eq_;
-  std::vector<approx_detail::compiled_pattern> start_patterns_;  ///< per task, when starts_
+  std::vector<approx_detail::compiled_pattern> task_patterns_;  ///< per task, when starts_ or hamming_check_
   trawl::cuda::approx_plan approx_plan_;
   trawl::cuda::exact_plan exact_plan_;
 };
