@@ -158,6 +158,7 @@ int run_offtarget(offtarget_args& a) {
   // with bulges the candidates are dense and classifying them, on the host's cores whatever
   // finds them, dominates: no GPU start-up and no candidate transfer pays for itself
   device.host_bound = searcher.host_bound();
+  device.gpu.keep_end = searcher.pam_test();  // the GPU's candidate ends, before the host sorts them
   // the GPU's search runs one worker per device (and one more): its filter takes -j threads
   const unsigned all_threads = a.threads != 0 ? a.threads : static_cast<unsigned>(tbb::info::default_concurrency());
   const auto filtered_gpu = [&](const matcher& inner) { return searcher.filter(inner, all_threads); };

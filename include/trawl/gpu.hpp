@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -41,6 +42,9 @@ enum class approx_engine {
   warp,       ///< Myers multi-word, a warp per (pattern, slice), words pipelined across lanes
 };
 
+/// A test of a candidate end: (seq, end, pattern, strand) -> keep it (gpu_options::keep_end).
+using end_test = std::function<bool(std::string_view seq, std::uint64_t end, std::uint32_t pattern, strand dir)>;
+
 /// GPU-specific knobs. The defaults are right for production; tests force small sizes to
 /// cross every chunk and slice edge.
 struct gpu_options {
@@ -58,6 +62,11 @@ struct gpu_options {
   /// staging memory instead of being copied from `seq`; `seq` is still used to finish hits.
   int source_fd = -1;
   std::uint64_t source_offset = 0;
+  /// Optional, for searches with search_options::all_ends: a cheap test of each candidate end
+  /// the device reports, before the host sorts and finishes it; ends it rejects are not
+  /// reported. keep_end(seq, end, pattern, dir): `end` is one past the hit's last byte in the
+  /// coordinates of the sequence `seq` being searched. Called from several threads at once.
+  end_test keep_end;
 };
 
 /// Parses a device list: "auto", "cpu", "gpu" (device 0), "gpu:all" (every device) or

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "trawl/gpu.hpp"
 #include "trawl/hit.hpp"
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
@@ -120,6 +121,9 @@ class searcher {
   /// `inner` (a GPU's candidate matcher) with candidates without a site dropped, classified on
   /// `threads` threads of its own (0: the caller's).
   [[nodiscard]] std::unique_ptr<matcher> filter(const matcher& inner, unsigned threads) const;
+  /// The PAM test of a candidate end, for a GPU's candidate search (gpu_options::keep_end):
+  /// a candidate without a PAM where it implies one has no site.
+  [[nodiscard]] gpu::end_test pam_test() const;
   /// A sink for the candidate search of one input, handing its sites to `out`.
   [[nodiscard]] std::unique_ptr<search_sink> sink(site_sink& out) const;
   /// The sites of an index's records from its candidates (hybrid_index::search_records of

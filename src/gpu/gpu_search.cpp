@@ -13,6 +13,8 @@
 #include <memory>
 #include <mutex>
 
+#include <tbb/parallel_sort.h>
+
 #include "approx/approx_internal.hpp"
 #include "exact/engines.hpp"
 #include "gpu/gpu_internal.hpp"
@@ -71,6 +73,8 @@ class gpu_matcher final : public trawl::detail::engine {
   gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu)
       : tasks_(detail::make_tasks(patterns, options)), gpu_(gpu), k_(static_cast<std::uint32_t>(options.max_errors)) {
     if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
+    if (gpu.keep_end && !options.all_ends)
+      throw trawl::error(errc::invalid_argument, "gpu_options::keep_end needs search_options::all_ends");
     std::size_t min_m = ~std::size_t{0};
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
       max_m_ = std::max<std::size_t>(max_m_, tasks_[i].text.size());
@@ -133,7 +137,9 @@ class gpu_matcher final : public trawl::detail::engine {
       for (auto c : cs) {
         c.pos += from;
         const std::uint64_t key = iupac_ ? c.pos + 1 - tasks_[c.task].text.size() : c.pos;
-        if (key >= own_begin && key < own_end) found.push_back(c);
+        if (key >= own_begin && key < own_end &&
+            (!gpu_.keep_end || gpu_.keep_end(seq, c.pos + 1, tasks_[c.task].pattern, tasks_[c.task].dir)))
+          found.push_back(c);
       }
       return true;
     };
@@ -151,11 +157,13 @@ class gpu_matcher final : public trawl::detail::engine {
         out.push_back(hit{start, start + m, tasks_[c.task].pattern, 0, tasks_[c.task].dir});
       }
     } else {
-      // Ends by (task, position): runs of consecutive ends are clusters (their min-score end,
-      // leftmost on ties); a run at an edge of the owned range is open on that side.
-      std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
-        return x.task != y.task ? x.task < y.task : x.pos < y.pos;
-      });
+      // Clusters: runs of consecutive ends of one task, sorted by (task, position), each
+      // reported by its min-score end (leftmost on ties); a run at an edge of the owned range
+      // is open on that side. All ends: each end a hit.
+      if (clusters_)
+        std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
+          return x.task != y.task ? x.task < y.task : x.pos < y.pos;
+        });
       auto make = [&](const trawl::cuda::candidate& c) {
         const task& t = tasks_[c.task];
         const std::uint64_t start = hamming_ ? c.pos + 1 - t.text.size() : c.pos + 1;
@@ -194,7 +202,7 @@ class gpu_matcher final : public trawl::detail::engine {
       if (x.start != y.start) return x.start < y.start;
       return x.end < y.end;
     };
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), order);
+    tbb::parallel_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), order);
     trawl::detail::mark_cut(out, first, cut, open);
   }
 

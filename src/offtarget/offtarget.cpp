@@ -47,6 +47,16 @@ std::vector<std::string_view> fields(std::string_view line) {
   return out;
 }
 
+/// text(a, b) over a whole sequence, as site_finder reads it: the bytes [a, b), clipped to
+/// what is there.
+auto text_of(std::string_view seq) {
+  return [seq](std::uint64_t a, std::uint64_t b) {
+    a = std::min<std::uint64_t>(a, seq.size());
+    b = std::min<std::uint64_t>(std::max(a, b), seq.size());
+    return seq.substr(a, b - a);
+  };
+}
+
 /// The best alignment of a guide at one PAM, read outward from the PAM: g = the guide from
 /// its PAM side (reversed for a 3' PAM), t = the genome's bases on the guide's strand from the
 /// PAM outward (as many as there are, up to m + DNA bulges). Global on the guide, free at the
@@ -66,8 +76,18 @@ std::optional<site_alignment> align_at_pam(std::string_view g, std::string_view 
   // bases), the last column a bulge (last = 1) or not; cost = fewest mismatches
   const int D = max_dna + 1, R = max_rna + 1;
   auto at = [&](int i, int d, int r, int last) { return ((i * D + d) * R + r) * 2 + last; };
-  std::vector<int> cost(static_cast<std::size_t>((m + 1) * D * R * 2), inf), prev(cost.size(), -1);
-  std::vector<char> op(cost.size(), 0);
+  // scratch of this thread's last call: the classification runs once per candidate PAM
+  thread_local std::vector<int> cost, prev;
+  thread_local std::vector<char> op;
+  thread_local std::vector<unsigned char> gb, tb;  // the guide's codes and the genome's bases, as bits
+  const auto states = static_cast<std::size_t>((m + 1) * D * R * 2);
+  cost.assign(states, inf);
+  prev.assign(states, -1);
+  op.assign(states, 0);
+  gb.resize(g.size());
+  tb.resize(t.size());
+  for (int i = 0; i < m; ++i) gb[i] = static_cast<unsigned char>(detail::iupac_bits(static_cast<unsigned char>(g[i])));
+  for (int j = 0; j < n; ++j) tb[j] = static_cast<unsigned char>(detail::base_bit(static_cast<unsigned char>(t[j])));
   auto relax = [&](int to, int c, int from, char o) {
     if (c < cost[to]) cost[to] = c, prev[to] = from, op[to] = o;
   };
@@ -80,7 +100,7 @@ std::optional<site_alignment> align_at_pam(std::string_view g, std::string_view 
           if (c >= inf) continue;
           const int j = i + d - r;
           if (i < m && j < n) {
-            const int nc = c + ((detail::iupac_bits(static_cast<unsigned char>(g[i])) & detail::base_bit(static_cast<unsigned char>(t[j]))) != 0 ? 0 : 1);
+            const int nc = c + ((gb[i] & tb[j]) != 0 ? 0 : 1);
             if (nc <= max_mm) relax(at(i + 1, d, r, 0), nc, here, 'M');
           }
           if (i == 0 || i == m) continue;  // no bulge as the first column, nor past the guide
@@ -126,7 +146,12 @@ class site_finder {
  public:
   site_finder(const std::vector<guide>& guides, const options& o,
               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of)
-      : guides_(guides), pams_(o.pams), pattern_of_(pattern_of), a_(o) {}
+      : guides_(guides), pams_(o.pams), pattern_of_(pattern_of), a_(o) {
+    for (const guide& g : guides) {  // each guide read from its PAM outward
+      outward_.push_back(g.protospacer);
+      if (a_.side == pam_side::three_prime) std::reverse(outward_.back().begin(), outward_.back().end());
+    }
+  }
 
   /// Order of two alignments of one site: fewest edits, bulges, mismatches, DNA bulges, PAM
   /// mismatches, then the first PAM.
@@ -137,60 +162,114 @@ class site_finder {
 
   /// Calls on_site(key, site) for every site of candidate h; text(a, b) gives the bases [a, b)
   /// of the record, clipped to what is there.
-  /// A candidate end of (guide + PAM) on one strand: the PAM lies at that end of the hit
-  /// (3' PAM forward, 5' PAM reverse) or at a distance set by the bulges from it.
   template <class Text, class OnSite>
   void sites_of(const hit& h, const Text& text, OnSite&& on_site) const {
     const auto [gi, pi] = pattern_of_[h.pattern];
-    const guide& g = guides_[gi];
-    const std::uint64_t P = pams_[pi].size(), m = g.protospacer.size();
-    const bool right = (a_.side == pam_side::three_prime) == (h.dir == strand::forward);  // PAM at the hit's right end
+    pam_starts(h.pattern, h.dir, h.end, [&](std::uint64_t ps) { consider(gi, pi, h.dir, ps, text, on_site); });
+  }
+
+  /// Whether a PAM within the PAM mismatch limit lies where a candidate of `pattern` on `dir`
+  /// ending at `end` puts one: the test every site starts with, cheap enough for every
+  /// candidate end of a dense search.
+  template <class Text>
+  [[nodiscard]] bool pam_fits(std::uint32_t pattern, strand dir, std::uint64_t end, const Text& text) const {
+    const std::uint32_t pi = pattern_of_[pattern].second;
+    bool any = false;
+    pam_starts(pattern, dir, end, [&](std::uint64_t ps) { any = any || pam_mismatches(pi, dir, ps, text) <= a_.pam_mismatches; });
+    return any;
+  }
+
+  /// Calls fn(ps) for every forward position ps where the PAM of a candidate of (guide + PAM)
+  /// `pattern` on `dir` ending at `end` may start: at that end of the hit (3' PAM forward, 5'
+  /// PAM reverse), or at a distance the bulges set from it.
+  template <class Fn>
+  void pam_starts(std::uint32_t pattern, strand dir, std::uint64_t end, Fn&& fn) const {
+    const auto [gi, pi] = pattern_of_[pattern];
+    const std::uint64_t P = pams_[pi].size(), m = guides_[gi].protospacer.size();
+    const bool right = (a_.side == pam_side::three_prime) == (dir == strand::forward);  // PAM at the hit's right end
     if (right) {
-      if (h.end >= P) consider(gi, pi, h.dir, h.end - P, text, on_site);
+      if (end >= P) fn(end - P);
       return;
     }
-    // the PAM on the left: the far end is h.end; the PAM starts m - rna .. m + dna bases before it
+    // the PAM on the left: the far end is `end`; the PAM starts m - rna .. m + dna bases before it
     for (std::uint64_t len = m - std::min<std::uint64_t>(m, static_cast<std::uint64_t>(a_.rna_bulges));
          len <= m + static_cast<std::uint64_t>(a_.dna_bulges); ++len)
-      if (h.end >= len + P) consider(gi, pi, h.dir, h.end - len - P, text, on_site);
+      if (end >= len + P) fn(end - len - P);
+  }
+
+  /// Mismatches of PAM pi against the genome at forward position ps, read on strand dir (P + 1
+  /// where the record ends first).
+  template <class Text>
+  [[nodiscard]] int pam_mismatches(std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text) const {
+    const std::string& pam = pams_[pi];
+    const std::size_t P = pam.size();
+    const std::string_view t = text(ps, ps + P);
+    if (t.size() != P) return static_cast<int>(P) + 1;
+    int mm = 0;
+    for (std::size_t i = 0; i < P; ++i) {
+      // on the reverse strand the PAM reads the complement of the forward bases, backwards
+      unsigned b = detail::base_bit(static_cast<unsigned char>(dir == strand::forward ? t[i] : t[P - 1 - i]));
+      if (dir == strand::reverse) b = ((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3);
+      mm += (detail::iupac_bits(static_cast<unsigned char>(pam[i])) & b) != 0 ? 0 : 1;
+    }
+    return mm;
+  }
+
+  /// Whether candidate h has a site: sites_of without building the sites.
+  template <class Text>
+  [[nodiscard]] bool has_site(const hit& h, const Text& text) const {
+    const auto [gi, pi] = pattern_of_[h.pattern];
+    bool any = false;
+    int pam_mm = 0;
+    std::string side;
+    pam_starts(h.pattern, h.dir, h.end,
+               [&](std::uint64_t ps) { any = any || align_site(gi, pi, h.dir, ps, text, pam_mm, side).has_value(); });
+    return any;
+  }
+
+  /// The best alignment of guide gi with PAM pi whose PAM starts at forward position ps, if one
+  /// is within the limits; `pam_mm` receives the PAM's mismatches and `side` the protospacer
+  /// side's bases on the guide's strand, outward from the PAM.
+  template <class Text>
+  std::optional<site_alignment> align_site(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps,
+                                           const Text& text, int& pam_mm, std::string& side) const {
+    const guide& g = guides_[gi];
+    const std::uint64_t P = pams_[pi].size(), far = g.protospacer.size() + static_cast<std::uint64_t>(a_.dna_bulges);
+    // The PAM first: most candidates of a search with bulges have none at this position.
+    pam_mm = pam_mismatches(pi, dir, ps, text);
+    if (pam_mm > a_.pam_mismatches) return std::nullopt;
+    const bool pam_right_of_spacer = (a_.side == pam_side::three_prime) == (dir == strand::forward);  // forward coordinates
+    if (pam_right_of_spacer) {
+      const std::uint64_t lo = ps >= far ? ps - far : 0;
+      side.assign(text(lo, ps));
+      if (side.size() != ps - lo) return std::nullopt;
+      std::reverse(side.begin(), side.end());
+    } else {
+      side.assign(text(ps + P, ps + P + far));
+    }
+    if (dir == strand::reverse) {  // complemented; the order is already outward from the PAM
+      side = reverse_complement(side);
+      std::reverse(side.begin(), side.end());
+    }
+    auto al = align_at_pam(outward_[gi], side, g.mismatches, a_.dna_bulges, a_.rna_bulges);
+    // the best alignment has the fewest edits: beyond --max-edits, so is every other
+    if (al && a_.max_edits >= 0 && al->mismatches + al->dna_bulges + al->rna_bulges > a_.max_edits) return std::nullopt;
+    return al;
   }
 
   /// The site of guide gi with PAM pi whose PAM starts at forward position ps, if within limits.
   template <class Text, class OnSite>
   void consider(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text,
                 OnSite& on_site) const {
-    const guide& g = guides_[gi];
     const std::string& pam = pams_[pi];
-    const std::uint64_t P = pam.size(), m = g.protospacer.size(), far = m + static_cast<std::uint64_t>(a_.dna_bulges);
+    const std::uint64_t P = pam.size();
     const bool three = a_.side == pam_side::three_prime;
-    // The PAM first: most candidates of a search with bulges have none at this position.
-    const std::string pam_bases(text(ps, ps + P));
-    if (pam_bases.size() != P) return;
-    // the PAM's bases in the guide's reading order (5' to 3' on its strand)
-    const std::string pam_read = dir == strand::forward ? pam_bases : reverse_complement(pam_bases);
-    int pam_mm = 0;
-    for (std::size_t i = 0; i < P; ++i) pam_mm += (detail::iupac_bits(static_cast<unsigned char>(pam[i])) & detail::base_bit(static_cast<unsigned char>(pam_read[i]))) != 0 ? 0 : 1;
-    if (pam_mm > a_.pam_mismatches) return;
-    // the protospacer side's bases, on the guide's strand, outward from the PAM
-    std::string out;
     const bool pam_right_of_spacer = three == (dir == strand::forward);  // forward coordinates
-    if (pam_right_of_spacer) {
-      const std::uint64_t lo = ps >= far ? ps - far : 0;
-      out.assign(text(lo, ps));
-      if (out.size() != ps - lo) return;
-      std::reverse(out.begin(), out.end());
-    } else {
-      out.assign(text(ps + P, ps + P + far));
-    }
-    if (dir == strand::reverse) {  // complemented; the order is already outward from the PAM
-      out = reverse_complement(out);
-      std::reverse(out.begin(), out.end());
-    }
-    std::string gq = g.protospacer;
-    if (three) std::reverse(gq.begin(), gq.end());  // read from the PAM outward
-    const auto al = align_at_pam(gq, out, g.mismatches, a_.dna_bulges, a_.rna_bulges);
-    // the best alignment has the fewest edits: beyond --max-edits, so is every other
-    if (!al || (a_.max_edits >= 0 && al->mismatches + al->dna_bulges + al->rna_bulges > a_.max_edits)) return;
+    int pam_mm = 0;
+    std::string out;
+    const auto al = align_site(gi, pi, dir, ps, text, pam_mm, out);
+    if (!al) return;
+    const std::string& gq = outward_[gi];
     // aligned strings, outward from the PAM, then turned to the guide's 5'->3' order
     std::string ga, ta;
     std::size_t i = 0, j = 0;
@@ -208,6 +287,9 @@ class site_finder {
         ta += '-';
       }
     }
+    // the PAM's bases in the guide's reading order (5' to 3' on its strand)
+    const std::string pam_bases(text(ps, ps + P));
+    const std::string pam_read = dir == strand::forward ? pam_bases : reverse_complement(pam_bases);
     std::string pam_t;
     for (std::size_t k = 0; k < P; ++k)
       pam_t += static_cast<char>((detail::iupac_bits(static_cast<unsigned char>(pam[k])) & detail::base_bit(static_cast<unsigned char>(pam_read[k]))) != 0
@@ -230,6 +312,7 @@ class site_finder {
   const std::vector<std::string>& pams_;
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of_;
   const options& a_;
+  std::vector<std::string> outward_;  ///< per guide: its protospacer from the PAM outward
 };
 
 /// The candidate matcher with the candidates that have no site removed, on the workers: the
@@ -250,18 +333,14 @@ class site_filter_matcher final : public detail::engine {
             std::vector<detail::open_mark>& open) const override {
     const std::size_t first = out.size(), open_first = open.size();
     inner_.scan(seq, own_begin, own_end, out, open);
-    const auto text = [seq](std::uint64_t a, std::uint64_t b) {
-      a = std::min<std::uint64_t>(a, seq.size());
-      b = std::min<std::uint64_t>(std::max(a, b), seq.size());
-      return seq.substr(a, b - a);
-    };
+    const auto text = text_of(seq);
     // candidates are many where sites are few (bulges): classify them on all the search's cores
     const std::size_t n = out.size() - first;
     std::vector<char> keep(n, 0);
     const auto classify = [&] {
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const tbb::blocked_range<std::size_t>& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i)
-          finder_.sites_of(out[first + i], text, [&](const site_key&, found_site&&) { keep[i] = 1; });
+          keep[i] = finder_.has_site(out[first + i], text) ? 1 : 0;
       });
     };
     if (arena_) arena_->execute(classify);
@@ -330,11 +409,18 @@ class candidate_sink final : public search_sink {
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
   bool hits(std::span<const hit> hits) override {
     const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
-    for (const hit& h : hits)
-      finder_.sites_of(h, text, [this](const site_key& k, found_site&& st) {
+    // classified on all cores, a block of hits per task, and merged here in the hits' order
+    constexpr std::size_t block = 64;
+    std::vector<std::vector<std::pair<site_key, found_site>>> found((hits.size() + block - 1) / block);
+    tbb::parallel_for(std::size_t{0}, found.size(), [&](std::size_t b) {
+      for (std::size_t i = b * block; i < std::min(hits.size(), (b + 1) * block); ++i)
+        finder_.sites_of(hits[i], text, [&](const site_key& k, found_site&& st) { found[b].emplace_back(k, std::move(st)); });
+    });
+    for (auto& part : found)
+      for (auto& [k, st] : part) {
         auto [it, fresh] = best_.try_emplace(k, st);
         if (!fresh && site_finder::rank(st) < site_finder::rank(it->second)) it->second = std::move(st);
-      });
+      }
     return true;
   }
   void floor(std::uint64_t pos) override {
@@ -539,6 +625,13 @@ std::unique_ptr<matcher> searcher::filter(const matcher& inner, unsigned threads
   return std::make_unique<matcher>(make_filter(inner.engine(), threads));
 }
 
+gpu::end_test searcher::pam_test() const {
+  const site_finder* finder = impl_->finder.get();
+  return [finder](std::string_view seq, std::uint64_t end, std::uint32_t pattern, strand dir) {
+    return finder->pam_fits(pattern, dir, end, text_of(seq));
+  };
+}
+
 std::unique_ptr<search_sink> searcher::sink(site_sink& out) const {
   return std::make_unique<candidate_sink>(*impl_->finder, impl_->o, impl_->reach, out);
 }
@@ -546,6 +639,7 @@ std::unique_ptr<search_sink> searcher::sink(site_sink& out) const {
 stream_result searcher::search(io::source& input, site_sink& out) const {
   const impl& s = *impl_;
   gpu::gpu_options gpu;
+  gpu.keep_end = pam_test();
   const search_plan plan = plan_search(s.so, s.patterns.size(), input, stream_options{}, gpu.devices.size());
   const auto sites = sink(out);
   if (plan.device != device_kind::gpu) return search_input(*s.cpu, input, plan.options, plan.stream, *sites);
@@ -585,15 +679,11 @@ void searcher::classify(const index::hybrid_index& idx, const std::vector<index:
     std::vector<hit> hits;
     for (std::size_t c = i; c < e; ++c) hits.push_back(found[c].h);
     // the candidates with a site, classified on all cores (the sink classifies those again)
-    const auto text = [&seq](std::uint64_t x, std::uint64_t y) {
-      x = std::min<std::uint64_t>(x, seq.size());
-      y = std::min<std::uint64_t>(std::max(x, y), seq.size());
-      return std::string_view(seq).substr(x, y - x);
-    };
+    const auto text = text_of(seq);
     std::vector<char> keep(hits.size(), 0);
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hits.size(), 256), [&](const tbb::blocked_range<std::size_t>& b) {
       for (std::size_t h = b.begin(); h != b.end(); ++h)
-        s.finder->sites_of(hits[h], text, [&](const site_key&, found_site&&) { keep[h] = 1; });
+        keep[h] = s.finder->has_site(hits[h], text) ? 1 : 0;
     });
     std::size_t w = 0;
     for (std::size_t h = 0; h < hits.size(); ++h)

@@ -4,7 +4,9 @@
 
 #include "gpu_test_util.hpp"
 #include "trawl/approx.hpp"
+#include "trawl/error.hpp"
 #include "trawl/io.hpp"
+#include "trawl/offtarget.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
 
@@ -152,6 +154,112 @@ TEST(GpuVsCpu, MaxHits) {
     trawl::gpu::gpu_options g;
     g.chunk_size = 1000;
     EXPECT_EQ(trawl::gpu::search(text, pats, o, g), trawl::search(text, pats, o)) << "k " << k;
+  }
+}
+
+TEST(GpuVsCpu, KeepEndDropsExactlyTheEndsItRejects) {
+  // gpu_options::keep_end sees each candidate end in the searched sequence's coordinates: the
+  // GPU's hits are the CPU's less those the same test rejects, for one device and two workers.
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(53);
+  std::vector<std::string> pats;
+  for (int i = 0; i < 5; ++i) pats.push_back(oracle::random_text(rng, 12 + rng() % 20, "ACGT"));
+  const std::string text = gputest::text_with_plants(rng, 60000, "ACGT", pats, 60, 2);
+  const auto keep = [](std::string_view seq, std::uint64_t end, std::uint32_t pattern, trawl::strand dir) {
+    // the byte after the hit, which only the right coordinates give
+    return end < seq.size() && (seq[end] == 'A' || seq[end] == 'C') == (pattern % 2 == 0 || dir == trawl::strand::reverse);
+  };
+  trawl::search_options o;
+  o.max_errors = 2;
+  o.all_ends = true;
+  o.both_strands = true;
+  std::vector<trawl::hit> want;
+  for (const trawl::hit& h : trawl::search(text, pats, o))
+    if (keep(text, h.end, h.pattern, h.dir)) want.push_back(h);
+  ASSERT_GT(want.size(), 50u);
+  for (const auto& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {
+    trawl::gpu::gpu_options g;
+    g.chunk_size = 4000;
+    g.devices = devices;
+    g.keep_end = keep;
+    EXPECT_EQ(trawl::gpu::search(text, pats, o, g), want) << "workers " << devices.size();
+  }
+  o.all_ends = false;
+  trawl::gpu::gpu_options g;
+  g.keep_end = keep;
+  EXPECT_THROW(trawl::gpu::search(text, pats, o, g), trawl::error);
+}
+
+TEST(GpuVsCpu, OfftargetSitesWithBulgesPamsAndStrands) {
+  // offtarget on the GPU (its candidate ends PAM-tested before the host sorts them) = on the
+  // CPU, whose sites the CLI test checks against a brute-force oracle: 3' and 5' PAMs, two
+  // PAMs, a PAM mismatch, bulges of each kind, both strands, runs of N, many records.
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(59);
+  std::vector<trawl::offtarget::guide> guides;
+  for (int i = 0; i < 4; ++i) guides.push_back({"g" + std::to_string(i), oracle::random_text(rng, 20, "ACGT"), -1});
+  const auto mutate = [&](std::string s) {
+    for (int e = static_cast<int>(rng() % 4); e > 0; --e) {
+      const std::size_t at = 1 + rng() % (s.size() - 2);
+      const int what = static_cast<int>(rng() % 3);
+      if (what == 0) s[at] = "ACGT"[rng() % 4];
+      else if (what == 1) s.insert(at, 1, "ACGT"[rng() % 4]);
+      else s.erase(at, 1);
+    }
+    return s;
+  };
+  std::string fasta;
+  for (int r = 0; r < 6; ++r) {
+    std::string seq = oracle::random_text(rng, 30000 + rng() % 30000, "ACGT");
+    for (int p = 0; p < 80; ++p) {
+      const std::string& g = guides[rng() % guides.size()].protospacer;
+      std::string site = rng() % 2 ? mutate(g) + "AGG" : "TTTA" + mutate(g);
+      if (rng() % 2) site = gputest::rc(site);
+      seq.replace(rng() % (seq.size() - site.size()), site.size(), site);
+    }
+    seq.replace(rng() % (seq.size() - 500), 300, std::string(300, 'N'));
+    fasta += ">chr" + std::to_string(r) + "\n" + seq + "\n";
+  }
+  struct collect final : trawl::offtarget::site_sink {
+    std::vector<std::string> rows;
+    std::string chrom;
+    void begin_record(const trawl::record_info& r) override { chrom = std::string(r.name); }
+    void site(const trawl::offtarget::site& s) override {
+      rows.push_back(chrom + " " + std::to_string(s.guide) + " " + std::to_string(s.pam) + " " + std::to_string(s.start) +
+                     " " + std::to_string(s.end) + " " + std::to_string(static_cast<int>(s.dir)) + " " +
+                     std::to_string(s.mismatches) + " " + std::to_string(s.dna_bulges) + " " + std::to_string(s.rna_bulges) +
+                     " " + std::to_string(s.pam_mismatches) + " " + s.aligned_guide + " " + s.aligned_target + " " + s.cigar);
+    }
+    void end_record() override {}
+  };
+  struct limits {
+    std::vector<std::string> pams;
+    trawl::offtarget::pam_side side;
+    int mm, pam_mm, dna, rna;
+  };
+  const limits cases[] = {{{"NGG"}, trawl::offtarget::pam_side::three_prime, 3, 0, 1, 1},
+                          {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 2, 1, 0, 1},
+                          {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0, 1, 1},
+                          {{"NGG"}, trawl::offtarget::pam_side::three_prime, 4, 0, 0, 0}};
+  for (const limits& c : cases) {
+    std::vector<std::string> found[2];
+    for (const auto device : {trawl::device_kind::cpu, trawl::device_kind::gpu}) {
+      trawl::offtarget::options o;
+      o.pams = c.pams;
+      o.side = c.side;
+      o.mismatches = c.mm;
+      o.pam_mismatches = c.pam_mm;
+      o.dna_bulges = c.dna;
+      o.rna_bulges = c.rna;
+      o.device = device;
+      const trawl::offtarget::searcher s(guides, o);
+      auto src = trawl::io::source::from_memory(fasta, "mem");
+      collect sink;
+      s.search(src, sink);
+      found[device == trawl::device_kind::gpu ? 1 : 0] = std::move(sink.rows);
+    }
+    EXPECT_GT(found[0].size(), 100u) << c.pams[0] << " mm " << c.mm;
+    EXPECT_EQ(found[1], found[0]) << c.pams[0] << " mm " << c.mm << " dna " << c.dna << " rna " << c.rna;
   }
 }
 
