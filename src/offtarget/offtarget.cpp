@@ -155,9 +155,9 @@ class site_finder {
 
   /// Order of two alignments of one site: fewest edits, bulges, mismatches, DNA bulges, PAM
   /// mismatches, then the first PAM.
-  static auto rank(const found_site& x) {
-    return std::make_tuple(x.al.mismatches + x.al.dna_bulges + x.al.rna_bulges, x.al.dna_bulges + x.al.rna_bulges,
-                           x.al.mismatches, x.al.dna_bulges, x.pam_mismatches, x.pam);
+  static auto rank(const site& x) {
+    return std::make_tuple(x.mismatches + x.dna_bulges + x.rna_bulges, x.dna_bulges + x.rna_bulges, x.mismatches,
+                           x.dna_bulges, x.pam_mismatches, x.pam);
   }
 
   /// Calls on_site(key, site) for every site of candidate h; text(a, b) gives the bases [a, b)
@@ -411,14 +411,15 @@ class candidate_sink final : public search_sink {
     const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
     // classified on all cores, a block of hits per task, and merged here in the hits' order
     constexpr std::size_t block = 64;
-    std::vector<std::vector<std::pair<site_key, found_site>>> found((hits.size() + block - 1) / block);
+    std::vector<std::vector<std::pair<site_key, site>>> found((hits.size() + block - 1) / block);
     tbb::parallel_for(std::size_t{0}, found.size(), [&](std::size_t b) {
       for (std::size_t i = b * block; i < std::min(hits.size(), (b + 1) * block); ++i)
-        finder_.sites_of(hits[i], text, [&](const site_key& k, found_site&& st) { found[b].emplace_back(k, std::move(st)); });
+        finder_.sites_of(hits[i], text,
+                         [&](const site_key& k, found_site&& st) { found[b].emplace_back(k, to_site(k, st)); });
     });
     for (auto& part : found)
       for (auto& [k, st] : part) {
-        auto [it, fresh] = best_.try_emplace(k, st);
+        auto [it, fresh] = best_.try_emplace(k, std::move(st));  // st is left as is when k is there
         if (!fresh && site_finder::rank(st) < site_finder::rank(it->second)) it->second = std::move(st);
       }
     return true;
@@ -438,7 +439,7 @@ class candidate_sink final : public search_sink {
   /// Hands over the sites whose PAM starts before `bound`.
   void flush(std::uint64_t bound) {
     auto end = best_.lower_bound(site_key{bound, 0, strand::forward});
-    for (auto it = best_.begin(); it != end; ++it) out_.site(to_site(it->first, it->second));
+    for (auto it = best_.begin(); it != end; ++it) out_.site(it->second);
     best_.erase(best_.begin(), end);
   }
 
@@ -476,7 +477,7 @@ class candidate_sink final : public search_sink {
   std::size_t reach_;
   site_sink& out_;
   text_buffer text_;
-  std::map<site_key, found_site> best_;
+  std::map<site_key, site> best_;
 };
 
 }  // namespace
