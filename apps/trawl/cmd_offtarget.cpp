@@ -11,11 +11,15 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <map>
+#include <span>
 #include <string>
 #include <tuple>
 
 #include <tbb/info.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "commands.hpp"
 #include "devices.hpp"
@@ -85,27 +89,57 @@ class site_printer final : public offtarget::site_sink {
   void begin_record(const record_info& r) override { name_.assign(r.name); }
   void end_record() override {}
   void site(const offtarget::site& s) override {
-    const offtarget::guide& g = s_.guides()[s.guide];
+    if (!count(s)) return;
+    line_.clear();
+    format(s, line_);
+    out_.put(line_);
+  }
+  /// A batch: counted and capped in order, formatted on all cores, written in order.
+  void sites(std::span<const offtarget::site> batch) override {
+    std::vector<char> keep(batch.size());
+    for (std::size_t i = 0; i < batch.size(); ++i) keep[i] = count(batch[i]) ? 1 : 0;
+    constexpr std::size_t block = 256;
+    std::vector<std::string> text((batch.size() + block - 1) / block);
+    arena_.execute([&] {
+      tbb::parallel_for(std::size_t{0}, text.size(), [&](std::size_t b) {
+        for (std::size_t i = b * block; i < std::min(batch.size(), (b + 1) * block); ++i)
+          if (keep[i] != 0) format(batch[i], text[b]);
+      });
+    });
+    for (const std::string& t : text) out_.put(t);
+  }
+
+ private:
+  /// Counts a site for --summary and says whether to print it (--max-sites-per-guide).
+  bool count(const offtarget::site& s) {
     if (a_.max_sites != 0 && sites_[s.guide] >= a_.max_sites) {
       if (!warned_[s.guide])
-        std::fprintf(stderr, "trawl: guide %s: more than %llu sites; the rest are not reported\n", g.name.c_str(),
-                     static_cast<unsigned long long>(a_.max_sites));
+        std::fprintf(stderr, "trawl: guide %s: more than %llu sites; the rest are not reported\n",
+                     s_.guides()[s.guide].name.c_str(), static_cast<unsigned long long>(a_.max_sites));
       warned_[s.guide] = true;
-      return;
+      return false;
     }
     ++sites_[s.guide];
     ++classes_[s.guide][{s.mismatches, s.dna_bulges, s.rna_bulges}];
+    return true;
+  }
+
+  /// Appends a site's line in the chosen format to `to`.
+  void format(const offtarget::site& s, std::string& to) const {
+    const offtarget::guide& g = s_.guides()[s.guide];
+    auto out = std::back_inserter(to);
     const char dir = s.dir == strand::forward ? '+' : '-';
     const int edits = s.mismatches + s.dna_bulges + s.rna_bulges;
     if (a_.format == "bed") {  // BED6: score = protospacer edits
-      out_.put(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", name_, s.start, s.end, g.name, edits, dir));
+      fmt::format_to(out, "{}\t{}\t{}\t{}\t{}\t{}\n", name_, s.start, s.end, g.name, edits, dir);
     } else if (a_.format == "json") {  // one object per line
-      out_.put(fmt::format(R"({{"guide":"{}","guide_seq":"{}","chrom":"{}","start":{},"end":{},"strand":"{}",)"
-                           R"("mismatches":{},"dna_bulges":{},"rna_bulges":{},"aligned_guide":"{}","aligned_target":"{}",)"
-                           R"("cigar":"{}","pam":"{}"}})"
-                           "\n",
-                           json_escape(g.name), g.protospacer, json_escape(name_), s.start, s.end, dir, s.mismatches,
-                           s.dna_bulges, s.rna_bulges, s.aligned_guide, s.aligned_target, s.cigar, s.pam_bases));
+      fmt::format_to(out,
+                     R"({{"guide":"{}","guide_seq":"{}","chrom":"{}","start":{},"end":{},"strand":"{}",)"
+                     R"("mismatches":{},"dna_bulges":{},"rna_bulges":{},"aligned_guide":"{}","aligned_target":"{}",)"
+                     R"("cigar":"{}","pam":"{}"}})"
+                     "\n",
+                     json_escape(g.name), g.protospacer, json_escape(name_), s.start, s.end, dir, s.mismatches,
+                     s.dna_bulges, s.rna_bulges, s.aligned_guide, s.aligned_target, s.cigar, s.pam_bases);
     } else if (a_.format == "casoffinder") {  // Cas-OFFinder 3's columns: the PAM as N in crRNA
       const std::size_t P = s.pam_bases.size();
       const bool five = a_.pam_side == 5;
@@ -115,16 +149,15 @@ class site_printer final : public offtarget::site_sink {
       const char* type = s.dna_bulges > 0 && s.rna_bulges > 0 ? "DNA+RNA" : s.dna_bulges > 0 ? "DNA"
                          : s.rna_bulges > 0                   ? "RNA"
                                                               : "X";
-      out_.put(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, type, cr, s.aligned_target, name_, s.start,
-                           dir, s.mismatches, s.dna_bulges + s.rna_bulges));
+      fmt::format_to(out, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, type, cr, s.aligned_target, name_, s.start, dir,
+                     s.mismatches, s.dna_bulges + s.rna_bulges);
     } else {
-      out_.put(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, g.protospacer, name_,
-                           s.start, s.end, dir, s.mismatches, s.dna_bulges, s.rna_bulges, s.aligned_guide,
-                           s.aligned_target, s.cigar, s.pam_bases));
+      fmt::format_to(out, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, g.protospacer, name_, s.start,
+                     s.end, dir, s.mismatches, s.dna_bulges, s.rna_bulges, s.aligned_guide, s.aligned_target, s.cigar,
+                     s.pam_bases);
     }
   }
 
- private:
   writer& out_;
   const offtarget::searcher& s_;
   const offtarget_args& a_;
@@ -132,6 +165,8 @@ class site_printer final : public offtarget::site_sink {
   std::vector<bool>& warned_;
   std::vector<site_classes>& classes_;
   std::string name_;
+  std::string line_;
+  tbb::task_arena arena_{a_.threads != 0 ? static_cast<int>(a_.threads) : tbb::info::default_concurrency()};
 };
 
 int run_offtarget(offtarget_args& a) {
@@ -155,9 +190,6 @@ int run_offtarget(offtarget_args& a) {
   const std::size_t n = searcher.guides().size();
   device_choice device = parse_device(a.device);
   device.verbose = a.verbose;
-  // with bulges the candidates are dense and classifying them, on the host's cores whatever
-  // finds them, dominates: no GPU start-up and no candidate transfer pays for itself
-  device.host_bound = searcher.host_bound();
   device.gpu.keep_end = searcher.pam_test();  // the GPU's candidate ends, before the host sorts them
   // the GPU's search runs one worker per device (and one more): its filter takes -j threads
   const unsigned all_threads = a.threads != 0 ? a.threads : static_cast<unsigned>(tbb::info::default_concurrency());
@@ -179,7 +211,7 @@ int run_offtarget(offtarget_args& a) {
     // patterns), each record's sites classified from the bytes around them
     const auto idx = index::hybrid_index::load(a.index);
     search_options through = searcher.candidate_options();
-    through.device = device.host_bound && device.kind == device_kind::automatic ? device_kind::cpu : device.kind;
+    through.device = device.kind;
     const auto found = mpi::search_records(idx, searcher.patterns(), through);
     if (mpi::rank() == 0) searcher.classify(idx, found, printer);
   }

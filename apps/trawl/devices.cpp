@@ -23,17 +23,13 @@ stream_result search_on_device(const matcher& cpu, const std::vector<std::string
                                search_sink& sink, const matcher_wrap& wrap) {
   options.device = device.kind;
   const std::uint64_t bytes = input.expected_size();
-  const bool host_bound = device.host_bound && device.kind == device_kind::automatic;
-  if (host_bound) options.device = device_kind::cpu;
   const search_plan plan = plan_search(options, patterns.size(), input, stream, device.gpu.devices.size());
   const bool on_gpu = plan.device == device_kind::gpu;
   if (device.verbose && mpi::rank() == 0)
     std::fprintf(stderr, "trawl: %s: %s (%zu pattern%s%s over %s bytes; --device %s)\n", input.name().c_str(),
                  on_gpu ? "GPU" : "CPU", patterns.size(), patterns.size() == 1 ? "" : "s",
                  options.both_strands ? " x 2 strands" : "", bytes ? std::to_string(bytes).c_str() : "an unknown number of",
-                 host_bound                                  ? "auto: the work on the hits, done on the host, dominates"
-                 : device.kind == device_kind::automatic ? "auto: the cost model's choice"
-                                                         : "as asked");
+                 device.kind == device_kind::automatic ? "auto: the cost model's choice" : "as asked");
   if (!on_gpu) return mpi::search(cpu, input, plan.options, plan.stream, sink, device.verbose);
   const auto gpu = gpu::make_matcher(patterns, plan.options, device.gpu);
   const auto wrapped = wrap ? wrap(*gpu) : nullptr;

@@ -19,9 +19,6 @@ struct device_choice {
   device_kind kind = device_kind::automatic;
   gpu::gpu_options gpu;  ///< the GPUs listed (gpu: {0}; gpu:all: every one)
   bool verbose = false;  ///< --verbose: say on stderr where each input runs and how it is split
-  /// The caller's own work on the hits (offtarget's classification with bulges) outweighs the
-  /// search itself and runs on the host's cores either way: `auto` then means the CPU.
-  bool host_bound = false;
 };
 
 /// Parses a --device value (gpu::parse_device; its errors name the option).

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,7 +63,7 @@ struct options {
   int rna_bulges = 0;      ///< extra guide bases
   int max_edits = -1;      ///< protospacer mismatches + bulges in all; -1: no such limit
   unsigned threads = 0;    ///< 0: all cores
-  device_kind device = device_kind::automatic;  ///< automatic: the CPU when bulges are allowed
+  device_kind device = device_kind::automatic;  ///< automatic: as search_options::device
 };
 
 struct site {
@@ -85,6 +86,11 @@ class site_sink {
   virtual ~site_sink() = default;
   virtual void begin_record(const record_info& record) = 0;
   virtual void site(const offtarget::site& s) = 0;
+  /// The next sites, in order (the searcher hands them over in batches): site() for each,
+  /// unless a sink does better with the batch.
+  virtual void sites(std::span<const offtarget::site> batch) {
+    for (const offtarget::site& s : batch) site(s);
+  }
   virtual void end_record() = 0;
 };
 
@@ -113,9 +119,6 @@ class searcher {
   /// The candidate patterns (guide x PAM) and the options to search them with.
   [[nodiscard]] const std::vector<std::string>& patterns() const;
   [[nodiscard]] const search_options& candidate_options() const;
-  /// True when classifying the candidates outweighs finding them (bulges allowed): an
-  /// automatic device then means the CPU.
-  [[nodiscard]] bool host_bound() const;
   /// The CPU's candidate matcher: runs of N skipped, candidates without a site dropped.
   [[nodiscard]] const matcher& cpu_matcher() const;
   /// `inner` (a GPU's candidate matcher) with candidates without a site dropped, classified on

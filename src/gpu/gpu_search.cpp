@@ -8,12 +8,15 @@
 
 #include <algorithm>
 #include <span>
-#include <thread>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 
+#include <tbb/blocked_range.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
 
 #include "approx/approx_internal.hpp"
 #include "exact/engines.hpp"
@@ -47,21 +50,31 @@ namespace {
 
 using detail::task;
 
+/// The host's cores for the work on a device's candidates: an arena of their own, since the
+/// search's has a thread per device. Never destroyed (searches may run until exit).
+tbb::task_arena& host_arena() {
+  static auto* arena = new tbb::task_arena(tbb::info::default_concurrency());
+  return *arena;
+}
+
 /// Runs `fn(i)` for i in [0, n) on all cores when n is large.
 template <class Fn>
 void parallel_for(std::size_t n, Fn fn) {
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  if (n < 256 || hw == 1) {
+  if (n < 256) {
     for (std::size_t i = 0; i < n; ++i) fn(i);
     return;
   }
-  const std::size_t parts = std::min<std::size_t>(hw, n / 64);
-  std::vector<std::thread> pool;
-  for (std::size_t p = 0; p < parts; ++p)
-    pool.emplace_back([&, p] {
-      for (std::size_t i = p; i < n; i += parts) fn(i);
+  host_arena().execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 1024), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i) fn(i);
     });
-  for (auto& t : pool) t.join();
+  });
+}
+
+/// Sorts [first, last) by `less` on all cores.
+template <class It, class Less>
+void parallel_sort(It first, It last, Less less) {
+  host_arena().execute([&] { tbb::parallel_sort(first, last, less); });
 }
 
 /// The GPU as a matcher: scan() runs the device over the window a slice reads and reports the
@@ -134,13 +147,26 @@ class gpu_matcher final : public trawl::detail::engine {
     // keys, the last byte otherwise), only those this slice owns.
     std::vector<trawl::cuda::candidate> found;
     auto collect = [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {
-      for (auto c : cs) {
+      // a chunk's candidates (dense at large k) tested on all cores, here, while the device
+      // runs the next chunks
+      std::vector<std::uint8_t> keep(cs.size());
+      parallel_for(cs.size(), [&](std::size_t i) {
+        trawl::cuda::candidate& c = cs[i];
         c.pos += from;
-        const std::uint64_t key = iupac_ ? c.pos + 1 - tasks_[c.task].text.size() : c.pos;
-        if (key >= own_begin && key < own_end &&
-            (!gpu_.keep_end || gpu_.keep_end(seq, c.pos + 1, tasks_[c.task].pattern, tasks_[c.task].dir)))
-          found.push_back(c);
-      }
+        const task& t = tasks_[c.task];
+        const std::uint64_t key = iupac_ ? c.pos + 1 - t.text.size() : c.pos;
+        keep[i] = key >= own_begin && key < own_end && (!gpu_.keep_end || gpu_.keep_end(seq, c.pos + 1, t.pattern, t.dir));
+      });
+      const std::size_t before = found.size();
+      for (std::size_t i = 0; i < cs.size(); ++i)
+        if (keep[i] != 0) found.push_back(cs[i]);
+      // All ends: each chunk's ends in the hits' order (end, pattern, strand); the chunks come
+      // in text order, and so the whole list.
+      if (approx_ && !clusters_)
+        parallel_sort(found.begin() + static_cast<std::ptrdiff_t>(before), found.end(),
+                      [](const trawl::cuda::candidate& x, const trawl::cuda::candidate& y) {
+                        return x.pos != y.pos ? x.pos < y.pos : x.task < y.task;  // tasks: by (pattern, strand)
+                      });
       return true;
     };
     if (approx_ || iupac_) trawl::cuda::stream_approx(approx_plan_, window, cfg, collect);
@@ -202,7 +228,7 @@ class gpu_matcher final : public trawl::detail::engine {
       if (x.start != y.start) return x.start < y.start;
       return x.end < y.end;
     };
-    tbb::parallel_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), order);
+    if (!approx_ || clusters_) parallel_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), order);
     trawl::detail::mark_cut(out, first, cut, open);
   }
 

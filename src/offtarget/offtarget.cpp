@@ -15,6 +15,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
 #include "common/iupac.hpp"
@@ -147,6 +148,10 @@ class site_finder {
   site_finder(const std::vector<guide>& guides, const options& o,
               const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of)
       : guides_(guides), pams_(o.pams), pattern_of_(pattern_of), a_(o) {
+    for (const std::string& p : pams_) {
+      pam_bits_.emplace_back();
+      for (const char c : p) pam_bits_.back().push_back(static_cast<unsigned char>(detail::iupac_bits(static_cast<unsigned char>(c))));
+    }
     for (const guide& g : guides) {  // each guide read from its PAM outward
       outward_.push_back(g.protospacer);
       if (a_.side == pam_side::three_prime) std::reverse(outward_.back().begin(), outward_.back().end());
@@ -201,16 +206,18 @@ class site_finder {
   /// where the record ends first).
   template <class Text>
   [[nodiscard]] int pam_mismatches(std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text) const {
-    const std::string& pam = pams_[pi];
+    const std::vector<unsigned char>& pam = pam_bits_[pi];
     const std::size_t P = pam.size();
     const std::string_view t = text(ps, ps + P);
     if (t.size() != P) return static_cast<int>(P) + 1;
     int mm = 0;
-    for (std::size_t i = 0; i < P; ++i) {
-      // on the reverse strand the PAM reads the complement of the forward bases, backwards
-      unsigned b = detail::base_bit(static_cast<unsigned char>(dir == strand::forward ? t[i] : t[P - 1 - i]));
-      if (dir == strand::reverse) b = ((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3);
-      mm += (detail::iupac_bits(static_cast<unsigned char>(pam[i])) & b) != 0 ? 0 : 1;
+    if (dir == strand::forward) {
+      for (std::size_t i = 0; i < P; ++i) mm += (pam[i] & detail::base_bit(static_cast<unsigned char>(t[i]))) == 0 ? 1 : 0;
+    } else {  // the complement of the forward bases, backwards: A <-> T (1 <-> 8), C <-> G (2 <-> 4)
+      for (std::size_t i = 0; i < P; ++i) {
+        const unsigned b = detail::base_bit(static_cast<unsigned char>(t[P - 1 - i]));
+        mm += (pam[i] & (((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3))) == 0 ? 1 : 0;
+      }
     }
     return mm;
   }
@@ -313,6 +320,7 @@ class site_finder {
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of_;
   const options& a_;
   std::vector<std::string> outward_;  ///< per guide: its protospacer from the PAM outward
+  std::vector<std::vector<unsigned char>> pam_bits_;  ///< per PAM: its codes as base bits (iupac_bits)
 };
 
 /// The candidate matcher with the candidates that have no site removed, on the workers: the
@@ -332,7 +340,7 @@ class site_filter_matcher final : public detail::engine {
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& open) const override {
     const std::size_t first = out.size(), open_first = open.size();
-    inner_.scan(seq, own_begin, own_end, out, open);
+    {    inner_.scan(seq, own_begin, own_end, out, open); }
     const auto text = text_of(seq);
     // candidates are many where sites are few (bulges): classify them on all the search's cores
     const std::size_t n = out.size() - first;
@@ -398,30 +406,51 @@ class n_run_matcher final : public detail::engine {
 class candidate_sink final : public search_sink {
  public:
   candidate_sink(const site_finder& finder, const options& o, std::size_t reach, site_sink& out)
-      : finder_(finder), o_(o), reach_(reach), out_(out) {}
+      : finder_(finder), o_(o), reach_(reach), out_(out),
+        arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency()) {}
 
   void begin_record(const record_info& r) override {
     text_.reset();
-    best_.clear();
+    pending_.clear();
     out_.begin_record(r);
   }
   [[nodiscard]] bool wants_text() const override { return true; }
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
   bool hits(std::span<const hit> hits) override {
     const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
-    // classified on all cores, a block of hits per task, and merged here in the hits' order
+    // classified on all cores, a block of hits per task (in an arena of its own: the search's
+    // may have a thread per GPU), then ordered by key and best alignment first
     constexpr std::size_t block = 64;
-    std::vector<std::vector<std::pair<site_key, site>>> found((hits.size() + block - 1) / block);
-    tbb::parallel_for(std::size_t{0}, found.size(), [&](std::size_t b) {
-      for (std::size_t i = b * block; i < std::min(hits.size(), (b + 1) * block); ++i)
-        finder_.sites_of(hits[i], text,
-                         [&](const site_key& k, found_site&& st) { found[b].emplace_back(k, to_site(k, st)); });
+    std::vector<std::vector<keyed_site>> found((hits.size() + block - 1) / block);
+    std::vector<keyed_site> batch;
+    arena_.execute([&] {
+      tbb::parallel_for(std::size_t{0}, found.size(), [&](std::size_t b) {
+        for (std::size_t i = b * block; i < std::min(hits.size(), (b + 1) * block); ++i)
+          finder_.sites_of(hits[i], text,
+                           [&](const site_key& k, found_site&& st) { found[b].push_back({k, to_site(k, st)}); });
+      });
+      std::size_t n = 0;
+      for (const auto& part : found) n += part.size();
+      batch.reserve(n);
+      for (auto& part : found) std::move(part.begin(), part.end(), std::back_inserter(batch));
+      tbb::parallel_sort(batch.begin(), batch.end(), [](const keyed_site& a, const keyed_site& b) {
+        return a.key < b.key || (!(b.key < a.key) && site_finder::rank(a.s) < site_finder::rank(b.s));
+      });
     });
-    for (auto& part : found)
-      for (auto& [k, st] : part) {
-        auto [it, fresh] = best_.try_emplace(k, std::move(st));  // st is left as is when k is there
-        if (!fresh && site_finder::rank(st) < site_finder::rank(it->second)) it->second = std::move(st);
-      }
+    // merged with the sites not handed over yet: one per key, its best alignment
+    std::vector<keyed_site> merged;
+    merged.reserve(pending_.size() + batch.size());
+    auto a = pending_.begin(), b = batch.begin();
+    while (a != pending_.end() || b != batch.end()) {
+      keyed_site* next = nullptr;
+      if (b == batch.end() || (a != pending_.end() && !(b->key < a->key) &&
+                               (a->key < b->key || !(site_finder::rank(b->s) < site_finder::rank(a->s)))))
+        next = &*a++;
+      else
+        next = &*b++;
+      if (merged.empty() || merged.back().key < next->key) merged.push_back(std::move(*next));
+    }
+    pending_ = std::move(merged);
     return true;
   }
   void floor(std::uint64_t pos) override {
@@ -436,11 +465,20 @@ class candidate_sink final : public search_sink {
   }
 
  private:
+  struct keyed_site {
+    site_key key;
+    offtarget::site s;
+  };
+
   /// Hands over the sites whose PAM starts before `bound`.
   void flush(std::uint64_t bound) {
-    auto end = best_.lower_bound(site_key{bound, 0, strand::forward});
-    for (auto it = best_.begin(); it != end; ++it) out_.site(it->second);
-    best_.erase(best_.begin(), end);
+    const auto end = std::lower_bound(pending_.begin(), pending_.end(), site_key{bound, 0, strand::forward},
+                                      [](const keyed_site& x, const site_key& k) { return x.key < k; });
+    if (end == pending_.begin()) return;
+    ready_.clear();
+    for (auto it = pending_.begin(); it != end; ++it) ready_.push_back(std::move(it->s));
+    pending_.erase(pending_.begin(), end);
+    out_.sites(ready_);
   }
 
   site to_site(const site_key& k, const found_site& f) const {
@@ -477,7 +515,9 @@ class candidate_sink final : public search_sink {
   std::size_t reach_;
   site_sink& out_;
   text_buffer text_;
-  std::map<site_key, site> best_;
+  std::vector<keyed_site> pending_;  ///< by key, one per key: the sites not handed over yet
+  std::vector<offtarget::site> ready_;
+  tbb::task_arena arena_;  ///< classifies a batch of hits
 };
 
 }  // namespace
@@ -593,9 +633,7 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
   s.so.all_ends = true;  // every window: a cluster's one hit could hide a site
   s.so.starts = false;   // sites are anchored at the PAM, found from the ends
   s.so.threads = s.o.threads;
-  // with bulges the dense candidates' classification, on the host's cores either way,
-  // outweighs the search: an automatic device means the CPU
-  s.so.device = host_bound() && s.o.device == device_kind::automatic ? device_kind::cpu : s.o.device;
+  s.so.device = s.o.device;
   s.reach = s.longest + static_cast<std::size_t>(k + s.o.dna_bulges) + 1;
   s.finder = std::make_unique<site_finder>(s.guides, s.o, s.pattern_of);
   s.candidates = make_matcher(s.patterns, s.so);
@@ -612,7 +650,6 @@ const std::vector<guide>& searcher::guides() const { return impl_->guides; }
 const options& searcher::opts() const { return impl_->o; }
 const std::vector<std::string>& searcher::patterns() const { return impl_->patterns; }
 const search_options& searcher::candidate_options() const { return impl_->so; }
-bool searcher::host_bound() const { return impl_->o.dna_bulges + impl_->o.rna_bulges > 0; }
 const matcher& searcher::cpu_matcher() const { return *impl_->cpu; }
 
 std::unique_ptr<detail::engine> searcher::make_filter(const detail::engine& inner, unsigned threads) const {

@@ -283,10 +283,12 @@ for r, c, b, j in zip(rows, cas, bed, js):
     assert c == [r[0], kind, r[9][:-3] + 'NNN', r[10], r[2], r[3], r[5], r[6], str(dna + rna)], (r, c)
 PY
 
-# --device auto with bulges runs on the CPU (the classification dominates), and --verbose says why
+# --verbose says where the candidate search runs and why
 "$T" offtarget --verbose --mismatches 2 --dna-bulges 1 "$D/g3.fa" "$D/small.fa" 2>"$D/err" >/dev/null
-grep -q 'CPU (.*the work on the hits, done on the host, dominates)' "$D/err" && pass ||
+grep -Eq '(CPU|GPU) \(.*--device auto: the cost model.s choice\)' "$D/err" && pass ||
   fail "--verbose with bulges: $(head -c 200 "$D/err")"
+"$T" offtarget --verbose --device cpu --mismatches 2 "$D/g3.fa" "$D/small.fa" 2>"$D/err" >/dev/null
+grep -q 'CPU (.*--device as asked)' "$D/err" && pass || fail "--verbose --device cpu: $(head -c 200 "$D/err")"
 
 # --index: the same sites, summary and exit status as the genome file, from the index's kernel
 "$T" index build -q "$D/genome.fa" -o "$D/genome.thi"
