@@ -25,9 +25,12 @@ enum class exact_algorithm {
   /// Pattern sets of DNA (A, C, G, T, at least 4 bases each): a sampled q-mer filter.
   /// make_matcher only.
   kmer,
+  /// Small pattern sets: Teddy's SIMD nibble filter on the literals' first bytes (8 buckets),
+  /// candidates compared byte by byte. make_matcher only.
+  teddy,
 };
 
-/// Parses "bf", "kmp", "horspool", "sunday", "simd", "vectorscan", "kmer", "auto"; throws
+/// Parses "bf", "kmp", "horspool", "sunday", "simd", "vectorscan", "kmer", "teddy", "auto"; throws
 /// trawl::error otherwise.
 exact_algorithm parse_exact_algorithm(std::string_view name);
 std::string_view to_string(exact_algorithm a);

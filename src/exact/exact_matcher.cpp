@@ -11,7 +11,7 @@ namespace trawl {
 namespace {
 
 /// Pattern-strands from which one pass of a set engine beats one SIMD pass per pattern-strand:
-/// Vectorscan, and the k-mer filter (DNA).
+/// Vectorscan, and the k-mer filter (DNA) and Teddy (at most teddy_max_literals).
 constexpr std::size_t literal_set_min_strands = 4;
 constexpr std::size_t kmer_set_min_strands = 2;
 
@@ -70,6 +70,7 @@ std::unique_ptr<detail::engine> detail::make_exact_engine(const std::vector<std:
   const std::size_t strands = patterns.size() * (options.both_strands ? 2 : 1);
   switch (options.exact) {
     case exact_algorithm::vectorscan: return make_literal_set_matcher(make_literal_table(patterns, options), options);
+    case exact_algorithm::teddy: return make_teddy_matcher(make_literal_table(patterns, options), options);
     case exact_algorithm::kmer: {
       literal_table table = make_literal_table(patterns, options);
       if (!kmer_set_applies(table))
@@ -80,6 +81,7 @@ std::unique_ptr<detail::engine> detail::make_exact_engine(const std::vector<std:
       if (options.simd == simd_level::automatic && strands >= kmer_set_min_strands) {
         literal_table table = make_literal_table(patterns, options);
         if (kmer_set_fits(table)) return make_kmer_set_matcher(std::move(table), options);
+        if (teddy_fits(table)) return make_teddy_matcher(std::move(table), options);
         if (strands >= literal_set_min_strands) return make_literal_set_matcher(std::move(table), options);
       }
       break;

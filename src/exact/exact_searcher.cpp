@@ -19,8 +19,9 @@ exact_algorithm parse_exact_algorithm(std::string_view name) {
   if (name == "simd") return exact_algorithm::simd;
   if (name == "vectorscan") return exact_algorithm::vectorscan;
   if (name == "kmer") return exact_algorithm::kmer;
+  if (name == "teddy") return exact_algorithm::teddy;
   throw error(errc::invalid_argument, "unknown exact algorithm '" + std::string(name) +
-                                          "' (expected bf, kmp, horspool, sunday, simd, vectorscan, kmer or auto)");
+                                          "' (expected bf, kmp, horspool, sunday, simd, vectorscan, kmer, teddy or auto)");
 }
 
 std::string_view to_string(exact_algorithm a) {
@@ -33,6 +34,7 @@ std::string_view to_string(exact_algorithm a) {
     case exact_algorithm::simd: return "simd";
     case exact_algorithm::vectorscan: return "vectorscan";
     case exact_algorithm::kmer: return "kmer";
+    case exact_algorithm::teddy: return "teddy";
   }
   return "?";
 }
@@ -52,6 +54,7 @@ engine_fn pick_engine(exact_algorithm a, simd_level level) {
     case exact_algorithm::sunday: return find_sunday;
     case exact_algorithm::vectorscan:
     case exact_algorithm::kmer:
+    case exact_algorithm::teddy:
       throw error(errc::invalid_argument, std::string(to_string(a)) + " searches pattern sets: use make_matcher");
     case exact_algorithm::automatic:
     case exact_algorithm::simd: break;

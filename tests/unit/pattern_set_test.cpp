@@ -74,6 +74,9 @@ struct engine {
 const engine engines[] = {{exact_algorithm::automatic, trawl::simd_level::automatic, "auto"},
                           {exact_algorithm::simd, trawl::simd_level::automatic, "simd"},
                           {exact_algorithm::vectorscan, trawl::simd_level::automatic, "vectorscan"},
+                          {exact_algorithm::teddy, trawl::simd_level::automatic, "teddy"},
+                          {exact_algorithm::teddy, trawl::simd_level::avx2, "teddy-avx2"},
+                          {exact_algorithm::teddy, trawl::simd_level::serial, "teddy-serial"},
                           {exact_algorithm::kmer, trawl::simd_level::automatic, "kmer"},
                           {exact_algorithm::kmer, trawl::simd_level::serial, "kmer-serial"}};
 
