@@ -28,9 +28,12 @@ enum class exact_algorithm {
   /// Small pattern sets: Teddy's SIMD nibble filter on the literals' first bytes (8 buckets),
   /// candidates compared byte by byte. make_matcher only.
   teddy,
+  /// Pattern sets: an Aho–Corasick DFA over byte classes, one table step per text byte and one
+  /// per occurrence (for sets with dense occurrences). make_matcher only.
+  aho,
 };
 
-/// Parses "bf", "kmp", "horspool", "sunday", "simd", "vectorscan", "kmer", "teddy", "auto"; throws
+/// Parses "bf", "kmp", "horspool", "sunday", "simd", "vectorscan", "kmer", "teddy", "aho", "auto"; throws
 /// trawl::error otherwise.
 exact_algorithm parse_exact_algorithm(std::string_view name);
 std::string_view to_string(exact_algorithm a);

@@ -130,6 +130,16 @@ bool teddy_fits(const literal_table& table);
 /// The Teddy matcher for a literal table (teddy.cpp): any number of literals, fastest with at
 /// most teddy_max_literals (one bucket each).
 std::unique_ptr<detail::engine> make_teddy_matcher(literal_table table, const search_options& options);
+/// Literals from which the Aho–Corasick DFA is the automatic choice over Vectorscan (whose
+/// cost grows with the occurrences: a set this large has many), and the most its table may
+/// take (an upper bound from the literals' total length).
+constexpr std::size_t aho_min_literals = 4096;
+constexpr std::size_t aho_max_table_bytes = std::size_t{64} << 20;
+/// True when the Aho–Corasick DFA is the automatic choice for these literals.
+bool aho_fits(const literal_table& table);
+/// The Aho–Corasick matcher for a literal table (aho_corasick.cpp): a full DFA over byte
+/// classes, for sets whose occurrences are dense.
+std::unique_ptr<detail::engine> make_aho_matcher(literal_table table, const search_options& options);
 /// The Vectorscan matcher for a literal table (literal_set.cpp).
 std::unique_ptr<detail::engine> make_literal_set_matcher(literal_table table, const search_options& options);
 

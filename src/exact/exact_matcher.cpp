@@ -11,7 +11,8 @@ namespace trawl {
 namespace {
 
 /// Pattern-strands from which one pass of a set engine beats one SIMD pass per pattern-strand:
-/// Vectorscan, and the k-mer filter (DNA) and Teddy (at most teddy_max_literals).
+/// Vectorscan, the k-mer filter (DNA), Teddy (at most teddy_max_literals) and Aho–Corasick
+/// (at least aho_min_literals).
 constexpr std::size_t literal_set_min_strands = 4;
 constexpr std::size_t kmer_set_min_strands = 2;
 
@@ -71,6 +72,7 @@ std::unique_ptr<detail::engine> detail::make_exact_engine(const std::vector<std:
   switch (options.exact) {
     case exact_algorithm::vectorscan: return make_literal_set_matcher(make_literal_table(patterns, options), options);
     case exact_algorithm::teddy: return make_teddy_matcher(make_literal_table(patterns, options), options);
+    case exact_algorithm::aho: return make_aho_matcher(make_literal_table(patterns, options), options);
     case exact_algorithm::kmer: {
       literal_table table = make_literal_table(patterns, options);
       if (!kmer_set_applies(table))
@@ -82,6 +84,7 @@ std::unique_ptr<detail::engine> detail::make_exact_engine(const std::vector<std:
         literal_table table = make_literal_table(patterns, options);
         if (kmer_set_fits(table)) return make_kmer_set_matcher(std::move(table), options);
         if (teddy_fits(table)) return make_teddy_matcher(std::move(table), options);
+        if (aho_fits(table)) return make_aho_matcher(std::move(table), options);
         if (strands >= literal_set_min_strands) return make_literal_set_matcher(std::move(table), options);
       }
       break;

@@ -20,8 +20,9 @@ exact_algorithm parse_exact_algorithm(std::string_view name) {
   if (name == "vectorscan") return exact_algorithm::vectorscan;
   if (name == "kmer") return exact_algorithm::kmer;
   if (name == "teddy") return exact_algorithm::teddy;
+  if (name == "aho") return exact_algorithm::aho;
   throw error(errc::invalid_argument, "unknown exact algorithm '" + std::string(name) +
-                                          "' (expected bf, kmp, horspool, sunday, simd, vectorscan, kmer, teddy or auto)");
+                                          "' (expected bf, kmp, horspool, sunday, simd, vectorscan, kmer, teddy, aho or auto)");
 }
 
 std::string_view to_string(exact_algorithm a) {
@@ -35,6 +36,7 @@ std::string_view to_string(exact_algorithm a) {
     case exact_algorithm::vectorscan: return "vectorscan";
     case exact_algorithm::kmer: return "kmer";
     case exact_algorithm::teddy: return "teddy";
+    case exact_algorithm::aho: return "aho";
   }
   return "?";
 }
@@ -55,6 +57,7 @@ engine_fn pick_engine(exact_algorithm a, simd_level level) {
     case exact_algorithm::vectorscan:
     case exact_algorithm::kmer:
     case exact_algorithm::teddy:
+    case exact_algorithm::aho:
       throw error(errc::invalid_argument, std::string(to_string(a)) + " searches pattern sets: use make_matcher");
     case exact_algorithm::automatic:
     case exact_algorithm::simd: break;

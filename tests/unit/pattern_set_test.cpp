@@ -77,6 +77,7 @@ const engine engines[] = {{exact_algorithm::automatic, trawl::simd_level::automa
                           {exact_algorithm::teddy, trawl::simd_level::automatic, "teddy"},
                           {exact_algorithm::teddy, trawl::simd_level::avx2, "teddy-avx2"},
                           {exact_algorithm::teddy, trawl::simd_level::serial, "teddy-serial"},
+                          {exact_algorithm::aho, trawl::simd_level::automatic, "aho"},
                           {exact_algorithm::kmer, trawl::simd_level::automatic, "kmer"},
                           {exact_algorithm::kmer, trawl::simd_level::serial, "kmer-serial"}};
 
