@@ -18,7 +18,7 @@ import sys, os
 d = sys.argv[1]
 for base, out in (("kjv.txt", "kjv-256m.txt"), ("dna-plain.txt", "dna-256m.txt")):
     p = os.path.join(d, out)
-    if os.path.exists(p) and os.path.getsize(p) == 1 << 28:
+    if (os.path.exists(p) and os.path.getsize(p) == 1 << 28) or not os.path.exists(os.path.join(d, base)):
         continue
     b = open(os.path.join(d, base), "rb").read()
     n = 1 << 28

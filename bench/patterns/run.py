@@ -50,39 +50,48 @@ def peer(cmd, reps, limit):
         return None, "error"
 
 
-def make_sets(corpora, sizes, tmp):
-    rng = random.Random(20261125)
-    kjv = open(os.path.join(corpora, "kjv.txt"), encoding="latin-1").read()
-    words = sorted(set(re.findall(r"[A-Za-z]+", kjv)))
-    tokens = re.findall(r"[A-Za-z]+", kjv)
-    phrases = set()
-    while len(phrases) < 2663:
-        i = rng.randrange(len(tokens) - 6)
-        p = tokens[i]
-        for t in tokens[i + 1:i + 6]:
-            if len(p) >= 15:
-                break
-            p += " " + t
-        if 15 <= len(p) <= 30:
-            phrases.add(p)
-    with open(os.path.join(corpora, "dna-256m.txt")) as f:
-        dna = f.read(64 << 20)
+def make_sets(corpora, sizes, tmp, names=("kjv", "dna")):
+    """The pattern files of `names`, one per size: {(name, size): path}. Each corpus has its
+    own seeded generator, so a corpus's sets do not depend on the other's."""
     sets = {}
-    for n in sizes:
-        kset = sorted(phrases) if n == 2663 else rng.sample(words, min(n, len(words)))
-        kmers = set()
-        while len(kmers) < n:
-            m = rng.randint(16, 32)
-            i = rng.randrange(len(dna) - m)
-            k = dna[i:i + m]
-            if re.fullmatch(r"[ACGT]+", k):
-                kmers.add(k)
-        for name, pats in (("kjv", kset), ("dna", sorted(kmers))):
-            path = os.path.join(tmp, f"trawl-patterns-{name}.{n}.txt")
-            with open(path, "w") as f:
-                f.write("\n".join(pats) + "\n")
-            sets[(name, n)] = path
+    if "kjv" in names:
+        rng = random.Random(20261125)
+        kjv = open(os.path.join(corpora, "kjv.txt"), encoding="latin-1").read()
+        words = sorted(set(re.findall(r"[A-Za-z]+", kjv)))
+        tokens = re.findall(r"[A-Za-z]+", kjv)
+        phrases = set()
+        while len(phrases) < 2663:
+            i = rng.randrange(len(tokens) - 6)
+            p = tokens[i]
+            for t in tokens[i + 1:i + 6]:
+                if len(p) >= 15:
+                    break
+                p += " " + t
+            if 15 <= len(p) <= 30:
+                phrases.add(p)
+        for n in sizes:
+            write_set(sets, tmp, "kjv", n, sorted(phrases) if n == 2663 else rng.sample(words, min(n, len(words))))
+    if "dna" in names:
+        rng = random.Random(20261126)
+        with open(os.path.join(corpora, "dna-256m.txt")) as f:
+            dna = f.read(64 << 20)
+        for n in sizes:
+            kmers = set()
+            while len(kmers) < n:
+                m = rng.randint(16, 32)
+                i = rng.randrange(len(dna) - m)
+                k = dna[i:i + m]
+                if re.fullmatch(r"[ACGT]+", k):
+                    kmers.add(k)
+            write_set(sets, tmp, "dna", n, sorted(kmers))
     return sets
+
+
+def write_set(sets, tmp, name, n, pats):
+    path = os.path.join(tmp, f"trawl-patterns-{name}.{n}.txt")
+    with open(path, "w") as f:
+        f.write("\n".join(pats) + "\n")
+    sets[(name, n)] = path
 
 
 def main():
@@ -95,12 +104,15 @@ def main():
     ap.add_argument("--limit", type=int, default=120, help="seconds before a peer's run is given up")
     ap.add_argument("--no-grep", action="store_true", help="skip GNU grep (slow with big sets)")
     ap.add_argument("--tmp", default=tempfile.gettempdir())
+    ap.add_argument("--only", choices=["kjv", "dna"], help="one corpus (the other need not exist)")
     ap.add_argument("--out")
     a = ap.parse_args()
     T = os.path.abspath(a.trawl)
     sizes = [int(s) for s in a.sizes.split(",")]
-    sets = make_sets(a.corpora, sizes, a.tmp)
     texts = {"kjv": os.path.join(a.corpora, "kjv-256m.txt"), "dna": os.path.join(a.corpora, "dna-256m.txt")}
+    if a.only:
+        texts = {a.only: texts[a.only]}
+    sets = make_sets(a.corpora, sizes, a.tmp, list(texts))
     head = ("| corpus | patterns | threads | trawl s | rg s | ugrep s | grep s | x rg | trawl count | rg count |\n"
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     rows = [f"# pattern sets on {machine()}, {time.strftime('%Y-%m-%d %H:%M')}", "", head]
