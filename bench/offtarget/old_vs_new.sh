@@ -23,16 +23,7 @@ BU="--mismatches 4 --dna-bulges 1 --rna-bulges 1"
 for mbp in "${sizes[@]}"; do
   G=/tmp/ot-g$mbp.fa
   [ -s "$G" ] || "$B/trawl-mkgenome" --length $((mbp * 1000000)) --records 24 --seed 7 >"$G"
-  python3 - "$G" <<'PY' >/tmp/ot-guides.txt
-import random, sys
-r = random.Random(11)
-with open(sys.argv[1]) as f:
-    f.readline()
-    seq = ''.join(f.readline().strip() for _ in range(200000))
-for i in range(312):
-    p = r.randrange(len(seq) - 20)
-    print(f'g{i} {seq[p:p + 20]}')
-PY
+  python3 "$(dirname "$0")/guides.py" "$G" >/tmp/ot-guides.txt
   for round in 1 2; do run trawl-old gpu "$G" --mismatches 4; run trawl gpu "$G" --mismatches 4; done
   [ "$mbp" -le 1000 ] && run trawl-old gpu "$G" $BU
   run trawl gpu "$G" $BU

@@ -9,16 +9,7 @@ T=${1:?trawl} MK=${2:?trawl-mkgenome} OUT=${3:?out dir} MBP=${4:-1000}
 mkdir -p "$OUT"
 G=/tmp/offtarget-genome.fa
 [ -s "$G" ] || "$MK" --length $((MBP * 1000000)) --records 24 --seed 7 >"$G"
-python3 - "$G" <<'PY' >/tmp/offtarget-guides.txt
-import random, sys
-r = random.Random(11)
-with open(sys.argv[1]) as f:
-    f.readline()
-    seq = ''.join(f.readline().strip() for _ in range(200000))
-for i in range(312):
-    p = r.randrange(len(seq) - 20)
-    print(f'g{i} {seq[p:p + 20]}')
-PY
+python3 "$(dirname "$0")/guides.py" "$G" >/tmp/offtarget-guides.txt
 head -c 20000000 "$G" >/tmp/offtarget-small.fa
 run() {  # run WHAT GENOME DEVICE ARGS...
   local what=$1 g=$2 dev=$3; shift 3

@@ -84,9 +84,9 @@ reverse_automaton build(const literal_table& t, bool fold) {
   return a;
 }
 
-class aho_matcher final : public detail::engine {
+class aho_matcher final : public literal_engine {
  public:
-  aho_matcher(literal_table table, const search_options& options) : table_(std::move(table)) {
+  aho_matcher(literal_table table, const search_options& options) : literal_engine(std::move(table)) {
     if (options.ignore_case)
       for (std::string& lit : table_.literals)
         for (char& c : lit) c = static_cast<char>(fold_byte(static_cast<unsigned char>(c)));
@@ -115,18 +115,11 @@ class aho_matcher final : public detail::engine {
     first_report_[states] = static_cast<std::uint32_t>(reports_.size());
   }
 
-  [[nodiscard]] std::size_t lookbehind() const override { return 0; }
-  [[nodiscard]] std::size_t lookahead() const override { return table_.max_len - 1; }
-  [[nodiscard]] hit_key key() const override { return hit_key::start; }
-  [[nodiscard]] bool one_pattern_strand() const override {
-    return table_.targets.size() == 1 && table_.targets[0].size() == 1;
-  }
-
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& /*open: exact hits, no clusters*/) const override {
     if (own_begin >= own_end || own_begin >= seq.size()) return;
     const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
-    const std::size_t limit = std::min(seq.size(), own_end + table_.max_len - 1);
+    const std::size_t limit = read_limit(seq, own_end);
     const std::size_t first = out.size();
     const std::uint32_t* const next = moves_.data();
     const std::uint16_t* const cls = cls_.data();
@@ -163,7 +156,6 @@ class aho_matcher final : public detail::engine {
   };
   static constexpr std::uint32_t reporting = std::uint32_t{1} << 31;  ///< the target state reports occurrences
 
-  literal_table table_;
   std::array<std::uint16_t, 256> cls_{};  ///< byte -> class
   unsigned row_shift_ = 0;                ///< a row holds 2^row_shift_ >= classes moves
   std::vector<std::uint32_t> moves_;      ///< row + class -> target row, flagged

@@ -4,6 +4,7 @@
 // in ascending order; it reads only text[from, min(to + m - 1, n)).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "trawl/detail/engine.hpp"
 #include "trawl/exact.hpp"
 #include "trawl/hit.hpp"
 
@@ -63,9 +65,6 @@ void find_simd_avx512(const compiled_pattern&, std::string_view, std::size_t, st
 namespace trawl {
 
 struct search_options;
-namespace detail {
-class engine;
-}
 
 /// The distinct literals of a pattern set (each pattern, and its reverse complement with
 /// both strands; with ignore_case, literals equal up to ASCII case are one) and, for each,
@@ -79,6 +78,27 @@ struct literal_table {
   std::vector<std::vector<target>> targets;
   std::size_t min_len = 0, max_len = 0;
 };
+/// What the matchers of a literal table share (k-mer, Teddy, Aho–Corasick): exact hits keyed by
+/// start, a slice read up to the longest literal past its end.
+class literal_engine : public detail::engine {
+ public:
+  explicit literal_engine(literal_table table) : table_(std::move(table)) {}
+  [[nodiscard]] std::size_t lookbehind() const override { return 0; }
+  [[nodiscard]] std::size_t lookahead() const override { return table_.max_len - 1; }
+  [[nodiscard]] hit_key key() const override { return hit_key::start; }
+  [[nodiscard]] bool one_pattern_strand() const override {
+    return table_.targets.size() == 1 && table_.targets[0].size() == 1;
+  }
+
+ protected:
+  /// The end of the bytes a scan of a slice that owns starts up to own_end may read.
+  [[nodiscard]] std::size_t read_limit(std::string_view seq, std::size_t own_end) const {
+    return std::min(seq.size(), own_end + table_.max_len - 1);
+  }
+
+  literal_table table_;
+};
+
 /// Appends `h` to out[first..) kept in (start, pattern, strand) order by moving it back past
 /// later hits, for engines whose hits arrive nearly in that order (by end, or by sample
 /// position). Past a few steps it gives up, sets `unsorted` and leaves the order to

@@ -60,10 +60,10 @@ shape best_shape(std::size_t literals, std::size_t min_len) {
 /// A filter this cheap per byte beats Vectorscan's literal matchers on DNA.
 constexpr double kmer_max_cost = 0.3;
 
-class kmer_set_matcher final : public detail::engine {
+class kmer_set_matcher final : public literal_engine {
  public:
   kmer_set_matcher(literal_table table, const search_options& options)
-      : table_(std::move(table)), fold_(options.ignore_case), cpu_(cpu::at_level(options.simd)) {
+      : literal_engine(std::move(table)), fold_(options.ignore_case), cpu_(cpu::at_level(options.simd)) {
     const shape s = best_shape(table_.literals.size(), table_.min_len);
     filter_.q = s.q;
     filter_.w = s.w;
@@ -83,18 +83,11 @@ class kmer_set_matcher final : public detail::engine {
         for (char& c : lit) c = static_cast<char>(c | 0x20);
   }
 
-  [[nodiscard]] std::size_t lookbehind() const override { return 0; }
-  [[nodiscard]] std::size_t lookahead() const override { return table_.max_len - 1; }
-  [[nodiscard]] hit_key key() const override { return hit_key::start; }
-  [[nodiscard]] bool one_pattern_strand() const override {
-    return table_.targets.size() == 1 && table_.targets[0].size() == 1;
-  }
-
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& /*open: exact hits, no clusters*/) const override {
     if (own_begin >= own_end || own_begin >= seq.size()) return;
     const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
-    const std::size_t limit = std::min(seq.size(), own_end + table_.max_len - 1);
+    const std::size_t limit = read_limit(seq, own_end);
     const std::size_t stop = own_end + filter_.w - 1;
     thread_local std::vector<std::uint64_t> candidates;
     candidates.clear();
@@ -135,7 +128,6 @@ class kmer_set_matcher final : public detail::engine {
     return true;
   }
 
-  literal_table table_;
   bool fold_;
   cpu::features cpu_;
   kmer_filter filter_;

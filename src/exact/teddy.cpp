@@ -32,10 +32,10 @@ using exact_detail::teddy_candidate;
 
 unsigned char fold_byte(unsigned char c) { return c >= 'A' && c <= 'Z' ? static_cast<unsigned char>(c + 32) : c; }
 
-class teddy_matcher final : public detail::engine {
+class teddy_matcher final : public literal_engine {
  public:
   teddy_matcher(literal_table table, const search_options& options)
-      : table_(std::move(table)), fold_(options.ignore_case), cpu_(cpu::at_level(options.simd)) {
+      : literal_engine(std::move(table)), fold_(options.ignore_case), cpu_(cpu::at_level(options.simd)) {
     const std::size_t n = table_.literals.size();
     masks_.f = static_cast<unsigned>(std::min<std::size_t>(3, table_.min_len));
     for (std::size_t i = 0; i < n; ++i) {
@@ -56,18 +56,11 @@ class teddy_matcher final : public detail::engine {
         for (char& c : lit) c = static_cast<char>(fold_byte(static_cast<unsigned char>(c)));
   }
 
-  [[nodiscard]] std::size_t lookbehind() const override { return 0; }
-  [[nodiscard]] std::size_t lookahead() const override { return table_.max_len - 1; }
-  [[nodiscard]] hit_key key() const override { return hit_key::start; }
-  [[nodiscard]] bool one_pattern_strand() const override {
-    return table_.targets.size() == 1 && table_.targets[0].size() == 1;
-  }
-
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& /*open: exact hits, no clusters*/) const override {
     if (own_begin >= own_end || own_begin >= seq.size()) return;
     const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
-    const std::size_t limit = std::min(seq.size(), own_end + table_.max_len - 1);
+    const std::size_t limit = read_limit(seq, own_end);
     thread_local std::vector<teddy_candidate> candidates;
     candidates.clear();
     if (cpu_.avx512)
@@ -97,7 +90,6 @@ class teddy_matcher final : public detail::engine {
     return true;
   }
 
-  literal_table table_;
   bool fold_;
   cpu::features cpu_;
   exact_detail::teddy_masks masks_;

@@ -31,6 +31,17 @@ struct teddy_candidate {
   std::uint8_t buckets;
 };
 
+/// Appends the candidates of one step of the SIMD scans at text position s: bit j of `any` is
+/// set where b[j], the buckets of s + j, is not zero; those from `stop` on are another scan's.
+inline void teddy_emit(std::uint64_t any, const std::uint8_t* b, std::size_t s, std::size_t stop,
+                       std::vector<teddy_candidate>& out) {
+  for (; any != 0; any &= any - 1) {
+    const auto j = static_cast<std::size_t>(__builtin_ctzll(any));
+    if (s + j >= stop) break;
+    out.push_back({s + j, b[j]});
+  }
+}
+
 /// Appends the candidates s with first <= s < stop and s + m.f <= limit, ascending. Reads
 /// text[first, limit).
 void teddy_candidates_serial(const teddy_masks& m, const unsigned char* text, std::size_t first, std::size_t stop,

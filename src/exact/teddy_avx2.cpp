@@ -26,16 +26,11 @@ void scan(const teddy_masks& m, const unsigned char* text, std::size_t first, st
       const __m256i h = _mm256_shuffle_epi8(hi[k], _mm256_and_si256(_mm256_srli_epi16(c, 4), nibble));
       hit = _mm256_and_si256(hit, _mm256_and_si256(l, h));
     }
-    auto any = ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, _mm256_setzero_si256())));
+    const auto any = ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(hit, _mm256_setzero_si256())));
     if (any == 0) continue;
     alignas(32) std::uint8_t b[32];
     _mm256_store_si256(reinterpret_cast<__m256i*>(b), hit);
-    while (any != 0) {
-      const unsigned j = static_cast<unsigned>(__builtin_ctz(any));
-      any &= any - 1;
-      if (s + j >= stop) break;
-      out.push_back({s + j, b[j]});
-    }
+    teddy_emit(any, b, s, stop, out);
   }
   if (s < stop) teddy_candidates_serial(m, text, s, stop, limit, out);
 }

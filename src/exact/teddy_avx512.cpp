@@ -28,16 +28,11 @@ void scan(const teddy_masks& m, const unsigned char* text, std::size_t first, st
       const __m512i h = _mm512_shuffle_epi8(hi[k], _mm512_and_si512(_mm512_srli_epi16(c, 4), nibble));
       hit = _mm512_and_si512(hit, _mm512_and_si512(l, h));
     }
-    std::uint64_t any = _mm512_test_epi8_mask(hit, hit);
+    const std::uint64_t any = _mm512_test_epi8_mask(hit, hit);
     if (any == 0) continue;
     alignas(64) std::uint8_t b[64];
     _mm512_store_si512(b, hit);
-    while (any != 0) {
-      const unsigned j = static_cast<unsigned>(__builtin_ctzll(any));
-      any &= any - 1;
-      if (s + j >= stop) break;
-      out.push_back({s + j, b[j]});
-    }
+    teddy_emit(any, b, s, stop, out);
   }
   if (s < stop) teddy_candidates_serial(m, text, s, stop, limit, out);
 }
