@@ -169,7 +169,7 @@ class site_finder {
   /// of the record, clipped to what is there.
   template <class Text, class OnSite>
   void sites_of(const hit& h, const Text& text, OnSite&& on_site) const {
-    const auto [gi, pi] = pattern_of_[h.pattern];
+    const std::uint32_t gi = pattern_of_[h.pattern].first, pi = pattern_of_[h.pattern].second;
     pam_starts(h.pattern, h.dir, h.end, [&](std::uint64_t ps) { consider(gi, pi, h.dir, ps, text, on_site); });
   }
 
@@ -225,7 +225,7 @@ class site_finder {
   /// Whether candidate h has a site: sites_of without building the sites.
   template <class Text>
   [[nodiscard]] bool has_site(const hit& h, const Text& text) const {
-    const auto [gi, pi] = pattern_of_[h.pattern];
+    const std::uint32_t gi = pattern_of_[h.pattern].first, pi = pattern_of_[h.pattern].second;
     bool any = false;
     int pam_mm = 0;
     std::string side;
