@@ -26,8 +26,6 @@ struct reverse_automaton {
   std::vector<std::uint32_t> next;  ///< state * classes + class -> state (a full DFA)
   std::vector<std::uint32_t> own;   ///< per state: the literal spelled by it (reversed), or none
   std::vector<std::uint32_t> dict;  ///< per state: the longest proper suffix state with a literal, or none
-
-  [[nodiscard]] std::size_t bytes_for(std::size_t states) const { return states * classes * sizeof(std::uint32_t); }
 };
 
 reverse_automaton build(const literal_table& t, bool fold) {
