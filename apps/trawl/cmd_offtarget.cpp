@@ -190,10 +190,8 @@ int run_offtarget(offtarget_args& a) {
   const std::size_t n = searcher.guides().size();
   device_choice device = parse_device(a.device);
   device.verbose = a.verbose;
-  device.gpu.keep_end = searcher.pam_test();  // the GPU's candidate ends, before the host sorts them
-  // the GPU's search runs one worker per device (and one more): its filter takes -j threads
-  const unsigned all_threads = a.threads != 0 ? a.threads : static_cast<unsigned>(tbb::info::default_concurrency());
-  const auto filtered_gpu = [&](const matcher& inner) { return searcher.filter(inner, all_threads); };
+  device.gpu.keep_end = searcher.site_test();  // the GPU's candidate ends, classified chunk by chunk
+  const auto filtered_gpu = [&](const matcher& inner) { return searcher.with_reach(inner); };
 
   writer out;
   if (a.format == "tsv")

@@ -121,12 +121,12 @@ class searcher {
   [[nodiscard]] const search_options& candidate_options() const;
   /// The CPU's candidate matcher: runs of N skipped, candidates without a site dropped.
   [[nodiscard]] const matcher& cpu_matcher() const;
-  /// `inner` (a GPU's candidate matcher) with candidates without a site dropped, classified on
-  /// `threads` threads of its own (0: the caller's).
-  [[nodiscard]] std::unique_ptr<matcher> filter(const matcher& inner, unsigned threads) const;
-  /// The PAM test of a candidate end, for a GPU's candidate search (gpu_options::keep_end):
-  /// a candidate without a PAM where it implies one has no site.
-  [[nodiscard]] gpu::end_test pam_test() const;
+  /// The site test of a candidate end, for a GPU's candidate search (gpu_options::keep_end):
+  /// each chunk's ends are classified on all cores as they come, while the device runs on.
+  [[nodiscard]] gpu::end_test site_test() const;
+  /// `inner` (a GPU's candidate matcher, its ends tested by site_test()) searching with the
+  /// bytes around each candidate that the site test reads.
+  [[nodiscard]] std::unique_ptr<matcher> with_reach(const matcher& inner) const;
   /// A sink for the candidate search of one input, handing its sites to `out`.
   [[nodiscard]] std::unique_ptr<search_sink> sink(site_sink& out) const;
   /// The sites of an index's records from its candidates (hybrid_index::search_records of
@@ -135,7 +135,7 @@ class searcher {
                 site_sink& out) const;
 
  private:
-  std::unique_ptr<detail::engine> make_filter(const detail::engine& inner, unsigned threads) const;
+  std::unique_ptr<detail::engine> make_filter(const detail::engine& inner, bool classify) const;
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -1,13 +1,15 @@
 // offtarget.cpp — CRISPR off-target sites (offtarget.hpp): the candidate search over
-// protospacer + PAM, the exact classification of each candidate's PAM positions (align_at_pam),
+// protospacer + PAM, the exact classification of each candidate's PAM positions (align_bits),
 // and the sink that hands sites over in order.
 #include "trawl/detail/engine.hpp"
 #include "trawl/offtarget.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 
@@ -68,31 +70,47 @@ struct site_alignment {
   std::string ops;           ///< columns from the PAM outward: 'M' (match or mismatch), 'D' (DNA bulge), 'R' (RNA bulge)
 };
 
-std::optional<site_alignment> align_at_pam(std::string_view g, std::string_view t, int max_mm, int max_dna,
-                                           int max_rna) {
-  const int m = static_cast<int>(g.size()), n = static_cast<int>(t.size());
+/// A genome byte as base bits (base_bit), on the forward strand and on the reverse one (the
+/// complement: A <-> T, C <-> G).
+constexpr auto base_bits = [] {
+  std::array<std::array<unsigned char, 256>, 2> t{};
+  for (unsigned c = 0; c < 256; ++c) {
+    const unsigned b = detail::base_bit(static_cast<unsigned char>(c));
+    t[0][c] = static_cast<unsigned char>(b);
+    t[1][c] = static_cast<unsigned char>(((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3));
+  }
+  return t;
+}();
+
+/// The best alignment (site_alignment) of a guide's IUPAC codes gb (iupac_bits) against the
+/// genome's bases tb (base_bits), both read outward from the PAM. Without `Trace` the counts
+/// are filled and `ops` is not: the test of whether a site is there.
+template <bool Trace>
+std::optional<site_alignment> align_bits(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
+                                         int max_mm, int max_dna, int max_rna) {
+  const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
   constexpr int inf = 1 << 29;
   // state (i, d, r, last): i guide bases, d DNA and r RNA bulges used (so i + d - r genome
   // bases), the last column a bulge (last = 1) or not; cost = fewest mismatches
-  const int D = max_dna + 1, R = max_rna + 1;
+  const int D = max_dna + 1, R = max_rna + 1, row = D * R * 2;
   auto at = [&](int i, int d, int r, int last) { return ((i * D + d) * R + r) * 2 + last; };
   // scratch of this thread's last call: the classification runs once per candidate PAM
   thread_local std::vector<int> cost, prev;
   thread_local std::vector<char> op;
-  thread_local std::vector<unsigned char> gb, tb;  // the guide's codes and the genome's bases, as bits
-  const auto states = static_cast<std::size_t>((m + 1) * D * R * 2);
+  const auto states = static_cast<std::size_t>((m + 1) * row);
   cost.assign(states, inf);
-  prev.assign(states, -1);
-  op.assign(states, 0);
-  gb.resize(g.size());
-  tb.resize(t.size());
-  for (int i = 0; i < m; ++i) gb[i] = static_cast<unsigned char>(detail::iupac_bits(static_cast<unsigned char>(g[i])));
-  for (int j = 0; j < n; ++j) tb[j] = static_cast<unsigned char>(detail::base_bit(static_cast<unsigned char>(t[j])));
+  if constexpr (Trace) {
+    prev.assign(states, -1);
+    op.assign(states, 0);
+  }
   auto relax = [&](int to, int c, int from, char o) {
-    if (c < cost[to]) cost[to] = c, prev[to] = from, op[to] = o;
+    if (c < cost[to]) {
+      cost[to] = c;
+      if constexpr (Trace) prev[to] = from, op[to] = o;
+    }
   };
   cost[at(0, 0, 0, 0)] = 0;
-  for (int i = 0; i <= m; ++i)  // every move increases i or d: this order visits a state after its sources
+  for (int i = 0; i <= m; ++i) {  // every move increases i or d: this order visits a state after its sources
     for (int d = 0; d < D; ++d)
       for (int r = 0; r < R; ++r)
         for (int last = 0; last < 2; ++last) {
@@ -107,6 +125,10 @@ std::optional<site_alignment> align_at_pam(std::string_view g, std::string_view 
           if (d + 1 < D && j < n) relax(at(i, d + 1, r, 1), c, here, 'D');
           if (r + 1 < R) relax(at(i + 1, d, r + 1, 1), c, here, 'R');
         }
+    // row i + 1 is reached from row i only (and from itself by DNA bulges)
+    if (i < m && std::all_of(cost.begin() + (i + 1) * row, cost.begin() + (i + 2) * row, [](int c) { return c >= inf; }))
+      return std::nullopt;
+  }
   std::optional<site_alignment> best;
   int best_state = -1;
   auto rank = [](const site_alignment& x) {
@@ -119,9 +141,11 @@ std::optional<site_alignment> align_at_pam(std::string_view g, std::string_view 
         site_alignment x{c, d, r, static_cast<std::size_t>(m + d - r), {}};
         if (!best || rank(x) < rank(*best)) best = x, best_state = at(m, d, r, 0);
       }
-  if (!best) return best;
-  for (int st = best_state; prev[st] >= 0; st = prev[st]) best->ops.push_back(op[st]);
-  std::reverse(best->ops.begin(), best->ops.end());
+  if constexpr (Trace) {
+    if (!best) return best;
+    for (int st = best_state; prev[st] >= 0; st = prev[st]) best->ops.push_back(op[st]);
+    std::reverse(best->ops.begin(), best->ops.end());
+  }
   return best;
 }
 
@@ -141,7 +165,7 @@ struct site_key {
 };
 
 /// Finds the sites of a candidate hit: the PAM positions it implies, each classified by
-/// align_at_pam. Used on the workers (site_filter_matcher) and by the site sink.
+/// align_bits. Used on the workers (site_filter_matcher) and by the site sink.
 class site_finder {
  public:
   site_finder(const std::vector<guide>& guides, const options& o,
@@ -154,6 +178,9 @@ class site_finder {
     for (const guide& g : guides) {  // each guide read from its PAM outward
       outward_.push_back(g.protospacer);
       if (a_.side == pam_side::three_prime) std::reverse(outward_.back().begin(), outward_.back().end());
+      outward_bits_.emplace_back();
+      for (const char c : outward_.back())
+        outward_bits_.back().push_back(static_cast<unsigned char>(detail::iupac_bits(static_cast<unsigned char>(c))));
     }
   }
 
@@ -227,37 +254,42 @@ class site_finder {
     const std::uint32_t gi = pattern_of_[h.pattern].first, pi = pattern_of_[h.pattern].second;
     bool any = false;
     int pam_mm = 0;
-    std::string side;
     pam_starts(h.pattern, h.dir, h.end,
-               [&](std::uint64_t ps) { any = any || align_site(gi, pi, h.dir, ps, text, pam_mm, side).has_value(); });
+               [&](std::uint64_t ps) { any = any || align_site<false>(gi, pi, h.dir, ps, text, pam_mm, nullptr).has_value(); });
     return any;
   }
 
   /// The best alignment of guide gi with PAM pi whose PAM starts at forward position ps, if one
-  /// is within the limits; `pam_mm` receives the PAM's mismatches and `side` the protospacer
-  /// side's bases on the guide's strand, outward from the PAM.
-  template <class Text>
+  /// is within the limits (with `Trace`, its columns too); `pam_mm` receives the PAM's
+  /// mismatches and `side` (if given) the protospacer side's bases on the guide's strand,
+  /// outward from the PAM.
+  template <bool Trace, class Text>
   std::optional<site_alignment> align_site(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps,
-                                           const Text& text, int& pam_mm, std::string& side) const {
+                                           const Text& text, int& pam_mm, std::string* side) const {
     const guide& g = guides_[gi];
     const std::uint64_t P = pams_[pi].size(), far = g.protospacer.size() + static_cast<std::uint64_t>(a_.dna_bulges);
     // The PAM first: most candidates of a search with bulges have none at this position.
     pam_mm = pam_mismatches(pi, dir, ps, text);
     if (pam_mm > a_.pam_mismatches) return std::nullopt;
-    const bool pam_right_of_spacer = (a_.side == pam_side::three_prime) == (dir == strand::forward);  // forward coordinates
-    if (pam_right_of_spacer) {
-      const std::uint64_t lo = ps >= far ? ps - far : 0;
-      side.assign(text(lo, ps));
-      if (side.size() != ps - lo) return std::nullopt;
-      std::reverse(side.begin(), side.end());
-    } else {
-      side.assign(text(ps + P, ps + P + far));
+    // the protospacer side, outward from the PAM: leftward from ps or rightward from its end
+    const bool outward_left = (a_.side == pam_side::three_prime) == (dir == strand::forward);
+    const std::uint64_t lo = outward_left ? (ps >= far ? ps - far : 0) : ps + P;
+    const std::string_view bytes = outward_left ? text(lo, ps) : text(ps + P, ps + P + far);
+    if (outward_left && bytes.size() != ps - lo) return std::nullopt;
+    const auto& to_bits = base_bits[dir == strand::forward ? 0 : 1];
+    thread_local std::vector<unsigned char> tb;
+    tb.resize(bytes.size());
+    for (std::size_t j = 0; j < bytes.size(); ++j)
+      tb[j] = to_bits[static_cast<unsigned char>(bytes[outward_left ? bytes.size() - 1 - j : j])];
+    if (side) {  // the same bases as letters: complemented on the reverse strand
+      side->assign(bytes);
+      if (outward_left) std::reverse(side->begin(), side->end());
+      if (dir == strand::reverse) {
+        *side = reverse_complement(*side);
+        std::reverse(side->begin(), side->end());
+      }
     }
-    if (dir == strand::reverse) {  // complemented; the order is already outward from the PAM
-      side = reverse_complement(side);
-      std::reverse(side.begin(), side.end());
-    }
-    auto al = align_at_pam(outward_[gi], side, g.mismatches, a_.dna_bulges, a_.rna_bulges);
+    auto al = align_bits<Trace>(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges);
     // the best alignment has the fewest edits: beyond --max-edits, so is every other
     if (al && a_.max_edits >= 0 && al->mismatches + al->dna_bulges + al->rna_bulges > a_.max_edits) return std::nullopt;
     return al;
@@ -273,7 +305,7 @@ class site_finder {
     const bool pam_right_of_spacer = three == (dir == strand::forward);  // forward coordinates
     int pam_mm = 0;
     std::string out;
-    const auto al = align_site(gi, pi, dir, ps, text, pam_mm, out);
+    const auto al = align_site<true>(gi, pi, dir, ps, text, pam_mm, &out);
     if (!al) return;
     const std::string& gq = outward_[gi];
     // aligned strings, outward from the PAM, then turned to the guide's 5'->3' order
@@ -319,39 +351,34 @@ class site_finder {
   const std::vector<std::pair<std::uint32_t, std::uint32_t>>& pattern_of_;
   const options& a_;
   std::vector<std::string> outward_;  ///< per guide: its protospacer from the PAM outward
+  std::vector<std::vector<unsigned char>> outward_bits_;  ///< the same as IUPAC bits
   std::vector<std::vector<unsigned char>> pam_bits_;  ///< per PAM: its codes as base bits (iupac_bits)
 };
 
 /// The candidate matcher with the candidates that have no site removed, on the workers: the
-/// site sink then classifies (again) only hits that make sites.
+/// site sink then classifies (again) only hits that make sites. Without `classify`, only the
+/// reach: for a GPU's candidate matcher, whose ends the site test (searcher::site_test) has
+/// already classified as the chunks came, and which must see the bytes around them.
 class site_filter_matcher final : public detail::engine {
  public:
-  /// `threads` > 0: classify in an arena of its own with that many threads, for a search whose
-  /// own workers are few (the GPU's: one per device and one more).
   site_filter_matcher(const detail::engine& inner, const site_finder& finder, std::size_t before, std::size_t after,
-                      unsigned threads = 0)
-      : inner_(inner), finder_(finder), before_(before), after_(after) {
-    if (threads > 0) arena_.emplace(static_cast<int>(threads));
-  }
+                      bool classify)
+      : inner_(inner), finder_(finder), before_(before), after_(after), classify_(classify) {}
   [[nodiscard]] std::size_t lookbehind() const override { return std::max(inner_.lookbehind(), before_); }
   [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead() + after_; }
   [[nodiscard]] hit_key key() const override { return inner_.key(); }
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& open) const override {
     const std::size_t first = out.size(), open_first = open.size();
-    {    inner_.scan(seq, own_begin, own_end, out, open); }
+    inner_.scan(seq, own_begin, own_end, out, open);
+    if (!classify_) return;
     const auto text = text_of(seq);
     // candidates are many where sites are few (bulges): classify them on all the search's cores
     const std::size_t n = out.size() - first;
     std::vector<char> keep(n, 0);
-    const auto classify = [&] {
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const tbb::blocked_range<std::size_t>& r) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i)
-          keep[i] = finder_.has_site(out[first + i], text) ? 1 : 0;
-      });
-    };
-    if (arena_) arena_->execute(classify);
-    else classify();
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n, 256), [&](const tbb::blocked_range<std::size_t>& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i) keep[i] = finder_.has_site(out[first + i], text) ? 1 : 0;
+    });
     detail::keep_hits(out, first, open, open_first, [&](std::size_t i) { return keep[i - first] != 0; });
   }
 
@@ -359,7 +386,7 @@ class site_filter_matcher final : public detail::engine {
   const detail::engine& inner_;
   const site_finder& finder_;
   std::size_t before_, after_;
-  mutable std::optional<tbb::task_arena> arena_;
+  bool classify_;
 };
 
 /// The candidate matcher with the insides of long runs of N (either case) left out. A run of N
@@ -640,7 +667,7 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
   for (const auto& p : s.patterns)
     n_codes = std::max<std::size_t>(n_codes, static_cast<std::size_t>(std::count(p.begin(), p.end(), 'N')));
   s.skip_n = std::make_unique<n_run_matcher>(s.candidates->engine(), static_cast<std::size_t>(k) + n_codes);
-  s.cpu = std::make_unique<matcher>(make_filter(*s.skip_n, 0));
+  s.cpu = std::make_unique<matcher>(make_filter(*s.skip_n, true));
 }
 
 searcher::~searcher() = default;
@@ -651,21 +678,21 @@ const std::vector<std::string>& searcher::patterns() const { return impl_->patte
 const search_options& searcher::candidate_options() const { return impl_->so; }
 const matcher& searcher::cpu_matcher() const { return *impl_->cpu; }
 
-std::unique_ptr<detail::engine> searcher::make_filter(const detail::engine& inner, unsigned threads) const {
+std::unique_ptr<detail::engine> searcher::make_filter(const detail::engine& inner, bool classify) const {
   // a site reaches m + P + DNA bulges before a candidate's end, and DNA + RNA bulges past it
   const impl& s = *impl_;
   return std::make_unique<site_filter_matcher>(inner, *s.finder, s.longest + static_cast<std::size_t>(s.o.dna_bulges) + 1,
-                                               static_cast<std::size_t>(s.o.dna_bulges + s.o.rna_bulges) + 1, threads);
+                                               static_cast<std::size_t>(s.o.dna_bulges + s.o.rna_bulges) + 1, classify);
 }
 
-std::unique_ptr<matcher> searcher::filter(const matcher& inner, unsigned threads) const {
-  return std::make_unique<matcher>(make_filter(inner.engine(), threads));
+std::unique_ptr<matcher> searcher::with_reach(const matcher& inner) const {
+  return std::make_unique<matcher>(make_filter(inner.engine(), false));
 }
 
-gpu::end_test searcher::pam_test() const {
+gpu::end_test searcher::site_test() const {
   const site_finder* finder = impl_->finder.get();
   return [finder](std::string_view seq, std::uint64_t end, std::uint32_t pattern, strand dir) {
-    return finder->pam_fits(pattern, dir, end, text_of(seq));
+    return finder->has_site(hit{0, end, pattern, 0, dir}, text_of(seq));
   };
 }
 
@@ -676,15 +703,12 @@ std::unique_ptr<search_sink> searcher::sink(site_sink& out) const {
 stream_result searcher::search(io::source& input, site_sink& out) const {
   const impl& s = *impl_;
   gpu::gpu_options gpu;
-  gpu.keep_end = pam_test();
+  gpu.keep_end = site_test();
   const search_plan plan = plan_search(s.so, s.patterns.size(), input, stream_options{}, gpu.devices.size());
   const auto sites = sink(out);
   if (plan.device != device_kind::gpu) return search_input(*s.cpu, input, plan.options, plan.stream, *sites);
-  // the GPU's search runs one worker per device (and one more): its filter takes every thread
   const auto on_gpu = gpu::make_matcher(s.patterns, plan.options, gpu);
-  const unsigned threads = s.o.threads != 0 ? s.o.threads : static_cast<unsigned>(tbb::info::default_concurrency());
-  const auto filtered = filter(*on_gpu, threads);
-  return search_input(*filtered, input, plan.options, plan.stream, *sites);
+  return search_input(*with_reach(*on_gpu), input, plan.options, plan.stream, *sites);
 }
 
 void searcher::search(const index::hybrid_index& idx, site_sink& out) const {
