@@ -1,126 +1,12 @@
 #!/usr/bin/env bash
-# offtarget_test.sh TRAWL — `trawl offtarget` against a brute-force oracle written here in
-# Python (every PAM position of every record, both strands, every guide and PAM): random genomes
-# with planted sites, N runs, record edges, 3' and 5' PAMs, several PAMs, PAM mismatches,
-# per-guide limits from a Cas-OFFinder input file.
+# offtarget_test.sh TRAWL — `trawl offtarget` against the brute-force oracles of tests/oracle
+# (offtarget_sites.py, offtarget_bulges.py: every PAM position of every record, both strands,
+# every guide and PAM): random genomes with planted sites, N runs, record edges, 3' and 5'
+# PAMs, several PAMs, PAM mismatches, per-guide limits from a Cas-OFFinder input file.
 set -u
 T=${1:?usage: offtarget_test.sh path/to/trawl}
 . "$(dirname "$0")/lib.sh"
-
-cat >"$D/oracle.py" <<'PY'
-import sys
-# oracle.py GENOME.fa GUIDES(name:seq:mm,...) PAMS(,) SIDE PAM_MM
-bases = {'A': 1, 'C': 2, 'G': 4, 'T': 8}
-codes = {'A': 1, 'C': 2, 'G': 4, 'T': 8, 'R': 5, 'Y': 10, 'S': 6, 'W': 9, 'K': 12, 'M': 3, 'B': 14, 'D': 13,
-         'H': 11, 'V': 7, 'N': 15}
-comp = str.maketrans('ACGTacgtRYSWKMBDHVN', 'TGCAtgcaYRSWMKVHDBN')
-def records(path):
-    name, seq = None, []
-    for line in open(path):
-        line = line.rstrip('\n')
-        if line.startswith('>'):
-            if name is not None: yield name, ''.join(seq)
-            name, seq = line[1:].split()[0], []
-        else: seq.append(line)
-    if name is not None: yield name, ''.join(seq)
-genome, guides, pams, side, pam_mm = sys.argv[1], sys.argv[2], sys.argv[3].split(','), int(sys.argv[4]), int(sys.argv[5])
-guides = [(g.split(':')[0], g.split(':')[1], int(g.split(':')[2])) for g in guides.split(',')]
-def ok(code, base): return codes[code] & bases.get(base.upper(), 0) != 0
-for chrom, text in records(genome):
-    rows = []
-    for gi, (gname, g, limit) in enumerate(guides):
-        for pi, pam in enumerate(pams):
-            L = len(g) + len(pam)
-            for i in range(len(text) - L + 1):
-                for strand in '+-':
-                    s = text[i:i + L] if strand == '+' else text[i:i + L].translate(comp)[::-1]
-                    ps, pa = (len(pam), 0) if side == 5 else (0, len(g))
-                    pmm = sum(not ok(pam[j], s[pa + j]) for j in range(len(pam)))
-                    mm = sum(not ok(g[j], s[ps + j]) for j in range(len(g)))
-                    if mm <= limit and pmm <= pam_mm:
-                        # sites in the order trawl documents: PAM start (forward strand), guide, strand
-                        pam_at = i + pa if strand == '+' else i + L - pa - len(pam)
-                        rows.append(((pam_at, gi, strand == '-', i), (mm, pmm, pi), gname, g, pam, s, strand))
-    best = {}
-    for key, rank, *rest in rows:
-        if key not in best or rank < best[key][0]: best[key] = (rank, rest)
-    for key in sorted(best):
-        (mm, pmm, pi), (gname, g, pam, s, strand) = best[key]
-        ps, pa = (len(pam), 0) if side == 5 else (0, len(g))
-        t = list(s)
-        for j in range(len(pam)): t[pa + j] = t[pa + j].upper() if ok(pam[j], s[pa + j]) else t[pa + j].lower()
-        for j in range(len(g)): t[ps + j] = t[ps + j].upper() if ok(g[j], s[ps + j]) else t[ps + j].lower()
-        t = ''.join(t)
-        cigar, j = '', 0
-        while j < len(t):
-            k = j
-            while k < len(t) and t[k].isupper() == t[j].isupper(): k += 1
-            cigar += f"{k - j}{'=' if t[j].isupper() else 'X'}"; j = k
-        pam_bases = t[:len(pam)] if side == 5 else t[len(g):]
-        aligned = pam + g if side == 5 else g + pam
-        print('\t'.join(map(str, [gname, g, chrom, key[3], key[3] + len(t), strand, mm, 0, 0, aligned, t, cigar, pam_bases])))
-PY
-
-cat >"$D/bulges.py" <<'PY'
-import sys
-# bulges.py GENOME.fa GUIDES(name:seq,...) PAM SIDE MM DNA RNA: every site by enumerating every
-# alignment within the limits from the PAM outward; prints the columns that do not depend on
-# which of equally good alignments is shown (guide, seq, chrom, start, end, strand, mm, dna, rna, pam)
-bases = {'A': 1, 'C': 2, 'G': 4, 'T': 8}
-codes = {'A': 1, 'C': 2, 'G': 4, 'T': 8, 'R': 5, 'Y': 10, 'N': 15, 'V': 7}
-comp = str.maketrans('ACGTacgtN', 'TGCAtgcaN')
-def ok(code, base): return codes[code] & bases.get(base.upper(), 0) != 0
-def records(path):
-    name, seq = None, []
-    for line in open(path):
-        line = line.rstrip('\n')
-        if line.startswith('>'):
-            if name is not None: yield name, ''.join(seq)
-            name, seq = line[1:].split()[0], []
-        else: seq.append(line)
-    if name is not None: yield name, ''.join(seq)
-genome, guides, pam, side = sys.argv[1], sys.argv[2].split(','), sys.argv[3], int(sys.argv[4])
-M, DB, RB = map(int, sys.argv[5:8])
-guides = [(g.split(':')[0], g.split(':')[1]) for g in guides]
-def alignments(g, t):
-    """(mm, dna, rna, text used) of every alignment of g against a prefix of t within the limits,
-    no bulge as the first or last column"""
-    out = set()
-    def go(i, j, mm, d, r, last_bulge):
-        if i == len(g):
-            if not last_bulge: out.add((mm, d, r, j))
-            return
-        if j < len(t):
-            nm = mm + (0 if ok(g[i], t[j]) else 1)
-            if nm <= M: go(i + 1, j + 1, nm, d, r, False)
-        if i > 0:
-            if d < DB and j < len(t): go(i, j + 1, mm, d + 1, r, True)
-            if r < RB: go(i + 1, j, mm, d, r + 1, True)
-    go(0, 0, 0, 0, 0, False)
-    return out
-for chrom, text in records(genome):
-    rows = []
-    P = len(pam)
-    for gi, (gname, g) in enumerate(guides):
-        m = len(g)
-        for ps in range(len(text) - P + 1):
-            for strand in '+-':
-                pb = text[ps:ps + P]
-                if strand == '-': pb = pb.translate(comp)[::-1]
-                if any(not ok(pam[k], pb[k]) for k in range(P)): continue
-                right = (side == 3) == (strand == '+')  # the spacer lies left of the PAM (forward coords)
-                if right: t = text[max(0, ps - m - DB):ps][::-1]
-                else: t = text[ps + P:ps + P + m + DB]
-                if strand == '-': t = t.translate(comp)
-                gq = g[::-1] if side == 3 else g
-                found = alignments(gq, t)
-                if not found: continue
-                mm, d, r, used = min(found, key=lambda x: (x[0] + x[1] + x[2], x[1] + x[2], x[0], x[1]))
-                start, end = (ps - used, ps + P) if right else (ps, ps + P + used)
-                rows.append(((ps, gi, strand == '-'), [gname, g, chrom, start, end, strand, mm, d, r, pb.upper()]))
-    for key, row in sorted(rows):
-        print('\t'.join(map(str, row)))
-PY
+ORACLE=$(cd "$(dirname "$0")/../oracle" && pwd)
 
 python3 - "$D" <<'PY'
 import random, sys
@@ -160,7 +46,7 @@ PY
 
 run_case() {  # run_case WHAT "ORACLE GUIDES" "PAMS" SIDE PAM_MM TRAWL-ARGS...
   local what=$1 og=$2 pams=$3 side=$4 pmm=$5; shift 5
-  python3 "$D/oracle.py" "$D/genome.fa" "$og" "$pams" "$side" "$pmm" >"$D/want"
+  python3 "$ORACLE/offtarget_sites.py" "$D/genome.fa" "$og" "$pams" "$side" "$pmm" >"$D/want"
   "$T" offtarget "$@" 2>"$D/err" | grep -v '^#' >"$D/got"
   same "$D/want" "$D/got" "offtarget $what"
 }
@@ -173,7 +59,7 @@ run_case "NRG, 1 PAM mismatch" "$G:2,$G2:2,$G3:2" NRG 3 1 --mismatches 2 --pam n
 run_case "5' TTTV" "$G:3,$G2:3,$G3:3" TTTV 5 0 --mismatches 3 --pam TTTV --pam-side 5 "$D/guides.fa" "$D/genome.fa"
 # gzip and a stream give the same sites
 gzip -c "$D/genome.fa" >"$D/genome.fa.gz"
-python3 "$D/oracle.py" "$D/genome.fa" "$G:3,$G2:3,$G3:3" NGG 3 0 >"$D/want"
+python3 "$ORACLE/offtarget_sites.py" "$D/genome.fa" "$G:3,$G2:3,$G3:3" NGG 3 0 >"$D/want"
 "$T" offtarget --mismatches 3 "$D/guides.fa" - <"$D/genome.fa.gz" | grep -v '^#' >"$D/got"
 same "$D/want" "$D/got" "offtarget from a gzip stream"
 # a NAME SEQ table, and a Cas-OFFinder input file with per-guide limits
@@ -182,7 +68,7 @@ run_case "table" "$G:3,$G2:3,$G3:3" NGG 3 0 --mismatches 3 "$D/guides.tsv" "$D/g
 printf '/path/to/genome\nNNNNNNNNNNNNNNNNNNNNNGG\nGACGCATAAAGATGAGACGCNNN 4 g1\nTTGACCAGTCAAGGTACCATNNN 1 g2\n' >"$D/cas.txt"
 run_case "Cas-OFFinder input" "$G:4,$G2:1" NGG 3 0 "$D/cas.txt" "$D/genome.fa"
 # a cap per guide: its first N sites, a warning, the other guides in full
-python3 "$D/oracle.py" "$D/genome.fa" "$G:4,$G2:4,$G3:4" NGG 3 0 >"$D/want"
+python3 "$ORACLE/offtarget_sites.py" "$D/genome.fa" "$G:4,$G2:4,$G3:4" NGG 3 0 >"$D/want"
 "$T" offtarget --mismatches 4 --max-sites-per-guide 2 "$D/guides.fa" "$D/genome.fa" 2>"$D/err" | grep -v '^#' >"$D/got"
 python3 - "$D/want" "$D/got" <<'PY' && pass || fail "--max-sites-per-guide: $(head -c 300 "$D/err")"
 import sys, collections
@@ -201,7 +87,7 @@ for lim in "2 1 0" "2 0 1" "1 1 1" "3 2 1"; do
   set -- $lim
   for side in 3 5; do
     pam=NGG; [ $side = 5 ] && pam=TTTV
-    python3 "$D/bulges.py" "$D/small.fa" "g1:GACGCATAAAGATGAGACGC,short:ACGTTTGCAGG" $pam $side $1 $2 $3 >"$D/want"
+    python3 "$ORACLE/offtarget_bulges.py" "$D/small.fa" "g1:GACGCATAAAGATGAGACGC,short:ACGTTTGCAGG" $pam $side $1 $2 $3 >"$D/want"
     "$T" offtarget --pam $pam --pam-side $side --mismatches $1 --dna-bulges $2 --rna-bulges $3 "$D/g2.fa" "$D/small.fa" \
       | grep -v '^#' >"$D/got.full"
     cut -f1-9,13 "$D/got.full" | awk -F'\t' -v OFS='\t' '{ $10 = toupper($10) } 1' >"$D/got"

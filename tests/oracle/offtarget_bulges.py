@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""offtarget_bulges.py — the off-target oracle with bulges, for tests/cli/offtarget_test.sh."""
+import sys
+# offtarget_bulges.py GENOME.fa GUIDES(name:seq,...) PAM SIDE MM DNA RNA: every site by enumerating every
+# alignment within the limits from the PAM outward; prints the columns that do not depend on
+# which of equally good alignments is shown (guide, seq, chrom, start, end, strand, mm, dna, rna, pam)
+bases = {'A': 1, 'C': 2, 'G': 4, 'T': 8}
+codes = {'A': 1, 'C': 2, 'G': 4, 'T': 8, 'R': 5, 'Y': 10, 'N': 15, 'V': 7}
+comp = str.maketrans('ACGTacgtN', 'TGCAtgcaN')
+def ok(code, base): return codes[code] & bases.get(base.upper(), 0) != 0
+def records(path):
+    name, seq = None, []
+    for line in open(path):
+        line = line.rstrip('\n')
+        if line.startswith('>'):
+            if name is not None: yield name, ''.join(seq)
+            name, seq = line[1:].split()[0], []
+        else: seq.append(line)
+    if name is not None: yield name, ''.join(seq)
+genome, guides, pam, side = sys.argv[1], sys.argv[2].split(','), sys.argv[3], int(sys.argv[4])
+M, DB, RB = map(int, sys.argv[5:8])
+guides = [(g.split(':')[0], g.split(':')[1]) for g in guides]
+def alignments(g, t):
+    """(mm, dna, rna, text used) of every alignment of g against a prefix of t within the limits,
+    no bulge as the first or last column"""
+    out = set()
+    def go(i, j, mm, d, r, last_bulge):
+        if i == len(g):
+            if not last_bulge: out.add((mm, d, r, j))
+            return
+        if j < len(t):
+            nm = mm + (0 if ok(g[i], t[j]) else 1)
+            if nm <= M: go(i + 1, j + 1, nm, d, r, False)
+        if i > 0:
+            if d < DB and j < len(t): go(i, j + 1, mm, d + 1, r, True)
+            if r < RB: go(i + 1, j, mm, d, r + 1, True)
+    go(0, 0, 0, 0, 0, False)
+    return out
+for chrom, text in records(genome):
+    rows = []
+    P = len(pam)
+    for gi, (gname, g) in enumerate(guides):
+        m = len(g)
+        for ps in range(len(text) - P + 1):
+            for strand in '+-':
+                pb = text[ps:ps + P]
+                if strand == '-': pb = pb.translate(comp)[::-1]
+                if any(not ok(pam[k], pb[k]) for k in range(P)): continue
+                right = (side == 3) == (strand == '+')  # the spacer lies left of the PAM (forward coords)
+                if right: t = text[max(0, ps - m - DB):ps][::-1]
+                else: t = text[ps + P:ps + P + m + DB]
+                if strand == '-': t = t.translate(comp)
+                gq = g[::-1] if side == 3 else g
+                found = alignments(gq, t)
+                if not found: continue
+                mm, d, r, used = min(found, key=lambda x: (x[0] + x[1] + x[2], x[1] + x[2], x[0], x[1]))
+                start, end = (ps - used, ps + P) if right else (ps, ps + P + used)
+                rows.append(((ps, gi, strand == '-'), [gname, g, chrom, start, end, strand, mm, d, r, pb.upper()]))
+    for key, row in sorted(rows):
+        print('\t'.join(map(str, row)))
