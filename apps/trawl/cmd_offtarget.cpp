@@ -166,7 +166,9 @@ class site_printer final : public offtarget::site_sink {
   std::vector<site_classes>& classes_;
   std::string name_;
   std::string line_;
-  tbb::task_arena arena_{a_.threads != 0 ? static_cast<int>(a_.threads) : tbb::info::default_concurrency()};
+  /// formats batches; its priority over the search's other host work: the output is in order
+  tbb::task_arena arena_{a_.threads != 0 ? static_cast<int>(a_.threads) : tbb::info::default_concurrency(), 1,
+                         tbb::task_arena::priority::high};
 };
 
 int run_offtarget(offtarget_args& a) {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string>
@@ -185,10 +186,14 @@ class site_finder {
   }
 
   /// Order of two alignments of one site: fewest edits, bulges, mismatches, DNA bulges, PAM
-  /// mismatches, then the first PAM.
-  static auto rank(const site& x) {
-    return std::make_tuple(x.mismatches + x.dna_bulges + x.rna_bulges, x.dna_bulges + x.rna_bulges, x.mismatches,
-                           x.dna_bulges, x.pam_mismatches, x.pam);
+  /// mismatches, then the first PAM (each count below 2^8: the searcher's limits bound them).
+  using rank_t = std::pair<std::uint64_t, std::uint32_t>;
+  static rank_t rank(const site& x) {
+    const auto u = [](int v) { return static_cast<std::uint64_t>(v); };
+    const std::uint64_t bulges = u(x.dna_bulges + x.rna_bulges);
+    return {(u(x.mismatches) + bulges) << 48 | bulges << 40 | u(x.mismatches) << 24 | u(x.dna_bulges) << 16 |
+                u(x.pam_mismatches),
+            x.pam};
   }
 
   /// Calls on_site(key, site) for every site of candidate h; text(a, b) gives the bases [a, b)
@@ -433,11 +438,14 @@ class candidate_sink final : public search_sink {
  public:
   candidate_sink(const site_finder& finder, const options& o, std::size_t reach, site_sink& out)
       : finder_(finder), o_(o), reach_(reach), out_(out),
-        arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency()) {}
+        arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(), 1,
+               tbb::task_arena::priority::high) {}
 
   void begin_record(const record_info& r) override {
     text_.reset();
     pending_.clear();
+    first_batch_ += store_.size();
+    store_.clear();
     out_.begin_record(r);
   }
   [[nodiscard]] bool wants_text() const override { return true; }
@@ -445,38 +453,42 @@ class candidate_sink final : public search_sink {
   bool hits(std::span<const hit> hits) override {
     const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
     // classified on all cores, a block of hits per task (in an arena of its own: the search's
-    // may have a thread per GPU), then ordered by key and best alignment first
+    // may have a thread per GPU); the sites stay where they are built, and their entries are
+    // ordered by key and best alignment first
     constexpr std::size_t block = 64;
-    std::vector<std::vector<keyed_site>> found((hits.size() + block - 1) / block);
-    std::vector<keyed_site> batch;
+    const std::uint64_t batch_no = first_batch_ + store_.size();
+    auto& blocks = store_.emplace_back((hits.size() + block - 1) / block);
+    std::vector<std::vector<site_key>> keys(blocks.size());
+    std::vector<entry> batch;
     arena_.execute([&] {
-      tbb::parallel_for(std::size_t{0}, found.size(), [&](std::size_t b) {
+      tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
         for (std::size_t i = b * block; i < std::min(hits.size(), (b + 1) * block); ++i)
-          finder_.sites_of(hits[i], text,
-                           [&](const site_key& k, found_site&& st) { found[b].push_back({k, to_site(k, st)}); });
+          finder_.sites_of(hits[i], text, [&](const site_key& k, found_site&& st) {
+            keys[b].push_back(k);
+            blocks[b].push_back(to_site(k, st));
+          });
       });
-      std::size_t n = 0;
-      for (const auto& part : found) n += part.size();
-      batch.reserve(n);
-      for (auto& part : found) std::move(part.begin(), part.end(), std::back_inserter(batch));
-      tbb::parallel_sort(batch.begin(), batch.end(), [](const keyed_site& a, const keyed_site& b) {
-        return a.key < b.key || (!(b.key < a.key) && site_finder::rank(a.s) < site_finder::rank(b.s));
+      std::vector<std::size_t> at(blocks.size() + 1, 0);
+      for (std::size_t b = 0; b < blocks.size(); ++b) at[b + 1] = at[b] + blocks[b].size();
+      batch.resize(at.back());
+      tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+        for (std::size_t i = 0; i < blocks[b].size(); ++i)
+          batch[at[b] + i] = entry{keys[b][i], site_finder::rank(blocks[b][i]), batch_no, &blocks[b][i]};
       });
+      tbb::parallel_sort(batch.begin(), batch.end(), by_key_then_rank);
     });
-    // merged with the sites not handed over yet: one per key, its best alignment
-    std::vector<keyed_site> merged;
-    merged.reserve(pending_.size() + batch.size());
-    auto a = pending_.begin(), b = batch.begin();
-    while (a != pending_.end() || b != batch.end()) {
-      keyed_site* next = nullptr;
-      if (b == batch.end() || (a != pending_.end() && !(b->key < a->key) &&
-                               (a->key < b->key || !(site_finder::rank(b->s) < site_finder::rank(a->s)))))
-        next = &*a++;
-      else
-        next = &*b++;
-      if (merged.empty() || merged.back().key < next->key) merged.push_back(std::move(*next));
-    }
-    pending_ = std::move(merged);
+    // merged with the sites not handed over yet: one per key, its best alignment (a site
+    // already pending wins a tie). Only the pending sites from the batch's first key on take
+    // part: the ones before it stay where they are.
+    if (batch.empty()) return true;
+    const auto from = std::lower_bound(pending_.begin(), pending_.end(), batch.front().key,
+                                       [](const entry& x, const site_key& k) { return x.key < k; });
+    const std::ptrdiff_t lo = from - pending_.begin(), mid = static_cast<std::ptrdiff_t>(pending_.size());
+    pending_.insert(pending_.end(), batch.begin(), batch.end());
+    std::inplace_merge(pending_.begin() + lo, pending_.begin() + mid, pending_.end(), by_key_then_rank);
+    const auto last = std::unique(pending_.begin() + lo, pending_.end(),
+                                  [](const entry& a, const entry& b) { return !(a.key < b.key) && !(b.key < a.key); });
+    pending_.erase(last, pending_.end());
     return true;
   }
   void floor(std::uint64_t pos) override {
@@ -491,20 +503,37 @@ class candidate_sink final : public search_sink {
   }
 
  private:
-  struct keyed_site {
+  /// A site as the merge sees it: its key, its rank (site_finder::rank) and where it is.
+  struct entry {
     site_key key;
-    offtarget::site s;
+    site_finder::rank_t rank;
+    std::uint64_t batch;  ///< the hits() call that built it
+    offtarget::site* s;
   };
+  /// By key, then best alignment first.
+  static bool by_key_then_rank(const entry& a, const entry& b) {
+    return a.key < b.key || (!(b.key < a.key) && a.rank < b.rank);
+  }
 
   /// Hands over the sites whose PAM starts before `bound`.
   void flush(std::uint64_t bound) {
     const auto end = std::lower_bound(pending_.begin(), pending_.end(), site_key{bound, 0, strand::forward},
-                                      [](const keyed_site& x, const site_key& k) { return x.key < k; });
+                                      [](const entry& x, const site_key& k) { return x.key < k; });
     if (end == pending_.begin()) return;
-    ready_.clear();
-    for (auto it = pending_.begin(); it != end; ++it) ready_.push_back(std::move(it->s));
+    const auto n = static_cast<std::size_t>(end - pending_.begin());
+    ready_.resize(n);
+    const auto take = [&](std::size_t i) { ready_[i] = std::move(*pending_[i].s); };
+    if (n < 4096) {
+      for (std::size_t i = 0; i < n; ++i) take(i);
+    } else {
+      arena_.execute([&] { tbb::parallel_for(std::size_t{0}, n, take); });
+    }
     pending_.erase(pending_.begin(), end);
     out_.sites(ready_);
+    // the batches no pending site is in any more
+    std::uint64_t oldest = first_batch_ + store_.size();
+    for (const entry& e : pending_) oldest = std::min(oldest, e.batch);
+    for (; first_batch_ < oldest; ++first_batch_) store_.pop_front();
   }
 
   site to_site(const site_key& k, const found_site& f) const {
@@ -541,7 +570,10 @@ class candidate_sink final : public search_sink {
   std::size_t reach_;
   site_sink& out_;
   text_buffer text_;
-  std::vector<keyed_site> pending_;  ///< by key, one per key: the sites not handed over yet
+  /// The sites of the hits() calls from first_batch_ on, in blocks that never move
+  std::deque<std::vector<std::vector<offtarget::site>>> store_;
+  std::uint64_t first_batch_ = 0;
+  std::vector<entry> pending_;  ///< by key, one per key: the sites not handed over yet
   std::vector<offtarget::site> ready_;
   tbb::task_arena arena_;  ///< classifies a batch of hits
 };
@@ -636,6 +668,7 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
     g.protospacer = upper(g.protospacer);
     if (!is_iupac(g.protospacer)) throw error(errc::invalid_argument, "offtarget: guide " + g.name + " is not DNA (IUPAC)");
     if (g.mismatches < 0) g.mismatches = o.mismatches;
+    if (g.mismatches > 64) throw error(errc::invalid_argument, "offtarget: guide " + g.name + ": more than 64 mismatches");
   }
   s.guides = std::move(guides);
   s.o = std::move(o);
