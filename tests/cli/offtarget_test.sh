@@ -193,6 +193,8 @@ expect_err_line "$T" offtarget "$D/guides.fa"
 expect_err_line "$T" offtarget --pam XYZ "$D/guides.fa" "$D/genome.fa"
 printf 'not a guide file\n' >"$D/bad.txt"
 expect_err_line "$T" offtarget "$D/bad.txt" "$D/genome.fa"
+printf '/dev/null\nNNNNNNNNNNNNNNNNNNNNNGG\nGACGCATAAAGATGAGACGCNNN 65\n' >"$D/many.txt"  # a guide's own limit
+expect_err_line "$T" offtarget "$D/many.txt" "$D/genome.fa"
 expect_rc 1 "$T" offtarget --mismatches 0 "$D/guides.fa" <(printf '>x\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n')
 
 echo "offtarget_test: $checks checks, $fails failed"
