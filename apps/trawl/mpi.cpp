@@ -135,9 +135,13 @@ class pool_matcher final : public detail::engine {
       : local_(local), file_(file) {
     for (unsigned s = 0; s < local_slots; ++s) free_.push_back({0, 0});
     int tag = 0;
-    // two slots per remote thread: its next slice is there when it finishes one
+    // Slices of a stream travel as bytes: two slots per remote thread, so that its next slice
+    // is there when it finishes one. A file's travel as coordinates, and a second slice queued
+    // on a worker would only wait there while another thread, at the end of the input, has
+    // nothing to do: one slot each.
+    const int per_thread = file.empty() ? 2 : 1;
     for (std::size_t r = 1; r < remote_threads.size(); ++r)
-      for (int s = 0; s < 2 * remote_threads[r]; ++s) free_.push_back({static_cast<int>(r), tag++});
+      for (int s = 0; s < per_thread * remote_threads[r]; ++s) free_.push_back({static_cast<int>(r), tag++});
     if (tag >= ctrl_tag) throw error(errc::invalid_argument, "MPI: too many worker threads (at most 32000 in all)");
   }
   [[nodiscard]] std::size_t slots() const { return free_.size(); }
