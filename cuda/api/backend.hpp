@@ -41,7 +41,9 @@ struct candidate {
 struct exact_plan {
   std::vector<std::string> patterns;
   bool fold = false;
-  enum class engine { filter, sunday } algo = engine::filter;
+  /// hashed: the starts looked up in hash tables of the patterns' first (up to) 8 bytes, for
+  /// sets; filter: every pattern tested at every start
+  enum class engine { filter, sunday, hashed } algo = engine::filter;
   std::size_t slice_length = 0;  ///< Sunday: starts per thread; 0 = automatic
 };
 

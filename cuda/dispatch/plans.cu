@@ -32,11 +32,59 @@ exact_device_plan::exact_device_plan(const exact_plan& plan) : algo(plan.algo), 
   view.max_length = max_length;
   view.fold = plan.fold;
   view.host_lengths = host_lengths.data();
+  if (algo == exact_plan::engine::hashed) build_hash(plan);
+}
+
+void exact_device_plan::build_hash(const exact_plan& plan) {
+  // local tasks by (key length, key): each key's tasks are a run of ids
+  struct keyed {
+    std::uint32_t q;
+    std::uint64_t key;
+    std::uint32_t id;
+  };
+  std::vector<keyed> all;
+  for (std::uint32_t t = 0; t < global_id.size(); ++t) {
+    const std::string& p = plan.patterns[global_id[t]];
+    const auto q = static_cast<std::uint32_t>(std::min<std::size_t>(p.size(), 8));
+    std::uint64_t key = 0;
+    for (std::uint32_t i = 0; i < q; ++i) key |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+    all.push_back({q, key, t});
+  }
+  std::sort(all.begin(), all.end(), [](const keyed& a, const keyed& b) {
+    return a.q != b.q ? a.q < b.q : a.key != b.key ? a.key < b.key : a.id < b.id;
+  });
+  std::vector<std::uint32_t> ids;
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t e = i;
+    std::size_t keys = 0;
+    for (; e < all.size() && all[e].q == all[i].q; ++e) keys += e == i || all[e].key != all[e - 1].key ? 1 : 0;
+    std::uint64_t size = 16;
+    while (size < 2 * keys) size *= 2;
+    std::vector<exact_hash_entry> table(size);
+    for (std::size_t k = i; k < e;) {
+      std::size_t r = k;
+      while (r < e && all[r].key == all[k].key) ids.push_back(all[r++].id);
+      std::uint64_t at = exact_hash_slot(all[k].key, size - 1);
+      while (table[at].count != 0) at = (at + 1) & (size - 1);
+      table[at] = {all[k].key, static_cast<std::uint32_t>(ids.size() - (r - k)), static_cast<std::uint32_t>(r - k)};
+      k = r;
+    }
+    const std::uint32_t g = hash.groups++;
+    tables[g] = upload(table);
+    hash.table[g] = tables[g].get();
+    hash.mask[g] = size - 1;
+    hash.q[g] = all[i].q;
+    i = e;
+  }
+  hash_ids = upload(ids);
+  hash.ids = hash_ids.get();
 }
 
 void exact_device_plan::launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
   if (algo == exact_plan::engine::sunday)
     launch_exact_sunday(view, w, sink, slice_length, stream);
+  else if (algo == exact_plan::engine::hashed)
+    launch_exact_hashed(view, hash, w, sink, stream);
   else
     launch_exact_filter(view, w, sink, stream);
 }

@@ -31,11 +31,16 @@ struct exact_device_plan {
   std::vector<std::uint32_t> host_lengths;
   std::vector<std::uint32_t> global_id;  ///< local (sorted by length) → plan task
   exact_device_tasks view;
+  device_array<exact_hash_entry> tables[exact_hash_tasks::max_groups];
+  device_array<std::uint32_t> hash_ids;
+  exact_hash_tasks hash;
   exact_plan::engine algo = exact_plan::engine::filter;
   std::size_t slice_length = 0;
   std::uint32_t max_length = 0;
 
   explicit exact_device_plan(const exact_plan& plan);
+  /// The hash tables of the hashed engine (the patterns as stored: folded with -i).
+  void build_hash(const exact_plan& plan);
   void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
   void remap(std::vector<candidate>& found) const {
     for (auto& c : found) c.task = global_id[c.task];

@@ -26,6 +26,55 @@ void launch_exact_filter(const exact_device_tasks& tasks, const text_window& w, 
   TRAWL_CUDA_CHECK_LAUNCH("exact_filter_kernel");
 }
 
+/// One thread per start: the 8 bytes from it (folded with -i) looked up in each key length's
+/// table, the tasks found verified byte by byte past the key.
+__global__ void exact_hashed_kernel(exact_device_tasks tasks, exact_hash_tasks hash, text_window w,
+                                    candidate_sink sink) {
+  const std::size_t pos = w.own_begin + static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (pos >= w.own_end) return;
+  std::uint64_t word = 0;
+  const std::size_t have = w.len - pos < 8 ? w.len - pos : 8;
+  for (std::size_t i = 0; i < have; ++i) {
+    unsigned char c = w.data[pos + i];
+    if (tasks.fold) c = fold1(c);
+    word |= static_cast<std::uint64_t>(c) << (8 * i);
+  }
+  for (std::uint32_t g = 0; g < hash.groups; ++g) {
+    const std::uint32_t q = hash.q[g];
+    if (q > have) continue;
+    const std::uint64_t key = q == 8 ? word : word & ((std::uint64_t{1} << (8 * q)) - 1);
+    const exact_hash_entry* table = hash.table[g];
+    for (std::uint64_t at = exact_hash_slot(key, hash.mask[g]);; at = (at + 1) & hash.mask[g]) {
+      const exact_hash_entry e = table[at];
+      if (e.count == 0) break;
+      if (e.key != key) continue;
+      for (std::uint32_t j = e.first; j < e.first + e.count; ++j) {
+        const std::uint32_t t = hash.ids[j];
+        const std::uint32_t m = tasks.lengths[t];
+        if (pos + m > w.len) continue;
+        const std::uint8_t* pat = tasks.bytes + tasks.offsets[t];
+        bool ok = true;
+        for (std::uint32_t i = q; i < m && ok; ++i) {
+          unsigned char c = w.data[pos + i];
+          if (tasks.fold) c = fold1(c);
+          ok = c == pat[i];
+        }
+        if (ok) emit_candidate(sink.out, sink.count, sink.capacity, w.base + pos, t, 0);
+      }
+      break;
+    }
+  }
+}
+
+void launch_exact_hashed(const exact_device_tasks& tasks, const exact_hash_tasks& hash, const text_window& w,
+                         const candidate_sink& sink, cudaStream_t stream) {
+  if (w.own_end <= w.own_begin || tasks.ntasks == 0) return;
+  const unsigned block = 256;
+  const std::size_t grid = (w.own_end - w.own_begin + block - 1) / block;
+  exact_hashed_kernel<<<static_cast<unsigned>(grid), block, 0, stream>>>(tasks, hash, w, sink);
+  TRAWL_CUDA_CHECK_LAUNCH("exact_hashed_kernel");
+}
+
 /// One thread scans the starts [a, a + slice) with Sunday's shift (the byte after the window).
 __global__ void exact_sunday_kernel(exact_device_tasks tasks, text_window w, candidate_sink sink, std::size_t slice) {
   __shared__ std::uint32_t shift[256];

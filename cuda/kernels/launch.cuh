@@ -42,6 +42,28 @@ struct exact_device_tasks {
 };
 void launch_exact_filter(const exact_device_tasks& tasks, const text_window& w, const candidate_sink& sink,
                          cudaStream_t stream);
+/// A pattern set in hash tables: the tasks grouped by key length q = min(m, 8), each group a
+/// table from the first q bytes (little-endian in a word) to the tasks that start with them.
+struct exact_hash_entry {
+  std::uint64_t key = 0;
+  std::uint32_t first = 0;  ///< into exact_hash_tasks::ids
+  std::uint32_t count = 0;  ///< 0: an empty slot
+};
+/// Where a key lands in a table of mask + 1 slots (Fibonacci hashing), for the host that
+/// builds a table and the kernel that reads it.
+__host__ __device__ __forceinline__ std::uint64_t exact_hash_slot(std::uint64_t key, std::uint64_t mask) {
+  return (key * 0x9E3779B97F4A7C15ull >> 32) & mask;
+}
+struct exact_hash_tasks {
+  static constexpr int max_groups = 8;
+  const exact_hash_entry* table[max_groups] = {};
+  std::uint64_t mask[max_groups] = {};  ///< table size - 1 (a power of two)
+  std::uint32_t q[max_groups] = {};
+  std::uint32_t groups = 0;
+  const std::uint32_t* ids = nullptr;  ///< local task indices, grouped by (group, key)
+};
+void launch_exact_hashed(const exact_device_tasks& tasks, const exact_hash_tasks& hash, const text_window& w,
+                         const candidate_sink& sink, cudaStream_t stream);
 void launch_exact_sunday(const exact_device_tasks& tasks, const text_window& w, const candidate_sink& sink,
                          std::size_t slice_length, cudaStream_t stream);
 

@@ -30,9 +30,10 @@ namespace trawl::gpu {
 
 /// Exact-search kernels.
 enum class exact_engine {
-  automatic,  ///< filter (or Myers with k = 0 when IUPAC codes are on)
+  automatic,  ///< hashed for sets, filter for a few patterns (Myers with k = 0 for IUPAC codes)
   filter,     ///< coalesced 16-byte loads, first/last-byte filter, verify candidates
   sunday,     ///< Sunday's quick search, one thread per overlapping text slice
+  hashed,     ///< each start's first (up to) 8 bytes looked up in hash tables of the patterns
 };
 
 /// Approximate-search kernels (edit distance; Hamming always uses its own kernel).

@@ -119,8 +119,13 @@ class gpu_matcher final : public trawl::detail::engine {
       approx_plan_.slice_length = gpu.slice_length;
     } else {
       exact_plan_ = detail::make_exact_plan(tasks_, options);
-      exact_plan_.algo = gpu.exact == exact_engine::sunday ? trawl::cuda::exact_plan::engine::sunday
-                                                           : trawl::cuda::exact_plan::engine::filter;
+      // the filter tests every pattern-strand at every start: past a few, the hash lookup wins
+      constexpr std::size_t hashed_from = 8;
+      using kernel = trawl::cuda::exact_plan::engine;
+      exact_plan_.algo = gpu.exact == exact_engine::sunday   ? kernel::sunday
+                         : gpu.exact == exact_engine::filter ? kernel::filter
+                         : gpu.exact == exact_engine::hashed || tasks_.size() >= hashed_from ? kernel::hashed
+                                                                                             : kernel::filter;
       exact_plan_.slice_length = gpu.slice_length;
     }
   }

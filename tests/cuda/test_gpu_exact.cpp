@@ -48,7 +48,8 @@ TEST(GpuExact, RandomEveryEngineAndChunk) {
       }
       const std::string text = gputest::text_with_plants(rng, n, c.alphabet, pats, 20, 0);
       const auto want = expected_exact(pats, text, c.fold, c.both);
-      for (auto engine : {trawl::gpu::exact_engine::filter, trawl::gpu::exact_engine::sunday}) {
+      for (auto engine : {trawl::gpu::exact_engine::filter, trawl::gpu::exact_engine::sunday,
+                          trawl::gpu::exact_engine::hashed}) {
         for (std::size_t chunk : {std::size_t{0}, std::size_t{1}, std::size_t{13}, std::size_t{100}, std::size_t{1000}}) {
           trawl::search_options o;
           o.ignore_case = c.fold;
@@ -60,6 +61,42 @@ TEST(GpuExact, RandomEveryEngineAndChunk) {
           const auto got = gputest::collect(pats, text, o, g);
           ASSERT_EQ(got, want) << "alphabet '" << c.alphabet << "' n=" << n << " chunk=" << chunk
                                << " engine=" << static_cast<int>(engine);
+        }
+      }
+    }
+  }
+}
+
+TEST(GpuExact, PatternSetsOnEveryAlphabet) {
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(20261126);
+  const exact_case cases[] = {{"ACGT", false, true}, {"ab", false, false}, {"abcdefghijklmnopqrstuvwxyz", false, false},
+                              {"aAbBcC", true, false}, {"", false, false}, {"ACGTacgt", true, true}};
+  for (const auto& c : cases) {
+    for (const int np : {9, 150, 2000}) {
+      // lengths 1-40, some patterns repeated and some prefixes of others
+      std::vector<std::string> pats;
+      for (int i = 0; i < np; ++i) {
+        std::string p;
+        if (i > 0 && rng() % 8 == 0) p = pats[rng() % pats.size()];
+        else if (i > 0 && rng() % 8 == 0) p = pats[rng() % pats.size()].substr(0, 1 + rng() % 12);
+        else p = oracle::random_text(rng, 1 + (rng() % 4 == 0 ? rng() % 40 : rng() % 12), c.alphabet);
+        for (char& ch : p)
+          if (ch == '\0') ch = '\1';  // NUL is not a valid pattern byte
+        pats.push_back(p);
+      }
+      const std::string text = gputest::text_with_plants(rng, 20000, c.alphabet, pats, 200, 0);
+      const auto want = expected_exact(pats, text, c.fold, c.both);
+      for (const auto engine : {trawl::gpu::exact_engine::automatic, trawl::gpu::exact_engine::hashed}) {
+        for (std::size_t chunk : {std::size_t{0}, std::size_t{7}, std::size_t{999}}) {
+          trawl::search_options o;
+          o.ignore_case = c.fold;
+          o.both_strands = c.both;
+          trawl::gpu::gpu_options g;
+          g.exact = engine;
+          g.chunk_size = chunk;
+          ASSERT_EQ(gputest::collect(pats, text, o, g), want)
+              << "alphabet '" << c.alphabet << "' patterns " << np << " chunk " << chunk;
         }
       }
     }
