@@ -26,6 +26,7 @@ struct index_args {
   std::string input, output;
   std::uint32_t max_len = 0;  // 0 = the profile's default: 32, or 16 with --small
   bool progress = false, quiet = false, small = false;
+  std::uint64_t lz_reference = 0;  // 0 = automatic
   // queries
   std::string index_path;
   std::vector<std::string> patterns, pattern_files;
@@ -62,6 +63,7 @@ int run_build(const index_args& a) {
   index::build_options bo;
   bo.max_len = a.max_len != 0 ? a.max_len : a.small ? 16 : 32;
   if (a.small) bo.profile = index::fm_profile::small;
+  bo.lz_reference = a.lz_reference;
   if (show) {
     bo.progress = [t0](std::string_view stage, std::uint64_t done, std::uint64_t total) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -237,6 +239,9 @@ void add_index_command(CLI::App& root, run_state& state) {
   build->add_flag("--small", a->small,
                   "the small profile for repetitive text: hybrid-bitvector FM-index (~4 bits per S'' byte), M = 16 "
                   "unless -M is given (kjv-rep50.txt: 0.28 bits/char)");
+  build->add_option("--lz-reference", a->lz_reference,
+                    "parse the first BYTES exactly (greedy LZ77) and the rest relative to them (default: all of it "
+                    "while that fits 1 byte per input byte + 1 GiB, else as much as fits)");
   build->add_flag("--progress", a->progress, "print progress on stderr (default when stderr is a terminal)");
   build->add_flag("-q,--quiet", a->quiet, "print nothing");
   build->callback([a, &state] { state.exit_code = run_build(*a); });

@@ -262,6 +262,14 @@ const std::string& detail::index_impl::s2_text() const {
 
 namespace {
 
+/// How much of an n-byte input is parsed exactly (build_options::lz_reference).
+std::uint64_t lz_reference(std::uint64_t n, std::uint64_t asked) {
+  if (asked != 0) return std::min(asked, n);
+  const std::uint64_t allowed = n + (std::uint64_t{1} << 30);  // beyond the input itself
+  if (12 * n <= allowed) return n;
+  return allowed / 16;
+}
+
 std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const build_options& opt) {
   if (opt.max_len < 1 || opt.max_len > 4096)
     throw error(errc::invalid_argument, "index: build_options::max_len must be between 1 and 4096");
@@ -270,7 +278,8 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
   ix->n = n;
   ix->max_len = opt.max_len;
 
-  std::vector<lz77_phrase> phrases = lz77_parse(text, opt.force_64bit, opt.progress);
+  std::vector<lz77_phrase> phrases = lz77_parse_relative(text, lz_reference(n, opt.lz_reference), opt.force_64bit,
+                                                         opt.progress);
   const std::uint64_t z = phrases.size();
   ix->z = z;
   if (opt.progress) opt.progress("sources", 0, z);

@@ -8,10 +8,20 @@
 // is O(n) after the suffix array (libdivsufsort, O(n log n) worst case).
 // Memory: text + SA + PSV + NSV = 13n bytes with 32-bit positions (n < 2^31), 25n with
 // 64-bit ones (the SA doubles as the PSV/NSV stack and is freed before the parse).
+//
+// Relative LZ (Kuruppu, Puglisi, Zobel, "Relative Lempel-Ziv compression of genomes for
+// large-scale storage and retrieval", SPIRE 2010) bounds that: the text's first r bytes (the
+// reference) are parsed as above, and every later phrase is the longest match of what follows
+// in the reference, found by binary search in the reference's suffix array (lcp-bounded
+// comparisons: Manber and Myers' mlr). The reference's 4r-byte suffix array is kept for that;
+// the later blocks are parsed in parallel, a phrase never crossing a block's end.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <tbb/parallel_for.h>
 
 #include <divsufsort.h>
 #include <divsufsort64.h>
@@ -35,8 +45,11 @@ void suffix_sort(std::string_view text, Int* sa) {
   if (rc != 0) throw error(errc::invalid_argument, "suffix sorting failed (out of memory?)");
 }
 
+/// The exact parse of `text`; with `keep_sa`, its suffix array is left there (text.size()
+/// entries).
 template <class Int>
-std::vector<lz77_phrase> kkp3(std::string_view text, const progress_callback& progress) {
+std::vector<lz77_phrase> kkp3(std::string_view text, const progress_callback& progress,
+                              std::vector<Int>* keep_sa = nullptr) {
   const auto n = static_cast<std::int64_t>(text.size());
   std::vector<lz77_phrase> phrases;
   if (n == 0) return phrases;
@@ -47,6 +60,7 @@ std::vector<lz77_phrase> kkp3(std::string_view text, const progress_callback& pr
   sa[0] = -1;
   sa[static_cast<std::size_t>(n) + 1] = -1;
   if (progress) progress("suffix array", static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n));
+  if (keep_sa) keep_sa->assign(sa.begin() + 1, sa.end() - 1);
 
   // PSV/NSV in text order with a stack of increasing text positions (KKP3). The stack lives
   // in the prefix of `sa` already read (top index <= i).
@@ -101,11 +115,81 @@ std::vector<lz77_phrase> kkp3(std::string_view text, const progress_callback& pr
   return phrases;
 }
 
+/// The longest prefix of text[i, n) that occurs in the reference text[0, r) (sa: its suffix
+/// array), as (length, start); length 0 when its first byte is not there.
+template <class Int>
+std::pair<std::uint64_t, std::uint64_t> longest_in_reference(std::string_view text, std::uint64_t r, const std::vector<Int>& sa,
+                                                             std::uint64_t i) {
+  const char* t = text.data();
+  const std::uint64_t n = text.size();
+  // lcp of the reference suffix at `s` with text[i, n), from `from` on
+  auto extend = [&](std::uint64_t s, std::uint64_t from) {
+    std::uint64_t l = from;
+    while (s + l < r && i + l < n && t[s + l] == t[i + l]) ++l;
+    return l;
+  };
+  // the first suffix not below text[i, n): sa[0, lo) are below, sa[hi, r) are not
+  std::uint64_t lo = 0, hi = r, lcp_lo = 0, lcp_hi = 0;
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2, s = static_cast<std::uint64_t>(sa[mid]);
+    const std::uint64_t l = extend(s, std::min(lcp_lo, lcp_hi));
+    const bool below = i + l < n && (s + l == r || static_cast<unsigned char>(t[s + l]) < static_cast<unsigned char>(t[i + l]));
+    if (below) lo = mid + 1, lcp_lo = l;
+    else hi = mid, lcp_hi = l;
+  }
+  std::pair<std::uint64_t, std::uint64_t> best{0, 0};
+  for (const std::uint64_t k : {lo, lo - 1})  // the longest match is a neighbour of that place
+    if (k < r) {
+      const std::uint64_t s = static_cast<std::uint64_t>(sa[k]);
+      if (const std::uint64_t l = extend(s, 0); l > best.first) best = {l, s};
+    }
+  return best;
+}
+
+template <class Int>
+std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const progress_callback& progress) {
+  std::vector<Int> sa;
+  std::vector<lz77_phrase> phrases = kkp3<Int>(text.substr(0, r), progress, &sa);
+  const std::uint64_t n = text.size();
+  constexpr std::uint64_t block = std::uint64_t{1} << 22;
+  const std::uint64_t blocks = (n - r + block - 1) / block;
+  // a round of blocks on all cores at a time, progress reported between rounds
+  const std::uint64_t round = 64;
+  for (std::uint64_t b0 = 0; b0 < blocks; b0 += round) {
+    const std::uint64_t b1 = std::min(blocks, b0 + round);
+    std::vector<std::vector<lz77_phrase>> parts(b1 - b0);
+    tbb::parallel_for(b0, b1, [&](std::uint64_t b) {
+      const std::uint64_t end = std::min(n, r + (b + 1) * block);
+      std::vector<lz77_phrase>& out = parts[b - b0];
+      for (std::uint64_t i = r + b * block; i < end;) {
+        const auto [len, src] = longest_in_reference(text.substr(0, end), r, sa, i);
+        lz77_phrase ph;
+        ph.pos = i;
+        if (len == 0) ph.len = 1, ph.literal = true;
+        else ph.len = len, ph.src = src;
+        out.push_back(ph);
+        i += ph.len;
+      }
+    });
+    for (auto& part : parts) phrases.insert(phrases.end(), part.begin(), part.end());
+    if (progress) progress("relative lz", r + std::min(n - r, b1 * block), n);
+  }
+  return phrases;
+}
+
 }  // namespace
 
 std::vector<lz77_phrase> lz77_parse(std::string_view text, bool force_64bit, const progress_callback& progress) {
   if (!force_64bit && text.size() < (std::uint64_t{1} << 31) - 2) return kkp3<std::int32_t>(text, progress);
   return kkp3<std::int64_t>(text, progress);
+}
+
+std::vector<lz77_phrase> lz77_parse_relative(std::string_view text, std::uint64_t reference, bool force_64bit,
+                                             const progress_callback& progress) {
+  const std::uint64_t r = std::min<std::uint64_t>(reference, text.size());
+  if (r == text.size()) return lz77_parse(text, force_64bit, progress);
+  if (!force_64bit && r < (std::uint64_t{1} << 31) - 2) return relative<std::int32_t>(text, r, progress);
+  return relative<std::int64_t>(text, r, progress);
 }
 
 }  // namespace trawl::index

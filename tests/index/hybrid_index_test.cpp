@@ -60,10 +60,12 @@ std::vector<std::string> patterns_of(std::mt19937_64& rng, const std::string& t,
   return ps;
 }
 
-void check_text(const std::string& name, const std::string& t, std::uint32_t M, std::mt19937_64& rng, bool all_engines) {
-  SCOPED_TRACE(name + " M=" + std::to_string(M));
+void check_text(const std::string& name, const std::string& t, std::uint32_t M, std::mt19937_64& rng, bool all_engines,
+                std::uint64_t lz_reference = 0) {
+  SCOPED_TRACE(name + " M=" + std::to_string(M) + " reference=" + std::to_string(lz_reference));
   build_options bo;
   bo.max_len = M;
+  bo.lz_reference = lz_reference;
   bo.detect_fasta = false;
   bo.force_64bit = (M % 2) == 1;  // both suffix-array widths
   if (M % 3 == 2) bo.profile = trawl::index::fm_profile::small;  // both FM-index profiles
@@ -100,6 +102,14 @@ TEST(HybridIndex, LocateMatchesBruteForce) {
   for (const auto& [name, t] : test_texts())
     for (std::uint32_t M : {1u, 2u, 3u, 8u, 17u})
       check_text(name, t, M, rng, M == 3);
+}
+
+TEST(HybridIndex, RelativeParseLocatesAsBruteForce) {
+  std::mt19937_64 rng(45);
+  for (const auto& [name, t] : test_texts())
+    for (std::uint32_t M : {2u, 8u, 17u})
+      for (const std::uint64_t r : {std::uint64_t{1}, t.size() / 3 + 1, t.size() - t.size() / 8})
+        check_text(name, t, M, rng, M == 8, r);
 }
 
 TEST(HybridIndex, LargeM) {

@@ -49,6 +49,59 @@ void check_parse(const std::string& t, bool force64) {
   ASSERT_EQ(at, t.size());
 }
 
+/// The relative parse against a reference of r bytes: the exact parse of the reference, then
+/// each phrase the longest match in it found by trying every start there (literal: none).
+void check_relative(const std::string& t, std::uint64_t r, bool force64) {
+  SCOPED_TRACE("n=" + std::to_string(t.size()) + " r=" + std::to_string(r));
+  const auto ph = trawl::index::lz77_parse_relative(t, r, force64);
+  r = std::min<std::uint64_t>(r, t.size());
+  const auto head = naive_phrase_lengths(t.substr(0, r));
+  std::uint64_t at = 0;
+  std::size_t i = 0;
+  for (; i < head.size(); ++i) {
+    ASSERT_LT(i, ph.size());
+    ASSERT_EQ(ph[i].pos, at);
+    ASSERT_EQ(ph[i].len, head[i]);
+    at += ph[i].len;
+  }
+  for (; at < t.size(); ++i) {
+    ASSERT_LT(i, ph.size());
+    ASSERT_EQ(ph[i].pos, at);
+    std::uint64_t best = 0;
+    for (std::uint64_t s = 0; s < r; ++s) {
+      std::uint64_t l = 0;
+      while (s + l < r && at + l < t.size() && t[s + l] == t[at + l]) ++l;
+      best = std::max(best, l);
+    }
+    if (best == 0) {
+      ASSERT_TRUE(ph[i].literal);
+      ASSERT_EQ(ph[i].len, 1u);
+    } else {
+      ASSERT_FALSE(ph[i].literal);
+      ASSERT_EQ(ph[i].len, best);
+      ASSERT_LE(ph[i].src + ph[i].len, r);  // a copy of the reference
+      for (std::uint64_t k = 0; k < ph[i].len; ++k) ASSERT_EQ(t[ph[i].src + k], t[at + k]);
+    }
+    at += ph[i].len;
+  }
+  ASSERT_EQ(i, ph.size());
+}
+
+TEST(Lz77, RelativeToAReference) {
+  std::mt19937_64 rng(8);
+  for (const std::string& alpha : {std::string("ab"), std::string("acgt"), std::string()}) {
+    for (std::size_t n : {1u, 2u, 17u, 300u}) {
+      const std::string t = oracle::random_text(rng, n, alpha);
+      for (std::uint64_t r : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{n / 2}, std::uint64_t{n}})
+        check_relative(t, r, r % 2 == 1);
+    }
+  }
+  const std::string rep = textgen::mutated_copies(rng, 200, 8, 0.02, "acgt");
+  for (std::uint64_t r : {std::uint64_t{1}, std::uint64_t{150}, std::uint64_t{200}, std::uint64_t{777}}) check_relative(rep, r, false);
+  check_relative(std::string(500, 'x'), 3, false);
+  check_relative("mississippi", 4, true);
+}
+
 TEST(Lz77, TinyCases) {
   for (const char* s : {"", "a", "aa", "aaaaaaa", "ab", "abab", "abababa", "abcabcabcx", "mississippi",
                         "abracadabra", "banana", "aabaabaab"})
