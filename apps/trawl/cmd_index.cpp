@@ -240,8 +240,8 @@ void add_index_command(CLI::App& root, run_state& state) {
                   "the small profile for repetitive text: hybrid-bitvector FM-index (~4 bits per S'' byte), M = 16 "
                   "unless -M is given (kjv-rep50.txt: 0.28 bits/char)");
   build->add_option("--lz-reference", a->lz_reference,
-                    "parse the first BYTES exactly (greedy LZ77) and the rest relative to them (default: all of it "
-                    "while that fits 1 byte per input byte + 1 GiB, else as much as fits)");
+                    "parse the first BYTES exactly (greedy LZ77: 12 bytes of memory per byte) and the rest relative to "
+                    "them (16 bytes per reference byte; default: all of an input up to 89 MB, else 64 MiB)");
   build->add_flag("--progress", a->progress, "print progress on stderr (default when stderr is a terminal)");
   build->add_flag("-q,--quiet", a->quiet, "print nothing");
   build->callback([a, &state] { state.exit_code = run_build(*a); });

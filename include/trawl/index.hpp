@@ -70,8 +70,8 @@ struct build_options {
   /// Bytes of the input parsed by exact greedy LZ77 (a suffix array of them: 12 bytes per
   /// byte at the parse's peak); the rest is parsed relative to them (each phrase the longest
   /// match in them: more phrases where the rest repeats itself but not them). 0: automatic,
-  /// the whole input while its parse stays within 1 byte per input byte + 1 GiB, else the
-  /// longest prefix whose relative parse (16 bytes per reference byte) does.
+  /// the whole input while its parse stays within 1 GiB (inputs up to 89 MB), else the first
+  /// 64 MiB (16 bytes per reference byte).
   std::uint64_t lz_reference = 0;
   /// Use 64-bit suffix-array positions even for small texts (tests the large-text path).
   bool force_64bit = false;

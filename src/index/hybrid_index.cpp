@@ -262,12 +262,13 @@ const std::string& detail::index_impl::s2_text() const {
 
 namespace {
 
-/// How much of an n-byte input is parsed exactly (build_options::lz_reference).
+/// How much of an n-byte input is parsed exactly (build_options::lz_reference): the parse's
+/// own memory stays within 1 GiB, beside the input (held twice when it was FASTA: the file and
+/// its records' sequences).
 std::uint64_t lz_reference(std::uint64_t n, std::uint64_t asked) {
   if (asked != 0) return std::min(asked, n);
-  const std::uint64_t allowed = n + (std::uint64_t{1} << 30);  // beyond the input itself
-  if (12 * n <= allowed) return n;
-  return allowed / 16;
+  constexpr std::uint64_t allowed = std::uint64_t{1} << 30;
+  return 12 * n <= allowed ? n : allowed / 16;
 }
 
 std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const build_options& opt) {

@@ -128,6 +128,11 @@ for args in "-k 1 GATTACA" "-k 2 --both-strands -e GATTACAGAT -e CCGTAG" "-k 1 -
             "-k 4 --both-strands ACGTACGTACGTACGT" "-k 1 --count-matches ACGTA"; do
   expect_out "$("$T" search $args "$D/rand.fa")" "$T" search --index "$D/rand16.idx" $args
 done
+# an index parsed relative to its first 5000 bytes answers the same
+"$T" index build -M 16 --lz-reference 5000 "$D/rand.fa" -o "$D/rand-rlz.idx" >/dev/null 2>&1
+for args in "--both-strands GATTACA" "-k 2 --both-strands -e GATTACAGAT -e CCGTAG" "--count-matches C"; do
+  expect_out "$("$T" search $args "$D/rand.fa")" "$T" search --index "$D/rand-rlz.idx" $args
+done
 # extract speaks records: NAME:START-END (0-based, half-open, as locate prints) against the FASTA
 # read by python; a whole record; every locate hit's region holds its pattern; info lists records
 seq() { python3 -c "
