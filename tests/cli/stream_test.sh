@@ -94,6 +94,32 @@ if [ "${TRAWL_SKIP_BIG:-0}" != 1 ]; then
   [ -n "$got" ] && [ "$got" -gt 0 ] 2>/dev/null && pass || fail "1 GiB gzip pipe under ulimit -v: [$got]"
 fi
 
+# Index build within 2 bytes per input byte + 1 GiB (peak RSS) on a collection whose exact
+# LZ77 parse (12 bytes per byte beside the input) would not fit: 110 copies of 1 MB with SNPs
+if [ "${TRAWL_SKIP_BIG:-0}" != 1 ]; then
+  python3 - "$D/coll.txt" <<'PY'
+import random, sys
+r = random.Random(11)
+base = bytearray(''.join(r.choices('ACGT', k=1 << 20)), 'ascii')
+with open(sys.argv[1], 'wb') as f:
+    for _ in range(110):
+        copy = bytearray(base)
+        for _ in range(100): copy[r.randrange(len(copy))] = ord(r.choice('ACGT'))
+        f.write(copy)
+PY
+  n=$(stat -c %s "$D/coll.txt")
+  peak=$(python3 -c "
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)" "$T" index build -q "$D/coll.txt" -o "$D/coll.thi")
+  [ -n "$peak" ] && [ "$peak" -le $(( 2 * n + (1 << 30) )) ] && [ $(( 13 * n )) -gt $(( 2 * n + (1 << 30) )) ] && pass ||
+    fail "index build of $n bytes peaked at $peak bytes (bound $(( 2 * n + (1 << 30) )))"
+  pat=$(head -c 12 "$D/coll.txt")
+  want=$(python3 -c "import re, sys; print(len(re.findall('(?=' + sys.argv[1] + ')', open(sys.argv[2]).read())))" "$pat" "$D/coll.txt")
+  expect_out "$pat	$want" "$T" index count "$D/coll.thi" "$pat"
+  rm -f "$D/coll.txt" "$D/coll.thi"
+fi
+
 # Bad streams: one line on stderr, exit 2, after the hits before the damage
 head -c $(( $(stat -c %s "$D/g.fa.gz") / 2 )) "$D/g.fa.gz" >"$D/cut.gz"
 "$T" search ACGTACGT "$D/cut.gz" >"$D/out" 2>"$D/err"; rc=$?
