@@ -4,19 +4,7 @@ import sys
 # offtarget_bulges.py GENOME.fa GUIDES(name:seq,...) PAM SIDE MM DNA RNA: every site by enumerating every
 # alignment within the limits from the PAM outward; prints the columns that do not depend on
 # which of equally good alignments is shown (guide, seq, chrom, start, end, strand, mm, dna, rna, pam)
-bases = {'A': 1, 'C': 2, 'G': 4, 'T': 8}
-codes = {'A': 1, 'C': 2, 'G': 4, 'T': 8, 'R': 5, 'Y': 10, 'N': 15, 'V': 7}
-comp = str.maketrans('ACGTacgtN', 'TGCAtgcaN')
-def ok(code, base): return codes[code] & bases.get(base.upper(), 0) != 0
-def records(path):
-    name, seq = None, []
-    for line in open(path):
-        line = line.rstrip('\n')
-        if line.startswith('>'):
-            if name is not None: yield name, ''.join(seq)
-            name, seq = line[1:].split()[0], []
-        else: seq.append(line)
-    if name is not None: yield name, ''.join(seq)
+from offtarget_common import comp, ok, records
 genome, guides, pam, side = sys.argv[1], sys.argv[2].split(','), sys.argv[3], int(sys.argv[4])
 M, DB, RB = map(int, sys.argv[5:8])
 guides = [(g.split(':')[0], g.split(':')[1]) for g in guides]

@@ -4,22 +4,9 @@ PAM position of every record, both strands, every guide and PAM, by brute force;
 output columns of `trawl offtarget`."""
 import sys
 # offtarget_sites.py GENOME.fa GUIDES(name:seq:mm,...) PAMS(,) SIDE PAM_MM
-bases = {'A': 1, 'C': 2, 'G': 4, 'T': 8}
-codes = {'A': 1, 'C': 2, 'G': 4, 'T': 8, 'R': 5, 'Y': 10, 'S': 6, 'W': 9, 'K': 12, 'M': 3, 'B': 14, 'D': 13,
-         'H': 11, 'V': 7, 'N': 15}
-comp = str.maketrans('ACGTacgtRYSWKMBDHVN', 'TGCAtgcaYRSWMKVHDBN')
-def records(path):
-    name, seq = None, []
-    for line in open(path):
-        line = line.rstrip('\n')
-        if line.startswith('>'):
-            if name is not None: yield name, ''.join(seq)
-            name, seq = line[1:].split()[0], []
-        else: seq.append(line)
-    if name is not None: yield name, ''.join(seq)
+from offtarget_common import comp, ok, records
 genome, guides, pams, side, pam_mm = sys.argv[1], sys.argv[2], sys.argv[3].split(','), int(sys.argv[4]), int(sys.argv[5])
 guides = [(g.split(':')[0], g.split(':')[1], int(g.split(':')[2])) for g in guides.split(',')]
-def ok(code, base): return codes[code] & bases.get(base.upper(), 0) != 0
 for chrom, text in records(genome):
     rows = []
     for gi, (gname, g, limit) in enumerate(guides):
