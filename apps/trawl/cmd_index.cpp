@@ -71,7 +71,15 @@ int run_build(const index_args& a) {
       fmt::print(stderr, "trawl index build: {:<12} {:5.1f}%  {:7.1f} s\n", stage, pct, s);
     };
   }
-  const auto ix = index::hybrid_index::build(in.bytes(), in.name(), bo);
+  // FASTA: the sequences are copied out and the file's bytes let go before the build, so the
+  // input is held once while the parse and the FM-index take their memory
+  std::string text;
+  std::vector<index::record_span> records;
+  const bool fasta = index::hybrid_index::read_records(in.bytes(), in.name(), text, records);
+  const std::string name = in.name();
+  if (fasta) in = io::input_buffer();
+  const auto ix = fasta ? index::hybrid_index::build_records(std::move(text), std::move(records), name, bo)
+                        : index::hybrid_index::build(in.bytes(), in.name(), bo);
   const std::string out = a.output.empty() ? a.input + ".thi" : a.output;
   ix.save(out);
   const auto inf = ix.info();

@@ -121,6 +121,11 @@ class hybrid_index {
   /// the bytes are the text (one record named `source_name`).
   /// Throws trawl::error(invalid_argument) for a bad max_len, bad_format for bad FASTQ.
   static hybrid_index build(std::string_view bytes, std::string source_name = "-", const build_options& options = {});
+  /// FASTA/FASTQ `bytes` (trawl::io::detect_format) as build() reads them: the records'
+  /// sequences appended to `text`, their spans to `records`. False (nothing appended) for
+  /// plain text. With build_records, a caller can free the input's bytes before the build.
+  static bool read_records(std::string_view bytes, const std::string& source_name, std::string& text,
+                           std::vector<record_span>& records);
   /// Indexes an already concatenated text with explicit records (offsets must tile the text).
   static hybrid_index build_records(std::string text, std::vector<record_span> records, std::string source_name,
                                     const build_options& options = {});

@@ -276,10 +276,6 @@ inline std::uint32_t make_byte_maps(const std::array<bool, 256>& present, std::a
 }
 
 // -- builders --
-/// FASTA/FASTQ bytes as the index sees them: the records' sequences concatenated, with their
-/// names and offsets appended to `records`. False (nothing appended) for plain text.
-bool concatenate_records(std::string_view bytes, const std::string& source_name, std::string& text,
-                         std::vector<record_span>& records);
 /// Whether an LZ77 phrase is kept as a copy (its interior is not covered by S'' windows).
 inline bool kept_phrase(const lz77_phrase& ph, std::uint32_t max_len) { return !ph.literal && ph.len >= 2ull * max_len; }
 /// The merged windows of S'' as (text start, length): [p - M + 1, p + M) around a kept

@@ -71,7 +71,7 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
       std::string text;
       std::vector<record_span> recs;
       const std::string_view want =
-          *source == std::string_view(t) || !concatenate_records(*source, ix.source_name, text, recs) ? *source : text;
+          *source == std::string_view(t) || !hybrid_index::read_records(*source, ix.source_name, text, recs) ? *source : text;
       if (want != t) {
         std::uint64_t at = 0;
         while (at < want.size() && at < t.size() && want[at] == t[at]) ++at;
