@@ -6,6 +6,7 @@
 // Primaries: O(m log σ) backward search + O(s_SA + log) per S'' hit.
 #include <algorithm>
 #include <bit>
+#include <functional>
 #include <numeric>
 #include <tuple>
 
@@ -271,7 +272,10 @@ std::uint64_t lz_reference(std::uint64_t n, std::uint64_t asked) {
   return 12 * n <= allowed ? n : allowed / 16;
 }
 
-std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const build_options& opt) {
+/// `text_done`, if given, is called once the text is no longer read (before the FM-index is
+/// built): a caller that owns it can free it there.
+std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const build_options& opt,
+                                               const std::function<void()>& text_done = {}) {
   if (opt.max_len < 1 || opt.max_len > 4096)
     throw error(errc::invalid_argument, "index: build_options::max_len must be between 1 and 4096");
   auto ix = std::make_unique<detail::index_impl>();
@@ -345,6 +349,7 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
       s2.reserve(ix->s2_len);
       for (const auto& [b, l] : segs)
         for (std::uint64_t i = 0; i < l; ++i) s2.push_back(static_cast<char>(ix->char_map[static_cast<unsigned char>(text[b + i])]));
+      if (text_done) text_done();
       // built in place: sdsl's csa_wt move assignment leaves the text-order ISA support
       // pointing into the moved-from object (its swap and load re-bind it correctly)
       if (opt.profile == fm_profile::small) sdsl::construct_im(ix->fm.emplace<fm_byte_small>(), s2.c_str(), 1);
@@ -354,6 +359,7 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
       std::uint64_t at = 0;
       for (const auto& [b, l] : segs)
         for (std::uint64_t i = 0; i < l; ++i) s2[at++] = static_cast<std::uint64_t>(static_cast<unsigned char>(text[b + i])) + 1;
+      if (text_done) text_done();
       sdsl::construct_im(ix->fm.emplace<fm_int>(), s2, 0);
     }
   }
@@ -401,7 +407,7 @@ hybrid_index hybrid_index::build_records(std::string text, std::vector<record_sp
     at += r.length;
   }
   if (at != text.size()) throw error(errc::invalid_argument, "index: records must tile the text in order");
-  auto ix = build_impl(text, options);
+  auto ix = build_impl(text, options, [&text] { std::string().swap(text); });
   ix->source_name = std::move(source_name);
   ix->records = std::move(records);
   return hybrid_index(std::move(ix));
