@@ -135,7 +135,7 @@ for args in "--both-strands GATTACA" "-k 2 --both-strands -e GATTACAGAT -e CCGTA
 done
 # extract speaks records: NAME:START-END (0-based, half-open, as locate prints) against the FASTA
 # read by python; a whole record; every locate hit's region holds its pattern; info lists records
-seq() { python3 -c "
+fasta_seq() { python3 -c "
 import sys
 recs, name = {}, None
 for l in open('$D/rand.fa'):
@@ -144,13 +144,13 @@ for l in open('$D/rand.fa'):
     else: recs[name].append(l)
 s = ''.join(recs[sys.argv[1]]); a, b = int(sys.argv[2]), int(sys.argv[3])
 print('>%s:%d-%d' % (sys.argv[1], a, b) if sys.argv[4] == 'range' else '>' + sys.argv[1]); print(s[a:b] if sys.argv[4] == 'range' else s)" "$@"; }
-expect_out "$(seq s1 0 50 range; seq s2 19990 20000 range; seq s2 7 7 range)" \
+expect_out "$(fasta_seq s1 0 50 range; fasta_seq s2 19990 20000 range; fasta_seq s2 7 7 range)" \
   "$T" index extract "$D/rand.idx" s1:0-50 s2:19990-20000 s2:7-7
-expect_out "$(seq s1 0 0 whole)" "$T" index extract "$D/rand.idx" s1
-"$T" index locate "$D/rand.idx" ACGTA | head -5 | while IFS=$'\t' read -r rec a b _; do
+expect_out "$(fasta_seq s1 0 0 whole)" "$T" index extract "$D/rand.idx" s1
+while IFS=$'\t' read -r rec a b _; do  # not a pipe: the checks count in this shell
   expect_out ">$rec:$a-$b
 ACGTA" "$T" index extract "$D/rand.idx" "$rec:$a-$b"
-done
+done < <("$T" index locate "$D/rand.idx" ACGTA | head -5)
 # index count is the number of locate lines of each pattern (hits inside one record each)
 for p in A ACG ACGTA CGTTAGC; do
   expect_out "$p${TAB}$("$T" index locate "$D/rand.idx" "$p" | wc -l)" "$T" index count "$D/rand.idx" "$p"
