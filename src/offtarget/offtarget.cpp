@@ -241,15 +241,12 @@ class site_finder {
     const std::size_t P = pam.size();
     const std::string_view t = text(ps, ps + P);
     if (t.size() != P) return static_cast<int>(P) + 1;
+    // on the reverse strand: the complement of the forward bases, backwards
+    const bool forward = dir == strand::forward;
+    const auto& to_bits = base_bits[forward ? 0 : 1];
     int mm = 0;
-    if (dir == strand::forward) {
-      for (std::size_t i = 0; i < P; ++i) mm += (pam[i] & detail::base_bit(static_cast<unsigned char>(t[i]))) == 0 ? 1 : 0;
-    } else {  // the complement of the forward bases, backwards: A <-> T (1 <-> 8), C <-> G (2 <-> 4)
-      for (std::size_t i = 0; i < P; ++i) {
-        const unsigned b = detail::base_bit(static_cast<unsigned char>(t[P - 1 - i]));
-        mm += (pam[i] & (((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3))) == 0 ? 1 : 0;
-      }
-    }
+    for (std::size_t i = 0; i < P; ++i)
+      mm += (pam[i] & to_bits[static_cast<unsigned char>(t[forward ? i : P - 1 - i])]) == 0 ? 1 : 0;
     return mm;
   }
 
