@@ -22,18 +22,19 @@ using trawl::index::record_hit;
 
 /// Haplotypes of one base with substitutions and small indels, as FASTA records, plus a few
 /// records shorter than M (one empty).
-std::string haplotypes(std::mt19937_64& rng, std::size_t base_len, int copies, double rate) {
-  const std::string base = oracle::random_text(rng, base_len, "ACGT");
+std::string haplotypes(std::mt19937_64& rng, std::size_t base_len, int copies, double rate,
+                       std::string_view alphabet = "ACGT") {
+  const std::string base = oracle::random_text(rng, base_len, alphabet);
   std::uniform_real_distribution<double> u(0, 1);
-  std::uniform_int_distribution<int> b(0, 3);
+  std::uniform_int_distribution<std::size_t> b(0, alphabet.size() - 1);
   std::string fa;
   for (int c = 0; c < copies; ++c) {
     std::string h;
     for (char ch : base) {
       const double x = u(rng);
-      if (x < rate) h += "ACGT"[b(rng)];           // substitution
-      else if (x < rate * 1.2) continue;            // deletion
-      else if (x < rate * 1.4) h += std::string(1, ch) + "ACGT"[b(rng)];  // insertion
+      if (x < rate) h += alphabet[b(rng)];           // substitution
+      else if (x < rate * 1.2) continue;              // deletion
+      else if (x < rate * 1.4) h += std::string(1, ch) + alphabet[b(rng)];  // insertion
       else h += ch;
     }
     fa += ">hap" + std::to_string(c) + "\n" + h + "\n";
@@ -127,6 +128,36 @@ TEST(IndexApprox, EqualsSearchOverTheRecords) {
     }
   }
   EXPECT_GT(cases, 100);
+}
+
+TEST(IndexApprox, PatternsHoldingTheBytesThatJoinTheKernel) {
+  // The kernel's segments are joined by a byte no pattern byte matches: texts and patterns made
+  // of the candidate bytes, one set leaving some of them free and one holding all of them
+  const std::string joiners = std::string("@[]^_`{|}~\\") + '\x7f';
+  std::mt19937_64 rng(31);
+  for (const std::string& alphabet : {joiners + "ab", std::string("ACGT@[")}) {
+    const std::string fa = haplotypes(rng, 500, 5, 0.02, alphabet);
+    const std::vector<std::string> recs = record_sequences(fa);
+    trawl::index::build_options bo;
+    bo.max_len = 16;
+    const hybrid_index ix = hybrid_index::build(fa, "hap.fa", bo);
+    std::vector<std::string> some, all = {joiners.substr(0, 6), joiners.substr(6)};
+    for (int i = 0; i < 6; ++i) some.push_back(recs[static_cast<std::size_t>(i % 2)].substr(37 * i, 12));
+    all.insert(all.end(), some.begin(), some.end());
+    for (const auto& ps : {some, all})
+      for (const bool both : {false, true}) {
+        trawl::search_options o;
+        o.max_errors = 2;
+        o.both_strands = both;
+        o.threads = 2;
+        const auto want = plain_search(recs, ps, o);
+        const auto got = ix.search_records(ps, o);
+        EXPECT_GE(want.size(), 6u);
+        ASSERT_EQ(got.size(), want.size()) << show(got) << "\n" << show(want);
+        for (std::size_t i = 0; i < want.size(); ++i)
+          ASSERT_TRUE(got[i].record == want[i].record && got[i].h == want[i].h) << i;
+      }
+  }
 }
 
 TEST(IndexApprox, EndScoresAgreeWithTheOracle) {
