@@ -205,9 +205,12 @@ const fm_variant& detail::index_impl::fm_index() const {
 
 namespace {
 
-/// S'' from a checked FM-index section, without its wavelet tree: LF of every row from one
-/// pass over the BWT, then from every sampled row (text position v) s steps back, S''[v-s, v),
-/// all walks in parallel; the tail after the last sample from the sentinel's suffix (row 0).
+/// S'' from a checked FM-index section, without its wavelet tree: LF of every row (counted
+/// and filled by blocks of rows in parallel), then from every sampled row (text position v)
+/// s steps back, S''[v-s, v); the tail after the last sample from the sentinel's suffix
+/// (row 0). A step reads only lf[row]: the symbol it emits is the first column's at the new
+/// row (T[SA[r] - 1] = F[LF(r)]). Each task walks a group of samples in lock step, prefetching
+/// every next row, so a thread has a group's misses in flight instead of one.
 std::string decode_section(const detail::index_impl::fm_section& sec, std::uint64_t s,
                            const std::array<std::uint8_t, 256>& unmap) {
   const std::uint64_t rows = sec.rows;
@@ -215,25 +218,71 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
     if (row == sec.sentinel) return 0;
     return static_cast<unsigned>(static_cast<unsigned char>(sec.bwt[row - (row > sec.sentinel ? 1 : 0)])) + 1;
   };
+  constexpr std::uint64_t block = std::uint64_t{1} << 20;
+  const std::uint64_t blocks = (rows + block - 1) / block;
+  // per block: its rows of each symbol, then the LF of its first row of each symbol
+  std::vector<std::array<std::uint64_t, 257>> at(blocks);
+  tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
+    at[b].fill(0);
+    for (std::uint64_t row = b * block, e = std::min(rows, row + block); row < e; ++row) ++at[b][symbol(row)];
+  });
   std::array<std::uint64_t, 258> c{};  // C: rows with a smaller symbol
-  for (std::uint64_t row = 0; row < rows; ++row) ++c[symbol(row) + 1];
+  for (const auto& counts : at)
+    for (std::size_t x = 0; x < 257; ++x) c[x + 1] += counts[x];
   for (std::size_t i = 1; i < c.size(); ++i) c[i] += c[i - 1];
+  {
+    std::array<std::uint64_t, 257> next;
+    std::copy_n(c.begin(), 257, next.begin());
+    for (auto& counts : at)
+      for (std::size_t x = 0; x < 257; ++x) std::swap(counts[x], next[x]), next[x] += counts[x];
+  }
   std::vector<std::uint32_t> lf(rows);
-  for (std::uint64_t row = 0; row < rows; ++row) lf[row] = static_cast<std::uint32_t>(c[symbol(row)]++);
-  std::string out(rows - 1, '\0');
+  tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
+    auto next = at[b];
+    for (std::uint64_t row = b * block, e = std::min(rows, row + block); row < e; ++row)
+      lf[row] = static_cast<std::uint32_t>(next[symbol(row)]++);
+  });
+  // the first column: the symbols that occur, by their first row
+  std::vector<std::uint64_t> first_row;
+  std::vector<char> first_byte;
   const bool is_int = sec.kind == 1;
-  const auto walk = [&](std::uint64_t row, std::uint64_t v, std::uint64_t steps) {
-    for (std::uint64_t t = 0; t < steps && v > 0; ++t) {
-      const unsigned sym = symbol(row);
-      const unsigned char byte = static_cast<unsigned char>(sym == 0 ? 0 : sym - 1);
-      --v;
-      if (v < rows - 1) out[v] = static_cast<char>(is_int ? byte : unmap[byte]);
-      row = lf[row];
+  for (unsigned x = 1; x < 257; ++x)
+    if (c[x + 1] > c[x]) {
+      const auto byte = static_cast<unsigned char>(x - 1);
+      first_row.push_back(c[x]);
+      first_byte.push_back(static_cast<char>(is_int ? byte : unmap[byte]));
     }
+  const auto byte_at = [&](std::uint64_t row) {  // F[row], row > 0
+    return first_byte[static_cast<std::size_t>(std::upper_bound(first_row.begin(), first_row.end(), row) -
+                                               first_row.begin()) - 1];
   };
+  std::string out(rows - 1, '\0');
+  constexpr std::size_t group = 16;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sec.marked.size(), 64), [&](const auto& range) {
+    for (std::size_t j0 = range.begin(); j0 < range.end(); j0 += group) {
+      const std::size_t g = std::min(group, range.end() - j0);
+      std::uint64_t row[group], v[group];
+      for (std::size_t i = 0; i < g; ++i) {
+        row[i] = sec.marked[j0 + i];
+        v[i] = sec.samples[j0 + i] * s;
+      }
+      for (std::uint64_t t = 0; t < s; ++t)
+        for (std::size_t i = 0; i < g; ++i) {
+          if (v[i] == 0) continue;
+          const std::uint64_t r = lf[row[i]];
+          __builtin_prefetch(&lf[r]);
+          if (--v[i] < rows - 1) out[v[i]] = byte_at(r);
+          row[i] = r;
+        }
+    }
+  });
+  // the tail, from the sentinel's suffix
   const std::uint64_t last = (sec.samples.size() - 1) * s;  // the samples are 0, s, 2s, ... (checked on load)
-  tbb::parallel_for(std::size_t{0}, sec.marked.size(), [&](std::size_t j) { walk(sec.marked[j], sec.samples[j] * s, s); });
-  walk(0, rows - 1, rows - 1 - last);
+  for (std::uint64_t row = 0, v = rows - 1, t = 0; t < rows - 1 - last && v > 0; ++t) {
+    const std::uint64_t r = lf[row];
+    if (--v < rows - 1) out[v] = byte_at(r);
+    row = r;
+  }
   return out;
 }
 
@@ -242,7 +291,7 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
 const std::string& detail::index_impl::s2_text() const {
   std::call_once(s2_once, [this] {
     if (fm_file && fm_file->rows <= std::uint64_t{0xffffffff}) {
-      const std::uint64_t s = fm_file->kind == 2 ? fm_byte_small::sa_sample_dens : fm_byte::sa_sample_dens;
+      const std::uint64_t s = fm_file->kind == 2 ? std::uint64_t{fm_byte_small::sa_sample_dens} : std::uint64_t{fm_byte::sa_sample_dens};
       s2_bytes = decode_section(*fm_file, s, char_unmap);
     } else {
       std::string s(s2_len, '\0');
