@@ -430,6 +430,9 @@ bool hybrid_index::read_records(std::string_view bytes, const std::string& sourc
   if (fmt == io::format::plain) return false;
   io::record_reader rr(bytes, fmt, source_name);
   io::record r;
+  // the sequences never outgrow the file: one allocation, and no copy of a doubled buffer
+  // beside the file (its unwritten tail is never touched)
+  text.reserve(text.size() + bytes.size());
   while (rr.next(r)) {
     records.push_back({std::string(r.name), text.size(), r.sequence.size()});
     text.append(r.sequence);
