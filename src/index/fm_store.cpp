@@ -14,11 +14,14 @@
 // a permutation (sdsl's ISA support follows it as cycles). What cannot be checked without a walk
 // over the whole BWT (that it is the BWT of S'') is what `verify` does; every query walk is
 // bounded (sa_at) so a wrong BWT gives wrong answers or "corrupt", never a hang.
+#include <algorithm>
 #include <atomic>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <type_traits>
 
+#include <tbb/task_arena.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -52,7 +55,13 @@ void write_one(const Csa& csa, std::string& out) {
     else bwt.push_back(static_cast<char>(int_alphabet_v<Csa> ? c - 1 : c));
   }
   std::string z(ZSTD_compressBound(bwt.size()), '\0');
-  const std::size_t zn = ZSTD_compress(z.data(), z.size(), bwt.data(), bwt.size(), zstd_level);
+  // on the arena's threads: zstd's output is the same for every worker count from 1 up (where
+  // libzstd has no threads, the one-thread frame reads the same)
+  const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cx(ZSTD_createCCtx(), ZSTD_freeCCtx);
+  if (!cx) throw std::bad_alloc();
+  ZSTD_CCtx_setParameter(cx.get(), ZSTD_c_compressionLevel, zstd_level);
+  ZSTD_CCtx_setParameter(cx.get(), ZSTD_c_nbWorkers, std::max(1, tbb::this_task_arena::max_concurrency()));
+  const std::size_t zn = ZSTD_compress2(cx.get(), z.data(), z.size(), bwt.data(), bwt.size());
   if (ZSTD_isError(zn)) throw error(errc::io_error, std::string("index: zstd: ") + ZSTD_getErrorName(zn));
   put<std::uint64_t>(out, rows);
   put<std::uint64_t>(out, sentinel);
@@ -168,7 +177,9 @@ detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind
                                        std::uint32_t sigma) {
   if (rows < 2) bad("FM-index of an empty S''");
   if (kind > 2) bad("FM-index kind unknown");
-  const std::uint64_t s = kind == 2 ? fm_byte_small::sa_sample_dens : kind == 1 ? fm_int::sa_sample_dens : fm_byte::sa_sample_dens;
+  const std::uint64_t s = kind == 2   ? std::uint64_t{fm_byte_small::sa_sample_dens}
+                          : kind == 1 ? std::uint64_t{fm_int::sa_sample_dens}
+                                      : std::uint64_t{fm_byte::sa_sample_dens};
   return check_section(body, kind, rows, sigma, s);
 }
 

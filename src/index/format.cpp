@@ -295,10 +295,20 @@ hybrid_index hybrid_index::from_bytes(std::string_view file_bytes) {
 hybrid_index hybrid_index::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw error(errc::io_error, "cannot open index file '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) throw error(errc::io_error, "cannot read index file '" + path + "'");
-  return from_bytes(std::move(ss).str());
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : -1;
+  if (size < 0) {  // not a regular file (a pipe): read it through as a stream
+    in.clear();
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) throw error(errc::io_error, "cannot read index file '" + path + "'");
+    return from_bytes(std::move(ss).str());
+  }
+  std::string bytes(static_cast<std::size_t>(size), '\0');  // read in one piece, not through a growing stream
+  in.seekg(0);
+  in.read(bytes.data(), size);
+  if (in.gcount() != size) throw error(errc::io_error, "cannot read index file '" + path + "'");
+  return from_bytes(bytes);
 }
 
 std::string hybrid_index::to_bytes() const { return serialize_index(*impl_); }
