@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -123,15 +124,21 @@ inline std::vector<std::uint64_t> get_ef(reader& r, std::uint64_t& universe, con
   if (w > 63) malformed("has a bad low width");
   std::vector<std::uint64_t> members;
   members.reserve(low.size());
-  for (std::uint64_t p = 0; p < high.size(); ++p) {
-    if (!high[p]) continue;
-    const std::uint64_t i = members.size();
-    if (i == low.size()) malformed("has more members than low parts");
-    const std::uint64_t hi = p - i;
-    if (hi > (universe >> w) || (w > 0 && low[i] >> w) != 0 || (w == 0 && low[i] != 0)) malformed("is malformed");
-    const std::uint64_t v = (hi << w) | low[i];
-    if (v >= universe || (i > 0 && v <= members.back())) malformed("is not increasing");
-    members.push_back(v);
+  // the set bits of `high`, a word at a time
+  const std::uint64_t* words = high.data();
+  for (std::uint64_t wi = 0, nw = (high.size() + 63) / 64; wi < nw; ++wi) {
+    std::uint64_t bits = words[wi];
+    if (wi == nw - 1 && high.size() % 64 != 0) bits &= (std::uint64_t{1} << (high.size() % 64)) - 1;
+    for (; bits != 0; bits &= bits - 1) {
+      const std::uint64_t p = wi * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
+      const std::uint64_t i = members.size();
+      if (i == low.size()) malformed("has more members than low parts");
+      const std::uint64_t hi = p - i;
+      if (hi > (universe >> w) || (w > 0 && low[i] >> w) != 0 || (w == 0 && low[i] != 0)) malformed("is malformed");
+      const std::uint64_t v = (hi << w) | low[i];
+      if (v >= universe || (i > 0 && v <= members.back())) malformed("is not increasing");
+      members.push_back(v);
+    }
   }
   if (members.size() != low.size()) malformed("has fewer members than low parts");
   return members;

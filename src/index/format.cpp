@@ -20,6 +20,9 @@
 #include <mutex>
 #include <sstream>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <zlib.h>
 
 #include "index/file_io.hpp"
@@ -152,6 +155,43 @@ std::string serialize_index(const detail::index_impl& ix) {
   return out;
 }
 
+/// f(i) for every i < n, on the arena's threads (a check that throws stops the rest).
+template <class F>
+void each(std::uint64_t n, F&& f) {
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, n, 1u << 14), [&](const auto& r) {
+    for (std::uint64_t i = r.begin(); i < r.end(); ++i) f(i);
+  });
+}
+
+/// The phrase and segment sections against each other, then the sources' range maximum.
+void check_phrases(detail::index_impl& ix) {
+  // the source order: by_src and src_rank are inverse permutations, source starts do not
+  // decrease along it, every source starts before its phrase (extract relies on it), and each
+  // sample is the start of its block's first source (the predecessor search relies on it)
+  each(ix.kept, [&](std::uint64_t j) {
+    const std::uint64_t id = ix.by_src[j];
+    if (id >= ix.kept || ix.src_rank[id] != j || (j > 0 && ix.source_start(j) < ix.source_start(j - 1)) ||
+        ix.source_start(j) >= ix.kept_starts.at(id) || (j % by_src_block == 0 && ix.src_delta[j] != 0))
+      bad("inconsistent sections");
+  });
+  // kept phrases: at least 2M long, disjoint, inside the text; then the segments of S''
+  // (s2_builder.cpp): one before every kept phrase's gap and one after the last (left out when
+  // empty), each as long as the text it stands for
+  const std::uint64_t M = ix.max_len;
+  each(ix.kept, [&](std::uint64_t k) {
+    const std::uint64_t p = ix.kept_starts.at(k), len = packed_at(ix.src_len, ix.src_rank[k]);
+    if (p < (k == 0 ? 1 : ix.kept_end(k - 1)) || len < 2 * M || len > ix.n - p) bad("inconsistent sections");
+  });
+  const bool last_empty = ix.kept > 0 && M == 1 && ix.kept_end(ix.kept - 1) == ix.n;
+  const std::uint64_t segs = ix.n == 0 ? 0 : ix.kept + 1 - (last_empty ? 1 : 0);
+  if (ix.seg_s2.count_below(ix.s2_len + 1) != segs + 1 || ix.seg_s2.at(segs) != ix.s2_len) bad("inconsistent sections");
+  each(segs, [&](std::uint64_t k) {
+    const std::uint64_t text_end = k < ix.kept ? ix.kept_starts.at(k) + M : ix.n;
+    if (ix.seg_s2.at(k + 1) - ix.seg_s2.at(k) != text_end - ix.segment_text_start(k)) bad("inconsistent sections");
+  });
+  ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
+}
+
 void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
   reader r{bytes, 8};
@@ -244,33 +284,13 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
                   ix.src_len.size() == ix.kept && ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.s2_len <= ix.n &&
                   payload[sec_fm].empty() == (ix.s2_len == 0);
   if (!ok) bad("inconsistent sections");
-  // the source order: by_src and src_rank are inverse permutations, source starts do not
-  // decrease along it, every source starts before its phrase (extract relies on it), and each
-  // sample is the start of its block's first source (the predecessor search relies on it)
-  for (std::uint64_t j = 0; j < ix.kept; ++j) {
-    const std::uint64_t id = ix.by_src[j];
-    if (id >= ix.kept || ix.src_rank[id] != j || (j > 0 && ix.source_start(j) < ix.source_start(j - 1)) ||
-        ix.source_start(j) >= ix.kept_starts.at(id) || (j % by_src_block == 0 && ix.src_delta[j] != 0))
-      bad("inconsistent sections");
-  }
-  // kept phrases: at least 2M long, disjoint, inside the text; then the segments of S''
-  // (s2_builder.cpp): one before every kept phrase's gap and one after the last (left out when
-  // empty), each as long as the text it stands for
-  const std::uint64_t M = ix.max_len;
-  for (std::uint64_t k = 0; k < ix.kept; ++k) {
-    const std::uint64_t p = ix.kept_starts.at(k), len = packed_at(ix.src_len, ix.src_rank[k]);
-    if (p < (k == 0 ? 1 : ix.kept_end(k - 1)) || len < 2 * M || len > ix.n - p) bad("inconsistent sections");
-  }
-  const bool last_empty = ix.kept > 0 && M == 1 && ix.kept_end(ix.kept - 1) == ix.n;
-  const std::uint64_t segs = ix.n == 0 ? 0 : ix.kept + 1 - (last_empty ? 1 : 0);
-  if (ix.seg_s2.count_below(ix.s2_len + 1) != segs + 1 || ix.seg_s2.at(segs) != ix.s2_len) bad("inconsistent sections");
-  for (std::uint64_t k = 0; k < segs; ++k) {
-    const std::uint64_t text_end = k < ix.kept ? ix.kept_starts.at(k) + M : ix.n;
-    if (ix.seg_s2.at(k + 1) - ix.seg_s2.at(k) != text_end - ix.segment_text_start(k)) bad("inconsistent sections");
-  }
-  ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
-  if (ix.s2_len > 0) ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
-  else ix.fm = std::monostate{};
+  // The FM-index's section is checked beside the others (each check reads only what is loaded).
+  tbb::parallel_invoke(
+      [&] {
+        if (ix.s2_len > 0) ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
+      },
+      [&] { check_phrases(ix); });
+  if (ix.s2_len == 0) ix.fm = std::monostate{};
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const detail::index_impl& ix) {
