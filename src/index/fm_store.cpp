@@ -21,6 +21,7 @@
 #include <string>
 #include <type_traits>
 
+#include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -130,37 +131,82 @@ detail::index_impl::fm_section check_section(std::string_view body, std::uint32_
   return out;
 }
 
+/// sdsl's serialized form of `x`.
+template <class T>
+std::string serialized(const T& x) {
+  std::ostringstream os;
+  x.serialize(os);
+  return std::move(os).str();
+}
+
 /// Builds the FM-index of a checked section in place (csa_wt's ISA support points into its own
-/// SA samples, so a built one must not be moved).
+/// SA samples, so a built one must not be moved). sdsl builds the alphabet and the wavelet tree
+/// from the BWT; the SA and ISA samples come from the section's samples, on a second thread;
+/// the index is then loaded from their serialized forms, which sdsl itself wrote.
 template <class Csa>
 void build_one(const detail::index_impl::fm_section& sec, fm_variant& fm) {
   constexpr std::uint64_t s = Csa::sa_sample_dens;
+  constexpr std::uint8_t width = Csa::alphabet_type::int_width;
   const std::uint64_t rows = sec.rows;
-  // the BWT, with the sentinel (symbol 0) put back at its row
-  using bwt_vector = std::conditional_t<int_alphabet_v<Csa>, sdsl::int_vector<>, sdsl::int_vector<8>>;
-  bwt_vector bwt;
-  if constexpr (int_alphabet_v<Csa>) bwt = sdsl::int_vector<>(rows, 0, 9);
-  else bwt = sdsl::int_vector<8>(rows, 0);
-  for (std::uint64_t i = 0, row = 0; i < sec.bwt.size(); ++i, ++row) {
-    if (row == sec.sentinel) ++row;
-    const auto b = static_cast<unsigned char>(sec.bwt[i]);
-    if constexpr (int_alphabet_v<Csa>) bwt[row] = std::uint64_t{b} + 1;
-    else bwt[row] = b;
-  }
-  // sdsl samples a full suffix array: give it one that is right at the marked rows and, elsewhere,
-  // holds 1, which no sampling of ours (SA or ISA, every s or 64 positions) picks
-  sdsl::int_vector<> sa(rows, 1, static_cast<std::uint8_t>(sdsl::bits::hi(rows) + 1));
-  for (std::uint64_t j = 0; j < sec.marked.size(); ++j) sa[sec.marked[j]] = sec.samples[j] * s;
-
   sdsl::cache_config cfg(false, "@", cache_id());
   struct cleanup {
     sdsl::cache_config& c;
     ~cleanup() { sdsl::util::delete_all_files(c.file_map); }
   } drop{cfg};
-  store_in_ram(bwt, sdsl::key_trait<Csa::alphabet_type::int_width>::KEY_BWT, cfg);
-  store_in_ram(sa, sdsl::conf::KEY_SA, cfg);
-  { sdsl::int_vector<>().swap(sa); }
-  if (fm.emplace<Csa>(cfg).size() != rows) bad("FM-index could not be rebuilt");
+  const char* const key = sdsl::key_trait<width>::KEY_BWT;
+  {
+    // the BWT, with the sentinel (symbol 0) put back at its row
+    using bwt_vector = std::conditional_t<int_alphabet_v<Csa>, sdsl::int_vector<>, sdsl::int_vector<8>>;
+    bwt_vector bwt;
+    if constexpr (int_alphabet_v<Csa>) bwt = sdsl::int_vector<>(rows, 0, 9);
+    else bwt = sdsl::int_vector<8>(rows, 0);
+    for (std::uint64_t i = 0, row = 0; i < sec.bwt.size(); ++i, ++row) {
+      if (row == sec.sentinel) ++row;
+      const auto b = static_cast<unsigned char>(sec.bwt[i]);
+      if constexpr (int_alphabet_v<Csa>) bwt[row] = std::uint64_t{b} + 1;
+      else bwt[row] = b;
+    }
+    store_in_ram(bwt, key, cfg);
+  }
+  using sa_sample = typename Csa::sa_sample_type;
+  using marked_rank = std::decay_t<decltype(std::declval<const sa_sample&>().rank_marked)>;
+  std::string wt_bytes, alphabet_bytes, sa_bytes, isa_bytes;
+  tbb::parallel_invoke(
+      [&] {
+        sdsl::int_vector_buffer<width> buf(sdsl::cache_file_name(key, cfg));
+        alphabet_bytes = serialized(typename Csa::alphabet_type(buf, rows));
+        wt_bytes = serialized(typename Csa::wavelet_tree_type(buf, rows));
+      },
+      [&] {
+        // text_order_sampling's members: SA[row] / s at the marked rows in row order (as wide
+        // as it makes them), the marked rows, their rank support
+        sdsl::int_vector<> samples(sec.samples.size(), 0, static_cast<std::uint8_t>(sdsl::bits::hi(rows / s) + 1));
+        sdsl::bit_vector marked_bits(rows, 0);
+        for (std::uint64_t j = 0; j < sec.marked.size(); ++j) {
+          samples[j] = sec.samples[j];
+          marked_bits[sec.marked[j]] = 1;
+        }
+        const typename sa_sample::bv_type marked(marked_bits);
+        { sdsl::bit_vector().swap(marked_bits); }
+        sa_bytes = serialized(samples) + serialized(marked) + serialized(marked_rank(&marked));
+        if constexpr (std::is_same_v<typename Csa::isa_sample_type, typename sdsl::isa_sampling<>::template type<Csa>>) {
+          // isa_sampling's: the row of every isa_sample_dens-th text position (each one sampled)
+          constexpr std::uint64_t si = Csa::isa_sample_dens;
+          static_assert(si % s == 0);
+          sdsl::int_vector<> isa((rows - 1) / si + 1, 0, static_cast<std::uint8_t>(sdsl::bits::hi(rows) + 1));
+          for (std::uint64_t j = 0; j < sec.marked.size(); ++j)
+            if (const std::uint64_t t = sec.samples[j] * s; t % si == 0) isa[t / si] = sec.marked[j];
+          isa_bytes = serialized(isa);
+        } else {
+          sa_sample sa;
+          std::istringstream in(sa_bytes);
+          sa.load(in);
+          isa_bytes = serialized(typename Csa::isa_sample_type(cfg, &sa));
+        }
+      });
+  std::istringstream in(std::move(wt_bytes) + sa_bytes + isa_bytes + alphabet_bytes);  // csa_wt::load's order
+  fm.emplace<Csa>().load(in);
+  if (!in || std::get<Csa>(fm).size() != rows) bad("FM-index could not be rebuilt");
 }
 
 }  // namespace
