@@ -6,10 +6,11 @@
 // pattern is at most m + k long. With L <= M every window lies inside one segment of S'' or
 // strictly inside one kept phrase (s2_builder.cpp), and inside a kept phrase it is a copy of
 // the window at the same offset of the phrase's source. So the ends within k are
-//  (1) the ends of a scan of S'' (its segments joined by runs longer than L of a byte that no
-//      pattern byte matches, so no hit takes one) whose window lies in one segment and is not
-//      inside one kept phrase: the primary ends. This scan runs on the GPU when
-//      search_options::device and choose_device say so for the length of the kernel;
+//  (1) the ends of a scan of S'' whose window lies in one segment and is not inside one kept
+//      phrase: the primary ends. The scan runs over S'' as it is, its segments side by side:
+//      an alignment within k spans at most L bytes, so at an end whose window lies in one
+//      segment the scan's score is the segment's own wherever either is <= k. It runs on the
+//      GPU when search_options::device and choose_device say so for the length of the kernel;
 //  (2) their copies, found by the Kärkkäinen–Ukkonen recursion on the windows, as locate finds
 //      secondary occurrences (each copy once);
 //  (3) the ends within L - 1 bytes of a record's start, whose windows the record cuts: taken
@@ -18,7 +19,6 @@
 // every end, or per run of consecutive ends its best one (leftmost on ties); the starts come
 // from the extracted text. Patterns with k >= m or L > M are searched in each extracted record.
 #include <algorithm>
-#include <array>
 #include <tuple>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -43,22 +43,6 @@ struct end_hit {
   std::uint32_t errors;
   strand dir;
 };
-
-/// A byte that no byte of `patterns` (or of their reverse complements) matches under `rules`,
-/// to join the segments of S'' with: a non-letter in 0x40-0x7F where one is free, as the
-/// striped kernels run unmasked on text in that range (NUL, which no pattern holds, else).
-char separator(const std::vector<std::string>& patterns, const match_rules& rules) {
-  std::array<bool, 256> used{};
-  for (const std::string& p : patterns) {
-    for (const char c : p) used[static_cast<unsigned char>(c)] = true;
-    if (rules.both_strands)
-      for (const char c : reverse_complement(p)) used[static_cast<unsigned char>(c)] = true;
-  }
-  // letters match other letters under -i and IUPAC codes; these bytes match only themselves
-  for (const char c : std::string_view("@[]^_`{|}~\\\x7f"))
-    if (!used[static_cast<unsigned char>(c)]) return c;
-  return '\0';
-}
 
 /// Every end within k of `seq` (all_ends options) to `add`, in order: on the search's workers,
 /// or, for a short sequence, in one scan on this thread.
@@ -136,31 +120,21 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     // (1) the primary ends, from S''
     const std::string& s2 = ix.s2_text();
     const std::uint64_t segs = ix.segments();
-    std::vector<std::uint64_t> joined_at(segs + 1);  // where segment k starts in `joined`
-    std::string joined;
-    const char sep = separator(patterns, search.rules());
-    joined.reserve(ix.s2_len + segs * (widest + 1));
-    for (std::uint64_t s = 0; s < segs; ++s) {
-      joined_at[s] = joined.size();
-      const std::uint64_t a = ix.seg_s2.at(s), b = ix.seg_s2.at(s + 1);
-      joined.append(s2, a, b - a);
-      joined.append(widest + 1, sep);
-    }
-    joined_at[segs] = joined.size();
+    std::vector<std::uint64_t> seg_at(segs + 1);  // where segment k starts in S''
+    for (std::uint64_t s = 0; s <= segs; ++s) seg_at[s] = ix.seg_s2.at(s);
     std::vector<end_hit> primary;
     std::uint64_t seg = 0;
     search_options s2_scan = ends;
     std::unique_ptr<matcher> on_gpu;
-    if (choose_device(search, patterns.size(), joined.size()) == device_kind::gpu) {
-      s2_scan.slice_size = joined.size() + 1;  // one slice, streamed by the device in its chunks
+    if (choose_device(search, patterns.size(), s2.size()) == device_kind::gpu) {
+      s2_scan.slice_size = s2.size() + 1;  // one slice, streamed by the device in its chunks
       s2_scan.threads = 2;
       on_gpu = gpu::make_matcher(patterns, s2_scan);
     }
-    scan_ends(on_gpu ? *on_gpu : *m, joined, s2_scan, [&](const hit& h) {
+    scan_ends(on_gpu ? *on_gpu : *m, s2, s2_scan, [&](const hit& h) {
       const std::uint64_t at = h.end - 1;
-      while (joined_at[seg + 1] <= at) ++seg;
-      const std::uint64_t off = at - joined_at[seg];
-      if (off >= ix.seg_s2.at(seg + 1) - ix.seg_s2.at(seg)) return;  // in the separator run
+      while (seg_at[seg + 1] <= at) ++seg;
+      const std::uint64_t off = at - seg_at[seg];
       const std::uint64_t L = window[h.pattern];
       if (off + 1 < L) return;  // the window reaches out of the segment: a copy, or cut by a record
       const std::uint64_t j = ix.segment_text_start(seg) + off;

@@ -130,9 +130,9 @@ TEST(IndexApprox, EqualsSearchOverTheRecords) {
   EXPECT_GT(cases, 100);
 }
 
-TEST(IndexApprox, PatternsHoldingTheBytesThatJoinTheKernel) {
-  // The kernel's segments are joined by a byte no pattern byte matches: texts and patterns made
-  // of the candidate bytes, one set leaving some of them free and one holding all of them
+TEST(IndexApprox, PunctuationAlphabets) {
+  // texts and patterns of non-letters in and next to the range the striped kernels read
+  // unmasked (0x40-0x7F), where case and IUPAC rules do not apply
   const std::string joiners = std::string("@[]^_`{|}~\\") + '\x7f';
   std::mt19937_64 rng(31);
   for (const std::string& alphabet : {joiners + "ab", std::string("ACGT@[")}) {
