@@ -6,9 +6,13 @@
 // Primaries: O(m log σ) backward search + O(s_SA + log) per S'' hit.
 #include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <functional>
+#include <memory>
 #include <numeric>
 #include <tuple>
+
+#include <sys/mman.h>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -236,7 +240,14 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
     for (auto& counts : at)
       for (std::size_t x = 0; x < 257; ++x) std::swap(counts[x], next[x]), next[x] += counts[x];
   }
-  std::vector<std::uint32_t> lf(rows);
+  // on huge pages where the kernel gives them: the walks read it at random
+  constexpr std::size_t huge = std::size_t{1} << 21;
+  const std::size_t lf_bytes = (rows * sizeof(std::uint32_t) + huge - 1) / huge * huge;
+  const std::unique_ptr<std::uint32_t[], void (*)(std::uint32_t*)> lf_store(
+      static_cast<std::uint32_t*>(std::aligned_alloc(huge, lf_bytes)), [](std::uint32_t* p) { std::free(p); });
+  if (!lf_store) throw std::bad_alloc();
+  madvise(lf_store.get(), lf_bytes, MADV_HUGEPAGE);  // advice only; failures are harmless
+  std::uint32_t* const lf = lf_store.get();
   tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
     auto next = at[b];
     for (std::uint64_t row = b * block, e = std::min(rows, row + block); row < e; ++row)
