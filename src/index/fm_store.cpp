@@ -16,10 +16,13 @@
 // bounded (sa_at) so a wrong BWT gives wrong answers or "corrupt", never a hang.
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <sstream>
+#include <streambuf>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <tbb/parallel_invoke.h>
 #include <tbb/task_arena.h>
@@ -75,15 +78,36 @@ void write_one(const Csa& csa, std::string& out) {
   file::put_ints(out, static_cast<const sdsl::int_vector<>&>(csa.sa_sample));
 }
 
-/// Puts an int_vector into sdsl's RAM file system as the cache file `key` (serialized in one
-/// piece: store_to_cache writes through a stream buffer that grows byte by byte).
+/// A stream buffer that appends to a vector (reserved by its owner).
+class vector_sink : public std::streambuf {
+ public:
+  explicit vector_sink(std::vector<char>& v) : v_(v) {}
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    v_.insert(v_.end(), s, s + n);
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (!traits_type::eq_int_type(c, traits_type::eof())) v_.push_back(traits_type::to_char_type(c));
+    return traits_type::not_eof(c);
+  }
+
+ private:
+  std::vector<char>& v_;
+};
+
+/// Puts an int_vector into sdsl's RAM file system as the cache file `key`, serialized straight
+/// into the file's bytes.
 template <class IntVector>
 void store_in_ram(const IntVector& v, const char* key, sdsl::cache_config& cfg) {
-  std::ostringstream os;
+  sdsl::ram_fs::content_type bytes;
+  bytes.reserve(v.capacity() / 8 + 64);  // the words and a header
+  vector_sink sink(bytes);
+  std::ostream os(&sink);
   v.serialize(os);
-  const std::string bytes = std::move(os).str();
   const std::string file = sdsl::cache_file_name(key, cfg);
-  sdsl::ram_fs::store(file, sdsl::ram_fs::content_type(bytes.begin(), bytes.end()));
+  sdsl::ram_fs::store(file, std::move(bytes));
   cfg.file_map[key] = file;
 }
 
@@ -111,11 +135,15 @@ detail::index_impl::fm_section check_section(std::string_view body, std::uint32_
   out.bwt.assign(rows - 1, '\0');
   const std::size_t got = ZSTD_decompress(out.bwt.data(), out.bwt.size(), z.data(), z.size());
   if (ZSTD_isError(got) || got != out.bwt.size()) bad("FM-index BWT does not decompress to its length");
-  if (kind != 1)
+  if (kind != 1) {
+    unsigned char lo = 255, hi = 0;  // a min/max reduction the compiler vectorizes
     for (const char ch : out.bwt) {
       const auto b = static_cast<unsigned char>(ch);
-      if (b == 0 || b > sigma) bad("FM-index BWT holds a symbol outside the alphabet");
+      lo = std::min(lo, b);
+      hi = std::max(hi, b);
     }
+    if (!out.bwt.empty() && (lo == 0 || hi > sigma)) bad("FM-index BWT holds a symbol outside the alphabet");
+  }
   std::uint64_t universe = 0;
   out.marked = file::get_ef(r, universe, "FM-index marked rows");
   out.samples = file::get_ints(r, "FM-index samples");
@@ -160,11 +188,15 @@ void build_one(const detail::index_impl::fm_section& sec, fm_variant& fm) {
     bwt_vector bwt;
     if constexpr (int_alphabet_v<Csa>) bwt = sdsl::int_vector<>(rows, 0, 9);
     else bwt = sdsl::int_vector<8>(rows, 0);
-    for (std::uint64_t i = 0, row = 0; i < sec.bwt.size(); ++i, ++row) {
-      if (row == sec.sentinel) ++row;
-      const auto b = static_cast<unsigned char>(sec.bwt[i]);
-      if constexpr (int_alphabet_v<Csa>) bwt[row] = std::uint64_t{b} + 1;
-      else bwt[row] = b;
+    if constexpr (int_alphabet_v<Csa>) {
+      for (std::uint64_t i = 0, row = 0; i < sec.bwt.size(); ++i, ++row) {
+        if (row == sec.sentinel) ++row;
+        bwt[row] = std::uint64_t{static_cast<unsigned char>(sec.bwt[i])} + 1;
+      }
+    } else {  // bytes: the rows before the sentinel's and those after it
+      auto* const out = reinterpret_cast<char*>(bwt.data());
+      std::memcpy(out, sec.bwt.data(), sec.sentinel);
+      std::memcpy(out + sec.sentinel + 1, sec.bwt.data() + sec.sentinel, sec.bwt.size() - sec.sentinel);
     }
     store_in_ram(bwt, key, cfg);
   }
