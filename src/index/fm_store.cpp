@@ -4,10 +4,11 @@
 // byte of the file reaches sdsl's own deserializers, which trust their input.
 //
 // Section layout (file_io.hpp encodings):
-//   u64 rows N (|S''| + 1) | u64 row of the sentinel | u64 zstd size | one zstd frame of the other
+//   u64 rows N (|S''| + 1) | u64 row of the sentinel | u64 zstd size | zstd frames of the other
 //   N - 1 BWT symbols, a byte each (the FM symbol; for the integer alphabet, the byte it stands
-//   for) | the marked rows (an Elias–Fano set below N) | samples (ints: SA[row] / s at each
-//   marked row, in row order)
+//   for), one per 64 MiB, each with its content size, so that they compress and decompress in
+//   parallel (one frame, as older files hold, reads the same) | the marked rows (an
+//   Elias–Fano set below N) | samples (ints: SA[row] / s at each marked row, in row order)
 //
 // What is checked before sdsl sees anything: N against the header, the sentinel row, the
 // decompressed length, the symbols, one marked row per s text positions, and the samples being
@@ -24,8 +25,9 @@
 #include <type_traits>
 #include <vector>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_arena.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -46,31 +48,41 @@ constexpr int zstd_level = 9;
 template <class Csa>
 constexpr bool int_alphabet_v = std::is_same_v<Csa, fm_int>;
 
+/// The BWT's bytes per zstd frame.
+constexpr std::size_t zstd_frame = std::size_t{1} << 26;
+
 template <class Csa>
 void write_one(const Csa& csa, std::string& out) {
   const std::uint64_t rows = csa.size();
-  std::string bwt;
-  bwt.reserve(rows - 1);
-  std::uint64_t sentinel = rows;
+  // the BWT read out of the wavelet tree by blocks of rows in parallel; the sentinel's row
+  // (symbol 0) found on the way and left out
+  std::string bwt(rows, '\0');
+  std::atomic<std::uint64_t> sentinel{rows};
   const auto& wt = csa.wavelet_tree;
-  for (std::uint64_t i = 0; i < rows; ++i) {
-    const std::uint64_t c = wt[i];
-    if (c == 0) sentinel = i;
-    else bwt.push_back(static_cast<char>(int_alphabet_v<Csa> ? c - 1 : c));
-  }
-  std::string z(ZSTD_compressBound(bwt.size()), '\0');
-  // on the arena's threads: zstd's output is the same for every worker count from 1 up (where
-  // libzstd has no threads, the one-thread frame reads the same)
-  const std::unique_ptr<ZSTD_CCtx, std::size_t (*)(ZSTD_CCtx*)> cx(ZSTD_createCCtx(), ZSTD_freeCCtx);
-  if (!cx) throw std::bad_alloc();
-  ZSTD_CCtx_setParameter(cx.get(), ZSTD_c_compressionLevel, zstd_level);
-  ZSTD_CCtx_setParameter(cx.get(), ZSTD_c_nbWorkers, std::max(1, tbb::this_task_arena::max_concurrency()));
-  const std::size_t zn = ZSTD_compress2(cx.get(), z.data(), z.size(), bwt.data(), bwt.size());
-  if (ZSTD_isError(zn)) throw error(errc::io_error, std::string("index: zstd: ") + ZSTD_getErrorName(zn));
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, rows, std::uint64_t{1} << 16), [&](const auto& r) {
+    for (std::uint64_t i = r.begin(); i < r.end(); ++i) {
+      const std::uint64_t c = wt[i];
+      if (c == 0) sentinel.store(i, std::memory_order_relaxed);
+      else bwt[i] = static_cast<char>(int_alphabet_v<Csa> ? c - 1 : c);
+    }
+  });
+  if (sentinel.load() < rows) bwt.erase(sentinel.load(), 1);
+  // one frame per zstd_frame bytes, compressed in parallel
+  const std::size_t frames = (bwt.size() + zstd_frame - 1) / zstd_frame;
+  std::vector<std::string> z(frames);
+  tbb::parallel_for(std::size_t{0}, frames, [&](std::size_t f) {
+    const std::size_t b = f * zstd_frame, len = std::min(zstd_frame, bwt.size() - b);
+    z[f].resize(ZSTD_compressBound(len));
+    const std::size_t zn = ZSTD_compress(z[f].data(), z[f].size(), bwt.data() + b, len, zstd_level);
+    if (ZSTD_isError(zn)) throw error(errc::io_error, std::string("index: zstd: ") + ZSTD_getErrorName(zn));
+    z[f].resize(zn);
+  });
+  std::uint64_t zn = 0;
+  for (const auto& f : z) zn += f.size();
   put<std::uint64_t>(out, rows);
-  put<std::uint64_t>(out, sentinel);
+  put<std::uint64_t>(out, sentinel.load());
   put<std::uint64_t>(out, zn);
-  out.append(z.data(), zn);
+  for (const auto& f : z) out += f;
   const auto& marked = csa.sa_sample.marked;
   const typename std::decay_t<decltype(marked)>::select_1_type select(&marked);
   const std::uint64_t k = static_cast<const sdsl::int_vector<>&>(csa.sa_sample).size();
@@ -133,29 +145,53 @@ detail::index_impl::fm_section check_section(std::string_view body, std::uint32_
     bad("FM-index BWT claims to expand more than " + std::to_string(max_bwt_expansion) + "-fold");
   out.sentinel = sentinel;
   out.bwt.assign(rows - 1, '\0');
-  const std::size_t got = ZSTD_decompress(out.bwt.data(), out.bwt.size(), z.data(), z.size());
-  if (ZSTD_isError(got) || got != out.bwt.size()) bad("FM-index BWT does not decompress to its length");
-  if (kind != 1) {
-    unsigned char lo = 255, hi = 0;  // a min/max reduction the compiler vectorizes
-    for (const char ch : out.bwt) {
-      const auto b = static_cast<unsigned char>(ch);
-      lo = std::min(lo, b);
-      hi = std::max(hi, b);
-    }
-    if (!out.bwt.empty() && (lo == 0 || hi > sigma)) bad("FM-index BWT holds a symbol outside the alphabet");
-  }
-  std::uint64_t universe = 0;
-  out.marked = file::get_ef(r, universe, "FM-index marked rows");
-  out.samples = file::get_ints(r, "FM-index samples");
-  if (r.left() != 0) bad("FM-index section has trailing bytes");
   const std::uint64_t k = (rows + s - 1) / s;
-  if (universe != rows || out.marked.size() != k || out.samples.size() != k) bad("FM-index samples do not match S''");
-  std::vector<bool> seen(k, false);
-  for (std::uint64_t j = 0; j < k; ++j) {
-    const std::uint64_t v = out.samples[j];
-    if (v >= k || seen[v]) bad("FM-index samples are not a permutation");
-    seen[v] = true;
-  }
+  std::uint64_t universe = 0;
+  tbb::parallel_invoke(
+      [&] {
+        // the frames, each where its content size puts it, decompressed in parallel
+        struct frame {
+          std::string_view z;
+          std::uint64_t at, len;
+        };
+        std::vector<frame> frames;
+        std::uint64_t at = 0;
+        for (std::string_view rest = z; !rest.empty();) {
+          const std::size_t fz = ZSTD_findFrameCompressedSize(rest.data(), rest.size());
+          const unsigned long long len = ZSTD_isError(fz) ? ZSTD_CONTENTSIZE_ERROR : ZSTD_getFrameContentSize(rest.data(), fz);
+          if (len == ZSTD_CONTENTSIZE_ERROR || len == ZSTD_CONTENTSIZE_UNKNOWN || len > out.bwt.size() - at)
+            bad("FM-index BWT does not decompress to its length");
+          frames.push_back({rest.substr(0, fz), at, len});
+          at += len;
+          rest.remove_prefix(fz);
+        }
+        if (at != out.bwt.size()) bad("FM-index BWT does not decompress to its length");
+        tbb::parallel_for(std::size_t{0}, frames.size(), [&](std::size_t f) {
+          const frame& fr = frames[f];
+          const std::size_t got = ZSTD_decompress(out.bwt.data() + fr.at, fr.len, fr.z.data(), fr.z.size());
+          if (ZSTD_isError(got) || got != fr.len) bad("FM-index BWT does not decompress to its length");
+          if (kind == 1) return;
+          unsigned char lo = 255, hi = 0;  // a min/max reduction the compiler vectorizes
+          for (const char ch : std::string_view(out.bwt).substr(fr.at, fr.len)) {
+            const auto b = static_cast<unsigned char>(ch);
+            lo = std::min(lo, b);
+            hi = std::max(hi, b);
+          }
+          if (fr.len > 0 && (lo == 0 || hi > sigma)) bad("FM-index BWT holds a symbol outside the alphabet");
+        });
+      },
+      [&] {
+        out.marked = file::get_ef(r, universe, "FM-index marked rows");
+        out.samples = file::get_ints(r, "FM-index samples");
+        if (r.left() != 0) bad("FM-index section has trailing bytes");
+        if (universe != rows || out.marked.size() != k || out.samples.size() != k) bad("FM-index samples do not match S''");
+        std::vector<bool> seen(k, false);
+        for (std::uint64_t j = 0; j < k; ++j) {
+          const std::uint64_t v = out.samples[j];
+          if (v >= k || seen[v]) bad("FM-index samples are not a permutation");
+          seen[v] = true;
+        }
+      });
   return out;
 }
 

@@ -106,7 +106,7 @@ TEST(HostileIndex, IntegerAndSetHeaders) {
   for (std::size_t i : {src_rank, by_src, src_sample, src_delta, src_len}) {
     const std::string body = section(c.file, i);
     ASSERT_GE(body.size(), 9u);
-    for (std::uint8_t w : {0, 65, 255}) {  // width
+    for (const std::uint8_t w : {std::uint8_t{0}, std::uint8_t{65}, std::uint8_t{255}}) {  // width
       std::string b = body;
       b[0] = static_cast<char>(w);
       expect_refused(index_file::with_section(c.file, i, b), "section " + std::to_string(i) + " width " + std::to_string(w));
@@ -157,6 +157,25 @@ TEST(HostileIndex, FmSection) {
     expect_refused(edited([](auto& s) { s.bwt.push_back('a'); }), "long BWT");
     expect_refused(edited([](auto& s) { s.bwt[3] = 0; }), "a second sentinel");
     expect_refused(edited([](auto& s) { s.rest.pop_back(); }), "truncated samples");
+    // the BWT in several frames (the writer's form past 64 MiB) reads the same; frames without
+    // their content size, or whose sizes do not add up to the BWT, are refused
+    for (const std::size_t frames : {2u, 3u, 7u})
+      EXPECT_EQ(check(index_file::with_section(c.file, fm, index_file::compose_fm(*parsed, frames)), c,
+                      std::to_string(frames) + " frames"),
+                outcome::right);
+    expect_refused(index_file::with_section(c.file, fm, index_file::compose_fm(*parsed, 3, false)), "frames without sizes");
+    {
+      index_file::fm_section s = *parsed;
+      const std::string three = index_file::compose_fm(s, 3);
+      s.bwt.pop_back();
+      expect_refused(index_file::with_section(c.file, fm, index_file::compose_fm(s, 3)), "frames one byte short");
+      s.bwt += "ab";
+      expect_refused(index_file::with_section(c.file, fm, index_file::compose_fm(s, 3)), "frames one byte long");
+      std::string b = three;  // a frame cut off: the frames' total size says so
+      index_file::set<std::uint64_t>(b, 16, index_file::get<std::uint64_t>(b, 16) - 5);
+      b.erase(b.size() - s.rest.size() - 5, 5);
+      expect_refused(index_file::with_section(c.file, fm, b), "last frame cut");
+    }
     {
       std::string b = body;  // the zstd frame's claimed size
       index_file::set<std::uint64_t>(b, 16, ~std::uint64_t{0});

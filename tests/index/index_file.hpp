@@ -108,9 +108,20 @@ inline std::optional<fm_section> parse_fm(const std::string& body) {
   return fm;
 }
 
-inline std::string compose_fm(const fm_section& fm) {
-  std::string z(ZSTD_compressBound(fm.bwt.size()), '\0');
-  z.resize(ZSTD_compress(z.data(), z.size(), fm.bwt.data(), fm.bwt.size(), 1));
+/// The section with the BWT in `frames` zstd frames of about equal size (the writer cuts one
+/// per 64 MiB), each with its content size unless `sizes` is false.
+inline std::string compose_fm(const fm_section& fm, std::size_t frames = 1, bool sizes = true) {
+  std::string z;
+  for (std::size_t f = 0; f < frames; ++f) {
+    const std::size_t b = fm.bwt.size() * f / frames, e = fm.bwt.size() * (f + 1) / frames;
+    std::string part(ZSTD_compressBound(e - b), '\0');
+    ZSTD_CCtx* cx = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cx, ZSTD_c_contentSizeFlag, sizes ? 1 : 0);
+    ZSTD_CCtx_setParameter(cx, ZSTD_c_compressionLevel, 1);
+    part.resize(ZSTD_compress2(cx, part.data(), part.size(), fm.bwt.data() + b, e - b));
+    ZSTD_freeCCtx(cx);
+    z += part;
+  }
   std::string out(24, '\0');
   set<std::uint64_t>(out, 0, fm.rows);
   set<std::uint64_t>(out, 8, fm.sentinel);
