@@ -1,13 +1,15 @@
 // fm_store.cpp — the FM-index of S'' in the index file. The file holds only its primary data:
-// the BWT and the text-order suffix-array samples. On load, sdsl builds every derived
-// structure (alphabet, wavelet tree, rank and select supports, ISA samples) from them, so no
-// byte of the file reaches sdsl's own deserializers, which trust their input.
+// the BWT and the text-order suffix-array samples. Every derived structure is made from them
+// on first use: sdsl builds the alphabet and the wavelet tree (with its rank and select
+// supports) from the BWT, build_one makes the SA and ISA samples from the checked samples, and
+// the index is loaded from what sdsl's serializers write of these objects. No byte of the file
+// reaches sdsl's deserializers, which trust their input.
 //
 // Section layout (file_io.hpp encodings):
 //   u64 rows N (|S''| + 1) | u64 row of the sentinel | u64 zstd size | zstd frames of the other
 //   N - 1 BWT symbols, a byte each (the FM symbol; for the integer alphabet, the byte it stands
 //   for), one per 64 MiB, each with its content size, so that they compress and decompress in
-//   parallel (one frame, as older files hold, reads the same) | the marked rows (an
+//   parallel (a single frame reads the same) | the marked rows (an
 //   Elias–Fano set below N) | samples (ints: SA[row] / s at each marked row, in row order)
 //
 // What is checked before sdsl sees anything: N against the header, the sentinel row, the
