@@ -50,47 +50,15 @@ constexpr int zstd_level = 9;
 template <class Csa>
 constexpr bool int_alphabet_v = std::is_same_v<Csa, fm_int>;
 
+/// The suffix-array sampling step of an FM-index kind (fm_section::kind).
+constexpr std::uint64_t sample_step(std::uint32_t kind) {
+  return kind == 2   ? std::uint64_t{fm_byte_small::sa_sample_dens}
+         : kind == 1 ? std::uint64_t{fm_int::sa_sample_dens}
+                     : std::uint64_t{fm_byte::sa_sample_dens};
+}
+
 /// The BWT's bytes per zstd frame.
 constexpr std::size_t zstd_frame = std::size_t{1} << 26;
-
-template <class Csa>
-void write_one(const Csa& csa, std::string& out) {
-  const std::uint64_t rows = csa.size();
-  // the BWT read out of the wavelet tree by blocks of rows in parallel; the sentinel's row
-  // (symbol 0) found on the way and left out
-  std::string bwt(rows, '\0');
-  std::atomic<std::uint64_t> sentinel{rows};
-  const auto& wt = csa.wavelet_tree;
-  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, rows, std::uint64_t{1} << 16), [&](const auto& r) {
-    for (std::uint64_t i = r.begin(); i < r.end(); ++i) {
-      const std::uint64_t c = wt[i];
-      if (c == 0) sentinel.store(i, std::memory_order_relaxed);
-      else bwt[i] = static_cast<char>(int_alphabet_v<Csa> ? c - 1 : c);
-    }
-  });
-  if (sentinel.load() < rows) bwt.erase(sentinel.load(), 1);
-  // one frame per zstd_frame bytes, compressed in parallel
-  const std::size_t frames = (bwt.size() + zstd_frame - 1) / zstd_frame;
-  std::vector<std::string> z(frames);
-  tbb::parallel_for(std::size_t{0}, frames, [&](std::size_t f) {
-    const std::size_t b = f * zstd_frame, len = std::min(zstd_frame, bwt.size() - b);
-    z[f].resize(ZSTD_compressBound(len));
-    const std::size_t zn = ZSTD_compress(z[f].data(), z[f].size(), bwt.data() + b, len, zstd_level);
-    if (ZSTD_isError(zn)) throw error(errc::io_error, std::string("index: zstd: ") + ZSTD_getErrorName(zn));
-    z[f].resize(zn);
-  });
-  std::uint64_t zn = 0;
-  for (const auto& f : z) zn += f.size();
-  put<std::uint64_t>(out, rows);
-  put<std::uint64_t>(out, sentinel.load());
-  put<std::uint64_t>(out, zn);
-  for (const auto& f : z) out += f;
-  const auto& marked = csa.sa_sample.marked;
-  const typename std::decay_t<decltype(marked)>::select_1_type select(&marked);
-  const std::uint64_t k = static_cast<const sdsl::int_vector<>&>(csa.sa_sample).size();
-  file::put_ef(out, rows, k, [&](std::uint64_t i) { return select(i + 1); });
-  file::put_ints(out, static_cast<const sdsl::int_vector<>&>(csa.sa_sample));
-}
 
 /// A stream buffer that appends to a vector (reserved by its owner).
 class vector_sink : public std::streambuf {
@@ -281,22 +249,81 @@ void build_one(const detail::index_impl::fm_section& sec, fm_variant& fm) {
 
 }  // namespace
 
-void write_fm(const fm_variant& fm, std::string& out) {
-  std::visit(
-      [&](const auto& f) {
-        if constexpr (!std::is_same_v<std::decay_t<decltype(f)>, std::monostate>) write_one(f, out);
-      },
-      fm);
+void write_fm(const detail::index_impl::fm_section& sec, std::string& out) {
+  // one frame per zstd_frame bytes, compressed in parallel
+  const std::string& bwt = sec.bwt;
+  const std::size_t frames = (bwt.size() + zstd_frame - 1) / zstd_frame;
+  std::vector<std::string> z(frames);
+  tbb::parallel_for(std::size_t{0}, frames, [&](std::size_t f) {
+    const std::size_t b = f * zstd_frame, len = std::min(zstd_frame, bwt.size() - b);
+    z[f].resize(ZSTD_compressBound(len));
+    const std::size_t zn = ZSTD_compress(z[f].data(), z[f].size(), bwt.data() + b, len, zstd_level);
+    if (ZSTD_isError(zn)) throw error(errc::io_error, std::string("index: zstd: ") + ZSTD_getErrorName(zn));
+    z[f].resize(zn);
+  });
+  std::uint64_t zn = 0;
+  for (const auto& f : z) zn += f.size();
+  put<std::uint64_t>(out, sec.rows);
+  put<std::uint64_t>(out, sec.sentinel);
+  put<std::uint64_t>(out, zn);
+  for (const auto& f : z) out += f;
+  file::put_ef(out, sec.rows, sec.marked.size(), [&](std::uint64_t i) { return sec.marked[i]; });
+  file::put_ints(out, sec.samples);
+}
+
+detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_t kind) {
+  detail::index_impl::fm_section sec;
+  sec.kind = kind;
+  const std::uint64_t n = s2.size(), rows = n + 1, s = sample_step(kind);
+  sec.rows = rows;
+  // Row 0 is the sentinel's suffix (text position n); row r > 0 is the suffix array's r - 1.
+  const auto fill = [&](const auto* sa) {
+    const auto pos = [&](std::uint64_t row) { return row == 0 ? n : static_cast<std::uint64_t>(sa[row - 1]); };
+    constexpr std::uint64_t block = std::uint64_t{1} << 20;
+    const std::uint64_t blocks = (rows + block - 1) / block;
+    std::vector<std::uint64_t> sampled(blocks + 1, 0);  // per block: its marked rows, then where they go
+    std::atomic<std::uint64_t> sentinel{rows};
+    tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
+      for (std::uint64_t r = b * block, e = std::min(rows, r + block); r < e; ++r) {
+        const std::uint64_t p = pos(r);
+        if (p == 0) sentinel.store(r, std::memory_order_relaxed);
+        sampled[b + 1] += p % s == 0;
+      }
+    });
+    for (std::uint64_t b = 0; b < blocks; ++b) sampled[b + 1] += sampled[b];
+    sec.sentinel = sentinel.load();
+    sec.bwt.resize(n);
+    sec.marked.resize(sampled[blocks]);
+    sec.samples = sdsl::int_vector<>(sampled[blocks], 0, static_cast<std::uint8_t>(sdsl::bits::hi(rows / s) + 1));
+    tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
+      std::uint64_t at = sampled[b];
+      for (std::uint64_t r = b * block, e = std::min(rows, r + block); r < e; ++r) {
+        const std::uint64_t p = pos(r);
+        if (p != 0) sec.bwt[r - (r > sec.sentinel ? 1 : 0)] = s2[p - 1];
+        if (p % s == 0) {
+          sec.marked[at] = r;
+          sec.samples[at++] = p / s;
+        }
+      }
+    });
+  };
+  if (n < (std::uint64_t{1} << 31) - 1) {
+    std::vector<std::int32_t> sa(n);
+    suffix_sort<std::int32_t>(s2, sa.data());
+    fill(sa.data());
+  } else {
+    std::vector<std::int64_t> sa(n);
+    suffix_sort<std::int64_t>(s2, sa.data());
+    fill(sa.data());
+  }
+  return sec;
 }
 
 detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows,
                                        std::uint32_t sigma) {
   if (rows < 2) bad("FM-index of an empty S''");
   if (kind > 2) bad("FM-index kind unknown");
-  const std::uint64_t s = kind == 2   ? std::uint64_t{fm_byte_small::sa_sample_dens}
-                          : kind == 1 ? std::uint64_t{fm_int::sa_sample_dens}
-                                      : std::uint64_t{fm_byte::sa_sample_dens};
-  return check_section(body, kind, rows, sigma, s);
+  return check_section(body, kind, rows, sigma, sample_step(kind));
 }
 
 void build_fm(const detail::index_impl::fm_section& section, fm_variant& fm) {

@@ -119,7 +119,7 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const detail::index_
   s.emplace_back(sec_src_len, ints_bytes(ix.src_len));
   s.emplace_back(sec_seg_s2, ef_bytes(ix.seg_s2));
   std::string fm;
-  write_fm(ix.fm_index(), fm);
+  if (ix.fm_file) write_fm(*ix.fm_file, fm);
   s.emplace_back(sec_fm, std::move(fm));
   return s;
 }
@@ -135,8 +135,7 @@ std::string serialize_index(const detail::index_impl& ix) {
   put<std::uint64_t>(out, ix.n);
   put<std::uint64_t>(out, ix.z);
   put<std::uint32_t>(out, ix.max_len);
-  const fm_variant& f = ix.fm_index();
-  put<std::uint32_t>(out, std::holds_alternative<fm_int>(f) ? 1u : std::holds_alternative<fm_byte_small>(f) ? 2u : 0u);
+  put<std::uint32_t>(out, ix.fm_file ? ix.fm_file->kind : 0u);
   put<std::uint32_t>(out, crc(out));
   std::string table;
   std::uint64_t offset = header_size + secs.size() * entry_size + 4;

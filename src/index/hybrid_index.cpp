@@ -410,17 +410,13 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
       for (const auto& [b, l] : segs)
         for (std::uint64_t i = 0; i < l; ++i) s2.push_back(static_cast<char>(ix->char_map[static_cast<unsigned char>(text[b + i])]));
       if (text_done) text_done();
-      // built in place: sdsl's csa_wt move assignment leaves the text-order ISA support
-      // pointing into the moved-from object (its swap and load re-bind it correctly)
-      if (opt.profile == fm_profile::small) sdsl::construct_im(ix->fm.emplace<fm_byte_small>(), s2.c_str(), 1);
-      else sdsl::construct_im(ix->fm.emplace<fm_byte>(), s2.c_str(), 1);
-    } else {
-      sdsl::int_vector<> s2(ix->s2_len, 0, 9);
-      std::uint64_t at = 0;
-      for (const auto& [b, l] : segs)
-        for (std::uint64_t i = 0; i < l; ++i) s2[at++] = static_cast<std::uint64_t>(static_cast<unsigned char>(text[b + i])) + 1;
+      ix->fm_file = make_fm_section(s2, opt.profile == fm_profile::small ? 2 : 0);
+    } else {  // every byte value: the integer alphabet, whose section holds the bytes themselves
+      std::string s2;
+      s2.reserve(ix->s2_len);
+      for (const auto& [b, l] : segs) s2.append(text.substr(b, l));
       if (text_done) text_done();
-      sdsl::construct_im(ix->fm.emplace<fm_int>(), s2, 0);
+      ix->fm_file = make_fm_section(s2, 1);
     }
   }
   if (opt.progress) opt.progress("fm-index", ix->s2_len, ix->s2_len);

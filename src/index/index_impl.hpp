@@ -163,14 +163,13 @@ struct detail::index_impl {
   std::array<std::uint8_t, 256> char_map{};  // byte -> FM symbol (0 = absent)
   std::array<std::uint8_t, 256> char_unmap{};  // FM symbol (byte alphabet) -> byte
   std::uint32_t sigma = 0;
-  /// Built, or a loaded file's FM-index before its first use: fm_index() builds it from
-  /// fm_file on the first call.
+  /// The FM-index, built by fm_index() from fm_file on the first call.
   mutable fm_variant fm;
 
-  /// An FM-index as its file section holds it, checked: the BWT (raw bytes, the sentinel's row
-  /// left out) and the suffix-array samples. Kept after load: the wavelet tree and its supports
-  /// are rebuilt from it only when a query needs them (fm_index()), and S'' is decoded from it
-  /// without them (s2_text()).
+  /// An FM-index as its file section holds it: the BWT (raw bytes, the sentinel's row left out)
+  /// and the suffix-array samples, made by the build or read and checked by the load. The file
+  /// is written from it; the wavelet tree and its supports are built from it only when a query
+  /// needs them (fm_index()), and S'' is decoded from it without them (s2_text()).
   struct fm_section {
     std::uint32_t kind = 0;  ///< 0 fm_byte, 1 fm_int, 2 fm_byte_small
     std::uint64_t rows = 0;  ///< |S''| + 1
@@ -181,7 +180,7 @@ struct detail::index_impl {
   };
   std::optional<fm_section> fm_file;
   mutable std::once_flag fm_once;
-  /// The FM-index over S'': built on the first call for a loaded index.
+  /// The FM-index over S'': built on the first call.
   [[nodiscard]] const fm_variant& fm_index() const;
 
   // -- S'' as bytes, decoded from the FM-index on the first approximate search (s2_text) --
@@ -314,11 +313,20 @@ inline constexpr std::uint64_t count_dp_steps_per_phrase = 256;
 std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view pattern, bool in_records, bool parallel,
                                 detail::count_path path = detail::count_path::automatic);
 
+// -- suffix sorting (lz77.cpp) --
+/// The suffix array of `text` into sa[0, text.size()) (libdivsufsort; Int is std::int32_t for
+/// texts below 2^31 bytes, else std::int64_t). Throws trawl::error when it fails.
+template <class Int>
+void suffix_sort(std::string_view text, Int* sa);
+
 // -- file format (format.cpp) --
 std::string serialize_index(const detail::index_impl& ix);
 void deserialize_index(std::string_view bytes, detail::index_impl& ix);
 /// The FM-index section (fm_store.cpp): its primary data out, everything rebuilt and checked in.
-void write_fm(const fm_variant& fm, std::string& out);
+void write_fm(const detail::index_impl::fm_section& section, std::string& out);
+/// The section of the FM-index over `s2` (its symbols as the section stores them: the FM
+/// symbols 1..sigma, or for kind 1 the bytes themselves), from its suffix array.
+detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_t kind);
 /// Checks an FM-index section (kind: as fm_section::kind) and returns it unbuilt.
 detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma);
 /// Builds the FM-index of a checked section into `fm`.

@@ -31,7 +31,6 @@
 #include "trawl/detail/testing.hpp"
 
 namespace trawl::index {
-namespace {
 
 template <class Int>
 void suffix_sort(std::string_view text, Int* sa) {
@@ -44,6 +43,10 @@ void suffix_sort(std::string_view text, Int* sa) {
   }
   if (rc != 0) throw error(errc::invalid_argument, "suffix sorting failed (out of memory?)");
 }
+template void suffix_sort<std::int32_t>(std::string_view, std::int32_t*);
+template void suffix_sort<std::int64_t>(std::string_view, std::int64_t*);
+
+namespace {
 
 /// The exact parse of `text`; with `keep_sa`, its suffix array is left there (text.size()
 /// entries).
