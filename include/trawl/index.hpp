@@ -17,9 +17,10 @@
 // window's hits that are primary for the whole pattern are verified against the text
 // (extract) and deduplicated, so the answer stays exact for every length.
 //
-// Complexity: build O(n) time after the suffix array (libdivsufsort, O(n log n) worst case),
-// peak memory ≈ 13 n bytes (n < 2^31, 32-bit suffix array) or ≈ 25 n bytes (64-bit) plus the
-// FM-index construction over S''. locate: O(m·log σ + hits_S''·s_SA + occ·(t_rmq + log z)).
+// Complexity: build O(n) time after suffix sorting (libdivsufsort, O(n log n) worst case);
+// peak memory: the text, plus the exact parse of its first build_options::lz_reference bytes
+// (12-16 bytes per byte), then the FM-index's section, made from the suffix array of S''
+// (about 6.5 bytes per S'' byte). locate: O(m·log σ + hits_S''·s_SA + occ·(t_rmq + log z)).
 #pragma once
 
 #include <cstdint>
