@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <memory>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -49,13 +48,6 @@ constexpr int zstd_level = 9;
 
 template <class Csa>
 constexpr bool int_alphabet_v = std::is_same_v<Csa, fm_int>;
-
-/// The suffix-array sampling step of an FM-index kind (fm_section::kind).
-constexpr std::uint64_t sample_step(std::uint32_t kind) {
-  return kind == 2   ? std::uint64_t{fm_byte_small::sa_sample_dens}
-         : kind == 1 ? std::uint64_t{fm_int::sa_sample_dens}
-                     : std::uint64_t{fm_byte::sa_sample_dens};
-}
 
 /// The BWT's bytes per zstd frame.
 constexpr std::size_t zstd_frame = std::size_t{1} << 26;
@@ -274,7 +266,7 @@ void write_fm(const detail::index_impl::fm_section& sec, std::string& out) {
 detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_t kind) {
   detail::index_impl::fm_section sec;
   sec.kind = kind;
-  const std::uint64_t n = s2.size(), rows = n + 1, s = sample_step(kind);
+  const std::uint64_t n = s2.size(), rows = n + 1, s = fm_sample_step(kind);
   sec.rows = rows;
   // Row 0 is the sentinel's suffix (text position n); row r > 0 is the suffix array's r - 1.
   const auto fill = [&](const auto* sa) {
@@ -323,7 +315,7 @@ detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind
                                        std::uint32_t sigma) {
   if (rows < 2) bad("FM-index of an empty S''");
   if (kind > 2) bad("FM-index kind unknown");
-  return check_section(body, kind, rows, sigma, sample_step(kind));
+  return check_section(body, kind, rows, sigma, fm_sample_step(kind));
 }
 
 void build_fm(const detail::index_impl::fm_section& section, fm_variant& fm) {

@@ -302,8 +302,7 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
 const std::string& detail::index_impl::s2_text() const {
   std::call_once(s2_once, [this] {
     if (fm_file && fm_file->rows <= std::uint64_t{0xffffffff}) {
-      const std::uint64_t s = fm_file->kind == 2 ? std::uint64_t{fm_byte_small::sa_sample_dens} : std::uint64_t{fm_byte::sa_sample_dens};
-      s2_bytes = decode_section(*fm_file, s, char_unmap);
+      s2_bytes = decode_section(*fm_file, fm_sample_step(fm_file->kind), char_unmap);
     } else {
       std::string s(s2_len, '\0');
       constexpr std::uint64_t piece = std::uint64_t{1} << 20;

@@ -57,6 +57,14 @@ using fm_int = sdsl::csa_wt<sdsl::wt_huff_int<>, fm_sa_sample, fm_isa_sample, sd
                             sdsl::isa_sampling<>, sdsl::int_alphabet<>>;
 using fm_variant = std::variant<std::monostate, fm_byte, fm_int, fm_byte_small>;
 
+/// The suffix-array sampling step of an FM-index kind (index_impl::fm_section::kind: 0
+/// fm_byte, 1 fm_int, 2 fm_byte_small).
+constexpr std::uint64_t fm_sample_step(std::uint32_t kind) {
+  return kind == 2   ? std::uint64_t{fm_byte_small::sa_sample_dens}
+         : kind == 1 ? std::uint64_t{fm_int::sa_sample_dens}
+                     : std::uint64_t{fm_byte::sa_sample_dens};
+}
+
 /// SA[row] of an FM-index with text-order samples, in at most s - 1 LF steps. A walk that
 /// finds no sample in s steps, or a value past the end, means the index is corrupt.
 template <class Csa>
