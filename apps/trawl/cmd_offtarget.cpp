@@ -192,8 +192,9 @@ int run_offtarget(offtarget_args& a) {
   const std::size_t n = searcher.guides().size();
   device_choice device = parse_device(a.device);
   device.verbose = a.verbose;
-  device.gpu.keep_end = searcher.site_test();  // the GPU's candidate ends, classified chunk by chunk
-  const auto filtered_gpu = [&](const matcher& inner) { return searcher.with_reach(inner); };
+  const auto on_gpu = [&](const search_options& planned, const gpu::gpu_options& gpus) {
+    return searcher.gpu_matcher(planned, gpus);
+  };
 
   writer out;
   if (a.format == "tsv")
@@ -222,7 +223,7 @@ int run_offtarget(offtarget_args& a) {
       auto input = io::source::open(path, oo);
       const auto sink = searcher.sink(printer);
       search_on_device(searcher.cpu_matcher(), searcher.patterns(), input, searcher.candidate_options(),
-                       stream_options{}, device, *sink, filtered_gpu);
+                       stream_options{}, device, *sink, on_gpu);
     } catch (const error& e) {
       out.flush();
       std::fprintf(stderr, "trawl: %s\n", e.what());

@@ -20,7 +20,7 @@ device_choice parse_device(const std::string& device) {
 
 stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
                                search_options options, const stream_options& stream, const device_choice& device,
-                               search_sink& sink, const matcher_wrap& wrap) {
+                               search_sink& sink, const gpu_maker& make_gpu) {
   options.device = device.kind;
   const std::uint64_t bytes = input.expected_size();
   const search_plan plan = plan_search(options, patterns.size(), input, stream, device.gpu.devices.size());
@@ -31,9 +31,8 @@ stream_result search_on_device(const matcher& cpu, const std::vector<std::string
                  options.both_strands ? " x 2 strands" : "", bytes ? std::to_string(bytes).c_str() : "an unknown number of",
                  device.kind == device_kind::automatic ? "auto: the cost model's choice" : "as asked");
   if (!on_gpu) return mpi::search(cpu, input, plan.options, plan.stream, sink, device.verbose);
-  const auto gpu = gpu::make_matcher(patterns, plan.options, device.gpu);
-  const auto wrapped = wrap ? wrap(*gpu) : nullptr;
-  return mpi::search(wrapped ? *wrapped : *gpu, input, plan.options, plan.stream, sink, device.verbose);
+  const auto gpu = make_gpu ? make_gpu(plan.options, device.gpu) : gpu::make_matcher(patterns, plan.options, device.gpu);
+  return mpi::search(*gpu, input, plan.options, plan.stream, sink, device.verbose);
 }
 
 }  // namespace trawl::cli

@@ -24,14 +24,14 @@ struct device_choice {
 /// Parses a --device value (gpu::parse_device; its errors name the option).
 device_choice parse_device(const std::string& device);
 
-/// A matcher around another (the GPU's), for callers that filter a matcher's hits.
-using matcher_wrap = std::function<std::unique_ptr<matcher>(const matcher&)>;
+/// The GPU's matcher of a search planned with the given options (plan_search's), on the given GPUs.
+using gpu_maker = std::function<std::unique_ptr<matcher>(const search_options&, const gpu::gpu_options&)>;
 
 /// Searches `input` with `cpu` on the CPU, or on the GPUs of `device` when choose_device
-/// picks the GPU for this input (its matcher built from `patterns` and `options`, then
-/// wrapped by `wrap` if given). Returns the stream result.
+/// picks the GPU for this input (its matcher made by `make_gpu` if given, else from `patterns`
+/// and the planned options). Returns the stream result.
 stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
                                search_options options, const stream_options& stream, const device_choice& device,
-                               search_sink& sink, const matcher_wrap& wrap = {});
+                               search_sink& sink, const gpu_maker& make_gpu = {});
 
 }  // namespace trawl::cli

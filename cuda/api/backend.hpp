@@ -115,6 +115,29 @@ void stream_exact(const exact_plan& plan, std::string_view seq, const stream_con
 void stream_approx(const approx_plan& plan, std::string_view seq, const stream_config& config,
                    const chunk_sink& sink);
 
+/// Off-target sites without bulges (the PAM scan of src/offtarget/pam_scan.hpp, whose
+/// pam_tables these fields copy): at each position where a PAM fits on either strand, the
+/// guides one of whose protospacer blocks matches the genome exactly, tested in full. A
+/// candidate is a site: pos = its last byte, task = 2 * pattern + strand (pattern = guide *
+/// pams.size() + PAM; strand 1 reverse), score = its mismatches (protospacer and PAM). A guide
+/// exact in two blocks is reported twice. Guides of at most max_longest bases.
+struct site_plan {
+  static constexpr std::uint32_t max_longest = 64;
+  bool three_prime = true;
+  std::uint32_t pam_limit = 0;
+  std::vector<std::vector<std::uint8_t>> pams;  ///< per PAM: IUPAC bits (A 1, C 2, G 4, T 8), 5' -> 3'
+  std::vector<std::uint32_t> lengths;           ///< per guide
+  std::vector<std::int32_t> limits;             ///< per guide: mismatches allowed
+  std::uint32_t stride = 0;                     ///< words per guide
+  std::vector<std::uint64_t> words;             ///< per guide: 4-bit codes from the PAM outward, 16 per word
+  std::uint32_t shortest = 0, longest = 0, longest_pam = 0;
+  std::uint32_t blocks = 0, block_len = 0;
+  std::vector<std::uint32_t> first, ids, always;  ///< the block tables and the guides tested everywhere
+};
+
+/// The sites of `plan` over `seq` in chunks overlapping by longest + longest_pam bytes.
+void stream_sites(const site_plan& plan, std::string_view seq, const stream_config& config, const chunk_sink& sink);
+
 /// Best approximate substring: the per-end scores of X against Y (Sellers), reduced on the
 /// device to the minimum and the ends achieving it (ascending).
 struct best_ends {

@@ -230,4 +230,44 @@ void approx_device_plan::launch(const text_window& w, const candidate_sink& sink
   if (warp) launch_myers_warp(warp->view, common, w, sink, nullptr, slice_length, stream);
 }
 
+site_device_plan::site_device_plan(const site_plan& plan) {
+  std::vector<std::uint8_t> bits;
+  std::vector<std::uint32_t> offset{0};
+  for (const auto& p : plan.pams) {
+    bits.insert(bits.end(), p.begin(), p.end());
+    offset.push_back(static_cast<std::uint32_t>(bits.size()));
+  }
+  // no empty lists: the kernel never reads an empty one's entry, but its pointer is set
+  const auto nonempty = [](std::vector<std::uint32_t> v) {
+    if (v.empty()) v.push_back(0);
+    return v;
+  };
+  pam_bits = upload(bits);
+  pam_offset = upload(offset);
+  lengths = upload(plan.lengths);
+  limits = upload(plan.limits);
+  words = upload(plan.words);
+  first = upload(nonempty(plan.first));
+  ids = upload(nonempty(plan.ids));
+  always = upload(nonempty(plan.always));
+  view.pam_bits = pam_bits.get();
+  view.pam_offset = pam_offset.get();
+  view.npams = static_cast<std::uint32_t>(plan.pams.size());
+  view.pam_limit = plan.pam_limit;
+  view.three_prime = plan.three_prime;
+  view.lengths = lengths.get();
+  view.limits = limits.get();
+  view.words = words.get();
+  view.stride = plan.stride;
+  view.shortest = plan.shortest;
+  view.longest = plan.longest;
+  view.longest_pam = plan.longest_pam;
+  view.blocks = plan.blocks;
+  view.block_len = plan.block_len;
+  view.first = first.get();
+  view.ids = ids.get();
+  view.always = always.get();
+  view.nalways = static_cast<std::uint32_t>(plan.always.size());
+}
+
 }  // namespace trawl::cuda

@@ -71,6 +71,20 @@ struct approx_device_plan {
   void remap(std::vector<candidate>&) const {}  // candidates carry global task ids already
 };
 
+struct site_device_plan {
+  device_array<std::uint8_t> pam_bits;
+  device_array<std::uint32_t> pam_offset, lengths, first, ids, always;
+  device_array<std::int32_t> limits;
+  device_array<std::uint64_t> words;
+  site_device_tasks view;
+
+  explicit site_device_plan(const site_plan& plan);
+  void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
+    launch_sites(view, w, sink, stream);
+  }
+  void remap(std::vector<candidate>&) const {}
+};
+
 /// Builds the multi-word group of `tasks` (global task ids) of `plan`.
 std::unique_ptr<approx_device_plan::multi_group> make_multi_group(const approx_plan& plan,
                                                                   const std::vector<std::uint32_t>& tasks);

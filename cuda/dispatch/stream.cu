@@ -275,4 +275,14 @@ void stream_approx(const approx_plan& plan, std::string_view seq, const stream_c
   run_stream(dplan, seq, dplan.max_length + plan.k - 1, 0, config, sink, t0);
 }
 
+void stream_sites(const site_plan& plan, std::string_view seq, const stream_config& config, const chunk_sink& sink) {
+  const auto t0 = clk::now();
+  select_device(config.device);
+  if (plan.lengths.empty() || plan.pams.empty() || seq.empty()) return;
+  if (plan.longest > site_plan::max_longest)
+    throw trawl::error(errc::unsupported, "the GPU's site scan takes guides of at most 64 bases");
+  site_device_plan dplan(plan);
+  run_stream(dplan, seq, std::size_t{plan.longest} + plan.longest_pam, 0, config, sink, t0);
+}
+
 }  // namespace trawl::cuda

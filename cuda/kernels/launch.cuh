@@ -109,6 +109,26 @@ void launch_myers_warp(const multi_device_tasks& tasks, const approx_common& com
 void launch_hamming(const multi_device_tasks& tasks, const approx_common& common, const text_window& w,
                     const candidate_sink& sink, cudaStream_t stream);
 
+// ---- off-target sites (site_plan) ----
+struct site_device_tasks {
+  const std::uint8_t* pam_bits = nullptr;     ///< every PAM's codes, concatenated
+  const std::uint32_t* pam_offset = nullptr;  ///< PAM p: pam_bits[pam_offset[p] .. pam_offset[p + 1])
+  std::uint32_t npams = 0;
+  std::uint32_t pam_limit = 0;
+  bool three_prime = true;
+  const std::uint32_t* lengths = nullptr;
+  const std::int32_t* limits = nullptr;
+  const std::uint64_t* words = nullptr;
+  std::uint32_t stride = 0;
+  std::uint32_t shortest = 0, longest = 0, longest_pam = 0;
+  std::uint32_t blocks = 0, block_len = 0;
+  const std::uint32_t* first = nullptr;
+  const std::uint32_t* ids = nullptr;
+  const std::uint32_t* always = nullptr;
+  std::uint32_t nalways = 0;
+};
+void launch_sites(const site_device_tasks& tasks, const text_window& w, const candidate_sink& sink, cudaStream_t stream);
+
 // ---- best approximate substring ----
 /// Man, Nakano, Ito: per-end Sellers scores of x (m <= 1024) over y, one block of m threads
 /// per piece of y, three rolling anti-diagonals in shared memory.

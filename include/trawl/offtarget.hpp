@@ -12,7 +12,10 @@
 // How: candidates come from the library's search (pattern = protospacer + PAM with IUPAC codes,
 // every end, k = mismatches + bulges + PAM mismatches, both strands; Hamming without bulges),
 // and each candidate's PAM positions are classified exactly by a small DP. Candidates without a
-// site are dropped on the workers; the insides of long runs of N are not scanned.
+// site are dropped on the workers; the insides of long runs of N are not scanned. Without
+// bulges the CPU finds the candidates from the PAM positions instead: at each, only the guides
+// one of whose M + 1 protospacer blocks matches exactly are tested (M: the largest mismatch
+// limit), and only ends with a site come out.
 #pragma once
 
 #include <cstdint>
@@ -127,6 +130,11 @@ class searcher {
   /// `inner` (a GPU's candidate matcher, its ends tested by site_test()) searching with the
   /// bytes around each candidate that the site test reads.
   [[nodiscard]] std::unique_ptr<matcher> with_reach(const matcher& inner) const;
+  /// The GPU's candidate matcher for a search planned from candidate_options() (plan_search),
+  /// on the GPUs of `gpu`, searching with the bytes around each candidate that the sites read:
+  /// without bulges the GPU's own scan of the PAM positions (guides of at most 64 bases);
+  /// otherwise the library's GPU search, its ends classified by site_test() as each chunk comes.
+  [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, gpu::gpu_options gpu) const;
   /// A sink for the candidate search of one input, handing its sites to `out`.
   [[nodiscard]] std::unique_ptr<search_sink> sink(site_sink& out) const;
   /// The sites of an index's records from its candidates (hybrid_index::search_records of
@@ -135,7 +143,9 @@ class searcher {
                 site_sink& out) const;
 
  private:
-  std::unique_ptr<detail::engine> make_filter(const detail::engine& inner, bool classify) const;
+  /// `inner` behind the site filter (owned with it when `owner` holds it).
+  std::unique_ptr<detail::engine> make_filter(const detail::engine& inner, bool classify,
+                                              std::unique_ptr<matcher> owner = nullptr) const;
   struct impl;
   std::unique_ptr<impl> impl_;
 };

@@ -1,6 +1,8 @@
 // iupac.hpp — the IUPAC nucleotide codes, one table for every engine. Not installed.
 #pragma once
 
+#include <array>
+
 namespace trawl::detail {
 
 /// The DNA bases an IUPAC code stands for, as bits A = 1, C = 2, G = 4, T = 8 (U reads as T),
@@ -36,5 +38,17 @@ constexpr unsigned base_bit(unsigned char c) {
     default: return 0;
   }
 }
+
+/// base_bit of a genome byte read on the forward strand ([0]) and on the reverse one ([1]: the
+/// complement, A <-> T and C <-> G).
+inline constexpr auto strand_base_bits = [] {
+  std::array<std::array<unsigned char, 256>, 2> t{};
+  for (unsigned c = 0; c < 256; ++c) {
+    const unsigned b = base_bit(static_cast<unsigned char>(c));
+    t[0][c] = static_cast<unsigned char>(b);
+    t[1][c] = static_cast<unsigned char>(((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3));
+  }
+  return t;
+}();
 
 }  // namespace trawl::detail

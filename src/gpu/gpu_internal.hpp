@@ -8,7 +8,11 @@
 #include <string_view>
 #include <vector>
 
+#include <memory>
+
 #include "../../cuda/api/backend.hpp"
+#include "trawl/detail/engine.hpp"
+#include "trawl/gpu.hpp"
 #include "trawl/hit.hpp"
 #include "trawl/search.hpp"
 
@@ -35,6 +39,11 @@ std::vector<std::uint8_t> match_table(const search_options& options);
 /// True when some pattern byte is an IUPAC code other than A, C, G, T (so plain byte
 /// comparison would be wrong).
 bool needs_iupac(const std::vector<task>& tasks, const search_options& options);
+
+/// The GPU's PAM scan (cuda::site_plan, offtarget without bulges) as an engine: the hits of the
+/// CPU's PAM scan (src/offtarget/pam_scan.hpp) of the same tables; with gpu.devices, a pool of
+/// one per listed device. Throws unsupported without the CUDA backend or past 64-base guides.
+std::unique_ptr<trawl::detail::engine> make_site_engine(const trawl::cuda::site_plan& plan, const gpu_options& gpu);
 
 trawl::cuda::exact_plan make_exact_plan(const std::vector<task>& tasks, const search_options& options);
 trawl::cuda::approx_plan make_approx_plan(const std::vector<task>& tasks, const std::vector<std::uint8_t>& eq,

@@ -43,6 +43,9 @@ std::vector<hit> search(std::string_view, const std::vector<std::string>&, const
 best_result best_substring(std::string_view, std::string_view, const best_options&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
+std::unique_ptr<trawl::detail::engine> detail::make_site_engine(const trawl::cuda::site_plan&, const gpu_options&) {
+  throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
+}
 
 #else
 
@@ -271,6 +274,57 @@ class gpu_matcher final : public trawl::detail::engine {
   trawl::cuda::exact_plan exact_plan_;
 };
 
+/// The GPU's PAM scan (site_plan): a slice's window streamed through the device, its sites
+/// turned into the hits the CPU's PAM scan reports (src/offtarget/pam_scan.hpp).
+class site_matcher final : public trawl::detail::engine {
+ public:
+  site_matcher(trawl::cuda::site_plan plan, const gpu_options& gpu) : plan_(std::move(plan)), gpu_(gpu) {
+    if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
+    if (plan_.longest > trawl::cuda::site_plan::max_longest)
+      throw trawl::error(errc::unsupported, "the GPU's site scan takes guides of at most 64 bases");
+  }
+  [[nodiscard]] std::size_t lookbehind() const override { return std::size_t{plan_.longest} + plan_.longest_pam; }
+  [[nodiscard]] std::size_t lookahead() const override { return 0; }
+  [[nodiscard]] hit_key key() const override { return hit_key::last; }
+
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
+            std::vector<trawl::detail::open_mark>&) const override {
+    if (own_begin >= own_end) return;
+    const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
+    const std::size_t to = std::min(seq.size(), own_end);
+    trawl::cuda::stream_config cfg;
+    cfg.device = gpu_.device;
+    cfg.chunk_size = gpu_.chunk_size;
+    cfg.fd = gpu_.source_fd;
+    cfg.fd_offset = gpu_.source_offset + from;
+    std::vector<trawl::cuda::candidate> found;
+    trawl::cuda::stream_sites(plan_, seq.substr(from, to - from), cfg,
+                              [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {
+                                for (const auto& c : cs)
+                                  if (c.pos + from >= own_begin && c.pos + from < own_end)
+                                    found.push_back({c.pos + from, c.task, c.score});
+                                return true;
+                              });
+    // by (end, pattern, strand): task = 2 * pattern + strand; a guide exact in two blocks twice
+    parallel_sort(found.begin(), found.end(), [](const trawl::cuda::candidate& x, const trawl::cuda::candidate& y) {
+      return x.pos != y.pos ? x.pos < y.pos : x.task < y.task;
+    });
+    found.erase(std::unique(found.begin(), found.end(),
+                            [](const auto& x, const auto& y) { return x.pos == y.pos && x.task == y.task; }),
+                found.end());
+    const auto npams = static_cast<std::uint32_t>(plan_.pams.size());
+    for (const auto& c : found) {
+      const std::uint32_t pattern = c.task / 2;
+      const std::uint64_t m = plan_.lengths[pattern / npams] + plan_.pams[pattern % npams].size();
+      out.push_back(hit{c.pos + 1 - m, c.pos + 1, pattern, c.score, c.task % 2 == 1 ? strand::reverse : strand::forward});
+    }
+  }
+
+ private:
+  trawl::cuda::site_plan plan_;
+  gpu_options gpu_;
+};
+
 }  // namespace
 
 bool available() noexcept {
@@ -299,12 +353,14 @@ std::string device_name(int device) {
 /// so the driver's parallel slices spread over every listed device.
 class gpu_pool final : public trawl::detail::engine {
  public:
-  gpu_pool(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu) {
+  /// make(gpu options of one device) -> that device's engine
+  template <class Make>
+  gpu_pool(const gpu_options& gpu, Make make) {
     for (const int d : gpu.devices) {
       gpu_options one = gpu;
       one.device = d;
       one.devices.clear();
-      workers_.push_back(std::make_unique<gpu_matcher>(patterns, options, one));
+      workers_.push_back(make(one));
     }
     busy_.assign(workers_.size(), false);
   }
@@ -334,7 +390,7 @@ class gpu_pool final : public trawl::detail::engine {
   }
 
  private:
-  std::vector<std::unique_ptr<gpu_matcher>> workers_;
+  std::vector<std::unique_ptr<trawl::detail::engine>> workers_;
   mutable std::mutex m_;
   mutable std::condition_variable cv_;
   mutable std::vector<bool> busy_;
@@ -345,13 +401,21 @@ std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, 
   if (options.regex) throw trawl::error(errc::invalid_argument, "search_options::regex runs on the CPU");
   std::unique_ptr<trawl::detail::engine> e;
   if (gpu.devices.size() > 1) {
-    e = std::make_unique<gpu_pool>(patterns, options, gpu);
+    e = std::make_unique<gpu_pool>(gpu, [&](const gpu_options& one) { return std::make_unique<gpu_matcher>(patterns, options, one); });
   } else {
     gpu_options one = gpu;
     if (gpu.devices.size() == 1) one.device = gpu.devices[0];
     e = std::make_unique<gpu_matcher>(patterns, options, one);
   }
   return std::make_unique<matcher>(with_boundaries(std::move(e), options));
+}
+
+std::unique_ptr<trawl::detail::engine> detail::make_site_engine(const trawl::cuda::site_plan& plan, const gpu_options& gpu) {
+  if (gpu.devices.size() > 1)
+    return std::make_unique<gpu_pool>(gpu, [&](const gpu_options& one) { return std::make_unique<site_matcher>(plan, one); });
+  gpu_options one = gpu;
+  if (gpu.devices.size() == 1) one.device = gpu.devices[0];
+  return std::make_unique<site_matcher>(plan, one);
 }
 
 std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::string_view seq,

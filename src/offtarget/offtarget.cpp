@@ -21,6 +21,8 @@
 #include <tbb/task_arena.h>
 
 #include "common/iupac.hpp"
+#include "gpu/gpu_internal.hpp"
+#include "offtarget/pam_scan.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
 
@@ -71,17 +73,7 @@ struct site_alignment {
   std::string ops;           ///< columns from the PAM outward: 'M' (match or mismatch), 'D' (DNA bulge), 'R' (RNA bulge)
 };
 
-/// A genome byte as base bits (base_bit), on the forward strand and on the reverse one (the
-/// complement: A <-> T, C <-> G).
-constexpr auto base_bits = [] {
-  std::array<std::array<unsigned char, 256>, 2> t{};
-  for (unsigned c = 0; c < 256; ++c) {
-    const unsigned b = detail::base_bit(static_cast<unsigned char>(c));
-    t[0][c] = static_cast<unsigned char>(b);
-    t[1][c] = static_cast<unsigned char>(((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3));
-  }
-  return t;
-}();
+constexpr const auto& base_bits = detail::strand_base_bits;
 
 /// The best alignment (site_alignment) of a guide's IUPAC codes gb (iupac_bits) against the
 /// genome's bases tb (base_bits), both read outward from the PAM. Without `Trace` the counts
@@ -364,8 +356,8 @@ class site_finder {
 class site_filter_matcher final : public detail::engine {
  public:
   site_filter_matcher(const detail::engine& inner, const site_finder& finder, std::size_t before, std::size_t after,
-                      bool classify)
-      : inner_(inner), finder_(finder), before_(before), after_(after), classify_(classify) {}
+                      bool classify, std::unique_ptr<matcher> owner)
+      : owner_(std::move(owner)), inner_(inner), finder_(finder), before_(before), after_(after), classify_(classify) {}
   [[nodiscard]] std::size_t lookbehind() const override { return std::max(inner_.lookbehind(), before_); }
   [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead() + after_; }
   [[nodiscard]] hit_key key() const override { return inner_.key(); }
@@ -385,6 +377,7 @@ class site_filter_matcher final : public detail::engine {
   }
 
  private:
+  std::unique_ptr<matcher> owner_;  ///< inner_'s matcher, when this filter owns it
   const detail::engine& inner_;
   const site_finder& finder_;
   std::size_t before_, after_;
@@ -645,6 +638,8 @@ struct searcher::impl {
   std::size_t reach = 0;  ///< a site starts at most this many bytes before its candidate's end
   std::unique_ptr<site_finder> finder;
   std::unique_ptr<matcher> candidates;  ///< the library's candidate matcher
+  std::unique_ptr<pam_tables> tables;        ///< without bulges: the PAM scan's
+  std::unique_ptr<detail::engine> pam_scan;  ///< without bulges: the CPU's candidates, from the PAMs
   std::unique_ptr<n_run_matcher> skip_n;
   std::unique_ptr<matcher> cpu;  ///< skip_n, filtered
 };
@@ -696,8 +691,15 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
   std::size_t n_codes = 0;  // the most N codes in one pattern: they match the genome's N
   for (const auto& p : s.patterns)
     n_codes = std::max<std::size_t>(n_codes, static_cast<std::size_t>(std::count(p.begin(), p.end(), 'N')));
-  s.skip_n = std::make_unique<n_run_matcher>(s.candidates->engine(), static_cast<std::size_t>(k) + n_codes);
-  s.cpu = std::make_unique<matcher>(make_filter(*s.skip_n, true));
+  // Without bulges a site is a window at a PAM: the CPU finds exactly the ends with a site
+  // from the PAM positions, far fewer steps than a Hamming search of every window.
+  if (s.so.hamming) {
+    s.tables = std::make_unique<pam_tables>(make_pam_tables(s.guides, s.o));
+    s.pam_scan = make_pam_scan(*s.tables);
+  }
+  s.skip_n = std::make_unique<n_run_matcher>(s.pam_scan ? *s.pam_scan : s.candidates->engine(),
+                                             static_cast<std::size_t>(k) + n_codes);
+  s.cpu = std::make_unique<matcher>(make_filter(*s.skip_n, !s.pam_scan));
 }
 
 searcher::~searcher() = default;
@@ -708,11 +710,13 @@ const std::vector<std::string>& searcher::patterns() const { return impl_->patte
 const search_options& searcher::candidate_options() const { return impl_->so; }
 const matcher& searcher::cpu_matcher() const { return *impl_->cpu; }
 
-std::unique_ptr<detail::engine> searcher::make_filter(const detail::engine& inner, bool classify) const {
+std::unique_ptr<detail::engine> searcher::make_filter(const detail::engine& inner, bool classify,
+                                                      std::unique_ptr<matcher> owner) const {
   // a site reaches m + P + DNA bulges before a candidate's end, and DNA + RNA bulges past it
   const impl& s = *impl_;
   return std::make_unique<site_filter_matcher>(inner, *s.finder, s.longest + static_cast<std::size_t>(s.o.dna_bulges) + 1,
-                                               static_cast<std::size_t>(s.o.dna_bulges + s.o.rna_bulges) + 1, classify);
+                                               static_cast<std::size_t>(s.o.dna_bulges + s.o.rna_bulges) + 1, classify,
+                                               std::move(owner));
 }
 
 std::unique_ptr<matcher> searcher::with_reach(const matcher& inner) const {
@@ -730,15 +734,42 @@ std::unique_ptr<search_sink> searcher::sink(site_sink& out) const {
   return std::make_unique<candidate_sink>(*impl_->finder, impl_->o, impl_->reach, out);
 }
 
+std::unique_ptr<matcher> searcher::gpu_matcher(const search_options& planned, gpu::gpu_options gpu) const {
+  const impl& s = *impl_;
+  if (s.tables && s.tables->longest <= cuda::site_plan::max_longest) {
+    const pam_tables& t = *s.tables;
+    cuda::site_plan plan;
+    plan.three_prime = t.three_prime;
+    plan.pam_limit = static_cast<std::uint32_t>(t.pam_limit);
+    plan.pams.assign(t.pams.begin(), t.pams.end());
+    plan.lengths = t.length;
+    plan.limits.assign(t.limit.begin(), t.limit.end());
+    plan.stride = static_cast<std::uint32_t>(t.stride);
+    plan.words = t.words;
+    plan.shortest = static_cast<std::uint32_t>(t.shortest);
+    plan.longest = static_cast<std::uint32_t>(t.longest);
+    plan.longest_pam = static_cast<std::uint32_t>(t.longest_pam);
+    plan.blocks = static_cast<std::uint32_t>(t.blocks);
+    plan.block_len = static_cast<std::uint32_t>(t.block_len);
+    plan.first = t.first;
+    plan.ids = t.ids;
+    plan.always = t.always;
+    auto scan = std::make_unique<matcher>(gpu::detail::make_site_engine(plan, gpu));
+    const detail::engine& inner = scan->engine();
+    return std::make_unique<matcher>(make_filter(inner, false, std::move(scan)));
+  }
+  gpu.keep_end = site_test();
+  auto search = gpu::make_matcher(s.patterns, planned, gpu);
+  const detail::engine& inner = search->engine();
+  return std::make_unique<matcher>(make_filter(inner, false, std::move(search)));
+}
+
 stream_result searcher::search(io::source& input, site_sink& out) const {
   const impl& s = *impl_;
-  gpu::gpu_options gpu;
-  gpu.keep_end = site_test();
-  const search_plan plan = plan_search(s.so, s.patterns.size(), input, stream_options{}, gpu.devices.size());
+  const search_plan plan = plan_search(s.so, s.patterns.size(), input, stream_options{}, 0);
   const auto sites = sink(out);
   if (plan.device != device_kind::gpu) return search_input(*s.cpu, input, plan.options, plan.stream, *sites);
-  const auto on_gpu = gpu::make_matcher(s.patterns, plan.options, gpu);
-  return search_input(*with_reach(*on_gpu), input, plan.options, plan.stream, *sites);
+  return search_input(*gpu_matcher(plan.options, {}), input, plan.options, plan.stream, *sites);
 }
 
 void searcher::search(const index::hybrid_index& idx, site_sink& out) const {

@@ -57,6 +57,13 @@ done
 run_case "NGG+NAG m=3" "$G:3,$G2:3,$G3:3" NGG,NAG 3 0 --mismatches 3 --pam NGG --pam NAG "$D/guides.fa" "$D/genome.fa"
 run_case "NRG, 1 PAM mismatch" "$G:2,$G2:2,$G3:2" NRG 3 1 --mismatches 2 --pam nrg --pam-mismatches 1 "$D/guides.fa" "$D/genome.fa"
 run_case "5' TTTV" "$G:3,$G2:3,$G3:3" TTTV 5 0 --mismatches 3 --pam TTTV --pam-side 5 "$D/guides.fa" "$D/genome.fa"
+# IUPAC codes in the guides (a block of several keys), limits past the blocks' reach (every
+# guide tested at every PAM), --max-edits without bulges, and a 5' PAM with a PAM mismatch
+printf '>r1\nGACGCATRAAGATGNGACGC\n>y2\nTTGACCAGTCAAGGTACCAY\n>short\nACGTTTGCAGG\n' >"$D/iupac.fa"
+run_case "IUPAC guides m=3" "r1:GACGCATRAAGATGNGACGC:3,y2:TTGACCAGTCAAGGTACCAY:3,$G3:3" NGG 3 0 --mismatches 3 "$D/iupac.fa" "$D/genome.fa"
+run_case "NGG m=7" "$G:7,$G2:7,$G3:7" NGG 3 0 --mismatches 7 "$D/guides.fa" "$D/genome.fa"
+run_case "--max-edits 2, no bulges" "$G:2,$G2:2,$G3:2" NGG 3 0 --mismatches 4 --max-edits 2 "$D/guides.fa" "$D/genome.fa"
+run_case "5' TTTV, 1 PAM mismatch" "$G:2,$G2:2,$G3:2" TTTV 5 1 --mismatches 2 --pam TTTV --pam-side 5 --pam-mismatches 1 "$D/guides.fa" "$D/genome.fa"
 # gzip and a stream give the same sites
 gzip -c "$D/genome.fa" >"$D/genome.fa.gz"
 python3 "$ORACLE/offtarget_sites.py" "$D/genome.fa" "$G:3,$G2:3,$G3:3" NGG 3 0 >"$D/want"

@@ -4,6 +4,7 @@
 
 #include "gpu_test_util.hpp"
 #include "trawl/approx.hpp"
+#include "trawl/gpu.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 #include "trawl/offtarget.hpp"
@@ -240,7 +241,9 @@ TEST(GpuVsCpu, OfftargetSitesWithBulgesPamsAndStrands) {
   const limits cases[] = {{{"NGG"}, trawl::offtarget::pam_side::three_prime, 3, 0, 1, 1},
                           {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 2, 1, 0, 1},
                           {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0, 1, 1},
-                          {{"NGG"}, trawl::offtarget::pam_side::three_prime, 4, 0, 0, 0}};
+                          {{"NGG"}, trawl::offtarget::pam_side::three_prime, 4, 0, 0, 0},
+                          {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 3, 1, 0, 0},
+                          {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0, 0, 0}};
   for (const limits& c : cases) {
     std::vector<std::string> found[2];
     for (const auto device : {trawl::device_kind::cpu, trawl::device_kind::gpu}) {
@@ -260,6 +263,64 @@ TEST(GpuVsCpu, OfftargetSitesWithBulgesPamsAndStrands) {
     }
     EXPECT_GT(found[0].size(), 100u) << c.pams[0] << " mm " << c.mm;
     EXPECT_EQ(found[1], found[0]) << c.pams[0] << " mm " << c.mm << " dna " << c.dna << " rna " << c.rna;
+  }
+}
+
+TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
+  // without bulges the GPU scans the PAM positions itself (searcher::gpu_matcher): the same
+  // candidate hits as the CPU's scan, with chunks of 4 KiB, several slices and two workers on
+  // one card; IUPAC codes and N in the guides, guides of several lengths, 3' and 5' PAMs,
+  // several PAMs, PAM mismatches, limits past the blocks' reach
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(61);
+  const std::vector<trawl::offtarget::guide> guides = {
+      {"a", "GACGCATAAAGATGAGACGC", -1}, {"iupac", "GACGRATAAAGNTGAGACYC", -1}, {"short", "ACGTTTGCAGG", -1},
+      {"long", "CCTTGACGGATCAGTTGCAATGCC", 2}, {"b", oracle::random_text(rng, 20, "ACGT"), -1}};
+  std::string genome = oracle::random_text(rng, 200000, "ACGTACGTacgtN");
+  for (int p = 0; p < 400; ++p) {
+    std::string g = guides[rng() % guides.size()].protospacer;
+    for (char& c : g)
+      if (c == 'R' || c == 'N' || c == 'Y') c = "ACGT"[rng() % 4];
+    std::string site = rng() % 2 ? g + (rng() % 2 ? "AGG" : "CAG") : "TTTA" + g;
+    for (int e = static_cast<int>(rng() % 5); e > 0; --e) site[rng() % site.size()] = "ACGTN"[rng() % 5];
+    if (rng() % 2) site = gputest::rc(site);
+    genome.replace(rng() % (genome.size() - site.size()), site.size(), site);
+  }
+  genome.replace(5000, 3000, std::string(3000, 'N'));
+  struct variant {
+    std::vector<std::string> pams;
+    trawl::offtarget::pam_side side;
+    int mm, pam_mm;
+  };
+  const variant variants[] = {{{"NGG"}, trawl::offtarget::pam_side::three_prime, 4, 0},
+                              {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 3, 1},
+                              {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0},
+                              {{"NRG"}, trawl::offtarget::pam_side::three_prime, 7, 0}};
+  const auto run = [&](const trawl::matcher& m, unsigned threads, std::size_t slice) {
+    trawl::search_options so;
+    so.threads = threads;
+    so.slice_size = slice;
+    std::vector<trawl::hit> out;
+    trawl::search_sequence(m, genome, so, [&](std::span<const trawl::hit> h) {
+      out.insert(out.end(), h.begin(), h.end());
+      return true;
+    });
+    return out;
+  };
+  for (const variant& v : variants) {
+    trawl::offtarget::options o;
+    o.pams = v.pams;
+    o.side = v.side;
+    o.mismatches = v.mm;
+    o.pam_mismatches = v.pam_mm;
+    const trawl::offtarget::searcher s(guides, o);
+    const auto cpu = run(s.cpu_matcher(), 2, 0);
+    ASSERT_GT(cpu.size(), 50u) << v.pams[0] << " mm " << v.mm;
+    trawl::gpu::gpu_options g;
+    g.chunk_size = 4096;
+    EXPECT_EQ(run(*s.gpu_matcher(s.candidate_options(), g), 1, genome.size()), cpu) << v.pams[0] << " mm " << v.mm;
+    g.devices = {0, 0};
+    EXPECT_EQ(run(*s.gpu_matcher(s.candidate_options(), g), 2, genome.size() / 3 + 1), cpu) << v.pams[0] << " pool";
   }
 }
 

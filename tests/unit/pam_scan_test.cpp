@@ -1,0 +1,94 @@
+// The off-target search's CPU candidates without bulges (found from the PAM positions): the
+// same ends, pattern and strand as the Hamming candidate search whose ends pass the site test,
+// and the same hits whatever the slices. The sites themselves are checked against the
+// brute-force oracle in tests/cli/offtarget_test.sh.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "trawl/offtarget.hpp"
+#include "trawl/search.hpp"
+
+namespace {
+
+using trawl::hit;
+namespace ot = trawl::offtarget;
+
+std::string random_genome(std::mt19937_64& rng, std::size_t n, const std::vector<ot::guide>& guides) {
+  const std::string bases = "ACGTACGTACGTacgtN";
+  std::string s(n, 'A');
+  for (char& c : s) c = bases[rng() % bases.size()];
+  for (int r = 0; r < 20; ++r) {  // runs of N
+    const std::size_t at = rng() % (n - 400), len = 1 + rng() % 300;
+    s.replace(at, len, len, 'N');
+  }
+  const char* pams[] = {"AGG", "TGG", "CAG", "GGG", "TTTA", "TTTC"};
+  const std::string acgt = "ACGT";
+  for (int p = 0; p < 400; ++p) {  // planted sites, mutated, on either strand, PAM on either side
+    std::string g = guides[rng() % guides.size()].protospacer;
+    for (char& c : g)
+      if (c != 'A' && c != 'C' && c != 'G' && c != 'T') c = acgt[rng() % 4];
+    std::string site = rng() % 2 ? g + pams[rng() % 4] : std::string(pams[4 + rng() % 2]) + g;
+    for (std::uint64_t e = rng() % 6; e > 0; --e) site[rng() % site.size()] = "ACGTN"[rng() % 5];
+    if (rng() % 2) site = trawl::reverse_complement(site);
+    s.replace(rng() % (n - site.size()), site.size(), site);
+  }
+  return s;
+}
+
+std::vector<hit> run(const trawl::matcher& m, std::string_view seq, std::size_t slice, unsigned threads) {
+  trawl::search_options o;
+  o.threads = threads;
+  o.slice_size = slice;
+  std::vector<hit> out;
+  trawl::search_sequence(m, seq, o, [&](std::span<const hit> h) {
+    out.insert(out.end(), h.begin(), h.end());
+    return true;
+  });
+  return out;
+}
+
+auto key(const hit& h) { return std::make_tuple(h.end, h.pattern, h.dir); }
+
+TEST(PamScan, SameEndsAsTheCandidateSearchWithASiteAndAnySlices) {
+  std::mt19937_64 rng(19);
+  const std::vector<ot::guide> guides = {{"a", "GACGCATAAAGATGAGACGC", -1},     {"b", "TTGACCAGTCAAGGTACCAT", -1},
+                                         {"iupac", "GACGRATAAAGNTGAGACYC", -1}, {"short", "ACGTTTGCAGG", -1},
+                                         {"long", "CCTTGACGGATCAGTTGCAATGCC", 2}, {"n", "NNNNNNNNACGTACGTAC", -1}};
+  struct variant {
+    std::vector<std::string> pams;
+    ot::pam_side side;
+    int mismatches, pam_mismatches, max_edits;
+  };
+  const std::vector<variant> variants = {
+      {{"NGG"}, ot::pam_side::three_prime, 4, 0, -1},          {{"NGG", "NAG"}, ot::pam_side::three_prime, 3, 1, -1},
+      {{"TTTV"}, ot::pam_side::five_prime, 3, 0, -1},          {{"NRG"}, ot::pam_side::three_prime, 7, 0, -1},
+      {{"TTTN", "NGG"}, ot::pam_side::five_prime, 2, 2, 1},   {{"NGG"}, ot::pam_side::three_prime, 0, 0, -1}};
+  const std::string genome = random_genome(rng, 150000, guides);
+  for (const variant& v : variants) {
+    ot::options o;
+    o.pams = v.pams;
+    o.side = v.side;
+    o.mismatches = v.mismatches;
+    o.pam_mismatches = v.pam_mismatches;
+    o.max_edits = v.max_edits;
+    const ot::searcher s(guides, o);
+    const std::vector<hit> whole = run(s.cpu_matcher(), genome, genome.size(), 1);
+    // the Hamming candidate search over guide + PAM, its ends that pass the site test
+    const auto candidates = trawl::make_matcher(s.patterns(), s.candidate_options());
+    const auto test = s.site_test();
+    std::vector<std::tuple<std::uint64_t, std::uint32_t, trawl::strand>> want, got;
+    for (const hit& h : run(*candidates, genome, 0, 2))
+      if (test(genome, h.end, h.pattern, h.dir)) want.push_back(key(h));
+    for (const hit& h : whole) got.push_back(key(h));
+    ASSERT_GT(want.size(), 20u) << v.pams[0] << " m=" << v.mismatches;
+    EXPECT_EQ(got, want) << v.pams[0] << " m=" << v.mismatches;
+    for (const std::size_t slice : {std::size_t{64}, std::size_t{1000}, std::size_t{4096}})
+      EXPECT_EQ(run(s.cpu_matcher(), genome, slice, 2), whole) << v.pams[0] << " slice " << slice;
+  }
+}
+
+}  // namespace
