@@ -14,7 +14,7 @@
 #
 # Arguments: BUILD_DIR (default build-cuda), OUT_DIR (default pack; must be git-ignored),
 # then extra binaries. Without extras it takes every executable under BUILD_DIR named
-# trawl, *_tests or trawl_bench_*. Libraries whose name matches LIBS below (override with
+# trawl, trawl-mpi, *_tests or trawl_bench_*. Libraries whose name matches LIBS below (override with
 # PACK_LIBS='regex') are copied with their symlinks; the glibc/libstdc++ of the target are
 # used as is. The folder must stay under the tool's 64 MiB carry limit: the script prints its
 # size and fails above 60 MiB.
@@ -31,7 +31,7 @@ mkdir -p "$out/bin" "$out/lib"
 bins=("$@")
 if [ ${#bins[@]} -eq 0 ]; then
   while IFS= read -r f; do bins+=("$f"); done < <(find "$build" -type f -perm -u+x \
-      \( -name trawl -o -name '*_tests' -o -name 'trawl_bench_*' \) -not -path '*/CMakeFiles/*' | sort)
+      \( -name trawl -o -name trawl-mpi -o -name '*_tests' -o -name 'trawl_bench_*' \) -not -path '*/CMakeFiles/*' | sort)
 fi
 for b in "${bins[@]}"; do
   cp "$b" "$out/bin/"

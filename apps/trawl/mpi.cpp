@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -36,9 +37,29 @@
 
 namespace trawl::cli::mpi {
 
+bool started_by_launcher() {
+  return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr ||
+         std::getenv("PMI_RANK") != nullptr;
+}
+
 #ifndef TRAWL_HAVE_MPI
 
-session::session(int&, char**&) {}
+session::session(int&, char**& argv) {
+#ifdef TRAWL_MPI_PROGRAM
+  // the MPI build beside this executable takes over, with the same arguments
+  if (!started_by_launcher()) return;
+  char self[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  std::string program = n > 0 ? std::string(self, static_cast<std::size_t>(n)) : std::string();
+  program = program.substr(0, program.rfind('/') + 1) + TRAWL_MPI_PROGRAM;
+  ::execv(program.c_str(), argv);
+  std::fprintf(stderr, "trawl: started by an MPI launcher, but %s (trawl's MPI build) cannot run: %s\n", program.c_str(),
+               std::strerror(errno));
+  std::exit(2);
+#else
+  (void)argv;
+#endif
+}
 session::~session() = default;
 int session::finish(int status) { return status; }
 void keep_error(const std::string& line) { std::fprintf(stderr, "%s\n", line.c_str()); }
@@ -318,9 +339,7 @@ void serve(const detail::engine& m, io::source& input, unsigned threads) {
 }  // namespace
 
 session::session(int& argc, char**& argv) {
-  const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr || std::getenv("PMIX_RANK") != nullptr ||
-                        std::getenv("PMI_RANK") != nullptr;
-  if (!launched) return;
+  if (!started_by_launcher()) return;
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_dup(MPI_COMM_WORLD, &g.comm);

@@ -21,8 +21,12 @@
 
 namespace trawl::cli::mpi {
 
+/// Whether an MPI launcher (mpirun, srun) started this process.
+bool started_by_launcher();
+
 /// MPI for the life of the process: initialized when the process was started by an MPI
-/// launcher (and MPI is built in), else nothing. On ranks other than 0, stdout and stderr
+/// launcher (and MPI is built in), else nothing. The `trawl` executable, built without MPI
+/// where `trawl-mpi` is built with it, executes `trawl-mpi` from its own directory instead. On ranks other than 0, stdout and stderr
 /// become /dev/null (what they would print, rank 0 prints).
 class session {
  public:

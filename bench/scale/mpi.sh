@@ -4,6 +4,7 @@
 # trawl-mkgenome (24 records, LENGTH bytes, default 300 M), output to a file; wall seconds (best
 # of ROUNDS, default 2) for one process (-j = cores) and for mpirun -np R with -j cores/R, R in RANKS (default
 # 1,2,4,8,16); every output must equal the single process's. Prints a markdown table.
+# trawl-mpi (the MPI build, which TRAWL executes under mpirun) must be beside TRAWL.
 #   bench/scale/mpi.sh build/trawl build/bench/trawl-mkgenome 300000000 1,2,4,8,16
 set -euo pipefail
 trawl=$1 mk=$2 len=${3:-300000000} ranks=${4:-1,2,4,8,16} rounds=${5:-2}

@@ -2,7 +2,7 @@
 # mpi_test.sh TRAWL — `mpirun -np 1..4 trawl ...` against one process, byte for byte: exact,
 # approximate, many patterns, FASTA records, line options, streams (stdin, gzip), offtarget,
 # --index and index count/locate (the patterns dealt over the ranks); exit statuses; one error line for an error every rank meets; a rank killed mid-run
-# fails the job. Skips (visibly) when mpirun is missing or trawl was built without MPI.
+# fails the job; `trawl` hands over to trawl-mpi. Skips (visibly) when mpirun is missing or trawl was built without MPI.
 set -u
 T=$1
 . "$(dirname "$0")/lib.sh"
@@ -127,6 +127,15 @@ else
   wait $job
   fail "killed rank: rank 1 not found"
 fi
+
+# `trawl` loads no MPI library: started by mpirun it runs trawl-mpi from its own directory, and
+# where that is missing it says so in one line and fails
+if ldd "$T" | grep -q 'libmpi'; then fail "trawl itself links MPI"; else pass; fi
+cp "$T" "$D/lone-trawl"
+"${MPIRUN[@]}" -np 1 "$D/lone-trawl" search -c hello "$D/one.txt" >"$D/lone.out" 2>"$D/lone.err"
+rc=$?
+[ "$rc" != 0 ] && [ ! -s "$D/lone.out" ] && grep -q "trawl's MPI build" "$D/lone.err" && pass ||
+  fail "trawl without trawl-mpi under mpirun: rc $rc, $(head -c 200 "$D/lone.err")"
 
 echo "mpi_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
