@@ -80,6 +80,16 @@ void parallel_sort(It first, It last, Less less) {
   host_arena().execute([&] { tbb::parallel_sort(first, last, less); });
 }
 
+/// The device stream of a scan whose window starts at sequence offset `from`.
+trawl::cuda::stream_config stream_config_of(const gpu_options& gpu, std::uint64_t from) {
+  trawl::cuda::stream_config cfg;
+  cfg.device = gpu.device;
+  cfg.chunk_size = gpu.chunk_size;
+  cfg.fd = gpu.source_fd;
+  cfg.fd_offset = gpu.source_offset + from;
+  return cfg;
+}
+
 /// The GPU as a matcher: scan() runs the device over the window a slice reads and reports the
 /// hits it owns, clusters cut by its edges flagged open, as the CPU matchers do; ordering,
 /// merging, max_hits and early stop are the slicing driver's (search.cpp), the same for both.
@@ -146,11 +156,7 @@ class gpu_matcher final : public trawl::detail::engine {
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end + lookahead());
     const std::string_view window = seq.substr(from, to - from);
-    trawl::cuda::stream_config cfg;
-    cfg.device = gpu_.device;
-    cfg.chunk_size = gpu_.chunk_size;
-    cfg.fd = gpu_.source_fd;
-    cfg.fd_offset = gpu_.source_offset + from;
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, from);
     // Candidates in sequence coordinates, keyed by their owned position (the start for exact
     // keys, the last byte otherwise), only those this slice owns.
     std::vector<trawl::cuda::candidate> found;
@@ -292,11 +298,7 @@ class site_matcher final : public trawl::detail::engine {
     if (own_begin >= own_end) return;
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end);
-    trawl::cuda::stream_config cfg;
-    cfg.device = gpu_.device;
-    cfg.chunk_size = gpu_.chunk_size;
-    cfg.fd = gpu_.source_fd;
-    cfg.fd_offset = gpu_.source_offset + from;
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, from);
     std::vector<trawl::cuda::candidate> found;
     trawl::cuda::stream_sites(plan_, seq.substr(from, to - from), cfg,
                               [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {
