@@ -9,13 +9,14 @@
 // fewest edits, then the fewest bulges, then the fewest mismatches, then the fewest DNA bulges
 // (with several PAMs: then the fewest PAM mismatches, then the first PAM).
 //
-// How: candidates come from the library's search (pattern = protospacer + PAM with IUPAC codes,
-// every end, k = mismatches + bulges + PAM mismatches, both strands; Hamming without bulges),
-// and each candidate's PAM positions are classified exactly by a small DP. Candidates without a
-// site are dropped on the workers; the insides of long runs of N are not scanned. Without
-// bulges the CPU finds the candidates from the PAM positions instead: at each, only the guides
-// one of whose M + 1 protospacer blocks matches exactly are tested (M: the largest mismatch
-// limit), and only ends with a site come out.
+// How: with bulges, candidates come from the library's search (pattern = protospacer + PAM with
+// IUPAC codes, every end, k = mismatches + bulges + PAM mismatches, both strands), and each
+// candidate's PAM positions are classified exactly by a small DP; candidates without a site are
+// dropped on the workers. Without bulges the CPU and the GPU find the candidates from the PAM
+// positions: at each, only the guides one of whose M + 1 protospacer blocks matches exactly
+// are tested (M: the largest mismatch limit), and only ends with a site come out. Either way
+// the sites are then classified by the DP; on the CPU the insides of long runs of N are not
+// scanned.
 #pragma once
 
 #include <cstdint>
