@@ -60,7 +60,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t at = 0; at < rest.size();) {
       const std::size_t end = trawl::io::fasta_piece_end(rest, at, size);
       if (end <= at) std::abort();
-      trawl::io::parse_fasta_piece(rest.substr(at, end - at), headroom, out, heads);
+      const std::string_view bytes = rest.substr(at, end - at);
+      trawl::io::parse_fasta_piece(bytes, headroom, out, heads);
+      if (heads.empty()) {  // a width means sequence byte s is the piece's byte s + s / width
+        const std::size_t w = trawl::io::fasta_line_width(bytes, out.size() - headroom);
+        for (std::size_t s = 0; w != 0 && s + headroom < out.size(); ++s)
+          if (s + s / w >= bytes.size() || out[headroom + s] != bytes[s + s / w]) std::abort();
+      }
       const std::size_t lead = heads.empty() ? out.size() : heads[0].at;
       if (lead > headroom) {
         if (got.empty()) std::abort();  // bytes before the first header

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -93,17 +94,40 @@ static_assert(std::is_trivially_copyable_v<hit>, "hits travel as bytes");
 constexpr int ctrl_tag = 32000;     // above every slot's tag
 constexpr int threads_tag = 32001;  // a worker's thread count, at the start of each search
 constexpr int records_tag = 32002;  // a worker's index hits
-enum : std::uint64_t { msg_scan_value = 1, msg_scan_file = 2, msg_search_done = 3, msg_finish = 4 };
+enum : std::uint64_t { msg_scan_value = 1, msg_scan_file = 2, msg_search_done = 3, msg_finish = 4, msg_scan_lines = 5 };
 
 /// A scan request: what the worker needs besides the bytes.
 struct request {
   std::uint64_t kind = 0;
-  std::uint64_t base = 0;       // by value: sequence offset of the first byte sent; by file: file offset of seq
-  std::uint64_t seq_size = 0;   // by file: bytes of seq; by value: bytes sent
-  std::uint64_t own_begin = 0;  // in sequence coordinates
+  std::uint64_t base = 0;       // by value and lines: sequence offset of the window's first byte; by file: file offset of seq
+  std::uint64_t seq_size = 0;   // the window's bytes (by value: all sent; by lines: `sent` sent, the rest read)
+  std::uint64_t own_begin = 0;  // in window coordinates
   std::uint64_t own_end = 0;
-  std::uint64_t file_size = 0;  // by file: the mapped file's size (a check that both ranks see one file)
+  std::uint64_t file_size = 0;  // by file and lines: the mapped file's size (a check that both ranks see one file)
+  // by lines: the window's first `sent` bytes travel as bytes, the rest are FASTA sequence bytes
+  // from line_seq on of the lines of `width` bytes that begin at file offset line_file
+  std::uint64_t sent = 0;
+  std::uint64_t line_file = 0;
+  std::uint64_t line_seq = 0;
+  std::uint64_t width = 0;
 };
+
+/// Appends `n` sequence bytes from `s` on of the FASTA lines of `width` bytes that begin at
+/// `at` in `file` (see detail::window_origin); false when the file does not hold them so.
+bool read_lines(std::string_view file, std::uint64_t at, std::uint64_t width, std::uint64_t s, std::uint64_t n,
+                std::string& out) {
+  if (width == 0) return false;
+  while (n > 0) {
+    const std::uint64_t col = s % width, take = std::min(n, width - col);
+    const std::uint64_t from = at + s / width * (width + 1) + col;
+    if (from > file.size() || take > file.size() - from) return false;
+    if (col + take == width && from + take < file.size() && file[from + take] != '\n') return false;
+    out.append(file.substr(from, take));
+    s += take;
+    n -= take;
+  }
+  return true;
+}
 
 struct state {
   bool on = false;
@@ -166,13 +190,28 @@ class pool_matcher final : public detail::engine {
     if (tag >= ctrl_tag) throw error(errc::invalid_argument, "MPI: too many worker threads (at most 32000 in all)");
   }
   [[nodiscard]] std::size_t slots() const { return free_.size(); }
+  struct counts {
+    std::uint64_t remote = 0, by_file = 0, bytes_sent = 0;
+  };
+  /// What went to the other ranks so far (--verbose).
+  [[nodiscard]] counts traffic() const {
+    return {remote_.load(), by_file_.load(), bytes_sent_.load()};
+  }
   [[nodiscard]] std::size_t lookbehind() const override { return local_.lookbehind(); }
   [[nodiscard]] std::size_t lookahead() const override { return local_.lookahead(); }
   [[nodiscard]] hit_key key() const override { return local_.key(); }
   [[nodiscard]] bool one_pattern_strand() const override { return local_.one_pattern_strand(); }
+  [[nodiscard]] bool uses_origin() const override { return !file_.empty(); }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& open) const override {
+    scan_from({}, seq, own_begin, own_end, out, open);
+  }
+
+  /// A FASTA window whose lines are of one width travels as the bytes before its origin (the
+  /// carried context) and the coordinates of the rest.
+  void scan_from(const detail::window_origin& origin, std::string_view seq, std::size_t own_begin,
+                 std::size_t own_end, std::vector<hit>& out, std::vector<detail::open_mark>& open) const override {
     const slot s = acquire();
     struct give_back {
       const pool_matcher& p;
@@ -191,21 +230,35 @@ class pool_matcher final : public detail::engine {
       q.seq_size = seq.size();
       q.file_size = file_.size();
     } else {
-      q.kind = msg_scan_value;  // the bytes the scan may read, in the worker's coordinates
+      // the bytes the scan may read, in the worker's coordinates
       const std::size_t lo = own_begin - std::min(own_begin, lookbehind());
       const std::size_t hi = std::min(seq.size(), own_end + lookahead());
+      q.kind = msg_scan_value;
+      q.seq_size = hi - lo;
+      q.sent = hi - lo;
+      if (origin.width != 0 && hi > origin.from) {
+        const std::size_t cut = std::max(lo, origin.from);
+        q.kind = msg_scan_lines;
+        q.sent = cut - lo;
+        q.file_size = file_.size();
+        q.line_file = origin.file_offset;
+        q.line_seq = origin.seq_offset + (cut - origin.from);
+        q.width = origin.width;
+      }
       // an MPI message counts its bytes in an int: a window past 1 GiB (--chunk-size) is
       // scanned here
-      if (hi - lo > (std::size_t{1} << 30)) return local_.scan(seq, own_begin, own_end, out, open);
+      if (q.sent > (std::size_t{1} << 30)) return local_.scan(seq, own_begin, own_end, out, open);
       q.base = lo;
-      q.seq_size = hi - lo;
       q.own_begin -= lo;
       q.own_end -= lo;
       send = seq.data() + lo;
       shift = lo;
     }
+    remote_.fetch_add(1, std::memory_order_relaxed);
+    if (q.kind != msg_scan_value) by_file_.fetch_add(1, std::memory_order_relaxed);
+    if (send != nullptr) bytes_sent_.fetch_add(q.sent, std::memory_order_relaxed);
     MPI_Send(&q, sizeof q, MPI_BYTE, s.rank, s.tag, g.comm);
-    if (send != nullptr) MPI_Send(send, static_cast<int>(q.seq_size), MPI_BYTE, s.rank, s.tag, g.comm);
+    if (send != nullptr) MPI_Send(send, static_cast<int>(q.sent), MPI_BYTE, s.rank, s.tag, g.comm);
     MPI_Status st;
     MPI_Message msg = wait_message(s.rank, s.tag, st);
     int bytes = 0;
@@ -254,6 +307,7 @@ class pool_matcher final : public detail::engine {
   mutable std::mutex mu_;
   mutable std::condition_variable cv_;
   mutable std::vector<slot> free_;
+  mutable std::atomic<std::uint64_t> remote_{0}, by_file_{0}, bytes_sent_{0};
 };
 
 /// A worker's side of one search: scans until rank 0 ends the search (or the job), on a pool
@@ -270,10 +324,13 @@ void serve(const detail::engine& m, io::source& input, unsigned threads) {
   std::condition_variable cv;
   std::deque<work> queue;
   bool closing = false;
-  auto scan_one = [&](const work& w) {
+  auto scan_one = [&](work& w) {
     std::string reply(8, '\0');
     try {
-      const std::string_view seq = w.q.kind == msg_scan_value ? std::string_view(w.bytes) : file.substr(w.q.base, w.q.seq_size);
+      if (w.q.kind == msg_scan_lines &&
+          !read_lines(file, w.q.line_file, w.q.width, w.q.line_seq, w.q.seq_size - w.q.sent, w.bytes))
+        throw error(errc::io_error, "MPI: the input's lines differ from rank 0's (a shared file system is needed)");
+      const std::string_view seq = w.q.kind != msg_scan_file ? std::string_view(w.bytes) : file.substr(w.q.base, w.q.seq_size);
       std::vector<hit> hits;
       std::vector<detail::open_mark> open;
       m.scan(seq, w.q.own_begin, w.q.own_end, hits, open);
@@ -322,9 +379,12 @@ void serve(const detail::engine& m, io::source& input, unsigned threads) {
       std::_Exit(static_cast<int>(w.q.base));
     }
     w.tag = st.MPI_TAG;
-    if (w.q.kind == msg_scan_value) {
-      w.bytes.resize(w.q.seq_size);
-      MPI_Recv(w.bytes.data(), static_cast<int>(w.q.seq_size), MPI_BYTE, 0, w.tag, g.comm, MPI_STATUS_IGNORE);
+    if (w.q.kind == msg_scan_value || w.q.kind == msg_scan_lines) {
+      if (w.q.kind == msg_scan_lines && (file.size() != w.q.file_size || w.q.sent > w.q.seq_size))
+        abort_job("the input differs from rank 0's (a shared file system is needed)");
+      w.bytes.resize(w.q.sent);
+      if (w.q.kind == msg_scan_lines) w.bytes.reserve(w.q.seq_size);
+      MPI_Recv(w.bytes.data(), static_cast<int>(w.q.sent), MPI_BYTE, 0, w.tag, g.comm, MPI_STATUS_IGNORE);
     } else if (w.q.kind != msg_scan_file || file.size() != w.q.file_size || w.q.base + w.q.seq_size > file.size()) {
       abort_job("the input differs from rank 0's (a shared file system is needed)");
     }
@@ -412,7 +472,8 @@ stream_result search(const matcher& m, io::source& input, const search_options& 
                  "trawl: %s: split by text over %d MPI ranks: slices scanned on %d threads here and %d on the "
                  "other ranks (%zu slots), every rank holding every pattern; slices of %s\n",
                  input.name().c_str(), g.size, threads, remote, slots.slots(),
-                 input.is_mapped() ? "this file travel as coordinates" : "this stream travel as bytes");
+                 input.is_mapped() ? "this file travel as coordinates (a FASTA file's where its lines are of one width)"
+                                     : "this stream travel as bytes");
   }
   struct end_search {
     ~end_search() {
@@ -421,7 +482,14 @@ stream_result search(const matcher& m, io::source& input, const search_options& 
       for (int r = 1; r < g.size; ++r) MPI_Send(&q, sizeof q, MPI_BYTE, r, ctrl_tag, g.comm);
     }
   } done;
-  return search_input(pool, input, o, so, sink);
+  stream_result r = search_input(pool, input, o, so, sink);
+  if (verbose) {
+    const auto t = slots.traffic();
+    std::fprintf(stderr, "trawl: %s: MPI: %llu slices scanned on other ranks, %llu of them read there from the file; %.1f MiB of sequence sent\n",
+                 input.name().c_str(), static_cast<unsigned long long>(t.remote), static_cast<unsigned long long>(t.by_file),
+                 static_cast<double>(t.bytes_sent) / (1 << 20));
+  }
+  return r;
 }
 
 namespace {

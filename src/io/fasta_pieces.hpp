@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,12 @@ struct fasta_head {
 /// first `headroom` bytes are left for the caller; reserve room for headroom + piece.size()
 /// to avoid growing it) and lists the records that begin in it.
 void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string& out, std::vector<fasta_head>& heads);
+
+/// The width of the lines of a piece without headers whose parse gave `seq_len` sequence
+/// bytes, when every line is `width` bytes followed by '\n', the last one 1 to `width` bytes
+/// (its '\n' may be missing at the input's end); 0 otherwise (other line ends, blank lines,
+/// lines of several widths). Sequence byte s of such a piece is its byte s + s / width.
+std::uint32_t fasta_line_width(std::string_view piece, std::size_t seq_len);
 
 /// Where the piece that begins at `from` ends when it should hold about `size` bytes: after the
 /// first '\n' at or past from + size - 1, or at the end of `bytes`.

@@ -287,6 +287,20 @@ void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string
   }
 }
 
+std::uint32_t fasta_line_width(std::string_view piece, std::size_t seq_len) {
+  const std::size_t w = std::min(piece.find('\n'), piece.size());
+  if (w == 0 || w > UINT32_MAX || seq_len == 0) return 0;
+  // the parse dropped piece.size() - seq_len bytes, every '\n' and '\r': when that is one per
+  // line and each line's '\n' is where the width puts it, there is no other
+  const std::size_t lines = (seq_len + w - 1) / w;
+  const std::size_t dropped = piece.size() - seq_len;
+  const bool last_nl = piece.back() == '\n';
+  if (dropped != (last_nl ? lines : lines - 1)) return 0;
+  for (std::size_t k = 0; k + 1 < lines; ++k)
+    if (piece[k * (w + 1) + w] != '\n') return 0;
+  return static_cast<std::uint32_t>(w);
+}
+
 std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size) {
   const std::size_t at = from + std::max<std::size_t>(size, 1) - 1;
   if (at >= bytes.size()) return bytes.size();

@@ -300,6 +300,11 @@ struct chunk {
   std::vector<piece> pieces;
   std::vector<std::string> names;
   bool idle = false;  ///< the input paused after this chunk
+  /// When origin_width != 0: bytes [origin_at, end) are FASTA lines of that width from byte
+  /// origin_file of the mapped input (a line start).
+  std::size_t origin_at = 0;
+  std::uint64_t origin_file = 0;
+  std::uint32_t origin_width = 0;
   buffer_pool* pool = nullptr;
   chunk() = default;
   chunk(const chunk&) = delete;
@@ -308,6 +313,16 @@ struct chunk {
     if (pool != nullptr) pool->give(std::move(owned));
   }
   [[nodiscard]] std::string_view window(const piece& p) const { return bytes.substr(p.off, p.len); }
+  /// Where the bytes of p's window lie in the input file (width 0: unknown).
+  [[nodiscard]] detail::window_origin origin(const piece& p) const {
+    detail::window_origin o;
+    if (origin_width == 0 || origin_at >= p.off + p.len) return o;
+    o.from = origin_at > p.off ? origin_at - p.off : 0;
+    o.seq_offset = origin_at > p.off ? 0 : p.off - origin_at;
+    o.file_offset = origin_file;
+    o.width = origin_width;
+    return o;
+  }
 };
 
 /// One token of the pipeline: whole pieces [first, end) of a chunk, or one slice of a piece.
@@ -461,7 +476,9 @@ class chunker final : public io::record_handler {
   /// The next bytes of a plain input, bytes[off, size) of a block: when the chunk holds only
   /// the carried context, the block becomes the chunk (the context is copied before its bytes,
   /// into its headroom) and is handed over at once; otherwise its bytes are copied.
-  void adopt(std::string&& block, std::size_t off) {
+  /// `file_at` and `width`, when width != 0: the block's bytes from `off` are FASTA lines of
+  /// that width from byte file_at of the mapped input (see chunk::origin).
+  void adopt(std::string&& block, std::size_t off, std::uint64_t file_at = 0, std::uint32_t width = 0) {
     const std::size_t carry = cur_->owned.size() - win_off_;
     if (!in_record_ || !cur_->pieces.empty() || fresh_ != 0 || win_off_ != 0 || carry > off) {
       sequence(std::string_view(block).substr(off));
@@ -471,6 +488,9 @@ class chunker final : public io::record_handler {
     std::memcpy(block.data() + (off - carry), cur_->owned.data(), carry);
     pool_.give(std::move(cur_->owned));
     cur_->owned = std::move(block);
+    cur_->origin_at = off;
+    cur_->origin_file = file_at;
+    cur_->origin_width = width;
     win_off_ = off - carry;
     const std::size_t len = cur_->owned.size() - off;
     fresh_ += len;
@@ -654,6 +674,8 @@ class stream_search {
     parser_ = std::make_unique<io::record_parser>(fasta_pieces_ ? io::format::fasta : so.format, input.name(), *chunker_);
     if (input.is_mapped()) mapped_ = input.mapped();
     else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, m_.lookbehind() + m_.lookahead(), pool_);
+    file_begin_ = mapped_.data();
+    uses_origin_ = m_.uses_origin();
     if (fasta_pieces_) skip_to_first_record();
     run();
     if (reader_) reader_->stop();
@@ -779,6 +801,7 @@ class stream_search {
     std::string_view bytes;
     std::string out;
     std::vector<io::fasta_head> heads;
+    std::uint32_t width = 0;    ///< parsed: its line width when the engine uses origins (fasta_line_width)
     std::atomic<int> state{0};  ///< 0 waiting, 1 being parsed, 2 parsed
   };
 
@@ -787,7 +810,9 @@ class stream_search {
   void parse_piece(fasta_piece& p) {
     int waiting = 0;
     if (!p.state.compare_exchange_strong(waiting, 1)) return;
-    io::parse_fasta_piece(p.bytes, m_.lookbehind() + m_.lookahead(), p.out, p.heads);
+    const std::size_t headroom = m_.lookbehind() + m_.lookahead();
+    io::parse_fasta_piece(p.bytes, headroom, p.out, p.heads);
+    if (uses_origin_ && p.heads.empty()) p.width = io::fasta_line_width(p.bytes, p.out.size() - headroom);
     {
       const std::lock_guard<std::mutex> lock(parsed_m_);
       p.state.store(2);
@@ -827,7 +852,7 @@ class stream_search {
     if (lead > headroom) {  // the record open before the piece goes on (the input began with '>')
       if (hs.empty()) {
         if (chunker_->holds_new_bytes()) chunker_->seal(false);
-        chunker_->adopt(std::move(o), headroom);
+        chunker_->adopt(std::move(o), headroom, static_cast<std::uint64_t>(p->bytes.data() - file_begin_), p->width);
         return;
       }
       chunker_->sequence(std::string_view(o).substr(headroom, lead - headroom));
@@ -857,7 +882,12 @@ class stream_search {
       for (std::uint32_t i = j.first; i < j.end; ++i) {
         const piece& p = j.c->pieces[i];
         const std::size_t from = j.hits.size(), open_from = j.open.size();
-        m_.scan(j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end, j.hits, j.open);
+        const detail::window_origin origin = j.c->origin(p);
+        if (origin.width != 0)
+          m_.scan_from(origin, j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end,
+                       j.hits, j.open);
+        else
+          m_.scan(j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end, j.hits, j.open);
         if (p.base != 0)
           for (std::size_t h = from; h < j.hits.size(); ++h) j.hits[h].start += p.base, j.hits[h].end += p.base;
         for (std::size_t o = open_from; o < j.open.size(); ++o) j.open[o].index -= from;  // piece-relative
@@ -967,6 +997,8 @@ class stream_search {
   std::unique_ptr<chunker> chunker_;
   std::unique_ptr<io::record_parser> parser_;
   bool fasta_pieces_ = false, fasta_open_ = false;
+  bool uses_origin_ = false;          ///< FASTA pieces note their line width (engine::uses_origin)
+  const char* file_begin_ = nullptr;  ///< the mapped input's first byte
   std::size_t piece_size_ = 0;
   std::deque<std::shared_ptr<fasta_piece>> ahead_;  ///< cut, offered to the workers, not yet handed on
   std::mutex parsed_m_;

@@ -93,6 +93,24 @@ compare "--index, approximate" search --index "$D/t.thi" -k 2 -f "$D/pats.txt"
 "$T" index build -q "$D/g.fa" -o "$D/g.thi"
 compare "offtarget --index" offtarget --pam NGG --mismatches 2 --dna-bulges 1 --index "$D/g.thi" "$D/guides.fa"
 compare "index count" index count "$D/t.thi" -f "$D/pats.txt" lord the egypt
+# A FASTA file's slices travel as coordinates where its lines are of one width (the other ranks
+# read them from the file), as bytes elsewhere: with pieces of 16 KiB most of g.fa's records
+# fill pieces of their own; gmix.fa's records have CRLF lines, lines of several widths, a
+# blank line, and one width
+python3 - "$D" <<'EOF2'
+import random, sys
+random.seed(5)
+def seq(n): return "".join(random.choice("ACGT") for _ in range(n))
+recs = [">crlf\r\n" + "".join(seq(70) + "\r\n" for _ in range(3000)),
+        ">mixed\n" + "".join(seq(random.randint(50, 80)) + "\n" for _ in range(3000)),
+        ">blank\n" + "".join(seq(80) + "\n" + ("\n" if i == 1500 else "") for i in range(3000)),
+        ">even\n" + "".join(seq(61) + "\n" for _ in range(3000)) + seq(17) + "\n"]
+open(sys.argv[1] + "/gmix.fa", "w").write("".join(recs))
+EOF2
+compare "FASTA read by the ranks" search -k 2 --both-strands --chunk-size 16384 GACGCATAAAGATGAGACGC "$D/g.fa"
+compare "FASTA of mixed lines" search -k 1 --both-strands --chunk-size 16384 --slice-size 4096 GATTACAG "$D/gmix.fa"
+"${MPIRUN[@]}" -np 2 "$T" search --verbose -k 1 --chunk-size 16384 GATTACAG "$D/gmix.fa" 2>&1 >/dev/null |
+  grep -qE ' [1-9][0-9]* of them read there from the file' && pass || fail "FASTA of one line width: no slice read from the file"
 compare_stdin "stdin" "$D/g.fa" search -k 2 --both-strands GACGCATAAAGATGAGACGC -
 compare_stdin "stdin, lines" "$D/t.txt" search -n moses -
 

@@ -7,11 +7,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "temp_dir.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 #include "trawl/detail/sigbus.hpp"
+#include "io/fasta_pieces.hpp"
 
 namespace fs = std::filesystem;
 
@@ -57,6 +59,61 @@ TEST(Records, PlainInputIsOneRecordAndCanBeForced) {
   const auto r = records_of(">a\nAC\n", trawl::io::format::plain);
   ASSERT_EQ(r.size(), 1u);
   EXPECT_EQ(r[0].second, ">a\nAC\n");
+}
+
+// Pieces made line by line: the width is reported exactly when every line but the last is of
+// one width and ends in a bare '\n', and then sequence byte s is the piece's byte s + s / width.
+TEST(FastaPieces, LineWidthOnlyWhereEveryLineHasIt) {
+  std::mt19937 rng(11);
+  enum { uniform, short_line, long_line, crlf, blank, header, no_final_nl };
+  for (int round = 0; round < 3000; ++round) {
+    const std::size_t w = 1 + rng() % 9, lines = 1 + rng() % 7, last = 1 + rng() % w;
+    const int kind = static_cast<int>(rng() % 7);
+    std::vector<std::string> ls;
+    for (std::size_t k = 0; k < lines; ++k) {
+      std::string l;
+      for (std::size_t i = 0; i < (k + 1 == lines ? last : w); ++i) l += "ACGT"[rng() % 4];
+      ls.push_back(l);
+    }
+    const std::size_t at = rng() % lines;
+    std::string piece;
+    for (std::size_t k = 0; k < lines; ++k) {
+      std::string l = ls[k];
+      if (k == at && kind == short_line && l.size() > 1 && k + 1 < lines) l.pop_back();
+      if (k == at && kind == long_line && k + 1 < lines) l += 'A';
+      piece += l;
+      if (k == at && kind == crlf) piece += '\r';
+      if (kind == no_final_nl && k + 1 == lines) break;
+      piece += '\n';
+      if (k == at && kind == blank) piece += '\n';
+    }
+    std::string out;
+    std::vector<trawl::io::fasta_head> heads;
+    if (kind == header) {  // a record starting inside the piece: not a piece fasta_line_width is for
+      piece += ">x\nAC\n";
+      trawl::io::parse_fasta_piece(piece, 0, out, heads);
+      ASSERT_EQ(heads.size(), 1u);
+      EXPECT_EQ(trawl::io::fasta_line_width(piece, out.size()), 0u) << piece;
+      continue;
+    }
+    trawl::io::parse_fasta_piece(piece, 0, out, heads);
+    ASSERT_TRUE(heads.empty());
+    // the lines as they are: one width for all but the last, which is no longer, no '\r'
+    std::vector<std::string> have;
+    for (std::size_t i = 0; i < piece.size();) {
+      const std::size_t nl = std::min(piece.find('\n', i), piece.size());
+      have.push_back(piece.substr(i, nl - i));
+      i = nl + 1;
+    }
+    std::size_t expect = have[0].size();
+    for (std::size_t k = 0; k < have.size(); ++k)
+      if (have[k].empty() || have[k].find('\r') != std::string::npos || have[k].size() > have[0].size() ||
+          (k + 1 < have.size() && have[k].size() != have[0].size()))
+        expect = 0;
+    const std::uint32_t got = trawl::io::fasta_line_width(piece, out.size());
+    ASSERT_EQ(got, expect) << kind << " " << piece;
+    for (std::size_t s = 0; got != 0 && s < out.size(); ++s) ASSERT_EQ(out[s], piece[s + s / got]) << piece;
+  }
 }
 
 TEST(InputBuffer, MapsFilesAndInflatesGzip) {

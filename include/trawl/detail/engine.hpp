@@ -26,6 +26,18 @@ struct open_mark {
   std::uint8_t sides = 0;
 };
 
+/// Where a scanned window's bytes lie in the mapped input file, when the driver knows it:
+/// window bytes [from, end) are sequence bytes of a FASTA file read in lines of `width` bytes,
+/// each ended by '\n' (the last may be shorter), that begin at byte `file_offset` of the
+/// mapping (a line start); window byte from + i is that run's sequence byte seq_offset + i,
+/// which lies at file_offset + s + s / width for s = seq_offset + i.
+struct window_origin {
+  std::size_t from = 0;
+  std::uint64_t seq_offset = 0;
+  std::uint64_t file_offset = 0;
+  std::uint32_t width = 0;  ///< 0: the window's bytes are only in memory
+};
+
 /// A compiled pattern set that scans any window of a sequence. Implementations must be safe
 /// to call scan() on from several threads at once.
 class engine {
@@ -50,6 +62,15 @@ class engine {
   /// lookahead) is read.
   virtual void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
                     std::vector<open_mark>& open) const = 0;
+  /// True when the engine can use where a window's bytes lie in the input file (scan_from),
+  /// so that the driver works it out; the default does not.
+  [[nodiscard]] virtual bool uses_origin() const { return false; }
+  /// As scan(), told where the window's bytes lie in the input file (origin.width != 0).
+  virtual void scan_from(const window_origin& origin, std::string_view seq, std::size_t own_begin,
+                         std::size_t own_end, std::vector<hit>& out, std::vector<open_mark>& open) const {
+    (void)origin;
+    scan(seq, own_begin, own_end, out, open);
+  }
 };
 
 /// A cluster hit a scan's edges cut, by what identifies it among cluster hits (its end, pattern
