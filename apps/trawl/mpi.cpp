@@ -173,11 +173,11 @@ unsigned rank_threads(const search_options& o) {
 }
 
 /// Rank 0's engine: each scan fills a free slot, local (scanned here) or on a worker.
-class pool_matcher final : public detail::engine {
+class pool_matcher final : public detail::engine_wrapper {
  public:
   pool_matcher(const detail::engine& local, unsigned local_slots, const std::vector<int>& remote_threads,
                std::string_view file)
-      : local_(local), file_(file) {
+      : engine_wrapper(local), local_(local), file_(file) {
     for (unsigned s = 0; s < local_slots; ++s) free_.push_back({0, 0});
     int tag = 0;
     // Slices of a stream travel as bytes: two slots per remote thread, so that its next slice
@@ -197,10 +197,6 @@ class pool_matcher final : public detail::engine {
   [[nodiscard]] counts traffic() const {
     return {remote_.load(), by_file_.load(), bytes_sent_.load()};
   }
-  [[nodiscard]] std::size_t lookbehind() const override { return local_.lookbehind(); }
-  [[nodiscard]] std::size_t lookahead() const override { return local_.lookahead(); }
-  [[nodiscard]] hit_key key() const override { return local_.key(); }
-  [[nodiscard]] bool one_pattern_strand() const override { return local_.one_pattern_strand(); }
   [[nodiscard]] bool uses_origin() const override { return !file_.empty(); }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,

@@ -17,15 +17,13 @@ bool word_byte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
 }
 
-class boundary_matcher final : public detail::engine {
+class boundary_matcher final : public detail::engine_wrapper {
  public:
   boundary_matcher(std::unique_ptr<detail::engine> inner, bool words, bool lines)
-      : inner_(std::move(inner)), words_(words), lines_(lines) {}
+      : engine_wrapper(*inner), inner_(std::move(inner)), words_(words), lines_(lines) {}
 
   [[nodiscard]] std::size_t lookbehind() const override { return inner_->lookbehind() + 1; }
   [[nodiscard]] std::size_t lookahead() const override { return inner_->lookahead() + 1; }
-  [[nodiscard]] hit_key key() const override { return inner_->key(); }
-  [[nodiscard]] bool one_pattern_strand() const override { return inner_->one_pattern_strand(); }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& open) const override {

@@ -353,14 +353,14 @@ class site_finder {
 /// site sink then classifies (again) only hits that make sites. Without `classify`, only the
 /// reach: for a GPU's candidate matcher, whose ends the site test (searcher::site_test) has
 /// already classified as the chunks came, and which must see the bytes around them.
-class site_filter_matcher final : public detail::engine {
+class site_filter_matcher final : public detail::engine_wrapper {
  public:
   site_filter_matcher(const detail::engine& inner, const site_finder& finder, std::size_t before, std::size_t after,
                       bool classify, std::unique_ptr<matcher> owner)
-      : owner_(std::move(owner)), inner_(inner), finder_(finder), before_(before), after_(after), classify_(classify) {}
+      : engine_wrapper(inner), owner_(std::move(owner)), inner_(inner), finder_(finder), before_(before), after_(after),
+        classify_(classify) {}
   [[nodiscard]] std::size_t lookbehind() const override { return std::max(inner_.lookbehind(), before_); }
   [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead() + after_; }
-  [[nodiscard]] hit_key key() const override { return inner_.key(); }
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& open) const override {
     const std::size_t first = out.size(), open_first = open.size();
@@ -389,12 +389,9 @@ class site_filter_matcher final : public detail::engine {
 /// run costs at least d - (the N codes of its pattern, which match the genome's N) errors: so
 /// no candidate ends more than `margin` = k + those codes bytes into a run, and the positions
 /// past that are not scanned. Runs of N in assemblies (gaps, centromeres) are long and many.
-class n_run_matcher final : public detail::engine {
+class n_run_matcher final : public detail::engine_wrapper {
  public:
-  n_run_matcher(const detail::engine& inner, std::size_t margin) : inner_(inner), margin_(margin) {}
-  [[nodiscard]] std::size_t lookbehind() const override { return inner_.lookbehind(); }
-  [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead(); }
-  [[nodiscard]] hit_key key() const override { return inner_.key(); }
+  n_run_matcher(const detail::engine& inner, std::size_t margin) : engine_wrapper(inner), inner_(inner), margin_(margin) {}
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& open) const override {
     const auto is_n = [&seq](std::size_t i) { return (seq[i] | 0x20) == 'n'; };

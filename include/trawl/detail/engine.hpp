@@ -73,6 +73,24 @@ class engine {
   }
 };
 
+/// An engine around another (a filter, a dispatcher): what it does not override is the inner
+/// engine's, so a property added to engine reaches every wrapper.
+class engine_wrapper : public engine {
+ public:
+  explicit engine_wrapper(const engine& inner) noexcept : inner_(&inner) {}
+  [[nodiscard]] std::size_t lookbehind() const override { return inner_->lookbehind(); }
+  [[nodiscard]] std::size_t lookahead() const override { return inner_->lookahead(); }
+  [[nodiscard]] hit_key key() const override { return inner_->key(); }
+  [[nodiscard]] bool one_pattern_strand() const override { return inner_->one_pattern_strand(); }
+  [[nodiscard]] std::size_t scans_per_byte() const override { return inner_->scans_per_byte(); }
+
+ protected:
+  [[nodiscard]] const engine& inner() const noexcept { return *inner_; }
+
+ private:
+  const engine* inner_;
+};
+
 /// A cluster hit a scan's edges cut, by what identifies it among cluster hits (its end, pattern
 /// and strand), for an engine that orders its hits only after it has found them.
 struct cut_cluster {
