@@ -364,11 +364,11 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)")->check(integer_in(0, 1 << 16));
   cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic)")
       ->check(integer_in(0, std::int64_t{1} << 40))
-      ->group("");
+      ->group("Tuning");
   cmd->add_option("--chunk-size", a->chunk_size, "new bytes per chunk of a stream (default: automatic)")
       ->check(integer_in(0, std::int64_t{1} << 40))
-      ->group("");
-  cmd->add_option("--inflater", a->inflater, "gzip: auto|isal|zlib")->group("")->check(CLI::IsMember({"auto", "isal", "zlib"}));
+      ->group("Tuning");
+  cmd->add_option("--inflater", a->inflater, "gzip: auto|isal|zlib")->group("Tuning")->check(CLI::IsMember({"auto", "isal", "zlib"}));
   cmd->add_flag("--pattern-names", a->pattern_names,
                 "the pattern column shows each pattern's name: its FASTA record id with -f FASTA");
   cmd->add_flag("--matched", a->matched, "add the matched text as the last column (json: \"matched\")");

@@ -196,6 +196,12 @@ expect_err_line "$T" search "" "$D/h.txt"
 expect_err_line "$T" search --bogus-option hello "$D/h.txt"
 expect_err_line "$T" search -k -1 hello "$D/h.txt"
 expect_err_line "$T" search --algorithm nosuch hello "$D/h.txt"
+# a bad value's line names its option, the tuning ones included
+for o in "--threads -j x" "--slice-size --slice-size 4M" "--chunk-size --chunk-size -1" "--inflater --inflater lzma"; do
+  read -r name opt val <<<"$o"
+  "$T" search "$opt" "$val" hello "$D/h.txt" >/dev/null 2>"$D/err"
+  grep -q -- "^trawl: $name: " "$D/err" && pass || fail "search $opt $val: the error does not name $name: $(head -c 200 "$D/err")"
+done
 # a pattern longer than the text, or an empty input, is "no match" as in grep (-c prints 0)
 expect_rc 1 "$T" search "$(printf 'x%.0s' $(seq 1 100))" "$D/h.txt"
 : >"$D/empty.txt"
