@@ -98,6 +98,9 @@ struct stream_options {
   /// work done elsewhere (other processes, devices) can ask for more: the search then runs
   /// this many workers, most of them waiting, on the threads' cores.
   unsigned scans_in_flight = 0;
+  /// Threads that parse a mapped FASTA file; 0 = the search's threads. A matcher whose few
+  /// scans are long (a GPU's) leaves the other cores to the parse: it then runs on this many.
+  unsigned parse_threads = 0;
 };
 
 /// What a stream search did.

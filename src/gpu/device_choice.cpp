@@ -77,6 +77,8 @@ search_plan plan_search(const search_options& options, std::size_t patterns, con
   if (plan.stream.chunk_size == 0) plan.stream.chunk_size = std::size_t{256} << 20;
   plan.options.slice_size = input.is_mapped() ? input.mapped().size() / workers + 1 : plan.stream.chunk_size;
   plan.options.threads = static_cast<unsigned>(workers + 1);
+  // the scans wait on the devices; a FASTA file's parse takes the host's cores (as the fills do)
+  if (plan.stream.parse_threads == 0) plan.stream.parse_threads = std::max(1u, std::thread::hardware_concurrency());
   return plan;
 }
 

@@ -7,6 +7,7 @@
 // size. Approximate clusters cut by a slice edge arrive flagged (hit::open) and are merged
 // here before delivery. O(n) bytes scanned plus (lookbehind + lookahead) per slice.
 #include <tbb/global_control.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
 #include <tbb/info.h>
 #include <tbb/task_arena.h>
@@ -676,6 +677,7 @@ class stream_search {
     else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, m_.lookbehind() + m_.lookahead(), pool_);
     file_begin_ = mapped_.data();
     uses_origin_ = m_.uses_origin();
+    arena_threads_ = std::max(threads_, fasta_pieces_ ? so.parse_threads : 0u);
     if (fasta_pieces_) skip_to_first_record();
     run();
     if (reader_) reader_->stop();
@@ -686,6 +688,8 @@ class stream_search {
   static constexpr std::size_t kDefaultChunk = std::size_t{4} << 20;
   /// At most this many bytes of FASTA pieces are cut ahead (and at most one piece per worker).
   static constexpr std::size_t kFastaAheadBytes = std::size_t{128} << 20;
+  /// The parts a large FASTA piece is parsed in, in parallel (parse_in_parts).
+  static constexpr std::size_t kFastaPart = std::size_t{4} << 20;
 
   stream_result result() {
     if (input_error_) std::rethrow_exception(input_error_);
@@ -718,9 +722,10 @@ class stream_search {
     // pages for every slice. At most the jobs in flight hold one each.
     // more workers than cores only when scans wait elsewhere (stream_options::scans_in_flight)
     std::optional<tbb::global_control> allow;
-    if (threads_ > tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism))
-      allow.emplace(tbb::global_control::max_allowed_parallelism, threads_);
-    tbb::task_arena arena(static_cast<int>(threads_));
+    const unsigned arena_threads = std::max(threads_, arena_threads_);
+    if (arena_threads > tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism))
+      allow.emplace(tbb::global_control::max_allowed_parallelism, arena_threads);
+    tbb::task_arena arena(static_cast<int>(arena_threads));
     arena.execute([&] {
       struct wait_parses {  // the pieces parsed ahead hold this search: wait for them however the pipeline ends
         tbb::task_group& g;
@@ -806,12 +811,46 @@ class stream_search {
   };
 
 
+  /// parse_fasta_piece on all the arena's threads, for a large piece (a GPU's chunk): parts
+  /// of about kFastaPart bytes, cut at line starts, each parsed into a buffer of its own and
+  /// then copied into place. `out` keeps its old bytes until they are overwritten (no
+  /// zero-fill when a recycled buffer is large enough). The parts' buffers are recycled.
+  void parse_in_parts(std::string_view bytes, std::size_t headroom, std::string& out, std::vector<io::fasta_head>& heads) {
+    std::vector<std::size_t> cuts{0};
+    while (cuts.back() < bytes.size()) cuts.push_back(io::fasta_piece_end(bytes, cuts.back(), kFastaPart));
+    const std::size_t n = cuts.size() - 1;
+    std::vector<std::string> outs(n);
+    {
+      const std::lock_guard<std::mutex> lock(parsed_m_);
+      for (std::size_t i = 0; i < n && !spare_parts_.empty(); ++i) {
+        outs[i] = std::move(spare_parts_.back());
+        spare_parts_.pop_back();
+      }
+    }
+    std::vector<std::vector<io::fasta_head>> hs(n);
+    tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
+      io::parse_fasta_piece(bytes.substr(cuts[i], cuts[i + 1] - cuts[i]), 0, outs[i], hs[i]);
+    });
+    std::vector<std::size_t> at(n + 1, headroom);
+    for (std::size_t i = 0; i < n; ++i) at[i + 1] = at[i] + outs[i].size();
+    heads.clear();
+    for (std::size_t i = 0; i < n; ++i)
+      for (const io::fasta_head& h : hs[i]) heads.push_back({at[i] + h.at, h.name});
+    out.resize(at[n]);
+    tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
+      if (!outs[i].empty()) std::memcpy(out.data() + at[i], outs[i].data(), outs[i].size());
+    });
+    const std::lock_guard<std::mutex> lock(parsed_m_);
+    for (std::string& o : outs) spare_parts_.push_back(std::move(o));
+  }
+
   /// Parses `p` unless someone else took it.
   void parse_piece(fasta_piece& p) {
     int waiting = 0;
     if (!p.state.compare_exchange_strong(waiting, 1)) return;
     const std::size_t headroom = m_.lookbehind() + m_.lookahead();
-    io::parse_fasta_piece(p.bytes, headroom, p.out, p.heads);
+    if (arena_threads_ > 1 && p.bytes.size() >= 4 * kFastaPart) parse_in_parts(p.bytes, headroom, p.out, p.heads);
+    else io::parse_fasta_piece(p.bytes, headroom, p.out, p.heads);
     if (uses_origin_ && p.heads.empty()) p.width = io::fasta_line_width(p.bytes, p.out.size() - headroom);
     {
       const std::lock_guard<std::mutex> lock(parsed_m_);
@@ -990,6 +1029,7 @@ class stream_search {
   const search_options& o_;
   search_sink& sink_;
   unsigned threads_ = 1;
+  unsigned arena_threads_ = 0;  ///< more than threads_ when the parse may use more (stream_options::parse_threads)
   bool one_id_ = false, wants_text_ = false;
   hit_callback deliver_cb_;
   // input stage
@@ -1002,6 +1042,7 @@ class stream_search {
   std::size_t piece_size_ = 0;
   std::deque<std::shared_ptr<fasta_piece>> ahead_;  ///< cut, offered to the workers, not yet handed on
   std::mutex parsed_m_;
+  std::vector<std::string> spare_parts_;  ///< parse_in_parts' buffers, guarded by parsed_m_
   std::condition_variable parsed_cv_;
   tbb::task_group parse_tasks_;
   std::unique_ptr<block_reader> reader_;

@@ -388,6 +388,52 @@ TEST(StreamSearch, MappedFastaParsedInPiecesAgainstTheOracle) {
   }
 }
 
+TEST(StreamSearch, LargePiecesParsedInPartsAgainstTheOracle) {
+  // Pieces of 16 MiB and more (a GPU's chunks) are parsed in parts on all the parse threads:
+  // small and large records, CRLF and blank lines falling anywhere in the parts.
+  temp_dir dir;
+  std::mt19937_64 rng(78);
+  std::vector<oracle::record> recs;
+  for (int i = 0; i < 4000; ++i) {
+    const std::size_t len = i % 1000 == 7 ? 5000000 : rng() % 3000;
+    std::string name = "r";
+    name += std::to_string(i);
+    recs.push_back({name, oracle::random_text(rng, len, "ACGT")});
+  }
+  const std::string lines = fasta_of(recs, 60, false);
+  std::string in;
+  std::size_t from = 0;
+  for (std::size_t at = lines.find('\n', 1000); at != std::string::npos; at = lines.find('\n', at + 1000003)) {
+    in.append(lines, from, at + 1 - from);
+    in += at % 2 ? "\n" : "\r\n";
+    from = at + 1;
+  }
+  in.append(lines, from, std::string::npos);
+  const fs::path p = dir.path / "large.fa";
+  std::ofstream(p, std::ios::binary) << in;
+  const std::vector<std::string> pats = {"ACGTACGTAC", recs[7].seq.substr(4000000, 14)};
+  const auto want = exact_oracle(recs, pats);
+  auto m = trawl::make_matcher(pats, {});
+  for (const std::size_t chunk : {std::size_t{16} << 20, std::size_t{23} << 20}) {
+    trawl::search_options o;
+    o.threads = 2;
+    trawl::stream_options so;
+    so.chunk_size = chunk;
+    so.parse_threads = 4;
+    collecting_sink sink(true);
+    auto src = trawl::io::source::open(p.string(), {});
+    const auto r = trawl::search_input(*m, src, o, so, sink);
+    const std::string where = "chunk " + std::to_string(chunk);
+    EXPECT_TRUE(sink.all == want) << where;
+    EXPECT_EQ(r.records, recs.size()) << where;
+    ASSERT_EQ(sink.names.size(), recs.size()) << where;
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      ASSERT_EQ(sink.names[i], recs[i].name) << where;
+      ASSERT_EQ(sink.texts[i], recs[i].seq) << where;
+    }
+  }
+}
+
 TEST(StreamSearch, PlainStreamsOfEverySizeAgainstTheOracle) {
   temp_dir dir;
   std::mt19937_64 rng(7);
