@@ -5,7 +5,8 @@
 //
 // Chunks flow through a ring of S slots (pinned host buffer, device text buffer, candidate
 // buffer, stream). The slots belong to the device and persist across calls (allocated on
-// first use, grown when a larger chunk is asked for), so a search pays no cudaHostAlloc. While
+// first use, grown when a larger chunk is asked for; one set per search running at once on
+// the device), so a search pays no cudaHostAlloc. While
 // the GPU copies and scans chunks i-S+2..i, the host worker pool fills chunk i+1 on every
 // core (pread from a file descriptor, or a pre-faulted copy from memory), and the sink of
 // chunk i-S+1 runs on the calling thread. Cost: one host pass and one H2D copy per byte.
@@ -42,9 +43,8 @@ struct slot {
   stream_owner stream;
 };
 
-/// The staging slots of one device. `busy` is held by the search using them.
+/// A set of staging slots of one device, used by one search at a time.
 struct staging {
-  std::mutex busy;
   bool write_combined = false;
   std::vector<std::unique_ptr<slot>> slots;
 
@@ -73,43 +73,60 @@ struct staging {
   }
 };
 
-/// Per-device persistent staging. Leaked on purpose (like the worker pool): freeing pinned
-/// memory from a static destructor races the CUDA runtime's own teardown at exit.
+/// Per-device persistent staging: the sets not in use, kept for the next search. Leaked on
+/// purpose (like the worker pool): freeing pinned memory from a static destructor races the
+/// CUDA runtime's own teardown at exit.
 struct staging_registry {
+  /// Sets kept per device: the searches that run at once on one device (a pool's workers,
+  /// the driver's slices) each keep theirs; more are freed when their search ends.
+  static constexpr std::size_t kKept = 4;
   std::mutex m;
-  std::vector<std::shared_ptr<staging>> per_device;
+  std::vector<std::vector<std::unique_ptr<staging>>> free;  ///< per device
   static staging_registry& instance() {
     static staging_registry* r = new staging_registry;
     return *r;
   }
-  std::shared_ptr<staging> get(int device) {
+  /// A free set of `device` of the asked kind, else a new one.
+  std::unique_ptr<staging> take(int device, bool write_combined) {
     const auto d = static_cast<std::size_t>(device);
+    {
+      std::lock_guard<std::mutex> lock(m);
+      if (free.size() <= d) free.resize(d + 1);
+      auto& f = free[d];
+      f.reserve(kKept);  // give() never grows it
+      for (std::size_t i = f.size(); i-- > 0;)
+        if (f[i]->write_combined == write_combined) {
+          std::unique_ptr<staging> st = std::move(f[i]);
+          f.erase(f.begin() + static_cast<std::ptrdiff_t>(i));
+          return st;
+        }
+    }
+    auto st = std::make_unique<staging>();
+    st->write_combined = write_combined;
+    return st;
+  }
+  void give(int device, std::unique_ptr<staging> st) noexcept {
+    std::unique_ptr<staging> dropped;  // freed outside the lock
     std::lock_guard<std::mutex> lock(m);
-    if (per_device.size() <= d) per_device.resize(d + 1);
-    if (!per_device[d]) per_device[d] = std::make_shared<staging>();
-    return per_device[d];
+    auto& f = free[static_cast<std::size_t>(device)];
+    if (f.size() < kKept) f.push_back(std::move(st));
+    else dropped = std::move(st);
   }
 };
 
-/// The device's staging when it is free and of the asked kind; otherwise a private one for
-/// this call (a concurrent search on the same device, or a benchmark asking for another kind).
+/// A staging set of the device for one search, given back to the registry at its end.
 class staging_lease {
  public:
-  staging_lease(int device, bool write_combined) {
-    std::shared_ptr<staging> shared = staging_registry::instance().get(device);
-    if (shared->write_combined == write_combined && shared->busy.try_lock()) {
-      st_ = std::move(shared);
-      lock_ = std::unique_lock<std::mutex>(st_->busy, std::adopt_lock);
-    } else {
-      st_ = std::make_shared<staging>();
-      st_->write_combined = write_combined;
-    }
-  }
+  staging_lease(int device, bool write_combined)
+      : device_(device), st_(staging_registry::instance().take(device, write_combined)) {}
+  ~staging_lease() { staging_registry::instance().give(device_, std::move(st_)); }
+  staging_lease(const staging_lease&) = delete;
+  staging_lease& operator=(const staging_lease&) = delete;
   staging& get() const noexcept { return *st_; }
 
  private:
-  std::shared_ptr<staging> st_;  // outlives the lock below
-  std::unique_lock<std::mutex> lock_;
+  int device_;
+  std::unique_ptr<staging> st_;
 };
 
 struct geometry {
@@ -249,12 +266,12 @@ void host_fill(void* dst, std::string_view seq, std::size_t pos, std::size_t len
 void release_staging(int device) noexcept {
   if (device < 0) return;
   staging_registry& r = staging_registry::instance();
-  std::shared_ptr<staging> old;
+  std::vector<std::unique_ptr<staging>> old;
   {
     std::lock_guard<std::mutex> lock(r.m);
-    if (r.per_device.size() > static_cast<std::size_t>(device)) old = std::move(r.per_device[static_cast<std::size_t>(device)]);
+    if (r.free.size() > static_cast<std::size_t>(device)) old.swap(r.free[static_cast<std::size_t>(device)]);
   }
-  // freed here, or by the search still holding it when it ends; the owners never throw
+  // freed here (a search still running keeps its set, and gives it back when it ends)
 }
 
 void stream_exact(const exact_plan& plan, std::string_view seq, const stream_config& config, const chunk_sink& sink) {
