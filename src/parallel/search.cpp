@@ -677,7 +677,8 @@ class stream_search {
     else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, m_.lookbehind() + m_.lookahead(), pool_);
     file_begin_ = mapped_.data();
     uses_origin_ = m_.uses_origin();
-    arena_threads_ = std::max(threads_, fasta_pieces_ ? so.parse_threads : 0u);
+    parse_threads_ = std::max(threads_, so.parse_threads);
+    if (fasta_pieces_ && parse_threads_ > 1) parse_arena_.emplace(static_cast<int>(parse_threads_));
     if (fasta_pieces_) skip_to_first_record();
     run();
     if (reader_) reader_->stop();
@@ -722,10 +723,9 @@ class stream_search {
     // pages for every slice. At most the jobs in flight hold one each.
     // more workers than cores only when scans wait elsewhere (stream_options::scans_in_flight)
     std::optional<tbb::global_control> allow;
-    const unsigned arena_threads = std::max(threads_, arena_threads_);
-    if (arena_threads > tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism))
-      allow.emplace(tbb::global_control::max_allowed_parallelism, arena_threads);
-    tbb::task_arena arena(static_cast<int>(arena_threads));
+    if (threads_ > tbb::global_control::active_value(tbb::global_control::max_allowed_parallelism))
+      allow.emplace(tbb::global_control::max_allowed_parallelism, threads_);
+    tbb::task_arena arena(static_cast<int>(threads_));
     arena.execute([&] {
       struct wait_parses {  // the pieces parsed ahead hold this search: wait for them however the pipeline ends
         tbb::task_group& g;
@@ -811,7 +811,7 @@ class stream_search {
   };
 
 
-  /// parse_fasta_piece on all the arena's threads, for a large piece (a GPU's chunk): parts
+  /// parse_fasta_piece on the parse arena's threads, for a large piece (a GPU's chunk): parts
   /// of about kFastaPart bytes, cut at line starts, each parsed into a buffer of its own and
   /// then copied into place. `out` keeps its old bytes until they are overwritten (no
   /// zero-fill when a recycled buffer is large enough). The parts' buffers are recycled.
@@ -828,8 +828,11 @@ class stream_search {
       }
     }
     std::vector<std::vector<io::fasta_head>> hs(n);
-    tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
-      io::parse_fasta_piece(bytes.substr(cuts[i], cuts[i + 1] - cuts[i]), 0, outs[i], hs[i]);
+    parse_arena_->execute([&] {
+      tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
+        outs[i].reserve(cuts[i + 1] - cuts[i]);  // a part's sequence is never longer than its bytes
+        io::parse_fasta_piece(bytes.substr(cuts[i], cuts[i + 1] - cuts[i]), 0, outs[i], hs[i]);
+      });
     });
     std::vector<std::size_t> at(n + 1, headroom);
     for (std::size_t i = 0; i < n; ++i) at[i + 1] = at[i] + outs[i].size();
@@ -837,8 +840,10 @@ class stream_search {
     for (std::size_t i = 0; i < n; ++i)
       for (const io::fasta_head& h : hs[i]) heads.push_back({at[i] + h.at, h.name});
     out.resize(at[n]);
-    tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
-      if (!outs[i].empty()) std::memcpy(out.data() + at[i], outs[i].data(), outs[i].size());
+    parse_arena_->execute([&] {
+      tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
+        if (!outs[i].empty()) std::memcpy(out.data() + at[i], outs[i].data(), outs[i].size());
+      });
     });
     const std::lock_guard<std::mutex> lock(parsed_m_);
     for (std::string& o : outs) spare_parts_.push_back(std::move(o));
@@ -849,7 +854,7 @@ class stream_search {
     int waiting = 0;
     if (!p.state.compare_exchange_strong(waiting, 1)) return;
     const std::size_t headroom = m_.lookbehind() + m_.lookahead();
-    if (arena_threads_ > 1 && p.bytes.size() >= 4 * kFastaPart) parse_in_parts(p.bytes, headroom, p.out, p.heads);
+    if (parse_arena_ && p.bytes.size() >= 4 * kFastaPart) parse_in_parts(p.bytes, headroom, p.out, p.heads);
     else io::parse_fasta_piece(p.bytes, headroom, p.out, p.heads);
     if (uses_origin_ && p.heads.empty()) p.width = io::fasta_line_width(p.bytes, p.out.size() - headroom);
     {
@@ -1029,7 +1034,10 @@ class stream_search {
   const search_options& o_;
   search_sink& sink_;
   unsigned threads_ = 1;
-  unsigned arena_threads_ = 0;  ///< more than threads_ when the parse may use more (stream_options::parse_threads)
+  unsigned parse_threads_ = 1;  ///< threads_, or more for a matcher whose scans wait elsewhere (stream_options::parse_threads)
+  /// parse_in_parts' threads: an arena of their own, so that the search's arena keeps one
+  /// thread per scan in flight and the parts never wait on a thread held by a scan.
+  std::optional<tbb::task_arena> parse_arena_;
   bool one_id_ = false, wants_text_ = false;
   hit_callback deliver_cb_;
   // input stage
