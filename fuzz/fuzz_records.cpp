@@ -62,6 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (end <= at) std::abort();
       const std::string_view bytes = rest.substr(at, end - at);
       trawl::io::parse_fasta_piece(bytes, headroom, out, heads);
+      for (const auto& h : heads)  // a head's line is its header line
+        if (h.line >= bytes.size() || bytes[h.line] != '>') std::abort();
       if (heads.empty()) {  // a width means sequence byte s is the piece's byte s + s / width
         const std::size_t w = trawl::io::fasta_line_width(bytes, out.size() - headroom);
         for (std::size_t s = 0; w != 0 && s + headroom < out.size(); ++s)

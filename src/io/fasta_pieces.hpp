@@ -19,6 +19,7 @@ namespace trawl::io {
 struct fasta_head {
   std::size_t at = 0;
   std::string_view name;  ///< points into the piece
+  std::size_t line = 0;   ///< where its header line starts in the piece
 };
 
 /// Writes the sequence bytes of `piece` to `out` from offset `headroom` (out is replaced; its

@@ -262,7 +262,7 @@ void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string
     if (piece[i] == '>') {
       const std::size_t nl = piece.find('\n', i);
       const std::size_t end = nl == std::string_view::npos ? n : nl;
-      heads.push_back({out.size(), record_id(strip_cr(piece.substr(i + 1, end - i - 1)))});
+      heads.push_back({out.size(), record_id(strip_cr(piece.substr(i + 1, end - i - 1))), i});
       i = end == n ? n : end + 1;
       continue;
     }

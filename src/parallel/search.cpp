@@ -301,11 +301,16 @@ struct chunk {
   std::vector<piece> pieces;
   std::vector<std::string> names;
   bool idle = false;  ///< the input paused after this chunk
-  /// When origin_width != 0: bytes [origin_at, end) are FASTA lines of that width from byte
-  /// origin_file of the mapped input (a line start).
-  std::size_t origin_at = 0;
-  std::uint64_t origin_file = 0;
-  std::uint32_t origin_width = 0;
+  /// Bytes [at, at + len) are the sequence bytes seq, seq + 1, ... of FASTA lines of `width`
+  /// bytes that begin at byte `file` of the mapped input (see detail::window_origin).
+  struct origin_run {
+    std::size_t at = 0, len = 0;
+    std::uint64_t file = 0, seq = 0;
+    std::uint32_t width = 0;
+    /// Where sequence byte s of the run lies in the file.
+    [[nodiscard]] std::uint64_t file_of(std::uint64_t s) const { return file + s + s / width; }
+  };
+  std::vector<origin_run> runs;  ///< in chunk order; only for an engine that uses origins
   buffer_pool* pool = nullptr;
   chunk() = default;
   chunk(const chunk&) = delete;
@@ -314,14 +319,21 @@ struct chunk {
     if (pool != nullptr) pool->give(std::move(owned));
   }
   [[nodiscard]] std::string_view window(const piece& p) const { return bytes.substr(p.off, p.len); }
-  /// Where the bytes of p's window lie in the input file (width 0: unknown).
+  /// Where the bytes of p's window lie in the input file: those from the start of the run that
+  /// holds its last byte (width 0: none does).
   [[nodiscard]] detail::window_origin origin(const piece& p) const {
     detail::window_origin o;
-    if (origin_width == 0 || origin_at >= p.off + p.len) return o;
-    o.from = origin_at > p.off ? origin_at - p.off : 0;
-    o.seq_offset = origin_at > p.off ? 0 : p.off - origin_at;
-    o.file_offset = origin_file;
-    o.width = origin_width;
+    if (p.len == 0) return o;
+    const std::size_t last = p.off + p.len - 1;
+    for (const origin_run& r : runs) {
+      if (last < r.at || last >= r.at + r.len) continue;
+      const std::size_t first = std::max(r.at, p.off);
+      o.from = first - p.off;
+      o.seq_offset = r.seq + (first - r.at);
+      o.file_offset = r.file;
+      o.width = r.width;
+      break;
+    }
     return o;
   }
 };
@@ -464,9 +476,15 @@ class chunker final : public io::record_handler {
     win_off_ = cur_->owned.size();
     first_ = true;
   }
-  void sequence(std::string_view bytes) override {
+  void sequence(std::string_view bytes) override { sequence(bytes, 0, 0); }
+  /// As sequence(bytes); when width != 0 the bytes are FASTA lines of that width from byte
+  /// `file_at` of the mapped input (a line start), noted as the chunks' origin runs.
+  void sequence(std::string_view bytes, std::uint64_t file_at, std::uint32_t width) {
+    std::uint64_t seq = 0;
     while (!bytes.empty()) {
       const std::size_t take = std::min(bytes.size(), chunk_size_ - fresh_);
+      if (width != 0) add_run(cur_->owned.size(), take, file_at, seq, width);
+      seq += take;
       cur_->owned.append(bytes.substr(0, take));
       fresh_ += take;
       rec_pos_ += take;
@@ -482,16 +500,14 @@ class chunker final : public io::record_handler {
   void adopt(std::string&& block, std::size_t off, std::uint64_t file_at = 0, std::uint32_t width = 0) {
     const std::size_t carry = cur_->owned.size() - win_off_;
     if (!in_record_ || !cur_->pieces.empty() || fresh_ != 0 || win_off_ != 0 || carry > off) {
-      sequence(std::string_view(block).substr(off));
+      sequence(std::string_view(block).substr(off), file_at, width);
       pool_.give(std::move(block));
       return;
     }
     std::memcpy(block.data() + (off - carry), cur_->owned.data(), carry);
     pool_.give(std::move(cur_->owned));
     cur_->owned = std::move(block);
-    cur_->origin_at = off;
-    cur_->origin_file = file_at;
-    cur_->origin_width = width;
+    if (width != 0) add_run(off, cur_->owned.size() - off, file_at, 0, width);
     win_off_ = off - carry;
     const std::size_t len = cur_->owned.size() - off;
     fresh_ += len;
@@ -580,6 +596,21 @@ class chunker final : public io::record_handler {
 
  private:
   static constexpr std::size_t kMaxPieces = std::size_t{1} << 16;
+
+  /// Notes chunk bytes [at, at + len) as sequence bytes seq.. of the FASTA lines from byte
+  /// `file`; a run that goes on where the chunk's last one ends, in the chunk and in the file,
+  /// extends it.
+  void add_run(std::size_t at, std::size_t len, std::uint64_t file, std::uint64_t seq, std::uint32_t width) {
+    const chunk::origin_run r{at, len, file, seq, width};
+    if (!cur_->runs.empty()) {
+      chunk::origin_run& b = cur_->runs.back();
+      if (b.at + b.len == at && b.width == width && b.file_of(b.seq + b.len) == r.file_of(seq)) {
+        b.len += len;
+        return;
+      }
+    }
+    cur_->runs.push_back(r);
+  }
 
   void new_chunk() {
     cur_ = std::make_shared<chunk>();
@@ -806,7 +837,9 @@ class stream_search {
     std::string_view bytes;
     std::string out;
     std::vector<io::fasta_head> heads;
-    std::uint32_t width = 0;    ///< parsed: its line width when the engine uses origins (fasta_line_width)
+    /// parsed, when the engine uses origins: the line width (fasta_line_width) of the lead (the
+    /// bytes before the first header), then of each record's part
+    std::vector<std::uint32_t> widths;
     std::atomic<int> state{0};  ///< 0 waiting, 1 being parsed, 2 parsed
   };
 
@@ -838,7 +871,7 @@ class stream_search {
     for (std::size_t i = 0; i < n; ++i) at[i + 1] = at[i] + outs[i].size();
     heads.clear();
     for (std::size_t i = 0; i < n; ++i)
-      for (const io::fasta_head& h : hs[i]) heads.push_back({at[i] + h.at, h.name});
+      for (const io::fasta_head& h : hs[i]) heads.push_back({at[i] + h.at, h.name, cuts[i] + h.line});
     out.resize(at[n]);
     parse_arena_->execute([&] {
       tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
@@ -849,6 +882,22 @@ class stream_search {
     for (std::string& o : outs) spare_parts_.push_back(std::move(o));
   }
 
+  /// p.widths, for a parsed piece.
+  static void line_widths(fasta_piece& p, std::size_t headroom) {
+    const auto& hs = p.heads;
+    p.widths.clear();
+    const std::size_t lead_end = hs.empty() ? p.bytes.size() : hs[0].line;
+    const std::size_t lead = (hs.empty() ? p.out.size() : hs[0].at) - headroom;
+    p.widths.push_back(lead == 0 ? 0 : io::fasta_line_width(p.bytes.substr(0, lead_end), lead));
+    for (std::size_t h = 0; h < hs.size(); ++h) {
+      const std::size_t nl = p.bytes.find('\n', hs[h].line);
+      const std::size_t from = nl == std::string_view::npos ? p.bytes.size() : nl + 1;
+      const std::size_t to = h + 1 < hs.size() ? hs[h + 1].line : p.bytes.size();
+      const std::size_t len = (h + 1 < hs.size() ? hs[h + 1].at : p.out.size()) - hs[h].at;
+      p.widths.push_back(len == 0 ? 0 : io::fasta_line_width(p.bytes.substr(from, to - from), len));
+    }
+  }
+
   /// Parses `p` unless someone else took it.
   void parse_piece(fasta_piece& p) {
     int waiting = 0;
@@ -856,7 +905,7 @@ class stream_search {
     const std::size_t headroom = m_.lookbehind() + m_.lookahead();
     if (parse_arena_ && p.bytes.size() >= 4 * kFastaPart) parse_in_parts(p.bytes, headroom, p.out, p.heads);
     else io::parse_fasta_piece(p.bytes, headroom, p.out, p.heads);
-    if (uses_origin_ && p.heads.empty()) p.width = io::fasta_line_width(p.bytes, p.out.size() - headroom);
+    if (uses_origin_) line_widths(p, headroom);
     {
       const std::lock_guard<std::mutex> lock(parsed_m_);
       p.state.store(2);
@@ -893,20 +942,27 @@ class stream_search {
     std::string& o = p->out;
     const auto& hs = p->heads;
     const std::size_t lead = hs.empty() ? o.size() : hs[0].at;
+    const auto piece_at = static_cast<std::uint64_t>(p->bytes.data() - file_begin_);
+    const auto width = [&](std::size_t i) { return i < p->widths.size() ? p->widths[i] : 0u; };
     if (lead > headroom) {  // the record open before the piece goes on (the input began with '>')
       if (hs.empty()) {
         if (chunker_->holds_new_bytes()) chunker_->seal(false);
-        chunker_->adopt(std::move(o), headroom, static_cast<std::uint64_t>(p->bytes.data() - file_begin_), p->width);
+        chunker_->adopt(std::move(o), headroom, piece_at, width(0));
         return;
       }
-      chunker_->sequence(std::string_view(o).substr(headroom, lead - headroom));
+      chunker_->sequence(std::string_view(o).substr(headroom, lead - headroom), piece_at, width(0));
     }
     for (std::size_t h = 0; h < hs.size(); ++h) {
       if (fasta_open_) chunker_->end_record();
       chunker_->begin_record(hs[h].name);
       fasta_open_ = true;
       const std::size_t end = h + 1 < hs.size() ? hs[h + 1].at : o.size();
-      if (end > hs[h].at) chunker_->sequence(std::string_view(o).substr(hs[h].at, end - hs[h].at));
+      if (end > hs[h].at) {
+        const std::uint32_t w = width(h + 1);
+        // its sequence's lines begin after its header line
+        const std::uint64_t at = w == 0 ? 0 : piece_at + p->bytes.find('\n', hs[h].line) + 1;
+        chunker_->sequence(std::string_view(o).substr(hs[h].at, end - hs[h].at), at, w);
+      }
     }
     pool_.give(std::move(o));
   }

@@ -93,10 +93,10 @@ compare "--index, approximate" search --index "$D/t.thi" -k 2 -f "$D/pats.txt"
 "$T" index build -q "$D/g.fa" -o "$D/g.thi"
 compare "offtarget --index" offtarget --pam NGG --mismatches 2 --dna-bulges 1 --index "$D/g.thi" "$D/guides.fa"
 compare "index count" index count "$D/t.thi" -f "$D/pats.txt" lord the egypt
-# A FASTA file's slices travel as coordinates where its lines are of one width (the other ranks
-# read them from the file), as bytes elsewhere: with pieces of 16 KiB most of g.fa's records
-# fill pieces of their own; gmix.fa's records have CRLF lines, lines of several widths, a
-# blank line, and one width
+# A FASTA record's slices travel as coordinates where its lines are of one width (the other
+# ranks read them from the file), as bytes elsewhere: with pieces of 16 KiB g.fa's records
+# span pieces; gmix.fa's records have CRLF lines, lines of several widths, a blank line, and
+# one width
 python3 - "$D" <<'EOF2'
 import random, sys
 random.seed(5)

@@ -7,6 +7,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +16,7 @@
 
 #include "oracle.hpp"
 #include "temp_dir.hpp"
+#include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 #include "trawl/search.hpp"
@@ -337,6 +339,37 @@ TEST(StreamSearch, EverySourceThreadCountAndChunkSizeGivesTheSameHits) {
   }
 }
 
+/// An engine that asks for origins (as the MPI pool does) and checks every window byte an
+/// origin places in the file against the file's byte there.
+class origin_checker final : public trawl::detail::engine_wrapper {
+ public:
+  origin_checker(const trawl::detail::engine& inner, std::string file)
+      : engine_wrapper(inner), inner_(inner), file_(std::move(file)) {}
+  [[nodiscard]] bool uses_origin() const override { return true; }
+  void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<trawl::hit>& out,
+            std::vector<trawl::detail::open_mark>& open) const override {
+    inner_.scan(seq, own_begin, own_end, out, open);
+  }
+  void scan_from(const trawl::detail::window_origin& o, std::string_view seq, std::size_t own_begin,
+                 std::size_t own_end, std::vector<trawl::hit>& out, std::vector<trawl::detail::open_mark>& open) const override {
+    for (std::size_t i = o.from; i < seq.size(); ++i) {
+      const std::uint64_t at = o.seq_offset + (i - o.from);
+      const std::uint64_t f = o.file_offset + at + at / o.width;
+      if (f >= file_.size() || file_[f] != seq[i]) {
+        bad_.fetch_add(1);
+        break;
+      }
+    }
+    placed_.fetch_add(seq.size() - std::min(seq.size(), o.from));
+    inner_.scan(seq, own_begin, own_end, out, open);
+  }
+  mutable std::atomic<std::size_t> bad_{0}, placed_{0};
+
+ private:
+  const trawl::detail::engine& inner_;
+  std::string file_;
+};
+
 TEST(StreamSearch, MappedFastaParsedInPiecesAgainstTheOracle) {
   // A mapped FASTA file is parsed in pieces on several threads: every way its lines can fall
   // (CRLF, blank lines, a byte order mark, empty records, a last line without '\n', a header
@@ -379,6 +412,19 @@ TEST(StreamSearch, MappedFastaParsedInPiecesAgainstTheOracle) {
         EXPECT_TRUE(sink.all == want) << where;
         EXPECT_EQ(r.records, want_recs.size()) << where;
         EXPECT_EQ(r.format, trawl::io::format::fasta) << where;
+        // where the driver says a window's bytes lie in the file, they do; lines of one width
+        // (input 0) get origins
+        auto checker = std::make_unique<origin_checker>(m->engine(), inputs[k]);
+        const origin_checker& c = *checker;
+        const trawl::matcher checked(std::move(checker));
+        collecting_sink sink2(false);
+        auto src2 = trawl::io::source::open(p.string(), oo);
+        trawl::search_input(checked, src2, o, so, sink2);
+        EXPECT_TRUE(sink2.all == want) << where;
+        EXPECT_EQ(c.bad_.load(), 0u) << where;
+        if (k == 0) {
+          EXPECT_GT(c.placed_.load(), 0u) << where;
+        }
         ASSERT_EQ(sink.names.size(), want_recs.size()) << where;
         for (std::size_t i = 0; i < want_recs.size(); ++i) {
           EXPECT_EQ(sink.names[i], want_recs[i].name) << where;
@@ -431,6 +477,16 @@ TEST(StreamSearch, LargePiecesParsedInPartsAgainstTheOracle) {
       ASSERT_EQ(sink.names[i], recs[i].name) << where;
       ASSERT_EQ(sink.texts[i], recs[i].seq) << where;
     }
+    // the parts' record heads point at their header lines: the origins place every byte
+    auto checker = std::make_unique<origin_checker>(m->engine(), in);
+    const origin_checker& c = *checker;
+    const trawl::matcher checked(std::move(checker));
+    collecting_sink sink2(false);
+    auto src2 = trawl::io::source::open(p.string(), {});
+    trawl::search_input(checked, src2, o, so, sink2);
+    EXPECT_TRUE(sink2.all == want) << where;
+    EXPECT_EQ(c.bad_.load(), 0u) << where;
+    EXPECT_GT(c.placed_.load(), 0u) << where;  // the records without a CRLF or blank line
   }
 }
 
