@@ -177,7 +177,7 @@ class pool_matcher final : public detail::engine_wrapper {
  public:
   pool_matcher(const detail::engine& local, unsigned local_slots, const std::vector<int>& remote_threads,
                std::string_view file)
-      : engine_wrapper(local), local_(local), file_(file) {
+      : engine_wrapper(local), file_(file) {
     for (unsigned s = 0; s < local_slots; ++s) free_.push_back({0, 0});
     int tag = 0;
     // Slices of a stream travel as bytes: two slots per remote thread, so that its next slice
@@ -214,7 +214,7 @@ class pool_matcher final : public detail::engine_wrapper {
       slot s;
       ~give_back() { p.release(s); }
     } back{*this, s};
-    if (s.rank == 0) return local_.scan(seq, own_begin, own_end, out, open);
+    if (s.rank == 0) return inner().scan(seq, own_begin, own_end, out, open);
     request q;
     q.own_begin = own_begin;
     q.own_end = own_end;
@@ -243,7 +243,7 @@ class pool_matcher final : public detail::engine_wrapper {
       }
       // an MPI message counts its bytes in an int: a window past 1 GiB (--chunk-size) is
       // scanned here
-      if (q.sent > (std::size_t{1} << 30)) return local_.scan(seq, own_begin, own_end, out, open);
+      if (q.sent > (std::size_t{1} << 30)) return inner().scan(seq, own_begin, own_end, out, open);
       q.base = lo;
       q.own_begin -= lo;
       q.own_end -= lo;
@@ -298,7 +298,6 @@ class pool_matcher final : public detail::engine_wrapper {
     cv_.notify_one();
   }
 
-  const detail::engine& local_;
   std::string_view file_;
   mutable std::mutex mu_;
   mutable std::condition_variable cv_;

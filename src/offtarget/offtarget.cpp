@@ -357,14 +357,14 @@ class site_filter_matcher final : public detail::engine_wrapper {
  public:
   site_filter_matcher(const detail::engine& inner, const site_finder& finder, std::size_t before, std::size_t after,
                       bool classify, std::unique_ptr<matcher> owner)
-      : engine_wrapper(inner), owner_(std::move(owner)), inner_(inner), finder_(finder), before_(before), after_(after),
+      : engine_wrapper(inner), owner_(std::move(owner)), finder_(finder), before_(before), after_(after),
         classify_(classify) {}
-  [[nodiscard]] std::size_t lookbehind() const override { return std::max(inner_.lookbehind(), before_); }
-  [[nodiscard]] std::size_t lookahead() const override { return inner_.lookahead() + after_; }
+  [[nodiscard]] std::size_t lookbehind() const override { return std::max(inner().lookbehind(), before_); }
+  [[nodiscard]] std::size_t lookahead() const override { return inner().lookahead() + after_; }
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& open) const override {
     const std::size_t first = out.size(), open_first = open.size();
-    inner_.scan(seq, own_begin, own_end, out, open);
+    inner().scan(seq, own_begin, own_end, out, open);
     if (!classify_) return;
     const auto text = text_of(seq);
     // candidates are many where sites are few (bulges): classify them on all the search's cores
@@ -377,8 +377,7 @@ class site_filter_matcher final : public detail::engine_wrapper {
   }
 
  private:
-  std::unique_ptr<matcher> owner_;  ///< inner_'s matcher, when this filter owns it
-  const detail::engine& inner_;
+  std::unique_ptr<matcher> owner_;  ///< the inner engine's matcher, when this filter owns it
   const site_finder& finder_;
   std::size_t before_, after_;
   bool classify_;
@@ -391,7 +390,7 @@ class site_filter_matcher final : public detail::engine_wrapper {
 /// past that are not scanned. Runs of N in assemblies (gaps, centromeres) are long and many.
 class n_run_matcher final : public detail::engine_wrapper {
  public:
-  n_run_matcher(const detail::engine& inner, std::size_t margin) : engine_wrapper(inner), inner_(inner), margin_(margin) {}
+  n_run_matcher(const detail::engine& inner, std::size_t margin) : engine_wrapper(inner), margin_(margin) {}
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<detail::open_mark>& open) const override {
     const auto is_n = [&seq](std::size_t i) { return (seq[i] | 0x20) == 'n'; };
@@ -406,16 +405,15 @@ class n_run_matcher final : public detail::engine_wrapper {
       while (r1 < seq.size() && is_n(r1)) ++r1;
       if (r1 - r0 > 2 * margin_ + 1) {  // [r0 + margin + 1, r1): no candidate ends there
         const std::size_t stop = std::min(own_end, r0 + margin_ + 1);
-        if (from < stop) inner_.scan(seq, from, stop, out, open);
+        if (from < stop) inner().scan(seq, from, stop, out, open);
         from = std::max(from, r1);
       }
       i = r1;
     }
-    if (from < own_end) inner_.scan(seq, from, own_end, out, open);
+    if (from < own_end) inner().scan(seq, from, own_end, out, open);
   }
 
  private:
-  const detail::engine& inner_;
   std::size_t margin_;
 };
 
