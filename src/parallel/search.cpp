@@ -708,8 +708,8 @@ class stream_search {
     else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, m_.lookbehind() + m_.lookahead(), pool_);
     file_begin_ = mapped_.data();
     uses_origin_ = m_.uses_origin();
-    parse_threads_ = std::max(threads_, so.parse_threads);
-    if (fasta_pieces_ && parse_threads_ > 1) parse_arena_.emplace(static_cast<int>(parse_threads_));
+    const unsigned parse_threads = std::max(threads_, so.parse_threads);
+    if (fasta_pieces_ && parse_threads > 1) parse_arena_.emplace(static_cast<int>(parse_threads));
     if (fasta_pieces_) skip_to_first_record();
     run();
     if (reader_) reader_->stop();
@@ -837,9 +837,14 @@ class stream_search {
     std::string_view bytes;
     std::string out;
     std::vector<io::fasta_head> heads;
-    /// parsed, when the engine uses origins: the line width (fasta_line_width) of the lead (the
-    /// bytes before the first header), then of each record's part
-    std::vector<std::uint32_t> widths;
+    /// parsed, when the engine uses origins: where the lines of the lead (the bytes before the
+    /// first header), then of each record's part, begin in the piece, and their width
+    /// (fasta_line_width; 0: not of one width)
+    struct lines {
+      std::size_t from = 0;
+      std::uint32_t width = 0;
+    };
+    std::vector<lines> parts;
     std::atomic<int> state{0};  ///< 0 waiting, 1 being parsed, 2 parsed
   };
 
@@ -882,19 +887,19 @@ class stream_search {
     for (std::string& o : outs) spare_parts_.push_back(std::move(o));
   }
 
-  /// p.widths, for a parsed piece.
-  static void line_widths(fasta_piece& p, std::size_t headroom) {
+  /// p.parts, for a parsed piece.
+  static void line_parts(fasta_piece& p, std::size_t headroom) {
     const auto& hs = p.heads;
-    p.widths.clear();
+    p.parts.clear();
     const std::size_t lead_end = hs.empty() ? p.bytes.size() : hs[0].line;
     const std::size_t lead = (hs.empty() ? p.out.size() : hs[0].at) - headroom;
-    p.widths.push_back(lead == 0 ? 0 : io::fasta_line_width(p.bytes.substr(0, lead_end), lead));
+    p.parts.push_back({0, lead == 0 ? 0 : io::fasta_line_width(p.bytes.substr(0, lead_end), lead)});
     for (std::size_t h = 0; h < hs.size(); ++h) {
-      const std::size_t nl = p.bytes.find('\n', hs[h].line);
+      const std::size_t nl = p.bytes.find('\n', hs[h].line);  // its lines begin after its header line
       const std::size_t from = nl == std::string_view::npos ? p.bytes.size() : nl + 1;
       const std::size_t to = h + 1 < hs.size() ? hs[h + 1].line : p.bytes.size();
       const std::size_t len = (h + 1 < hs.size() ? hs[h + 1].at : p.out.size()) - hs[h].at;
-      p.widths.push_back(len == 0 ? 0 : io::fasta_line_width(p.bytes.substr(from, to - from), len));
+      p.parts.push_back({from, len == 0 ? 0 : io::fasta_line_width(p.bytes.substr(from, to - from), len)});
     }
   }
 
@@ -905,7 +910,7 @@ class stream_search {
     const std::size_t headroom = m_.lookbehind() + m_.lookahead();
     if (parse_arena_ && p.bytes.size() >= 4 * kFastaPart) parse_in_parts(p.bytes, headroom, p.out, p.heads);
     else io::parse_fasta_piece(p.bytes, headroom, p.out, p.heads);
-    if (uses_origin_) line_widths(p, headroom);
+    if (uses_origin_) line_parts(p, headroom);
     {
       const std::lock_guard<std::mutex> lock(parsed_m_);
       p.state.store(2);
@@ -943,26 +948,23 @@ class stream_search {
     const auto& hs = p->heads;
     const std::size_t lead = hs.empty() ? o.size() : hs[0].at;
     const auto piece_at = static_cast<std::uint64_t>(p->bytes.data() - file_begin_);
-    const auto width = [&](std::size_t i) { return i < p->widths.size() ? p->widths[i] : 0u; };
+    const auto part = [&](std::size_t i) { return i < p->parts.size() ? p->parts[i] : fasta_piece::lines{}; };
     if (lead > headroom) {  // the record open before the piece goes on (the input began with '>')
       if (hs.empty()) {
         if (chunker_->holds_new_bytes()) chunker_->seal(false);
-        chunker_->adopt(std::move(o), headroom, piece_at, width(0));
+        chunker_->adopt(std::move(o), headroom, piece_at, part(0).width);
         return;
       }
-      chunker_->sequence(std::string_view(o).substr(headroom, lead - headroom), piece_at, width(0));
+      chunker_->sequence(std::string_view(o).substr(headroom, lead - headroom), piece_at, part(0).width);
     }
     for (std::size_t h = 0; h < hs.size(); ++h) {
       if (fasta_open_) chunker_->end_record();
       chunker_->begin_record(hs[h].name);
       fasta_open_ = true;
       const std::size_t end = h + 1 < hs.size() ? hs[h + 1].at : o.size();
-      if (end > hs[h].at) {
-        const std::uint32_t w = width(h + 1);
-        // its sequence's lines begin after its header line
-        const std::uint64_t at = w == 0 ? 0 : piece_at + p->bytes.find('\n', hs[h].line) + 1;
-        chunker_->sequence(std::string_view(o).substr(hs[h].at, end - hs[h].at), at, w);
-      }
+      if (end > hs[h].at)
+        chunker_->sequence(std::string_view(o).substr(hs[h].at, end - hs[h].at), piece_at + part(h + 1).from,
+                           part(h + 1).width);
     }
     pool_.give(std::move(o));
   }
@@ -1090,7 +1092,6 @@ class stream_search {
   const search_options& o_;
   search_sink& sink_;
   unsigned threads_ = 1;
-  unsigned parse_threads_ = 1;  ///< threads_, or more for a matcher whose scans wait elsewhere (stream_options::parse_threads)
   /// parse_in_parts' threads: an arena of their own, so that the search's arena keeps one
   /// thread per scan in flight and the parts never wait on a thread held by a scan.
   std::optional<tbb::task_arena> parse_arena_;
