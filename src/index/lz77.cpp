@@ -15,8 +15,20 @@
 // in the reference, found by binary search in the reference's suffix array (lcp-bounded
 // comparisons: Manber and Myers' mlr). The reference's 4r-byte suffix array is kept for that;
 // the later blocks are parsed in parallel, a phrase never crossing a block's end.
+//
+// In a collection of genomes of one species a reference phrase ends at every variant of the
+// later genome *and* at every variant of the reference itself, though another earlier genome
+// often carries the later one's allele there. A second pass therefore offers co-linear
+// sources: the first pass's long phrases, merged while their shift (text position minus
+// reference position) stays the same, map stretches of every later genome to reference
+// coordinates ("chains"). At a phrase head i, the chain of i's own genome gives i's coordinate
+// c; the chains of earlier genomes that cover c give candidate sources at the same coordinate,
+// each extended by direct comparison. The phrase is the longest of those candidates and the
+// reference match, so phrases end near the later genome's own variants only.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -149,34 +161,139 @@ std::pair<std::uint64_t, std::uint64_t> longest_in_reference(std::string_view te
   return best;
 }
 
+/// The length of the common prefix of text[a, end) and text[b, end), a word at a time.
+inline std::uint64_t common_prefix(const char* t, std::uint64_t a, std::uint64_t b, std::uint64_t end) {
+  const std::uint64_t lim = end - std::max(a, b);
+  std::uint64_t l = 0;
+  for (; l + 8 <= lim; l += 8) {
+    std::uint64_t x, y;
+    std::memcpy(&x, t + a + l, 8);
+    std::memcpy(&y, t + b + l, 8);
+    if (x != y) {
+      const std::uint64_t d = x ^ y;
+      if constexpr (std::endian::native == std::endian::little) return l + static_cast<std::uint64_t>(std::countr_zero(d)) / 8;
+      else return l + static_cast<std::uint64_t>(std::countl_zero(d)) / 8;
+    }
+  }
+  while (l < lim && t[a + l] == t[b + l]) ++l;
+  return l;
+}
+
+/// Stretches of the text past the reference that copy the reference at one shift: text
+/// position = reference coordinate + shift over [begin, end). In text order, disjoint.
+struct colinear_chains {
+  struct chain {
+    std::uint64_t begin = 0, end = 0;  ///< reference coordinates
+    std::int64_t shift = 0;
+    [[nodiscard]] std::uint64_t text_begin() const { return begin + static_cast<std::uint64_t>(shift); }
+  };
+  static constexpr unsigned kBucketBits = 12;  ///< coordinates per bucket: 4096
+  std::vector<chain> chains;
+  std::vector<std::uint64_t> first;  ///< per bucket, where its chains begin in `ids`
+  std::vector<std::uint64_t> ids;    ///< chains that overlap a bucket, ascending
+
+  /// The first phrase of at least `anchor` bytes opens a chain; later phrases of the same
+  /// shift extend it, whatever lies between them.
+  colinear_chains(const std::vector<lz77_phrase>& phrases, std::size_t from, std::uint64_t r) {
+    constexpr std::uint64_t anchor = 32;
+    for (std::size_t k = from; k < phrases.size(); ++k) {
+      const lz77_phrase& ph = phrases[k];
+      if (ph.literal || ph.len < anchor) continue;
+      const auto shift = static_cast<std::int64_t>(ph.pos - ph.src);
+      if (!chains.empty() && chains.back().shift == shift && chains.back().end <= ph.src) chains.back().end = ph.src + ph.len;
+      else chains.push_back({ph.src, ph.src + ph.len, shift});
+    }
+    const std::uint64_t buckets = (r >> kBucketBits) + 1;
+    first.assign(buckets + 1, 0);
+    for (const chain& c : chains)
+      for (std::uint64_t b = c.begin >> kBucketBits; b <= (c.end - 1) >> kBucketBits; ++b) ++first[b + 1];
+    for (std::uint64_t b = 0; b < buckets; ++b) first[b + 1] += first[b];
+    ids.resize(first[buckets]);
+    std::vector<std::uint64_t> fill(first.begin(), first.end() - 1);
+    for (std::uint64_t k = 0; k < chains.size(); ++k)
+      for (std::uint64_t b = chains[k].begin >> kBucketBits; b <= (chains[k].end - 1) >> kBucketBits; ++b) ids[fill[b]++] = k;
+  }
+
+  /// The longest match at text position i (bounded by end) among the chains before i that
+  /// cover i's coordinate, as (length, source); (0, 0) when none. `own` is the number of
+  /// chains that begin at or before i.
+  [[nodiscard]] std::pair<std::uint64_t, std::uint64_t> longest(const char* t, std::uint64_t i, std::uint64_t end,
+                                                                std::uint64_t own) const {
+    std::pair<std::uint64_t, std::uint64_t> best{0, 0};
+    if (own == 0) return best;
+    const chain& mine = chains[own - 1];
+    const auto c = static_cast<std::uint64_t>(static_cast<std::int64_t>(i) - mine.shift);
+    if (c < mine.begin || (c >> kBucketBits) + 1 >= first.size()) return best;
+    // the nearest earlier genomes first; two candidates that stop at the same place have most
+    // likely met a variant of this genome, which no other candidate passes
+    constexpr int tries = 8;
+    const auto lo = ids.begin() + static_cast<std::ptrdiff_t>(first[c >> kBucketBits]);
+    auto it = std::lower_bound(lo, ids.begin() + static_cast<std::ptrdiff_t>(first[(c >> kBucketBits) + 1]), own - 1);
+    std::uint64_t last = 0;
+    for (int tried = 0; it != lo && tried < tries;) {
+      const chain& other = chains[*--it];
+      if (c < other.begin || c >= other.end) continue;
+      const auto src = static_cast<std::uint64_t>(static_cast<std::int64_t>(c) + other.shift);
+      if (src >= i) continue;
+      ++tried;
+      const std::uint64_t l = common_prefix(t, src, i, end);
+      if (l > best.first) best = {l, src};
+      if ((l != 0 && l == last) || best.first == end - i) break;
+      last = l;
+    }
+    return best;
+  }
+};
+
 template <class Int>
 std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const progress_callback& progress) {
   std::vector<Int> sa;
   std::vector<lz77_phrase> phrases = kkp3<Int>(text.substr(0, r), progress, &sa);
+  const std::size_t head = phrases.size();
   const std::uint64_t n = text.size();
+  const char* t = text.data();
   constexpr std::uint64_t block = std::uint64_t{1} << 22;
   const std::uint64_t blocks = (n - r + block - 1) / block;
-  // a round of blocks on all cores at a time, progress reported between rounds
+  // Each pass parses a round of blocks on all cores at a time and reports progress between
+  // rounds. The first takes the longest match in the reference; the second also offers the
+  // co-linear sources of the first pass's chains.
   const std::uint64_t round = 64;
-  for (std::uint64_t b0 = 0; b0 < blocks; b0 += round) {
-    const std::uint64_t b1 = std::min(blocks, b0 + round);
-    std::vector<std::vector<lz77_phrase>> parts(b1 - b0);
-    tbb::parallel_for(b0, b1, [&](std::uint64_t b) {
-      const std::uint64_t end = std::min(n, r + (b + 1) * block);
-      std::vector<lz77_phrase>& out = parts[b - b0];
-      for (std::uint64_t i = r + b * block; i < end;) {
-        const auto [len, src] = longest_in_reference(text.substr(0, end), r, sa, i);
-        lz77_phrase ph;
-        ph.pos = i;
-        if (len == 0) ph.len = 1, ph.literal = true;
-        else ph.len = len, ph.src = src;
-        out.push_back(ph);
-        i += ph.len;
-      }
-    });
-    for (auto& part : parts) phrases.insert(phrases.end(), part.begin(), part.end());
-    if (progress) progress("relative lz", r + std::min(n - r, b1 * block), n);
-  }
+  auto pass = [&](const char* stage, const colinear_chains* chains) {
+    for (std::uint64_t b0 = 0; b0 < blocks; b0 += round) {
+      const std::uint64_t b1 = std::min(blocks, b0 + round);
+      std::vector<std::vector<lz77_phrase>> parts(b1 - b0);
+      tbb::parallel_for(b0, b1, [&](std::uint64_t b) {
+        const std::uint64_t end = std::min(n, r + (b + 1) * block);
+        std::vector<lz77_phrase>& out = parts[b - b0];
+        std::uint64_t own = 0;  // chains that begin at or before i
+        if (chains)
+          own = static_cast<std::uint64_t>(
+              std::upper_bound(chains->chains.begin(), chains->chains.end(), r + b * block,
+                               [](std::uint64_t i, const colinear_chains::chain& c) { return i < c.text_begin(); }) -
+              chains->chains.begin());
+        for (std::uint64_t i = r + b * block; i < end;) {
+          std::pair<std::uint64_t, std::uint64_t> best{0, 0};
+          if (chains) {
+            while (own < chains->chains.size() && chains->chains[own].text_begin() <= i) ++own;
+            best = chains->longest(t, i, end, own);
+          }
+          if (const auto ref = longest_in_reference(text.substr(0, end), r, sa, i); ref.first > best.first) best = ref;
+          lz77_phrase ph;
+          ph.pos = i;
+          if (best.first == 0) ph.len = 1, ph.literal = true;
+          else ph.len = best.first, ph.src = best.second;
+          out.push_back(ph);
+          i += ph.len;
+        }
+      });
+      for (auto& part : parts) phrases.insert(phrases.end(), part.begin(), part.end());
+      if (progress) progress(stage, r + std::min(n - r, b1 * block), n);
+    }
+  };
+  pass("relative lz", nullptr);
+  const colinear_chains chains(phrases, head, r);
+  phrases.resize(head);
+  pass("co-linear lz", &chains);
   return phrases;
 }
 
