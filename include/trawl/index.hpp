@@ -69,8 +69,10 @@ struct build_options {
   bool detect_fasta = true;
   fm_profile profile = fm_profile::fast;
   /// Bytes of the input parsed by exact greedy LZ77 (a suffix array of them: 12 bytes per
-  /// byte at the parse's peak); the rest is parsed relative to them (each phrase the longest
-  /// match in them: more phrases where the rest repeats itself but not them). 0: automatic,
+  /// byte at the parse's peak); the rest is parsed relative to them: each phrase the longer of
+  /// the longest match in them and a copy of earlier text at the same place of the reference
+  /// (co-linear sources: a collection of genomes loses little against the exact parse; text
+  /// that repeats itself but not the reference still parses into more phrases). 0: automatic,
   /// the whole input while its parse stays within 1 GiB (inputs up to 89 MB), else the first
   /// 64 MiB (16 bytes per reference byte).
   std::uint64_t lz_reference = 0;

@@ -193,16 +193,17 @@ struct colinear_chains {
   std::vector<std::uint64_t> ids;    ///< chains that overlap a bucket, ascending
 
   /// The first phrase of at least `anchor` bytes opens a chain; later phrases of the same
-  /// shift extend it, whatever lies between them.
-  colinear_chains(const std::vector<lz77_phrase>& phrases, std::size_t from, std::uint64_t r) {
+  /// shift extend it, whatever lies between them. `blocks`: the first pass's phrases, in
+  /// text order.
+  colinear_chains(const std::vector<std::vector<lz77_phrase>>& blocks, std::uint64_t r) {
     constexpr std::uint64_t anchor = 32;
-    for (std::size_t k = from; k < phrases.size(); ++k) {
-      const lz77_phrase& ph = phrases[k];
-      if (ph.literal || ph.len < anchor) continue;
-      const auto shift = static_cast<std::int64_t>(ph.pos - ph.src);
-      if (!chains.empty() && chains.back().shift == shift && chains.back().end <= ph.src) chains.back().end = ph.src + ph.len;
-      else chains.push_back({ph.src, ph.src + ph.len, shift});
-    }
+    for (const auto& block : blocks)
+      for (const lz77_phrase& ph : block) {
+        if (ph.literal || ph.len < anchor) continue;
+        const auto shift = static_cast<std::int64_t>(ph.pos - ph.src);
+        if (!chains.empty() && chains.back().shift == shift && chains.back().end <= ph.src) chains.back().end = ph.src + ph.len;
+        else chains.push_back({ph.src, ph.src + ph.len, shift});
+      }
     const std::uint64_t buckets = (r >> kBucketBits) + 1;
     first.assign(buckets + 1, 0);
     for (const chain& c : chains)
@@ -249,22 +250,27 @@ template <class Int>
 std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const progress_callback& progress) {
   std::vector<Int> sa;
   std::vector<lz77_phrase> phrases = kkp3<Int>(text.substr(0, r), progress, &sa);
-  const std::size_t head = phrases.size();
   const std::uint64_t n = text.size();
   const char* t = text.data();
   constexpr std::uint64_t block = std::uint64_t{1} << 22;
   const std::uint64_t blocks = (n - r + block - 1) / block;
   // Each pass parses a round of blocks on all cores at a time and reports progress between
-  // rounds. The first takes the longest match in the reference; the second also offers the
-  // co-linear sources of the first pass's chains.
+  // rounds. The first takes the longest match in the reference, block by block; the second
+  // offers the co-linear sources of the first pass's chains too (a reference match on ties),
+  // reusing the first pass's match where a phrase starts at the same place; a block keeps the
+  // second parse only where it has clearly fewer phrases.
+  std::vector<std::vector<lz77_phrase>> first(blocks);
   const std::uint64_t round = 64;
   auto pass = [&](const char* stage, const colinear_chains* chains) {
     for (std::uint64_t b0 = 0; b0 < blocks; b0 += round) {
       const std::uint64_t b1 = std::min(blocks, b0 + round);
-      std::vector<std::vector<lz77_phrase>> parts(b1 - b0);
+      std::vector<std::vector<lz77_phrase>> parts(chains ? b1 - b0 : 0);
       tbb::parallel_for(b0, b1, [&](std::uint64_t b) {
         const std::uint64_t end = std::min(n, r + (b + 1) * block);
-        std::vector<lz77_phrase>& out = parts[b - b0];
+        std::vector<lz77_phrase>& out = chains ? parts[b - b0] : first[b];
+        std::vector<lz77_phrase> earlier;  // this block's first-pass phrases
+        if (chains) earlier.swap(first[b]);
+        std::size_t at = 0;
         std::uint64_t own = 0;  // chains that begin at or before i
         if (chains)
           own = static_cast<std::uint64_t>(
@@ -272,12 +278,14 @@ std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const 
                                [](std::uint64_t i, const colinear_chains::chain& c) { return i < c.text_begin(); }) -
               chains->chains.begin());
         for (std::uint64_t i = r + b * block; i < end;) {
-          std::pair<std::uint64_t, std::uint64_t> best{0, 0};
+          while (at < earlier.size() && earlier[at].pos < i) ++at;
+          std::pair<std::uint64_t, std::uint64_t> best;
+          if (at < earlier.size() && earlier[at].pos == i) best = {earlier[at].literal ? 0 : earlier[at].len, earlier[at].src};
+          else best = longest_in_reference(text.substr(0, end), r, sa, i);
           if (chains) {
             while (own < chains->chains.size() && chains->chains[own].text_begin() <= i) ++own;
-            best = chains->longest(t, i, end, own);
+            if (const auto co = chains->longest(t, i, end, own); co.first > best.first) best = co;
           }
-          if (const auto ref = longest_in_reference(text.substr(0, end), r, sa, i); ref.first > best.first) best = ref;
           lz77_phrase ph;
           ph.pos = i;
           if (best.first == 0) ph.len = 1, ph.literal = true;
@@ -285,14 +293,16 @@ std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const 
           out.push_back(ph);
           i += ph.len;
         }
+        // A few far sources widen the stored source deltas of every phrase (one width for
+        // all): a block keeps its first parse unless the second cuts its phrases by 1/16.
+        if (chains && out.size() * 16 > earlier.size() * 15) out.swap(earlier);
       });
       for (auto& part : parts) phrases.insert(phrases.end(), part.begin(), part.end());
       if (progress) progress(stage, r + std::min(n - r, b1 * block), n);
     }
   };
   pass("relative lz", nullptr);
-  const colinear_chains chains(phrases, head, r);
-  phrases.resize(head);
+  const colinear_chains chains(first, r);
   pass("co-linear lz", &chains);
   return phrases;
 }

@@ -53,10 +53,12 @@ struct lz77_phrase {
 /// O(n) time after the suffix array; 13n bytes (n < 2^31) or 25n bytes (64-bit) peak.
 std::vector<lz77_phrase> lz77_parse(std::string_view text, bool force_64bit = false,
                                     const progress_callback& progress = {});
-/// Relative LZ: text[0, reference) parsed as lz77_parse does, each later phrase the longest
-/// match of what follows in that reference (a byte not in it is a literal; no phrase crosses a
-/// multiple of 4 MiB past the reference). Peak: the text + 16 bytes per reference byte (32-bit
-/// positions: reference < 2^31). reference >= text.size() is lz77_parse.
+/// Relative LZ: text[0, reference) parsed as lz77_parse does, each later phrase at least the
+/// longest match of what follows in that reference: the longer of it and the co-linear sources
+/// (earlier text copying the same stretch of the reference; lz77.cpp). A byte not in the
+/// reference is a literal; no phrase crosses a multiple of 4 MiB past the reference. Peak: the
+/// text + 16 bytes per reference byte (32-bit positions: reference < 2^31) + the first pass's
+/// phrases. reference >= text.size() is lz77_parse.
 std::vector<lz77_phrase> lz77_parse_relative(std::string_view text, std::uint64_t reference, bool force_64bit = false,
                                              const progress_callback& progress = {});
 
