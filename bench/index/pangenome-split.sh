@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# pangenome-split.sh — the issue's pangenome (HAPS haplotypes of a LEN-bp base, default 64 x
+# 50 Mbp: 3.2 Gbp) through the index with the time split: `index info` (the load), one guide
+# (load + decode of S''), 312 guides (k = 3, both strands) on the CPU and the GPU, two rounds;
+# plain search of the FASTA for the ratio; `index count`/`locate` of two short patterns; then
+# trawl_index_bench on pattern sets cut from the base (serial µs/occ, count ÷ locate, 16
+# threads). VERSIONS="old new" builds and times pack/bin/trawl-old too (the baseline in the
+# same call). Run from a folder with pack/ (scripts/pack-for-device.sh) on the device:
+#   VERSIONS="old new" CL_PATTERNS="" BENCH=0 bash bench/index/pangenome-split.sh   (old against new)
+#   VERSIONS=new bash bench/index/pangenome-split.sh                       (new, with the bench)
+# Prints one line per run: name, exit status, seconds, peak RSS, output lines and md5.
+set -u
+P=${PACK:-$PWD/pack}; export LD_LIBRARY_PATH=$P/lib
+D=/tmp/pgx; mkdir -p $D
+echo "$(nvidia-smi 2>/dev/null --query-gpu=name --format=csv,noheader | head -1); $(nproc) threads; $(lscpu | grep 'Model name' | cut -c22-)"
+s=$(date +%s.%N); $P/bin/trawl-mkgenome --length ${LEN:-50000000} --haplotypes ${HAPS:-64} --seed 7 > $D/pg.fa; echo "mkgenome $(python3 -c "print(round($(date +%s.%N) - $s, 1))") s"
+python3 - $D/pg.fa 312 > $D/g.txt <<'PY'
+import random, sys
+seq = []
+with open(sys.argv[1]) as f:
+    next(f)
+    for line in f:
+        if line.startswith(">"): break
+        seq.append(line.strip())
+s = "".join(seq); r = random.Random(11)
+for i in range(int(sys.argv[2])):
+    if i % 2 == 0:
+        at = r.randrange(len(s) - 23); print(s[at:at + 23])
+    else: print("".join(r.choice("ACGT") for _ in range(23)))
+PY
+head -1 $D/g.txt > $D/g1.txt
+t() { local name=$1; shift; /usr/bin/time -f "%e %M" -o /tmp/tm "$@" > /tmp/o 2>/tmp/e; local rc=$?;
+  echo "$name rc=$rc $(awk '{printf "%s s %.2f GB", $1, $2/1048576}' /tmp/tm) $(wc -l < /tmp/o) lines $(md5sum < /tmp/o | cut -c1-8)"; [ $rc -le 1 ] || tail -2 /tmp/e; }
+for v in ${VERSIONS:-new old}; do
+  B=$P/bin/trawl; [ $v = old ] && B=$P/bin/trawl-old
+  t "$v build" $B index build -q $D/pg.fa -o $D/$v.thi
+  $B index info $D/$v.thi | grep -E "^(n|z|kept_phrases|s2_length|bits_per_char|bytes:FM|bytes:total)\b" | tr '\n' ' '; echo
+  for r in 1 2; do
+    t "$v info (load)" $B index info $D/$v.thi
+    t "$v search cpu 1 guide (load+decode)" $B search --device cpu --index $D/$v.thi -k 3 --both-strands -f $D/g1.txt
+    t "$v search cpu --index 312" $B search --device cpu --index $D/$v.thi -k 3 --both-strands -f $D/g.txt
+    t "$v search gpu --index 312" $B search --device gpu --index $D/$v.thi -k 3 --both-strands -f $D/g.txt
+  done
+  cp /tmp/o $D/$v.idx.tsv
+  [ "${NOPLAIN:-0}" = 1 ] || [ $v = old ] || for r in 1 2; do
+    t "plain cpu 312" $B search --device cpu -k 3 --both-strands -f $D/g.txt $D/pg.fa
+    t "plain gpu 312" $B search --device gpu -k 3 --both-strands -f $D/g.txt $D/pg.fa
+  done
+  for p in ${CL_PATTERNS-ACGTACGT GATTACA}; do
+    t "$v count $p" $B index count $D/$v.thi $p; cat /tmp/o | tr '\n' ' '
+    t "$v locate $p" $B index locate $D/$v.thi $p
+  done
+  [ $v = old ] && rm -f $D/$v.thi
+done
+if [ "${BENCH:-1}" = 1 ]; then
+  B=$P/bin/trawl; [ -f $D/new.thi ] || $B index build -q $D/pg.fa -o $D/new.thi
+  python3 - $D/pg.fa $D <<'PY'
+import random, sys
+seq = []
+with open(sys.argv[1]) as f:
+    next(f)
+    for line in f:
+        if line.startswith(">"): break
+        seq.append(line.strip())
+s = "".join(seq); r = random.Random(5)
+for L, k in ((6, 20), (8, 100), (12, 300), (16, 1000), (23, 1000)):
+    with open(f"{sys.argv[2]}/pg.{L}.txt", "w") as o:
+        for _ in range(k):
+            at = r.randrange(len(s) - L); print(s[at:at + L], file=o)
+PY
+  $P/bin/trawl_index_bench $D/g1.txt --load $D/new.thi --no-sdsl --threads 1,16 --budget 3 --patterns $D/pg.6.txt --patterns $D/pg.8.txt --patterns $D/pg.12.txt --patterns $D/pg.16.txt --patterns $D/pg.23.txt
+fi
