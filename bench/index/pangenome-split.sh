@@ -8,6 +8,7 @@
 # same call). Run from a folder with pack/ (scripts/pack-for-device.sh) on the device:
 #   VERSIONS="old new" CL_PATTERNS="" BENCH=0 bash bench/index/pangenome-split.sh   (old against new)
 #   VERSIONS=new bash bench/index/pangenome-split.sh                       (new, with the bench)
+# SEARCH=0 leaves out the searches (the build and the bench only).
 # Prints one line per run: name, exit status, seconds, peak RSS, output lines and md5.
 set -u
 P=${PACK:-$PWD/pack}; export LD_LIBRARY_PATH=$P/lib
@@ -35,14 +36,14 @@ for v in ${VERSIONS:-new old}; do
   B=$P/bin/trawl; [ $v = old ] && B=$P/bin/trawl-old
   t "$v build" $B index build -q $D/pg.fa -o $D/$v.thi
   $B index info $D/$v.thi | grep -E "^(n|z|kept_phrases|s2_length|bits_per_char|bytes:FM|bytes:total)\b" | tr '\n' ' '; echo
-  for r in 1 2; do
+  [ "${SEARCH:-1}" = 1 ] && for r in 1 2; do
     t "$v info (load)" $B index info $D/$v.thi
     t "$v search cpu 1 guide (load+decode)" $B search --device cpu --index $D/$v.thi -k 3 --both-strands -f $D/g1.txt
     t "$v search cpu --index 312" $B search --device cpu --index $D/$v.thi -k 3 --both-strands -f $D/g.txt
     t "$v search gpu --index 312" $B search --device gpu --index $D/$v.thi -k 3 --both-strands -f $D/g.txt
   done
   cp /tmp/o $D/$v.idx.tsv
-  [ "${NOPLAIN:-0}" = 1 ] || [ $v = old ] || for r in 1 2; do
+  [ "${SEARCH:-1}" = 0 ] || [ $v = old ] || for r in 1 2; do
     t "plain cpu 312" $B search --device cpu -k 3 --both-strands -f $D/g.txt $D/pg.fa
     t "plain gpu 312" $B search --device gpu -k 3 --both-strands -f $D/g.txt $D/pg.fa
   done
@@ -63,10 +64,10 @@ with open(sys.argv[1]) as f:
         if line.startswith(">"): break
         seq.append(line.strip())
 s = "".join(seq); r = random.Random(5)
-for L, k in ((6, 20), (8, 100), (12, 300), (16, 1000), (23, 1000)):
+for L, k in ((6, 20), (7, 20), (8, 100), (16, 1000), (23, 1000)):
     with open(f"{sys.argv[2]}/pg.{L}.txt", "w") as o:
         for _ in range(k):
             at = r.randrange(len(s) - L); print(s[at:at + L], file=o)
 PY
-  $P/bin/trawl_index_bench $D/g1.txt --load $D/new.thi --no-sdsl --threads 1,16 --budget 3 --patterns $D/pg.6.txt --patterns $D/pg.8.txt --patterns $D/pg.12.txt --patterns $D/pg.16.txt --patterns $D/pg.23.txt
+  $P/bin/trawl_index_bench $D/g1.txt --load $D/new.thi --no-sdsl --threads 1,16 --budget ${BUDGET:-5} --patterns $D/pg.6.txt --patterns $D/pg.8.txt --patterns $D/pg.7.txt --patterns $D/pg.16.txt --patterns $D/pg.23.txt
 fi
