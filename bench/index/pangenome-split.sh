@@ -8,7 +8,8 @@
 # same call). Run from a folder with pack/ (scripts/pack-for-device.sh) on the device:
 #   VERSIONS="old new" CL_PATTERNS="" BENCH=0 bash bench/index/pangenome-split.sh   (old against new)
 #   VERSIONS=new bash bench/index/pangenome-split.sh                       (new, with the bench)
-# SEARCH=0 leaves out the searches (the build and the bench only).
+# SEARCH=0 leaves out the searches (the build and the bench only); SETS="6 16" picks the
+# bench's pattern lengths (of 6 7 8 16 23), BUDGET its seconds per serial column.
 # Prints one line per run: name, exit status, seconds, peak RSS, output lines and md5.
 set -u
 P=${PACK:-$PWD/pack}; export LD_LIBRARY_PATH=$P/lib
@@ -30,6 +31,21 @@ for i in range(int(sys.argv[2])):
     else: print("".join(r.choice("ACGT") for _ in range(23)))
 PY
 head -1 $D/g.txt > $D/g1.txt
+python3 - $D/pg.fa $D <<'PY'
+import random, sys
+seq = []
+with open(sys.argv[1]) as f:
+    next(f)
+    for line in f:
+        if line.startswith(">"): break
+        seq.append(line.strip())
+s = "".join(seq); r = random.Random(5)
+for L, k in ((6, 20), (7, 20), (8, 100), (16, 1000), (23, 1000)):
+    with open(f"{sys.argv[2]}/pg.{L}.txt", "w") as o:
+        for _ in range(k):
+            at = r.randrange(len(s) - L); print(s[at:at + L], file=o)
+PY
+
 t() { local name=$1; shift; /usr/bin/time -f "%e %M" -o /tmp/tm "$@" > /tmp/o 2>/tmp/e; local rc=$?;
   echo "$name rc=$rc $(awk '{printf "%s s %.2f GB", $1, $2/1048576}' /tmp/tm) $(wc -l < /tmp/o) lines $(md5sum < /tmp/o | cut -c1-8)"; [ $rc -le 1 ] || tail -2 /tmp/e; }
 for v in ${VERSIONS:-new old}; do
@@ -51,23 +67,7 @@ for v in ${VERSIONS:-new old}; do
     t "$v count $p" $B index count $D/$v.thi $p; cat /tmp/o | tr '\n' ' '
     t "$v locate $p" $B index locate $D/$v.thi $p
   done
-  [ $v = old ] && rm -f $D/$v.thi
+  [ "${BENCH:-1}" = 1 ] && echo "$v:" &&
+    $P/bin/trawl_index_bench $D/g1.txt --load $D/$v.thi --no-sdsl --threads 1,16 --budget ${BUDGET:-5} $(for L in ${SETS:-6 7 8 16 23}; do echo --patterns $D/pg.$L.txt; done)
+  rm -f $D/$v.thi
 done
-if [ "${BENCH:-1}" = 1 ]; then
-  B=$P/bin/trawl; [ -f $D/new.thi ] || $B index build -q $D/pg.fa -o $D/new.thi
-  python3 - $D/pg.fa $D <<'PY'
-import random, sys
-seq = []
-with open(sys.argv[1]) as f:
-    next(f)
-    for line in f:
-        if line.startswith(">"): break
-        seq.append(line.strip())
-s = "".join(seq); r = random.Random(5)
-for L, k in ((6, 20), (7, 20), (8, 100), (16, 1000), (23, 1000)):
-    with open(f"{sys.argv[2]}/pg.{L}.txt", "w") as o:
-        for _ in range(k):
-            at = r.randrange(len(s) - L); print(s[at:at + L], file=o)
-PY
-  $P/bin/trawl_index_bench $D/g1.txt --load $D/new.thi --no-sdsl --threads 1,16 --budget ${BUDGET:-5} --patterns $D/pg.6.txt --patterns $D/pg.8.txt --patterns $D/pg.7.txt --patterns $D/pg.16.txt --patterns $D/pg.23.txt
-fi

@@ -225,14 +225,16 @@ struct colinear_chains {
     const chain& mine = chains[own - 1];
     const auto c = static_cast<std::uint64_t>(static_cast<std::int64_t>(i) - mine.shift);
     if (c < mine.begin || (c >> kBucketBits) + 1 >= first.size()) return best;
-    // the nearest earlier genomes first; two candidates that stop at the same place have most
-    // likely met a variant of this genome, which no other candidate passes
+    // The earliest genomes first: copies of one stretch then share their sources, so the
+    // recursion finds them side by side in source order (one range) instead of along a chain
+    // of copies of copies. Two candidates that stop at the same place have most likely met a
+    // variant of this genome, which no other candidate passes.
     constexpr int tries = 8;
-    const auto lo = ids.begin() + static_cast<std::ptrdiff_t>(first[c >> kBucketBits]);
-    auto it = std::lower_bound(lo, ids.begin() + static_cast<std::ptrdiff_t>(first[(c >> kBucketBits) + 1]), own - 1);
+    auto it = ids.begin() + static_cast<std::ptrdiff_t>(first[c >> kBucketBits]);
+    const auto hi = std::lower_bound(it, ids.begin() + static_cast<std::ptrdiff_t>(first[(c >> kBucketBits) + 1]), own - 1);
     std::uint64_t last = 0;
-    for (int tried = 0; it != lo && tried < tries;) {
-      const chain& other = chains[*--it];
+    for (int tried = 0; it != hi && tried < tries;) {
+      const chain& other = chains[*it++];
       if (c < other.begin || c >= other.end) continue;
       const auto src = static_cast<std::uint64_t>(static_cast<std::int64_t>(c) + other.shift);
       if (src >= i) continue;
