@@ -112,6 +112,14 @@ TEST(HybridIndex, RelativeParseLocatesAsBruteForce) {
         check_text(name, t, M, rng, M == 8, r);
 }
 
+// Haplotypes parsed relative to the first one: later phrases copy earlier haplotypes at the
+// same place (co-linear sources), so the recursion runs through copies outside the reference.
+TEST(HybridIndex, CoLinearSourcesLocateAsBruteForce) {
+  std::mt19937_64 rng(46);
+  const std::string t = textgen::mutated_copies(rng, 2500, 12, 0.004, "acgt");
+  for (std::uint32_t M : {4u, 8u, 17u}) check_text("copies, relative to the first", t, M, rng, M == 8, 2500);
+}
+
 TEST(HybridIndex, LargeM) {
   std::mt19937_64 rng(43);
   const auto texts = test_texts();

@@ -91,11 +91,15 @@ struct mode {
 TEST(IndexApprox, EqualsSearchOverTheRecords) {
   std::mt19937_64 rng(20261126);
   int cases = 0;
+  // the exact parse, and the parse relative to the first haplotype (co-linear sources)
+  for (const bool relative : {false, true})
   for (std::uint32_t M : {8u, 12u, 16u, 32u, 64u}) {
-    const std::string fa = haplotypes(rng, 600, 6, 0.01);
+    SCOPED_TRACE(relative ? "relative parse" : "exact parse");
+    const std::string fa = haplotypes(rng, relative ? 1500 : 600, relative ? 10 : 6, relative ? 0.004 : 0.01);
     const std::vector<std::string> recs = record_sequences(fa);
     trawl::index::build_options bo;
     bo.max_len = M;
+    if (relative) bo.lz_reference = recs[0].size();
     const hybrid_index ix = hybrid_index::build(fa, "hap.fa", bo);
     ASSERT_EQ(ix.records().size(), recs.size());
     for (const mode md : {mode{1, false, false, false, false, false}, mode{2, true, false, false, false, false},
