@@ -16,21 +16,8 @@ P=${PACK:-$PWD/pack}; export LD_LIBRARY_PATH=$P/lib
 D=/tmp/pgx; mkdir -p $D
 echo "$(nvidia-smi 2>/dev/null --query-gpu=name --format=csv,noheader | head -1); $(nproc) threads; $(lscpu | grep 'Model name' | cut -c22-)"
 s=$(date +%s.%N); $P/bin/trawl-mkgenome --length ${LEN:-50000000} --haplotypes ${HAPS:-64} --seed 7 > $D/pg.fa; echo "mkgenome $(python3 -c "print(round($(date +%s.%N) - $s, 1))") s"
-python3 - $D/pg.fa 312 > $D/g.txt <<'PY'
-import random, sys
-seq = []
-with open(sys.argv[1]) as f:
-    next(f)
-    for line in f:
-        if line.startswith(">"): break
-        seq.append(line.strip())
-s = "".join(seq); r = random.Random(11)
-for i in range(int(sys.argv[2])):
-    if i % 2 == 0:
-        at = r.randrange(len(s) - 23); print(s[at:at + 23])
-    else: print("".join(r.choice("ACGT") for _ in range(23)))
-PY
-head -1 $D/g.txt > $D/g1.txt
+# 312 guides of 23 nt (half cut from the base, half random) and the bench's pattern sets, cut
+# from the first record
 python3 - $D/pg.fa $D <<'PY'
 import random, sys
 seq = []
@@ -39,15 +26,23 @@ with open(sys.argv[1]) as f:
     for line in f:
         if line.startswith(">"): break
         seq.append(line.strip())
-s = "".join(seq); r = random.Random(5)
+s = "".join(seq); d = sys.argv[2]
+r = random.Random(11)
+with open(f"{d}/g.txt", "w") as o:
+    for i in range(312):
+        if i % 2 == 0:
+            at = r.randrange(len(s) - 23); print(s[at:at + 23], file=o)
+        else: print("".join(r.choice("ACGT") for _ in range(23)), file=o)
+r = random.Random(5)
 for L, k in ((6, 20), (7, 20), (8, 100), (16, 1000), (23, 1000)):
-    with open(f"{sys.argv[2]}/pg.{L}.txt", "w") as o:
+    with open(f"{d}/pg.{L}.txt", "w") as o:
         for _ in range(k):
             at = r.randrange(len(s) - L); print(s[at:at + L], file=o)
 PY
+head -1 $D/g.txt > $D/g1.txt
 
 t() { local name=$1; shift; /usr/bin/time -f "%e %M" -o /tmp/tm "$@" > /tmp/o 2>/tmp/e; local rc=$?;
-  echo "$name rc=$rc $(awk '{printf "%s s %.2f GB", $1, $2/1048576}' /tmp/tm) $(wc -l < /tmp/o) lines $(md5sum < /tmp/o | cut -c1-8)"; [ $rc -le 1 ] || tail -2 /tmp/e; }
+  echo "$name rc=$rc $(tail -1 /tmp/tm | awk '{printf "%s s %.2f GB", $1, $2/1048576}') $(wc -l < /tmp/o) lines $(md5sum < /tmp/o | cut -c1-8)"; [ $rc -le 1 ] || tail -2 /tmp/e; }
 for v in ${VERSIONS:-new old}; do
   B=$P/bin/trawl; [ $v = old ] && B=$P/bin/trawl-old
   t "$v build" $B index build -q $D/pg.fa -o $D/$v.thi
