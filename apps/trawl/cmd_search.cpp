@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -57,12 +58,25 @@ struct search_args {
 /// `trawl search --index INDEX PATTERN...`: the same output as searching the indexed file.
 int run_index_search(const search_args& a, const std::vector<std::string>& patterns, const search_options& so,
                      const device_choice& device, writer& out, hit_printer& printer) {
+  using clock = std::chrono::steady_clock;
+  const auto t0 = clock::now();
   const auto idx = index::hybrid_index::load(a.index);
+  const auto t1 = clock::now();
   // hits in a search's order: record, then start (exact) or end (approximate), pattern, strand
   search_options through = so;
   through.max_hits = 0;
   through.device = device.kind;
   const std::vector<index::record_hit> hits = mpi::search_records(idx, patterns, through);
+  if (a.verbose && mpi::rank() == 0) {
+    const auto inf = idx.info();
+    const auto secs = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
+    fmt::print(stderr,
+               "trawl: {}: {} bytes in {} record{}, kernel S'' {} bytes ({:.1f} %); loaded in {:.2f} s, "
+               "searched in {:.2f} s ({} hits)\n",
+               a.index, inf.n, idx.records().size(), idx.records().size() == 1 ? "" : "s", inf.s2_length,
+               inf.n ? 100.0 * static_cast<double>(inf.s2_length) / static_cast<double>(inf.n) : 0.0, secs(t1 - t0),
+               secs(clock::now() - t1), hits.size());
+  }
   const auto records = idx.records();
   std::uint64_t printed = 0;
   std::uint32_t current = ~0u;
@@ -402,8 +416,10 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("--device", a->device,
                   "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large; a list spreads "
                   "the input over those GPUs, a GPU listed twice runs two workers)");
-  cmd->add_flag("--verbose", a->verbose, "say on stderr where each input runs (CPU or GPU, and why) and how it is split");
-  cmd->add_option("--index", a->index, "search a Hybrid Index built by `trawl index build` (exact search)");
+  cmd->add_flag("--verbose", a->verbose,
+                "say on stderr where each input runs (CPU or GPU, and why) and how it is split; with --index, the "
+                "kernel's length, the load's time and the search's");
+  cmd->add_option("--index", a->index, "search a Hybrid Index built by `trawl index build` instead of files (exact or approximate)");
   cmd->callback([a, &state] { state.exit_code = run_search(*a); });
 }
 

@@ -261,7 +261,7 @@ std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const 
   // offers the co-linear sources of the first pass's chains too (a reference match on ties),
   // reusing the first pass's match where a phrase starts at the same place; a block keeps the
   // second parse only where it has clearly fewer phrases.
-  std::vector<std::vector<lz77_phrase>> first(blocks);
+  std::vector<std::vector<lz77_phrase>> first_pass(blocks);
   const std::uint64_t round = 64;
   auto pass = [&](const char* stage, const colinear_chains* chains) {
     for (std::uint64_t b0 = 0; b0 < blocks; b0 += round) {
@@ -269,9 +269,9 @@ std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const 
       std::vector<std::vector<lz77_phrase>> parts(chains ? b1 - b0 : 0);
       tbb::parallel_for(b0, b1, [&](std::uint64_t b) {
         const std::uint64_t end = std::min(n, r + (b + 1) * block);
-        std::vector<lz77_phrase>& out = chains ? parts[b - b0] : first[b];
+        std::vector<lz77_phrase>& out = chains ? parts[b - b0] : first_pass[b];
         std::vector<lz77_phrase> earlier;  // this block's first-pass phrases
-        if (chains) earlier.swap(first[b]);
+        if (chains) earlier.swap(first_pass[b]);
         std::size_t at = 0;
         std::uint64_t own = 0;  // chains that begin at or before i
         if (chains)
@@ -304,7 +304,7 @@ std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const 
     }
   };
   pass("relative lz", nullptr);
-  const colinear_chains chains(first, r);
+  const colinear_chains chains(first_pass, r);
   pass("co-linear lz", &chains);
   return phrases;
 }

@@ -128,6 +128,10 @@ for args in "-k 1 GATTACA" "-k 2 --both-strands -e GATTACAGAT -e CCGTAG" "-k 1 -
             "-k 4 --both-strands ACGTACGTACGTACGT" "-k 1 --count-matches ACGTA"; do
   expect_out "$("$T" search $args "$D/rand.fa")" "$T" search --index "$D/rand16.idx" $args
 done
+# --verbose says the kernel's length and the load's and the search's times, on stderr only
+expect_out "$("$T" search -k 1 GATTACA "$D/rand.fa")" "$T" search --verbose --index "$D/rand16.idx" -k 1 GATTACA
+grep -qE "^trawl: .*rand16.idx: [0-9]+ bytes in [0-9]+ records?, kernel S'' [0-9]+ bytes \([0-9.]+ %\); loaded in [0-9.]+ s, searched in [0-9.]+ s \([0-9]+ hits\)\$" "$D/err" && pass ||
+  fail "search --index --verbose: $(head -c 300 "$D/err")"
 # an index parsed relative to its first 5000 bytes answers the same
 "$T" index build -M 16 --lz-reference 5000 "$D/rand.fa" -o "$D/rand-rlz.idx" >/dev/null 2>&1
 for args in "--both-strands GATTACA" "-k 2 --both-strands -e GATTACAGAT -e CCGTAG" "--count-matches C"; do
