@@ -256,56 +256,63 @@ std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const 
   const char* t = text.data();
   constexpr std::uint64_t block = std::uint64_t{1} << 22;
   const std::uint64_t blocks = (n - r + block - 1) / block;
+  // Block b's phrases, each the longest match in the reference (taken from `earlier`, a parse
+  // of the same block, where a phrase starts at the same place) or, given chains, a longer
+  // co-linear source (a reference match on ties).
+  auto parse_block = [&](std::uint64_t b, const colinear_chains* chains, const std::vector<lz77_phrase>& earlier) {
+    const std::uint64_t end = std::min(n, r + (b + 1) * block);
+    std::vector<lz77_phrase> out;
+    std::size_t at = 0;
+    std::uint64_t own = 0;  // chains that begin at or before i
+    if (chains)
+      own = static_cast<std::uint64_t>(
+          std::upper_bound(chains->chains.begin(), chains->chains.end(), r + b * block,
+                           [](std::uint64_t i, const colinear_chains::chain& c) { return i < c.text_begin(); }) -
+          chains->chains.begin());
+    for (std::uint64_t i = r + b * block; i < end;) {
+      while (at < earlier.size() && earlier[at].pos < i) ++at;
+      std::pair<std::uint64_t, std::uint64_t> best;
+      if (at < earlier.size() && earlier[at].pos == i) best = {earlier[at].literal ? 0 : earlier[at].len, earlier[at].src};
+      else best = longest_in_reference(text.substr(0, end), r, sa, i);
+      if (chains) {
+        while (own < chains->chains.size() && chains->chains[own].text_begin() <= i) ++own;
+        if (const auto co = chains->longest(t, i, end, own); co.first > best.first) best = co;
+      }
+      lz77_phrase ph;
+      ph.pos = i;
+      if (best.first == 0) ph.len = 1, ph.literal = true;
+      else ph.len = best.first, ph.src = best.second;
+      out.push_back(ph);
+      i += ph.len;
+    }
+    return out;
+  };
   // Each pass parses a round of blocks on all cores at a time and reports progress between
-  // rounds. The first takes the longest match in the reference, block by block; the second
-  // offers the co-linear sources of the first pass's chains too (a reference match on ties),
-  // reusing the first pass's match where a phrase starts at the same place; a block keeps the
-  // second parse only where it has clearly fewer phrases.
-  std::vector<std::vector<lz77_phrase>> first_pass(blocks);
+  // rounds: the first from the reference alone, the second with the first pass's chains.
   const std::uint64_t round = 64;
-  auto pass = [&](const char* stage, const colinear_chains* chains) {
+  auto in_rounds = [&](const char* stage, const auto& parse) {
     for (std::uint64_t b0 = 0; b0 < blocks; b0 += round) {
       const std::uint64_t b1 = std::min(blocks, b0 + round);
-      std::vector<std::vector<lz77_phrase>> parts(chains ? b1 - b0 : 0);
-      tbb::parallel_for(b0, b1, [&](std::uint64_t b) {
-        const std::uint64_t end = std::min(n, r + (b + 1) * block);
-        std::vector<lz77_phrase>& out = chains ? parts[b - b0] : first_pass[b];
-        std::vector<lz77_phrase> earlier;  // this block's first-pass phrases
-        if (chains) earlier.swap(first_pass[b]);
-        std::size_t at = 0;
-        std::uint64_t own = 0;  // chains that begin at or before i
-        if (chains)
-          own = static_cast<std::uint64_t>(
-              std::upper_bound(chains->chains.begin(), chains->chains.end(), r + b * block,
-                               [](std::uint64_t i, const colinear_chains::chain& c) { return i < c.text_begin(); }) -
-              chains->chains.begin());
-        for (std::uint64_t i = r + b * block; i < end;) {
-          while (at < earlier.size() && earlier[at].pos < i) ++at;
-          std::pair<std::uint64_t, std::uint64_t> best;
-          if (at < earlier.size() && earlier[at].pos == i) best = {earlier[at].literal ? 0 : earlier[at].len, earlier[at].src};
-          else best = longest_in_reference(text.substr(0, end), r, sa, i);
-          if (chains) {
-            while (own < chains->chains.size() && chains->chains[own].text_begin() <= i) ++own;
-            if (const auto co = chains->longest(t, i, end, own); co.first > best.first) best = co;
-          }
-          lz77_phrase ph;
-          ph.pos = i;
-          if (best.first == 0) ph.len = 1, ph.literal = true;
-          else ph.len = best.first, ph.src = best.second;
-          out.push_back(ph);
-          i += ph.len;
-        }
-        // A few far sources widen the stored source deltas of every phrase (one width for
-        // all): a block keeps its first parse unless the second cuts its phrases by 1/16.
-        if (chains && out.size() * 16 > earlier.size() * 15) out.swap(earlier);
-      });
-      for (auto& part : parts) phrases.insert(phrases.end(), part.begin(), part.end());
+      tbb::parallel_for(b0, b1, parse);
       if (progress) progress(stage, r + std::min(n - r, b1 * block), n);
     }
   };
-  pass("relative lz", nullptr);
-  const colinear_chains chains(first_pass, r);
-  pass("co-linear lz", &chains);
+  std::vector<std::vector<lz77_phrase>> parsed(blocks);
+  in_rounds("relative lz", [&](std::uint64_t b) { parsed[b] = parse_block(b, nullptr, {}); });
+  const colinear_chains chains(parsed, r);
+  in_rounds("co-linear lz", [&](std::uint64_t b) {
+    std::vector<lz77_phrase> second = parse_block(b, &chains, parsed[b]);
+    // A few far sources widen the stored source deltas of every phrase (one width for all):
+    // a block keeps its first parse unless the second cuts its phrases by 1/16.
+    if (second.size() * 16 <= parsed[b].size() * 15) parsed[b].swap(second);
+  });
+  std::uint64_t total = phrases.size();
+  for (const auto& part : parsed) total += part.size();
+  phrases.reserve(total);
+  for (auto& part : parsed) {
+    phrases.insert(phrases.end(), part.begin(), part.end());
+    std::vector<lz77_phrase>().swap(part);
+  }
   return phrases;
 }
 
