@@ -49,9 +49,21 @@ void check_parse(const std::string& t, bool force64) {
   ASSERT_EQ(at, t.size());
 }
 
+/// The length of the longest match of t[at, n) in the reference t[0, r), by trying every start.
+std::uint64_t longest_in_reference(const std::string& t, std::uint64_t r, std::uint64_t at) {
+  std::uint64_t best = 0;
+  for (std::uint64_t s = 0; s < r; ++s) {
+    std::uint64_t l = 0;
+    while (s + l < r && at + l < t.size() && t[s + l] == t[at + l]) ++l;
+    best = std::max(best, l);
+  }
+  return best;
+}
+
 /// The relative parse against a reference of r bytes: the exact parse of the reference, then
 /// phrases at least as long as the longest match in the reference (found by trying every start
-/// there), each a copy of earlier text; a literal only where the reference lacks the byte.
+/// there, longest_in_reference), each a copy of earlier text; a literal only where the reference
+/// lacks the byte.
 /// Returns how many phrases lie past the reference.
 std::size_t check_relative(const std::string& t, std::uint64_t r, bool force64) {
   SCOPED_TRACE("n=" + std::to_string(t.size()) + " r=" + std::to_string(r));
@@ -71,12 +83,7 @@ std::size_t check_relative(const std::string& t, std::uint64_t r, bool force64) 
     EXPECT_LT(i, ph.size());
     if (i >= ph.size()) return 0;
     EXPECT_EQ(ph[i].pos, at);
-    std::uint64_t best = 0;
-    for (std::uint64_t s = 0; s < r; ++s) {
-      std::uint64_t l = 0;
-      while (s + l < r && at + l < t.size() && t[s + l] == t[at + l]) ++l;
-      best = std::max(best, l);
-    }
+    const std::uint64_t best = longest_in_reference(t, r, at);
     if (ph[i].literal) {
       EXPECT_EQ(best, 0u);
       EXPECT_EQ(ph[i].len, 1u);
@@ -94,15 +101,7 @@ std::size_t check_relative(const std::string& t, std::uint64_t r, bool force64) 
 /// Phrases past the reference when each is exactly the longest match in it.
 std::size_t reference_only_phrases(const std::string& t, std::uint64_t r) {
   std::size_t count = 0;
-  for (std::uint64_t at = r; at < t.size(); ++count) {
-    std::uint64_t best = 0;
-    for (std::uint64_t s = 0; s < r; ++s) {
-      std::uint64_t l = 0;
-      while (s + l < r && at + l < t.size() && t[s + l] == t[at + l]) ++l;
-      best = std::max(best, l);
-    }
-    at += std::max<std::uint64_t>(best, 1);
-  }
+  for (std::uint64_t at = r; at < t.size(); ++count) at += std::max<std::uint64_t>(longest_in_reference(t, r, at), 1);
   return count;
 }
 
