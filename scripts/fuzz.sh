@@ -28,12 +28,18 @@ for target in fuzz_records fuzz_streams fuzz_search fuzz_patterns fuzz_index fuz
     status=1
     continue
   fi
-  if "$dir/$target" "$corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536 \
+  if UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} "$dir/$target" "$corpus" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -max_len=65536 \
        -artifact_prefix="$dir/crash-$target-" -print_final_stats=1 >"$log" 2>&1; then
     echo "fuzz: $target: $(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}') runs in ${secs} s, no finding"
   else
     echo "fuzz: $target FAILED (see $log):" >&2
-    grep -E 'ERROR|SUMMARY|crash-|deadly|Test unit written' "$log" | head -5 >&2
+    grep -E 'runtime error|ERROR|SUMMARY|deadly|Test unit written|^ +#[0-9]+ .*/(src|apps|fuzz|include)/' "$log" | head -16 >&2
+    # the input itself, small enough to travel in a CI log: base64 -d | gunzip > FILE
+    for crash in "$dir/crash-$target-"*; do
+      [ -f "$crash" ] || continue
+      enc=$(gzip -9c "$crash" | base64 -w 0)
+      if [ ${#enc} -le 12000 ]; then echo "fuzz: $(basename "$crash") (gzip, base64): $enc" >&2; fi
+    done
     status=1
   fi
 done

@@ -253,9 +253,11 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
     for (std::uint64_t row = b * block, e = std::min(rows, row + block); row < e; ++row)
       lf[row] = static_cast<std::uint32_t>(next[symbol(row)]++);
   });
-  // the first column: the symbols that occur, by their first row
-  std::vector<std::uint64_t> first_row;
-  std::vector<char> first_byte;
+  // the first column: the symbols that occur, by their first row, after row 0, the sentinel's
+  // (a walk over a consistent BWT never emits it; over an inconsistent one it may, and
+  // verify() says the BWT is wrong)
+  std::vector<std::uint64_t> first_row{0};
+  std::vector<char> first_byte{'\0'};
   const bool is_int = sec.kind == 1;
   for (unsigned x = 1; x < 257; ++x)
     if (c[x + 1] > c[x]) {
@@ -263,7 +265,7 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
       first_row.push_back(c[x]);
       first_byte.push_back(static_cast<char>(is_int ? byte : unmap[byte]));
     }
-  const auto byte_at = [&](std::uint64_t row) {  // F[row], row > 0
+  const auto byte_at = [&](std::uint64_t row) {  // F[row]
     return first_byte[static_cast<std::size_t>(std::upper_bound(first_row.begin(), first_row.end(), row) -
                                                first_row.begin()) - 1];
   };
