@@ -9,6 +9,7 @@
 
 #include "approx_test_util.hpp"
 #include "oracle.hpp"
+#include "test_share.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
 
@@ -69,12 +70,14 @@ TEST(ApproxBest, BestFarFromTheBoundSample) {
   // Myers takes an upper bound of ASM from a prefix of Y; the only good occurrence lies far
   // behind it, so the other pieces must still find it below that bound.
   std::mt19937_64 rng(33);
+  test_share::cases share;
   // Long enough for the SIMD engines (|X| <= 32: striped kernel, <= 64: lanes, above: blocked
   // Myers over SIMD stripes, Peq from byte codes) to take the bulk.
   for (std::size_t m : {7, 20, 32, 33, 64, 65, 90, 128, 129, 200}) {
     const std::string x = approx_test::random_pattern(rng, m, "01");
     std::string y = oracle::random_text(rng, 200000, "01");
     y.replace(190000, m, approx_test::mutate(rng, x, 1, "01"));
+    if (!share.runs()) continue;
     for (unsigned th : {1u, 3u}) check_best(x, y, th);
     // Several ends of the best score, some in one stripe of the SIMD engines: all are reported.
     for (std::size_t at : {std::size_t{50000}, 50000 + 3 * m, std::size_t{120000}, std::size_t{170000}})
@@ -149,11 +152,13 @@ void check_every_start(const std::string& x, const std::string& y, unsigned thre
 
 TEST(ApproxBest, EveryStartAgainstAllSubstrings) {
   std::mt19937_64 rng(33);
+  test_share::cases share;
   for (const std::string& alpha : {std::string("01"), std::string("ACGT"), std::string("abcdefghijklmnopqrst")}) {
     for (std::size_t m : {1, 2, 3, 6, 11, 70}) {
       for (std::size_t n : {std::size_t{1}, m / 2 + 1, m + 3, 3 * m + 7, std::size_t{90}}) {
         const std::string x = approx_test::random_pattern(rng, m, alpha);
         const std::string y = approx_test::text_with_copies(rng, n, x, m / 4 + 1, alpha);
+        if (!share.runs()) continue;
         check_every_start(x, y, 1);
         check_every_start(x, y, 3);
         if (HasFatalFailure()) return;
