@@ -2,8 +2,9 @@
 # test.sh — the second command: installs what is missing, builds everything (CUDA parts too
 # when nvcc is found, the Python package) and runs the whole test suite, the Python package's
 # pytest suite included. GPU tests skip visibly without a GPU.
-# Then the same suite (less the GPU and the 1 GiB checks) in an ASan + UBSan build made by clang
-# with the libFuzzer hooks, and every fuzz target for 60 s (scripts/fuzz.sh).
+# Then the same suite in an ASan + UBSan build made by clang with the libFuzzer hooks (less the
+# GPU and the 1 GiB checks, and a fixed quarter of the heaviest randomized grids:
+# tests/common/test_share.hpp), and every fuzz target for 60 s (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh

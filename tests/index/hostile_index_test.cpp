@@ -9,6 +9,7 @@
 
 #include "index_file.hpp"
 #include "oracle.hpp"
+#include "test_share.hpp"
 #include "text_gen.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
@@ -295,11 +296,13 @@ TEST(HostileIndex, EveryBitOfEverySectionWithChecksumsFixed) {
     const corpus c = make(9, profile);
     const auto secs = *index_file::sections(c.file);
     std::mt19937_64 rng(10);
+    test_share::cases share;
     for (std::size_t i = 0; i < secs.size(); ++i) {
       const std::string& body = secs[i];
       // every bit of the first 64 bytes (headers of the section's parts), then a sample
       for (std::size_t byte = 0; byte < body.size(); byte = byte < 64 ? byte + 1 : byte + 1 + rng() % 29)
         for (int bit = 0; bit < 8; bit += byte < 64 ? 1 : 3) {
+          if (!share.runs()) continue;
           std::string b = body;
           b[byte] ^= static_cast<char>(1 << bit);
           check(index_file::with_section(c.file, i, b), c,
