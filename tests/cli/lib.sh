@@ -15,9 +15,9 @@ expect_err_line() { "$@" >"$D/out" 2>"$D/err"; local rc=$?; local lines; lines=$
 # same FILE1 FILE2 WHAT : byte-identical files
 same() { if cmp -s "$1" "$2"; then pass; else fail "$3: outputs differ ($(diff "$1" "$2" | head -3 | tr '\n' ' '))"; fi; }
 # $sanitized is 1 when $T is the ASan + UBSan build (10-30x slower; CMake sets
-# TRAWL_TEST_SANITIZED). share_runs: true for every call, or for every 4th when sanitized: the
-# share of a script's heaviest grids that build runs (tests/common/test_share.hpp).
+# TRAWL_TEST_SANITIZED). share_runs: true for every $TRAWL_TEST_SHARE-th call (CMake's share,
+# tests/CMakeLists.txt; every call when unset): the share of a script's heaviest grids a build runs.
 sanitized=${TRAWL_TEST_SANITIZED:-0}
 share_count=0
-share_runs() { share_count=$((share_count + 1)); [ "$sanitized" != 1 ] || [ $(((share_count - 1) % 4)) = 0 ]; }
+share_runs() { share_count=$((share_count + 1)); [ $(((share_count - 1) % ${TRAWL_TEST_SHARE:-1})) = 0 ]; }
 TAB=$'\t'

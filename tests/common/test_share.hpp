@@ -2,7 +2,8 @@
 //
 // The release build runs every case. The ASan + UBSan build (TRAWL_SANITIZE) runs the engines
 // and the oracles 10-30x slower; there a heavy randomized test runs every `every`-th of its
-// cases, by running number, so the same ones on every run, and the suite fits the CI's time.
+// cases (TRAWL_TEST_SHARE, set by tests/CMakeLists.txt), by running number, so the same ones
+// on every run, and the suite fits the CI's time.
 // A test that draws each case before it asks runs exactly cases of the release build.
 #pragma once
 
@@ -10,11 +11,7 @@
 
 namespace test_share {
 
-#ifdef TRAWL_TEST_SANITIZED
-inline constexpr std::uint64_t every = 4;
-#else
-inline constexpr std::uint64_t every = 1;
-#endif
+inline constexpr std::uint64_t every = TRAWL_TEST_SHARE;
 
 /// The running count of one test's cases.
 class cases {
