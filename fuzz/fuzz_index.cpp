@@ -94,19 +94,21 @@ void exercise(const hybrid_index& ix) {
   const std::string text = consistent ? ix.extract(0, n) : std::string();
   for (const auto& p : pats) {
     std::vector<std::uint64_t> a, b;
-    std::uint64_t by_recursion = 0, by_phrases = 0;
+    std::uint64_t by_recursion = 0, by_leaves = 0, by_phrases = 0;
     try {
       a = ix.locate(p, serial);
       b = ix.locate(p, one);
       (void)ix.count(p, one);
       using trawl::index::detail::count_path;
       by_recursion = trawl::index::detail::index_access::count(ix, p, false, count_path::recursion);
+      by_leaves = trawl::index::detail::index_access::count(ix, p, false, count_path::leaves);
       by_phrases = trawl::index::detail::index_access::count(ix, p, false, count_path::phrases);
     } catch (const trawl::error& e) {
       if (consistent || e.code() != trawl::errc::bad_format) std::abort();
       continue;
     }
-    if (consistent && (a != oracle::naive_find(text, p) || b != a || by_recursion != a.size() || by_phrases != a.size()))
+    if (consistent && (a != oracle::naive_find(text, p) || b != a || by_recursion != a.size() || by_leaves != a.size() ||
+                       by_phrases != a.size()))
       std::abort();
   }
   try {

@@ -164,13 +164,16 @@ int main(int argc, char** argv) {
     for (auto& s : sets)
       if (s.pats.size() > max_patterns) s.pats.resize(max_patterns);
 
-    // The FM-index's wavelet tree is built at the first query after a load or a build: do
-    // it here, so that no column pays for it.
+    // The FM-index's wavelet tree is built at the first query after a load or a build, and
+    // count's split of the phrases at the first count: do both here, so that no column pays.
     // (A pattern three times over: its backward search runs, its answer is almost surely small.)
     t0 = clk::now();
     const std::string seed = sets.empty() || sets[0].pats.empty() ? std::string(text.substr(0, 8)) : sets[0].pats[0];
+    (void)ix.locate(seed + seed + seed, {trawl::index::locate_engine::serial, 1});
+    std::printf("first query (builds the FM-index's wavelet tree): %.2f s\n", secs(t0, clk::now()));
+    t0 = clk::now();
     (void)ix.count(seed + seed + seed);
-    std::printf("first query (builds the FM-index's wavelet tree): %.2f s\n\n", secs(t0, clk::now()));
+    std::printf("first count (splits the kept phrases into inner and leaves): %.2f s\n\n", secs(t0, clk::now()));
 
     std::printf("| patterns | # | occ | primary | hybrid serial µs/occ | µs/pattern | primaries %% of time | sdsl µs/occ | µs/pattern |");
     std::printf(" count µs/pattern | locate ÷ count |");

@@ -1,8 +1,13 @@
 // count.cpp — the number of occurrences of a pattern without listing them.
 //
 // Two ways, one chosen per pattern by a bounded probe:
-// - The Kärkkäinen–Ukkonen recursion (ku_recursion.hpp), as locate runs it: O(occ) steps.
-//   Cheap for small answers; the probe runs it, on every worker, up to a step budget.
+// - The Kärkkäinen–Ukkonen recursion (ku_recursion.hpp), as locate runs it, but over the
+//   inner kept phrases only: a copy that lands in a leaf phrase (one whose target no source
+//   meets, index_impl::count_tree) has no copies of its own, so an occurrence's leaf copies
+//   are counted by two rank queries instead of visited. O(inner occ) steps: cheap when most
+//   copies are leaves (a collection of genomes copying the earliest ones) or the answer is
+//   small; the probe runs it, on every worker, up to a step budget. Patterns longer than 2M
+//   take the recursion over every kept phrase.
 // - A dynamic program over the kept phrases, for large answers: O(kept · chain) steps on one
 //   thread, independent of occ. With O the occurrence starts and C(e) = |O ∩ [0, e)|:
 //     the starts wholly inside kept phrase j form W_j = [pos_j, end_j - m], and W_j is a copy of
@@ -24,6 +29,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
 #include "index/ku_recursion.hpp"
@@ -86,12 +92,45 @@ class phrase_dp {
   mutable std::uint64_t steps_ = 0;
 };
 
+/// The recursion over every kept phrase (ku_recursion.hpp): each occurrence is a node.
+struct full_tree {
+  const detail::index_impl& ix;
+  std::uint64_t m;
+  [[nodiscard]] ku_item root(std::uint64_t x) const { return ku_root(ix, x); }
+  void step(const ku_item& it, std::vector<ku_item>& stack, std::vector<std::uint64_t>& out) const {
+    ku_step(ix, m, it, stack, out);
+  }
+  [[nodiscard]] static std::uint64_t leaf_copies(std::uint64_t) { return 0; }
+};
+
+/// The same recursion over the inner phrases only (index_impl::count_tree); an occurrence's
+/// copies in leaves are counted, not visited.
+struct split_tree {
+  const detail::index_impl::count_tree& t;
+  std::uint64_t m;
+  [[nodiscard]] ku_item root(std::uint64_t x) const { return {x, 0, t.inner_first_rank.below(t.inner_first, x + 1)}; }
+  void step(const ku_item& it, std::vector<ku_item>& stack, std::vector<std::uint64_t>& out) const {
+    if (it.lo >= it.hi) return;
+    const std::uint64_t j = t.inner_reach.argmax(it.lo, it.hi - 1, [this](std::uint64_t i) { return t.inner_last[i]; });
+    if (t.inner_last[j] + 1 < it.x + m) return;
+    const std::uint64_t y = it.x + t.inner_shift[j];
+    out.push_back(y);
+    stack.push_back({it.x, it.lo, j});
+    stack.push_back({it.x, j + 1, it.hi});
+    stack.push_back(root(y));
+  }
+  [[nodiscard]] std::uint64_t leaf_copies(std::uint64_t x) const {
+    return t.leaf_first_rank.below(t.leaf_first, x + 1) - t.leaf_last_rank.below(t.leaf_last, x + m - 1);
+  }
+};
+
 /// The recursion from the sorted primaries, counting (inside one record each with
 /// `by_record`); nothing when it takes more than `budget` steps. With `parallel`, the
 /// primaries are spread over the calling arena's workers, which share the budget.
-std::optional<std::uint64_t> ku_count(const detail::index_impl& ix, const std::vector<std::uint64_t>& prim,
-                                      std::uint64_t m, bool by_record, std::optional<std::uint64_t> budget,
-                                      bool parallel) {
+template <class Tree>
+std::optional<std::uint64_t> ku_count(const detail::index_impl& ix, const Tree& tree,
+                                      const std::vector<std::uint64_t>& prim, std::uint64_t m, bool by_record,
+                                      std::optional<std::uint64_t> budget, bool parallel) {
   const auto& r = ix.records;
   auto inside = [&](std::uint64_t x) -> std::uint64_t {
     if (!by_record) return 1;
@@ -107,8 +146,8 @@ std::optional<std::uint64_t> ku_count(const detail::index_impl& ix, const std::v
     std::vector<std::uint64_t> found;
     std::uint64_t mine = 0;
     for (std::size_t i = b; i < e; ++i) {
-      n += inside(prim[i]);
-      stack.push_back(ku_root(ix, prim[i]));
+      n += inside(prim[i]) + tree.leaf_copies(prim[i]);
+      stack.push_back(tree.root(prim[i]));
       while (!stack.empty()) {
         if (budget && ++mine == report) {
           mine = 0;
@@ -119,8 +158,8 @@ std::optional<std::uint64_t> ku_count(const detail::index_impl& ix, const std::v
         }
         const ku_item it = stack.back();
         stack.pop_back();
-        ku_step(ix, m, it, stack, found);
-        for (std::uint64_t y : found) n += inside(y);
+        tree.step(it, stack, found);
+        for (std::uint64_t y : found) n += inside(y) + tree.leaf_copies(y);
         found.clear();
       }
     }
@@ -157,6 +196,63 @@ const detail::index_impl::phrase_table& detail::index_impl::phrases_in_text_orde
   return phrases;
 }
 
+const detail::index_impl::count_tree& detail::index_impl::counting_tree() const {
+  std::call_once(count_tree_once, [this] {
+    // the kept phrases in source order (isolated: a worker waiting here must not take up
+    // another query that would wait on this same flag)
+    std::vector<std::uint64_t> first(kept), len(kept), pos(kept);
+    tbb::this_task_arena::isolate([&] {
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, kept, 4096), [&](const auto& rg) {
+        for (std::uint64_t j = rg.begin(); j < rg.end(); ++j) {
+          first[j] = source_start(j);
+          len[j] = packed_at(src_len, j);
+          pos[j] = kept_starts.at(packed_at(by_src, j));
+        }
+      });
+    });
+    // the union of the sources as disjoint runs [run_first, run_end), in order
+    std::vector<std::uint64_t> run_first, run_end;
+    for (std::uint64_t j = 0; j < kept; ++j) {
+      if (!run_end.empty() && first[j] <= run_end.back())
+        run_end.back() = std::max(run_end.back(), first[j] + len[j]);
+      else
+        run_first.push_back(first[j]), run_end.push_back(first[j] + len[j]);
+    }
+    const auto& r = records;
+    auto is_leaf = [&](std::uint64_t j) {
+      const std::uint64_t p = pos[j], q = pos[j] + len[j];
+      if (len[j] < 2ull * max_len) return false;
+      const auto rec = std::upper_bound(r.begin(), r.end(), p, [](std::uint64_t v, const record_span& s) { return v < s.start; });
+      if (rec == r.begin() || q > (rec - 1)->start + (rec - 1)->length) return false;
+      const auto k = static_cast<std::size_t>(std::upper_bound(run_end.begin(), run_end.end(), p) - run_end.begin());
+      return k == run_end.size() || run_first[k] >= q;
+    };
+    std::vector<std::uint8_t> leaf(kept);
+    tbb::this_task_arena::isolate([&] {
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, kept, 4096), [&](const auto& rg) {
+        for (std::uint64_t j = rg.begin(); j < rg.end(); ++j) leaf[j] = is_leaf(j) ? 1 : 0;
+      });
+    });
+    count_tree& t = tree;
+    for (std::uint64_t j = 0; j < kept; ++j) {
+      if (leaf[j]) {
+        t.leaf_first.push_back(first[j]);
+        t.leaf_last.push_back(first[j] + len[j] - 1);
+      } else {
+        t.inner_first.push_back(first[j]);
+        t.inner_last.push_back(first[j] + len[j] - 1);
+        t.inner_shift.push_back(pos[j] - first[j]);
+      }
+    }
+    tbb::this_task_arena::isolate([&] { tbb::parallel_sort(t.leaf_last.begin(), t.leaf_last.end()); });
+    t.leaf_first_rank = bucket_rank(t.leaf_first, n + 1);
+    t.leaf_last_rank = bucket_rank(t.leaf_last, n + 1);
+    t.inner_first_rank = bucket_rank(t.inner_first, n + 1);
+    t.inner_reach.build(t.inner_last.size(), [&t](std::uint64_t i) { return t.inner_last[i]; });
+  });
+  return tree;
+}
+
 std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view pattern, bool in_records, bool parallel,
                                 detail::count_path path) {
   const std::uint64_t m = pattern.size();
@@ -164,13 +260,22 @@ std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view p
   if (prim.empty()) return 0;
   std::sort(prim.begin(), prim.end());
   const bool by_record = in_records && ix.records.size() > 1;
-  if (path == detail::count_path::recursion) return *ku_count(ix, prim, m, by_record, std::nullopt, parallel);
+  const full_tree full{ix, m};
+  if (path == detail::count_path::recursion) return *ku_count(ix, full, prim, m, by_record, std::nullopt, parallel);
+  const bool split = m <= 2ull * ix.max_len;  // the leaves' count holds up to 2M
+  if (path == detail::count_path::leaves) {
+    if (!split) return *ku_count(ix, full, prim, m, by_record, std::nullopt, parallel);
+    return *ku_count(ix, split_tree{ix.counting_tree(), m}, prim, m, by_record, std::nullopt, parallel);
+  }
   // The probe: the recursion on every worker, until its cost reaches about the program's, which
   // runs on one.
   const auto workers = static_cast<std::uint64_t>(parallel ? tbb::this_task_arena::max_concurrency() : 1);
-  if (path == detail::count_path::automatic)
-    if (const auto n = ku_count(ix, prim, m, by_record, count_probe_steps_per_phrase * ix.kept * workers + 1024, parallel))
-      return *n;
+  const std::uint64_t budget = count_probe_steps_per_phrase * ix.kept * workers + 1024;
+  if (path == detail::count_path::automatic) {
+    const auto n = split ? ku_count(ix, split_tree{ix.counting_tree(), m}, prim, m, by_record, budget, parallel)
+                         : ku_count(ix, full, prim, m, by_record, budget, parallel);
+    if (n) return *n;
+  }
   const std::uint64_t limit = path == detail::count_path::phrases
                                   ? ~std::uint64_t{0}
                                   : count_dp_steps_per_phrase * (ix.kept + (by_record ? ix.records.size() : 0)) + 1024;
@@ -179,7 +284,7 @@ std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view p
   if (by_record)
     for (const auto& rec : ix.records)
       if (rec.length >= m) n += dp.c(rec.start + rec.length - m + 1) - dp.c(rec.start);
-  return dp.gave_up() ? *ku_count(ix, prim, m, by_record, std::nullopt, parallel) : n;
+  return dp.gave_up() ? *ku_count(ix, full, prim, m, by_record, std::nullopt, parallel) : n;
 }
 
 }  // namespace trawl::index

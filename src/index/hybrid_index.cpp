@@ -517,6 +517,10 @@ std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const 
   return occ;
 }
 
+std::uint64_t detail::index_access::leaf_phrases(const hybrid_index& ix) {
+  return ix.impl_->counting_tree().leaf_first.size();
+}
+
 std::uint64_t hybrid_index::count(std::string_view pattern, const locate_options& options) const {
   const unsigned nt = options.engine == locate_engine::serial ? 1 : resolve_threads(options.threads);
   if (nt == 1) return count_occurrences(*impl_, pattern, false, false);

@@ -206,6 +206,25 @@ struct detail::index_impl {
   /// The table, filled on the first call.
   [[nodiscard]] const phrase_table& phrases_in_text_order() const;
 
+  // -- the kept phrases split for counting (count.cpp) --
+  /// A kept phrase is a leaf when no occurrence inside it can be copied again: its target is
+  /// at least 2M long, lies inside one record and meets no source. Every other kept phrase
+  /// is inner. Counting walks the recursion over the inner phrases only; the copies that an
+  /// occurrence x (of length m <= 2M) has in leaves number
+  ///   |{leaf: source start <= x}| - |{leaf: source end (inclusive) < x + m - 1}|
+  /// (a leaf source ending before x + m - 1 and starting after x would be shorter than m).
+  struct count_tree {
+    std::vector<std::uint64_t> leaf_first, leaf_last;  ///< leaf source starts, inclusive ends; each sorted
+    bucket_rank leaf_first_rank, leaf_last_rank;
+    std::vector<std::uint64_t> inner_first, inner_last, inner_shift;  ///< inner phrases by source start
+    bucket_rank inner_first_rank;
+    range_max inner_reach;  ///< over inner_last
+  };
+  mutable std::once_flag count_tree_once;
+  mutable count_tree tree;
+  /// The split, made on the first call.
+  [[nodiscard]] const count_tree& counting_tree() const;
+
   // -- the file's section sizes, for info() (filled on load or on the first info()) --
   mutable std::mutex file_parts_mutex;
   mutable std::vector<std::pair<std::string, std::uint64_t>> file_parts;

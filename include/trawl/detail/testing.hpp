@@ -64,14 +64,17 @@ std::vector<lz77_phrase> lz77_parse_relative(std::string_view text, std::uint64_
 
 namespace detail {
 /// How count reaches its answer: as it chooses, or forced (the tests check each against brute
-/// force).
-enum class count_path { automatic, recursion, phrases };
+/// force): the recursion over every kept phrase, the recursion over the inner ones with the
+/// leaves counted in bulk (patterns up to 2M long), or the phrase program.
+enum class count_path { automatic, recursion, leaves, phrases };
 struct index_access {
   /// The primary occurrences only (not inside one kept phrase), sorted.
   static std::vector<std::uint64_t> locate_primary(const hybrid_index& ix, std::string_view pattern);
   /// count (or one pattern of count_records, with in_records) by `path`, on `threads` threads.
   static std::uint64_t count(const hybrid_index& ix, std::string_view pattern, bool in_records, count_path path,
                              unsigned threads = 1);
+  /// Number of kept phrases that count treats as leaves (their copies counted, not visited).
+  static std::uint64_t leaf_phrases(const hybrid_index& ix);
 };
 }  // namespace detail
 
