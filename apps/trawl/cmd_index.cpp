@@ -27,6 +27,7 @@ struct index_args {
   std::uint32_t max_len = 0;  // 0 = the profile's default: 32, or 16 with --small
   bool progress = false, quiet = false, small = false;
   std::uint64_t lz_reference = 0;  // 0 = automatic
+  bool kernel_text = false;
   // queries
   std::string index_path;
   std::vector<std::string> patterns, pattern_files;
@@ -64,6 +65,7 @@ int run_build(const index_args& a) {
   bo.max_len = a.max_len != 0 ? a.max_len : a.small ? 16 : 32;
   if (a.small) bo.profile = index::fm_profile::small;
   bo.lz_reference = a.lz_reference;
+  bo.kernel_text = a.kernel_text;
   if (show) {
     bo.progress = [t0](std::string_view stage, std::uint64_t done, std::uint64_t total) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -250,6 +252,9 @@ void add_index_command(CLI::App& root, run_state& state) {
   build->add_option("--lz-reference", a->lz_reference,
                     "parse the first BYTES exactly (greedy LZ77: 12 bytes of memory per byte) and the rest relative to "
                     "them (16 bytes per reference byte; default: all of an input up to 89 MB, else 64 MiB)");
+  build->add_flag("--kernel-text", a->kernel_text,
+                  "keep S'' in the index as text too (zstd; about 2.2 bits per S'' byte on DNA): approximate "
+                  "search through the index reads it instead of decoding it from the BWT");
   build->add_flag("--progress", a->progress, "print progress on stderr (default when stderr is a terminal)");
   build->add_flag("-q,--quiet", a->quiet, "print nothing");
   build->callback([a, &state] { state.exit_code = run_build(*a); });

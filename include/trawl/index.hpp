@@ -76,6 +76,10 @@ struct build_options {
   /// the whole input while its parse stays within 1 GiB (inputs up to 89 MB), else the first
   /// 64 MiB (16 bytes per reference byte).
   std::uint64_t lz_reference = 0;
+  /// Keep S'' in the file as text too (zstd, about 2.2 bits per byte of S'' on DNA): the
+  /// approximate search through the index reads it instead of decoding it from the BWT (one
+  /// random access per byte of S'').
+  bool kernel_text = false;
   /// Use 64-bit suffix-array positions even for small texts (tests the large-text path).
   bool force_64bit = false;
   /// Called from the building thread; never printed by the library. May be empty.
@@ -98,6 +102,7 @@ struct record_span {
 struct record_hit {
   std::uint32_t record = 0;
   trawl::hit h;
+  friend bool operator==(const record_hit& a, const record_hit& b) { return a.record == b.record && a.h == b.h; }
 };
 
 /// Sizes and shape, for `trawl index info`.

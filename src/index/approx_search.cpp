@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_sort.h>
@@ -121,7 +122,9 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     const std::string& s2 = ix.s2_text();
     const std::uint64_t segs = ix.segments();
     std::vector<std::uint64_t> seg_at(segs + 1);  // where segment k starts in S''
-    for (std::uint64_t s = 0; s <= segs; ++s) seg_at[s] = ix.seg_s2.at(s);
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, segs + 1, 1u << 14), [&](const auto& r) {
+      for (std::uint64_t s = r.begin(); s < r.end(); ++s) seg_at[s] = ix.seg_s2.at(s);
+    });
     std::vector<end_hit> primary;
     std::uint64_t seg = 0;
     search_options s2_scan = ends;

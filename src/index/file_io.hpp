@@ -47,6 +47,17 @@ struct reader {
   [[nodiscard]] std::size_t left() const { return s.size() - at; }
 };
 
+/// A byte string as zstd frames of `frame` bytes each (each with its content size, so that they
+/// compress and decompress in parallel; a single frame reads the same): u64 compressed size |
+/// the frames (zstd_frames.cpp).
+void put_zstd(std::string& out, std::string_view bytes, std::size_t frame, int level);
+/// The frames of a put_zstd field that should give `len` bytes; bad_format when they claim to
+/// expand more than max_expansion-fold (a bound on what a small file makes the loader allocate).
+std::string_view get_zstd_bytes(reader& r, std::uint64_t len, std::uint64_t max_expansion, const char* what);
+/// Decompresses those frames into out[0, len) in parallel; bad_format unless they give exactly
+/// len bytes.
+void get_zstd(std::string_view frames, char* out, std::uint64_t len, const char* what);
+
 /// Packed integers: u8 width (1..64) | u64 count | ceil(count·width / 64) u64 words.
 inline void put_ints(std::string& out, const sdsl::int_vector<>& v) {
   put<std::uint8_t>(out, v.width());

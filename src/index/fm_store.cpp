@@ -30,7 +30,6 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include "index/file_io.hpp"
 #include "index/index_impl.hpp"
@@ -100,46 +99,25 @@ detail::index_impl::fm_section check_section(std::string_view body, std::uint32_
   file::reader r{body, 0};
   if (r.get<std::uint64_t>() != rows) bad("FM-index size does not match S''");
   const auto sentinel = r.get<std::uint64_t>();
-  const auto zn = r.get<std::uint64_t>();
-  const std::string_view z = r.bytes(zn);
   if (sentinel >= rows) bad("FM-index sentinel row out of range");
-  if (rows - 1 > max_bwt_expansion * zn + (1u << 20))
-    bad("FM-index BWT claims to expand more than " + std::to_string(max_bwt_expansion) + "-fold");
+  const std::string_view z = file::get_zstd_bytes(r, rows - 1, max_bwt_expansion, "FM-index BWT");
   out.sentinel = sentinel;
   out.bwt.assign(rows - 1, '\0');
   const std::uint64_t k = (rows + s - 1) / s;
   std::uint64_t universe = 0;
   tbb::parallel_invoke(
       [&] {
-        // the frames, each where its content size puts it, decompressed in parallel
-        struct frame {
-          std::string_view z;
-          std::uint64_t at, len;
-        };
-        std::vector<frame> frames;
-        std::uint64_t at = 0;
-        for (std::string_view rest = z; !rest.empty();) {
-          const std::size_t fz = ZSTD_findFrameCompressedSize(rest.data(), rest.size());
-          const unsigned long long len = ZSTD_isError(fz) ? ZSTD_CONTENTSIZE_ERROR : ZSTD_getFrameContentSize(rest.data(), fz);
-          if (len == ZSTD_CONTENTSIZE_ERROR || len == ZSTD_CONTENTSIZE_UNKNOWN || len > out.bwt.size() - at)
-            bad("FM-index BWT does not decompress to its length");
-          frames.push_back({rest.substr(0, fz), at, len});
-          at += len;
-          rest.remove_prefix(fz);
-        }
-        if (at != out.bwt.size()) bad("FM-index BWT does not decompress to its length");
-        tbb::parallel_for(std::size_t{0}, frames.size(), [&](std::size_t f) {
-          const frame& fr = frames[f];
-          const std::size_t got = ZSTD_decompress(out.bwt.data() + fr.at, fr.len, fr.z.data(), fr.z.size());
-          if (ZSTD_isError(got) || got != fr.len) bad("FM-index BWT does not decompress to its length");
-          if (kind == 1) return;
+        file::get_zstd(z, out.bwt.data(), out.bwt.size(), "FM-index BWT");
+        if (kind == 1) return;
+        constexpr std::size_t piece = std::size_t{1} << 22;
+        tbb::parallel_for(std::size_t{0}, (out.bwt.size() + piece - 1) / piece, [&](std::size_t f) {
           unsigned char lo = 255, hi = 0;  // a min/max reduction the compiler vectorizes
-          for (const char ch : std::string_view(out.bwt).substr(fr.at, fr.len)) {
+          for (const char ch : std::string_view(out.bwt).substr(f * piece, piece)) {
             const auto b = static_cast<unsigned char>(ch);
             lo = std::min(lo, b);
             hi = std::max(hi, b);
           }
-          if (fr.len > 0 && (lo == 0 || hi > sigma)) bad("FM-index BWT holds a symbol outside the alphabet");
+          if (lo == 0 || hi > sigma) bad("FM-index BWT holds a symbol outside the alphabet");
         });
       },
       [&] {
@@ -242,23 +220,9 @@ void build_one(const detail::index_impl::fm_section& sec, fm_variant& fm) {
 }  // namespace
 
 void write_fm(const detail::index_impl::fm_section& sec, std::string& out) {
-  // one frame per zstd_frame bytes, compressed in parallel
-  const std::string& bwt = sec.bwt;
-  const std::size_t frames = (bwt.size() + zstd_frame - 1) / zstd_frame;
-  std::vector<std::string> z(frames);
-  tbb::parallel_for(std::size_t{0}, frames, [&](std::size_t f) {
-    const std::size_t b = f * zstd_frame, len = std::min(zstd_frame, bwt.size() - b);
-    z[f].resize(ZSTD_compressBound(len));
-    const std::size_t zn = ZSTD_compress(z[f].data(), z[f].size(), bwt.data() + b, len, zstd_level);
-    if (ZSTD_isError(zn)) throw error(errc::io_error, std::string("index: zstd: ") + ZSTD_getErrorName(zn));
-    z[f].resize(zn);
-  });
-  std::uint64_t zn = 0;
-  for (const auto& f : z) zn += f.size();
   put<std::uint64_t>(out, sec.rows);
   put<std::uint64_t>(out, sec.sentinel);
-  put<std::uint64_t>(out, zn);
-  for (const auto& f : z) out += f;
+  file::put_zstd(out, sec.bwt, zstd_frame, zstd_level);
   file::put_ef(out, sec.rows, sec.marked.size(), [&](std::uint64_t i) { return sec.marked[i]; });
   file::put_ints(out, sec.samples);
 }

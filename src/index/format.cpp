@@ -8,7 +8,10 @@
 //   payload  the sections, back to back, in our own encodings (file_io.hpp): the "meta" record
 //            (starting with the FM-index parameters: fm_layout_code), packed integer vectors,
 //            Elias–Fano sets as (universe, low ints, high bits), and the FM-index's primary
-//            data (fm_store.cpp). Derived structures (rank/select supports, the range maximum
+//            data (fm_store.cpp); last, S'' as text when the build was asked to keep it
+//            (u64 |S''| | put_zstd frames of 4 MiB; an empty section otherwise: approximate
+//            search then decodes S'' from the BWT). Version 7 files, without that section,
+//            still load. Derived structures (rank/select supports, the range maximum
 //            over source ends, the FM-index's wavelet tree) are not stored but rebuilt.
 // Loading checks magic, version, the header and table CRCs, that sections tile the file, and
 // every section's CRC before anything is parsed; then every size against the bytes that back
@@ -33,17 +36,25 @@ namespace trawl::index {
 namespace {
 
 constexpr char magic[8] = {'T', 'R', 'A', 'W', 'L', 'H', 'I', 'X'};
-constexpr std::uint32_t format_version = 7;
+constexpr std::uint32_t format_version = 8;
+/// Version 7 files (without the S'' text section) still load.
+constexpr std::uint32_t oldest_version = 7;
 constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
 constexpr std::size_t entry_size = 32;
 
 enum section_id : std::uint32_t {
   sec_meta = 1, sec_kept_starts, sec_src_rank, sec_by_src, sec_src_sample, sec_src_delta, sec_src_len,
-  sec_seg_s2, sec_fm, sec_end
+  sec_seg_s2, sec_fm, sec_s2_text, sec_end
 };
 constexpr const char* section_names[] = {"", "meta", "kept phrase starts", "source ranks",
                                          "sources by start", "source start samples", "source start deltas",
-                                         "source lengths", "S'' segment map", "FM-index of S''"};
+                                         "source lengths", "S'' segment map", "FM-index of S''",
+                                         "S'' text"};
+/// S'' as text: zstd frames of this many bytes (decompressed in parallel on load), at this level.
+constexpr std::size_t s2_text_frame = std::size_t{1} << 22;
+constexpr int s2_text_level = 9;
+/// The S'' text may expand at most this much over its compressed bytes.
+constexpr std::uint64_t max_s2_text_expansion = 64;
 
 std::uint32_t crc(std::string_view s) {
   uLong c = crc32(0L, Z_NULL, 0);
@@ -121,6 +132,12 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const detail::index_
   std::string fm;
   if (ix.fm_file) write_fm(*ix.fm_file, fm);
   s.emplace_back(sec_fm, std::move(fm));
+  std::string text;  // empty: not stored
+  if (ix.s2_stored) {
+    put<std::uint64_t>(text, ix.s2_len);
+    file::put_zstd(text, ix.s2_text(), s2_text_frame, s2_text_level);
+  }
+  s.emplace_back(sec_s2_text, std::move(text));
   return s;
 }
 
@@ -195,9 +212,9 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
   reader r{bytes, 8};
   const auto version = r.get<std::uint32_t>();
-  if (version != format_version)
-    bad("unsupported version " + std::to_string(version) + " (this build reads version " +
-        std::to_string(format_version) + ")");
+  if (version < oldest_version || version > format_version)
+    bad("unsupported version " + std::to_string(version) + " (this build reads versions " +
+        std::to_string(oldest_version) + " to " + std::to_string(format_version) + ")");
   const auto nsec = r.get<std::uint32_t>();
   ix.n = r.get<std::uint64_t>();
   ix.z = r.get<std::uint64_t>();
@@ -205,7 +222,7 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   const auto flags = r.get<std::uint32_t>();
   const auto hcrc = r.get<std::uint32_t>();
   if (hcrc != crc(bytes.substr(0, header_size - 4))) bad("header checksum mismatch");
-  if (nsec != sec_end - 1) bad("unexpected section count");
+  if (nsec != (version == 7 ? sec_s2_text - 1 : sec_end - 1)) bad("unexpected section count");
   if (ix.max_len < 1 || ix.max_len > 4096 || flags > 2 || ix.z > ix.n) bad("header values out of range");
   const std::size_t table_at = r.at;
   if (bytes.size() - table_at < nsec * entry_size + 4) bad("truncated section table");
@@ -283,10 +300,27 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
                   ix.src_len.size() == ix.kept && ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.s2_len <= ix.n &&
                   payload[sec_fm].empty() == (ix.s2_len == 0);
   if (!ok) bad("inconsistent sections");
-  // The FM-index's section is checked beside the others (each check reads only what is loaded).
+  // S'' as text, when the file holds it: its length, then its frames
+  std::string_view s2_frames;
+  if (!payload[sec_s2_text].empty()) {
+    reader r2{payload[sec_s2_text], 0};
+    if (r2.get<std::uint64_t>() != ix.s2_len) bad("S'' text does not match the segment map");
+    s2_frames = file::get_zstd_bytes(r2, ix.s2_len, max_s2_text_expansion, "S'' text");
+    if (r2.left() != 0) bad("S'' text section has trailing bytes");
+    ix.s2_stored = true;
+  }
+  // The FM-index's section and the S'' text are read beside the other checks (each reads only
+  // what is loaded).
   tbb::parallel_invoke(
       [&] {
         if (ix.s2_len > 0) ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
+      },
+      [&] {
+        if (!ix.s2_stored) return;
+        std::string s2(ix.s2_len, '\0');
+        file::get_zstd(s2_frames, s2.data(), s2.size(), "S'' text");
+        ix.s2_bytes = std::move(s2);
+        ix.s2_decoded.store(true, std::memory_order_release);
       },
       [&] { check_phrases(ix); });
   if (ix.s2_len == 0) ix.fm = std::monostate{};

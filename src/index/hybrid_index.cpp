@@ -302,6 +302,7 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
 }  // namespace
 
 const std::string& detail::index_impl::s2_text() const {
+  if (s2_decoded.load(std::memory_order_acquire)) return s2_bytes;  // built, or read from the file
   std::call_once(s2_once, [this] {
     if (fm_file && fm_file->rows <= std::uint64_t{0xffffffff}) {
       s2_bytes = decode_section(*fm_file, fm_sample_step(fm_file->kind), char_unmap);
@@ -405,19 +406,24 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
   ix->sigma = sigma;
   if (opt.progress) opt.progress("fm-index", 0, ix->s2_len);
   if (ix->s2_len > 0) {
+    std::string s2;
+    s2.reserve(ix->s2_len);
     if (sigma < 256) {
-      std::string s2;
-      s2.reserve(ix->s2_len);
       for (const auto& [b, l] : segs)
         for (std::uint64_t i = 0; i < l; ++i) s2.push_back(static_cast<char>(ix->char_map[static_cast<unsigned char>(text[b + i])]));
       if (text_done) text_done();
       ix->fm_file = make_fm_section(s2, opt.profile == fm_profile::small ? 2 : 0);
+      if (opt.kernel_text)
+        for (char& c : s2) c = static_cast<char>(ix->char_unmap[static_cast<unsigned char>(c)]);
     } else {  // every byte value: the integer alphabet, whose section holds the bytes themselves
-      std::string s2;
-      s2.reserve(ix->s2_len);
       for (const auto& [b, l] : segs) s2.append(text.substr(b, l));
       if (text_done) text_done();
       ix->fm_file = make_fm_section(s2, 1);
+    }
+    if (opt.kernel_text) {
+      ix->s2_bytes = std::move(s2);
+      ix->s2_decoded.store(true, std::memory_order_release);
+      ix->s2_stored = true;
     }
   }
   if (opt.progress) opt.progress("fm-index", ix->s2_len, ix->s2_len);

@@ -195,6 +195,8 @@ struct detail::index_impl {
   mutable std::once_flag s2_once;
   mutable std::string s2_bytes;
   mutable std::atomic<bool> s2_decoded{false};  ///< s2_bytes is complete: extract reads it
+  /// The file holds S'' as text (build_options::kernel_text): s2_bytes is read on load.
+  bool s2_stored = false;
 
   // -- the kept phrases in text order as plain arrays, for counting (count.cpp) --
   struct phrase_table {

@@ -47,6 +47,12 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
           },
           ix.fm_index());
       if (!why.empty()) return why;
+      if (ix.s2_stored && ix.s2_text() != s2) {
+        const std::string& kept = ix.s2_text();
+        std::uint64_t at = 0;
+        while (at < s2.size() && at < kept.size() && kept[at] == s2[at]) ++at;
+        return "the stored S'' text differs from the FM-index's at byte " + std::to_string(at);
+      }
     }
     // the text: S'' segments at their text starts, kept-phrase interiors copied from their sources
     std::string t(ix.n, '\0');

@@ -132,11 +132,15 @@ done
 expect_out "$("$T" search -k 1 GATTACA "$D/rand.fa")" "$T" search --verbose --index "$D/rand16.idx" -k 1 GATTACA
 grep -qE "^trawl: .*rand16.idx: [0-9]+ bytes in [0-9]+ records?, kernel S'' [0-9]+ bytes \([0-9.]+ %\); loaded in [0-9.]+ s, searched in [0-9.]+ s \([0-9]+ hits\)\$" "$D/err" && pass ||
   fail "search --index --verbose: $(head -c 300 "$D/err")"
-# an index parsed relative to its first 5000 bytes answers the same
+# an index parsed relative to its first 5000 bytes answers the same, and one that keeps S'' as
+# text too (--kernel-text: read, not decoded from the BWT)
 "$T" index build -M 16 --lz-reference 5000 "$D/rand.fa" -o "$D/rand-rlz.idx" >/dev/null 2>&1
+"$T" index build -M 16 --kernel-text "$D/rand.fa" -o "$D/rand16t.idx" >/dev/null 2>&1
 for args in "--both-strands GATTACA" "-k 2 --both-strands -e GATTACAGAT -e CCGTAG" "--count-matches C"; do
   expect_out "$("$T" search $args "$D/rand.fa")" "$T" search --index "$D/rand-rlz.idx" $args
+  expect_out "$("$T" search $args "$D/rand.fa")" "$T" search --index "$D/rand16t.idx" $args
 done
+"$T" index info "$D/rand16t.idx" | grep -qE "^bytes:S'' text	[1-9][0-9]*	" && pass || fail "index info: no S'' text section"
 # extract speaks records: NAME:START-END (0-based, half-open, as locate prints) against the FASTA
 # read by python; a whole record; every locate hit's region holds its pattern; info lists records
 fasta_seq() { python3 -c "

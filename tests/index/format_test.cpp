@@ -9,10 +9,12 @@
 #include <random>
 #include <string>
 
+#include "index_file.hpp"
 #include "oracle.hpp"
 #include "text_gen.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
+#include "trawl/search.hpp"
 
 namespace {
 
@@ -61,6 +63,50 @@ TEST(IndexFormat, RoundTrip) {
   } catch (const trawl::error& e) {
     EXPECT_EQ(e.code(), trawl::errc::io_error);
   }
+}
+
+TEST(IndexFormat, KernelTextAndVersion7) {
+  // S'' kept as text: the same answers, approximate ones included, and the same bytes again
+  std::mt19937_64 rng(3);
+  const auto f = make_text(rng);
+  trawl::index::build_options bo;
+  bo.max_len = 12;
+  const std::string plain = hybrid_index::build(f.text, "src.txt", bo).to_bytes();
+  bo.kernel_text = true;
+  const hybrid_index built = hybrid_index::build(f.text, "src.txt", bo);
+  const std::string with_text = built.to_bytes();
+  ASSERT_GT(with_text.size(), plain.size());
+  const hybrid_index back = hybrid_index::from_bytes(with_text);
+  EXPECT_TRUE(answers_right(back, f));
+  EXPECT_EQ(back.to_bytes(), with_text);
+  EXPECT_EQ(back.verify(f.text), "");
+  trawl::search_options o;
+  o.max_errors = 2;
+  o.both_strands = true;
+  const std::vector<std::string> ps{f.text.substr(100, 9), f.text.substr(2000, 7)};
+  const auto want = hybrid_index::from_bytes(plain).search_records(ps, o);
+  ASSERT_FALSE(want.empty());
+  EXPECT_EQ(back.search_records(ps, o), want);
+  EXPECT_EQ(built.search_records(ps, o), want);
+  // a version 7 file (no S'' text section) still loads and answers the same
+  auto secs = *index_file::sections(plain);
+  ASSERT_TRUE(secs.back().empty());
+  secs.pop_back();
+  std::string v7 = index_file::assemble(plain, secs);
+  index_file::set<std::uint32_t>(v7, 8, 7);
+  index_file::fix_header(v7);
+  const hybrid_index old = hybrid_index::from_bytes(v7);
+  EXPECT_TRUE(answers_right(old, f));
+  EXPECT_EQ(old.search_records(ps, o), want);
+  EXPECT_EQ(old.to_bytes(), plain);  // written as the current version
+  // a version 7 file with ten sections, or a version 8 one with nine, is refused
+  index_file::set<std::uint32_t>(v7, 8, 8);
+  index_file::fix_header(v7);
+  EXPECT_THROW((void)hybrid_index::from_bytes(v7), trawl::error);
+  std::string v7ten = plain;
+  index_file::set<std::uint32_t>(v7ten, 8, 7);
+  index_file::fix_header(v7ten);
+  EXPECT_THROW((void)hybrid_index::from_bytes(v7ten), trawl::error);
 }
 
 TEST(IndexFormat, RoundTripSigma256AndFasta) {

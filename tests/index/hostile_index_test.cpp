@@ -20,7 +20,7 @@ namespace {
 using trawl::index::hybrid_index;
 
 // table order of the sections (src/index/format.cpp)
-enum : std::size_t { meta, kept_starts, src_rank, by_src, src_sample, src_delta, src_len, seg_s2, fm };
+enum : std::size_t { meta, kept_starts, src_rank, by_src, src_sample, src_delta, src_len, seg_s2, fm, s2_text };
 
 struct corpus {
   std::string text;
@@ -28,7 +28,8 @@ struct corpus {
   std::string file;
 };
 
-corpus make(std::uint64_t seed, trawl::index::fm_profile profile, std::string_view alphabet = "acgt") {
+corpus make(std::uint64_t seed, trawl::index::fm_profile profile, std::string_view alphabet = "acgt",
+            bool kernel_text = false) {
   std::mt19937_64 rng(seed);
   corpus c;
   c.text = alphabet.empty() ? oracle::random_text(rng, 3000, "") : textgen::mutated_copies(rng, 700, 6, 0.01, alphabet);
@@ -37,6 +38,7 @@ corpus make(std::uint64_t seed, trawl::index::fm_profile profile, std::string_vi
   trawl::index::build_options bo;
   bo.max_len = 8;
   bo.profile = profile;
+  bo.kernel_text = kernel_text;
   c.file = hybrid_index::build(c.text, "t", bo).to_bytes();
   return c;
 }
@@ -106,7 +108,8 @@ std::string section(const std::string& f, std::size_t i) { return (*index_file::
 
 TEST(HostileIndex, GoodFilesVerify) {
   for (auto profile : {trawl::index::fm_profile::fast, trawl::index::fm_profile::small})
-    for (const auto& c : {make(1, profile), make(2, profile, ""), make(3, profile, "ab")}) {
+    for (const auto& c : {make(1, profile), make(2, profile, ""), make(3, profile, "ab"), make(1, profile, "acgt", true),
+                          make(2, profile, "", true)}) {
       const hybrid_index ix = hybrid_index::from_bytes(c.file);
       EXPECT_TRUE(answers_right(ix, c));
       EXPECT_EQ(ix.verify(), "");
@@ -291,9 +294,47 @@ TEST(HostileIndex, SourcesAndSegments) {
   EXPECT_GT(loaded_wrong, 0);
 }
 
+TEST(HostileIndex, KernelTextSection) {
+  const corpus c = make(11, trawl::index::fm_profile::fast, "acgt", true);
+  const std::string body = section(c.file, s2_text);
+  const auto text = index_file::parse_text(body);
+  ASSERT_TRUE(text);
+  ASSERT_FALSE(text->empty());
+  const std::uint64_t len = text->size();
+  auto with = [&](const std::string& b) { return index_file::with_section(c.file, s2_text, b); };
+  EXPECT_EQ(check(with(index_file::compose_text(*text, len)), c, "recompressed"), outcome::right);
+  EXPECT_EQ(check(with(index_file::compose_text(*text, len, 3)), c, "3 frames"), outcome::right);
+  // left out: S'' is decoded from the BWT instead
+  EXPECT_EQ(check(with(""), c, "no text"), outcome::right);
+  expect_refused(with(index_file::compose_text(*text, len + 1)), "length one more");
+  expect_refused(with(index_file::compose_text(*text, len - 1)), "length one less");
+  expect_refused(with(index_file::compose_text(text->substr(1), len)), "text one byte short");
+  expect_refused(with(index_file::compose_text(*text + "a", len)), "text one byte long");
+  expect_refused(with(index_file::compose_text(*text, len, 3, false)), "frames without sizes");
+  expect_refused(with(body.substr(0, body.size() - 3)), "cut");
+  expect_refused(with(body + "xyz"), "trailing bytes");
+  {
+    std::string b = body;  // a decompression bomb: a huge S'' from a tiny frame
+    index_file::set<std::uint64_t>(b, 0, std::uint64_t{1} << 40);
+    expect_refused(with(b), "bomb");
+  }
+  // a byte of S'' changed: loads; the approximate search may go wrong, verify must say so
+  std::mt19937_64 rng(12);
+  int caught = 0;
+  for (int k = 0; k < 20; ++k) {
+    std::string t = *text;
+    t[rng() % t.size()] = "acgt"[k % 4];
+    if (t == *text) continue;
+    const std::string f = with(index_file::compose_text(t, len));
+    EXPECT_NE(hybrid_index::from_bytes(f).verify(), "") << "edit " << k;
+    caught += check(f, c, "text edit " + std::to_string(k)) == outcome::caught;
+  }
+  EXPECT_GT(caught, 0);
+}
+
 TEST(HostileIndex, EveryBitOfEverySectionWithChecksumsFixed) {
   for (auto profile : {trawl::index::fm_profile::fast, trawl::index::fm_profile::small}) {
-    const corpus c = make(9, profile);
+    const corpus c = make(9, profile, "acgt", profile == trawl::index::fm_profile::fast);
     const auto secs = *index_file::sections(c.file);
     std::mt19937_64 rng(10);
     test_share::cases share;

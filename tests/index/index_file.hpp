@@ -1,8 +1,9 @@
 // index_file.hpp — edits index files as a hostile author would: replace a section's bytes and
 // recompute the section, table and header checksums, so that the edited file passes them and
 // reaches the loader's structure checks. Used by the index tests and by fuzz_index's mutator.
-// Knows the container (src/index/format.cpp's header and table) and the FM-index section's
-// head (src/index/fm_store.cpp), so that the BWT can be edited and recompressed.
+// Knows the container (src/index/format.cpp's header and table), the FM-index section's head
+// (src/index/fm_store.cpp) and the S'' text section, so that the BWT and the text can be edited
+// and recompressed.
 #pragma once
 
 #include <zlib.h>
@@ -127,6 +128,35 @@ inline std::string compose_fm(const fm_section& fm, std::size_t frames = 1, bool
   set<std::uint64_t>(out, 8, fm.sentinel);
   set<std::uint64_t>(out, 16, z.size());
   return out + z + fm.rest;
+}
+
+/// The S'' text section (empty when not stored): u64 |S''| | u64 zstd size | zstd frames.
+inline std::optional<std::string> parse_text(const std::string& body) {
+  if (body.size() < 16) return std::nullopt;
+  const auto len = get<std::uint64_t>(body, 0), zn = get<std::uint64_t>(body, 8);
+  if (len > (1u << 26) || zn != body.size() - 16) return std::nullopt;
+  std::string text(len, '\0');
+  if (ZSTD_decompress(text.data(), len, body.data() + 16, zn) != len) return std::nullopt;
+  return text;
+}
+
+/// The section of `text` claiming length `len`, in `frames` frames (each with its content size
+/// unless `sizes` is false).
+inline std::string compose_text(const std::string& text, std::uint64_t len, std::size_t frames = 1, bool sizes = true) {
+  std::string z;
+  for (std::size_t f = 0; f < frames; ++f) {
+    const std::size_t b = text.size() * f / frames, e = text.size() * (f + 1) / frames;
+    std::string part(ZSTD_compressBound(e - b), '\0');
+    ZSTD_CCtx* cx = ZSTD_createCCtx();
+    ZSTD_CCtx_setParameter(cx, ZSTD_c_contentSizeFlag, sizes ? 1 : 0);
+    part.resize(ZSTD_compress2(cx, part.data(), part.size(), text.data() + b, e - b));
+    ZSTD_freeCCtx(cx);
+    z += part;
+  }
+  std::string out(16, '\0');
+  set<std::uint64_t>(out, 0, len);
+  set<std::uint64_t>(out, 8, z.size());
+  return out + z;
 }
 
 }  // namespace index_file
