@@ -5,7 +5,9 @@
 # plain search of the FASTA for the ratio; `index count`/`locate` of two short patterns; then
 # trawl_index_bench on pattern sets cut from the base (serial µs/occ, count ÷ locate, 16
 # threads). VERSIONS="old new" builds and times pack/bin/trawl-old too (the baseline in the
-# same call). Run from a folder with pack/ (scripts/pack-for-device.sh) on the device:
+# same call); version "text" is pack/bin/trawl with `index build --kernel-text` (S'' kept as
+# text in the index; searches only). The plain searches run with version "new", PLAIN_ROUNDS
+# times (2). Run from a folder with pack/ (scripts/pack-for-device.sh) on the device:
 #   VERSIONS="old new" CL_PATTERNS="" BENCH=0 bash bench/index/pangenome-split.sh   (old against new)
 #   VERSIONS=new bash bench/index/pangenome-split.sh                       (new, with the bench)
 # SEARCH=0 leaves out the searches (the build and the bench only); SETS="6 16" picks the
@@ -45,8 +47,9 @@ t() { local name=$1; shift; /usr/bin/time -f "%e %M" -o /tmp/tm "$@" > /tmp/o 2>
   echo "$name rc=$rc $(tail -1 /tmp/tm | awk '{printf "%s s %.2f GB", $1, $2/1048576}') $(wc -l < /tmp/o) lines $(md5sum < /tmp/o | cut -c1-8)"; [ $rc -le 1 ] || tail -2 /tmp/e; }
 for v in ${VERSIONS:-new old}; do
   B=$P/bin/trawl; [ $v = old ] && B=$P/bin/trawl-old
-  t "$v build" $B index build -q $D/pg.fa -o $D/$v.thi
-  $B index info $D/$v.thi | grep -E "^(n|z|kept_phrases|s2_length|bits_per_char|bytes:FM|bytes:total)\b" | tr '\n' ' '; echo
+  extra=; [ $v = text ] && extra=--kernel-text
+  t "$v build" $B index build -q $extra $D/pg.fa -o $D/$v.thi
+  $B index info $D/$v.thi | grep -E "^(n|z|kept_phrases|s2_length|bits_per_char|bytes:FM|bytes:S|bytes:total)\b" | tr '\n' ' '; echo
   [ "${SEARCH:-1}" = 1 ] && for r in 1 2; do
     t "$v info (load)" $B index info $D/$v.thi
     t "$v search cpu 1 guide (load+decode)" $B search --device cpu --index $D/$v.thi -k 3 --both-strands -f $D/g1.txt
@@ -54,15 +57,15 @@ for v in ${VERSIONS:-new old}; do
     t "$v search gpu --index 312" $B search --device gpu --index $D/$v.thi -k 3 --both-strands -f $D/g.txt
   done
   cp /tmp/o $D/$v.idx.tsv
-  [ "${SEARCH:-1}" = 0 ] || [ $v = old ] || for r in 1 2; do
+  [ "${SEARCH:-1}" = 0 ] || [ $v != new ] || for r in $(seq ${PLAIN_ROUNDS:-2}); do
     t "plain cpu 312" $B search --device cpu -k 3 --both-strands -f $D/g.txt $D/pg.fa
     t "plain gpu 312" $B search --device gpu -k 3 --both-strands -f $D/g.txt $D/pg.fa
   done
-  for p in ${CL_PATTERNS-ACGTACGT GATTACA}; do
+  [ $v = text ] || for p in ${CL_PATTERNS-ACGTACGT GATTACA}; do
     t "$v count $p" $B index count $D/$v.thi $p; cat /tmp/o | tr '\n' ' '
     t "$v locate $p" $B index locate $D/$v.thi $p
   done
-  [ "${BENCH:-1}" = 1 ] && echo "$v:" &&
+  [ "${BENCH:-1}" = 1 ] && [ $v != text ] && echo "$v:" &&
     $P/bin/trawl_index_bench $D/g1.txt --load $D/$v.thi --no-sdsl --threads 1,16 --budget ${BUDGET:-5} $(for L in ${SETS:-6 7 8 16 23}; do echo --patterns $D/pg.$L.txt; done)
   rm -f $D/$v.thi
 done

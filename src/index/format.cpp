@@ -56,14 +56,18 @@ constexpr int s2_text_level = 9;
 /// The S'' text may expand at most this much over its compressed bytes.
 constexpr std::uint64_t max_s2_text_expansion = 64;
 
+/// CRC-32 of s: pieces of 8 MiB on the arena's threads, joined by crc32_combine.
 std::uint32_t crc(std::string_view s) {
-  uLong c = crc32(0L, Z_NULL, 0);
-  // zlib takes uInt lengths: feed large sections in pieces
-  while (!s.empty()) {
-    const std::size_t k = std::min<std::size_t>(s.size(), 1u << 30);
-    c = crc32(c, reinterpret_cast<const Bytef*>(s.data()), static_cast<uInt>(k));
-    s.remove_prefix(k);
-  }
+  constexpr std::size_t piece = std::size_t{1} << 23;
+  const std::size_t pieces = std::max<std::size_t>(1, (s.size() + piece - 1) / piece);
+  std::vector<uLong> part(pieces);
+  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t i) {
+    const std::string_view p = s.substr(i * piece, piece);
+    part[i] = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(p.data()), static_cast<uInt>(p.size()));
+  });
+  uLong c = part[0];
+  for (std::size_t i = 1; i < pieces; ++i)
+    c = crc32_combine(c, part[i], static_cast<z_off_t>(std::min(piece, s.size() - i * piece)));
   return static_cast<std::uint32_t>(c);
 }
 
@@ -284,13 +288,15 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
     }
     if (at != ix.n || m.at != payload[sec_meta].size()) bad("bad meta section");
   }
-  load_ef(payload[sec_kept_starts], ix.kept_starts, "kept phrase starts");
-  load_ints(payload[sec_src_rank], ix.src_rank, "source ranks");
-  load_ints(payload[sec_by_src], ix.by_src, "sources by start");
-  load_ints(payload[sec_src_sample], ix.src_sample, "source start samples");
-  load_ints(payload[sec_src_delta], ix.src_delta, "source start deltas");
-  load_ints(payload[sec_src_len], ix.src_len, "source lengths");
-  load_ef(payload[sec_seg_s2], ix.seg_s2, "S'' segment map");
+  tbb::parallel_invoke([&] { load_ef(payload[sec_kept_starts], ix.kept_starts, "kept phrase starts"); },
+                       [&] { load_ef(payload[sec_seg_s2], ix.seg_s2, "S'' segment map"); },
+                       [&] {
+                         load_ints(payload[sec_src_rank], ix.src_rank, "source ranks");
+                         load_ints(payload[sec_by_src], ix.by_src, "sources by start");
+                         load_ints(payload[sec_src_sample], ix.src_sample, "source start samples");
+                         load_ints(payload[sec_src_delta], ix.src_delta, "source start deltas");
+                         load_ints(payload[sec_src_len], ix.src_len, "source lengths");
+                       });
 
   // the parts must agree with each other and with the header
   const bool ok = ix.kept <= ix.z && ix.literal_bytes <= ix.n && ix.kept_starts.bits.size() == ix.n + 1 &&
