@@ -53,8 +53,10 @@ std::vector<std::pair<std::string, std::string>> make_seeds() {
   const std::string words = "the lord said unto moses and the lord said unto aaron. ";
   std::string kjv;
   for (int i = 0; i < 12; ++i) kjv += words.substr(0, 20 + (i * 7) % 30);
-  trawl::index::build_options fast, small, m1;
+  trawl::index::build_options fast, small, m1, text;
   fast.max_len = 8;
+  text.max_len = 8;
+  text.kernel_text = true;
   small.max_len = 6;
   small.profile = trawl::index::fm_profile::small;
   m1.max_len = 1;
@@ -62,6 +64,7 @@ std::vector<std::pair<std::string, std::string>> make_seeds() {
       {"rep-fast", hybrid_index::build(rep, "rep", fast).to_bytes()},
       {"rep-small", hybrid_index::build(rep, "rep", small).to_bytes()},
       {"kjv-fast", hybrid_index::build(kjv, "kjv", fast).to_bytes()},
+      {"rep-text", hybrid_index::build(rep, "rep", text).to_bytes()},
       {"kjv-m1", hybrid_index::build(kjv, "kjv", m1).to_bytes()},
       {"bytes-256", hybrid_index::build(oracle::random_text(rng, 900, ""), "bin", fast).to_bytes()},
       {"fasta", hybrid_index::build(">a\nACGTACGTAC\n>b\n\n>c\nACGTACGTACGGT\n", "f.fa", m1).to_bytes()},
@@ -190,16 +193,19 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
       if (auto again = index_file::sections(out)) out = index_file::assemble(out, *again);
     }
   } else {
-    // a section: its BWT edited in place (mostly loads: answers wrong, verify must see it),
-    // a few bits flipped in place, or libFuzzer's mutations (sizes change too)
+    // a section: its BWT or its S'' text edited in place (mostly loads: answers wrong, verify
+    // must see it), a few bits flipped in place, or libFuzzer's mutations (sizes change too)
+    constexpr std::size_t fm_at = 8, text_at = 9;  // table order (src/index/format.cpp)
     const std::size_t i = rng() % secs->size();
     std::string& body = (*secs)[i];
-    auto fm = i + 1 == secs->size() && how <= 3 ? index_file::parse_fm(body) : std::nullopt;
-    std::string& target = fm ? fm->bwt : body;
-    if (!target.empty() && (fm || how <= 5)) {
+    auto fm = i == fm_at && how <= 3 ? index_file::parse_fm(body) : std::nullopt;
+    auto text = i == text_at && how <= 3 ? index_file::parse_text(body) : std::nullopt;
+    std::string& target = fm ? fm->bwt : text ? *text : body;
+    const bool recompose = fm || text;
+    if (!target.empty() && (recompose || how <= 5)) {
       for (unsigned e = 1 + rng() % 3; e > 0; --e) {
         const std::size_t a = rng() % target.size(), b = rng() % target.size();
-        if (!fm) target[a] = static_cast<char>(target[a] ^ (1 << (rng() % 8)));
+        if (!recompose) target[a] = static_cast<char>(target[a] ^ (1 << (rng() % 8)));
         else if (rng() % 2) std::swap(target[a], target[b]);
         else target[a] = target[b];
       }
@@ -209,6 +215,7 @@ extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t s
       target.resize(LLVMFuzzerMutate(reinterpret_cast<std::uint8_t*>(target.data()), len, target.size()));
     }
     if (fm) body = index_file::compose_fm(*fm);
+    if (text) body = index_file::compose_text(*text, text->size());
     out = index_file::assemble(file, *secs);
   }
   if (out.size() > max_size) return size;  // libFuzzer keeps the input as it was

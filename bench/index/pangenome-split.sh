@@ -6,8 +6,8 @@
 # trawl_index_bench on pattern sets cut from the base (serial µs/occ, count ÷ locate, 16
 # threads). VERSIONS="old new" builds and times pack/bin/trawl-old too (the baseline in the
 # same call); version "text" is pack/bin/trawl with `index build --kernel-text` (S'' kept as
-# text in the index; searches only). The plain searches run with version "new", PLAIN_ROUNDS
-# times (2). Run from a folder with pack/ (scripts/pack-for-device.sh) on the device:
+# text in the index; searches only). The plain searches run with version PLAIN_WITH ("new"),
+# PLAIN_ROUNDS times (2). Run from a folder with pack/ (scripts/pack-for-device.sh) on the device:
 #   VERSIONS="old new" CL_PATTERNS="" BENCH=0 bash bench/index/pangenome-split.sh   (old against new)
 #   VERSIONS=new bash bench/index/pangenome-split.sh                       (new, with the bench)
 # SEARCH=0 leaves out the searches (the build and the bench only); SETS="6 16" picks the
@@ -57,7 +57,7 @@ for v in ${VERSIONS:-new old}; do
     t "$v search gpu --index 312" $B search --device gpu --index $D/$v.thi -k 3 --both-strands -f $D/g.txt
   done
   cp /tmp/o $D/$v.idx.tsv
-  [ "${SEARCH:-1}" = 0 ] || [ $v != new ] || for r in $(seq ${PLAIN_ROUNDS:-2}); do
+  [ "${SEARCH:-1}" = 0 ] || [ $v != "${PLAIN_WITH:-new}" ] || for r in $(seq ${PLAIN_ROUNDS:-2}); do
     t "plain cpu 312" $B search --device cpu -k 3 --both-strands -f $D/g.txt $D/pg.fa
     t "plain gpu 312" $B search --device gpu -k 3 --both-strands -f $D/g.txt $D/pg.fa
   done

@@ -15,9 +15,10 @@
 //            over source ends, the FM-index's wavelet tree) are not stored but rebuilt.
 // Loading checks magic, version, the header and table CRCs, that sections tile the file, and
 // every section's CRC before anything is parsed; then every size against the bytes that back
-// it, and that the parts agree with each other, before any query can run. Nothing in the file
-// reaches a deserializer that trusts its input. Any failure is trawl::error(bad_format) with one
-// line. Time O(file size + |S''|·log σ) (the wavelet tree is rebuilt).
+// it, and that the parts agree with each other, before any query can run (the FM-index's
+// section of a file that keeps S'' as text: before the first query that needs it). Nothing in
+// the file reaches a deserializer that trusts its input. Any failure is trawl::error(bad_format)
+// with one line. Time O(file size); the FM-index's wavelet tree is rebuilt on first use.
 #include <cstring>
 #include <fstream>
 #include <mutex>
@@ -134,7 +135,7 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const detail::index_
   s.emplace_back(sec_src_len, ints_bytes(ix.src_len));
   s.emplace_back(sec_seg_s2, ef_bytes(ix.seg_s2));
   std::string fm;
-  if (ix.fm_file) write_fm(*ix.fm_file, fm);
+  if (const auto& f = ix.fm_checked()) write_fm(*f, fm);
   s.emplace_back(sec_fm, std::move(fm));
   std::string text;  // empty: not stored
   if (ix.s2_stored) {
@@ -156,7 +157,7 @@ std::string serialize_index(const detail::index_impl& ix) {
   put<std::uint64_t>(out, ix.n);
   put<std::uint64_t>(out, ix.z);
   put<std::uint32_t>(out, ix.max_len);
-  put<std::uint32_t>(out, ix.fm_file ? ix.fm_file->kind : 0u);
+  put<std::uint32_t>(out, ix.fm_kind);
   put<std::uint32_t>(out, crc(out));
   std::string table;
   std::uint64_t offset = header_size + secs.size() * entry_size + 4;
@@ -316,10 +317,14 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
     ix.s2_stored = true;
   }
   // The FM-index's section and the S'' text are read beside the other checks (each reads only
-  // what is loaded).
+  // what is loaded). With the S'' text in the file, the FM-index's section is checked on its
+  // first use instead: approximate search needs only the text.
+  ix.fm_kind = flags;
   tbb::parallel_invoke(
       [&] {
-        if (ix.s2_len > 0) ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
+        if (ix.s2_len == 0) return;
+        if (ix.s2_stored) ix.fm_bytes = std::string(payload[sec_fm]);  // read on first use (fm_checked)
+        else ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
       },
       [&] {
         if (!ix.s2_stored) return;

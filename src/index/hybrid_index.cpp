@@ -200,9 +200,18 @@ void detail::index_impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
   }
 }
 
+const std::optional<detail::index_impl::fm_section>& detail::index_impl::fm_checked() const {
+  std::call_once(fm_file_once, [this] {
+    if (fm_bytes.empty()) return;
+    fm_file = read_fm(fm_bytes, fm_kind, s2_len + 1, sigma);
+    fm_bytes = std::string();
+  });
+  return fm_file;
+}
+
 const fm_variant& detail::index_impl::fm_index() const {
   std::call_once(fm_once, [this] {
-    if (fm_file) build_fm(*fm_file, fm);
+    if (const auto& f = fm_checked()) build_fm(*f, fm);
   });
   return fm;
 }
@@ -304,8 +313,8 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
 const std::string& detail::index_impl::s2_text() const {
   if (s2_decoded.load(std::memory_order_acquire)) return s2_bytes;  // built, or read from the file
   std::call_once(s2_once, [this] {
-    if (fm_file && fm_file->rows <= std::uint64_t{0xffffffff}) {
-      s2_bytes = decode_section(*fm_file, fm_sample_step(fm_file->kind), char_unmap);
+    if (const auto& f = fm_checked(); f && f->rows <= std::uint64_t{0xffffffff}) {
+      s2_bytes = decode_section(*f, fm_sample_step(f->kind), char_unmap);
     } else {
       std::string s(s2_len, '\0');
       constexpr std::uint64_t piece = std::uint64_t{1} << 20;
@@ -413,12 +422,14 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
         for (std::uint64_t i = 0; i < l; ++i) s2.push_back(static_cast<char>(ix->char_map[static_cast<unsigned char>(text[b + i])]));
       if (text_done) text_done();
       ix->fm_file = make_fm_section(s2, opt.profile == fm_profile::small ? 2 : 0);
+      ix->fm_kind = ix->fm_file->kind;
       if (opt.kernel_text)
         for (char& c : s2) c = static_cast<char>(ix->char_unmap[static_cast<unsigned char>(c)]);
     } else {  // every byte value: the integer alphabet, whose section holds the bytes themselves
       for (const auto& [b, l] : segs) s2.append(text.substr(b, l));
       if (text_done) text_done();
       ix->fm_file = make_fm_section(s2, 1);
+      ix->fm_kind = 1;
     }
     if (opt.kernel_text) {
       ix->s2_bytes = std::move(s2);

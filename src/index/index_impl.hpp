@@ -186,7 +186,15 @@ struct detail::index_impl {
     std::vector<std::uint64_t> marked;  ///< the sampled rows, ascending
     sdsl::int_vector<> samples;         ///< their text positions divided by the sampling step
   };
-  std::optional<fm_section> fm_file;
+  std::uint32_t fm_kind = 0;  ///< fm_section::kind, also while the section is unread
+  /// The section: made by the build, or read and checked on load, or, in a file that keeps S''
+  /// as text (which approximate search reads instead), left as its bytes in fm_bytes and read
+  /// and checked by fm_checked() on first use.
+  mutable std::optional<fm_section> fm_file;
+  mutable std::string fm_bytes;
+  mutable std::once_flag fm_file_once;
+  /// fm_file, read from fm_bytes first if the load left it unread (bad_format if it is corrupt).
+  [[nodiscard]] const std::optional<fm_section>& fm_checked() const;
   mutable std::once_flag fm_once;
   /// The FM-index over S'': built on the first call.
   [[nodiscard]] const fm_variant& fm_index() const;

@@ -318,6 +318,22 @@ TEST(HostileIndex, KernelTextSection) {
     index_file::set<std::uint64_t>(b, 0, std::uint64_t{1} << 40);
     expect_refused(with(b), "bomb");
   }
+  // the FM-index's section of such a file is read on first use: a corrupt one loads, and the
+  // first query that needs it (an exact locate, verify) refuses it
+  {
+    auto fmsec = index_file::parse_fm(section(c.file, fm));
+    ASSERT_TRUE(fmsec);
+    fmsec->bwt.pop_back();
+    const hybrid_index ix = hybrid_index::from_bytes(index_file::with_section(c.file, fm, index_file::compose_fm(*fmsec)));
+    try {
+      (void)ix.locate(c.pats[2]);
+      ADD_FAILURE() << "a short BWT answered";
+    } catch (const trawl::error& e) {
+      EXPECT_EQ(e.code(), trawl::errc::bad_format);
+    }
+    EXPECT_NE(ix.verify(), "");
+    EXPECT_EQ(check(index_file::with_section(c.file, fm, index_file::compose_fm(*fmsec)), c, "short BWT"), outcome::caught);
+  }
   // a byte of S'' changed: loads; the approximate search may go wrong, verify must say so
   std::mt19937_64 rng(12);
   int caught = 0;
