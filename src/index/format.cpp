@@ -21,6 +21,7 @@
 // with one line. Time O(file size); the FM-index's wavelet tree is rebuilt on first use.
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <sstream>
 
@@ -368,11 +369,12 @@ hybrid_index hybrid_index::load(const std::string& path) {
     if (in.bad()) throw error(errc::io_error, "cannot read index file '" + path + "'");
     return from_bytes(std::move(ss).str());
   }
-  std::string bytes(static_cast<std::size_t>(size), '\0');  // read in one piece, not through a growing stream
+  // read in one piece, not through a growing stream, into memory not cleared first
+  const std::unique_ptr<char[]> bytes(new char[static_cast<std::size_t>(size)]);
   in.seekg(0);
-  in.read(bytes.data(), size);
+  in.read(bytes.get(), size);
   if (in.gcount() != size) throw error(errc::io_error, "cannot read index file '" + path + "'");
-  return from_bytes(bytes);
+  return from_bytes(std::string_view(bytes.get(), static_cast<std::size_t>(size)));
 }
 
 std::string hybrid_index::to_bytes() const { return serialize_index(*impl_); }
