@@ -10,7 +10,7 @@
 # PLAIN_ROUNDS times (2). Run from a folder with pack/ (scripts/pack-for-device.sh) on the device:
 #   VERSIONS="old new" CL_PATTERNS="" BENCH=0 bash bench/index/pangenome-split.sh   (old against new)
 #   VERSIONS=new bash bench/index/pangenome-split.sh                       (new, with the bench)
-# SEARCH=0 leaves out the searches (the build and the bench only); SETS="6 16" picks the
+# BUILD_ARGS adds to every `index build` (e.g. "-M 26"). SEARCH=0 leaves out the searches (the build and the bench only); SETS="6 16" picks the
 # bench's pattern lengths (of 6 7 8 16 23), BUDGET its seconds per serial column.
 # Prints one line per run: name, exit status, seconds, peak RSS, output lines and md5.
 set -u
@@ -47,7 +47,7 @@ t() { local name=$1; shift; /usr/bin/time -f "%e %M" -o /tmp/tm "$@" > /tmp/o 2>
   echo "$name rc=$rc $(tail -1 /tmp/tm | awk '{printf "%s s %.2f GB", $1, $2/1048576}') $(wc -l < /tmp/o) lines $(md5sum < /tmp/o | cut -c1-8)"; [ $rc -le 1 ] || tail -2 /tmp/e; }
 for v in ${VERSIONS:-new old}; do
   B=$P/bin/trawl; [ $v = old ] && B=$P/bin/trawl-old
-  extra=; [ $v = text ] && extra=--kernel-text
+  extra=${BUILD_ARGS:-}; [ $v = text ] && extra="$extra --kernel-text"
   t "$v build" $B index build -q $extra $D/pg.fa -o $D/$v.thi
   $B index info $D/$v.thi | grep -E "^(n|z|kept_phrases|s2_length|bits_per_char|bytes:FM|bytes:S|bytes:total)\b" | tr '\n' ' '; echo
   [ "${SEARCH:-1}" = 1 ] && for r in 1 2; do
