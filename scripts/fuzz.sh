@@ -16,6 +16,7 @@ build=${1:-build-fuzz}
 secs=${2:-60}
 dir=$(cd "$build/fuzz" && pwd)  # absolute: a target may change its working directory (fuzz_cli)
 jobs=${TRAWL_FUZZ_JOBS:-$(nproc)}  # targets fuzzed side by side, one core each
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || jobs=1
 
 # fuzz_one TARGET: its regressions, then SECONDS of fuzzing; its report on stdout/stderr
 fuzz_one() {
@@ -35,7 +36,7 @@ fuzz_one() {
     return 0
   fi
   echo "fuzz: $target FAILED (see $log):" >&2
-  grep -E 'runtime error|ERROR|SUMMARY|deadly|Test unit written|^ +#[0-9]+ .*/(src|apps|fuzz|include)/' "$log" | head -16 >&2
+  grep -E 'runtime error|ERROR|SUMMARY|deadly|Test unit written|^ +#[0-9]+ .*/(src|apps|fuzz|include)/' "$log" | head -16 >&2 || true
   # the input itself, small enough to travel in a CI log: base64 -d | gunzip > FILE
   local crash enc
   for crash in "$dir/crash-$target-"*; do
@@ -47,14 +48,16 @@ fuzz_one() {
 }
 
 targets=(fuzz_records fuzz_streams fuzz_search fuzz_patterns fuzz_index fuzz_cli)
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 for target in "${targets[@]}"; do
+  rm -f "$dir/$target.status"
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-  (fuzz_one "$target" >"$dir/$target.report" 2>&1; echo $? >"$dir/$target.status") &
+  (if fuzz_one "$target" >"$dir/$target.report" 2>&1; then echo 0; else echo 1; fi >"$dir/$target.status") &
 done
 wait
 status=0
 for target in "${targets[@]}"; do  # the reports in a fixed order
   cat "$dir/$target.report"
-  [ "$(cat "$dir/$target.status")" = 0 ] || status=1
+  [ "$(cat "$dir/$target.status" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status

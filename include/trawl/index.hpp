@@ -76,7 +76,7 @@ struct build_options {
   /// the whole input while its parse stays within 1 GiB (inputs up to 89 MB), else the first
   /// 64 MiB (16 bytes per reference byte).
   std::uint64_t lz_reference = 0;
-  /// Keep S'' in the file as text too (zstd, about 2.2 bits per byte of S'' on DNA): the
+  /// Keep S'' in the file as text too (zstd-compressed): the
   /// approximate search through the index reads it instead of decoding it from the BWT (one
   /// random access per byte of S'').
   bool kernel_text = false;

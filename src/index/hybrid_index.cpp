@@ -201,9 +201,19 @@ void detail::index_impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
 }
 
 const std::optional<detail::index_impl::fm_section>& detail::index_impl::fm_checked() const {
+  // The first uses (here, fm_index, s2_text) run parallel work under a once flag, isolated: a
+  // worker waiting inside must not take up another query's task that would wait on that flag.
   std::call_once(fm_file_once, [this] {
     if (fm_bytes.empty()) return;
-    fm_file = read_fm(fm_bytes, fm_kind, s2_len + 1, sigma);
+    tbb::this_task_arena::isolate([this] {
+      try {
+        fm_file = read_fm(fm_bytes, fm_kind, s2_len + 1, sigma);
+      } catch (const std::bad_alloc&) {
+        throw error(errc::bad_format, "index file: a section claims an impossible size");
+      } catch (const std::length_error&) {
+        throw error(errc::bad_format, "index file: a section claims an impossible size");
+      }
+    });
     fm_bytes = std::string();
   });
   return fm_file;
@@ -211,7 +221,9 @@ const std::optional<detail::index_impl::fm_section>& detail::index_impl::fm_chec
 
 const fm_variant& detail::index_impl::fm_index() const {
   std::call_once(fm_once, [this] {
-    if (const auto& f = fm_checked()) build_fm(*f, fm);
+    tbb::this_task_arena::isolate([this] {
+      if (const auto& f = fm_checked()) build_fm(*f, fm);
+    });
   });
   return fm;
 }
@@ -313,18 +325,20 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
 const std::string& detail::index_impl::s2_text() const {
   if (s2_decoded.load(std::memory_order_acquire)) return s2_bytes;  // built, or read from the file
   std::call_once(s2_once, [this] {
-    if (const auto& f = fm_checked(); f && f->rows <= std::uint64_t{0xffffffff}) {
-      s2_bytes = decode_section(*f, fm_sample_step(f->kind), char_unmap);
-    } else {
-      std::string s(s2_len, '\0');
-      constexpr std::uint64_t piece = std::uint64_t{1} << 20;
-      tbb::parallel_for(std::uint64_t{0}, (s2_len + piece - 1) / piece, [&](std::uint64_t i) {
-        const std::uint64_t b = i * piece;
-        std::vector<std::uint64_t> buf;
-        fm_extract(*this, b, std::min(s2_len, b + piece) - b, s.data() + b, buf);
-      });
-      s2_bytes = std::move(s);
-    }
+    tbb::this_task_arena::isolate([this] {  // as in fm_checked
+      if (const auto& f = fm_checked(); f && f->rows <= std::uint64_t{0xffffffff}) {
+        s2_bytes = decode_section(*f, fm_sample_step(f->kind), char_unmap);
+      } else {
+        std::string s(s2_len, '\0');
+        constexpr std::uint64_t piece = std::uint64_t{1} << 20;
+        tbb::parallel_for(std::uint64_t{0}, (s2_len + piece - 1) / piece, [&](std::uint64_t i) {
+          const std::uint64_t b = i * piece;
+          std::vector<std::uint64_t> buf;
+          fm_extract(*this, b, std::min(s2_len, b + piece) - b, s.data() + b, buf);
+        });
+        s2_bytes = std::move(s);
+      }
+    });
     s2_decoded.store(true, std::memory_order_release);
   });
   return s2_bytes;
