@@ -387,9 +387,10 @@ nb::tuple best(nb::handle x_obj, nb::handle y_obj, bool every_start, unsigned th
 using trawl::index::hybrid_index;
 
 hybrid_index index_build(nb::handle text_obj, std::optional<std::string> path, std::uint32_t max_len, bool small,
-                         bool fasta, std::optional<nb::callable> progress) {
+                         bool fasta, bool kernel_text, std::optional<nb::callable> progress) {
   trawl::index::build_options bo;
   bo.max_len = max_len;
+  bo.kernel_text = kernel_text;
   bo.profile = small ? trawl::index::fm_profile::small : trawl::index::fm_profile::fast;
   bo.detect_fasta = fasta;
   if (progress) {
@@ -541,7 +542,7 @@ NB_MODULE(_trawl, m) {
 
   nb::class_<hybrid_index>(m, "Index")
       .def_static("build", &index_build, "text"_a.none(), "path"_a.none(), "max_len"_a, "small"_a, "fasta"_a,
-                  "progress"_a.none())
+                  "kernel_text"_a, "progress"_a.none())
       .def_static(
           "load",
           [](const std::string& path) {
