@@ -131,12 +131,7 @@ template <class Tree>
 std::optional<std::uint64_t> ku_count(const detail::index_impl& ix, const Tree& tree,
                                       const std::vector<std::uint64_t>& prim, std::uint64_t m, bool by_record,
                                       std::optional<std::uint64_t> budget, bool parallel) {
-  const auto& r = ix.records;
-  auto inside = [&](std::uint64_t x) -> std::uint64_t {
-    if (!by_record) return 1;
-    auto it = std::upper_bound(r.begin(), r.end(), x, [](std::uint64_t p, const record_span& s) { return p < s.start; });
-    return x + m <= (it - 1)->start + (it - 1)->length ? 1 : 0;
-  };
+  auto inside = [&](std::uint64_t x) -> std::uint64_t { return !by_record || ix.in_one_record(x, m) ? 1 : 0; };
   constexpr std::uint64_t report = 1024;  // steps a worker takes between two looks at the budget
   std::atomic<std::uint64_t> steps{0};
   std::atomic<bool> over{false};
@@ -218,12 +213,9 @@ const detail::index_impl::count_tree& detail::index_impl::counting_tree() const 
       else
         run_first.push_back(first[j]), run_end.push_back(first[j] + len[j]);
     }
-    const auto& r = records;
     auto is_leaf = [&](std::uint64_t j) {
       const std::uint64_t p = pos[j], q = pos[j] + len[j];
-      if (len[j] < 2ull * max_len) return false;
-      const auto rec = std::upper_bound(r.begin(), r.end(), p, [](std::uint64_t v, const record_span& s) { return v < s.start; });
-      if (rec == r.begin() || q > (rec - 1)->start + (rec - 1)->length) return false;
+      if (len[j] < 2ull * max_len || !in_one_record(p, len[j])) return false;
       const auto k = static_cast<std::size_t>(std::upper_bound(run_end.begin(), run_end.end(), p) - run_end.begin());
       return k == run_end.size() || run_first[k] >= q;
     };

@@ -7,6 +7,9 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +21,18 @@
 namespace trawl::index::file {
 
 [[noreturn]] inline void bad(const std::string& what) { throw error(errc::bad_format, "index file: " + what); }
+
+/// f(), with an allocation that a file's claimed sizes made fail reported as bad_format.
+template <class F>
+void with_sizes_checked(F&& f) {
+  try {
+    f();
+  } catch (const std::bad_alloc&) {
+    bad("a section claims an impossible size");
+  } catch (const std::length_error&) {
+    bad("a section claims an impossible size");
+  }
+}
 
 template <class T>
 void put(std::string& out, T v) {
@@ -55,8 +70,9 @@ void put_zstd(std::string& out, std::string_view bytes, std::size_t frame, int l
 /// expand more than max_expansion-fold (a bound on what a small file makes the loader allocate).
 std::string_view get_zstd_bytes(reader& r, std::uint64_t len, std::uint64_t max_expansion, const char* what);
 /// Decompresses those frames into out[0, len) in parallel; bad_format unless they give exactly
-/// len bytes.
-void get_zstd(std::string_view frames, char* out, std::uint64_t len, const char* what);
+/// len bytes. `each_frame`, if given, sees every frame's bytes on the worker that wrote them.
+void get_zstd(std::string_view frames, char* out, std::uint64_t len, const char* what,
+              const std::function<void(std::string_view)>& each_frame = {});
 
 /// Packed integers: u8 width (1..64) | u64 count | ceil(count·width / 64) u64 words.
 inline void put_ints(std::string& out, const sdsl::int_vector<>& v) {

@@ -107,18 +107,18 @@ detail::index_impl::fm_section check_section(std::string_view body, std::uint32_
   std::uint64_t universe = 0;
   tbb::parallel_invoke(
       [&] {
-        file::get_zstd(z, out.bwt.data(), out.bwt.size(), "FM-index BWT");
-        if (kind == 1) return;
-        constexpr std::size_t piece = std::size_t{1} << 22;
-        tbb::parallel_for(std::size_t{0}, (out.bwt.size() + piece - 1) / piece, [&](std::size_t f) {
+        // each frame's symbols checked while it is still in cache
+        const auto symbols = [&](std::string_view frame) {
           unsigned char lo = 255, hi = 0;  // a min/max reduction the compiler vectorizes
-          for (const char ch : std::string_view(out.bwt).substr(f * piece, piece)) {
+          for (const char ch : frame) {
             const auto b = static_cast<unsigned char>(ch);
             lo = std::min(lo, b);
             hi = std::max(hi, b);
           }
-          if (lo == 0 || hi > sigma) bad("FM-index BWT holds a symbol outside the alphabet");
-        });
+          if (!frame.empty() && (lo == 0 || hi > sigma)) bad("FM-index BWT holds a symbol outside the alphabet");
+        };
+        file::get_zstd(z, out.bwt.data(), out.bwt.size(), "FM-index BWT",
+                       kind == 1 ? std::function<void(std::string_view)>() : std::function<void(std::string_view)>(symbols));
       },
       [&] {
         out.marked = file::get_ef(r, universe, "FM-index marked rows");

@@ -347,13 +347,7 @@ std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const detail::inde
 
 hybrid_index hybrid_index::from_bytes(std::string_view file_bytes) {
   auto ix = std::make_unique<impl>();
-  try {
-    deserialize_index(file_bytes, *ix);
-  } catch (const std::bad_alloc&) {
-    bad("a section claims an impossible size");
-  } catch (const std::length_error&) {
-    bad("a section claims an impossible size");
-  }
+  file::with_sizes_checked([&] { deserialize_index(file_bytes, *ix); });
   return hybrid_index(std::move(ix));
 }
 

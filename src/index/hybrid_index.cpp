@@ -20,6 +20,7 @@
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
+#include "index/file_io.hpp"
 #include "index/index_impl.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
@@ -205,15 +206,8 @@ const std::optional<detail::index_impl::fm_section>& detail::index_impl::fm_chec
   // worker waiting inside must not take up another query's task that would wait on that flag.
   std::call_once(fm_file_once, [this] {
     if (fm_bytes.empty()) return;
-    tbb::this_task_arena::isolate([this] {
-      try {
-        fm_file = read_fm(fm_bytes, fm_kind, s2_len + 1, sigma);
-      } catch (const std::bad_alloc&) {
-        throw error(errc::bad_format, "index file: a section claims an impossible size");
-      } catch (const std::length_error&) {
-        throw error(errc::bad_format, "index file: a section claims an impossible size");
-      }
-    });
+    tbb::this_task_arena::isolate(
+        [this] { file::with_sizes_checked([this] { fm_file = read_fm(fm_bytes, fm_kind, s2_len + 1, sigma); }); });
     fm_bytes = std::string();
   });
   return fm_file;
@@ -512,10 +506,7 @@ const std::string& hybrid_index::source_name() const noexcept { return impl_->so
 std::span<const record_span> hybrid_index::records() const noexcept { return impl_->records; }
 
 std::uint32_t hybrid_index::record_of(std::uint64_t pos) const {
-  const auto& r = impl_->records;
-  auto it = std::upper_bound(r.begin(), r.end(), pos, [](std::uint64_t p, const record_span& s) { return p < s.start; });
-  // empty records share a start: upper_bound lands after the last one with start <= pos
-  return static_cast<std::uint32_t>((it - r.begin()) - 1);
+  return static_cast<std::uint32_t>(impl_->record_of(pos));
 }
 
 std::vector<std::uint64_t> detail::index_access::locate_primary(const hybrid_index& ix, std::string_view pattern) {

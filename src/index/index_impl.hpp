@@ -240,6 +240,18 @@ struct detail::index_impl {
   mutable std::vector<std::pair<std::string, std::uint64_t>> file_parts;
 
   // -- helpers (hybrid_index.cpp) --
+  /// The record holding text position x < n (records tile the text; empty records share a
+  /// start, and upper_bound lands after the last one with start <= x).
+  [[nodiscard]] std::uint64_t record_of(std::uint64_t x) const {
+    const auto it = std::upper_bound(records.begin(), records.end(), x,
+                                     [](std::uint64_t p, const record_span& s) { return p < s.start; });
+    return static_cast<std::uint64_t>(it - records.begin()) - 1;
+  }
+  /// True if [x, x + len) lies inside one record.
+  [[nodiscard]] bool in_one_record(std::uint64_t x, std::uint64_t len) const {
+    const record_span& r = records[record_of(x)];
+    return x + len <= r.start + r.length;
+  }
   /// The kept phrase holding text position x, or `kept` if none does.
   [[nodiscard]] std::uint64_t kept_of(std::uint64_t x) const {
     const std::uint64_t k = kept_starts.count_below(x + 1);

@@ -31,7 +31,8 @@ std::string_view get_zstd_bytes(reader& r, std::uint64_t len, std::uint64_t max_
   return z;
 }
 
-void get_zstd(std::string_view z, char* out, std::uint64_t len, const char* what) {
+void get_zstd(std::string_view z, char* out, std::uint64_t len, const char* what,
+              const std::function<void(std::string_view)>& each_frame) {
   struct piece {
     std::string_view z;
     std::uint64_t at, len;
@@ -52,6 +53,7 @@ void get_zstd(std::string_view z, char* out, std::uint64_t len, const char* what
     const piece& p = frames[f];
     const std::size_t got = ZSTD_decompress(out + p.at, p.len, p.z.data(), p.z.size());
     if (ZSTD_isError(got) || got != p.len) bad(why);
+    if (each_frame) each_frame(std::string_view(out + p.at, p.len));
   });
 }
 
