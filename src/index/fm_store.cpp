@@ -282,8 +282,11 @@ detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind
   return check_section(body, kind, rows, sigma, fm_sample_step(kind));
 }
 
-void build_fm(const detail::index_impl::fm_section& section, fm_variant& fm) {
-  if (section.kind == 2) build_one<fm_byte_small>(section, fm);
+void build_fm(const detail::index_impl::fm_section& section, std::uint32_t sigma, fm_variant& fm) {
+  if (section.kind != 1 && sigma <= fm_dna::max_sigma)
+    fm.emplace<fm_dna>(section.rows, section.sentinel, section.bwt, section.marked, section.samples,
+                       fm_sample_step(section.kind));
+  else if (section.kind == 2) build_one<fm_byte_small>(section, fm);
   else if (section.kind == 1) build_one<fm_int>(section, fm);
   else build_one<fm_byte>(section, fm);
 }

@@ -33,6 +33,7 @@ namespace {
 template <class F>
 decltype(auto) with_fm(const detail::index_impl& ix, F&& f) {
   const fm_variant& fm = ix.fm_index();
+  if (const auto* d = std::get_if<fm_dna>(&fm)) return f(*d);
   if (const auto* b = std::get_if<fm_byte>(&fm)) return f(*b);
   if (const auto* s = std::get_if<fm_byte_small>(&fm)) return f(*s);
   return f(std::get<fm_int>(fm));
@@ -43,7 +44,8 @@ decltype(auto) with_fm(const detail::index_impl& ix, F&& f) {
 void fm_extract(const detail::index_impl& ix, std::uint64_t b, std::uint64_t len, char* out,
                 std::vector<std::uint64_t>& buf) {
   buf.resize(len);
-  with_fm(ix, [&](const auto& csa) { sdsl::extract(csa, b, b + len - 1, buf.begin()); });
+  if (len == 0) return;
+  with_fm(ix, [&](const auto& csa) { fm_extract_symbols(csa, b, len, buf.data()); });
   const bool is_int = std::holds_alternative<fm_int>(ix.fm_index());
   for (std::uint64_t i = 0; i < len; ++i)
     out[i] = static_cast<char>(is_int ? buf[i] - 1 : ix.char_unmap[buf[i] & 0xff]);
@@ -105,6 +107,26 @@ std::uint64_t detail::index_impl::sources_upto(std::uint64_t x) const {
   return j;
 }
 
+const detail::index_impl::segment_table& detail::index_impl::segments_plain() const {
+  std::call_once(segment_table_once, [this] {
+    const std::uint64_t segs = seg_s2.count_below(s2_len + 1) - 1;
+    seg_table.s2.resize(segs + 1);
+    seg_table.text.resize(segs + 1);
+    tbb::this_task_arena::isolate([&] {  // as in fm_checked
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, segs, 4096), [&](const auto& rg) {
+        for (std::uint64_t k = rg.begin(); k < rg.end(); ++k) {
+          seg_table.s2[k] = seg_s2.at(k);
+          seg_table.text[k] = segment_text_start(k);
+        }
+      });
+    });
+    seg_table.s2[segs] = s2_len;
+    seg_table.text[segs] = n;  // also where an empty last segment would start (M = 1)
+    seg_table.s2_rank = bucket_rank(seg_table.s2, s2_len + 1);
+  });
+  return seg_table;
+}
+
 std::vector<std::uint64_t> detail::index_impl::primaries(std::string_view pattern, bool parallel) const {
   std::vector<std::uint64_t> out;
   const std::uint64_t m = pattern.size();
@@ -117,24 +139,34 @@ std::vector<std::uint64_t> detail::index_impl::primaries(std::string_view patter
     const std::string_view win = pattern.substr(a, w);
     with_fm(*this, [&](const auto& csa) {
       using csa_t = std::decay_t<decltype(csa)>;
+      const segment_table& segs = segments_plain();
       std::vector<std::uint64_t> sym(w);
       for (std::uint64_t i = 0; i < w; ++i) {
         const auto c = char_map[static_cast<unsigned char>(win[i])];
         sym[i] = std::is_same_v<csa_t, fm_int> ? static_cast<std::uint64_t>(static_cast<unsigned char>(win[i])) + 1 : c;
       }
-      typename csa_t::size_type lb = 0, rb = 0;
-      if (sdsl::backward_search(csa, 0, csa.size() - 1, sym.begin(), sym.end(), lb, rb) == 0) return;
+      std::uint64_t lb = 0, rb = 0;
+      if (fm_backward_search(csa, sym, lb, rb) == 0) return;
       // One suffix-array row's S'' position, mapped back to the text, kept if primary.
       auto row = [&](std::uint64_t q, std::vector<std::uint64_t>& o, std::string& piece) {
         if (q + w > s2_len) return;
-        const std::uint64_t k = seg_s2.count_below(q + 1) - 1;
-        const std::uint64_t s_k = seg_s2.at(k), e_k = seg_s2.at(k + 1);
+        const std::uint64_t k = segs.s2_rank.below(segs.s2, q + 1) - 1;
+        const std::uint64_t s_k = segs.s2[k], e_k = segs.s2[k + 1], t_k = segs.text[k];
         if (q + w > e_k) return;  // crosses the junction of two segments: not in the text
-        const std::uint64_t y = segment_text_start(k) + (q - s_k);
+        const std::uint64_t y = t_k + (q - s_k);
         if (y < a) return;
         const std::uint64_t x = y - a;
         if (x + m > n) return;
-        if (!is_primary(x, m)) return;  // inside a kept phrase: the recursion finds it
+        bool primary = true;  // not inside one kept phrase (else the recursion finds it)
+        if (a == 0) {
+          // x lies in segment k, between kept phrase k - 1 (which ends M - 1 bytes into the
+          // segment) and kept phrase k (which starts M bytes before the segment's end)
+          if (k < kept && x + max_len >= t_k + (e_k - s_k)) primary = x + m > segs.text[k + 1] + max_len - 1;
+          else if (k > 0) primary = x + m > t_k + max_len - 1;
+        } else {
+          primary = is_primary(x, m);
+        }
+        if (!primary) return;
         if (w < m) {  // verify the rest of a long pattern against the text
           piece.clear();
           extract_into(x, m, piece);
@@ -144,7 +176,7 @@ std::vector<std::uint64_t> detail::index_impl::primaries(std::string_view patter
       };
       if (!parallel || rb - lb < 256) {
         std::string piece;
-        for (auto r = lb; r <= rb; ++r) row(sa_at(csa, r), out, piece);
+        fm_locate(csa, lb, rb + 1, [&](std::uint64_t q) { row(q, out, piece); });
         return;
       }
       // the suffix-array samples are independent: locate the rows on all workers
@@ -152,7 +184,7 @@ std::vector<std::uint64_t> detail::index_impl::primaries(std::string_view patter
       tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lb, rb + 1, 128), [&](const auto& rg) {
         auto& o = local.local();
         std::string piece;
-        for (auto r = rg.begin(); r != rg.end(); ++r) row(sa_at(csa, r), o, piece);
+        fm_locate(csa, rg.begin(), rg.end(), [&](std::uint64_t q) { row(q, o, piece); });
       });
       for (const auto& v : local) out.insert(out.end(), v.begin(), v.end());
     });
@@ -216,7 +248,7 @@ const std::optional<detail::index_impl::fm_section>& detail::index_impl::fm_chec
 const fm_variant& detail::index_impl::fm_index() const {
   std::call_once(fm_once, [this] {
     tbb::this_task_arena::isolate([this] {
-      if (const auto& f = fm_checked()) build_fm(*f, fm);
+      if (const auto& f = fm_checked()) build_fm(*f, sigma, fm);
     });
   });
   return fm;

@@ -20,6 +20,7 @@
 #include <sdsl/suffix_arrays.hpp>
 #include <tbb/task_arena.h>
 
+#include "index/fm_dna.hpp"
 #include "index/range_max.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
@@ -55,7 +56,9 @@ inline constexpr std::uint32_t fm_layout_code =
 /// S'' using all 256 byte values (either profile): integer alphabet, symbol = byte + 1.
 using fm_int = sdsl::csa_wt<sdsl::wt_huff_int<>, fm_sa_sample, fm_isa_sample, sdsl::text_order_sa_sampling<>,
                             sdsl::isa_sampling<>, sdsl::int_alphabet<>>;
-using fm_variant = std::variant<std::monostate, fm_byte, fm_int, fm_byte_small>;
+/// Either profile over at most four symbols (DNA) is held as fm_dna (fm_dna.hpp), with the
+/// same samples; the sdsl types hold every other alphabet.
+using fm_variant = std::variant<std::monostate, fm_byte, fm_int, fm_byte_small, fm_dna>;
 
 /// The suffix-array sampling step of an FM-index kind (index_impl::fm_section::kind: 0
 /// fm_byte, 1 fm_int, 2 fm_byte_small).
@@ -77,6 +80,39 @@ template <class Csa>
   const std::uint64_t v = csa.sa_sample[row] + off;
   if (v >= csa.size()) throw error(errc::bad_format, "index is corrupt: a suffix-array value is out of range");
   return v;
+}
+
+// What the queries ask of an FM-index, for sdsl's and fm_dna alike.
+
+/// The rows [lb, rb] whose suffixes start with sym (FM symbols); their number.
+template <class Csa>
+std::uint64_t fm_backward_search(const Csa& csa, const std::vector<std::uint64_t>& sym, std::uint64_t& lb,
+                                 std::uint64_t& rb) {
+  typename Csa::size_type l = 0, r = 0;
+  const auto k = sdsl::backward_search(csa, 0, csa.size() - 1, sym.begin(), sym.end(), l, r);
+  lb = l, rb = r;
+  return k;
+}
+inline std::uint64_t fm_backward_search(const fm_dna& fm, const std::vector<std::uint64_t>& sym, std::uint64_t& lb,
+                                        std::uint64_t& rb) {
+  return fm.backward_search(sym.data(), sym.size(), lb, rb);
+}
+/// f(SA[r]) for every row r in [b, e), in no fixed order.
+template <class Csa, class F>
+void fm_locate(const Csa& csa, std::uint64_t b, std::uint64_t e, F&& f) {
+  for (std::uint64_t r = b; r < e; ++r) f(sa_at(csa, r));
+}
+template <class F>
+void fm_locate(const fm_dna& fm, std::uint64_t b, std::uint64_t e, F&& f) {
+  fm.locate(b, e, f);
+}
+/// S''[b, b + len) as FM symbols into out (len > 0).
+template <class Csa>
+void fm_extract_symbols(const Csa& csa, std::uint64_t b, std::uint64_t len, std::uint64_t* out) {
+  sdsl::extract(csa, b, b + len - 1, out);
+}
+inline void fm_extract_symbols(const fm_dna& fm, std::uint64_t b, std::uint64_t len, std::uint64_t* out) {
+  fm.extract(b, len, out);
 }
 
 /// An Elias–Fano set with its rank/select supports (re-bound after a move or load).
@@ -205,6 +241,17 @@ struct detail::index_impl {
   mutable std::atomic<bool> s2_decoded{false};  ///< s2_bytes is complete: extract reads it
   /// The file holds S'' as text (build_options::kernel_text): s2_bytes is read on load.
   bool s2_stored = false;
+
+  // -- the segment map as plain arrays, for mapping FM-index rows to the text (primaries) --
+  struct segment_table {
+    std::vector<std::uint64_t> s2;    ///< S'' start of every segment, then s2_len
+    std::vector<std::uint64_t> text;  ///< text start of every segment, then n
+    bucket_rank s2_rank;              ///< over s2
+  };
+  mutable std::once_flag segment_table_once;
+  mutable segment_table seg_table;
+  /// The table, filled (in parallel, isolated) on the first call.
+  [[nodiscard]] const segment_table& segments_plain() const;
 
   // -- the kept phrases in text order as plain arrays, for counting (count.cpp) --
   struct phrase_table {
@@ -379,7 +426,7 @@ detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_
 /// Checks an FM-index section (kind: as fm_section::kind) and returns it unbuilt.
 detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma);
 /// Builds the FM-index of a checked section into `fm`.
-void build_fm(const detail::index_impl::fm_section& section, fm_variant& fm);
+void build_fm(const detail::index_impl::fm_section& section, std::uint32_t sigma, fm_variant& fm);
 /// Serialized size of each part, for info().
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const detail::index_impl& ix);
 

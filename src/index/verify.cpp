@@ -1,32 +1,57 @@
 // verify.cpp — hybrid_index::verify: the whole index checked against itself (and a text).
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "index/index_impl.hpp"
 
 namespace trawl::index {
 namespace {
 
+/// Row r's sampling (its text position, or none) and its BWT symbol (0 the sentinel) with LF(r).
+template <class Csa>
+std::optional<std::uint64_t> sample_of(const Csa& csa, std::uint64_t r) {
+  if (!csa.sa_sample.is_sampled(r)) return std::nullopt;
+  return csa.sa_sample[r];
+}
+std::optional<std::uint64_t> sample_of(const fm_dna& fm, std::uint64_t r) {
+  std::uint64_t p = 0;
+  if (!fm.sampled(r, p)) return std::nullopt;
+  return p;
+}
+template <class Csa>
+std::pair<std::uint64_t, std::uint64_t> symbol_lf(const Csa& csa, std::uint64_t r) {
+  const auto [rank, c] = csa.wavelet_tree.inverse_select(r);
+  return {c, c == 0 ? 0 : csa.C[csa.char2comp[c]] + rank};
+}
+std::pair<std::uint64_t, std::uint64_t> symbol_lf(const fm_dna& fm, std::uint64_t r) { return {fm.symbol(r), fm.lf(r)}; }
+template <class Csa>
+std::uint64_t sample_step_of(const Csa&) {
+  return Csa::sa_sample_dens;
+}
+std::uint64_t sample_step_of(const fm_dna& fm) { return fm.sample_step(); }
+
 /// S'' decoded from the FM-index by one LF walk from the row of the sentinel suffix, checking
 /// the walk is one cycle through every row and every row's sampling. "" or what is wrong.
 template <class Csa>
 std::string decode_s2(const Csa& csa, const detail::index_impl& ix, std::string& s2) {
   constexpr bool is_int = std::is_same_v<Csa, fm_int>;
-  constexpr std::uint64_t s = Csa::sa_sample_dens;
+  const std::uint64_t s = sample_step_of(csa);
   const std::uint64_t rows = csa.size();
   s2.assign(rows - 1, '\0');
   std::uint64_t r = 0;  // the row of the suffix at text position p
   for (std::uint64_t p = rows - 1;; --p) {
-    const bool marked = csa.sa_sample.is_sampled(r);
-    if (marked != (p % s == 0) || (marked && csa.sa_sample[r] != p))
+    const auto sample = sample_of(csa, r);
+    if (sample.has_value() != (p % s == 0) || (sample && *sample != p))
       return "FM-index: the suffix-array sample of S'' position " + std::to_string(p) + " is wrong";
-    const auto [rank, c] = csa.wavelet_tree.inverse_select(r);
+    const auto [c, next] = symbol_lf(csa, r);
     if (p == 0) {
       if (c != 0) return "FM-index: the BWT does not close S'' with its sentinel";
       return "";
     }
     if (c == 0) return "FM-index: the sentinel stands at S'' position " + std::to_string(p - 1);
     s2[p - 1] = static_cast<char>(is_int ? c - 1 : ix.char_unmap[c]);
-    r = csa.C[csa.char2comp[c]] + rank;
+    r = next;
     if (r == 0)
       return "FM-index: the BWT is not one cycle (it closes after " + std::to_string(rows - p) + " of " +
              std::to_string(rows) + " rows)";

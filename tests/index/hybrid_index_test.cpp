@@ -289,3 +289,32 @@ TEST(HybridIndex, CountLargeAnswers) {
     ASSERT_EQ(index_access::count(ix, p, false, count_path::leaves, 4), want) << p;
   }
 }
+
+// S'' over at most four symbols is held in fm_dna (src/index/fm_dna.hpp), whose occurrence
+// counts restart every 2^16 rows: an S'' of several such superblocks, in both profiles, read
+// back from its file (extract then walks the FM-index instead of reading the built S'').
+TEST(HybridIndex, DnaKernelOfSeveralSuperblocks) {
+  std::mt19937_64 rng(48);
+  const std::string t = oracle::random_text(rng, 150000, "acgt") + textgen::mutated_copies(rng, 20000, 4, 0.002, "acgt");
+  for (const auto profile : {trawl::index::fm_profile::fast, trawl::index::fm_profile::small}) {
+    build_options bo;
+    bo.max_len = 16;
+    bo.profile = profile;
+    const hybrid_index built = hybrid_index::build(t, "dna", bo);
+    const hybrid_index ix = hybrid_index::from_bytes(built.to_bytes());
+    std::uniform_int_distribution<std::size_t> at(0, t.size());
+    for (int i = 0; i < 40; ++i) {
+      const std::size_t s = at(rng), l = at(rng) % 300;
+      ASSERT_EQ(ix.extract(s, l), t.substr(s, l)) << "extract " << s << "," << l;
+    }
+    for (std::size_t m : {1u, 2u, 3u, 5u, 8u, 12u, 16u, 20u})
+      for (const auto& p : patterns_of(rng, t, m, 2)) {
+        const auto want = oracle::naive_find(t, p);
+        ASSERT_EQ(ix.locate(p, {locate_engine::serial, 1}), want) << p;
+        ASSERT_EQ(ix.locate(p, {locate_engine::balanced, 3}), want) << p;
+        ASSERT_EQ(ix.count(p, {locate_engine::balanced, 2}), want.size()) << p;
+      }
+    ASSERT_EQ(ix.verify(t), "");
+    ASSERT_EQ(ix.extract(0, t.size()), t);
+  }
+}

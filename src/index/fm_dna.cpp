@@ -1,0 +1,96 @@
+// fm_dna.cpp — building fm_dna from the file's section, its backward search and extract.
+#include "index/fm_dna.hpp"
+
+#include <algorithm>
+
+#include <tbb/parallel_for.h>
+
+namespace trawl::index {
+
+fm_dna::fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const std::vector<std::uint64_t>& marked,
+               const sdsl::int_vector<>& samples, std::uint64_t step)
+    : rows_(rows), sentinel_(sentinel), step_(step), samples_(samples) {
+  const std::uint64_t nblocks = (rows >> block_shift) + 1;
+  blocks_.resize(nblocks);
+  // Chunks of whole superblocks: each fills its blocks' bits and marks and counts its codes and
+  // marks; a prefix over the chunks, then each fills its blocks' counts.
+  constexpr std::uint64_t chunk_blocks = std::uint64_t{1} << (super_shift - block_shift);
+  const std::uint64_t chunks = (nblocks + chunk_blocks - 1) / chunk_blocks;
+  std::vector<std::array<std::uint64_t, 5>> total(chunks + 1);  // codes 0..3 (the sentinel as 0), marks
+  tbb::parallel_for(std::uint64_t{0}, chunks, [&](std::uint64_t ch) {
+    const std::uint64_t r0 = ch << super_shift, r1 = std::min(rows, (ch + 1) << super_shift);
+    std::array<std::uint64_t, 5> t{};
+    for (std::uint64_t r = r0; r < r1; ++r) {
+      const unsigned c = r == sentinel ? 0 : static_cast<unsigned>(static_cast<unsigned char>(bwt[r - (r > sentinel)])) - 1;
+      block& k = blocks_[r >> block_shift];
+      const std::uint64_t o = r & block_mask;
+      k.lo[o >> 6] |= std::uint64_t{c & 1} << (o & 63);
+      k.hi[o >> 6] |= std::uint64_t{c >> 1} << (o & 63);
+      ++t[c];
+    }
+    auto m = std::lower_bound(marked.begin(), marked.end(), r0);
+    for (; m != marked.end() && *m < r1; ++m) {
+      blocks_[*m >> block_shift].marked[(*m >> 6) & 1] |= std::uint64_t{1} << (*m & 63);
+      ++t[4];
+    }
+    total[ch + 1] = t;
+  });
+  super_.resize(chunks + 1);
+  for (std::uint64_t ch = 0; ch < chunks; ++ch)
+    for (unsigned c = 0; c < 5; ++c) total[ch + 1][c] += total[ch][c];
+  for (std::uint64_t ch = 0; ch <= chunks; ++ch) std::copy_n(total[ch].begin(), 4, super_[ch].begin());
+  tbb::parallel_for(std::uint64_t{0}, chunks, [&](std::uint64_t ch) {
+    std::array<std::uint64_t, 4> in{};  // codes in the superblock before the block
+    std::uint64_t marks = total[ch][4];
+    for (std::uint64_t b = ch * chunk_blocks, e = std::min(nblocks, b + chunk_blocks); b < e; ++b) {
+      block& k = blocks_[b];
+      k.mrank = marks;
+      for (unsigned c = 0; c < 4; ++c) k.count[c] = static_cast<std::uint16_t>(in[c]);
+      const std::uint64_t n0 = std::popcount(~k.lo[0] & ~k.hi[0]) + std::popcount(~k.lo[1] & ~k.hi[1]);
+      const std::uint64_t n1 = std::popcount(k.lo[0] & ~k.hi[0]) + std::popcount(k.lo[1] & ~k.hi[1]);
+      const std::uint64_t n2 = std::popcount(~k.lo[0] & k.hi[0]) + std::popcount(~k.lo[1] & k.hi[1]);
+      in[0] += n0, in[1] += n1, in[2] += n2, in[3] += 128 - n0 - n1 - n2;  // the rows past the end only in the last block
+      marks += std::popcount(k.marked[0]) + std::popcount(k.marked[1]);
+    }
+  });
+  // C: row 0 is the sentinel's suffix, then the suffixes starting with each symbol
+  const auto& n = total[chunks];
+  c_[0] = 1;
+  for (unsigned c = 1; c < 4; ++c) c_[c] = c_[c - 1] + n[c - 1] - (c == 1 ? 1 : 0);
+  // the ISA at every isa_step-th text position (a multiple of step), from the samples; the
+  // position rows - 1 (the sentinel's suffix) is row 0
+  isa_step_ = step * 4;
+  isa_ = sdsl::int_vector<>((rows - 1) / isa_step_ + 1, 0, static_cast<std::uint8_t>(std::bit_width(rows)));
+  for (std::uint64_t j = 0; j < marked.size(); ++j)
+    if (const std::uint64_t p = samples[j] * step; p % isa_step_ == 0) isa_[p / isa_step_] = marked[j];
+}
+
+std::uint64_t fm_dna::backward_search(const std::uint64_t* sym, std::size_t m, std::uint64_t& lb, std::uint64_t& rb) const {
+  std::uint64_t sp = 0, ep = rows_;  // the rows [sp, ep)
+  for (std::size_t i = m; i-- > 0 && sp < ep;) {
+    if (sym[i] == 0 || sym[i] > max_sigma) return 0;
+    const auto c = static_cast<unsigned>(sym[i] - 1);
+    sp = c_[c] + occ(blocks_[sp >> block_shift], c, sp);
+    ep = c_[c] + occ(blocks_[ep >> block_shift], c, ep);
+  }
+  if (sp >= ep) return 0;
+  lb = sp, rb = ep - 1;
+  return ep - sp;
+}
+
+void fm_dna::extract(std::uint64_t b, std::uint64_t len, std::uint64_t* out) const {
+  if (len == 0) return;
+  const std::uint64_t n = rows_ - 1, e = b + len;
+  // from the nearest ISA sample at or after e (or the sentinel's suffix), leftwards
+  std::uint64_t p = std::min(n, (e + isa_step_ - 1) / isa_step_ * isa_step_);
+  std::uint64_t r = p == n ? 0 : isa_[p / isa_step_];
+  while (p > b) {
+    const unsigned s = symbol(r);
+    if (s == 0) throw error(errc::bad_format, "index is corrupt: the BWT's sentinel inside S''");
+    --p;
+    if (p < e) out[p - b] = s;
+    r = lf(r);
+  }
+}
+
+}  // namespace trawl::index
