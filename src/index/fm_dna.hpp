@@ -48,8 +48,8 @@ class fm_dna {
   /// Whether row r is sampled, and then its text position in `pos`.
   [[nodiscard]] bool sampled(std::uint64_t r, std::uint64_t& pos) const {
     const block& k = blocks_[r >> block_shift];
-    const unsigned o = r & block_mask;
-    if (((k.marked[o >> 6] >> (o & 63)) & 1) == 0) return false;
+    const std::uint64_t o = r & block_mask;
+    if (!marked(k, o)) return false;
     pos = samples_[k.mrank + below(k.marked, o)] * step_;
     return true;
   }
@@ -76,6 +76,7 @@ class fm_dna {
   [[nodiscard]] static unsigned code(const block& k, std::uint64_t o) {
     return static_cast<unsigned>(((k.lo[o >> 6] >> (o & 63)) & 1) | (((k.hi[o >> 6] >> (o & 63)) & 1) << 1));
   }
+  [[nodiscard]] static bool marked(const block& k, std::uint64_t o) { return ((k.marked[o >> 6] >> (o & 63)) & 1) != 0; }
   /// Set bits of w[0..1] below bit o (o < 128).
   [[nodiscard]] static std::uint64_t below(const std::array<std::uint64_t, 2>& w, std::uint64_t o) {
     const std::uint64_t m = (std::uint64_t{1} << (o & 63)) - 1;
@@ -99,24 +100,29 @@ class fm_dna {
 
 template <class F>
 void fm_dna::locate(std::uint64_t b, std::uint64_t e, F&& f) const {
+  // Each lane walks one row to its sample, then reads the sample a round later (prefetched).
   constexpr unsigned lanes = 16;
-  std::array<std::uint64_t, lanes> row{}, off{};
+  constexpr std::uint64_t walking = ~std::uint64_t{0};
+  std::array<std::uint64_t, lanes> row{}, off{}, sample{};
   unsigned live = 0;
-  for (; live < lanes && b < e; ++live) row[live] = b++, off[live] = 0;
+  for (; live < lanes && b < e; ++live) row[live] = b++, off[live] = 0, sample[live] = walking;
   while (live > 0) {
     for (unsigned i = 0; i < live;) {
-      std::uint64_t pos = 0;
-      if (sampled(row[i], pos)) {
-        pos += off[i];
+      if (sample[i] != walking) {
+        const std::uint64_t pos = samples_[sample[i]] * step_ + off[i];
         if (pos >= rows_) throw error(errc::bad_format, "index is corrupt: a suffix-array value is out of range");
         f(pos);
-        if (b < e) {
-          row[i] = b++, off[i] = 0;
-        } else {  // the last lane takes this one's place
+        if (b >= e) {  // the last lane takes this one's place
           --live;
-          row[i] = row[live], off[i] = off[live];
+          row[i] = row[live], off[i] = off[live], sample[i] = sample[live];
           continue;
         }
+        row[i] = b++, off[i] = 0, sample[i] = walking;
+      } else if (const block& k = blocks_[row[i] >> block_shift]; marked(k, row[i] & block_mask)) {
+        sample[i] = k.mrank + below(k.marked, row[i] & block_mask);
+        __builtin_prefetch(samples_.data() + (sample[i] * samples_.width() >> 6));
+        ++i;
+        continue;
       } else {
         if (++off[i] == step_) throw error(errc::bad_format, "index is corrupt: a suffix-array walk finds no sample");
         row[i] = lf(row[i]);

@@ -148,9 +148,7 @@ std::vector<std::uint64_t> detail::index_impl::primaries(std::string_view patter
       std::uint64_t lb = 0, rb = 0;
       if (fm_backward_search(csa, sym, lb, rb) == 0) return;
       // One suffix-array row's S'' position, mapped back to the text, kept if primary.
-      auto row = [&](std::uint64_t q, std::vector<std::uint64_t>& o, std::string& piece) {
-        if (q + w > s2_len) return;
-        const std::uint64_t k = segs.s2_rank.below(segs.s2, q + 1) - 1;
+      auto row = [&](std::uint64_t q, std::uint64_t k, std::vector<std::uint64_t>& o, std::string& piece) {
         const std::uint64_t s_k = segs.s2[k], e_k = segs.s2[k + 1], t_k = segs.text[k];
         if (q + w > e_k) return;  // crosses the junction of two segments: not in the text
         const std::uint64_t y = t_k + (q - s_k);
@@ -174,18 +172,34 @@ std::vector<std::uint64_t> detail::index_impl::primaries(std::string_view patter
         }
         o.push_back(x);
       };
-      if (!parallel || rb - lb < 256) {
+      // The rows [b, e): located by batches, whose segment lookups then run in stages that
+      // prefetch what the next stage reads (the segment table is far larger than the caches).
+      auto rows = [&](std::uint64_t b, std::uint64_t e, std::vector<std::uint64_t>& o) {
+        constexpr std::size_t batch = 64;
+        std::array<std::uint64_t, batch> q, k;
         std::string piece;
-        fm_locate(csa, lb, rb + 1, [&](std::uint64_t q) { row(q, out, piece); });
+        for (; b < e; b += batch) {
+          std::size_t got = 0;
+          fm_locate(csa, b, std::min(e, b + batch), [&](std::uint64_t v) {
+            if (v + w <= s2_len) q[got++] = v;  // else it runs past the end of S''
+          });
+          for (std::size_t i = 0; i < got; ++i) segs.s2_rank.prefetch_bucket(q[i] + 1);
+          for (std::size_t i = 0; i < got; ++i) segs.s2_rank.prefetch_elements(segs.s2, q[i] + 1);
+          for (std::size_t i = 0; i < got; ++i) {
+            k[i] = segs.s2_rank.below(segs.s2, q[i] + 1) - 1;
+            __builtin_prefetch(&segs.text[k[i]]);
+          }
+          for (std::size_t i = 0; i < got; ++i) row(q[i], k[i], o, piece);
+        }
+      };
+      if (!parallel || rb - lb < 256) {
+        rows(lb, rb + 1, out);
         return;
       }
       // the suffix-array samples are independent: locate the rows on all workers
       tbb::enumerable_thread_specific<std::vector<std::uint64_t>> local;
-      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lb, rb + 1, 128), [&](const auto& rg) {
-        auto& o = local.local();
-        std::string piece;
-        fm_locate(csa, rg.begin(), rg.end(), [&](std::uint64_t q) { row(q, o, piece); });
-      });
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(lb, rb + 1, 128),
+                        [&](const auto& rg) { rows(rg.begin(), rg.end(), local.local()); });
       for (const auto& v : local) out.insert(out.end(), v.begin(), v.end());
     });
     if (a + w >= m) break;

@@ -171,6 +171,14 @@ class bucket_rank {
     const auto hi = v.begin() + static_cast<std::ptrdiff_t>(first_[b + 1]);
     return static_cast<std::uint64_t>(std::lower_bound(lo, hi, x) - v.begin());
   }
+  /// What below(v, x) reads, in two steps for a batch of queries: its bucket, then (with the
+  /// bucket in cache) the elements it searches.
+  void prefetch_bucket(std::uint64_t x) const {
+    __builtin_prefetch(&first_[std::min<std::uint64_t>(x >> shift_, first_.size() - 1)]);
+  }
+  void prefetch_elements(const std::vector<std::uint64_t>& v, std::uint64_t x) const {
+    if (const std::uint64_t b = x >> shift_; b + 1 < first_.size() && first_[b] < v.size()) __builtin_prefetch(&v[first_[b]]);
+  }
 
  private:
   unsigned shift_ = 0;
