@@ -101,6 +101,8 @@ struct full_tree {
     ku_step(ix, m, it, stack, out);
   }
   [[nodiscard]] static std::uint64_t leaf_copies(std::uint64_t) { return 0; }
+  static void prefetch_buckets(std::uint64_t) {}
+  static void prefetch_elements(std::uint64_t) {}
 };
 
 /// The same recursion over the inner phrases only (index_impl::count_tree); an occurrence's
@@ -122,6 +124,17 @@ struct split_tree {
   [[nodiscard]] std::uint64_t leaf_copies(std::uint64_t x) const {
     return t.leaf_first_rank.below(t.leaf_first, x + 1) - t.leaf_last_rank.below(t.leaf_last, x + m - 1);
   }
+  // what root(x) and leaf_copies(x) read, in two steps (bucket_rank)
+  void prefetch_buckets(std::uint64_t x) const {
+    t.leaf_first_rank.prefetch_bucket(x + 1);
+    t.leaf_last_rank.prefetch_bucket(x + m - 1);
+    t.inner_first_rank.prefetch_bucket(x + 1);
+  }
+  void prefetch_elements(std::uint64_t x) const {
+    t.leaf_first_rank.prefetch_elements(t.leaf_first, x + 1);
+    t.leaf_last_rank.prefetch_elements(t.leaf_last, x + m - 1);
+    t.inner_first_rank.prefetch_elements(t.inner_first, x + 1);
+  }
 };
 
 /// The recursion from the sorted primaries, counting (inside one record each with
@@ -140,7 +153,10 @@ std::optional<std::uint64_t> ku_count(const detail::index_impl& ix, const Tree& 
     std::vector<ku_item> stack;
     std::vector<std::uint64_t> found;
     std::uint64_t mine = 0;
+    constexpr std::size_t ahead = 8;  // primaries between a bucket's prefetch and its use
     for (std::size_t i = b; i < e; ++i) {
+      if (i + ahead < e) tree.prefetch_buckets(prim[i + ahead]);
+      if (i + ahead / 2 < e) tree.prefetch_elements(prim[i + ahead / 2]);
       n += inside(prim[i]) + tree.leaf_copies(prim[i]);
       stack.push_back(tree.root(prim[i]));
       while (!stack.empty()) {
