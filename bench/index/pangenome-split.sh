@@ -4,13 +4,14 @@
 # (load + decode of S''), 312 guides (k = 3, both strands) on the CPU and the GPU, two rounds;
 # plain search of the FASTA for the ratio; `index count`/`locate` of two short patterns; then
 # trawl_index_bench on pattern sets cut from the base (serial µs/occ, count ÷ locate, 16
-# threads). VERSIONS="old new" builds and times pack/bin/trawl-old too (the baseline in the
+# threads). VERSIONS="old new" builds and times pack/bin/trawl-old (and trawl_index_bench-old) too (the baseline in the
 # same call); version "text" is pack/bin/trawl with `index build --kernel-text` (S'' kept as
 # text in the index; searches only). The plain searches run with version PLAIN_WITH ("new"),
 # PLAIN_ROUNDS times (2). Run from a folder with pack/ (scripts/pack-for-device.sh) on the device:
 #   VERSIONS="old new" CL_PATTERNS="" BENCH=0 bash bench/index/pangenome-split.sh   (old against new)
 #   VERSIONS=new bash bench/index/pangenome-split.sh                       (new, with the bench)
-# BUILD_ARGS adds to every `index build` (e.g. "-M 26"). SEARCH=0 leaves out the searches (the build and the bench only); SETS="6 16" picks the
+# INDEX_FROM=new: the other versions query the index that version built (same format; list it
+# first in VERSIONS). BUILD_ARGS adds to every `index build` (e.g. "-M 26"). SEARCH=0 leaves out the searches (the build and the bench only); SETS="6 16" picks the
 # bench's pattern lengths (of 6 7 8 16 23), BUDGET its seconds per serial column.
 # Prints one line per run: name, exit status, seconds, peak RSS, output lines and md5.
 set -u
@@ -46,9 +47,10 @@ head -1 $D/g.txt > $D/g1.txt
 t() { local name=$1; shift; /usr/bin/time -f "%e %M" -o /tmp/tm "$@" > /tmp/o 2>/tmp/e; local rc=$?;
   echo "$name rc=$rc $(tail -1 /tmp/tm | awk '{printf "%s s %.2f GB", $1, $2/1048576}') $(wc -l < /tmp/o) lines $(md5sum < /tmp/o | cut -c1-8)"; [ $rc -le 1 ] || tail -2 /tmp/e; }
 for v in ${VERSIONS:-new old}; do
-  B=$P/bin/trawl; [ $v = old ] && B=$P/bin/trawl-old
+  B=$P/bin/trawl; X=$P/bin/trawl_index_bench; [ $v = old ] && B=$P/bin/trawl-old && X=$P/bin/trawl_index_bench-old
   extra=${BUILD_ARGS:-}; [ $v = text ] && extra="$extra --kernel-text"
-  t "$v build" $B index build -q $extra $D/pg.fa -o $D/$v.thi
+  if [ -n "${INDEX_FROM:-}" ] && [ $v != "$INDEX_FROM" ]; then cp $D/$INDEX_FROM.thi $D/$v.thi
+  else t "$v build" $B index build -q $extra $D/pg.fa -o $D/$v.thi; fi
   $B index info $D/$v.thi | grep -E "^(n|z|kept_phrases|s2_length|bits_per_char|bytes:FM|bytes:S|bytes:total)\b" | tr '\n' ' '; echo
   [ "${SEARCH:-1}" = 1 ] && for r in 1 2; do
     t "$v info (load)" $B index info $D/$v.thi
@@ -66,6 +68,6 @@ for v in ${VERSIONS:-new old}; do
     t "$v locate $p" $B index locate $D/$v.thi $p
   done
   [ "${BENCH:-1}" = 1 ] && [ $v != text ] && echo "$v:" &&
-    $P/bin/trawl_index_bench $D/g1.txt --load $D/$v.thi --no-sdsl --threads 1,16 --budget ${BUDGET:-5} $(for L in ${SETS:-6 7 8 16 23}; do echo --patterns $D/pg.$L.txt; done)
-  rm -f $D/$v.thi
+    $X $D/g1.txt --load $D/$v.thi --no-sdsl --threads 1,16 --budget ${BUDGET:-5} $(for L in ${SETS:-6 7 8 16 23}; do echo --patterns $D/pg.$L.txt; done)
+  [ "$v" = "${INDEX_FROM:-}" ] || rm -f $D/$v.thi
 done

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 namespace trawl::index {
@@ -11,27 +12,48 @@ fm_dna::fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt,
                const sdsl::int_vector<>& samples, std::uint64_t step)
     : rows_(rows), sentinel_(sentinel), step_(step), samples_(samples) {
   const std::uint64_t nblocks = (rows >> block_shift) + 1;
-  blocks_.resize(nblocks);
-  // Chunks of whole superblocks: each fills its blocks' bits and marks and counts its codes and
-  // marks; a prefix over the chunks, then each fills its blocks' counts.
+  blocks_.reset(new block[nblocks]);  // every field written below, each block by one task
+  // Chunks of whole superblocks: each writes its blocks' bits and marks and counts its codes
+  // and marks; a prefix over the chunks, then each fills its blocks' counts.
   constexpr std::uint64_t chunk_blocks = std::uint64_t{1} << (super_shift - block_shift);
   const std::uint64_t chunks = (nblocks + chunk_blocks - 1) / chunk_blocks;
   std::vector<std::array<std::uint64_t, 5>> total(chunks + 1);  // codes 0..3 (the sentinel as 0), marks
+  // the code of row r (the sentinel's row as 0: occ leaves it out)
+  const auto code_at = [&](std::uint64_t r) -> std::uint64_t {
+    return r == sentinel ? 0 : static_cast<unsigned char>(bwt[r - (r > sentinel ? 1 : 0)]) - 1u;
+  };
   tbb::parallel_for(std::uint64_t{0}, chunks, [&](std::uint64_t ch) {
-    const std::uint64_t r0 = ch << super_shift, r1 = std::min(rows, (ch + 1) << super_shift);
     std::array<std::uint64_t, 5> t{};
-    for (std::uint64_t r = r0; r < r1; ++r) {
-      const unsigned c = r == sentinel ? 0 : static_cast<unsigned>(static_cast<unsigned char>(bwt[r - (r > sentinel)])) - 1;
-      block& k = blocks_[r >> block_shift];
-      const std::uint64_t o = r & block_mask;
-      k.lo[o >> 6] |= std::uint64_t{c & 1} << (o & 63);
-      k.hi[o >> 6] |= std::uint64_t{c >> 1} << (o & 63);
-      ++t[c];
-    }
-    auto m = std::lower_bound(marked.begin(), marked.end(), r0);
-    for (; m != marked.end() && *m < r1; ++m) {
-      blocks_[*m >> block_shift].marked[(*m >> 6) & 1] |= std::uint64_t{1} << (*m & 63);
-      ++t[4];
+    auto m = std::lower_bound(marked.begin(), marked.end(), ch << super_shift);
+    for (std::uint64_t b = ch * chunk_blocks, e = std::min(nblocks, b + chunk_blocks); b < e; ++b) {
+      block k;
+      k.mrank = 0;
+      k.count = {};
+      for (unsigned w = 0; w < 2; ++w) {
+        const std::uint64_t r0 = (b << block_shift) + 64 * w, r1 = std::min(rows, r0 + 64);
+        std::uint64_t lo = 0, hi = 0;
+        if (r0 < r1 && (sentinel < r0 || sentinel >= r1)) {  // 64 bytes in a row of the BWT
+          const auto* p = reinterpret_cast<const unsigned char*>(bwt.data()) + (r0 - (r0 > sentinel ? 1 : 0));
+          for (std::uint64_t i = 0; i < r1 - r0; ++i) {
+            const std::uint64_t c = p[i] - 1u;
+            lo |= (c & 1) << i;
+            hi |= (c >> 1) << i;
+          }
+        } else {
+          for (std::uint64_t r = r0; r < r1; ++r) {
+            const std::uint64_t c = code_at(r);
+            lo |= (c & 1) << (r - r0);
+            hi |= (c >> 1) << (r - r0);
+          }
+        }
+        const std::uint64_t valid = r1 > r0 ? (r1 - r0 == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (r1 - r0)) - 1) : 0;
+        t[1] += std::popcount(lo & ~hi), t[2] += std::popcount(~lo & hi), t[3] += std::popcount(lo & hi);
+        t[0] += std::popcount(~lo & ~hi & valid);
+        k.lo[w] = lo, k.hi[w] = hi, k.marked[w] = 0;
+      }
+      for (const std::uint64_t end = (b + 1) << block_shift; m != marked.end() && *m < end; ++m, ++t[4])
+        k.marked[(*m >> 6) & 1] |= std::uint64_t{1} << (*m & 63);
+      blocks_[b] = k;
     }
     total[ch + 1] = t;
   });
@@ -60,9 +82,11 @@ fm_dna::fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt,
   // the ISA at every isa_step-th text position (a multiple of step), from the samples; the
   // position rows - 1 (the sentinel's suffix) is row 0
   isa_step_ = step * 4;
-  isa_ = sdsl::int_vector<>((rows - 1) / isa_step_ + 1, 0, static_cast<std::uint8_t>(std::bit_width(rows)));
-  for (std::uint64_t j = 0; j < marked.size(); ++j)
-    if (const std::uint64_t p = samples[j] * step; p % isa_step_ == 0) isa_[p / isa_step_] = marked[j];
+  isa_.assign((rows - 1) / isa_step_ + 1, 0);
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, marked.size(), 1 << 16), [&](const auto& rg) {
+    for (std::uint64_t j = rg.begin(); j < rg.end(); ++j)
+      if (const std::uint64_t p = samples[j] * step; p % isa_step_ == 0) isa_[p / isa_step_] = marked[j];
+  });
 }
 
 std::uint64_t fm_dna::backward_search(const std::uint64_t* sym, std::size_t m, std::uint64_t& lb, std::uint64_t& rb) const {

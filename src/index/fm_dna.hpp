@@ -12,6 +12,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -66,10 +67,10 @@ class fm_dna {
   static constexpr std::uint64_t block_mask = (std::uint64_t{1} << block_shift) - 1;
   static constexpr unsigned super_shift = 16;  // rows per superblock: its counts fit 16 bits
   struct alignas(64) block {
-    std::uint64_t mrank = 0;                   // sampled rows before this block
-    std::array<std::uint16_t, 4> count{};      // rows of each code before it in its superblock
-    std::array<std::uint64_t, 2> lo{}, hi{};   // the codes' low and high bits, a row per bit
-    std::array<std::uint64_t, 2> marked{};     // the sampled rows
+    std::uint64_t mrank;                  // sampled rows before this block
+    std::array<std::uint16_t, 4> count;   // rows of each code before it in its superblock
+    std::array<std::uint64_t, 2> lo, hi;  // the codes' low and high bits, a row per bit
+    std::array<std::uint64_t, 2> marked;  // the sampled rows
   };
   static_assert(sizeof(block) == 64);
 
@@ -90,11 +91,11 @@ class fm_dna {
   }
 
   std::uint64_t rows_ = 0, sentinel_ = 0, step_ = 1;
-  std::vector<block> blocks_;                         // rows / 128 + 1 of them: row `rows_` has one
+  std::unique_ptr<block[]> blocks_;                   // rows / 128 + 1 of them: row `rows_` has one
   std::vector<std::array<std::uint64_t, 4>> super_;   // rows of each code before each superblock
   std::array<std::uint64_t, 4> c_{};                  // rows whose suffix starts with a smaller symbol
   sdsl::int_vector<> samples_;                        // SA / step at the sampled rows, in row order
-  sdsl::int_vector<> isa_;                            // the row of text position p·isa_step
+  std::vector<std::uint64_t> isa_;                    // the row of text position p·isa_step
   std::uint64_t isa_step_ = 1;
 };
 
