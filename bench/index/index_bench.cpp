@@ -169,11 +169,12 @@ int main(int argc, char** argv) {
     // (A pattern three times over: its backward search runs, its answer is almost surely small.)
     t0 = clk::now();
     const std::string seed = sets.empty() || sets[0].pats.empty() ? std::string(text.substr(0, 8)) : sets[0].pats[0];
-    (void)ix.locate(seed + seed + seed, {trawl::index::locate_engine::serial, 1});
-    std::printf("first query (builds the FM-index's wavelet tree): %.2f s\n", secs(t0, clk::now()));
+    const unsigned all = *std::max_element(threads.begin(), threads.end());
+    (void)ix.locate(seed + seed + seed, {trawl::index::locate_engine::balanced, all});
+    std::printf("first query, %u threads (builds the FM-index's query structure): %.2f s\n", all, secs(t0, clk::now()));
     t0 = clk::now();
-    (void)ix.count(seed + seed + seed);
-    std::printf("first count (splits the kept phrases into inner and leaves): %.2f s\n\n", secs(t0, clk::now()));
+    (void)ix.count(seed, {trawl::index::locate_engine::balanced, all});
+    std::printf("first count, %u threads (splits the kept phrases into inner and leaves): %.2f s\n\n", all, secs(t0, clk::now()));
 
     std::printf("| patterns | # | occ | primary | hybrid serial µs/occ | µs/pattern | primaries %% of time | sdsl µs/occ | µs/pattern |");
     std::printf(" count µs/pattern | locate ÷ count |");

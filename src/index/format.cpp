@@ -187,29 +187,44 @@ void each(std::uint64_t n, F&& f) {
 
 /// The phrase and segment sections against each other, then the sources' range maximum.
 void check_phrases(detail::index_impl& ix) {
+  // the kept phrase starts and the segments' S'' starts, decoded once for the checks below
+  const std::uint64_t M = ix.max_len;
+  std::vector<std::uint64_t> starts(ix.kept);
+  decode_all(ix.kept_starts, ix.kept, starts.data());
+  const auto end_of = [&](std::uint64_t k) { return starts[k] + packed_at(ix.src_len, packed_at(ix.src_rank, k)); };
   // the source order: by_src and src_rank are inverse permutations, source starts do not
   // decrease along it, every source starts before its phrase (extract relies on it), and each
   // sample is the start of its block's first source (the predecessor search relies on it)
-  each(ix.kept, [&](std::uint64_t j) {
-    const std::uint64_t id = ix.by_src[j];
-    if (id >= ix.kept || ix.src_rank[id] != j || (j > 0 && ix.source_start(j) < ix.source_start(j - 1)) ||
-        ix.source_start(j) >= ix.kept_starts.at(id) || (j % by_src_block == 0 && ix.src_delta[j] != 0))
-      bad("inconsistent sections");
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, ix.kept, 1u << 14), [&](const auto& rg) {
+    constexpr std::uint64_t ahead = 16;  // the random reads of a later j prefetched
+    for (std::uint64_t j = rg.begin(); j < rg.end(); ++j) {
+      if (j + ahead < rg.end()) {
+        const std::uint64_t later = std::min(packed_at(ix.by_src, j + ahead), ix.kept - 1);
+        prefetch_packed(ix.src_rank, later);
+        __builtin_prefetch(&starts[later]);
+      }
+      const std::uint64_t id = packed_at(ix.by_src, j);
+      if (id >= ix.kept || packed_at(ix.src_rank, id) != j || (j > 0 && ix.source_start(j) < ix.source_start(j - 1)) ||
+          ix.source_start(j) >= starts[id] || (j % by_src_block == 0 && packed_at(ix.src_delta, j) != 0))
+        bad("inconsistent sections");
+    }
   });
   // kept phrases: at least 2M long, disjoint, inside the text; then the segments of S''
   // (s2_builder.cpp): one before every kept phrase's gap and one after the last (left out when
   // empty), each as long as the text it stands for
-  const std::uint64_t M = ix.max_len;
   each(ix.kept, [&](std::uint64_t k) {
-    const std::uint64_t p = ix.kept_starts.at(k), len = packed_at(ix.src_len, ix.src_rank[k]);
-    if (p < (k == 0 ? 1 : ix.kept_end(k - 1)) || len < 2 * M || len > ix.n - p) bad("inconsistent sections");
+    const std::uint64_t p = starts[k], len = packed_at(ix.src_len, packed_at(ix.src_rank, k));
+    if (p < (k == 0 ? 1 : end_of(k - 1)) || len < 2 * M || len > ix.n - p) bad("inconsistent sections");
   });
-  const bool last_empty = ix.kept > 0 && M == 1 && ix.kept_end(ix.kept - 1) == ix.n;
+  const bool last_empty = ix.kept > 0 && M == 1 && end_of(ix.kept - 1) == ix.n;
   const std::uint64_t segs = ix.n == 0 ? 0 : ix.kept + 1 - (last_empty ? 1 : 0);
   if (ix.seg_s2.count_below(ix.s2_len + 1) != segs + 1 || ix.seg_s2.at(segs) != ix.s2_len) bad("inconsistent sections");
+  std::vector<std::uint64_t> s2_starts(segs + 1);
+  decode_all(ix.seg_s2, segs + 1, s2_starts.data());
   each(segs, [&](std::uint64_t k) {
-    const std::uint64_t text_end = k < ix.kept ? ix.kept_starts.at(k) + M : ix.n;
-    if (ix.seg_s2.at(k + 1) - ix.seg_s2.at(k) != text_end - ix.segment_text_start(k)) bad("inconsistent sections");
+    const std::uint64_t text_end = k < ix.kept ? starts[k] + M : ix.n;
+    const std::uint64_t text_start = k == 0 ? 0 : end_of(k - 1) - (M - 1);
+    if (s2_starts[k + 1] - s2_starts[k] != text_end - text_start) bad("inconsistent sections");
   });
   ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
 }

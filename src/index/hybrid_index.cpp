@@ -113,13 +113,15 @@ const detail::index_impl::segment_table& detail::index_impl::segments_plain() co
     seg_table.s2.resize(segs + 1);
     seg_table.text.resize(segs + 1);
     tbb::this_task_arena::isolate([&] {  // as in fm_checked
-      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, segs, 4096), [&](const auto& rg) {
-        for (std::uint64_t k = rg.begin(); k < rg.end(); ++k) {
-          seg_table.s2[k] = seg_s2.at(k);
-          seg_table.text[k] = segment_text_start(k);
-        }
+      decode_all(seg_s2, segs, seg_table.s2.data());
+      // segment k > 0 starts M - 1 bytes before the end of kept phrase k - 1
+      decode_all(kept_starts, std::min(segs, kept), seg_table.text.data() + 1);
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(1, segs, 4096), [&](const auto& rg) {
+        for (std::uint64_t k = rg.begin(); k < rg.end(); ++k)
+          seg_table.text[k] += packed_at(src_len, packed_at(src_rank, k - 1)) - (max_len - 1);
       });
     });
+    if (segs > 0) seg_table.text[0] = 0;
     seg_table.s2[segs] = s2_len;
     seg_table.text[segs] = n;  // also where an empty last segment would start (M = 1)
     seg_table.s2_rank = bucket_rank(seg_table.s2, s2_len + 1);

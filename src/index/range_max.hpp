@@ -30,6 +30,11 @@ namespace trawl::index {
   return w == 64 ? x : x & ((std::uint64_t{1} << w) - 1);
 }
 
+/// Prefetches the word of v[i] (a bit-compressed vector).
+[[gnu::always_inline]] inline void prefetch_packed(const sdsl::int_vector<>& v, std::uint64_t i) {
+  __builtin_prefetch(v.data() + (i * v.width() >> 6));
+}
+
 class range_max {
  public:
   static constexpr std::uint64_t block = 32;
