@@ -119,7 +119,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
       return;
     }
     // (1) the primary ends, from S''
-    const std::string& s2 = ix.s2_text();
+    const std::string_view s2 = ix.s2_text();
     const std::uint64_t segs = ix.segments();
     std::vector<std::uint64_t> seg_at(segs + 1);  // where segment k starts in S''
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, segs + 1, 1u << 14), [&](const auto& r) {

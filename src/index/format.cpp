@@ -19,6 +19,7 @@
 // section of a file that keeps S'' as text: before the first query that needs it). Nothing in
 // the file reaches a deserializer that trusts its input. Any failure is trawl::error(bad_format)
 // with one line. Time O(file size); the FM-index's wavelet tree is rebuilt on first use.
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -28,6 +29,10 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "index/file_io.hpp"
@@ -229,7 +234,7 @@ void check_phrases(detail::index_impl& ix) {
   ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
 }
 
-void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
+void deserialize_index(std::string_view bytes, detail::index_impl& ix, std::shared_ptr<const char> owner) {
   if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
   reader r{bytes, 8};
   const auto version = r.get<std::uint32_t>();
@@ -339,12 +344,19 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   tbb::parallel_invoke(
       [&] {
         if (ix.s2_len == 0) return;
-        if (ix.s2_stored) ix.fm_bytes = std::string(payload[sec_fm]);  // read on first use (fm_checked)
-        else ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
+        if (ix.s2_stored) {  // read on first use (fm_checked), in place if the bytes stay
+          if (owner) {
+            ix.fm_owner = std::move(owner);
+            ix.fm_bytes = payload[sec_fm];
+          } else {
+            ix.fm_bytes_copy = std::string(payload[sec_fm]);
+            ix.fm_bytes = ix.fm_bytes_copy;
+          }
+        } else ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
       },
       [&] {
         if (!ix.s2_stored) return;
-        std::string s2(ix.s2_len, '\0');
+        byte_buffer s2(ix.s2_len);  // its pages fault in on the threads that decompress into it
         file::get_zstd(s2_frames, s2.data(), s2.size(), "S'' text");
         ix.s2_bytes = std::move(s2);
         ix.s2_decoded.store(true, std::memory_order_release);
@@ -367,23 +379,44 @@ hybrid_index hybrid_index::from_bytes(std::string_view file_bytes) {
 }
 
 hybrid_index hybrid_index::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw error(errc::io_error, "cannot open index file '" + path + "'");
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : -1;
-  if (size < 0) {  // not a regular file (a pipe): read it through as a stream
-    in.clear();
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw error(errc::io_error, "cannot read index file '" + path + "'");
-    return from_bytes(std::move(ss).str());
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw error(errc::io_error, "cannot open index file '" + path + "'");
+  struct stat st {};
+  const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
+  if (regular) {
+    // mapped, its pages set up in one go: no copy, and the FM-index's section of a file with
+    // S'' text is read in place on first use (the mapping lives as long as it is needed)
+    const auto len = static_cast<std::size_t>(st.st_size);
+    void* const p = mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    ::close(fd);
+    if (p == MAP_FAILED) throw error(errc::io_error, "cannot read index file '" + path + "'");
+    const std::shared_ptr<const char> map(static_cast<const char*>(p), [len](const char* q) {
+      munmap(const_cast<char*>(q), len);
+    });
+    auto ix = std::make_unique<impl>();
+    file::with_sizes_checked([&] { deserialize_index(std::string_view(map.get(), len), *ix, map); });
+    return hybrid_index(std::move(ix));
   }
-  // read in one piece, not through a growing stream, into memory not cleared first
-  const std::unique_ptr<char[]> bytes(new char[static_cast<std::size_t>(size)]);
-  in.seekg(0);
-  in.read(bytes.get(), size);
-  if (in.gcount() != size) throw error(errc::io_error, "cannot read index file '" + path + "'");
-  return from_bytes(std::string_view(bytes.get(), static_cast<std::size_t>(size)));
+  // not a regular file (a pipe): read it through
+  std::string bytes;
+  for (;;) {
+    constexpr std::size_t chunk = std::size_t{1} << 20;
+    const std::size_t at = bytes.size();
+    bytes.resize(at + chunk);
+    const ssize_t got = ::read(fd, bytes.data() + at, chunk);
+    if (got < 0 && errno == EINTR) {
+      bytes.resize(at);
+      continue;
+    }
+    if (got < 0) {
+      ::close(fd);
+      throw error(errc::io_error, "cannot read index file '" + path + "'");
+    }
+    bytes.resize(at + static_cast<std::size_t>(got));
+    if (got == 0) break;
+  }
+  ::close(fd);
+  return from_bytes(bytes);
 }
 
 std::string hybrid_index::to_bytes() const { return serialize_index(*impl_); }

@@ -82,6 +82,18 @@ void sort_positions(std::vector<std::uint64_t>& v, std::uint64_t n) {
 
 // ---- small helpers of impl ------------------------------------------------------------
 
+byte_buffer::byte_buffer(std::size_t n) : n_(n) {
+  constexpr std::size_t huge = std::size_t{1} << 21;
+  if (n >= huge) {
+    const std::size_t bytes = (n + huge - 1) / huge * huge;
+    p_.reset(static_cast<char*>(std::aligned_alloc(huge, bytes)));
+    if (p_) madvise(p_.get(), bytes, MADV_HUGEPAGE);  // advice only; failures are harmless
+  } else {
+    p_.reset(static_cast<char*>(std::malloc(std::max<std::size_t>(n, 1))));
+  }
+  if (!p_) throw std::bad_alloc();
+}
+
 bool detail::index_impl::is_primary(std::uint64_t x, std::uint64_t m) const {
   const std::uint64_t k = kept_starts.count_below(x + 1);
   return k == 0 || x + m > kept_end(k - 1);
@@ -231,7 +243,7 @@ void detail::index_impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
         if (p.x < t_k + l_k) {
           const std::uint64_t c = std::min(p.len, t_k + l_k - p.x);
           const std::uint64_t b = s_k + (p.x - t_k);
-          if (s2_decoded.load(std::memory_order_acquire)) s2_bytes.copy(out.data() + p.at, c, b);  // no FM walk
+          if (s2_decoded.load(std::memory_order_acquire)) std::memcpy(out.data() + p.at, s2_bytes.data() + b, c);  // no FM walk
           else fm_extract(*this, b, c, out.data() + p.at, buf);
           p.x += c; p.len -= c; p.at += c;
           continue;
@@ -256,7 +268,9 @@ const std::optional<detail::index_impl::fm_section>& detail::index_impl::fm_chec
     if (fm_bytes.empty()) return;
     tbb::this_task_arena::isolate(
         [this] { file::with_sizes_checked([this] { fm_file = read_fm(fm_bytes, fm_kind, s2_len + 1, sigma); }); });
-    fm_bytes = std::string();
+    fm_bytes = {};
+    fm_bytes_copy = std::string();
+    fm_owner.reset();
   });
   return fm_file;
 }
@@ -278,7 +292,7 @@ namespace {
 /// (row 0). A step reads only lf[row]: the symbol it emits is the first column's at the new
 /// row (T[SA[r] - 1] = F[LF(r)]). Each task walks a group of samples in lock step, prefetching
 /// every next row, so a thread has a group's misses in flight instead of one.
-std::string decode_section(const detail::index_impl::fm_section& sec, std::uint64_t s,
+byte_buffer decode_section(const detail::index_impl::fm_section& sec, std::uint64_t s,
                            const std::array<std::uint8_t, 256>& unmap) {
   const std::uint64_t rows = sec.rows;
   const auto symbol = [&](std::uint64_t row) -> unsigned {  // 0 = the sentinel, else byte + 1
@@ -303,14 +317,8 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
     for (auto& counts : at)
       for (std::size_t x = 0; x < 257; ++x) std::swap(counts[x], next[x]), next[x] += counts[x];
   }
-  // on huge pages where the kernel gives them: the walks read it at random
-  constexpr std::size_t huge = std::size_t{1} << 21;
-  const std::size_t lf_bytes = (rows * sizeof(std::uint32_t) + huge - 1) / huge * huge;
-  const std::unique_ptr<std::uint32_t[], void (*)(std::uint32_t*)> lf_store(
-      static_cast<std::uint32_t*>(std::aligned_alloc(huge, lf_bytes)), [](std::uint32_t* p) { std::free(p); });
-  if (!lf_store) throw std::bad_alloc();
-  madvise(lf_store.get(), lf_bytes, MADV_HUGEPAGE);  // advice only; failures are harmless
-  std::uint32_t* const lf = lf_store.get();
+  byte_buffer lf_store(rows * sizeof(std::uint32_t));  // the walks read it at random
+  auto* const lf = reinterpret_cast<std::uint32_t*>(lf_store.data());
   tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
     auto next = at[b];
     for (std::uint64_t row = b * block, e = std::min(rows, row + block); row < e; ++row)
@@ -332,7 +340,8 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
     return first_byte[static_cast<std::size_t>(std::upper_bound(first_row.begin(), first_row.end(), row) -
                                                first_row.begin()) - 1];
   };
-  std::string out(rows - 1, '\0');
+  byte_buffer out(rows - 1);  // every byte written below
+  char* const o = out.data();
   constexpr std::size_t group = 16;
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sec.marked.size(), 64), [&](const auto& range) {
     for (std::size_t j0 = range.begin(); j0 < range.end(); j0 += group) {
@@ -347,7 +356,7 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
           if (v[i] == 0) continue;
           const std::uint64_t r = lf[row[i]];
           __builtin_prefetch(&lf[r]);
-          if (--v[i] < rows - 1) out[v[i]] = byte_at(r);
+          if (--v[i] < rows - 1) o[v[i]] = byte_at(r);
           row[i] = r;
         }
     }
@@ -356,7 +365,7 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
   const std::uint64_t last = (sec.samples.size() - 1) * s;  // the samples are 0, s, 2s, ... (checked on load)
   for (std::uint64_t row = 0, v = rows - 1, t = 0; t < rows - 1 - last && v > 0; ++t) {
     const std::uint64_t r = lf[row];
-    if (--v < rows - 1) out[v] = byte_at(r);
+    if (--v < rows - 1) o[v] = byte_at(r);
     row = r;
   }
   return out;
@@ -364,14 +373,14 @@ std::string decode_section(const detail::index_impl::fm_section& sec, std::uint6
 
 }  // namespace
 
-const std::string& detail::index_impl::s2_text() const {
-  if (s2_decoded.load(std::memory_order_acquire)) return s2_bytes;  // built, or read from the file
+std::string_view detail::index_impl::s2_text() const {
+  if (s2_decoded.load(std::memory_order_acquire)) return s2_bytes.view();  // built, or read from the file
   std::call_once(s2_once, [this] {
     tbb::this_task_arena::isolate([this] {  // as in fm_checked
       if (const auto& f = fm_checked(); f && f->rows <= std::uint64_t{0xffffffff}) {
         s2_bytes = decode_section(*f, fm_sample_step(f->kind), char_unmap);
       } else {
-        std::string s(s2_len, '\0');
+        byte_buffer s(s2_len);
         constexpr std::uint64_t piece = std::uint64_t{1} << 20;
         tbb::parallel_for(std::uint64_t{0}, (s2_len + piece - 1) / piece, [&](std::uint64_t i) {
           const std::uint64_t b = i * piece;
@@ -383,7 +392,7 @@ const std::string& detail::index_impl::s2_text() const {
     });
     s2_decoded.store(true, std::memory_order_release);
   });
-  return s2_bytes;
+  return s2_bytes.view();
 }
 
 // ---- build -----------------------------------------------------------------------------
@@ -488,7 +497,8 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
       ix->fm_kind = 1;
     }
     if (opt.kernel_text) {
-      ix->s2_bytes = std::move(s2);
+      ix->s2_bytes = byte_buffer(s2.size());
+      std::memcpy(ix->s2_bytes.data(), s2.data(), s2.size());
       ix->s2_decoded.store(true, std::memory_order_release);
       ix->s2_stored = true;
     }

@@ -6,9 +6,11 @@
 #include <array>
 #include <bit>
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -115,6 +117,25 @@ void fm_extract_symbols(const Csa& csa, std::uint64_t b, std::uint64_t len, std:
 inline void fm_extract_symbols(const fm_dna& fm, std::uint64_t b, std::uint64_t len, std::uint64_t* out) {
   fm.extract(b, len, out);
 }
+
+/// Bytes not cleared before use, large ones on huge pages where the kernel gives them: the big
+/// buffers that parallel loops fill (their pages fault in on many cores) and walks read at random.
+class byte_buffer {
+ public:
+  byte_buffer() = default;
+  explicit byte_buffer(std::size_t n);
+  [[nodiscard]] char* data() { return p_.get(); }
+  [[nodiscard]] const char* data() const { return p_.get(); }
+  [[nodiscard]] std::size_t size() const { return n_; }
+  [[nodiscard]] std::string_view view() const { return {p_.get(), n_}; }
+
+ private:
+  struct release {
+    void operator()(char* p) const { std::free(p); }
+  };
+  std::unique_ptr<char, release> p_;
+  std::size_t n_ = 0;
+};
 
 /// An Elias–Fano set with its rank/select supports (re-bound after a move or load).
 struct ef_set {
@@ -261,7 +282,9 @@ struct detail::index_impl {
   /// as text (which approximate search reads instead), left as its bytes in fm_bytes and read
   /// and checked by fm_checked() on first use.
   mutable std::optional<fm_section> fm_file;
-  mutable std::string fm_bytes;
+  mutable std::string_view fm_bytes;
+  mutable std::string fm_bytes_copy;             ///< what fm_bytes views, or empty
+  mutable std::shared_ptr<const char> fm_owner;  ///< or the mapped file it views
   mutable std::once_flag fm_file_once;
   /// fm_file, read from fm_bytes first if the load left it unread (bad_format if it is corrupt).
   [[nodiscard]] const std::optional<fm_section>& fm_checked() const;
@@ -271,7 +294,7 @@ struct detail::index_impl {
 
   // -- S'' as bytes, decoded from the FM-index on the first approximate search (s2_text) --
   mutable std::once_flag s2_once;
-  mutable std::string s2_bytes;
+  mutable byte_buffer s2_bytes;
   mutable std::atomic<bool> s2_decoded{false};  ///< s2_bytes is complete: extract reads it
   /// The file holds S'' as text (build_options::kernel_text): s2_bytes is read on load.
   bool s2_stored = false;
@@ -382,7 +405,7 @@ struct detail::index_impl {
   /// Appends S[x, x+len) (inside the text) to out.
   void extract_into(std::uint64_t x, std::uint64_t len, std::string& out) const;
   /// S'' as bytes: decoded once, in parallel pieces, and kept.
-  [[nodiscard]] const std::string& s2_text() const;
+  [[nodiscard]] std::string_view s2_text() const;
   /// Number of S'' segments (segment k is S''[seg_s2.at(k), seg_s2.at(k+1)) at text offset
   /// segment_text_start(k)).
   [[nodiscard]] std::uint64_t segments() const { return seg_s2.count_below(s2_len + 1) - 1; }
@@ -451,7 +474,9 @@ void suffix_sort(std::string_view text, Int* sa);
 
 // -- file format (format.cpp) --
 std::string serialize_index(const detail::index_impl& ix);
-void deserialize_index(std::string_view bytes, detail::index_impl& ix);
+/// `owner`, if given, keeps `bytes` valid for as long as the index holds it (the FM-index's
+/// section of a file with S'' text is then read in place on first use, not copied).
+void deserialize_index(std::string_view bytes, detail::index_impl& ix, std::shared_ptr<const char> owner = nullptr);
 /// The FM-index section (fm_store.cpp): its primary data out, everything rebuilt and checked in.
 void write_fm(const detail::index_impl::fm_section& section, std::string& out);
 /// The section of the FM-index over `s2` (its symbols as the section stores them: the FM

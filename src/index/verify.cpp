@@ -73,7 +73,7 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
           ix.fm_index());
       if (!why.empty()) return why;
       if (ix.s2_stored && ix.s2_text() != s2) {
-        const std::string& kept = ix.s2_text();
+        const std::string_view kept = ix.s2_text();
         std::uint64_t at = 0;
         while (at < s2.size() && at < kept.size() && kept[at] == s2[at]) ++at;
         return "the stored S'' text differs from the FM-index's at byte " + std::to_string(at);
