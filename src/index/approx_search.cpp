@@ -19,6 +19,7 @@
 // every end, or per run of consecutive ends its best one (leftmost on ties); the starts come
 // from the extracted text. Patterns with k >= m or L > M are searched in each extracted record.
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 
 #include <tbb/blocked_range.h>
@@ -118,29 +119,50 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
       }
       return;
     }
-    // (1) the primary ends, from S''
+    // (1) the primary ends, from S''. No primary end's window lies in the first M - L bytes of
+    // a segment (inside kept phrase k - 1) or reaches its last M - L + 1 (inside kept phrase k),
+    // for the widest window L: when L < M the scan reads each segment without them, its piece,
+    // the pieces side by side.
     const std::string_view s2 = ix.s2_text();
-    const std::uint64_t segs = ix.segments();
-    std::vector<std::uint64_t> seg_at(segs + 1);  // where segment k starts in S''
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, segs + 1, 1u << 14), [&](const auto& r) {
-      for (std::uint64_t s = r.begin(); s < r.end(); ++s) seg_at[s] = ix.seg_s2.at(s);
-    });
+    const detail::index_impl::segment_table& segs = ix.segments_plain();
+    const std::uint64_t nseg = segs.s2.size() - 1;
+    const std::uint64_t cut = ix.max_len - widest;  // through S'': widest <= M
+    const auto piece_shift = [&](std::uint64_t g) { return g > 0 ? cut : 0; };  // its first byte in segment g
+    std::vector<std::uint64_t> piece_at;  // where segment k's piece starts in the scanned text
+    byte_buffer pieces;
+    std::string_view scanned = s2;
+    if (cut == 0) {
+      piece_at = segs.s2;
+    } else {
+      piece_at.assign(nseg + 1, 0);
+      const auto piece_len = [&](std::uint64_t g) -> std::uint64_t {
+        const std::uint64_t len = segs.s2[g + 1] - segs.s2[g], tail = g < ix.kept ? cut + 1 : 0;
+        return len > piece_shift(g) + tail ? len - piece_shift(g) - tail : 0;
+      };
+      for (std::uint64_t g = 0; g < nseg; ++g) piece_at[g + 1] = piece_at[g] + piece_len(g);
+      pieces = byte_buffer(piece_at[nseg]);
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, nseg, 1u << 12), [&](const auto& r) {
+        for (std::uint64_t g = r.begin(); g < r.end(); ++g)
+          std::memcpy(pieces.data() + piece_at[g], s2.data() + segs.s2[g] + piece_shift(g), piece_at[g + 1] - piece_at[g]);
+      });
+      scanned = pieces.view();
+    }
     std::vector<end_hit> primary;
     std::uint64_t seg = 0;
     search_options s2_scan = ends;
     std::unique_ptr<matcher> on_gpu;
-    if (choose_device(search, patterns.size(), s2.size()) == device_kind::gpu) {
-      s2_scan.slice_size = s2.size() + 1;  // one slice, streamed by the device in its chunks
+    if (choose_device(search, patterns.size(), scanned.size()) == device_kind::gpu) {
+      s2_scan.slice_size = scanned.size() + 1;  // one slice, streamed by the device in its chunks
       s2_scan.threads = 2;
       on_gpu = gpu::make_matcher(patterns, s2_scan);
     }
-    scan_ends(on_gpu ? *on_gpu : *m, s2, s2_scan, [&](const hit& h) {
+    scan_ends(on_gpu ? *on_gpu : *m, scanned, s2_scan, [&](const hit& h) {
       const std::uint64_t at = h.end - 1;
-      while (seg_at[seg + 1] <= at) ++seg;
-      const std::uint64_t off = at - seg_at[seg];
+      while (piece_at[seg + 1] <= at) ++seg;
+      const std::uint64_t off = at - piece_at[seg];
       const std::uint64_t L = window[h.pattern];
-      if (off + 1 < L) return;  // the window reaches out of the segment: a copy, or cut by a record
-      const std::uint64_t j = ix.segment_text_start(seg) + off;
+      if (off + 1 < L) return;  // the window reaches out of the piece: a copy, or cut by a record
+      const std::uint64_t j = segs.text[seg] + piece_shift(seg) + off;
       if (!ix.is_primary(j + 1 - L, L)) return;  // inside one kept phrase: the recursion finds it
       primary.push_back({j, h.pattern, h.errors, h.dir});
     });
