@@ -22,6 +22,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -234,7 +235,7 @@ void check_phrases(detail::index_impl& ix) {
   ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
 }
 
-void deserialize_index(std::string_view bytes, detail::index_impl& ix, std::shared_ptr<const char> owner) {
+void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
   reader r{bytes, 8};
   const auto version = r.get<std::uint32_t>();
@@ -344,15 +345,8 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix, std::shar
   tbb::parallel_invoke(
       [&] {
         if (ix.s2_len == 0) return;
-        if (ix.s2_stored) {  // read on first use (fm_checked), in place if the bytes stay
-          if (owner) {
-            ix.fm_owner = std::move(owner);
-            ix.fm_bytes = payload[sec_fm];
-          } else {
-            ix.fm_bytes_copy = std::string(payload[sec_fm]);
-            ix.fm_bytes = ix.fm_bytes_copy;
-          }
-        } else ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
+        if (ix.s2_stored) ix.fm_bytes = std::string(payload[sec_fm]);  // read on first use (fm_checked)
+        else ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
       },
       [&] {
         if (!ix.s2_stored) return;
@@ -384,18 +378,13 @@ hybrid_index hybrid_index::load(const std::string& path) {
   struct stat st {};
   const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
   if (regular) {
-    // mapped, its pages set up in one go: no copy, and the FM-index's section of a file with
-    // S'' text is read in place on first use (the mapping lives as long as it is needed)
+    // mapped, its pages set up in one go, for the load only: the index keeps nothing of it
     const auto len = static_cast<std::size_t>(st.st_size);
     void* const p = mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     ::close(fd);
     if (p == MAP_FAILED) throw error(errc::io_error, "cannot read index file '" + path + "'");
-    const std::shared_ptr<const char> map(static_cast<const char*>(p), [len](const char* q) {
-      munmap(const_cast<char*>(q), len);
-    });
-    auto ix = std::make_unique<impl>();
-    file::with_sizes_checked([&] { deserialize_index(std::string_view(map.get(), len), *ix, map); });
-    return hybrid_index(std::move(ix));
+    const std::unique_ptr<void, std::function<void(void*)>> map(p, [len](void* q) { munmap(q, len); });
+    return from_bytes(std::string_view(static_cast<const char*>(p), len));
   }
   // not a regular file (a pipe): read it through
   std::string bytes;

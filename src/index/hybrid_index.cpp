@@ -268,9 +268,7 @@ const std::optional<detail::index_impl::fm_section>& detail::index_impl::fm_chec
     if (fm_bytes.empty()) return;
     tbb::this_task_arena::isolate(
         [this] { file::with_sizes_checked([this] { fm_file = read_fm(fm_bytes, fm_kind, s2_len + 1, sigma); }); });
-    fm_bytes = {};
-    fm_bytes_copy = std::string();
-    fm_owner.reset();
+    fm_bytes = std::string();
   });
   return fm_file;
 }

@@ -282,9 +282,7 @@ struct detail::index_impl {
   /// as text (which approximate search reads instead), left as its bytes in fm_bytes and read
   /// and checked by fm_checked() on first use.
   mutable std::optional<fm_section> fm_file;
-  mutable std::string_view fm_bytes;
-  mutable std::string fm_bytes_copy;             ///< what fm_bytes views, or empty
-  mutable std::shared_ptr<const char> fm_owner;  ///< or the mapped file it views
+  mutable std::string fm_bytes;  ///< a copy: the file (mapped by load) may change under a long-lived index
   mutable std::once_flag fm_file_once;
   /// fm_file, read from fm_bytes first if the load left it unread (bad_format if it is corrupt).
   [[nodiscard]] const std::optional<fm_section>& fm_checked() const;
@@ -474,9 +472,7 @@ void suffix_sort(std::string_view text, Int* sa);
 
 // -- file format (format.cpp) --
 std::string serialize_index(const detail::index_impl& ix);
-/// `owner`, if given, keeps `bytes` valid for as long as the index holds it (the FM-index's
-/// section of a file with S'' text is then read in place on first use, not copied).
-void deserialize_index(std::string_view bytes, detail::index_impl& ix, std::shared_ptr<const char> owner = nullptr);
+void deserialize_index(std::string_view bytes, detail::index_impl& ix);
 /// The FM-index section (fm_store.cpp): its primary data out, everything rebuilt and checked in.
 void write_fm(const detail::index_impl::fm_section& section, std::string& out);
 /// The section of the FM-index over `s2` (its symbols as the section stores them: the FM
