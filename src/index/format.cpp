@@ -19,26 +19,20 @@
 // section of a file that keeps S'' as text: before the first query that needs it). Nothing in
 // the file reaches a deserializer that trusts its input. Any failure is trawl::error(bad_format)
 // with one line. Time O(file size); the FM-index's wavelet tree is rebuilt on first use.
-#include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <functional>
 #include <memory>
 #include <mutex>
-#include <sstream>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "index/file_io.hpp"
 #include "index/index_impl.hpp"
 #include "trawl/error.hpp"
+#include "trawl/io.hpp"
 
 namespace trawl::index {
 namespace {
@@ -373,39 +367,16 @@ hybrid_index hybrid_index::from_bytes(std::string_view file_bytes) {
 }
 
 hybrid_index hybrid_index::load(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw error(errc::io_error, "cannot open index file '" + path + "'");
-  struct stat st {};
-  const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0;
-  if (regular) {
-    // mapped, its pages set up in one go, for the load only: the index keeps nothing of it
-    const auto len = static_cast<std::size_t>(st.st_size);
-    void* const p = mmap(nullptr, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-    ::close(fd);
-    if (p == MAP_FAILED) throw error(errc::io_error, "cannot read index file '" + path + "'");
-    const std::unique_ptr<void, std::function<void(void*)>> map(p, [len](void* q) { munmap(q, len); });
-    return from_bytes(std::string_view(static_cast<const char*>(p), len));
+  // mapped for the load only (a regular file), or read through (a pipe, "-"): the index keeps
+  // nothing of these bytes
+  io::input_buffer in;
+  try {
+    in = io::input_buffer::open(path);
+  } catch (const error& e) {
+    if (e.code() != errc::io_error) throw;
+    throw error(errc::io_error, std::string("index file ") + e.what());
   }
-  // not a regular file (a pipe): read it through
-  std::string bytes;
-  for (;;) {
-    constexpr std::size_t chunk = std::size_t{1} << 20;
-    const std::size_t at = bytes.size();
-    bytes.resize(at + chunk);
-    const ssize_t got = ::read(fd, bytes.data() + at, chunk);
-    if (got < 0 && errno == EINTR) {
-      bytes.resize(at);
-      continue;
-    }
-    if (got < 0) {
-      ::close(fd);
-      throw error(errc::io_error, "cannot read index file '" + path + "'");
-    }
-    bytes.resize(at + static_cast<std::size_t>(got));
-    if (got == 0) break;
-  }
-  ::close(fd);
-  return from_bytes(bytes);
+  return from_bytes(in.bytes());
 }
 
 std::string hybrid_index::to_bytes() const { return serialize_index(*impl_); }
