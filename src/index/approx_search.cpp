@@ -128,25 +128,24 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     const std::uint64_t nseg = segs.s2.size() - 1;
     const std::uint64_t cut = ix.max_len - widest;  // through S'': widest <= M
     const auto piece_shift = [&](std::uint64_t g) { return g > 0 ? cut : 0; };  // its first byte in segment g
-    std::vector<std::uint64_t> piece_at;  // where segment k's piece starts in the scanned text
+    std::vector<std::uint64_t> cut_at;  // where segment k's piece starts in the pieces
     byte_buffer pieces;
     std::string_view scanned = s2;
-    if (cut == 0) {
-      piece_at = segs.s2;
-    } else {
-      piece_at.assign(nseg + 1, 0);
+    if (cut > 0) {
+      cut_at.assign(nseg + 1, 0);
       const auto piece_len = [&](std::uint64_t g) -> std::uint64_t {
         const std::uint64_t len = segs.s2[g + 1] - segs.s2[g], tail = g < ix.kept ? cut + 1 : 0;
         return len > piece_shift(g) + tail ? len - piece_shift(g) - tail : 0;
       };
-      for (std::uint64_t g = 0; g < nseg; ++g) piece_at[g + 1] = piece_at[g] + piece_len(g);
-      pieces = byte_buffer(piece_at[nseg]);
+      for (std::uint64_t g = 0; g < nseg; ++g) cut_at[g + 1] = cut_at[g] + piece_len(g);
+      pieces = byte_buffer(cut_at[nseg]);
       tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, nseg, 1u << 12), [&](const auto& r) {
         for (std::uint64_t g = r.begin(); g < r.end(); ++g)
-          std::memcpy(pieces.data() + piece_at[g], s2.data() + segs.s2[g] + piece_shift(g), piece_at[g + 1] - piece_at[g]);
+          std::memcpy(pieces.data() + cut_at[g], s2.data() + segs.s2[g] + piece_shift(g), cut_at[g + 1] - cut_at[g]);
       });
       scanned = pieces.view();
     }
+    const std::vector<std::uint64_t>& piece_at = cut > 0 ? cut_at : segs.s2;  // where segment k's piece starts
     std::vector<end_hit> primary;
     std::uint64_t seg = 0;
     search_options s2_scan = ends;
@@ -163,7 +162,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
       const std::uint64_t L = window[h.pattern];
       if (off + 1 < L) return;  // the window reaches out of the piece: a copy, or cut by a record
       const std::uint64_t j = segs.text[seg] + piece_shift(seg) + off;
-      if (!ix.is_primary(j + 1 - L, L)) return;  // inside one kept phrase: the recursion finds it
+      if (!ix.is_primary_in(segs, seg, j + 1 - L, L)) return;  // inside one kept phrase: the recursion finds it
       primary.push_back({j, h.pattern, h.errors, h.dir});
     });
     // (2) their copies

@@ -169,16 +169,8 @@ std::vector<std::uint64_t> detail::index_impl::primaries(std::string_view patter
         if (y < a) return;
         const std::uint64_t x = y - a;
         if (x + m > n) return;
-        bool primary = true;  // not inside one kept phrase (else the recursion finds it)
-        if (a == 0) {
-          // x lies in segment k, between kept phrase k - 1 (which ends M - 1 bytes into the
-          // segment) and kept phrase k (which starts M bytes before the segment's end)
-          if (k < kept && x + max_len >= t_k + (e_k - s_k)) primary = x + m > segs.text[k + 1] + max_len - 1;
-          else if (k > 0) primary = x + m > t_k + max_len - 1;
-        } else {
-          primary = is_primary(x, m);
-        }
-        if (!primary) return;
+        // inside one kept phrase: the recursion finds it (x lies in segment k when a = 0)
+        if (!(a == 0 ? is_primary_in(segs, k, x, m) : is_primary(x, m))) return;
         if (w < m) {  // verify the rest of a long pattern against the text
           piece.clear();
           extract_into(x, m, piece);

@@ -307,6 +307,14 @@ struct detail::index_impl {
   mutable segment_table seg_table;
   /// The table, filled (in parallel, isolated) on the first call.
   [[nodiscard]] const segment_table& segments_plain() const;
+  /// is_primary(x, m) for x in segment k of that table, without a search: the segment lies
+  /// between kept phrase k - 1 (which ends M - 1 bytes into it) and kept phrase k (which starts
+  /// M bytes before its end).
+  [[nodiscard]] bool is_primary_in(const segment_table& segs, std::uint64_t k, std::uint64_t x, std::uint64_t m) const {
+    const std::uint64_t t_k = segs.text[k], len = segs.s2[k + 1] - segs.s2[k];
+    if (k < kept && x + max_len >= t_k + len) return x + m > segs.text[k + 1] + max_len - 1;
+    return k == 0 || x + m > t_k + max_len - 1;
+  }
 
   // -- the kept phrases in text order as plain arrays, for counting (count.cpp) --
   struct phrase_table {
