@@ -10,6 +10,7 @@
 #include "approx/approx_internal.hpp"
 #include "approx_test_util.hpp"
 #include "oracle.hpp"
+#include "test_share.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/detail/testing.hpp"
 
@@ -101,10 +102,12 @@ TEST(ApproxBlockedAvx2, SearchWithSimdAvx2) {
   // and clusters against the oracle; the threaded driver over two slices gives the same hits.
   if (!trawl::cpu_supports(trawl::simd_level::avx2)) GTEST_SKIP() << "this CPU has no AVX2";
   std::mt19937_64 rng(43);
+  test_share::cases share;
   for (std::size_t a = 0; a < 3; ++a)
     for (const std::size_t m : pattern_lengths) {
       const std::string p = approx_test::random_pattern(rng, m, alphabet(a));
       const std::string t = make_text(rng, p, a);
+      if (!share.runs()) continue;
       const auto scores = oracle::end_scores(p, t);
       for (const std::uint32_t k : {static_cast<std::uint32_t>(m / 4), static_cast<std::uint32_t>((m - 1) / 2)}) {
         SCOPED_TRACE(std::string(alphabet_names[a]) + " m=" + std::to_string(m) + " k=" + std::to_string(k));

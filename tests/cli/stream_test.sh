@@ -72,19 +72,25 @@ got=$(timeout 10 bash -c "yes abcabc | $T search -m 3 bc | cut -f2 | tr '\n' ' '
 got=$(timeout 10 bash -c "yes ACGTTGCA | $T search -k 1 GTTG | head -1 | cut -f2-4")
 [ "$got" = "$(printf '2\t6\t0')" ] && pass || fail "head -1 on an endless stream: [$got]"
 
-# Live output: a FIFO writer sends one hit, then waits; the hit is printed within a second
+# Live output: a FIFO writer sends one hit, then holds the FIFO open (up to 5 s, until the check
+# is done); the hit is printed within a second
+hold_open() {  # hold_open FLAG: returns once FLAG exists, or after 5 s
+  for _ in $(seq 1 100); do [ -e "$1" ] && return; sleep 0.05; done
+}
 mkfifo "$D/fifo"
-( printf 'starting\nan ERROR here\n'; sleep 5 ) >"$D/fifo" &
+( printf 'starting\nan ERROR here\n'; hold_open "$D/fifo.done" ) >"$D/fifo" &
 timeout 8 "$T" search ERROR "$D/fifo" >"$D/live" &
 for _ in $(seq 1 10); do [ -s "$D/live" ] && break; sleep 0.1; done
 if [ -s "$D/live" ]; then pass; else fail "FIFO: the hit was not printed within a second"; fi
+touch "$D/fifo.done"
 wait
 # ... and a matching line with -n (the line view decides a line at a pause once its newline came)
 mkfifo "$D/fifo2"
-( printf 'starting\nan ERROR here\n'; sleep 5 ) >"$D/fifo2" &
+( printf 'starting\nan ERROR here\n'; hold_open "$D/fifo2.done" ) >"$D/fifo2" &
 timeout 8 "$T" search -n ERROR "$D/fifo2" >"$D/live2" &
 for _ in $(seq 1 10); do [ -s "$D/live2" ] && break; sleep 0.1; done
 if [ "$(cat "$D/live2")" = "2:an ERROR here" ]; then pass; else fail "FIFO, -n: the line was not printed within a second: [$(cat "$D/live2")]"; fi
+touch "$D/fifo2.done"
 wait
 
 # Memory: 1 GiB through a pipe under a 200 MiB address-space cap (the whole input would not fit)
@@ -141,7 +147,7 @@ fi
 shrink_bytes=8000000; [ "$sanitized" = 1 ] && shrink_bytes=400000
 python3 -c "
 import random; random.seed(11)
-open('$D/shrinks.txt','w').write(''.join(random.choice('ACGT') for _ in range(${shrink_bytes})))"
+open('$D/shrinks.txt','w').write(''.join(random.choices('ACGT', k=${shrink_bytes})))"
 long=$(python3 -c "import random; random.seed(12); print(''.join(random.choice('ACGT') for _ in range(600)))")
 "$T" search -j 1 -k 5 --algorithm dp "$long" "$D/shrinks.txt" >"$D/out" 2>"$D/err" &
 job=$!
