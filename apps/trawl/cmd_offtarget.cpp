@@ -13,6 +13,7 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
@@ -190,8 +191,10 @@ int run_offtarget(offtarget_args& a) {
   o.threads = a.threads;
   const offtarget::searcher searcher(std::move(file.guides), o);
   const std::size_t n = searcher.guides().size();
-  device_choice device = parse_device(a.device);
-  device.verbose = a.verbose;
+  auto starting = start_device(a.device, a.verbose);
+  std::optional<index::hybrid_index> idx;
+  if (!a.index.empty()) idx = index::hybrid_index::load(a.index);  // while the device starts
+  const device_choice device = starting.get();
   const auto on_gpu = [&](const search_options& planned, const gpu::gpu_options& gpus) {
     return searcher.gpu_matcher(planned, gpus);
   };
@@ -210,11 +213,10 @@ int run_offtarget(offtarget_args& a) {
   if (!a.index.empty()) {
     // the candidates from the index (the kernel scanned, the ends copied; MPI deals the
     // patterns), each record's sites classified from the bytes around them
-    const auto idx = index::hybrid_index::load(a.index);
     search_options through = searcher.candidate_options();
     through.device = device.kind;
-    const auto found = mpi::search_records(idx, searcher.patterns(), through);
-    if (mpi::rank() == 0) searcher.classify(idx, found, printer);
+    const auto found = mpi::search_records(*idx, searcher.patterns(), through);
+    if (mpi::rank() == 0) searcher.classify(*idx, found, printer);
   }
   for (const std::string& path : a.genomes) {
     try {

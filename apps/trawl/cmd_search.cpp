@@ -57,10 +57,11 @@ struct search_args {
 
 /// `trawl search --index INDEX PATTERN...`: the same output as searching the indexed file.
 int run_index_search(const search_args& a, const std::vector<std::string>& patterns, const search_options& so,
-                     const device_choice& device, writer& out, hit_printer& printer) {
+                     std::future<device_choice>& starting, writer& out, hit_printer& printer) {
   using clock = std::chrono::steady_clock;
   const auto t0 = clock::now();
-  const auto idx = index::hybrid_index::load(a.index);
+  const auto idx = index::hybrid_index::load(a.index);  // while the device starts
+  const device_choice device = starting.get();
   const auto t1 = clock::now();
   // hits in a search's order: record, then start (exact) or end (approximate), pattern, strand
   search_options through = so;
@@ -228,8 +229,7 @@ int run_search(search_args& a) {
   const bool line_view = print_lines || a.count || (a.invert && (listing || a.quiet));
   check_combinations(a, print_lines || a.count || a.invert);
   const std::vector<std::string> files = a.index.empty() ? expand_inputs(names, a.recursive) : names;
-  device_choice device = parse_device(a.device);
-  device.verbose = a.verbose;
+  auto starting = start_device(a.device, a.verbose);
 
   search_options so;
   so.max_errors = a.k;
@@ -277,7 +277,8 @@ int run_search(search_args& a) {
 
   writer out;
   hit_printer printer(out, po, patterns);
-  if (!a.index.empty()) return run_index_search(a, patterns, so, device, out, printer);
+  if (!a.index.empty()) return run_index_search(a, patterns, so, starting, out, printer);
+  const device_choice device = starting.get();
 
   line_options lo;
   lo.print = print_lines;

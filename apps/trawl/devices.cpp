@@ -18,6 +18,15 @@ device_choice parse_device(const std::string& device) {
   return out;
 }
 
+std::future<device_choice> start_device(const std::string& device, bool verbose) {
+  return std::async(std::launch::async, [device, verbose] {
+    device_choice out = parse_device(device);
+    out.verbose = verbose;
+    if (out.kind == device_kind::gpu) gpu::prepare(out.gpu);
+    return out;
+  });
+}
+
 stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
                                search_options options, const stream_options& stream, const device_choice& device,
                                search_sink& sink, const gpu_maker& make_gpu) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,11 @@ struct device_choice {
 
 /// Parses a --device value (gpu::parse_device; its errors name the option).
 device_choice parse_device(const std::string& device);
+
+/// parse_device on a thread of its own, which then starts the GPUs a --device gpu... names
+/// (gpu::prepare): the caller loads an index meanwhile, and get() gives the choice or throws
+/// parse_device's error. With `auto` it starts no GPU: the cost model may pick the CPU.
+std::future<device_choice> start_device(const std::string& device, bool verbose);
 
 /// The GPU's matcher of a search planned with the given options (plan_search's), on the given GPUs.
 using gpu_maker = std::function<std::unique_ptr<matcher>(const search_options&, const gpu::gpu_options&)>;

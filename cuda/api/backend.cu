@@ -30,6 +30,13 @@ device_status query_device(int device) noexcept {
   return s;
 }
 
+void start_device(int device) noexcept {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && device >= 0 && device < count && cudaSetDevice(device) == cudaSuccess)
+    cudaFree(nullptr);  // the runtime creates the context on the first call that needs one
+  cudaGetLastError();
+}
+
 best_ends best_substring_ends(std::string_view x, std::string_view y, best_engine engine, std::size_t slice_length,
                               int device) {
   select_device(device);

@@ -28,6 +28,10 @@ struct device_status {
 /// Properties of device `device`; present = false when there is none. Never throws.
 device_status query_device(int device) noexcept;
 
+/// Creates device `device`'s primary context (the driver started first), as a first
+/// allocation would. Does nothing when there is no such device. Never throws.
+void start_device(int device) noexcept;
+
 /// One (position, task, score) found by a kernel. `pos` is absolute in the sequence: the
 /// start of an exact hit, the last byte (inclusive end) of an approximate one.
 struct candidate {

@@ -85,6 +85,12 @@ int device_count() noexcept;
 /// Name of device `device` (e.g. "NVIDIA H100 80GB HBM3"); "" when none. Never throws.
 std::string device_name(int device = 0);
 
+/// Starts the CUDA driver and the primary context of each device of gpu.devices (gpu.device
+/// when the list is empty): the start-up a first search would otherwise pay, about 0.1-0.3 s.
+/// Run it on a thread of its own beside other work (loading an index, reading patterns).
+/// Does nothing without the backend or a device. Never throws.
+void prepare(const gpu_options& gpu = {}) noexcept;
+
 /// The GPU as a trawl::matcher (search.hpp): scan() runs the device over the window of a
 /// slice and reports the hits it owns, as the CPU matchers do, so search_sequence and
 /// search_input (stream.hpp) order, merge and deliver GPU hits exactly as CPU hits. A slice

@@ -30,6 +30,7 @@ namespace trawl::gpu {
 bool available() noexcept { return false; }
 int device_count() noexcept { return 0; }
 std::string device_name(int) { return {}; }
+void prepare(const gpu_options&) noexcept {}
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>&, const search_options&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
@@ -349,6 +350,11 @@ std::string device_name(int device) {
   } catch (...) {
     return {};
   }
+}
+
+void prepare(const gpu_options& gpu) noexcept {
+  if (gpu.devices.empty()) trawl::cuda::start_device(gpu.device);
+  for (const int d : gpu.devices) trawl::cuda::start_device(d);
 }
 
 /// Several GPU workers behind one matcher: a scan takes a free worker and runs on its device,

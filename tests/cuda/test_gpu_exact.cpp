@@ -2,6 +2,8 @@
 // case folding, both strands, IUPAC codes, max_hits and early stop.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "gpu_test_util.hpp"
 #include "trawl/error.hpp"
 
@@ -158,6 +160,21 @@ TEST(GpuExact, MaxHitsAndEarlyStopGiveAPrefix) {
   EXPECT_EQ(n, first.size());
   ASSERT_FALSE(first.empty());
   EXPECT_EQ(first, std::vector<hit>(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(first.size())));
+}
+
+TEST(GpuExact, PrepareOnAnotherThreadThenSearch) {
+  // gpu::prepare never throws (no device, a device that does not exist) and, run on a thread
+  // of its own as the CLI runs it beside an index load, leaves searches as they were.
+  trawl::gpu::gpu_options absent;
+  absent.device = 1 << 20;
+  trawl::gpu::prepare(absent);
+  std::thread starting([] { trawl::gpu::prepare({}); });
+  starting.join();
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(77);
+  const std::string text = oracle::random_text(rng, 100000, "ACGT");
+  const std::string p = text.substr(5000, 12);
+  EXPECT_EQ(trawl::gpu::search(text, {p}, {}), expected_exact({p}, text, false, false));
 }
 
 TEST(GpuExact, BadPatternsThrowInvalidArgument) {
