@@ -121,12 +121,15 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     }
     // (1) the primary ends, from S''. No primary end's window lies in the first M - L bytes of
     // a segment (inside kept phrase k - 1) or reaches its last M - L + 1 (inside kept phrase k),
-    // for the widest window L: when L < M the scan reads each segment without them, its piece,
-    // the pieces side by side.
+    // for the widest window L: when L < M the CPU's scan reads each segment without them, its
+    // piece, the pieces side by side.
     const std::string_view s2 = ix.s2_text();
     const detail::index_impl::segment_table& segs = ix.segments_plain();
     const std::uint64_t nseg = segs.s2.size() - 1;
-    const std::uint64_t cut = ix.max_len - widest;  // through S'': widest <= M
+    const bool gpu_scan = choose_device(search, patterns.size(), s2.size()) == device_kind::gpu;
+    // Through S'' widest <= M. The GPU scans the segments whole: its scan of the bytes cut
+    // costs less than copying the pieces.
+    const std::uint64_t cut = gpu_scan ? 0 : ix.max_len - widest;
     const auto piece_shift = [&](std::uint64_t g) { return g > 0 ? cut : 0; };  // its first byte in segment g
     std::vector<std::uint64_t> cut_at;  // where segment k's piece starts in the pieces
     byte_buffer pieces;
@@ -150,7 +153,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     std::uint64_t seg = 0;
     search_options s2_scan = ends;
     std::unique_ptr<matcher> on_gpu;
-    if (choose_device(search, patterns.size(), scanned.size()) == device_kind::gpu) {
+    if (gpu_scan) {
       s2_scan.slice_size = scanned.size() + 1;  // one slice, streamed by the device in its chunks
       s2_scan.threads = 2;
       on_gpu = gpu::make_matcher(patterns, s2_scan);
@@ -187,15 +190,19 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
       const record_span& rec = ix.records[record_of(e.j)];
       return e.j + 1 < rec.start + window[e.pattern];
     });
-    for (const record_span& rec : ix.records) {
+    tbb::enumerable_thread_specific<std::vector<end_hit>> heads;
+    tbb::parallel_for(std::size_t{0}, ix.records.size(), [&](std::size_t r) {
+      const record_span& rec = ix.records[r];
       const std::uint64_t len = std::min(rec.length, widest - 1);
-      if (len == 0) continue;
+      if (len == 0) return;
       std::string head;
       ix.extract_into(rec.start, len, head);
+      auto& out = heads.local();
       scan_ends(*m, head, ends, [&](const hit& h) {
-        if (h.end < window[h.pattern]) found.push_back({rec.start + h.end - 1, h.pattern, h.errors, h.dir});
+        if (h.end < window[h.pattern]) out.push_back({rec.start + h.end - 1, h.pattern, h.errors, h.dir});
       });
-    }
+    });
+    for (auto& h : heads) found.insert(found.end(), h.begin(), h.end());
   });
 
   // the hits, from the ends of each (record, pattern, strand)

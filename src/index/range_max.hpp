@@ -8,7 +8,8 @@
 // reads two offsets, two table cells and four values; one inside a block scans it. It
 // replaces sdsl's rmq_succinct_sct, whose balanced-parentheses navigation cost ~60% of locate
 // time, and an earlier scan of both partial blocks (~40% of the recursion).
-// O(1) query across blocks, O(block) inside one; 10n + (n/32)·log(n/32)·log n bits.
+// O(1) query across blocks, O(block) inside one; 10n + (n/32)·log(n/32)·log n bits; built in
+// parallel.
 #pragma once
 
 #include <bit>
@@ -17,6 +18,8 @@
 #include <vector>
 
 #include <sdsl/int_vector.hpp>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 
 namespace trawl::index {
 
@@ -41,36 +44,49 @@ class range_max {
   static constexpr std::uint8_t offset_bits = 5;  // log2(block)
   static constexpr std::uint64_t offset_mask = block - 1;
 
-  /// Indexes value(0..size-1).
+  /// Indexes value(0..size-1), on the calling arena's workers (value is called from several
+  /// threads at once).
   template <class V>
   void build(std::uint64_t size, const V& value) {
     size_ = size;
     const std::uint64_t nb = (size + block - 1) / block;
     table_.clear();
     in_block_ = sdsl::int_vector<>(size, 0, 2 * offset_bits);
-    for (std::uint64_t b = 0; b < nb; ++b) {
-      const std::uint64_t lo = b * block, hi = std::min(size, lo + block);
-      std::uint64_t best = lo;
-      for (std::uint64_t i = lo; i < hi; ++i) {  // prefix maxima: ties keep the leftmost
-        best = better(best, i, value);
-        in_block_[i] = best - lo;
+    // A block's offsets fill whole words, as do 64 cells of a table level: no two workers
+    // below write one word.
+    static_assert(block * 2 * offset_bits % 64 == 0);
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, nb, 256), [&](const auto& blocks) {
+      for (std::uint64_t b = blocks.begin(); b < blocks.end(); ++b) {
+        const std::uint64_t lo = b * block, hi = std::min(size, lo + block);
+        std::uint64_t best = lo;
+        for (std::uint64_t i = lo; i < hi; ++i) {  // prefix maxima: ties keep the leftmost
+          best = better(best, i, value);
+          in_block_[i] = best - lo;
+        }
+        best = hi - 1;
+        for (std::uint64_t i = hi; i-- > lo;) {  // suffix maxima: ties move to the leftmost
+          if (value(i) >= value(best)) best = i;
+          in_block_[i] = in_block_[i] | ((best - lo) << offset_bits);
+        }
       }
-      best = hi - 1;
-      for (std::uint64_t i = hi; i-- > lo;) {  // suffix maxima: ties move to the leftmost
-        if (value(i) >= value(best)) best = i;
-        in_block_[i] = in_block_[i] | ((best - lo) << offset_bits);
-      }
-    }
+    });
     if (nb == 0) return;
     const auto w = static_cast<std::uint8_t>(std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::bit_width(size))));
+    // cell(b) for every cell b of a level, by runs of 64 cells
+    const auto fill = [](sdsl::int_vector<>& level, const auto& cell) {
+      tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (level.size() + 63) / 64, 64), [&](const auto& runs) {
+        for (std::uint64_t b = runs.begin() * 64; b < std::min<std::uint64_t>(level.size(), runs.end() * 64); ++b)
+          level[b] = cell(b);
+      });
+    };
     sdsl::int_vector<> lvl(nb, 0, w);
-    for (std::uint64_t b = 0; b < nb; ++b) lvl[b] = scan(b * block, std::min(size, (b + 1) * block) - 1, value);
+    fill(lvl, [&](std::uint64_t b) { return scan(b * block, std::min(size, (b + 1) * block) - 1, value); });
     table_.push_back(std::move(lvl));
     for (std::uint64_t k = 1; (std::uint64_t{1} << k) <= nb; ++k) {
       const auto& prev = table_.back();
       const std::uint64_t half = std::uint64_t{1} << (k - 1), cnt = nb - (std::uint64_t{1} << k) + 1;
       sdsl::int_vector<> cur(cnt, 0, w);
-      for (std::uint64_t b = 0; b < cnt; ++b) cur[b] = better(prev[b], prev[b + half], value);
+      fill(cur, [&](std::uint64_t b) { return better(packed_at(prev, b), packed_at(prev, b + half), value); });
       table_.push_back(std::move(cur));
     }
   }

@@ -6,6 +6,7 @@
 #include "trawl/approx.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/error.hpp"
+#include "trawl/index.hpp"
 #include "trawl/io.hpp"
 #include "trawl/offtarget.hpp"
 #include "trawl/search.hpp"
@@ -343,6 +344,66 @@ TEST(GpuVsCpu, BestSubstring) {
   const auto cpu_empty = trawl::best_substring("AC", "");
   EXPECT_EQ(empty.distance, cpu_empty.distance);
   EXPECT_EQ(empty.occurrences, cpu_empty.occurrences);
+}
+
+TEST(GpuVsCpu, SearchThroughAnIndexScansItsKernelOnTheGpu) {
+  // hybrid_index::search_records with device = gpu scans the kernel S'' on the device (its
+  // segments whole; the CPU scans them trimmed): the same hits as trawl::search over each
+  // record on the CPU, for M = 16 and 32, m + k at and under M, both strands, every end, Hamming
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(67);
+  const std::string base = oracle::random_text(rng, 20000, "ACGT");
+  std::uniform_real_distribution<double> u(0, 1);
+  std::uniform_int_distribution<int> b(0, 3);
+  std::string fa;
+  std::vector<std::string> recs;
+  for (int c = 0; c < 8; ++c) {  // haplotypes: 0.5 % substitutions, 0.1 % deletions and insertions
+    std::string h;
+    for (const char ch : base) {
+      const double x = u(rng);
+      if (x < 0.005) h += "ACGT"[b(rng)];
+      else if (x < 0.006) continue;
+      else if (x < 0.007) h += std::string(1, ch) + "ACGT"[b(rng)];
+      else h += ch;
+    }
+    fa += ">hap" + std::to_string(c) + "\n" + h + "\n";
+    recs.push_back(h);
+  }
+  struct index_mode {
+    int k;
+    bool both, all_ends, hamming;
+  };
+  for (const std::uint32_t M : {16u, 32u}) {
+    trawl::index::build_options bo;
+    bo.max_len = M;
+    const auto ix = trawl::index::hybrid_index::build(fa, "hap.fa", bo);
+    for (const index_mode md : {index_mode{1, true, false, false}, index_mode{3, true, false, false},
+                                index_mode{2, false, true, false}, index_mode{3, true, false, true}})
+      for (const std::uint32_t under : {0u, 3u}) {
+        const std::size_t m = M - (md.hamming ? 0 : static_cast<std::uint32_t>(md.k)) - under;
+        std::vector<std::string> ps;
+        for (int i = 0; i < 40; ++i) {
+          const std::string& r = recs[static_cast<std::size_t>(i) % recs.size()];
+          std::string p = r.substr(std::uniform_int_distribution<std::size_t>(0, r.size() - m)(rng), m);
+          if (i % 3 == 2) p[static_cast<std::size_t>(b(rng)) % m] = "ACGT"[b(rng)];
+          ps.push_back(p);
+        }
+        ps.push_back(oracle::random_text(rng, m, "ACGT"));
+        trawl::search_options o;
+        o.max_errors = md.k;
+        o.both_strands = md.both;
+        o.all_ends = md.all_ends;
+        o.hamming = md.hamming;
+        std::vector<trawl::index::record_hit> want;
+        for (std::size_t r = 0; r < recs.size(); ++r)
+          for (const trawl::hit& h : trawl::search(recs[r], ps, o)) want.push_back({static_cast<std::uint32_t>(r), h});
+        o.device = trawl::device_kind::gpu;
+        const auto got = ix.search_records(ps, o);
+        EXPECT_GT(want.size(), 40u);
+        EXPECT_TRUE(got == want) << "M " << M << " m " << m << " k " << md.k << ": " << got.size() << " hits, want "
+                                 << want.size();
+      }
+  }
 }
 
 }  // namespace

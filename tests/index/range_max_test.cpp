@@ -1,6 +1,7 @@
 // range_max_test.cpp — the range maximum over source ends (src/index/range_max.hpp) against a
-// plain scan, for sizes around the block of 32 and its multiples, random and sorted values,
-// many ties, every query inside, across one and across many blocks; and its shape check.
+// plain scan, for sizes around the block of 32 and its multiples and one built by many workers,
+// random and sorted values, many ties, every query inside, across one and across many blocks;
+// and its shape check.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,10 +32,11 @@ void check_all(const std::vector<std::uint64_t>& v, std::mt19937_64& rng) {
     for (std::uint64_t l = 0; l < n; ++l)
       for (std::uint64_t r = l; r < n; ++r) one(l, r);
   } else {
-    std::uniform_int_distribution<std::uint64_t> at(0, n - 1);
-    for (int q = 0; q < 20000; ++q) {
+    std::uniform_int_distribution<std::uint64_t> at(0, n - 1), len(0, 4000);
+    for (int q = 0; q < 20000; ++q) {  // ranges of any length, and (most) of at most 4001 values
       std::uint64_t l = at(rng), r = at(rng);
       if (l > r) std::swap(l, r);
+      if (q % 64 != 0) r = std::min(n - 1, l + len(rng));
       one(l, r);
     }
   }
@@ -51,7 +53,7 @@ void check_all(const std::vector<std::uint64_t>& v, std::mt19937_64& rng) {
 
 TEST(RangeMax, MatchesScan) {
   std::mt19937_64 rng(7);
-  for (std::uint64_t n : {0u, 1u, 2u, 31u, 32u, 33u, 63u, 64u, 65u, 97u, 160u, 1000u, 5000u}) {
+  for (std::uint64_t n : {0u, 1u, 2u, 31u, 32u, 33u, 63u, 64u, 65u, 97u, 160u, 1000u, 5000u, 300001u}) {
     SCOPED_TRACE(n);
     std::vector<std::uint64_t> v(n);
     std::uniform_int_distribution<std::uint64_t> big(0, 1u << 30), few(0, 3);
