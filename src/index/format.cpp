@@ -221,10 +221,19 @@ void check_phrases(detail::index_impl& ix) {
   if (ix.seg_s2.count_below(ix.s2_len + 1) != segs + 1 || ix.seg_s2.at(segs) != ix.s2_len) bad("inconsistent sections");
   std::vector<std::uint64_t> s2_starts(segs + 1);
   decode_all(ix.seg_s2, segs + 1, s2_starts.data());
+  std::vector<std::uint64_t> text_starts(segs + 1);
   each(segs, [&](std::uint64_t k) {
     const std::uint64_t text_end = k < ix.kept ? starts[k] + M : ix.n;
     const std::uint64_t text_start = k == 0 ? 0 : end_of(k - 1) - (M - 1);
     if (s2_starts[k + 1] - s2_starts[k] != text_end - text_start) bad("inconsistent sections");
+    text_starts[k] = text_start;
+  });
+  // the plain segment table (index_impl::segments_plain) from the arrays decoded here
+  text_starts[segs] = ix.n;
+  std::call_once(ix.segment_table_once, [&] {
+    ix.seg_table.s2 = std::move(s2_starts);
+    ix.seg_table.text = std::move(text_starts);
+    ix.seg_table.s2_rank = bucket_rank(ix.seg_table.s2, ix.s2_len + 1);
   });
   ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
 }

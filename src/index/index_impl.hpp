@@ -196,40 +196,50 @@ inline void decode_all(const ef_set& s, std::uint64_t k, std::uint64_t* out) {
 
 /// Rank queries (how many elements are < x) on a sorted array of values below a universe,
 /// through a table of bucket starts with about one element per bucket: O(1 + log of one
-/// bucket's size) per query, O(size) words.
+/// bucket's size) per query, O(size) words, built on the calling arena's workers.
 class bucket_rank {
  public:
   bucket_rank() = default;
   bucket_rank(const std::vector<std::uint64_t>& v, std::uint64_t universe) {
     const std::uint64_t per = universe / std::max<std::uint64_t>(v.size(), 1);
     shift_ = per > 1 ? static_cast<unsigned>(std::bit_width(per) - 1) : 0;
-    first_.resize((universe >> shift_) + 2);
-    std::size_t i = 0;
-    for (std::size_t b = 0; b < first_.size(); ++b) {
-      while (i < v.size() && (v[i] >> shift_) < b) ++i;
-      first_[b] = i;
-    }
+    size_ = (universe >> shift_) + 2;
+    first_.reset(new std::uint64_t[size_]);  // uninitialized: its pages fault in on the workers
+    constexpr std::uint64_t run = std::uint64_t{1} << 14;  // buckets a worker fills in one pass
+    tbb::parallel_for(std::uint64_t{0}, (size_ + run - 1) / run, [&](std::uint64_t r) {
+      const std::uint64_t b0 = r * run, b1 = std::min(size_, b0 + run);
+      // the first element of bucket b0 or later
+      std::size_t i = b0 == 0 ? 0
+                              : static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), b0,
+                                                                          [this](std::uint64_t x, std::uint64_t b) {
+                                                                            return (x >> shift_) < b;
+                                                                          }) -
+                                                         v.begin());
+      for (std::uint64_t b = b0; b < b1; ++b) {
+        while (i < v.size() && (v[i] >> shift_) < b) ++i;
+        first_[b] = i;
+      }
+    });
   }
   /// Elements of `v` (the array it was built over) below x.
   [[nodiscard]] std::uint64_t below(const std::vector<std::uint64_t>& v, std::uint64_t x) const {
     const std::uint64_t b = x >> shift_;
-    if (b + 1 >= first_.size()) return v.size();
+    if (b + 1 >= size_) return v.size();
     const auto lo = v.begin() + static_cast<std::ptrdiff_t>(first_[b]);
     const auto hi = v.begin() + static_cast<std::ptrdiff_t>(first_[b + 1]);
     return static_cast<std::uint64_t>(std::lower_bound(lo, hi, x) - v.begin());
   }
   /// What below(v, x) reads, in two steps for a batch of queries: its bucket, then (with the
   /// bucket in cache) the elements it searches.
-  void prefetch_bucket(std::uint64_t x) const {
-    __builtin_prefetch(&first_[std::min<std::uint64_t>(x >> shift_, first_.size() - 1)]);
-  }
+  void prefetch_bucket(std::uint64_t x) const { __builtin_prefetch(&first_[std::min<std::uint64_t>(x >> shift_, size_ - 1)]); }
   void prefetch_elements(const std::vector<std::uint64_t>& v, std::uint64_t x) const {
-    if (const std::uint64_t b = x >> shift_; b + 1 < first_.size() && first_[b] < v.size()) __builtin_prefetch(&v[first_[b]]);
+    if (const std::uint64_t b = x >> shift_; b + 1 < size_ && first_[b] < v.size()) __builtin_prefetch(&v[first_[b]]);
   }
 
  private:
   unsigned shift_ = 0;
-  std::vector<std::uint64_t> first_;  // elements below b << shift_
+  std::uint64_t size_ = 0;
+  std::unique_ptr<std::uint64_t[]> first_;  // elements below b << shift_
 };
 
 /// Every by_src_block-th source start is sampled for the predecessor search.
