@@ -58,19 +58,41 @@ constexpr int s2_text_level = 9;
 /// The S'' text may expand at most this much over its compressed bytes.
 constexpr std::uint64_t max_s2_text_expansion = 64;
 
-/// CRC-32 of s: pieces of 8 MiB on the arena's threads, joined by crc32_combine.
-std::uint32_t crc(std::string_view s) {
+/// CRC-32 of each of `parts`: pieces of 8 MiB of all of them on the arena's threads at once,
+/// joined by crc32_combine.
+std::vector<std::uint32_t> crcs(const std::vector<std::string_view>& parts) {
   constexpr std::size_t piece = std::size_t{1} << 23;
-  const std::size_t pieces = std::max<std::size_t>(1, (s.size() + piece - 1) / piece);
-  std::vector<uLong> part(pieces);
-  tbb::parallel_for(std::size_t{0}, pieces, [&](std::size_t i) {
-    const std::string_view p = s.substr(i * piece, piece);
-    part[i] = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(p.data()), static_cast<uInt>(p.size()));
+  std::vector<std::size_t> first(parts.size() + 1, 0);  // parts[i]'s pieces are first[i]..first[i+1)-1
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    first[i + 1] = first[i] + std::max<std::size_t>(1, (parts[i].size() + piece - 1) / piece);
+  std::vector<uLong> part(first.back());
+  tbb::parallel_for(std::size_t{0}, part.size(), [&](std::size_t q) {
+    const std::size_t i = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), q) - first.begin()) - 1;
+    const std::string_view p = parts[i].substr((q - first[i]) * piece, piece);
+    part[q] = crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(p.data()), static_cast<uInt>(p.size()));
   });
-  uLong c = part[0];
-  for (std::size_t i = 1; i < pieces; ++i)
-    c = crc32_combine(c, part[i], static_cast<z_off_t>(std::min(piece, s.size() - i * piece)));
-  return static_cast<std::uint32_t>(c);
+  std::vector<std::uint32_t> out(parts.size());
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    uLong c = part[first[i]];
+    for (std::size_t q = first[i] + 1; q < first[i + 1]; ++q)
+      c = crc32_combine(c, part[q], static_cast<z_off_t>(std::min(piece, parts[i].size() - (q - first[i]) * piece)));
+    out[i] = static_cast<std::uint32_t>(c);
+  }
+  return out;
+}
+
+std::uint32_t crc(std::string_view s) { return crcs({s})[0]; }
+
+/// A copy of `bytes`, its pieces of 8 MiB copied (and their pages faulted in) on the arena's
+/// threads.
+byte_buffer copy_of(std::string_view bytes) {
+  constexpr std::size_t piece = std::size_t{1} << 23;
+  byte_buffer out(bytes.size());
+  tbb::parallel_for(std::size_t{0}, (bytes.size() + piece - 1) / piece, [&](std::size_t q) {
+    const std::string_view p = bytes.substr(q * piece, piece);
+    std::memcpy(out.data() + q * piece, p.data(), p.size());
+  });
+  return out;
 }
 
 using file::bad;
@@ -260,6 +282,8 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   r.at = table_at + nsec * entry_size;
   if (r.get<std::uint32_t>() != crc(table)) bad("section table checksum mismatch");
   std::vector<std::string_view> payload(sec_end);
+  std::vector<std::string_view> bodies;
+  std::vector<std::uint32_t> stored;  // their checksums
   std::uint64_t expect = header_size + nsec * entry_size + 4;
   reader t{table, 0};
   for (std::uint32_t i = 0; i < nsec; ++i) {
@@ -271,13 +295,16 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
     t.get<std::uint32_t>();
     if (id != i + 1 || off != expect) bad("bad section table");
     if (off > bytes.size() || size > bytes.size() - off) bad("truncated (section '" + std::string(section_names[id]) + "')");
-    const std::string_view body = bytes.substr(off, size);
-    if (crc(body) != scrc) bad("checksum mismatch in section '" + std::string(section_names[id]) + "'");
-    payload[id] = body;
+    payload[id] = bytes.substr(off, size);
+    bodies.push_back(payload[id]);
+    stored.push_back(scrc);
     ix.file_parts.emplace_back(section_names[id], size);
     expect = off + size;
   }
   if (expect != bytes.size()) bad("trailing bytes after the last section");
+  const std::vector<std::uint32_t> computed = crcs(bodies);
+  for (std::uint32_t i = 0; i < nsec; ++i)
+    if (computed[i] != stored[i]) bad("checksum mismatch in section '" + std::string(section_names[i + 1]) + "'");
 
   // meta
   {
@@ -348,7 +375,7 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   tbb::parallel_invoke(
       [&] {
         if (ix.s2_len == 0) return;
-        if (ix.s2_stored) ix.fm_bytes = std::string(payload[sec_fm]);  // read on first use (fm_checked)
+        if (ix.s2_stored) ix.fm_bytes = copy_of(payload[sec_fm]);  // read on first use (fm_checked)
         else ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
       },
       [&] {

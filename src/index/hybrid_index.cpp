@@ -257,10 +257,10 @@ const std::optional<detail::index_impl::fm_section>& detail::index_impl::fm_chec
   // The first uses (here, fm_index, s2_text) run parallel work under a once flag, isolated: a
   // worker waiting inside must not take up another query's task that would wait on that flag.
   std::call_once(fm_file_once, [this] {
-    if (fm_bytes.empty()) return;
+    if (fm_bytes.size() == 0) return;
     tbb::this_task_arena::isolate(
-        [this] { file::with_sizes_checked([this] { fm_file = read_fm(fm_bytes, fm_kind, s2_len + 1, sigma); }); });
-    fm_bytes = std::string();
+        [this] { file::with_sizes_checked([this] { fm_file = read_fm(fm_bytes.view(), fm_kind, s2_len + 1, sigma); }); });
+    fm_bytes = byte_buffer();
   });
   return fm_file;
 }

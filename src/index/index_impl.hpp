@@ -292,7 +292,7 @@ struct detail::index_impl {
   /// as text (which approximate search reads instead), left as its bytes in fm_bytes and read
   /// and checked by fm_checked() on first use.
   mutable std::optional<fm_section> fm_file;
-  mutable std::string fm_bytes;  ///< a copy: the file (mapped by load) may change under a long-lived index
+  mutable byte_buffer fm_bytes;  ///< a copy: the file (mapped by load) may change under a long-lived index
   mutable std::once_flag fm_file_once;
   /// fm_file, read from fm_bytes first if the load left it unread (bad_format if it is corrupt).
   [[nodiscard]] const std::optional<fm_section>& fm_checked() const;
