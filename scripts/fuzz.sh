@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fuzz.sh [BUILD_DIR] [SECONDS] — runs every libFuzzer target of a TRAWL_FUZZ=ON build for
-# SECONDS each (default 40, as the test command runs them; as many side by side as there are
+# SECONDS each (default 30, as the test command runs them; as many side by side as there are
 # cores, or TRAWL_FUZZ_JOBS), growing a corpus per target under
 # BUILD_DIR/fuzz/corpus from the seeds the build wrote. A crash, a hang over 10 s, one
 # allocation over 1 GiB or more than 2 GiB of memory in all fails the run; libFuzzer leaves
@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-fuzz}
-secs=${2:-40}
+secs=${2:-30}
 dir=$(cd "$build/fuzz" && pwd)  # absolute: a target may change its working directory (fuzz_cli)
 jobs=${TRAWL_FUZZ_JOBS:-$(nproc)}  # targets fuzzed side by side, one core each
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || jobs=1

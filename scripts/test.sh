@@ -4,7 +4,7 @@
 # pytest suite included. GPU tests skip visibly without a GPU.
 # Then the same suite in an ASan + UBSan build made by clang with the libFuzzer hooks (less the
 # GPU and the 1 GiB checks, and a fixed eighth of the heaviest randomized grids:
-# tests/common/test_share.hpp), and every fuzz target for 40 s (scripts/fuzz.sh).
+# tests/common/test_share.hpp), and every fuzz target for 30 s (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
@@ -20,4 +20,4 @@ CC=clang CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo 
   -DTRAWL_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" >/dev/null
 cmake --build build-fuzz -j"$(nproc)"
 ctest --test-dir build-fuzz --output-on-failure -j"$(nproc)"
-scripts/fuzz.sh build-fuzz "${TRAWL_FUZZ_SECONDS:-40}"
+scripts/fuzz.sh build-fuzz "${TRAWL_FUZZ_SECONDS:-30}"
