@@ -215,7 +215,7 @@ int run_offtarget(offtarget_args& a) {
     // patterns), each record's sites classified from the bytes around them
     search_options through = searcher.candidate_options();
     through.device = device.kind;
-    const auto found = mpi::search_records(*idx, searcher.patterns(), through);
+    const auto found = mpi::search_records(*idx, searcher.patterns(), through, device.gpu);
     if (mpi::rank() == 0) searcher.classify(*idx, found, printer);
   }
   for (const std::string& path : a.genomes) {

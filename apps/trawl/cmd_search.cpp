@@ -67,7 +67,7 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   search_options through = so;
   through.max_hits = 0;
   through.device = device.kind;
-  const std::vector<index::record_hit> hits = mpi::search_records(idx, patterns, through);
+  const std::vector<index::record_hit> hits = mpi::search_records(idx, patterns, through, device.gpu);
   const auto records = idx.records();
   if (a.verbose && mpi::rank() == 0) {
     const auto inf = idx.info();

@@ -77,8 +77,8 @@ std::vector<index::record_hit> search_records(const index::hybrid_index& idx, co
   return idx.search_records(patterns, options);
 }
 std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
-                                              const search_options& search) {
-  return idx.search_records(patterns, search);
+                                              const search_options& search, const gpu::gpu_options& gpu) {
+  return idx.search_records(patterns, search, gpu);
 }
 std::vector<std::uint64_t> count_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
                                          const index::locate_options& options) {
@@ -534,11 +534,11 @@ std::vector<index::record_hit> search_records(const index::hybrid_index& idx, co
 }
 
 std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
-                                              const search_options& search) {
-  if (!active()) return idx.search_records(patterns, search);
+                                              const search_options& search, const gpu::gpu_options& gpu) {
+  if (!active()) return idx.search_records(patterns, search, gpu);
   const bool by_end = search.max_errors > 0 || search.all_ends;
   return deal_patterns(
-      patterns, [&](const std::vector<std::string>& mine) { return idx.search_records(mine, search); },
+      patterns, [&](const std::vector<std::string>& mine) { return idx.search_records(mine, search, gpu); },
       [by_end](const index::record_hit& a, const index::record_hit& b) {
         const std::uint64_t ka = by_end ? a.h.end : a.h.start, kb = by_end ? b.h.end : b.h.start;
         return std::tie(a.record, ka, a.h.pattern, a.h.dir) < std::tie(b.record, kb, b.h.pattern, b.h.dir);

@@ -63,11 +63,11 @@ stream_result search(const matcher& m, io::source& input, const search_options& 
 /// other ranks get none. Without active(), just idx.search_records.
 std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
                                               const index::locate_options& options);
-/// The same with search options (idx.search_records(patterns, search)): rank 0 gets every hit in
+/// The same with search options (idx.search_records(patterns, search, gpu)): rank 0 gets every hit in
 /// a search's order (record, then start for exact search or end for approximate search,
 /// pattern, strand).
 std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
-                                              const search_options& search);
+                                              const search_options& search, const gpu::gpu_options& gpu = {});
 
 /// idx.count_records(patterns, options) with the patterns dealt round robin over the ranks:
 /// rank 0 gets every count, the other ranks an empty vector.

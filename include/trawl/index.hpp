@@ -32,6 +32,7 @@
 #include <string_view>
 #include <vector>
 
+#include "trawl/gpu.hpp"
 #include "trawl/hit.hpp"
 #include "trawl/search.hpp"
 
@@ -193,14 +194,16 @@ class hybrid_index {
   /// same ends, clusters, starts and errors), in record coordinates, sorted by record, then as
   /// a search orders hits (start for exact search, end for approximate search), pattern, strand.
   /// Honours max_errors, hamming, ignore_case, iupac, both_strands, all_ends, starts,
-  /// approx, threads and device (the scan of the kernel on a GPU when choose_device
-  /// says so for its length); whole_words and whole_lines are refused (invalid_argument).
+  /// approx, threads and device (the scan of the kernel on the GPUs of `gpu`, one share of
+  /// the kernel each, when choose_device says so for its length); whole_words and whole_lines
+  /// are refused (invalid_argument).
   /// When every pattern has k < m and m + k <= max_len() (m for hamming), the engines scan
   /// S'' alone and the Kärkkäinen–Ukkonen recursion copies the ends they find into the kept
   /// phrases; otherwise every record is extracted and searched. Exact search without
   /// ignore_case or iupac is locate's.
   [[nodiscard]] std::vector<record_hit> search_records(const std::vector<std::string>& patterns,
-                                                       const search_options& search) const;
+                                                       const search_options& search,
+                                                       const gpu::gpu_options& gpu = {}) const;
 
   [[nodiscard]] index_info info() const;
 

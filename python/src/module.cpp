@@ -482,14 +482,17 @@ nb::list offtarget(std::optional<nb::bytes> guide_bytes, std::vector<std::pair<s
 }
 
 nb::dict index_search(const hybrid_index& ix, nb::handle patterns_obj, int k, bool hamming, bool ignore_case, bool iupac,
-                      bool both_strands, bool all_ends, unsigned threads, const std::string& algorithm) {
+                      bool both_strands, bool all_ends, unsigned threads, const std::string& device,
+                      const std::string& algorithm) {
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
-  const trawl::search_options options =
+  trawl::search_options options =
       make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, false, threads, 0, algorithm);
+  trawl::gpu::gpu_options gpu;
+  options.device = trawl::gpu::parse_device(device, gpu);
   columns cols;
   {
     nb::gil_scoped_release release;
-    for (const auto& rh : ix.search_records(patterns, options)) cols.add(rh.h, rh.record);
+    for (const auto& rh : ix.search_records(patterns, options, gpu)) cols.add(rh.h, rh.record);
   }
   nb::dict d = std::move(cols).to_dict(false);
   std::vector<std::string> names;
@@ -613,7 +616,7 @@ NB_MODULE(_trawl, m) {
           },
           "name"_a, "start"_a, "end"_a.none())
       .def("search", &index_search, "patterns"_a, "k"_a, "hamming"_a, "ignore_case"_a, "iupac"_a, "both_strands"_a,
-           "all_ends"_a, "threads"_a, "algorithm"_a)
+           "all_ends"_a, "threads"_a, "device"_a, "algorithm"_a)
       .def("info",
            [](const hybrid_index& ix) {
              const trawl::index::index_info i = ix.info();

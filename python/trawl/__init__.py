@@ -353,13 +353,16 @@ class Index:
 
     def search(self, patterns: Patterns, *, k: int = 0, both_strands: bool = False, iupac: bool = False,
                hamming: bool = False, all_ends: bool = False, ignore_case: bool = False,
-               threads: Optional[int] = None, algorithm: str = "auto") -> Hits:
+               threads: Optional[int] = None, device: str = "auto", algorithm: str = "auto") -> Hits:
         """The hits of ``patterns`` inside each record, exactly those :func:`search` gives over the
         indexed FASTA (same options), with per-record coordinates. Approximate patterns with
         m + k <= ``max_len`` are searched in the index's kernel only (fast on repetitive
-        collections); longer ones in the extracted records."""
+        collections); longer ones in the extracted records. ``device`` as for :func:`search`: the
+        kernel's scan runs there (an Index kept loaded searches again without loading, and
+        the GPU's start-up is paid once a process)."""
         pats = _pattern_list(patterns)
-        c = self._ix.search(pats, k, hamming, ignore_case, iupac, both_strands, all_ends, _threads(threads), algorithm)
+        c = self._ix.search(pats, k, hamming, ignore_case, iupac, both_strands, all_ends, _threads(threads), device,
+                            algorithm)
         records = c.pop("records")
         return Hits(c, pats, records, "record")
 

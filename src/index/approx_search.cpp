@@ -66,7 +66,7 @@ void scan_ends(const matcher& m, std::string_view seq, const search_options& end
 }  // namespace
 
 std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
-                                                     const search_options& search) const {
+                                                     const search_options& search, const gpu::gpu_options& gpu) const {
   const impl& ix = *impl_;
   if (search.whole_words || search.whole_lines)
     throw error(errc::invalid_argument, "index: search_options::whole_words and whole_lines are not searched through an index");
@@ -153,10 +153,11 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     std::uint64_t seg = 0;
     search_options s2_scan = ends;
     std::unique_ptr<matcher> on_gpu;
-    if (gpu_scan) {
-      s2_scan.slice_size = scanned.size() + 1;  // one slice, streamed by the device in its chunks
-      s2_scan.threads = 2;
-      on_gpu = gpu::make_matcher(patterns, s2_scan);
+    if (gpu_scan) {  // one slice a device, streamed by it in its chunks
+      const std::size_t devices = std::max<std::size_t>(1, gpu.devices.size());
+      s2_scan.slice_size = scanned.size() / devices + 1;
+      s2_scan.threads = static_cast<unsigned>(devices + 1);
+      on_gpu = gpu::make_matcher(patterns, s2_scan, gpu);
     }
     scan_ends(on_gpu ? *on_gpu : *m, scanned, s2_scan, [&](const hit& h) {
       const std::uint64_t at = h.end - 1;

@@ -343,6 +343,15 @@ def test_index_search_equals_search(tmp_path):
     for args in (dict(k=1), dict(k=2, both_strands=True), dict(k=1, all_ends=True), dict(k=2, hamming=True)):
         assert as_tuples(ix.search(pats, **args)) == as_tuples(trawl.search(pats, data, **args))
         assert as_tuples(kept.search(pats, **args)) == as_tuples(trawl.search(pats, data, **args))
+    assert as_tuples(kept.search(pats, k=2, device="cpu")) == as_tuples(trawl.search(pats, data, k=2))
+    if trawl.gpu_count() == 0:
+        with pytest.raises(RuntimeError):
+            kept.search(pats, k=2, device="gpu")
+    else:  # the kernel scanned on the device
+        assert as_tuples(kept.search(pats, k=2, both_strands=True, device="gpu")) == \
+            as_tuples(trawl.search(pats, data, k=2, both_strands=True))
+    with pytest.raises(ValueError):
+        kept.search(pats, k=1, device="tpu")
     for h in ix.search(pats)[:20]:
         assert ix.extract_record(h.record, h.start, h.end) == pats[h.pattern].encode()
     chr2 = b"".join(data.split(b">chr2 some description\n")[1].split(b"\n"))
