@@ -252,11 +252,7 @@ void check_phrases(detail::index_impl& ix) {
   });
   // the plain segment table (index_impl::segments_plain) from the arrays decoded here
   text_starts[segs] = ix.n;
-  std::call_once(ix.segment_table_once, [&] {
-    ix.seg_table.s2 = std::move(s2_starts);
-    ix.seg_table.text = std::move(text_starts);
-    ix.seg_table.s2_rank = bucket_rank(ix.seg_table.s2, ix.s2_len + 1);
-  });
+  std::call_once(ix.segment_table_once, [&] { ix.set_segments(std::move(s2_starts), std::move(text_starts)); });
   ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
 }
 
@@ -282,8 +278,7 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   r.at = table_at + nsec * entry_size;
   if (r.get<std::uint32_t>() != crc(table)) bad("section table checksum mismatch");
   std::vector<std::string_view> payload(sec_end);
-  std::vector<std::string_view> bodies;
-  std::vector<std::uint32_t> stored;  // their checksums
+  std::vector<std::uint32_t> stored(sec_end);  // their checksums
   std::uint64_t expect = header_size + nsec * entry_size + 4;
   reader t{table, 0};
   for (std::uint32_t i = 0; i < nsec; ++i) {
@@ -296,15 +291,14 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
     if (id != i + 1 || off != expect) bad("bad section table");
     if (off > bytes.size() || size > bytes.size() - off) bad("truncated (section '" + std::string(section_names[id]) + "')");
     payload[id] = bytes.substr(off, size);
-    bodies.push_back(payload[id]);
-    stored.push_back(scrc);
+    stored[id] = scrc;
     ix.file_parts.emplace_back(section_names[id], size);
     expect = off + size;
   }
   if (expect != bytes.size()) bad("trailing bytes after the last section");
-  const std::vector<std::uint32_t> computed = crcs(bodies);
-  for (std::uint32_t i = 0; i < nsec; ++i)
-    if (computed[i] != stored[i]) bad("checksum mismatch in section '" + std::string(section_names[i + 1]) + "'");
+  const std::vector<std::uint32_t> computed = crcs({payload.begin() + 1, payload.begin() + 1 + nsec});
+  for (std::uint32_t id = 1; id <= nsec; ++id)
+    if (computed[id - 1] != stored[id]) bad("checksum mismatch in section '" + std::string(section_names[id]) + "'");
 
   // meta
   {

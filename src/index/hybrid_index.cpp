@@ -122,23 +122,28 @@ std::uint64_t detail::index_impl::sources_upto(std::uint64_t x) const {
 const detail::index_impl::segment_table& detail::index_impl::segments_plain() const {
   std::call_once(segment_table_once, [this] {
     const std::uint64_t segs = seg_s2.count_below(s2_len + 1) - 1;
-    seg_table.s2.resize(segs + 1);
-    seg_table.text.resize(segs + 1);
+    std::vector<std::uint64_t> s2(segs + 1), text(segs + 1);
     tbb::this_task_arena::isolate([&] {  // as in fm_checked
-      decode_all(seg_s2, segs, seg_table.s2.data());
+      decode_all(seg_s2, segs, s2.data());
       // segment k > 0 starts M - 1 bytes before the end of kept phrase k - 1
-      decode_all(kept_starts, std::min(segs, kept), seg_table.text.data() + 1);
+      decode_all(kept_starts, std::min(segs, kept), text.data() + 1);
       tbb::parallel_for(tbb::blocked_range<std::uint64_t>(1, segs, 4096), [&](const auto& rg) {
         for (std::uint64_t k = rg.begin(); k < rg.end(); ++k)
-          seg_table.text[k] += packed_at(src_len, packed_at(src_rank, k - 1)) - (max_len - 1);
+          text[k] += packed_at(src_len, packed_at(src_rank, k - 1)) - (max_len - 1);
       });
     });
-    if (segs > 0) seg_table.text[0] = 0;
-    seg_table.s2[segs] = s2_len;
-    seg_table.text[segs] = n;  // also where an empty last segment would start (M = 1)
-    seg_table.s2_rank = bucket_rank(seg_table.s2, s2_len + 1);
+    if (segs > 0) text[0] = 0;
+    s2[segs] = s2_len;
+    text[segs] = n;  // also where an empty last segment would start (M = 1)
+    set_segments(std::move(s2), std::move(text));
   });
   return seg_table;
+}
+
+void detail::index_impl::set_segments(std::vector<std::uint64_t> s2, std::vector<std::uint64_t> text) const {
+  seg_table.s2 = std::move(s2);
+  seg_table.text = std::move(text);
+  seg_table.s2_rank = bucket_rank(seg_table.s2, s2_len + 1);
 }
 
 std::vector<std::uint64_t> detail::index_impl::primaries(std::string_view pattern, bool parallel) const {

@@ -315,8 +315,11 @@ struct detail::index_impl {
   };
   mutable std::once_flag segment_table_once;
   mutable segment_table seg_table;
-  /// The table, filled (in parallel, isolated) on the first call.
+  /// The table, filled (in parallel, isolated) on the first call, unless the load set it.
   [[nodiscard]] const segment_table& segments_plain() const;
+  /// Fills the table from its two columns (segments + 1 entries each); called under
+  /// segment_table_once, by segments_plain() or by the load, which decodes them for its checks.
+  void set_segments(std::vector<std::uint64_t> s2, std::vector<std::uint64_t> text) const;
   /// is_primary(x, m) for x in segment k of that table, without a search: the segment lies
   /// between kept phrase k - 1 (which ends M - 1 bytes into it) and kept phrase k (which starts
   /// M bytes before its end).
