@@ -283,12 +283,12 @@ detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind
 }
 
 void build_fm(const detail::index_impl::fm_section& section, std::uint32_t sigma, fm_variant& fm) {
-  if (section.kind != 1 && sigma <= fm_dna::max_sigma)
-    fm.emplace<fm_dna>(section.rows, section.sentinel, section.bwt, section.marked, section.samples,
-                       fm_sample_step(section.kind));
-  else if (section.kind == 2) build_one<fm_byte_small>(section, fm);
-  else if (section.kind == 1) build_one<fm_int>(section, fm);
-  else build_one<fm_byte>(section, fm);
+  const std::uint64_t step = fm_sample_step(section.kind);
+  if (section.kind == 1) build_one<fm_int>(section, fm);
+  else if (sigma <= fm_dna::max_sigma)
+    fm.emplace<fm_dna>(section.rows, section.sentinel, section.bwt, section.marked, section.samples, step);
+  else
+    fm.emplace<fm_wt>(section.rows, section.sentinel, section.bwt, section.marked, section.samples, step);
 }
 
 }  // namespace trawl::index

@@ -34,8 +34,7 @@ template <class F>
 decltype(auto) with_fm(const detail::index_impl& ix, F&& f) {
   const fm_variant& fm = ix.fm_index();
   if (const auto* d = std::get_if<fm_dna>(&fm)) return f(*d);
-  if (const auto* b = std::get_if<fm_byte>(&fm)) return f(*b);
-  if (const auto* s = std::get_if<fm_byte_small>(&fm)) return f(*s);
+  if (const auto* w = std::get_if<fm_wt>(&fm)) return f(*w);
   return f(std::get<fm_int>(fm));
 }
 

@@ -4,8 +4,9 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <atomic>
+#include <bit>
+#include <concepts>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,13 +18,13 @@
 #include <vector>
 
 #include <sdsl/rmq_support.hpp>
-#include <sdsl/hyb_vector.hpp>
 #include <sdsl/sd_vector.hpp>
 #include <sdsl/suffix_arrays.hpp>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include "index/fm_dna.hpp"
+#include "index/fm_wt.hpp"
 #include "index/range_max.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
@@ -31,45 +32,29 @@
 
 namespace trawl::index {
 
-/// FM-index of S'', profile "fast": plain Huffman-shaped wavelet tree, SA sampled at every 16th
-/// text position (a locate walk takes at most 15 LF steps), ISA every 64 (extract cost).
+/// The FM-index of S'': profile "fast" samples the SA at every 16th text position (a locate
+/// walk takes at most 15 LF steps), profile "small" at every 32nd. S'' over at most four
+/// symbols (DNA) is held as fm_dna (fm_dna.hpp), over at most 255 byte values as fm_wt
+/// (fm_wt.hpp), over all 256 byte values as fm_int (sdsl's csa_wt over the integer alphabet
+/// byte + 1).
 inline constexpr std::uint32_t fm_sa_sample = 16;
 inline constexpr std::uint32_t fm_isa_sample = 64;
-
-/// S'' over at most 255 distinct bytes (remapped to 1..σ so sdsl's reserved 0 is free).
-using fm_byte = sdsl::csa_wt<sdsl::wt_huff<>, fm_sa_sample, fm_isa_sample, sdsl::text_order_sa_sampling<>,
-                             sdsl::isa_sampling<>>;
-/// Profile "small": wavelet tree over hybrid bit vectors (Kärkkäinen, Kempa, Puglisi, "Hybrid
-/// compression of bitvectors", 2014: each 256-bit block stored plain, as runs or as a sparse
-/// list, whichever is smallest; rank counters every 8 blocks), SA sampled every 32 text
-/// positions, the ISA derived from those samples. About 4 bits per S'' byte on English.
-/// Measured on S'' of kjv-rep50.txt (M = 16, 5.9 MB), bytes and time to locate one S'' hit,
-/// same run: this 3.00 MB; counters every 16 blocks 2.94 MB, 1.15x slower; RRR blocks of 63
-/// (sdsl decodes them bit by bit) 2.50 MB, 4.3x slower; RRR blocks of 15 3.0 MB, 1.2x slower;
-/// plain 5.8 MB, 0.65x.
 inline constexpr std::uint32_t fm_small_sa_sample = 32;
-inline constexpr std::uint32_t fm_small_hyb_k = 8;
-using fm_byte_small = sdsl::csa_wt<sdsl::wt_huff<sdsl::hyb_vector<fm_small_hyb_k>>, fm_small_sa_sample,
-                                   fm_small_sa_sample, sdsl::text_order_sa_sampling<>,
-                                   sdsl::text_order_isa_sampling_support<>>;
 /// The FM-index parameters that the file does not spell out; stored in it and checked on load
-/// (a file written by a build with other parameters would load and answer wrongly).
-inline constexpr std::uint32_t fm_layout_code =
-    fm_sa_sample | fm_isa_sample << 8 | fm_small_sa_sample << 16 | fm_small_hyb_k << 24;
-/// S'' using all 256 byte values (either profile): integer alphabet, symbol = byte + 1.
+/// (a file written by a build with other parameters would load and answer wrongly). The top
+/// byte, 8, is a fixed part of the code that files carry.
+inline constexpr std::uint32_t fm_layout_code = fm_sa_sample | fm_isa_sample << 8 | fm_small_sa_sample << 16 | 8u << 24;
 using fm_int = sdsl::csa_wt<sdsl::wt_huff_int<>, fm_sa_sample, fm_isa_sample, sdsl::text_order_sa_sampling<>,
                             sdsl::isa_sampling<>, sdsl::int_alphabet<>>;
-/// Either profile over at most four symbols (DNA) is held as fm_dna (fm_dna.hpp), with the
-/// same samples; the sdsl types hold every other alphabet.
-using fm_variant = std::variant<std::monostate, fm_byte, fm_int, fm_byte_small, fm_dna>;
+using fm_variant = std::variant<std::monostate, fm_int, fm_dna, fm_wt>;
+/// fm_dna and fm_wt: the FM-indexes of this project's own layout.
+template <class T>
+concept own_fm = std::same_as<T, fm_dna> || std::same_as<T, fm_wt>;
 
-/// The suffix-array sampling step of an FM-index kind (index_impl::fm_section::kind: 0
-/// fm_byte, 1 fm_int, 2 fm_byte_small).
-constexpr std::uint64_t fm_sample_step(std::uint32_t kind) {
-  return kind == 2   ? std::uint64_t{fm_byte_small::sa_sample_dens}
-         : kind == 1 ? std::uint64_t{fm_int::sa_sample_dens}
-                     : std::uint64_t{fm_byte::sa_sample_dens};
-}
+/// The suffix-array sampling step of an FM-index kind (index_impl::fm_section::kind: 0 the
+/// fast profile, 1 the fast profile over all 256 byte values, 2 the small profile).
+constexpr std::uint64_t fm_sample_step(std::uint32_t kind) { return kind == 2 ? fm_small_sa_sample : fm_sa_sample; }
+static_assert(fm_int::sa_sample_dens == fm_sa_sample);
 
 /// SA[row] of an FM-index with text-order samples, in at most s - 1 LF steps. A walk that
 /// finds no sample in s steps, or a value past the end, means the index is corrupt.
@@ -85,7 +70,7 @@ template <class Csa>
   return v;
 }
 
-// What the queries ask of an FM-index, for sdsl's and fm_dna alike.
+// What the queries ask of an FM-index, for sdsl's and this project's alike.
 
 /// The rows [lb, rb] whose suffixes start with sym (FM symbols); their number.
 template <class Csa>
@@ -96,8 +81,9 @@ std::uint64_t fm_backward_search(const Csa& csa, const std::vector<std::uint64_t
   lb = l, rb = r;
   return k;
 }
-inline std::uint64_t fm_backward_search(const fm_dna& fm, const std::vector<std::uint64_t>& sym, std::uint64_t& lb,
-                                        std::uint64_t& rb) {
+template <own_fm Fm>
+std::uint64_t fm_backward_search(const Fm& fm, const std::vector<std::uint64_t>& sym, std::uint64_t& lb,
+                                 std::uint64_t& rb) {
   return fm.backward_search(sym.data(), sym.size(), lb, rb);
 }
 /// f(SA[r]) for every row r in [b, e), in no fixed order.
@@ -105,8 +91,8 @@ template <class Csa, class F>
 void fm_locate(const Csa& csa, std::uint64_t b, std::uint64_t e, F&& f) {
   for (std::uint64_t r = b; r < e; ++r) f(sa_at(csa, r));
 }
-template <class F>
-void fm_locate(const fm_dna& fm, std::uint64_t b, std::uint64_t e, F&& f) {
+template <own_fm Fm, class F>
+void fm_locate(const Fm& fm, std::uint64_t b, std::uint64_t e, F&& f) {
   fm.locate(b, e, f);
 }
 /// S''[b, b + len) as FM symbols into out (len > 0).
@@ -114,7 +100,8 @@ template <class Csa>
 void fm_extract_symbols(const Csa& csa, std::uint64_t b, std::uint64_t len, std::uint64_t* out) {
   sdsl::extract(csa, b, b + len - 1, out);
 }
-inline void fm_extract_symbols(const fm_dna& fm, std::uint64_t b, std::uint64_t len, std::uint64_t* out) {
+template <own_fm Fm>
+void fm_extract_symbols(const Fm& fm, std::uint64_t b, std::uint64_t len, std::uint64_t* out) {
   fm.extract(b, len, out);
 }
 
@@ -280,7 +267,7 @@ struct detail::index_impl {
   /// is written from it; the wavelet tree and its supports are built from it only when a query
   /// needs them (fm_index()), and S'' is decoded from it without them (s2_text()).
   struct fm_section {
-    std::uint32_t kind = 0;  ///< 0 fm_byte, 1 fm_int, 2 fm_byte_small
+    std::uint32_t kind = 0;  ///< see fm_sample_step
     std::uint64_t rows = 0;  ///< |S''| + 1
     std::uint64_t sentinel = 0;
     std::string bwt;                    ///< rows - 1 bytes: the BWT without the sentinel's row

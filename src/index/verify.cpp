@@ -14,7 +14,8 @@ std::optional<std::uint64_t> sample_of(const Csa& csa, std::uint64_t r) {
   if (!csa.sa_sample.is_sampled(r)) return std::nullopt;
   return csa.sa_sample[r];
 }
-std::optional<std::uint64_t> sample_of(const fm_dna& fm, std::uint64_t r) {
+template <own_fm Fm>
+std::optional<std::uint64_t> sample_of(const Fm& fm, std::uint64_t r) {
   std::uint64_t p = 0;
   if (!fm.sampled(r, p)) return std::nullopt;
   return p;
@@ -24,12 +25,18 @@ std::pair<std::uint64_t, std::uint64_t> symbol_lf(const Csa& csa, std::uint64_t 
   const auto [rank, c] = csa.wavelet_tree.inverse_select(r);
   return {c, c == 0 ? 0 : csa.C[csa.char2comp[c]] + rank};
 }
-std::pair<std::uint64_t, std::uint64_t> symbol_lf(const fm_dna& fm, std::uint64_t r) { return {fm.symbol(r), fm.lf(r)}; }
+template <own_fm Fm>
+std::pair<std::uint64_t, std::uint64_t> symbol_lf(const Fm& fm, std::uint64_t r) {
+  return {fm.symbol(r), fm.lf(r)};
+}
 template <class Csa>
 std::uint64_t sample_step_of(const Csa&) {
   return Csa::sa_sample_dens;
 }
-std::uint64_t sample_step_of(const fm_dna& fm) { return fm.sample_step(); }
+template <own_fm Fm>
+std::uint64_t sample_step_of(const Fm& fm) {
+  return fm.sample_step();
+}
 
 /// S'' decoded from the FM-index by one LF walk from the row of the sentinel suffix, checking
 /// the walk is one cycle through every row and every row's sampling. "" or what is wrong.
