@@ -247,7 +247,7 @@ void add_index_command(CLI::App& root, run_state& state) {
   build->add_option("-M,--max-len", a->max_len, "M: patterns up to M bytes are answered directly (default 32; 16 with --small)")
       ->check(CLI::Range(1, 4096));
   build->add_flag("--small", a->small,
-                  "the small profile for repetitive text: hybrid-bitvector FM-index (~4 bits per S'' byte), M = 16 "
+                  "the small profile for repetitive text: suffix-array samples every 32 bytes of S'' (not 16), M = 16 "
                   "unless -M is given (kjv-rep50.txt: 0.28 bits/char)");
   build->add_option("--lz-reference", a->lz_reference,
                     "parse the first BYTES exactly (greedy LZ77: 12 bytes of memory per byte) and the rest relative to "

@@ -1,9 +1,10 @@
 // fm_store.cpp — the FM-index of S'' in the index file. The file holds only its primary data:
 // the BWT and the text-order suffix-array samples. Every derived structure is made from them
-// on first use: sdsl builds the alphabet and the wavelet tree (with its rank and select
-// supports) from the BWT, build_one makes the SA and ISA samples from the checked samples, and
-// the index is loaded from what sdsl's serializers write of these objects. No byte of the file
-// reaches sdsl's deserializers, which trust their input.
+// on first use: fm_dna (four symbols) and fm_wt (up to 255 byte values) from the checked BWT
+// and samples; for all 256 byte values sdsl builds the alphabet and the wavelet tree (with its
+// rank and select supports) from the BWT, build_one makes the SA and ISA samples from the
+// checked samples, and the index is loaded from what sdsl's serializers write of these objects.
+// No byte of the file reaches sdsl's deserializers, which trust their input.
 //
 // Section layout (file_io.hpp encodings):
 //   u64 rows N (|S''| + 1) | u64 row of the sentinel | u64 zstd size | zstd frames of the other

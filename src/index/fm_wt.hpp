@@ -3,8 +3,8 @@
 // The BWT is a Huffman-shaped wavelet tree (Grossi, Gupta, Vitter 2003; Mäkinen, Navarro 2005)
 // whose nodes' bit vectors lie end to end in one array of cache lines; each line holds the
 // ones before it and 448 bits, so a rank is one line read. An LF step reads one line per level
-// of its symbol's code (about H0 levels), where sdsl's csa_wt over hybrid bit vectors decodes
-// a compressed block per level. The suffix-array sample marks are a second such array. A
+// of its symbol's code (about H0 levels), and a rank counts at most 448 bits of one line. The
+// suffix-array sample marks are a second such array. A
 // locate walks several rows in lock step and prefetches each one's next lines. Built from the
 // file's section (the BWT and the text-order samples) in a few parallel passes.
 #pragma once

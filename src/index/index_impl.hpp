@@ -264,7 +264,7 @@ struct detail::index_impl {
 
   /// An FM-index as its file section holds it: the BWT (raw bytes, the sentinel's row left out)
   /// and the suffix-array samples, made by the build or read and checked by the load. The file
-  /// is written from it; the wavelet tree and its supports are built from it only when a query
+  /// is written from it; the query structure (fm_variant) is built from it only when a query
   /// needs them (fm_index()), and S'' is decoded from it without them (s2_text()).
   struct fm_section {
     std::uint32_t kind = 0;  ///< see fm_sample_step
