@@ -1,6 +1,8 @@
 // fm_dna.cpp — building fm_dna from the file's section, its backward search and extract.
 #include "index/fm_dna.hpp"
 
+#include "index/fm_extract.hpp"
+
 #include <algorithm>
 
 #include <tbb/blocked_range.h>
@@ -103,18 +105,7 @@ std::uint64_t fm_dna::backward_search(const std::uint64_t* sym, std::size_t m, s
 }
 
 void fm_dna::extract(std::uint64_t b, std::uint64_t len, std::uint64_t* out) const {
-  if (len == 0) return;
-  const std::uint64_t n = rows_ - 1, e = b + len;
-  // from the nearest ISA sample at or after e (or the sentinel's suffix), leftwards
-  std::uint64_t p = std::min(n, (e + isa_step_ - 1) / isa_step_ * isa_step_);
-  std::uint64_t r = p == n ? 0 : isa_[p / isa_step_];
-  while (p > b) {
-    const unsigned s = symbol(r);
-    if (s == 0) throw error(errc::bad_format, "index is corrupt: the BWT's sentinel inside S''");
-    --p;
-    if (p < e) out[p - b] = s;
-    r = lf(r);
-  }
+  extract_by_lf(*this, isa_, isa_step_, b, len, out);
 }
 
 }  // namespace trawl::index

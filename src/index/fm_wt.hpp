@@ -91,28 +91,11 @@ class fm_wt {
   [[nodiscard]] std::uint64_t bytes() const;
 
   /// The BWT at row r: 0 for the sentinel, else its symbol.
-  [[nodiscard]] unsigned symbol(std::uint64_t r) const {
-    std::int32_t v = 0;
-    while (v >= 0) {
-      const node& x = nodes_[static_cast<std::uint32_t>(v)];
-      bool b = false;
-      const std::uint64_t ones = bits_.rank_bit(x.off + r, b) - x.ones;
-      r = b ? ones : r - ones;
-      v = x.child[b];
-    }
-    return static_cast<unsigned>(~v);
-  }
+  [[nodiscard]] unsigned symbol(std::uint64_t r) const { return descend(r); }
   /// LF(r): the row of the suffix one position to the left (0 for the sentinel's row).
   [[nodiscard]] std::uint64_t lf(std::uint64_t r) const {
-    std::int32_t v = 0;
-    while (v >= 0) {
-      const node& x = nodes_[static_cast<std::uint32_t>(v)];
-      bool b = false;
-      const std::uint64_t ones = bits_.rank_bit(x.off + r, b) - x.ones;
-      r = b ? ones : r - ones;
-      v = x.child[b];
-    }
-    return c_[static_cast<unsigned>(~v)] + r;
+    const unsigned c = descend(r);
+    return c_[c] + r;
   }
   /// Whether row r is sampled, and then its text position in `pos`.
   [[nodiscard]] bool sampled(std::uint64_t r, std::uint64_t& pos) const {
@@ -137,6 +120,19 @@ class fm_wt {
     std::uint64_t off = 0, ones = 0;
     std::array<std::int32_t, 2> child{};
   };
+  /// The symbol at row r, walking from the root to its leaf; r becomes its rank there (the
+  /// occurrences of the symbol in the rows before r).
+  [[nodiscard]] unsigned descend(std::uint64_t& r) const {
+    std::int32_t v = 0;
+    while (v >= 0) {
+      const node& x = nodes_[static_cast<std::uint32_t>(v)];
+      bool b = false;
+      const std::uint64_t ones = bits_.rank_bit(x.off + r, b) - x.ones;
+      r = b ? ones : r - ones;
+      v = x.child[b];
+    }
+    return static_cast<unsigned>(~v);
+  }
   /// Occurrences of symbol c in rows [0, r).
   [[nodiscard]] std::uint64_t rank_of(unsigned c, std::uint64_t r) const;
 
