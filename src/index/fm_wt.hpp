@@ -149,31 +149,49 @@ class fm_wt {
 
 template <class F>
 void fm_wt::locate(std::uint64_t b, std::uint64_t e, F&& f) const {
-  // Each lane walks one row to its sample; a lane's next lines are prefetched while the other
-  // lanes step.
+  // Each lane walks one row to its sample, one level of the tree per round, so a round's line
+  // reads are independent of each other and each lane's next line is prefetched a round ahead.
   constexpr unsigned lanes = 16;
-  std::array<std::uint64_t, lanes> row{}, off{};
+  std::array<std::uint64_t, lanes> row{}, off{}, at{};  // at: the row's position in node `in`
+  std::array<std::int32_t, lanes> in{};                 // -1: the row's mark is read next
+  const auto start = [&](unsigned i, std::uint64_t r) {
+    row[i] = r, off[i] = 0, in[i] = -1;
+    marked_.prefetch(r);
+    bits_.prefetch(r);  // the root's bits start at 0
+  };
   unsigned live = 0;
-  for (; live < lanes && b < e; ++live) row[live] = b++, off[live] = 0;
+  for (; live < lanes && b < e; ++live) start(live, b++);
   while (live > 0) {
     for (unsigned i = 0; i < live;) {
-      std::uint64_t pos = 0;
-      if (sampled(row[i], pos)) {
-        pos += off[i];
-        if (pos >= rows_) throw error(errc::bad_format, "index is corrupt: a suffix-array value is out of range");
-        f(pos);
-        if (b >= e) {  // the last lane takes this one's place
-          --live;
-          row[i] = row[live], off[i] = off[live];
+      if (in[i] < 0) {
+        if (std::uint64_t pos = 0; sampled(row[i], pos)) {
+          pos += off[i];
+          if (pos >= rows_) throw error(errc::bad_format, "index is corrupt: a suffix-array value is out of range");
+          f(pos);
+          if (b >= e) {  // the last lane takes this one's place
+            --live;
+            row[i] = row[live], off[i] = off[live], at[i] = at[live], in[i] = in[live];
+            continue;
+          }
+          start(i, b++);
+          ++i;
           continue;
         }
-        row[i] = b++, off[i] = 0;
-      } else {
         if (++off[i] == step_) throw error(errc::bad_format, "index is corrupt: a suffix-array walk finds no sample");
-        row[i] = lf(row[i]);
+        in[i] = 0, at[i] = row[i];
       }
-      marked_.prefetch(row[i]);
-      bits_.prefetch(row[i]);  // the root's bits start at 0
+      const node& x = nodes_[static_cast<std::uint32_t>(in[i])];
+      bool bit = false;
+      const std::uint64_t ones = bits_.rank_bit(x.off + at[i], bit) - x.ones;
+      at[i] = bit ? ones : at[i] - ones;
+      if (const std::int32_t next = x.child[bit]; next < 0) {  // a leaf: LF(row) is found
+        row[i] = c_[static_cast<unsigned>(~next)] + at[i], in[i] = -1;
+        marked_.prefetch(row[i]);
+        bits_.prefetch(row[i]);
+      } else {
+        in[i] = next;
+        bits_.prefetch(nodes_[static_cast<std::uint32_t>(next)].off + at[i]);
+      }
       ++i;
     }
   }
