@@ -20,7 +20,6 @@
 // bounded (sa_at) so a wrong BWT gives wrong answers or "corrupt", never a hang.
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -45,9 +44,6 @@ using file::put;
 /// can make the loader allocate, about 7 bytes per BWT byte while the FM-index is rebuilt.
 constexpr std::uint64_t max_bwt_expansion = 64;
 constexpr int zstd_level = 9;
-
-template <class Csa>
-constexpr bool int_alphabet_v = std::is_same_v<Csa, fm_int>;
 
 /// The BWT's bytes per zstd frame.
 constexpr std::size_t zstd_frame = std::size_t{1} << 26;
@@ -144,12 +140,12 @@ std::string serialized(const T& x) {
   return std::move(os).str();
 }
 
-/// Builds the FM-index of a checked section in place (csa_wt's ISA support points into its own
-/// SA samples, so a built one must not be moved). sdsl builds the alphabet and the wavelet tree
+/// Builds fm_int from a checked section in place (csa_wt's ISA support points into its own SA
+/// samples, so a built one must not be moved). sdsl builds the alphabet and the wavelet tree
 /// from the BWT; the SA and ISA samples come from the section's samples, on a second thread;
 /// the index is then loaded from their serialized forms, which sdsl itself wrote.
-template <class Csa>
-void build_one(const detail::index_impl::fm_section& sec, fm_variant& fm) {
+void build_int(const detail::index_impl::fm_section& sec, fm_variant& fm) {
+  using Csa = fm_int;
   constexpr std::uint64_t s = Csa::sa_sample_dens;
   constexpr std::uint8_t width = Csa::alphabet_type::int_width;
   const std::uint64_t rows = sec.rows;
@@ -160,20 +156,11 @@ void build_one(const detail::index_impl::fm_section& sec, fm_variant& fm) {
   } drop{cfg};
   const char* const key = sdsl::key_trait<width>::KEY_BWT;
   {
-    // the BWT, with the sentinel (symbol 0) put back at its row
-    using bwt_vector = std::conditional_t<int_alphabet_v<Csa>, sdsl::int_vector<>, sdsl::int_vector<8>>;
-    bwt_vector bwt;
-    if constexpr (int_alphabet_v<Csa>) bwt = sdsl::int_vector<>(rows, 0, 9);
-    else bwt = sdsl::int_vector<8>(rows, 0);
-    if constexpr (int_alphabet_v<Csa>) {
-      for (std::uint64_t i = 0, row = 0; i < sec.bwt.size(); ++i, ++row) {
-        if (row == sec.sentinel) ++row;
-        bwt[row] = std::uint64_t{static_cast<unsigned char>(sec.bwt[i])} + 1;
-      }
-    } else {  // bytes: the rows before the sentinel's and those after it
-      auto* const out = reinterpret_cast<char*>(bwt.data());
-      std::memcpy(out, sec.bwt.data(), sec.sentinel);
-      std::memcpy(out + sec.sentinel + 1, sec.bwt.data() + sec.sentinel, sec.bwt.size() - sec.sentinel);
+    // the BWT as symbols byte + 1, with the sentinel (symbol 0) put back at its row
+    sdsl::int_vector<> bwt(rows, 0, 9);
+    for (std::uint64_t i = 0, row = 0; i < sec.bwt.size(); ++i, ++row) {
+      if (row == sec.sentinel) ++row;
+      bwt[row] = std::uint64_t{static_cast<unsigned char>(sec.bwt[i])} + 1;
     }
     store_in_ram(bwt, key, cfg);
   }
@@ -198,20 +185,13 @@ void build_one(const detail::index_impl::fm_section& sec, fm_variant& fm) {
         const typename sa_sample::bv_type marked(marked_bits);
         { sdsl::bit_vector().swap(marked_bits); }
         sa_bytes = serialized(samples) + serialized(marked) + serialized(marked_rank(&marked));
-        if constexpr (std::is_same_v<typename Csa::isa_sample_type, typename sdsl::isa_sampling<>::template type<Csa>>) {
-          // isa_sampling's: the row of every isa_sample_dens-th text position (each one sampled)
-          constexpr std::uint64_t si = Csa::isa_sample_dens;
-          static_assert(si % s == 0);
-          sdsl::int_vector<> isa((rows - 1) / si + 1, 0, static_cast<std::uint8_t>(sdsl::bits::hi(rows) + 1));
-          for (std::uint64_t j = 0; j < sec.marked.size(); ++j)
-            if (const std::uint64_t t = sec.samples[j] * s; t % si == 0) isa[t / si] = sec.marked[j];
-          isa_bytes = serialized(isa);
-        } else {
-          sa_sample sa;
-          std::istringstream in(sa_bytes);
-          sa.load(in);
-          isa_bytes = serialized(typename Csa::isa_sample_type(cfg, &sa));
-        }
+        // isa_sampling's: the row of every isa_sample_dens-th text position (each one sampled)
+        constexpr std::uint64_t si = Csa::isa_sample_dens;
+        static_assert(si % s == 0);
+        sdsl::int_vector<> isa((rows - 1) / si + 1, 0, static_cast<std::uint8_t>(sdsl::bits::hi(rows) + 1));
+        for (std::uint64_t j = 0; j < sec.marked.size(); ++j)
+          if (const std::uint64_t t = sec.samples[j] * s; t % si == 0) isa[t / si] = sec.marked[j];
+        isa_bytes = serialized(isa);
       });
   std::istringstream in(std::move(wt_bytes) + sa_bytes + isa_bytes + alphabet_bytes);  // csa_wt::load's order
   fm.emplace<Csa>().load(in);
@@ -285,7 +265,7 @@ detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind
 
 void build_fm(const detail::index_impl::fm_section& section, std::uint32_t sigma, fm_variant& fm) {
   const std::uint64_t step = fm_sample_step(section.kind);
-  if (section.kind == 1) build_one<fm_int>(section, fm);
+  if (section.kind == 1) build_int(section, fm);
   else if (sigma <= fm_dna::max_sigma)
     fm.emplace<fm_dna>(section.rows, section.sentinel, section.bwt, section.marked, section.samples, step);
   else

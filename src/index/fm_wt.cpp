@@ -103,7 +103,6 @@ fm_wt::fm_wt(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, c
       nodes_[i].child[b] = k >= 256 ? number[static_cast<std::size_t>(k)] : ~k;
     }
   // codes: the branches from the root, the first in the lowest bit; each node's rows
-  std::vector<std::uint64_t> node_rows(inner, 0);
   for (unsigned c = 0; c < 256; ++c) len_[c] = h.depth[c];
   {
     std::vector<std::pair<std::int32_t, std::uint32_t>> todo{{0, 0u}};  // node, code so far
@@ -174,10 +173,6 @@ fm_wt::fm_wt(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, c
   isa_ = sdsl::int_vector<>((rows - 1) / isa_step_ + 1, 0, static_cast<std::uint8_t>(std::bit_width(rows)));
   for (std::uint64_t j = 0; j < marked.size(); ++j)
     if (const std::uint64_t p = samples[j] * step; p % isa_step_ == 0) isa_[p / isa_step_] = marked[j];
-}
-
-std::uint64_t fm_wt::bytes() const {
-  return bits_.bytes() + marked_.bytes() + nodes_.size() * sizeof(node) + (samples_.bit_size() + isa_.bit_size()) / 8;
 }
 
 std::uint64_t fm_wt::rank_of(unsigned c, std::uint64_t r) const {

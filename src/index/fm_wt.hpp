@@ -56,7 +56,6 @@ class line_bits {
     return l.before + ((lanes * 0x0001000100010001ull) >> 48);
   }
   void prefetch(std::uint64_t i) const { __builtin_prefetch(&lines_[i / bits_per_line]); }
-  [[nodiscard]] std::uint64_t bytes() const { return nlines_ * sizeof(line); }
 
  private:
   /// The ones of each byte of x, in that byte.
@@ -87,8 +86,6 @@ class fm_wt {
 
   [[nodiscard]] std::uint64_t size() const { return rows_; }
   [[nodiscard]] std::uint64_t sample_step() const { return step_; }
-  /// Bytes of memory held.
-  [[nodiscard]] std::uint64_t bytes() const;
 
   /// The BWT at row r: 0 for the sentinel, else its symbol.
   [[nodiscard]] unsigned symbol(std::uint64_t r) const { return descend(r); }
