@@ -30,9 +30,12 @@ int run_best(const best_args& a) {
   best_options bo;
   bo.algorithm = parse_best_algorithm(a.algorithm);
   bo.threads = a.threads;
-  if (a.device == "gpu" && !gpu::available())
-    throw error(errc::no_device, "--device gpu: no CUDA device found (or trawl was built without CUDA)");
-  const best_result r = a.device == "gpu" ? gpu::best_substring(a.pattern, y, bo) : best_substring(a.pattern, y, bo);
+  try {
+    bo.device = parse_device(a.device);
+  } catch (const error& e) {
+    throw error(e.code(), std::string("--") + e.what());
+  }
+  const best_result r = best_substring(a.pattern, y, bo);
   const std::string source = a.file == "-" ? "(standard input)" : input.name().empty() ? a.file : input.name();
   writer out;
   fmt::memory_buffer line;
@@ -81,8 +84,8 @@ void add_best_command(CLI::App& root, run_state& state) {
       ->check(integer_in(0, 1 << 16));
   cmd->add_flag("--leftmost", args->leftmost, "one line per optimal end position: its leftmost start only");
   cmd->add_flag("--check", args->check, "re-verify every occurrence with an independent alignment");
-  cmd->add_option("--device", args->device, "cpu|gpu (the GPU runs the same engines; |X| <= 1024 for wavefront)")
-      ->check(CLI::IsMember({"cpu", "gpu"}))
+  cmd->add_option("--device", args->device,
+                  "cpu|gpu|gpu:N (the GPU runs the same engines; |X| <= 1024 for wavefront; auto: cpu)")
       ->capture_default_str();
   cmd->callback([args, &state] { state.exit_code = run_best(*args); });
 }

@@ -195,9 +195,7 @@ int run_offtarget(offtarget_args& a) {
   std::optional<index::hybrid_index> idx;
   if (!a.index.empty()) idx = index::hybrid_index::load(a.index);  // while the device starts
   const device_choice device = starting.get();
-  const auto on_gpu = [&](const search_options& planned, const gpu::gpu_options& gpus) {
-    return searcher.gpu_matcher(planned, gpus);
-  };
+  const auto on_gpu = [&](const search_options& planned) { return searcher.gpu_matcher(planned); };
 
   writer out;
   if (a.format == "tsv")
@@ -214,8 +212,8 @@ int run_offtarget(offtarget_args& a) {
     // the candidates from the index (the kernel scanned, the ends copied; MPI deals the
     // patterns), each record's sites classified from the bytes around them
     search_options through = searcher.candidate_options();
-    through.device = device.kind;
-    const auto found = mpi::search_records(*idx, searcher.patterns(), through, device.gpu);
+    through.device = device.spec;
+    const auto found = mpi::search_records(*idx, searcher.patterns(), through);
     if (mpi::rank() == 0) searcher.classify(*idx, found, printer);
   }
   for (const std::string& path : a.genomes) {

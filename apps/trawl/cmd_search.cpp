@@ -66,8 +66,8 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   // hits in a search's order: record, then start (exact) or end (approximate), pattern, strand
   search_options through = so;
   through.max_hits = 0;
-  through.device = device.kind;
-  const std::vector<index::record_hit> hits = mpi::search_records(idx, patterns, through, device.gpu);
+  through.device = device.spec;
+  const std::vector<index::record_hit> hits = mpi::search_records(idx, patterns, through);
   const auto records = idx.records();
   if (a.verbose && mpi::rank() == 0) {
     const auto inf = idx.info();
@@ -246,17 +246,7 @@ int run_search(search_args& a) {
   so.threads = a.threads;
   so.slice_size = a.slice_size;
   const bool approximate = a.k > 0 || a.all_ends;
-  if (approximate) {
-    so.approx = parse_approx_algorithm(a.algorithm);
-  } else if (a.regex) {
-  } else if (a.algorithm != "dp" && a.algorithm.rfind("myers", 0) != 0) {
-    so.exact = parse_exact_algorithm(a.algorithm);
-  } else {
-    parse_approx_algorithm(a.algorithm);  // a known name, though exact search ignores it
-  }
-  // (-k 0 without --all-ends is exact search whatever else is asked: every occurrence. With
-  // --hamming or an approximate engine named it is the same set at distance 0, so a loop over
-  // k = 0, 1, 2 ... runs as it reads; the engine's name is still checked.)
+  set_algorithm(so, a.algorithm);
   auto matcher = make_matcher(patterns, so);
 
   const bool tty = isatty(1) != 0 && !mpi::launched();

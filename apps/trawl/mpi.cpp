@@ -526,23 +526,15 @@ std::vector<index::record_hit> search_records(const index::hybrid_index& idx, co
   if (!active()) return idx.search_records(patterns, options);
   return deal_patterns(
       patterns, [&](const std::vector<std::string>& mine) { return idx.search_records(mine, options); },
-      [](const index::record_hit& a, const index::record_hit& b) {
-        if (a.record != b.record) return a.record < b.record;
-        if (a.h.start != b.h.start) return a.h.start < b.h.start;
-        return a.h.pattern < b.h.pattern;
-      });
+      index::record_hit_order{hit_order{hit_key::start}});
 }
 
 std::vector<index::record_hit> search_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,
                                               const search_options& search, const gpu::gpu_options& gpu) {
   if (!active()) return idx.search_records(patterns, search, gpu);
-  const bool by_end = search.max_errors > 0 || search.all_ends;
   return deal_patterns(
       patterns, [&](const std::vector<std::string>& mine) { return idx.search_records(mine, search, gpu); },
-      [by_end](const index::record_hit& a, const index::record_hit& b) {
-        const std::uint64_t ka = by_end ? a.h.end : a.h.start, kb = by_end ? b.h.end : b.h.start;
-        return std::tie(a.record, ka, a.h.pattern, a.h.dir) < std::tie(b.record, kb, b.h.pattern, b.h.dir);
-      });
+      index::record_hit_order{hit_order::of(search.max_errors > 0 || search.all_ends)});
 }
 
 std::vector<std::uint64_t> count_records(const index::hybrid_index& idx, const std::vector<std::string>& patterns,

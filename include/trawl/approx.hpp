@@ -101,6 +101,8 @@ struct best_options {
   /// |X|: every short substring), all held in the result: for large outputs stream them with
   /// for_each_optimal_substring instead.
   bool every_start = false;
+  /// cpu (and automatic): the CPU engines; gpu: gpu::best_substring on device.first_gpu().
+  device_spec device = device_kind::cpu;
 };
 
 /// ASM(X, Y). X may be as long as Y (or longer). Throws trawl::error on an empty X, or

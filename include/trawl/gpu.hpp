@@ -47,13 +47,9 @@ enum class approx_engine {
 using end_test = std::function<bool(std::string_view seq, std::uint64_t end, std::uint32_t pattern, strand dir)>;
 
 /// GPU-specific knobs. The defaults are right for production; tests force small sizes to
-/// cross every chunk and slice edge.
+/// cross every chunk and slice edge. Which GPUs run is the search's options.device.gpus
+/// (device.hpp): each listed GPU is a worker, each slice goes to the next free one.
 struct gpu_options {
-  int device = 0;                ///< CUDA device ordinal
-  /// Several workers (make_matcher): each slice goes to the next free one, so a search cut
-  /// into several slices runs on all of them at once. A device may be listed twice (two
-  /// workers on one card). Empty: `device` alone.
-  std::vector<int> devices;
   std::size_t chunk_size = 0;    ///< owned text bytes per host→device chunk; 0 = automatic (16 MiB)
   std::size_t slice_length = 0;  ///< text bytes per thread / warp slice; 0 = automatic
   exact_engine exact = exact_engine::automatic;
@@ -70,12 +66,6 @@ struct gpu_options {
   end_test keep_end;
 };
 
-/// Parses a device list: "auto", "cpu", "gpu" (device 0), "gpu:all" (every device) or
-/// "gpu:N[,N...]" (a device may be listed twice: two workers on one card). Returns the kind and
-/// sets gpu.devices to the GPUs listed. Throws trawl::error(invalid_argument) on another
-/// spelling, no_device when a GPU is asked for and none (or not one listed) is present.
-device_kind parse_device(std::string_view spec, gpu_options& gpu);
-
 /// True when the backend was compiled in and a CUDA device is present. Never throws.
 bool available() noexcept;
 
@@ -85,18 +75,18 @@ int device_count() noexcept;
 /// Name of device `device` (e.g. "NVIDIA H100 80GB HBM3"); "" when none. Never throws.
 std::string device_name(int device = 0);
 
-/// Starts the CUDA driver and the primary context of each device of gpu.devices (gpu.device
-/// when the list is empty): the start-up a first search would otherwise pay, about 0.1-0.3 s.
-/// Run it on a thread of its own beside other work (loading an index, reading patterns).
-/// Does nothing without the backend or a device. Never throws.
-void prepare(const gpu_options& gpu = {}) noexcept;
+/// Starts the CUDA driver and the primary context of each GPU of device.workers(): the
+/// start-up a first search would otherwise pay, about 0.1-0.3 s. Run it on a thread of its own
+/// beside other work (loading an index, reading patterns). Does nothing without the backend or
+/// a device. Never throws.
+void prepare(const device_spec& device = {}) noexcept;
 
 /// The GPU as a trawl::matcher (search.hpp): scan() runs the device over the window of a
 /// slice and reports the hits it owns, as the CPU matchers do, so search_sequence and
 /// search_input (stream.hpp) order, merge and deliver GPU hits exactly as CPU hits. A slice
 /// should be large (the device streams it in gpu.chunk_size pieces): search_options::slice_size
-/// of a chunk or more. With gpu.devices, a pool of one matcher per listed device: run the
-/// search with at least as many threads as devices. Throws as search_sequence below.
+/// of a chunk or more. A pool of one matcher per GPU of options.device.workers(): run the
+/// search with at least as many threads as workers. Throws as search_sequence below.
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
                                       const gpu_options& gpu = {});
 
@@ -115,8 +105,9 @@ std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::str
 std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns,
                         const search_options& options = {}, const gpu_options& gpu = {});
 
-/// Same as trawl::best_substring: ASM(X, Y) and every end of Y achieving it (with the
-/// leftmost start). best_algorithm::wavefront runs the anti-diagonal DP of Man, Nakano and
+/// Same as trawl::best_substring, on GPU options.device.first_gpu() (trawl::best_substring
+/// calls it when options.device.kind is gpu): ASM(X, Y) and every end of Y achieving it (with
+/// the leftmost start). best_algorithm::wavefront runs the anti-diagonal DP of Man, Nakano and
 /// Ito (one block of |X| threads per piece of Y; |X| <= 1024), myers (and automatic) the
 /// multi-word bit-vector engine (|X| <= 32768). Y must fit in device memory.
 best_result best_substring(std::string_view x, std::string_view y, const best_options& options = {},

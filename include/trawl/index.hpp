@@ -108,6 +108,14 @@ struct record_hit {
   friend bool operator==(const record_hit& a, const record_hit& b) { return a.record == b.record && a.h == b.h; }
 };
 
+/// The order of record_hits: by record, then the hit order (hit.hpp) within a record.
+struct record_hit_order {
+  hit_order within;
+  constexpr bool operator()(const record_hit& a, const record_hit& b) const noexcept {
+    return a.record != b.record ? a.record < b.record : within(a.h, b.h);
+  }
+};
+
 /// Sizes and shape, for `trawl index info`.
 struct index_info {
   std::uint64_t n = 0;             ///< text length
@@ -196,8 +204,9 @@ class hybrid_index {
   /// same ends, clusters, starts and errors), in record coordinates, sorted by record, then as
   /// a search orders hits (start for exact search, end for approximate search), pattern, strand.
   /// Honours max_errors, hamming, ignore_case, iupac, both_strands, all_ends, starts,
-  /// approx, threads and device (the scan of the kernel on the GPUs of `gpu`, one share of
-  /// the kernel each, when choose_device says so for its length); whole_words and whole_lines
+  /// approx, threads and device (the scan of the kernel on the GPUs of device.workers(), one
+  /// share of the kernel each, when choose_device says so for its length; `gpu`: the GPU
+  /// search's knobs); whole_words and whole_lines
   /// are refused (invalid_argument).
   /// When every pattern has k < m and m + k <= max_len() (m for hamming), the engines scan
   /// S'' alone and the Kärkkäinen–Ukkonen recursion copies the ends they find into the kept

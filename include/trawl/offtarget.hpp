@@ -67,7 +67,7 @@ struct options {
   int rna_bulges = 0;      ///< extra guide bases
   int max_edits = -1;      ///< protospacer mismatches + bulges in all; -1: no such limit
   unsigned threads = 0;    ///< 0: all cores
-  device_kind device = device_kind::automatic;  ///< automatic: as search_options::device
+  device_spec device;      ///< automatic: as search_options::device; the GPUs listed run the search
 };
 
 struct site {
@@ -113,7 +113,7 @@ class searcher {
   [[nodiscard]] const options& opts() const;
 
   /// Every site in `input` (FASTA/FASTQ records or plain text, as search_input reads it), on the
-  /// device opts().device picks for it.
+  /// device opts().device picks for it (run_search); the result names the device that ran.
   stream_result search(io::source& input, site_sink& out) const;
   /// Every site of the records of an index (its candidates from hybrid_index::search_records).
   void search(const index::hybrid_index& idx, site_sink& out) const;
@@ -132,10 +132,10 @@ class searcher {
   /// bytes around each candidate that the site test reads.
   [[nodiscard]] std::unique_ptr<matcher> with_reach(const matcher& inner) const;
   /// The GPU's candidate matcher for a search planned from candidate_options() (plan_search),
-  /// on the GPUs of `gpu`, searching with the bytes around each candidate that the sites read:
+  /// on the GPUs of planned.device (`knobs`: the GPU search's sizes), searching with the bytes around each candidate that the sites read:
   /// without bulges the GPU's own scan of the PAM positions (guides of at most 64 bases);
   /// otherwise the library's GPU search, its ends classified by site_test() as each chunk comes.
-  [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, gpu::gpu_options gpu) const;
+  [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, gpu::gpu_options knobs = {}) const;
   /// A sink for the candidate search of one input, handing its sites to `out`.
   [[nodiscard]] std::unique_ptr<search_sink> sink(site_sink& out) const;
   /// The sites of an index's records from its candidates (hybrid_index::search_records of

@@ -14,14 +14,11 @@
 #include <string_view>
 #include <vector>
 
+#include "trawl/device.hpp"
 #include "trawl/exact.hpp"
 #include "trawl/hit.hpp"
 
 namespace trawl {
-
-/// What a matcher's owned position is: the first byte of a hit (exact search) or its last
-/// byte (approximate search, where engines find end positions).
-enum class hit_key { start, last };
 
 namespace detail {
 class engine;
@@ -37,6 +34,8 @@ class matcher final {
   matcher(matcher&&) noexcept;
   matcher& operator=(matcher&&) noexcept;
   [[nodiscard]] const detail::engine& engine() const noexcept { return *engine_; }
+  /// Where its scans run: cpu, or gpu with the GPU of each worker (gpu::make_matcher's).
+  [[nodiscard]] device_spec device() const;
 
  private:
   std::unique_ptr<detail::engine> engine_;
@@ -66,12 +65,6 @@ approx_algorithm parse_approx_algorithm(std::string_view name);
 /// The name parse_approx_algorithm reads.
 std::string_view to_string(approx_algorithm a) noexcept;
 
-/// Where a search runs.
-enum class device_kind {
-  automatic,  ///< the GPU when the work pays for its start-up and one is present (choose_device)
-  cpu,
-  gpu,
-};
 
 /// What makes a pattern match a text (approx.hpp's rules: bytes, errors, strands): the part of
 /// search_options that compiling a pattern, aligning it and printing a hit read.
@@ -115,10 +108,18 @@ struct search_options {
   unsigned threads = 0;
   std::size_t slice_size = 0;   ///< owned bytes per slice; 0 = automatic
   std::uint64_t max_hits = 0;   ///< stop after this many hits in a sequence (an input, for search_input); 0 = no limit
-  device_kind device = device_kind::automatic;
+  device_spec device;           ///< where it runs (device.hpp); the GPU search uses device.gpus
 
   [[nodiscard]] match_rules rules() const noexcept { return {ignore_case, iupac, hamming, both_strands}; }
 };
+
+/// Sets the engine `name` names (the CLI's --algorithm, Python's algorithm=) for a search with
+/// `options` (max_errors, all_ends and regex already set): an approximate engine for
+/// approximate search; for exact search an exact engine (exact.hpp), or an approximate
+/// engine's name, which exact search accepts and ignores (k = 0 finds every occurrence
+/// whatever engine is named); a regex search takes only "auto". Throws
+/// trawl::error(invalid_argument) on an unknown name or a name the search cannot take.
+void set_algorithm(search_options& options, std::string_view name);
 
 /// The device that a search of `patterns` patterns (options.both_strands: twice as many
 /// pattern-strands) over about `bytes` bytes of text runs on (0 = unknown: the CPU unless

@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -109,6 +111,7 @@ struct stream_result {
   std::uint64_t records = 0;  ///< records begun
   bool stopped = false;       ///< the sink or options.max_hits ended it early
   io::format format = io::format::plain;
+  device_spec device = device_kind::cpu;  ///< where the scans ran (matcher::device)
 };
 
 /// Where and how a search of `patterns` pattern(s) over `input` runs: what choose_device picks
@@ -122,10 +125,32 @@ struct search_plan {
   stream_options stream;  ///< on the GPU, chunks of 256 MiB unless chunk_size is set
 };
 
-/// The plan for searching `input` (gpu_workers: the GPU matcher's workers, gpu::gpu_options's
-/// devices, at least 1). Throws trawl::error(no_device) as choose_device.
+/// The plan for searching `input` (on the GPU, one worker per GPU of options.device.workers()).
+/// The plan's options keep options.device whole. Throws trawl::error(no_device) as choose_device.
 search_plan plan_search(const search_options& options, std::size_t patterns, const io::source& input,
-                        const stream_options& stream, std::size_t gpu_workers = 1);
+                        const stream_options& stream);
+
+/// What run_search does besides the default at each step: all optional.
+struct run_steps {
+  /// The CPU's matcher, compiled once for several inputs; null: make_matcher(patterns, plan).
+  const matcher* cpu = nullptr;
+  /// The GPU's matcher for the planned options (e.g. offtarget's site scan); empty:
+  /// gpu::make_matcher(patterns, planned options).
+  std::function<std::unique_ptr<matcher>(const search_options& planned)> make_gpu;
+  /// Runs the planned search with the matcher (a search spread over processes); empty:
+  /// search_input.
+  std::function<stream_result(const matcher&, io::source&, const search_options&, const stream_options&, search_sink&)>
+      run;
+  /// Told the plan before the search starts (the CLI's --verbose line).
+  std::function<void(const search_plan&)> planned;
+};
+
+/// The one entry that plans, builds and runs a search of one input, used by every front end:
+/// plan_search picks the device for `input` (options.device, carried whole to the engine),
+/// the matcher of that device is made (or `steps.cpu` taken), and the search runs. The
+/// result's device is the matcher's: the GPUs whose workers ran it.
+stream_result run_search(const std::vector<std::string>& patterns, io::source& input, const search_options& options,
+                         const stream_options& stream, search_sink& sink, const run_steps& steps = {});
 
 /// Searches `input` with `m` on options.threads workers (options.max_hits: per input) and
 /// hands records and hits to `sink` in input order. A stream is read on a thread of its own

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "trawl/approx.hpp"
+#include "trawl/device.hpp"
 #include "trawl/error.hpp"
 #include "trawl/exact.hpp"
 #include "trawl/gpu.hpp"

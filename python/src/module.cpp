@@ -214,13 +214,7 @@ trawl::search_options make_options(int k, bool hamming, bool ignore_case, bool i
   o.regex = regex;
   o.threads = threads;
   o.max_hits = max_hits;
-  if (regex && algorithm != "auto") {
-    throw trawl::error(trawl::errc::invalid_argument, "regex picks its own engine: algorithm must be \"auto\"");
-  } else if (k > 0 || all_ends) {
-    o.approx = trawl::parse_approx_algorithm(algorithm);
-  } else if (algorithm != "auto") {
-    o.exact = trawl::parse_exact_algorithm(algorithm);
-  }
+  trawl::set_algorithm(o, algorithm);
   return o;
 }
 
@@ -241,9 +235,8 @@ nb::dict search(nb::handle patterns_obj, nb::handle text_obj, std::optional<std:
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
   const trawl::search_options options = make_options(k, hamming, ignore_case, iupac, both_strands, all_ends,
                                                      whole_words, whole_lines, regex, threads, max_hits, algorithm);
-  trawl::gpu::gpu_options gpu;
   trawl::search_options chosen = options;
-  chosen.device = trawl::gpu::parse_device(device, gpu);
+  chosen.device = trawl::parse_device(device);
   trawl::stream_options stream;
   stream.format = parse_format(format);
   std::optional<text_view> text;
@@ -255,15 +248,8 @@ nb::dict search(nb::handle patterns_obj, nb::handle text_obj, std::optional<std:
     nb::gil_scoped_release release;
     trawl::io::source input = path ? trawl::io::source::open(*path)
                                    : trawl::io::source::from_memory(text->get(), "<text>");
-    const trawl::search_plan plan = trawl::plan_search(chosen, patterns.size(), input, stream, gpu.devices.size());
     collect_sink sink(cols, records, align ? &aligned : nullptr, options.rules());
-    if (plan.device == trawl::device_kind::gpu) {
-      const auto m = trawl::gpu::make_matcher(patterns, plan.options, gpu);
-      trawl::search_input(*m, input, plan.options, plan.stream, sink);
-    } else {
-      const auto m = trawl::make_matcher(patterns, plan.options);
-      trawl::search_input(*m, input, plan.options, plan.stream, sink);
-    }
+    trawl::run_search(patterns, input, chosen, stream, sink);
   }
   nb::dict d = std::move(cols).to_dict(align);
   d["records"] = nb::cast(std::move(records));
@@ -322,11 +308,10 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
         }
         return true;
       };
-      trawl::gpu::gpu_options gpu;
       trawl::search_options chosen = options;
-      chosen.device = trawl::gpu::parse_device(device, gpu);
+      chosen.device = trawl::parse_device(device);
       if (trawl::choose_device(chosen, patterns.size(), joined.size()) == trawl::device_kind::gpu)
-        trawl::gpu::search_sequence(patterns, joined, options, add, gpu);
+        trawl::gpu::search_sequence(patterns, joined, chosen, add);
       else
         trawl::search_sequence(*m, joined, options, add);
     } else {
@@ -363,10 +348,8 @@ nb::tuple best(nb::handle x_obj, nb::handle y_obj, bool every_start, unsigned th
     nb::gil_scoped_release release;
     trawl::best_options bo;
     bo.threads = threads;
-    trawl::gpu::gpu_options gpu;
-    const bool on_gpu = trawl::gpu::parse_device(device, gpu) == trawl::device_kind::gpu;
-    const trawl::best_result r =
-        on_gpu ? trawl::gpu::best_substring(x.get(), y.get(), bo, gpu) : trawl::best_substring(x.get(), y.get(), bo);
+    bo.device = trawl::parse_device(device);
+    const trawl::best_result r = trawl::best_substring(x.get(), y.get(), bo);
     distance = r.distance;
     auto add = [&](const trawl::hit& h) {
       starts.push_back(h.start);
@@ -450,8 +433,7 @@ nb::list offtarget(std::optional<nb::bytes> guide_bytes, std::vector<std::pair<s
   o.rna_bulges = rna_bulges;
   o.max_edits = max_edits;
   o.threads = threads;
-  trawl::gpu::gpu_options gpu;
-  o.device = trawl::gpu::parse_device(device, gpu);
+  o.device = trawl::parse_device(device);
   std::optional<text_view> text;
   if (!path && idx == nullptr) text.emplace(text_obj);
   collect_sites sites;
@@ -487,12 +469,11 @@ nb::dict index_search(const hybrid_index& ix, nb::handle patterns_obj, int k, bo
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
   trawl::search_options options =
       make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, false, threads, 0, algorithm);
-  trawl::gpu::gpu_options gpu;
-  options.device = trawl::gpu::parse_device(device, gpu);
+  options.device = trawl::parse_device(device);
   columns cols;
   {
     nb::gil_scoped_release release;
-    for (const auto& rh : ix.search_records(patterns, options, gpu)) cols.add(rh.h, rh.record);
+    for (const auto& rh : ix.search_records(patterns, options)) cols.add(rh.h, rh.record);
   }
   nb::dict d = std::move(cols).to_dict(false);
   std::vector<std::string> names;

@@ -175,10 +175,11 @@ def _pattern_list(patterns: Patterns) -> list:
 
 
 def _threads(threads: Optional[int]) -> int:
+    """``threads`` as the library takes it: None or 0 is every core, as the CLI's ``-j 0``."""
     if threads is None:
         return 0
-    if threads < 1:
-        raise ValueError("threads must be >= 1 (or None: all cores)")
+    if threads < 0:
+        raise ValueError("threads must be >= 0 (0 or None: all cores)")
     return threads
 
 

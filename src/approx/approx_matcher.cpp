@@ -549,15 +549,9 @@ class approx_matcher final : public detail::engine {
     if (!all_ends_)
       for (auto& s : sinks) static_cast<cluster_sink&>(*s).finish();
     for (auto& s : sinks) s->resolve();
-    auto order = [](const hit& x, const hit& y) {
-      if (x.end != y.end) return x.end < y.end;
-      if (x.pattern != y.pattern) return x.pattern < y.pattern;
-      if (x.dir != y.dir) return x.dir < y.dir;
-      return x.start < y.start;
-    };
     // One pattern's sink emits in end order already; several interleave and need the sort.
     const auto begin = out.begin() + static_cast<std::ptrdiff_t>(first);
-    if (pats_.size() > 1) std::sort(begin, out.end(), order);
+    if (pats_.size() > 1) std::sort(begin, out.end(), hit_order{hit_key::last});
     detail::mark_cut(out, first, cut, open);  // at most two per pattern-strand
   }
 

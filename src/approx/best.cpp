@@ -7,6 +7,7 @@
 
 #include "approx/approx_internal.hpp"
 #include "trawl/error.hpp"
+#include "trawl/gpu.hpp"
 
 namespace trawl {
 
@@ -20,6 +21,7 @@ best_algorithm parse_best_algorithm(std::string_view name) {
 best_result best_substring(std::string_view x, std::string_view y, const best_options& options) {
   if (x.empty()) throw error(errc::invalid_argument, "empty pattern");
   if (x.find('\0') != std::string_view::npos) throw error(errc::invalid_argument, "pattern contains a NUL byte");
+  if (options.device.kind == device_kind::gpu) return gpu::best_substring(x, y, options);
   best_result result;
   if (y.empty()) {
     result.distance = static_cast<std::uint32_t>(x.size());

@@ -134,14 +134,14 @@ class aho_matcher final : public literal_engine {
       for (std::uint32_t r = first_report[s]; r < first_report[s + 1]; ++r)
         out.push_back(hit{i, i + reports[r].length, reports[r].pattern, 0, reports[r].dir});
     }
-    // by start descending: reversed, then each start's hits by (pattern, strand)
+    // by start descending: reversed, then each start's hits in the hit order
     std::reverse(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
     for (std::size_t i = first; i < out.size();) {
       std::size_t j = i + 1;
       while (j < out.size() && out[j].start == out[i].start) ++j;
       if (j - i > 1)
         std::sort(out.begin() + static_cast<std::ptrdiff_t>(i), out.begin() + static_cast<std::ptrdiff_t>(j),
-                  [](const hit& x, const hit& y) { return x.pattern != y.pattern ? x.pattern < y.pattern : x.dir < y.dir; });
+                  hit_order{hit_key::start});
       i = j;
     }
   }

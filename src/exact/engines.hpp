@@ -105,11 +105,7 @@ class literal_engine : public detail::engine {
 /// finish_start_order.
 inline void append_in_start_order(std::vector<hit>& out, std::size_t first, const hit& h, bool& unsorted) {
   constexpr int max_steps = 16;
-  auto before = [](const hit& a, const hit& b) {
-    if (a.start != b.start) return a.start < b.start;
-    if (a.pattern != b.pattern) return a.pattern < b.pattern;
-    return a.dir < b.dir;
-  };
+  constexpr hit_order before{hit_key::start};
   out.push_back(h);
   if (unsorted) return;
   std::size_t i = out.size() - 1;

@@ -45,11 +45,7 @@ class exact_matcher final : public detail::engine {
       for (std::uint64_t s : starts) out.push_back(hit{s, s + m, e.pattern, 0, e.dir});
     }
     if (entries_.size() > 1)
-      std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
-        if (a.start != b.start) return a.start < b.start;
-        if (a.pattern != b.pattern) return a.pattern < b.pattern;
-        return a.dir < b.dir;
-      });
+      std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), hit_order{hit_key::start});
   }
 
  private:

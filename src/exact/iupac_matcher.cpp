@@ -39,11 +39,7 @@ class iupac_exact_matcher final : public detail::engine {
     auto keep = std::remove_if(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
                                [&](const hit& h) { return h.start < own_begin || h.start >= own_end; });
     out.erase(keep, out.end());
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
-      if (a.start != b.start) return a.start < b.start;
-      if (a.pattern != b.pattern) return a.pattern < b.pattern;
-      return a.dir < b.dir;
-    });
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), hit_order{hit_key::start});
   }
 
  private:

@@ -148,11 +148,7 @@ class literal_set_matcher final : public detail::engine {
 
 void finish_start_order(std::vector<hit>& out, std::size_t first, bool unsorted) {
   if (!unsorted) return;
-  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
-    if (a.start != b.start) return a.start < b.start;
-    if (a.pattern != b.pattern) return a.pattern < b.pattern;
-    return a.dir < b.dir;
-  });
+  std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), hit_order{hit_key::start});
 }
 
 literal_table make_literal_table(const std::vector<std::string>& patterns, const search_options& options) {

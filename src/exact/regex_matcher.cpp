@@ -322,11 +322,7 @@ class regex_matcher final : public detail::engine {
       match_line(s + ls, le - ls, ls, p, own_begin, own_end, ts, out);
     }
     if (codes_.size() > 1)
-      std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& a, const hit& b) {
-        if (a.start != b.start) return a.start < b.start;
-        if (a.pattern != b.pattern) return a.pattern < b.pattern;
-        return a.end < b.end;
-      });
+      std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), hit_order{hit_key::start});
   }
 
  private:

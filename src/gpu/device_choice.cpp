@@ -1,4 +1,5 @@
-// device_choice.cpp — the one place that decides between the CPU and the GPU (search.hpp).
+// device_choice.cpp — the one place that decides between the CPU and the GPU (search.hpp), and
+// what a --device / device= spelling means (device.hpp).
 #include <algorithm>
 #include <string>
 #include <thread>
@@ -37,7 +38,7 @@ device_kind choose_device(const search_options& options, std::size_t patterns, s
   return gpu::available() ? device_kind::gpu : device_kind::cpu;
 }
 
-device_kind gpu::parse_device(std::string_view spec, gpu_options& gpu) {
+device_spec parse_device(std::string_view spec) {
   const std::string s(spec);
   if (s == "auto") return device_kind::automatic;
   if (s == "cpu") return device_kind::cpu;
@@ -48,11 +49,11 @@ device_kind gpu::parse_device(std::string_view spec, gpu_options& gpu) {
   if (!gpu::available())
     throw error(errc::no_device, "device " + s + ": no CUDA device found (or trawl was built without CUDA)");
   const int count = gpu::device_count();
-  gpu.devices.clear();
+  device_spec out(device_kind::gpu);
   if (s == "gpu") {
-    gpu.devices = {0};
+    out.gpus = {0};
   } else if (s == "gpu:all") {
-    for (int d = 0; d < count; ++d) gpu.devices.push_back(d);
+    for (int d = 0; d < count; ++d) out.gpus.push_back(d);
   } else {
     for (std::size_t at = 4; at < s.size();) {
       std::size_t end = s.find(',', at);
@@ -60,20 +61,31 @@ device_kind gpu::parse_device(std::string_view spec, gpu_options& gpu) {
       const std::string n = s.substr(at, end - at);
       if (n.size() > 4 || std::stoi(n) >= count)
         throw error(errc::no_device, "device " + s + ": there is no GPU " + n + " (" + std::to_string(count) + " found)");
-      gpu.devices.push_back(std::stoi(n));
+      out.gpus.push_back(std::stoi(n));
       at = end + 1;
     }
   }
-  gpu.device = gpu.devices.front();
-  return device_kind::gpu;
+  return out;
+}
+
+std::string to_string(const device_spec& device) {
+  switch (device.kind) {
+    case device_kind::automatic: return "auto";
+    case device_kind::cpu: return "cpu";
+    case device_kind::gpu: break;
+  }
+  if (device.gpus.empty()) return "gpu";
+  std::string s = "gpu:";
+  for (std::size_t i = 0; i < device.gpus.size(); ++i) s += (i ? "," : "") + std::to_string(device.gpus[i]);
+  return s;
 }
 
 search_plan plan_search(const search_options& options, std::size_t patterns, const io::source& input,
-                        const stream_options& stream, std::size_t gpu_workers) {
+                        const stream_options& stream) {
   search_plan plan{device_kind::cpu, options, stream};
   if (choose_device(options, patterns, input.expected_size()) != device_kind::gpu) return plan;
   plan.device = device_kind::gpu;
-  const std::size_t workers = std::max<std::size_t>(1, gpu_workers);
+  const std::size_t workers = options.device.workers().size();
   // A mapped FASTA file's chunks are parsed into fresh buffers: 32 MiB kept them few and
   // recycled (bench/results/gpu-fasta-h100host-xeon16.md); a stream's come whole from its reader.
   if (plan.stream.chunk_size == 0) plan.stream.chunk_size = input.is_mapped() ? std::size_t{32} << 20 : std::size_t{256} << 20;

@@ -41,9 +41,10 @@ std::vector<std::uint8_t> match_table(const search_options& options);
 bool needs_iupac(const std::vector<task>& tasks, const search_options& options);
 
 /// The GPU's PAM scan (cuda::site_plan, offtarget without bulges) as an engine: the hits of the
-/// CPU's PAM scan (src/offtarget/pam_scan.hpp) of the same tables; with gpu.devices, a pool of
-/// one per listed device. Throws unsupported without the CUDA backend or past 64-base guides.
-std::unique_ptr<trawl::detail::engine> make_site_engine(const trawl::cuda::site_plan& plan, const gpu_options& gpu);
+/// CPU's PAM scan (src/offtarget/pam_scan.hpp) of the same tables; a pool of one per GPU of
+/// device.workers(). Throws unsupported without the CUDA backend or past 64-base guides.
+std::unique_ptr<trawl::detail::engine> make_site_engine(const trawl::cuda::site_plan& plan, const device_spec& device,
+                                                        const gpu_options& gpu);
 
 trawl::cuda::exact_plan make_exact_plan(const std::vector<task>& tasks, const search_options& options);
 trawl::cuda::approx_plan make_approx_plan(const std::vector<task>& tasks, const std::vector<std::uint8_t>& eq,

@@ -30,7 +30,7 @@ namespace trawl::gpu {
 bool available() noexcept { return false; }
 int device_count() noexcept { return 0; }
 std::string device_name(int) { return {}; }
-void prepare(const gpu_options&) noexcept {}
+void prepare(const device_spec&) noexcept {}
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>&, const search_options&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
@@ -44,7 +44,8 @@ std::vector<hit> search(std::string_view, const std::vector<std::string>&, const
 best_result best_substring(std::string_view, std::string_view, const best_options&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
-std::unique_ptr<trawl::detail::engine> detail::make_site_engine(const trawl::cuda::site_plan&, const gpu_options&) {
+std::unique_ptr<trawl::detail::engine> detail::make_site_engine(const trawl::cuda::site_plan&, const device_spec&,
+                                                                const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
 
@@ -81,10 +82,10 @@ void parallel_sort(It first, It last, Less less) {
   host_arena().execute([&] { tbb::parallel_sort(first, last, less); });
 }
 
-/// The device stream of a scan whose window starts at sequence offset `from`.
-trawl::cuda::stream_config stream_config_of(const gpu_options& gpu, std::uint64_t from) {
+/// The stream on GPU `ordinal` of a scan whose window starts at sequence offset `from`.
+trawl::cuda::stream_config stream_config_of(const gpu_options& gpu, int ordinal, std::uint64_t from) {
   trawl::cuda::stream_config cfg;
-  cfg.device = gpu.device;
+  cfg.device = ordinal;
   cfg.chunk_size = gpu.chunk_size;
   cfg.fd = gpu.source_fd;
   cfg.fd_offset = gpu.source_offset + from;
@@ -97,9 +98,11 @@ trawl::cuda::stream_config stream_config_of(const gpu_options& gpu, std::uint64_
 /// The device streams the window through its own ring of pinned buffers (stream.cu).
 class gpu_matcher final : public trawl::detail::engine {
  public:
-  gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu)
-      : tasks_(detail::make_tasks(patterns, options)), gpu_(gpu), k_(static_cast<std::uint32_t>(options.max_errors)) {
-    if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
+  gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu,
+              int ordinal)
+      : tasks_(detail::make_tasks(patterns, options)), gpu_(gpu), ordinal_(ordinal),
+        k_(static_cast<std::uint32_t>(options.max_errors)) {
+    if (!trawl::cuda::query_device(ordinal).present) throw trawl::error(errc::no_device, "no CUDA device present");
     if (gpu.keep_end && !options.all_ends)
       throw trawl::error(errc::invalid_argument, "gpu_options::keep_end needs search_options::all_ends");
     std::size_t min_m = ~std::size_t{0};
@@ -150,6 +153,7 @@ class gpu_matcher final : public trawl::detail::engine {
   [[nodiscard]] std::size_t lookahead() const override { return approx_ ? 0 : max_m_ - 1; }
   [[nodiscard]] hit_key key() const override { return approx_ ? hit_key::last : hit_key::start; }
   [[nodiscard]] bool one_pattern_strand() const override { return tasks_.size() == 1; }
+  [[nodiscard]] device_spec device() const override { return {device_kind::gpu, {ordinal_}}; }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<trawl::detail::open_mark>& open) const override {
@@ -157,7 +161,7 @@ class gpu_matcher final : public trawl::detail::engine {
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end + lookahead());
     const std::string_view window = seq.substr(from, to - from);
-    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, from);
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from);
     // Candidates in sequence coordinates, keyed by their owned position (the start for exact
     // keys, the last byte otherwise), only those this slice owns.
     std::vector<trawl::cuda::candidate> found;
@@ -235,15 +239,8 @@ class gpu_matcher final : public trawl::detail::engine {
         });
       }
     }
-    const auto order = [&](const hit& x, const hit& y) {
-      const std::uint64_t kx = approx_ ? x.end : x.start, ky = approx_ ? y.end : y.start;
-      if (kx != ky) return kx < ky;
-      if (x.pattern != y.pattern) return x.pattern < y.pattern;
-      if (x.dir != y.dir) return x.dir < y.dir;
-      if (x.start != y.start) return x.start < y.start;
-      return x.end < y.end;
-    };
-    if (!approx_ || clusters_) parallel_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), order);
+    if (!approx_ || clusters_)
+      parallel_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), hit_order::of(approx_));
     trawl::detail::mark_cut(out, first, cut, open);
   }
 
@@ -271,6 +268,7 @@ class gpu_matcher final : public trawl::detail::engine {
   std::vector<task> tasks_;
   std::vector<std::uint32_t> task_of_;  ///< task of (pattern, strand), at 2 * pattern + strand
   gpu_options gpu_;
+  int ordinal_;  ///< the GPU it runs on
   std::uint32_t k_;
   std::size_t max_m_ = 1;
   bool approx_ = false, iupac_ = false, hamming_ = false, clusters_ = false, starts_ = false;
@@ -285,21 +283,23 @@ class gpu_matcher final : public trawl::detail::engine {
 /// turned into the hits the CPU's PAM scan reports (src/offtarget/pam_scan.hpp).
 class site_matcher final : public trawl::detail::engine {
  public:
-  site_matcher(trawl::cuda::site_plan plan, const gpu_options& gpu) : plan_(std::move(plan)), gpu_(gpu) {
-    if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
+  site_matcher(trawl::cuda::site_plan plan, const gpu_options& gpu, int ordinal)
+      : plan_(std::move(plan)), gpu_(gpu), ordinal_(ordinal) {
+    if (!trawl::cuda::query_device(ordinal).present) throw trawl::error(errc::no_device, "no CUDA device present");
     if (plan_.longest > trawl::cuda::site_plan::max_longest)
       throw trawl::error(errc::unsupported, "the GPU's site scan takes guides of at most 64 bases");
   }
   [[nodiscard]] std::size_t lookbehind() const override { return std::size_t{plan_.longest} + plan_.longest_pam; }
   [[nodiscard]] std::size_t lookahead() const override { return 0; }
   [[nodiscard]] hit_key key() const override { return hit_key::last; }
+  [[nodiscard]] device_spec device() const override { return {device_kind::gpu, {ordinal_}}; }
 
   void scan(std::string_view seq, std::size_t own_begin, std::size_t own_end, std::vector<hit>& out,
             std::vector<trawl::detail::open_mark>&) const override {
     if (own_begin >= own_end) return;
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end);
-    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, from);
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from);
     std::vector<trawl::cuda::candidate> found;
     trawl::cuda::stream_sites(plan_, seq.substr(from, to - from), cfg,
                               [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {
@@ -326,6 +326,7 @@ class site_matcher final : public trawl::detail::engine {
  private:
   trawl::cuda::site_plan plan_;
   gpu_options gpu_;
+  int ordinal_;
 };
 
 }  // namespace
@@ -352,25 +353,24 @@ std::string device_name(int device) {
   }
 }
 
-void prepare(const gpu_options& gpu) noexcept {
-  if (gpu.devices.empty()) trawl::cuda::start_device(gpu.device);
-  for (const int d : gpu.devices) trawl::cuda::start_device(d);
+void prepare(const device_spec& device) noexcept {
+  for (const int d : device.workers()) trawl::cuda::start_device(d);
 }
 
 /// Several GPU workers behind one matcher: a scan takes a free worker and runs on its device,
 /// so the driver's parallel slices spread over every listed device.
 class gpu_pool final : public trawl::detail::engine {
  public:
-  /// make(gpu options of one device) -> that device's engine
+  /// make(ordinal) -> the engine of GPU `ordinal`, for each of `ordinals`
   template <class Make>
-  gpu_pool(const gpu_options& gpu, Make make) {
-    for (const int d : gpu.devices) {
-      gpu_options one = gpu;
-      one.device = d;
-      one.devices.clear();
-      workers_.push_back(make(one));
-    }
+  gpu_pool(const std::vector<int>& ordinals, Make make) {
+    for (const int d : ordinals) workers_.push_back(make(d));
     busy_.assign(workers_.size(), false);
+  }
+  [[nodiscard]] device_spec device() const override {
+    device_spec d(device_kind::gpu);
+    for (const auto& w : workers_) d.gpus.push_back(w->device().first_gpu());
+    return d;
   }
   [[nodiscard]] std::size_t lookbehind() const override { return workers_[0]->lookbehind(); }
   [[nodiscard]] std::size_t lookahead() const override { return workers_[0]->lookahead(); }
@@ -407,23 +407,21 @@ class gpu_pool final : public trawl::detail::engine {
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
                                       const gpu_options& gpu) {
   if (options.regex) throw trawl::error(errc::invalid_argument, "search_options::regex runs on the CPU");
+  const std::vector<int> ordinals = options.device.workers();
   std::unique_ptr<trawl::detail::engine> e;
-  if (gpu.devices.size() > 1) {
-    e = std::make_unique<gpu_pool>(gpu, [&](const gpu_options& one) { return std::make_unique<gpu_matcher>(patterns, options, one); });
-  } else {
-    gpu_options one = gpu;
-    if (gpu.devices.size() == 1) one.device = gpu.devices[0];
-    e = std::make_unique<gpu_matcher>(patterns, options, one);
-  }
+  if (ordinals.size() > 1)
+    e = std::make_unique<gpu_pool>(ordinals, [&](int d) { return std::make_unique<gpu_matcher>(patterns, options, gpu, d); });
+  else
+    e = std::make_unique<gpu_matcher>(patterns, options, gpu, ordinals[0]);
   return std::make_unique<matcher>(with_boundaries(std::move(e), options));
 }
 
-std::unique_ptr<trawl::detail::engine> detail::make_site_engine(const trawl::cuda::site_plan& plan, const gpu_options& gpu) {
-  if (gpu.devices.size() > 1)
-    return std::make_unique<gpu_pool>(gpu, [&](const gpu_options& one) { return std::make_unique<site_matcher>(plan, one); });
-  gpu_options one = gpu;
-  if (gpu.devices.size() == 1) one.device = gpu.devices[0];
-  return std::make_unique<site_matcher>(plan, one);
+std::unique_ptr<trawl::detail::engine> detail::make_site_engine(const trawl::cuda::site_plan& plan,
+                                                                const device_spec& device, const gpu_options& gpu) {
+  const std::vector<int> ordinals = device.workers();
+  if (ordinals.size() > 1)
+    return std::make_unique<gpu_pool>(ordinals, [&](int d) { return std::make_unique<site_matcher>(plan, gpu, d); });
+  return std::make_unique<site_matcher>(plan, gpu, ordinals[0]);
 }
 
 std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::string_view seq,
@@ -431,7 +429,7 @@ std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::str
   const auto m = make_matcher(patterns, options, gpu);
   // One slice per worker and then some (one slice for one device, which streams it in its own
   // chunks); as many driver threads as workers.
-  const std::size_t workers = std::max<std::size_t>(1, gpu.devices.size());
+  const std::size_t workers = options.device.workers().size();
   search_options sliced = options;
   sliced.threads = static_cast<unsigned>(workers);
   sliced.slice_size = workers == 1 ? std::max<std::size_t>(seq.size(), 1) : seq.size() / (4 * workers) + 1;
@@ -454,7 +452,8 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
                            const gpu_options& gpu) {
   if (x.empty()) throw trawl::error(errc::invalid_argument, "empty pattern");
   if (x.find('\0') != std::string_view::npos) throw trawl::error(errc::invalid_argument, "pattern contains a NUL byte");
-  if (!trawl::cuda::query_device(gpu.device).present) throw trawl::error(errc::no_device, "no CUDA device present");
+  const int ordinal = options.device.first_gpu();
+  if (!trawl::cuda::query_device(ordinal).present) throw trawl::error(errc::no_device, "no CUDA device present");
   best_result result;
   result.distance = static_cast<std::uint32_t>(x.size());
   if (y.empty()) {  // the empty substring, as the CPU engine reports it
@@ -463,7 +462,7 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   }
   const auto engine = options.algorithm == best_algorithm::wavefront ? trawl::cuda::best_engine::wavefront
                                                                      : trawl::cuda::best_engine::myers;
-  trawl::cuda::best_ends ends = trawl::cuda::best_substring_ends(x, y, engine, gpu.slice_length, gpu.device);
+  trawl::cuda::best_ends ends = trawl::cuda::best_substring_ends(x, y, engine, gpu.slice_length, ordinal);
   result.distance = ends.distance;
   const auto p = approx_detail::compile_pattern(x, 0, strand::forward, match_rules{});
   result.occurrences.resize(ends.ends.size());

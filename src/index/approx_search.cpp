@@ -84,9 +84,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
         rh.h.pattern -= static_cast<std::uint32_t>(patterns.size());
         rh.h.dir = strand::reverse;
       }
-    std::sort(out.begin(), out.end(), [](const record_hit& a, const record_hit& b) {
-      return std::tie(a.record, a.h.start, a.h.pattern, a.h.dir) < std::tie(b.record, b.h.start, b.h.pattern, b.h.dir);
-    });
+    std::sort(out.begin(), out.end(), record_hit_order{hit_order{hit_key::start}});
     return out;
   }
 
@@ -154,7 +152,8 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     search_options s2_scan = ends;
     std::unique_ptr<matcher> on_gpu;
     if (gpu_scan) {  // one slice a device, streamed by it in its chunks
-      const std::size_t devices = std::max<std::size_t>(1, gpu.devices.size());
+      s2_scan.device = search.device;
+      const std::size_t devices = search.device.workers().size();
       s2_scan.slice_size = scanned.size() / devices + 1;
       s2_scan.threads = static_cast<unsigned>(devices + 1);
       on_gpu = gpu::make_matcher(patterns, s2_scan, gpu);
@@ -256,10 +255,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     });
   }
   // the order of a search: record, then start (exact) or end (approximate), pattern, strand
-  tbb::parallel_sort(out.begin(), out.end(), [approximate](const record_hit& a, const record_hit& b) {
-    const std::uint64_t ka = approximate ? a.h.end : a.h.start, kb = approximate ? b.h.end : b.h.start;
-    return std::tie(a.record, ka, a.h.pattern, a.h.dir) < std::tie(b.record, kb, b.h.pattern, b.h.dir);
-  });
+  tbb::parallel_sort(out.begin(), out.end(), record_hit_order{hit_order::of(approximate)});
   return out;
 }
 

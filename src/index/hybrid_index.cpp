@@ -674,7 +674,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
                                                      const locate_options& options) const {
   const auto occ = locate_many(patterns, options);
   // each pattern's hits inside one record (in parallel), placed by a prefix sum, then one
-  // parallel sort by (record, start, pattern): a key no two hits share
+  // parallel sort in the hit order by record (record, start, pattern: a key no two hits share)
   std::vector<std::vector<record_hit>> per(patterns.size());
   auto convert = [&](std::size_t pi) {
     const std::uint64_t m = patterns[pi].size();
@@ -692,9 +692,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
       v.push_back(h);
     }
   };
-  auto before = [](const record_hit& a, const record_hit& b) {
-    return std::tie(a.record, a.h.start, a.h.pattern) < std::tie(b.record, b.h.start, b.h.pattern);
-  };
+  constexpr record_hit_order before{hit_order{hit_key::start}};
   std::vector<std::size_t> at(patterns.size() + 1, 0);
   std::vector<record_hit> out;
   tbb::task_arena arena(static_cast<int>(options.engine == locate_engine::serial ? 1 : resolve_threads(options.threads)));

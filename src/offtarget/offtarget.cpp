@@ -729,7 +729,7 @@ std::unique_ptr<search_sink> searcher::sink(site_sink& out) const {
   return std::make_unique<candidate_sink>(*impl_->finder, impl_->o, impl_->reach, out);
 }
 
-std::unique_ptr<matcher> searcher::gpu_matcher(const search_options& planned, gpu::gpu_options gpu) const {
+std::unique_ptr<matcher> searcher::gpu_matcher(const search_options& planned, gpu::gpu_options knobs) const {
   const impl& s = *impl_;
   if (s.tables && s.tables->longest <= cuda::site_plan::max_longest) {
     const pam_tables& t = *s.tables;
@@ -749,22 +749,23 @@ std::unique_ptr<matcher> searcher::gpu_matcher(const search_options& planned, gp
     plan.first = t.first;
     plan.ids = t.ids;
     plan.always = t.always;
-    auto scan = std::make_unique<matcher>(gpu::detail::make_site_engine(plan, gpu));
+    auto scan = std::make_unique<matcher>(gpu::detail::make_site_engine(plan, planned.device, knobs));
     const detail::engine& inner = scan->engine();
     return std::make_unique<matcher>(make_filter(inner, false, std::move(scan)));
   }
-  gpu.keep_end = site_test();
-  auto search = gpu::make_matcher(s.patterns, planned, gpu);
+  knobs.keep_end = site_test();
+  auto search = gpu::make_matcher(s.patterns, planned, knobs);
   const detail::engine& inner = search->engine();
   return std::make_unique<matcher>(make_filter(inner, false, std::move(search)));
 }
 
 stream_result searcher::search(io::source& input, site_sink& out) const {
   const impl& s = *impl_;
-  const search_plan plan = plan_search(s.so, s.patterns.size(), input, stream_options{}, 0);
   const auto sites = sink(out);
-  if (plan.device != device_kind::gpu) return search_input(*s.cpu, input, plan.options, plan.stream, *sites);
-  return search_input(*gpu_matcher(plan.options, {}), input, plan.options, plan.stream, *sites);
+  run_steps steps;
+  steps.cpu = s.cpu.get();
+  steps.make_gpu = [this](const search_options& planned) { return gpu_matcher(planned); };
+  return run_search(s.patterns, input, s.so, stream_options{}, *sites, steps);
 }
 
 void searcher::search(const index::hybrid_index& idx, site_sink& out) const {

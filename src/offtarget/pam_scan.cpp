@@ -113,12 +113,7 @@ class pam_scan final : public detail::engine {
           if (t_.pam_limit != 0 || (first_code & to_bits[at(ps, pam.first)]) != 0) try_at(ps);
       }
     }
-    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), [](const hit& x, const hit& y) {
-      if (x.end != y.end) return x.end < y.end;
-      if (x.pattern != y.pattern) return x.pattern < y.pattern;
-      if (x.dir != y.dir) return x.dir < y.dir;
-      return x.start < y.start;
-    });
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), hit_order{hit_key::last});
     out.erase(std::unique(out.begin() + static_cast<std::ptrdiff_t>(first), out.end()), out.end());
   }
 

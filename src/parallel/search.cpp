@@ -62,20 +62,6 @@ void check_patterns(const std::vector<std::string>& patterns, const search_optio
   if (options.max_errors < 0) throw error(errc::invalid_argument, "search_options::max_errors must be >= 0");
 }
 
-/// Orders hits as delivered: by key position, then pattern, strand, start, end.
-struct hit_order {
-  hit_key key;
-  bool operator()(const hit& a, const hit& b) const {
-    const std::uint64_t ka = key == hit_key::start ? a.start : a.end;
-    const std::uint64_t kb = key == hit_key::start ? b.start : b.end;
-    if (ka != kb) return ka < kb;
-    if (a.pattern != b.pattern) return a.pattern < b.pattern;
-    if (a.dir != b.dir) return a.dir < b.dir;
-    if (a.start != b.start) return a.start < b.start;
-    return a.end < b.end;
-  }
-};
-
 /// What the serial stage needs to know of a slice's hits without reading them.
 struct slice_summary {
   bool any_open = false;  ///< some hit is a cluster piece cut by a slice edge
@@ -1142,6 +1128,7 @@ class callback_sink final : public search_sink {
 
 matcher::matcher(std::unique_ptr<detail::engine> engine) noexcept : engine_(std::move(engine)) {}
 matcher::~matcher() = default;
+device_spec matcher::device() const { return engine_->device(); }
 matcher::matcher(matcher&&) noexcept = default;
 matcher& matcher::operator=(matcher&&) noexcept = default;
 
@@ -1179,7 +1166,9 @@ std::uint64_t search_sequence(const matcher& m, std::string_view seq, const sear
 
 stream_result search_input(const matcher& m, io::source& input, const search_options& options,
                            const stream_options& stream, search_sink& sink) {
-  return stream_search(m, options, sink, stream.scans_in_flight).run_input(input, stream);
+  stream_result result = stream_search(m, options, sink, stream.scans_in_flight).run_input(input, stream);
+  result.device = m.device();
+  return result;
 }
 
 std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns, const search_options& options) {

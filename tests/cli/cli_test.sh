@@ -166,6 +166,13 @@ done
 # the lines are formatted on several threads: the same bytes for every thread count, with --check
 want_locate="$("$T" index locate -t 1 "$D/rand.idx" A C GATTACA)"
 for t in 2 3 8; do expect_out "$want_locate" "$T" index locate -t $t --check "$D/rand.idx" A C GATTACA; done
+# -j is the thread option of every subcommand (-t kept where it was)
+expect_out "$want_locate" "$T" index locate -j 2 "$D/rand.idx" A C GATTACA
+expect_out "$("$T" index count -t 1 "$D/rand.idx" A GATTACA)" "$T" index count -j 3 "$D/rand.idx" A GATTACA
+# one option vocabulary (the library's set_algorithm): a regex takes only --algorithm auto; -k 0
+# with an approximate engine named is exact search
+expect_rc 2 sh -c "printf 'abc\n' | '$T' search -E --algorithm kmp 'a.c' -"
+expect_out "$(printf 'abcabc\n' | "$T" search abc -)" sh -c "printf 'abcabc\n' | '$T' search -k 0 --algorithm dp abc -"
 expect_err_line "$T" index extract "$D/rand.idx" s3:0-5
 expect_err_line "$T" index extract "$D/rand.idx" s1:5-4
 expect_err_line "$T" index extract "$D/rand.idx" s2:0-20001

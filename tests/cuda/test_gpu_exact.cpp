@@ -165,9 +165,7 @@ TEST(GpuExact, MaxHitsAndEarlyStopGiveAPrefix) {
 TEST(GpuExact, PrepareOnAnotherThreadThenSearch) {
   // gpu::prepare never throws (no device, a device that does not exist) and, run on a thread
   // of its own as the CLI runs it beside an index load, leaves searches as they were.
-  trawl::gpu::gpu_options absent;
-  absent.device = 1 << 20;
-  trawl::gpu::prepare(absent);
+  trawl::gpu::prepare({trawl::device_kind::gpu, {1 << 20}});
   std::thread starting([] { trawl::gpu::prepare({}); });
   starting.join();
   TRAWL_REQUIRE_GPU();

@@ -47,8 +47,9 @@ TEST(GpuVsCpu, SearchEveryMode) {
         for (const auto& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {
           trawl::gpu::gpu_options g;
           g.chunk_size = chunk;
-          g.devices = devices;
-          const auto gpu = trawl::gpu::search(text, pats, o, g);
+          trawl::search_options on = o;
+          on.device = {trawl::device_kind::gpu, devices};
+          const auto gpu = trawl::gpu::search(text, pats, on, g);
           ASSERT_EQ(gpu, cpu) << md.name << " round " << round << " chunk " << chunk << " workers " << devices.size();
         }
       }
@@ -85,8 +86,9 @@ TEST(GpuVsCpu, HammingByTheEditKernelAndByItsOwn) {
         for (const auto& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {
           trawl::gpu::gpu_options g;
           g.chunk_size = chunk;
-          g.devices = devices;
-          ASSERT_EQ(trawl::gpu::search(text, pats, o, g), cpu)
+          trawl::search_options on = o;
+          on.device = {trawl::device_kind::gpu, devices};
+          ASSERT_EQ(trawl::gpu::search(text, pats, on, g), cpu)
               << "k " << k << " round " << round << " chunk " << chunk << " workers " << devices.size();
         }
     }
@@ -136,10 +138,10 @@ TEST(GpuVsCpu, ConcurrentSlicesOfManyRecords) {
     const auto cpu = run(*trawl::make_matcher(pats, o));
     ASSERT_FALSE(cpu.empty());
     for (const auto& devices : {std::vector<int>{0}, std::vector<int>{0, 0}}) {
-      trawl::gpu::gpu_options g;
-      g.devices = devices;
+      trawl::search_options on = o;
+      on.device = {trawl::device_kind::gpu, devices};
       for (int round = 0; round < 3; ++round)
-        ASSERT_EQ(run(*trawl::gpu::make_matcher(pats, o, g)), cpu) << md.name << " workers " << devices.size();
+        ASSERT_EQ(run(*trawl::gpu::make_matcher(pats, on)), cpu) << md.name << " workers " << devices.size();
     }
   }
 }
@@ -182,9 +184,10 @@ TEST(GpuVsCpu, KeepEndDropsExactlyTheEndsItRejects) {
   for (const auto& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {
     trawl::gpu::gpu_options g;
     g.chunk_size = 4000;
-    g.devices = devices;
     g.keep_end = keep;
-    EXPECT_EQ(trawl::gpu::search(text, pats, o, g), want) << "workers " << devices.size();
+    trawl::search_options on = o;
+    on.device = {trawl::device_kind::gpu, devices};
+    EXPECT_EQ(trawl::gpu::search(text, pats, on, g), want) << "workers " << devices.size();
   }
   o.all_ends = false;
   trawl::gpu::gpu_options g;
@@ -246,8 +249,12 @@ TEST(GpuVsCpu, OfftargetSitesWithBulgesPamsAndStrands) {
                           {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 3, 1, 0, 0},
                           {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0, 0, 0}};
   for (const limits& c : cases) {
-    std::vector<std::string> found[2];
-    for (const auto device : {trawl::device_kind::cpu, trawl::device_kind::gpu}) {
+    // the CPU, GPU 0, and GPU 0 listed twice (two workers on one card): the list reaches the
+    // search, whose result names the GPUs that ran it
+    const trawl::device_spec devices[] = {trawl::device_kind::cpu, trawl::parse_device("gpu"), trawl::parse_device("gpu:0,0")};
+    std::vector<std::string> found[3];
+    for (int d = 0; d < 3; ++d) {
+      const trawl::device_spec& device = devices[d];
       trawl::offtarget::options o;
       o.pams = c.pams;
       o.side = c.side;
@@ -259,11 +266,13 @@ TEST(GpuVsCpu, OfftargetSitesWithBulgesPamsAndStrands) {
       const trawl::offtarget::searcher s(guides, o);
       auto src = trawl::io::source::from_memory(fasta, "mem");
       collect sink;
-      s.search(src, sink);
-      found[device == trawl::device_kind::gpu ? 1 : 0] = std::move(sink.rows);
+      const trawl::stream_result ran = s.search(src, sink);
+      EXPECT_EQ(ran.device, d == 0 ? trawl::device_spec(trawl::device_kind::cpu) : device) << trawl::to_string(ran.device);
+      found[d] = std::move(sink.rows);
     }
     EXPECT_GT(found[0].size(), 100u) << c.pams[0] << " mm " << c.mm;
     EXPECT_EQ(found[1], found[0]) << c.pams[0] << " mm " << c.mm << " dna " << c.dna << " rna " << c.rna;
+    EXPECT_EQ(found[2], found[0]) << c.pams[0] << " mm " << c.mm << " dna " << c.dna << " rna " << c.rna << " gpu:0,0";
   }
 }
 
@@ -319,9 +328,12 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
     ASSERT_GT(cpu.size(), 50u) << v.pams[0] << " mm " << v.mm;
     trawl::gpu::gpu_options g;
     g.chunk_size = 4096;
-    EXPECT_EQ(run(*s.gpu_matcher(s.candidate_options(), g), 1, genome.size()), cpu) << v.pams[0] << " mm " << v.mm;
-    g.devices = {0, 0};
-    EXPECT_EQ(run(*s.gpu_matcher(s.candidate_options(), g), 2, genome.size() / 3 + 1), cpu) << v.pams[0] << " pool";
+    trawl::search_options planned = s.candidate_options();
+    EXPECT_EQ(run(*s.gpu_matcher(planned, g), 1, genome.size()), cpu) << v.pams[0] << " mm " << v.mm;
+    planned.device = {trawl::device_kind::gpu, {0, 0}};
+    const auto pool = s.gpu_matcher(planned, g);
+    EXPECT_EQ(pool->device(), planned.device);
+    EXPECT_EQ(run(*pool, 2, genome.size() / 3 + 1), cpu) << v.pams[0] << " pool";
   }
 }
 

@@ -238,7 +238,7 @@ both("search_fasta_plain", in_root(lambda d, dev: hits_text(trawl.search("made b
 both("search_fastq", lambda d, dev: hits_text(trawl.search(ADAPTER, d.fq, k=3, device=dev)))
 case("search_errors")(in_root(lambda d, dev: "".join([
     raises_text(lambda: trawl.search("ACGT", d.seq, k=-1)),
-    raises_text(lambda: trawl.search("ACGT", d.seq, threads=0)),
+    raises_text(lambda: trawl.search("ACGT", d.seq, threads=-1)),
     raises_text(lambda: trawl.search("ACGT", d.seq, device="tpu")),
     raises_text(lambda: trawl.search("AC(", d.seq, regex=True)),
     raises_text(lambda: trawl.search("ACGT", d.seq, regex=True, both_strands=True)),

@@ -384,7 +384,7 @@ def test_bad_arguments_raise_the_documented_exceptions(tmp_path):
     with pytest.raises(ValueError):
         trawl.search("A", "ACGT", device="tpu")
     with pytest.raises(ValueError):
-        trawl.search("A", "ACGT", threads=0)
+        trawl.search("A", "ACGT", threads=-1)
     with pytest.raises(ValueError):
         trawl.search([], "ACGT")
     with pytest.raises(TypeError):
@@ -506,3 +506,19 @@ def test_the_engine_room_has_type_stubs():
     text = stub.read_text()
     for name in ("def search(", "def offtarget(", "class Index"):
         assert name in text
+
+
+def test_options_mean_what_the_cli_means():
+    # threads=0 is every core (the CLI's -j 0); k = 0 with an approximate engine named is exact
+    # search (the CLI's -k 0 --algorithm dp): every occurrence; regex takes only "auto"
+    text = "ACGTACGTTACGA" * 50
+    want = trawl.search("ACG", text)
+    assert len(want) == 150
+    for threads in (0, None, 1, 3):
+        assert list(trawl.search("ACG", text, threads=threads).start) == list(want.start)
+    for algorithm in ("dp", "myers", "myers-word"):
+        assert list(trawl.search("ACG", text, algorithm=algorithm).start) == list(want.start)
+    with pytest.raises(ValueError):
+        trawl.search("ACG", text, algorithm="nope")
+    with pytest.raises(ValueError):
+        trawl.search("AC.", text, regex=True, algorithm="kmp")

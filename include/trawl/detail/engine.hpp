@@ -55,6 +55,8 @@ class engine {
   /// How many times a scan reads each byte (an approximate engine: once per pattern-strand),
   /// the weight the driver gives a slice's bytes.
   [[nodiscard]] virtual std::size_t scans_per_byte() const { return 1; }
+  /// Where the scans run: the CPU, or the GPUs of a GPU engine (one per worker, in order).
+  [[nodiscard]] virtual device_spec device() const { return device_kind::cpu; }
   /// Appends every hit whose key position p satisfies own_begin <= p < own_end, sorted by
   /// (key position, pattern, strand, start, end), and an open_mark (indices into `out`,
   /// ascending) for each cluster hit cut by own_begin or own_end - 1. `seq` is the whole
@@ -83,6 +85,7 @@ class engine_wrapper : public engine {
   [[nodiscard]] hit_key key() const override { return inner_->key(); }
   [[nodiscard]] bool one_pattern_strand() const override { return inner_->one_pattern_strand(); }
   [[nodiscard]] std::size_t scans_per_byte() const override { return inner_->scans_per_byte(); }
+  [[nodiscard]] device_spec device() const override { return inner_->device(); }
 
  protected:
   [[nodiscard]] const engine& inner() const noexcept { return *inner_; }

@@ -1,0 +1,27 @@
+// run_search.cpp — the one entry that plans, builds and runs the search of an input
+// (stream.hpp): the CLI, Python, offtarget and the MPI ranks all come through here.
+#include "trawl/gpu.hpp"
+#include "trawl/stream.hpp"
+
+namespace trawl {
+
+stream_result run_search(const std::vector<std::string>& patterns, io::source& input, const search_options& options,
+                         const stream_options& stream, search_sink& sink, const run_steps& steps) {
+  const search_plan plan = plan_search(options, patterns.size(), input, stream);
+  if (steps.planned) steps.planned(plan);
+  std::unique_ptr<matcher> made;
+  const matcher* m = steps.cpu;
+  if (plan.device == device_kind::gpu) {
+    made = steps.make_gpu ? steps.make_gpu(plan.options) : gpu::make_matcher(patterns, plan.options);
+    m = made.get();
+  } else if (m == nullptr) {
+    made = make_matcher(patterns, plan.options);
+    m = made.get();
+  }
+  stream_result result = steps.run ? steps.run(*m, input, plan.options, plan.stream, sink)
+                                   : search_input(*m, input, plan.options, plan.stream, sink);
+  result.device = m->device();
+  return result;
+}
+
+}  // namespace trawl
