@@ -128,9 +128,6 @@ class searcher {
   /// The site test of a candidate end, for a GPU's candidate search (gpu_options::keep_end):
   /// each chunk's ends are classified on all cores as they come, while the device runs on.
   [[nodiscard]] gpu::end_test site_test() const;
-  /// `inner` (a GPU's candidate matcher, its ends tested by site_test()) searching with the
-  /// bytes around each candidate that the site test reads.
-  [[nodiscard]] std::unique_ptr<matcher> with_reach(const matcher& inner) const;
   /// The GPU's candidate matcher for a search planned from candidate_options() (plan_search),
   /// on the GPUs of planned.device (`knobs`: the GPU search's sizes), searching with the bytes around each candidate that the sites read:
   /// without bulges the GPU's own scan of the PAM positions (guides of at most 64 bases);

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "approx/approx_internal.hpp"
+#include "hits/clusters.hpp"
 #include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "trawl/detail/testing.hpp"
@@ -140,8 +141,8 @@ class all_ends_sink final : public start_sink {
   }
 };
 
-/// Groups runs of consecutive ends and emits one hit per run (cluster mode). Streams: O(1)
-/// state however long a run is.
+/// Groups runs of consecutive ends and emits one hit per run (cluster mode; the rule is
+/// hits/clusters.hpp's). Streams: O(1) state however long a run is.
 class cluster_sink final : public start_sink {
  public:
   cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
@@ -151,15 +152,11 @@ class cluster_sink final : public start_sink {
       : start_sink(p, seq, lo, hamming, starts, out, requests, sole, cpu, &cut),
         own_begin_(own_begin), own_end_(own_end) {}
   void on_end(std::uint64_t j, std::uint32_t score) override {
-    if (open_ && j == last_ + 1) {
-      if (score < best_score_) best_score_ = score, best_j_ = j;  // strictly less: leftmost on ties
-      last_ = j;
-      return;
-    }
+    const hits::end_run end = hits::end_run::at(j, score);
+    if (open_ && run_.absorb(end)) return;
     finish();
     open_ = true;
-    first_ = last_ = best_j_ = j;
-    best_score_ = score;
+    run_ = end;
   }
   void on_ends(const lane_hit* ends, std::size_t n) override {
     for (std::size_t i = 0; i < n; ++i) cluster_sink::on_end(ends[i].pos, ends[i].score);
@@ -200,52 +197,37 @@ class cluster_sink final : public start_sink {
   template <class Emit, class Inner>
   void walk_runs(const striped_clusters& res, std::uint64_t base, std::size_t stride, Emit&& emit, Inner&& inner) {
     bool open = open_;
-    std::uint64_t first = first_, last = last_, best_j = best_j_;
-    std::uint32_t best_score = best_score_;
+    hits::end_run run = run_;
     for (std::size_t s = 0; s < res.count.size(); ++s, base += stride) {
       const striped_cluster* r = res.recs.data() + s * res.cap;
       const std::uint32_t count = res.count[s];
       for (std::uint32_t i = 0; i < count; ++i) {
         if (i == 1 && count > 2) {  // runs 1 .. count - 2: the open one (run 0) is complete
-          emit(best_j, best_score, flags_of(first, last));
+          emit(run.best, run.best_score, run.sides(own_begin_, own_end_));
           inner(r + 1, count - 2, base);
           i = count - 1;
           open = false;
         }
-        const std::uint64_t f = base + r[i].first;
-        if (open && f == last + 1) {  // continues a run cut by the previous stripe's end
-          if (r[i].score < best_score) best_score = r[i].score, best_j = base + r[i].best;
-          last = base + r[i].last;
-          continue;
-        }
-        if (open) emit(best_j, best_score, flags_of(first, last));
+        const hits::end_run next{base + r[i].first, base + r[i].last, base + r[i].best, r[i].score};
+        if (open && run.absorb(next)) continue;  // continues a run cut by the previous stripe's end
+        if (open) emit(run.best, run.best_score, run.sides(own_begin_, own_end_));
         open = true;
-        first = f;
-        last = base + r[i].last;
-        best_j = base + r[i].best;
-        best_score = r[i].score;
+        run = next;
       }
     }
     open_ = open;
-    first_ = first;
-    last_ = last;
-    best_j_ = best_j;
-    best_score_ = best_score;
-  }
-  [[nodiscard]] std::uint8_t flags_of(std::uint64_t first, std::uint64_t last) const {
-    return static_cast<std::uint8_t>((first == own_begin_ ? 1u : 0u) | (last + 1 == own_end_ ? 2u : 0u));
+    run_ = run;
   }
   void finish() {
     if (!open_) return;
     open_ = false;
-    emit(best_j_, best_score_, flags_of(first_, last_));
+    emit(run_.best, run_.best_score, run_.sides(own_begin_, own_end_));
   }
 
  private:
   std::uint64_t own_begin_, own_end_;
   bool open_ = false;
-  std::uint64_t first_ = 0, last_ = 0, best_j_ = 0;
-  std::uint32_t best_score_ = 0;
+  hits::end_run run_;  ///< the open run, while open_
 };
 
 /// Hamming search runs on the edit-distance engines: a window of m bytes with h <= k

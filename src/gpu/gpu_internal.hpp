@@ -29,9 +29,6 @@ struct task {
 /// Throws trawl::error(invalid_argument) on an empty pattern, a NUL byte or k < 0.
 std::vector<task> make_tasks(const std::vector<std::string>& patterns, const search_options& options);
 
-/// Reverse complement (ACGT, acgt and IUPAC codes; other bytes kept).
-std::string revcomp(std::string_view dna);
-
 /// The 256×256 symbol-match table: eq[pc * 256 + tc] = 1 when text byte tc matches pattern
 /// byte pc under the options (ignore_case folds ASCII letters; iupac expands pattern codes).
 std::vector<std::uint8_t> match_table(const search_options& options);

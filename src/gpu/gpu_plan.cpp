@@ -18,8 +18,6 @@ unsigned char lower(unsigned char c) { return (c >= 'A' && c <= 'Z') ? static_ca
 
 }  // namespace
 
-std::string revcomp(std::string_view dna) { return trawl::reverse_complement(dna); }
-
 std::vector<task> make_tasks(const std::vector<std::string>& patterns, const search_options& options) {
   if (patterns.empty()) throw trawl::error(errc::invalid_argument, "no pattern given");
   if (options.max_errors < 0) throw trawl::error(errc::invalid_argument, "search_options::max_errors must be >= 0");
@@ -30,7 +28,7 @@ std::vector<task> make_tasks(const std::vector<std::string>& patterns, const sea
     if (p.empty()) throw trawl::error(errc::invalid_argument, "empty pattern");
     if (p.find('\0') != std::string::npos) throw trawl::error(errc::invalid_argument, "pattern contains a NUL byte");
     tasks.push_back(task{p, static_cast<std::uint32_t>(i), strand::forward});
-    if (options.both_strands) tasks.push_back(task{revcomp(p), static_cast<std::uint32_t>(i), strand::reverse});
+    if (options.both_strands) tasks.push_back(task{trawl::reverse_complement(p), static_cast<std::uint32_t>(i), strand::reverse});
   }
   return tasks;
 }

@@ -21,6 +21,7 @@
 #include "approx/approx_internal.hpp"
 #include "exact/engines.hpp"
 #include "gpu/gpu_internal.hpp"
+#include "hits/clusters.hpp"
 #include "trawl/error.hpp"
 
 namespace trawl::gpu {
@@ -202,9 +203,9 @@ class gpu_matcher final : public trawl::detail::engine {
         out.push_back(hit{start, start + m, tasks_[c.task].pattern, 0, tasks_[c.task].dir});
       }
     } else {
-      // Clusters: runs of consecutive ends of one task, sorted by (task, position), each
-      // reported by its min-score end (leftmost on ties); a run at an edge of the owned range
-      // is open on that side. All ends: each end a hit.
+      // Clusters (hits/clusters.hpp): the runs of consecutive ends of one task, sorted by
+      // (task, position); a run at an edge of the owned range is open on that side. All ends:
+      // each end a hit.
       if (clusters_)
         std::sort(found.begin(), found.end(), [](const auto& x, const auto& y) {
           return x.task != y.task ? x.task < y.task : x.pos < y.pos;
@@ -214,22 +215,15 @@ class gpu_matcher final : public trawl::detail::engine {
         const std::uint64_t start = hamming_ ? c.pos + 1 - t.text.size() : c.pos + 1;
         return hit{start, c.pos + 1, t.pattern, c.score, t.dir};
       };
-      for (std::size_t i = 0; i < found.size();) {
-        if (!clusters_) {
-          out.push_back(make(found[i++]));
-          continue;
-        }
-        std::size_t e = i, best = i;
-        while (e + 1 < found.size() && found[e + 1].task == found[i].task && found[e + 1].pos == found[e].pos + 1) {
-          ++e;
-          if (found[e].score < found[best].score) best = e;
-        }
-        const auto sides = static_cast<std::uint8_t>((found[i].pos == own_begin ? 1u : 0u) |
-                                                     (found[e].pos + 1 == own_end ? 2u : 0u));
-        out.push_back(make(found[best]));
-        if (sides != 0) cut.push_back({out.back().end, out.back().pattern, out.back().dir, sides});
-        i = e + 1;
-      }
+      using trawl::cuda::candidate;
+      hits::for_each_run(
+          found.data(), found.size(), clusters_, [](const candidate& a, const candidate& b) { return a.task == b.task; },
+          [](const candidate& c) { return c.pos; }, [](const candidate& c) { return c.score; },
+          [&](std::size_t best, const hits::end_run& run) {
+            out.push_back(make(found[best]));
+            const std::uint8_t sides = clusters_ ? run.sides(own_begin, own_end) : 0;
+            if (sides != 0) cut.push_back({out.back().end, out.back().pattern, out.back().dir, sides});
+          });
       if (starts_) {
         const std::span<hit> mine(out.data() + first, out.size() - first);
         parallel_for(mine.size(), [&](std::size_t i) {

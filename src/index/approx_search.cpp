@@ -15,8 +15,8 @@
 //      secondary occurrences (each copy once);
 //  (3) the ends within L - 1 bytes of a record's start, whose windows the record cuts: taken
 //      from a scan of the record's first bytes instead.
-// From the ends of each (record, pattern, strand) the hits are made as a scan makes them:
-// every end, or per run of consecutive ends its best one (leftmost on ties); the starts come
+// From the ends of each (record, pattern, strand) the hits are made as a scan makes them
+// (hits/clusters.hpp): every end, or per run of consecutive ends its best one; the starts come
 // from the extracted text. Patterns with k >= m or L > M are searched in each extracted record.
 #include <algorithm>
 #include <cstring>
@@ -29,6 +29,7 @@
 #include <tbb/task_arena.h>
 
 #include "trawl/detail/engine.hpp"
+#include "hits/clusters.hpp"
 #include "index/index_impl.hpp"
 #include "index/ku_recursion.hpp"
 #include "trawl/approx.hpp"
@@ -215,15 +216,13 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
            std::tie(b.first, b.second.pattern, b.second.dir, b.second.j);
   });
   std::vector<record_hit> out;
-  for (std::size_t i = 0; i < by_record.size();) {
-    std::size_t e = i + 1;  // [i, e): a cluster's run of consecutive ends, or one end
-    while (e < by_record.size() && by_record[e].first == by_record[i].first &&
-           by_record[e].second.pattern == by_record[i].second.pattern && by_record[e].second.dir == by_record[i].second.dir &&
-           by_record[e].second.j == by_record[e - 1].second.j + 1 && approximate && !search.all_ends)
-      ++e;
-    std::size_t best = i;
-    for (std::size_t t = i + 1; t < e; ++t)
-      if (by_record[t].second.errors < by_record[best].second.errors) best = t;
+  using record_end = std::pair<std::uint32_t, end_hit>;
+  const auto same_group = [](const record_end& a, const record_end& b) {
+    return a.first == b.first && a.second.pattern == b.second.pattern && a.second.dir == b.second.dir;
+  };
+  hits::for_each_run(by_record.data(), by_record.size(), approximate && !search.all_ends, same_group,
+                     [](const record_end& e) { return e.second.j; }, [](const record_end& e) { return e.second.errors; },
+                     [&](std::size_t best, const hits::end_run&) {
     const auto& [r, eh] = by_record[best];
     const std::uint64_t rs = ix.records[r].start;
     record_hit rh;
@@ -234,8 +233,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     rh.h.errors = eh.errors;
     rh.h.dir = eh.dir;
     out.push_back(rh);
-    i = e;
-  }
+  });
   if (search.starts) {
     arena.execute([&] {
       tbb::parallel_for(std::size_t{0}, out.size(), [&](std::size_t i) {

@@ -714,10 +714,6 @@ std::unique_ptr<detail::engine> searcher::make_filter(const detail::engine& inne
                                                std::move(owner));
 }
 
-std::unique_ptr<matcher> searcher::with_reach(const matcher& inner) const {
-  return std::make_unique<matcher>(make_filter(inner.engine(), false));
-}
-
 gpu::end_test searcher::site_test() const {
   const site_finder* finder = impl_->finder.get();
   return [finder](std::string_view seq, std::uint64_t end, std::uint32_t pattern, strand dir) {

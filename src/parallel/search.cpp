@@ -4,8 +4,8 @@
 // [begin_i - lookbehind, end_i + lookahead) so every hit is found by exactly the slice that
 // owns its key position. Slices run on a oneTBB pipeline (parallel scan, serial in-order
 // delivery), so the output is in text order and identical for every thread count and slice
-// size. Approximate clusters cut by a slice edge arrive flagged (hit::open) and are merged
-// here before delivery. O(n) bytes scanned plus (lookbehind + lookahead) per slice.
+// size. Approximate clusters cut by a slice edge arrive flagged (detail::open_mark) and are
+// joined before delivery (hits/delivery.hpp). O(n) bytes scanned plus (lookbehind + lookahead) per slice.
 #include <tbb/global_control.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_pipeline.h>
@@ -28,30 +28,24 @@
 #include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "exact/engines.hpp"
+#include "hits/delivery.hpp"
+#include "parallel/block_reader.hpp"
+#include "parallel/chunker.hpp"
 #include "io/fasta_pieces.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
 
 namespace trawl {
 
-std::string reverse_complement(std::string_view dna) {
-  std::string out(dna.size(), '\0');
-  auto comp = [](char c) -> char {
-    switch (c) {
-      case 'A': return 'T'; case 'C': return 'G'; case 'G': return 'C'; case 'T': return 'A'; case 'U': return 'A';
-      case 'a': return 't'; case 'c': return 'g'; case 'g': return 'c'; case 't': return 'a'; case 'u': return 'a';
-      case 'R': return 'Y'; case 'Y': return 'R'; case 'K': return 'M'; case 'M': return 'K';
-      case 'B': return 'V'; case 'V': return 'B'; case 'D': return 'H'; case 'H': return 'D';
-      case 'r': return 'y'; case 'y': return 'r'; case 'k': return 'm'; case 'm': return 'k';
-      case 'b': return 'v'; case 'v': return 'b'; case 'd': return 'h'; case 'h': return 'd';
-      default: return c;  // N, S, W and anything else are their own complement
-    }
-  };
-  for (std::size_t i = 0; i < dna.size(); ++i) out[dna.size() - 1 - i] = comp(dna[i]);
-  return out;
-}
-
 namespace {
+
+using slicing::block_reader;
+using slicing::buffer_capacity;
+using slicing::buffer_pool;
+using slicing::chunk;
+using slicing::chunker;
+using slicing::job;
+using slicing::piece;
 
 void check_patterns(const std::vector<std::string>& patterns, const search_options& options) {
   if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
@@ -61,163 +55,6 @@ void check_patterns(const std::vector<std::string>& patterns, const search_optio
   }
   if (options.max_errors < 0) throw error(errc::invalid_argument, "search_options::max_errors must be >= 0");
 }
-
-/// What the serial stage needs to know of a slice's hits without reading them.
-struct slice_summary {
-  bool any_open = false;  ///< some hit is a cluster piece cut by a slice edge
-  bool one_id = true;     ///< all hits are of one (pattern, strand)
-};
-
-/// one_id: the engine's promise that all hits are of one (pattern, strand)
-/// (engine::one_pattern_strand); the slice is then summarized without reading its hits, which
-/// in a dense output cost as much to read again as to write.
-slice_summary summarize(std::span<const hit> hits, std::span<const detail::open_mark> open, bool one_id) {
-  slice_summary sum;
-  if (hits.empty()) return sum;
-  sum.any_open = !open.empty();
-  if (one_id) return sum;
-  const std::uint32_t pattern = hits[0].pattern;
-  const strand dir = hits[0].dir;
-  bool same = true;
-  for (const hit& h : hits) same &= h.pattern == pattern && h.dir == dir;  // no early exit: the loop vectorizes
-  sum.one_id = same;
-  return sum;
-}
-
-/// Serial, in-order stage: merges cluster pieces and hands hits to the caller in order.
-class ordered_delivery {
- public:
-  ordered_delivery(hit_key key, std::uint64_t max_hits, const hit_callback& cb)
-      : order_{key}, max_hits_(max_hits), cb_(cb) {}
-
-  /// Takes one slice's hits and the marks of its cut clusters (indices into hits), with their
-  /// summary (summarize(hits, ...), made by the thread that scanned the slice: this serial
-  /// stage then reads no hit but the first and the last in the common cases, where reading
-  /// them all from another core's cache bounded dense outputs on many threads); returns false
-  /// once the search should stop.
-  bool take(std::vector<hit>& hits, std::span<const detail::open_mark> open, const slice_summary& sum) {
-    if (pending_.empty() && buffer_.empty() && !sum.any_open)
-      return deliver(hits);  // the common case: nothing to merge, already in order
-    if (buffer_.empty() && one_strand(hits, sum.one_id)) return take_one(hits, open);
-    return merge(hits, open);
-  }
-  bool finish() {
-    for (auto& [id, h] : pending_) buffer_.push_back(h);
-    pending_.clear();
-    return flush(true);
-  }
-
-  [[nodiscard]] std::uint64_t delivered() const { return delivered_; }
-  /// The lowest start of a hit taken but not yet delivered (~0 when none).
-  [[nodiscard]] std::uint64_t lowest_start() const {
-    std::uint64_t low = ~std::uint64_t{0};
-    for (const auto& [id, h] : pending_) low = std::min(low, h.start);
-    for (const hit& h : buffer_) low = std::min(low, h.start);
-    return low;
-  }
-
-  /// True when every hit (one_id: they are all of one pattern and strand), and the pending
-  /// piece if any, is of one (pattern, strand).
-  bool one_strand(const std::vector<hit>& hits, bool one_id) const {
-    if (hits.empty() || !one_id || pending_.size() > 1) return false;
-    const auto id = std::make_pair(hits[0].pattern, hits[0].dir);
-    return pending_.empty() || pending_.begin()->first == id;
-  }
-  /// take() for one (pattern, strand), in place: only the first hit can continue the pending
-  /// piece, only the last can stay open, and the rest are in order already.
-  bool take_one(std::vector<hit>& hits, std::span<const detail::open_mark> open) {
-    const auto id = std::make_pair(hits[0].pattern, hits[0].dir);
-    const std::size_t n = hits.size();
-    const std::uint8_t first_sides = !open.empty() && open.front().index == 0 ? open.front().sides : 0;
-    const std::uint8_t last_sides = !open.empty() && open.back().index == n - 1 ? open.back().sides : 0;
-    if (!pending_.empty()) {
-      const hit before = pending_.begin()->second;
-      pending_.clear();
-      if (first_sides & 1u) {
-        // Continue the cluster of the previous slice: keep the smaller score, leftmost on ties.
-        if (before.errors <= hits[0].errors) hits[0] = before;
-      } else {
-        std::vector<hit> one{before};  // complete; it ends before every hit of this slice
-        if (!deliver(one)) return false;
-      }
-    }
-    if (last_sides & 2u) {
-      pending_[id] = hits.back();
-      hits.pop_back();
-    }
-    return deliver(hits);
-  }
-  [[nodiscard]] bool stopped() const { return stopped_; }
-
- private:
-  /// The general case: cluster pieces of several patterns, or a buffer not yet delivered.
-  bool merge(std::vector<hit>& hits, std::span<const detail::open_mark> open) {
-    std::map<std::pair<std::uint32_t, strand>, hit> still_open;
-    std::size_t m = 0;
-    for (std::size_t i = 0; i < hits.size(); ++i) {
-      const hit& h = hits[i];
-      const std::uint8_t sides = m < open.size() && open[m].index == i ? open[m++].sides : 0;
-      const auto id = std::make_pair(h.pattern, h.dir);
-      hit merged = h;
-      if (sides & 1u) {
-        if (auto it = pending_.find(id); it != pending_.end()) {
-          // Continue the cluster of the previous slice: keep the smaller score, leftmost on ties.
-          merged = it->second.errors <= h.errors ? it->second : h;
-          pending_.erase(it);
-        }
-      }
-      if (sides & 2u) still_open[id] = merged;
-      else buffer_.push_back(merged);
-    }
-    // Pieces left pending from the previous slice that were not continued are complete.
-    for (auto& [id, h] : pending_) buffer_.push_back(h);
-    pending_ = std::move(still_open);
-    return flush(false);
-  }
-
-  bool flush(bool all) {
-    // The buffer is a sorted run (the slice's hits, in order) plus a few cluster pieces
-    // appended after it: sort the unsorted tail and merge, O(n) for dense outputs.
-    const auto tail = std::is_sorted_until(buffer_.begin(), buffer_.end(), order_);
-    if (tail != buffer_.end()) {
-      std::sort(tail, buffer_.end(), order_);
-      std::inplace_merge(buffer_.begin(), tail, buffer_.end(), order_);
-    }
-    std::size_t ready = buffer_.size();
-    if (!all && !pending_.empty()) {
-      // A pending cluster's final end is at least its current best end.
-      std::uint64_t watermark = ~std::uint64_t{0};
-      for (auto& [id, h] : pending_) watermark = std::min(watermark, h.end);
-      ready = static_cast<std::size_t>(
-          std::partition_point(buffer_.begin(), buffer_.end(), [&](const hit& h) { return h.end < watermark; }) -
-          buffer_.begin());
-    }
-    std::vector<hit> out(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(ready));
-    buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(ready));
-    return deliver(out);
-  }
-
-  bool deliver(std::vector<hit>& hits) {
-    if (stopped_) return false;
-    if (hits.empty()) return true;
-    std::size_t count = hits.size();
-    if (max_hits_ != 0 && delivered_ + count >= max_hits_) {
-      count = static_cast<std::size_t>(max_hits_ - delivered_);
-      stopped_ = true;
-    }
-    delivered_ += count;
-    if (!cb_(std::span<const hit>(hits.data(), count))) stopped_ = true;
-    return !stopped_;
-  }
-
-  hit_order order_;
-  std::uint64_t max_hits_;
-  const hit_callback& cb_;
-  std::uint64_t delivered_ = 0;
-  bool stopped_ = false;
-  std::map<std::pair<std::uint32_t, strand>, hit> pending_;
-  std::vector<hit> buffer_;
-};
 
 std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads, const detail::engine& m,
                               std::size_t requested) {
@@ -246,398 +83,6 @@ std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads
 }
 
 // ---- the scheduler: chunks of an input, slices of chunks, in-order delivery --------------
-
-/// Recycles chunk and block buffers, so their pages are faulted in once per search. Buffers
-/// come back with their size: a reader grows one to a block without zero-filling it again.
-class buffer_pool {
- public:
-  std::string take() {
-    const std::lock_guard<std::mutex> lock(m_);
-    if (free_.empty()) return {};
-    std::string s = std::move(free_.back());
-    free_.pop_back();
-    return s;
-  }
-  void give(std::string&& s) {
-    if (s.capacity() == 0) return;
-    const std::lock_guard<std::mutex> lock(m_);
-    if (free_.size() < 32) free_.push_back(std::move(s));
-  }
-
- private:
-  std::mutex m_;
-  std::vector<std::string> free_;
-};
-
-/// A part of one record as a chunk holds it: the window [base, base + len) of the record and
-/// the key positions it owns.
-struct piece {
-  std::uint64_t record = 0;  ///< record number within the input
-  std::uint64_t base = 0;    ///< record position of the window's first byte
-  std::size_t off = 0, len = 0;                ///< the window: chunk bytes [off, off + len)
-  std::size_t own_begin = 0, own_end = 0;      ///< owned key positions, window coordinates
-  std::uint32_t name = 0;    ///< first: the record's name, chunk::names[name]
-  bool first = false, last = false;            ///< the record's first / last piece
-};
-
-/// Bytes of the input with the pieces cut from them: copied (streams) or a view of a mapping.
-struct chunk {
-  std::string owned;
-  std::string_view bytes;
-  std::vector<piece> pieces;
-  std::vector<std::string> names;
-  bool idle = false;  ///< the input paused after this chunk
-  /// Bytes [at, at + len) are the sequence bytes seq, seq + 1, ... of FASTA lines of `width`
-  /// bytes that begin at byte `file` of the mapped input (see detail::window_origin).
-  struct origin_run {
-    std::size_t at = 0, len = 0;
-    std::uint64_t file = 0, seq = 0;
-    std::uint32_t width = 0;
-    /// Where sequence byte s of the run lies in the file.
-    [[nodiscard]] std::uint64_t file_of(std::uint64_t s) const { return file + s + s / width; }
-  };
-  std::vector<origin_run> runs;  ///< in chunk order; only for an engine that uses origins
-  buffer_pool* pool = nullptr;
-  chunk() = default;
-  chunk(const chunk&) = delete;
-  chunk& operator=(const chunk&) = delete;
-  ~chunk() {
-    if (pool != nullptr) pool->give(std::move(owned));
-  }
-  [[nodiscard]] std::string_view window(const piece& p) const { return bytes.substr(p.off, p.len); }
-  /// Where the bytes of p's window lie in the input file: those from the start of the run that
-  /// holds its last byte (width 0: none does).
-  [[nodiscard]] detail::window_origin origin(const piece& p) const {
-    detail::window_origin o;
-    if (p.len == 0) return o;
-    const std::size_t last = p.off + p.len - 1;
-    for (const origin_run& r : runs) {
-      if (last < r.at || last >= r.at + r.len) continue;
-      const std::size_t first = std::max(r.at, p.off);
-      o.from = first - p.off;
-      o.seq_offset = r.seq + (first - r.at);
-      o.file_offset = r.file;
-      o.width = r.width;
-      break;
-    }
-    return o;
-  }
-};
-
-/// One token of the pipeline: whole pieces [first, end) of a chunk, or one slice of a piece.
-struct job {
-  std::shared_ptr<const chunk> c;
-  std::uint32_t first = 0, end = 0;
-  bool split = false;                 ///< one slice [own_begin, own_end) of pieces[first]
-  std::size_t own_begin = 0, own_end = 0;
-  bool piece_first = true, piece_last = true;  ///< the slice is its piece's first / last
-  bool idle = false;                  ///< the input paused after this job
-  std::vector<hit> hits;              ///< every piece's hits, in record coordinates
-  std::vector<std::uint32_t> ends;    ///< hits of the i-th piece end at ends[i]
-  std::vector<detail::open_mark> open;     ///< the pieces' cut clusters (indices into hits)
-  std::vector<std::uint32_t> open_ends;    ///< marks of the i-th piece end at open_ends[i]
-  std::vector<slice_summary> sums;
-};
-
-/// Reads a stream on a thread of its own, into blocks of up to 1 MiB handed over in order. A
-/// block is handed over early when the stream pauses for idle_ms.
-class block_reader {
- public:
-  struct block {
-    std::string bytes;  ///< the block's bytes are bytes[headroom, size)
-    bool idle = false, end = false;
-    std::exception_ptr error;
-  };
-
-  /// Each block keeps `headroom` bytes free before its bytes, for the context of a chunk.
-  block_reader(io::byte_stream& in, int idle_ms, std::size_t headroom, buffer_pool& pool)
-      : in_(in), idle_ms_(idle_ms), headroom_(headroom), pool_(pool), thread_([this] { run(); }) {}
-  ~block_reader() {
-    stop();
-    thread_.join();
-  }
-  block_reader(const block_reader&) = delete;
-  block_reader& operator=(const block_reader&) = delete;
-
-  /// The next block; an empty end block once stopped.
-  block next() {
-    std::unique_lock<std::mutex> lock(m_);
-    cv_.wait(lock, [&] { return !queue_.empty() || stop_; });
-    if (queue_.empty()) return block{{}, false, true, nullptr};
-    block b = std::move(queue_.front());
-    queue_.pop_front();
-    cv_.notify_all();
-    return b;
-  }
-  void stop() {
-    const std::lock_guard<std::mutex> lock(m_);
-    stop_ = true;
-    cv_.notify_all();
-  }
-
- private:
-  static constexpr std::size_t kBlock = std::size_t{1} << 20;
-  static constexpr std::size_t kQueue = 4;
-
-  bool push(block&& b) {
-    std::unique_lock<std::mutex> lock(m_);
-    cv_.wait(lock, [&] { return stop_ || queue_.size() < kQueue; });
-    if (stop_) return false;
-    queue_.push_back(std::move(b));
-    cv_.notify_all();
-    return true;
-  }
-  bool stopping() {
-    const std::lock_guard<std::mutex> lock(m_);
-    return stop_;
-  }
-  void run() {
-    bool paused = false;  // an idle block was handed over and no byte came since
-    for (;;) {
-      block b;
-      b.bytes = pool_.take();
-      if (b.bytes.size() < headroom_ + kBlock) b.bytes.resize(headroom_ + kBlock);
-      char* const data = b.bytes.data() + headroom_;
-      std::size_t len = 0;
-      try {
-        while (len < kBlock) {
-          const std::ptrdiff_t r = in_.read(data + len, kBlock - len, idle_ms_);
-          if (r < 0) {  // a pause
-            if (len > 0 || !paused) {
-              b.idle = true;
-              break;
-            }
-            if (stopping()) return;
-            continue;
-          }
-          if (r == 0) {
-            b.end = true;
-            break;
-          }
-          len += static_cast<std::size_t>(r);
-          if (stopping()) return;
-        }
-      } catch (...) {  // the bytes before the error are searched, then the error reported
-        b.error = std::current_exception();
-      }
-      paused = b.idle;
-      b.bytes.resize(headroom_ + len);
-      const bool last = b.end || b.error;
-      if (!push(std::move(b)) || last) return;
-    }
-  }
-
-  io::byte_stream& in_;
-  int idle_ms_;
-  std::size_t headroom_;
-  buffer_pool& pool_;
-  std::mutex m_;
-  std::condition_variable cv_;
-  std::deque<block> queue_;
-  bool stop_ = false;
-  std::thread thread_;
-};
-
-/// The capacity of every pool buffer (chunks and FASTA pieces): a chunk's size and context, and
-/// room past them, since a FASTA piece ends with the line that reaches its size; the same for
-/// both, so that a reused buffer never grows.
-constexpr std::size_t buffer_capacity(std::size_t chunk_size, std::size_t context) {
-  return chunk_size + context + (std::size_t{64} << 10);
-}
-
-/// The one place that cuts text: turns records into chunks (each piece of a record carries
-/// the matcher's context: lookbehind bytes before its owned positions, lookahead after) and
-/// chunks into jobs of about `slice` owned bytes.
-class chunker final : public io::record_handler {
- public:
-  chunker(const detail::engine& m, std::size_t chunk_size, std::size_t slice, buffer_pool& pool, std::deque<std::shared_ptr<job>>& out)
-      : lookbehind_(m.lookbehind()), lookahead_(m.lookahead()), chunk_size_(chunk_size), slice_(slice), pool_(pool), out_(out) {
-    new_chunk();
-  }
-
-  void begin_record(std::string_view name) override {
-    in_record_ = true;
-    name_.assign(name);
-    rec_pos_ = owned_ = base_ = 0;
-    win_off_ = cur_->owned.size();
-    first_ = true;
-  }
-  void sequence(std::string_view bytes) override { sequence(bytes, 0, 0); }
-  /// As sequence(bytes); when width != 0 the bytes are FASTA lines of that width from byte
-  /// `file_at` of the mapped input (a line start), noted as the chunks' origin runs.
-  void sequence(std::string_view bytes, std::uint64_t file_at, std::uint32_t width) {
-    std::uint64_t seq = 0;
-    while (!bytes.empty()) {
-      const std::size_t take = std::min(bytes.size(), chunk_size_ - fresh_);
-      if (width != 0) add_run(cur_->owned.size(), take, file_at, seq, width);
-      seq += take;
-      cur_->owned.append(bytes.substr(0, take));
-      fresh_ += take;
-      rec_pos_ += take;
-      bytes.remove_prefix(take);
-      if (fresh_ >= chunk_size_) seal(false);
-    }
-  }
-  /// The next bytes of a plain input, bytes[off, size) of a block: when the chunk holds only
-  /// the carried context, the block becomes the chunk (the context is copied before its bytes,
-  /// into its headroom) and is handed over at once; otherwise its bytes are copied.
-  /// `file_at` and `width`, when width != 0: the block's bytes from `off` are FASTA lines of
-  /// that width from byte file_at of the mapped input (see chunk::origin).
-  void adopt(std::string&& block, std::size_t off, std::uint64_t file_at = 0, std::uint32_t width = 0) {
-    const std::size_t carry = cur_->owned.size() - win_off_;
-    if (!in_record_ || !cur_->pieces.empty() || fresh_ != 0 || win_off_ != 0 || carry > off) {
-      sequence(std::string_view(block).substr(off), file_at, width);
-      pool_.give(std::move(block));
-      return;
-    }
-    std::memcpy(block.data() + (off - carry), cur_->owned.data(), carry);
-    pool_.give(std::move(cur_->owned));
-    cur_->owned = std::move(block);
-    if (width != 0) add_run(off, cur_->owned.size() - off, file_at, 0, width);
-    win_off_ = off - carry;
-    const std::size_t len = cur_->owned.size() - off;
-    fresh_ += len;
-    rec_pos_ += len;
-    seal(false);
-  }
-  /// True when the chunk holds bytes or pieces beyond the carried context (adopt would copy).
-  [[nodiscard]] bool holds_new_bytes() const { return fresh_ != 0 || !cur_->pieces.empty(); }
-  void end_record() override {
-    emit(rec_pos_, true);
-    in_record_ = false;
-    ++record_;
-    if (fresh_ >= chunk_size_ || cur_->pieces.size() >= kMaxPieces) seal(false);
-  }
-
-  /// Hands the chunk over as jobs (a record in progress is owned up to its bytes minus the
-  /// lookahead) and starts the next, which carries the context of that record.
-  void seal(bool idle) {
-    if (in_record_) emit(rec_pos_ >= lookahead_ ? rec_pos_ - lookahead_ : 0, false);
-    if (cur_->pieces.empty() && !idle) {  // nothing owned yet (chunks shorter than the context)
-      fresh_ = 0;
-      return;
-    }
-    std::shared_ptr<chunk> done = std::move(cur_);
-    done->bytes = done->owned;
-    done->idle = idle;
-    new_chunk();
-    if (in_record_) {  // carry the record's context into the new chunk
-      const std::uint64_t keep = owned_ >= lookbehind_ ? owned_ - lookbehind_ : 0;
-      cur_->owned.append(done->bytes.substr(win_off_ + (keep - base_), rec_pos_ - keep));
-      base_ = keep;
-      win_off_ = 0;
-    }
-    split(std::move(done), slice_, out_);
-  }
-
-  /// Cuts a chunk's pieces into jobs: small pieces together, large ones in slices.
-  static void split(std::shared_ptr<const chunk> c, std::size_t slice, std::deque<std::shared_ptr<job>>& out) {
-    const std::size_t before = out.size();
-    const auto n = static_cast<std::uint32_t>(c->pieces.size());
-    std::uint32_t group = 0;
-    std::size_t group_bytes = 0;
-    auto close_group = [&](std::uint32_t end) {
-      if (group == end) return;
-      auto j = std::make_shared<job>();
-      j->c = c;
-      j->first = group;
-      j->end = end;
-      out.push_back(std::move(j));
-      group = end;
-      group_bytes = 0;
-    };
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const piece& p = c->pieces[i];
-      const std::size_t own = p.own_end - p.own_begin;
-      if (own <= slice) {
-        group_bytes += own + 64;  // a piece costs something even when it is short
-        if (group_bytes >= slice) close_group(i + 1);
-        continue;
-      }
-      close_group(i);
-      for (std::size_t b = p.own_begin; b < p.own_end; b += slice) {
-        auto j = std::make_shared<job>();
-        j->c = c;
-        j->first = i;
-        j->end = i + 1;
-        j->split = true;
-        j->own_begin = b;
-        j->own_end = std::min(p.own_end, b + slice);
-        j->piece_first = b == p.own_begin;
-        j->piece_last = j->own_end == p.own_end;
-        out.push_back(std::move(j));
-      }
-      group = i + 1;
-    }
-    close_group(n);
-    if (c->idle) {
-      if (out.size() == before) {  // nothing to search: the pause alone
-        auto j = std::make_shared<job>();
-        j->c = c;
-        out.push_back(std::move(j));
-      }
-      out.back()->idle = true;
-    }
-  }
-
- private:
-  static constexpr std::size_t kMaxPieces = std::size_t{1} << 16;
-
-  /// Notes chunk bytes [at, at + len) as sequence bytes seq.. of the FASTA lines from byte
-  /// `file`; a run that goes on where the chunk's last one ends, in the chunk and in the file,
-  /// extends it.
-  void add_run(std::size_t at, std::size_t len, std::uint64_t file, std::uint64_t seq, std::uint32_t width) {
-    const chunk::origin_run r{at, len, file, seq, width};
-    if (!cur_->runs.empty()) {
-      chunk::origin_run& b = cur_->runs.back();
-      if (b.at + b.len == at && b.width == width && b.file_of(b.seq + b.len) == r.file_of(seq)) {
-        b.len += len;
-        return;
-      }
-    }
-    cur_->runs.push_back(r);
-  }
-
-  void new_chunk() {
-    cur_ = std::make_shared<chunk>();
-    cur_->pool = &pool_;
-    cur_->owned = pool_.take();
-    cur_->owned.clear();
-    cur_->owned.reserve(buffer_capacity(chunk_size_, lookbehind_ + lookahead_));
-    fresh_ = 0;
-  }
-  /// A piece of the record in progress owning [owned_, own_to).
-  void emit(std::uint64_t own_to, bool last) {
-    if (own_to <= owned_ && !last) return;
-    piece p;
-    p.record = record_;
-    p.base = base_;
-    p.off = win_off_;
-    p.len = static_cast<std::size_t>(rec_pos_ - base_);
-    p.own_begin = static_cast<std::size_t>(owned_ - base_);
-    p.own_end = static_cast<std::size_t>(std::max(own_to, owned_) - base_);
-    p.first = first_;
-    p.last = last;
-    if (first_) {
-      p.name = static_cast<std::uint32_t>(cur_->names.size());
-      cur_->names.push_back(name_);
-    }
-    cur_->pieces.push_back(p);
-    first_ = false;
-    owned_ = std::max(own_to, owned_);
-  }
-
-  std::size_t lookbehind_, lookahead_, chunk_size_, slice_;
-  buffer_pool& pool_;
-  std::deque<std::shared_ptr<job>>& out_;
-  std::shared_ptr<chunk> cur_;
-  std::size_t fresh_ = 0;  ///< new bytes in cur_ (not counting the carried context)
-  // The record in progress.
-  bool in_record_ = false, first_ = true;
-  std::string name_;
-  std::uint64_t record_ = 0, rec_pos_ = 0, owned_ = 0, base_ = 0;
-  std::size_t win_off_ = 0;
-};
 
 /// One search of one input: the input stage (reading, parsing, chunking), the parallel scan
 /// of jobs and the in-order delivery to the sink.
@@ -981,7 +426,7 @@ class stream_search {
         for (std::size_t o = open_from; o < j.open.size(); ++o) j.open[o].index -= from;  // piece-relative
         j.ends.push_back(static_cast<std::uint32_t>(j.hits.size()));
         j.open_ends.push_back(static_cast<std::uint32_t>(j.open.size()));
-        j.sums.push_back(summarize(std::span<const hit>(j.hits.data() + from, j.hits.size() - from),
+        j.sums.push_back(hits::summarize(std::span<const hit>(j.hits.data() + from, j.hits.size() - from),
                                    std::span<const detail::open_mark>(j.open.data() + open_from, j.open.size() - open_from),
                                    one_id_));
       }
@@ -1103,7 +548,7 @@ class stream_search {
   std::exception_ptr input_error_;
   io::format format_ = io::format::plain;
   // delivery stage
-  std::optional<ordered_delivery> od_;
+  std::optional<hits::ordered_delivery> od_;
   std::uint64_t delivered_ = 0, records_ = 0, text_end_ = 0;
   // shared
   mutable std::atomic<bool> stop_{false};

@@ -49,8 +49,8 @@ TEST(GpuPlan, PeqMatchesTheMatchTable) {
 }
 
 TEST(GpuPlan, ReverseComplement) {
-  EXPECT_EQ(trawl::gpu::detail::revcomp("ACGTRYN"), "NRYACGT");
-  EXPECT_EQ(trawl::gpu::detail::revcomp("acgX"), "Xcgt");
+  EXPECT_EQ(trawl::reverse_complement("ACGTRYN"), "NRYACGT");
+  EXPECT_EQ(trawl::reverse_complement("acgX"), "Xcgt");
   trawl::search_options o;
   o.both_strands = true;
   const auto tasks = trawl::gpu::detail::make_tasks({"AAC"}, o);
