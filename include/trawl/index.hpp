@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "trawl/gpu.hpp"
+#include "trawl/io.hpp"
 #include "trawl/hit.hpp"
 #include "trawl/search.hpp"
 
@@ -135,16 +136,18 @@ struct index_info {
 /// several threads at once. Move-only.
 class hybrid_index {
  public:
-  /// Indexes `bytes`. With options.detect_fasta, FASTA/FASTQ input is read with
+  /// Indexes `bytes`. With options.detect_fasta, FASTA/FASTQ input (as the name
+  /// `source_name` says, io::format_of_name, else as the content shows) is read with
   /// trawl::io::record_reader (line breaks removed, record names + offsets kept); otherwise
   /// the bytes are the text (one record named `source_name`).
   /// Throws trawl::error(invalid_argument) for a bad max_len, bad_format for bad FASTQ.
   static hybrid_index build(std::string_view bytes, std::string source_name = "-", const build_options& options = {});
-  /// FASTA/FASTQ `bytes` (trawl::io::detect_format) as build() reads them: the records'
+  /// FASTA/FASTQ `bytes` (`named`: the format the file's name says, io::format_of_name; else
+  /// the content decides, io::detect_format) as build() reads them: the records'
   /// sequences appended to `text`, their spans to `records`. False (nothing appended) for
   /// plain text. With build_records, a caller can free the input's bytes before the build.
   static bool read_records(std::string_view bytes, const std::string& source_name, std::string& text,
-                           std::vector<record_span>& records);
+                           std::vector<record_span>& records, io::format named = io::format::automatic);
   /// Indexes an already concatenated text with explicit records (offsets must tile the text).
   static hybrid_index build_records(std::string text, std::vector<record_span> records, std::string source_name,
                                     const build_options& options = {});

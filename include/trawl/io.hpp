@@ -48,6 +48,10 @@ std::unique_ptr<byte_stream> gzip_stream(std::unique_ptr<byte_stream> inner, std
                                          inflater which = inflater::automatic);
 std::unique_ptr<byte_stream> zstd_stream(std::unique_ptr<byte_stream> inner, std::string name);
 
+/// What an input holds: FASTA or FASTQ records, or plain bytes (automatic: decided by the
+/// file's name or content, format_of_name and detect_format).
+enum class format { automatic, plain, fasta, fastq };
+
 /// Options of source::open.
 struct open_options {
   std::string name;  ///< the input's name in records and messages (empty: the path)
@@ -77,6 +81,9 @@ class source {
   source& operator=(source&&) noexcept;
 
   [[nodiscard]] const std::string& name() const noexcept;
+  /// The format its file's name says (format_of_name of the path open() was given);
+  /// automatic for standard input, streams and memory.
+  [[nodiscard]] format named_format() const noexcept;
   /// The whole input when it is a mapped, uncompressed regular file; otherwise stream() reads it.
   [[nodiscard]] bool is_mapped() const noexcept;
   [[nodiscard]] std::string_view mapped() const noexcept;
@@ -120,11 +127,18 @@ class input_buffer {
   std::unique_ptr<impl> impl_;
 };
 
-enum class format { automatic, plain, fasta, fastq };
-
-/// Guesses the format from the content: '>' first → FASTA, '@' first with a '+' line third →
-/// FASTQ, otherwise plain.
+/// The format a file's content shows, by a rule a user can predict: FASTA when it begins (past
+/// a byte order mark and blank lines) with a '>' header line followed by a line of sequence
+/// letters (A-Z, a-z, '*' and '-': IUPAC nucleotide and amino-acid codes, gaps, stops);
+/// FASTQ when it begins with the four lines of a record ('@' header, sequence letters, '+'
+/// line, qualities as long as the sequence); otherwise plain text. So a text file that merely
+/// starts with '>' (a quoted mail, a Markdown note) is plain text.
 format detect_format(std::string_view bytes);
+
+/// The format a file's name says: fasta for .fa .fasta .fna .ffn .faa .frn, fastq for .fq
+/// .fastq (each also with .gz, .bgz or .zst after it, any case); automatic otherwise (the
+/// content decides, detect_format).
+format format_of_name(std::string_view path);
 
 /// One searchable sequence: a FASTA/FASTQ record with its line breaks removed, or a whole
 /// plain input (named after the input).

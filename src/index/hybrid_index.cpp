@@ -510,8 +510,8 @@ hybrid_index& hybrid_index::operator=(hybrid_index&&) noexcept = default;
 hybrid_index::hybrid_index(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
 
 bool hybrid_index::read_records(std::string_view bytes, const std::string& source_name, std::string& text,
-                                std::vector<record_span>& records) {
-  const io::format fmt = io::detect_format(bytes);
+                                std::vector<record_span>& records, io::format named) {
+  const io::format fmt = named != io::format::automatic ? named : io::detect_format(bytes);
   if (fmt == io::format::plain) return false;
   io::record_reader rr(bytes, fmt, source_name);
   io::record r;
@@ -528,7 +528,7 @@ bool hybrid_index::read_records(std::string_view bytes, const std::string& sourc
 hybrid_index hybrid_index::build(std::string_view bytes, std::string source_name, const build_options& options) {
   std::string text;
   std::vector<record_span> recs;
-  if (options.detect_fasta && read_records(bytes, source_name, text, recs))
+  if (options.detect_fasta && read_records(bytes, source_name, text, recs, io::format_of_name(source_name)))
     return build_records(std::move(text), std::move(recs), std::move(source_name), options);
   auto ix = build_impl(bytes, options);
   ix->source_name = source_name;

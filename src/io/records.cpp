@@ -30,21 +30,70 @@ std::string_view record_id(std::string_view header) {
 
 }  // namespace
 
-format detect_format(std::string_view bytes) {
-  // Skip a UTF-8 byte order mark and leading blank lines.
-  std::size_t p = 0;
-  if (bytes.substr(0, 3) == "\xEF\xBB\xBF") p = 3;
+namespace {
+
+/// Where the content begins: past a UTF-8 byte order mark and blank lines.
+std::size_t content_start(std::string_view bytes) {
+  std::size_t p = bytes.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   while (p < bytes.size() && (bytes[p] == '\n' || bytes[p] == '\r')) ++p;
+  return p;
+}
+
+/// A line of sequence letters: IUPAC nucleotide and amino-acid codes (any letter), gaps and
+/// stops, nothing else (no blank, digit or punctuation).
+bool sequence_line(std::string_view line) {
+  if (line.empty()) return false;
+  for (const char c : line)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '-' || c == '*')) return false;
+  return true;
+}
+
+/// True when `bytes`, from content_start, hold enough lines for detect_format to decide as it
+/// would on the whole input: the lines its rule reads, complete (ended by a newline).
+bool decidable(std::string_view bytes, std::size_t p) {
+  if (p >= bytes.size()) return false;
+  const std::size_t lines = bytes[p] == '>' ? 2 : bytes[p] == '@' ? 4 : 0;
+  std::size_t seen = 0;
+  for (std::size_t i = p; i < bytes.size() && seen < lines; ++i) seen += bytes[i] == '\n' ? 1 : 0;
+  return seen >= lines;
+}
+
+}  // namespace
+
+format detect_format(std::string_view bytes) {
+  const std::size_t p = content_start(bytes);
   if (p >= bytes.size()) return format::plain;
-  if (bytes[p] == '>') return format::fasta;
+  std::size_t next = p;
+  if (bytes[p] == '>') {
+    line_at(bytes, p, next);  // header
+    return sequence_line(line_at(bytes, next, next)) ? format::fasta : format::plain;
+  }
   if (bytes[p] == '@') {
-    std::size_t next = p;
-    line_at(bytes, p, next);              // header
-    line_at(bytes, next, next);           // sequence
-    std::string_view plus = line_at(bytes, next, next);
-    if (!plus.empty() && plus[0] == '+') return format::fastq;
+    line_at(bytes, p, next);  // header
+    const std::string_view seq = line_at(bytes, next, next);
+    const std::string_view plus = line_at(bytes, next, next);
+    const std::string_view qual = line_at(bytes, next, next);
+    if (sequence_line(seq) && !plus.empty() && plus[0] == '+' && qual.size() == seq.size()) return format::fastq;
   }
   return format::plain;
+}
+
+format format_of_name(std::string_view path) {
+  std::string name(path.substr(path.find_last_of('/') == std::string_view::npos ? 0 : path.find_last_of('/') + 1));
+  for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  const auto strip = [&](std::string_view ext) {
+    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) {
+      name.resize(name.size() - ext.size());
+      return true;
+    }
+    return false;
+  };
+  (void)(strip(".gz") || strip(".bgz") || strip(".zst"));
+  for (const std::string_view ext : {".fa", ".fasta", ".fna", ".ffn", ".faa", ".frn"})
+    if (strip(ext)) return format::fasta;
+  for (const std::string_view ext : {".fq", ".fastq"})
+    if (strip(ext)) return format::fastq;
+  return format::automatic;
 }
 
 record_reader::record_reader(std::string_view bytes, format fmt, std::string input_name)
@@ -148,18 +197,13 @@ void record_parser::fail(const std::string& what) const {
 
 void record_parser::feed(std::string_view bytes) {
   if (fmt_ == format::automatic) {
-    // Hold the first bytes until detect_format can decide: '>' decides at once, '@' after
-    // three lines, anything else at its first byte.
+    // Hold the first bytes until detect_format can decide as on the whole input: '>' after
+    // two lines, '@' after four, anything else at its first byte.
     probe_.append(bytes);
-    std::size_t p = probe_.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
-    while (p < probe_.size() && (probe_[p] == '\n' || probe_[p] == '\r')) ++p;
+    const std::size_t p = content_start(probe_);
     constexpr std::size_t probe_limit = std::size_t{1} << 20;  // then decide on what is there
     if (probe_.size() < probe_limit && (p >= probe_.size() || (probe_.size() < 3 && probe_[0] == '\xEF'))) return;
-    if (probe_.size() < probe_limit && probe_[p] == '@') {
-      std::size_t lines = 0;
-      for (std::size_t i = p; i < probe_.size() && lines < 3; ++i) lines += probe_[i] == '\n' ? 1 : 0;
-      if (lines < 3) return;
-    }
+    if (probe_.size() < probe_limit && (probe_[p] == '>' || probe_[p] == '@') && !decidable(probe_, p)) return;
     fmt_ = detect_format(probe_);
     std::string held = std::move(probe_);
     probe_.clear();

@@ -359,6 +359,7 @@ struct source::impl {
   std::unique_ptr<byte_stream> stream;
   compression comp = compression::none;
   std::uint64_t file_size = 0;  // regular files
+  format named = format::automatic;  // what the file's name says
 
   ~impl() {
     stream.reset();  // before the mapping it may read
@@ -383,6 +384,7 @@ source::source(source&&) noexcept = default;
 source& source::operator=(source&&) noexcept = default;
 
 const std::string& source::name() const noexcept { return impl_->name; }
+format source::named_format() const noexcept { return impl_->named; }
 bool source::is_mapped() const noexcept { return impl_->map != nullptr && impl_->comp == compression::none; }
 std::string_view source::mapped() const noexcept {
   return impl_->map != nullptr ? std::string_view(impl_->map, impl_->map_len) : std::string_view();
@@ -419,6 +421,7 @@ source source::open(const std::string& path, const open_options& options) {
   impl& d = *s.impl_;
   d.name = options.name.empty() ? path : options.name;
   const bool is_stdin = path == "-";
+  if (!is_stdin) d.named = format_of_name(path);
   int fd = 0;
   if (!is_stdin) {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -118,7 +118,10 @@ class stream_search {
   }
 
   /// An input read through the parser: a mapped FASTA/FASTQ file, or any stream.
-  stream_result run_input(io::source& input, const stream_options& so) {
+  stream_result run_input(io::source& input, const stream_options& given) {
+    // the format asked for, else the one the file's name says, else the content decides
+    stream_options so = given;
+    if (so.format == io::format::automatic) so.format = input.named_format();
     format_ = so.format;
     if (input.is_mapped()) {
       const std::string_view bytes = input.mapped();
@@ -131,8 +134,9 @@ class stream_search {
     chunker_ = std::make_unique<chunker>(m_, chunk_size, choose_slice_size(chunk_size, total, threads_, m_, o_.slice_size),
                                          pool_, jobs_);
     // A mapped FASTA file is parsed in pieces on every worker (fasta_pieces.hpp).
-    fasta_pieces_ = input.is_mapped() && threads_ > 1 && so.format != io::format::fastq &&
-                    so.format != io::format::plain && io::detect_format(input.mapped()) == io::format::fasta;
+    fasta_pieces_ = input.is_mapped() && threads_ > 1 &&
+                    (so.format == io::format::fasta ||
+                     (so.format == io::format::automatic && io::detect_format(input.mapped()) == io::format::fasta));
     piece_size_ = chunk_size;
     parser_ = std::make_unique<io::record_parser>(fasta_pieces_ ? io::format::fasta : so.format, input.name(), *chunker_);
     if (input.is_mapped()) mapped_ = input.mapped();
@@ -141,7 +145,11 @@ class stream_search {
     uses_origin_ = m_.uses_origin();
     const unsigned parse_threads = std::max(threads_, so.parse_threads);
     if (fasta_pieces_ && parse_threads > 1) parse_arena_.emplace(static_cast<int>(parse_threads));
-    if (fasta_pieces_) skip_to_first_record();
+    if (fasta_pieces_) {
+      skip_to_first_record();
+      if (!mapped_.empty() && mapped_[0] != '>')  // as the record parser says it
+        throw error(errc::bad_format, input.name() + ": FASTA record 1 does not start with '>'");
+    }
     run();
     if (reader_) reader_->stop();
     return result();

@@ -166,5 +166,25 @@ grep -q "did you mean --count" "$D/err" && grep -q "trawl search --help" "$D/err
 expect_err_line "$T" serch error a.log
 grep -q "did you mean search" "$D/err" && pass || fail "did-you-mean for a command: $(cat "$D/err")"
 
+# a text file that starts with '>' is text (a quoted mail, a Markdown note): FASTA needs a
+# header line and then a line of sequence letters, or a FASTA name (.fa, .fasta, ...)
+mkdir -p "$D/quoted/notes"
+cd "$D/quoted" || exit 2
+printf '> quoted reply from bob\nhello there\n' >mail.txt
+printf '> **Note**\n> bob wrote this\n\nand bob again\n' >notes/NOTES.md
+printf '>r1\nACGTbob\n' >notes/seq.txt
+for opt in -c -l -q -n; do
+  agree "quoted $opt" "grep $opt bob mail.txt" "$opt bob mail.txt"
+done
+agree "quoted -rl" "grep -rl bob notes mail.txt | sort" "-rl bob notes mail.txt | sort"
+agree "quoted -rc" "grep -rc bob notes | sort" "-rc bob notes | sort"
+expect_out "r1${TAB}4${TAB}7${TAB}0${TAB}+${TAB}bob" "$T" search bob notes/seq.txt
+cp notes/seq.txt notes/seq.fa
+printf 'ACGT\n' >nohead.fa
+expect_out "r1${TAB}4${TAB}7${TAB}0${TAB}+${TAB}bob" "$T" search bob notes/seq.fa
+expect_err_line "$T" search ACG nohead.fa
+grep -q "nohead.fa" "$D/err" && pass || fail "a FASTA without a header names the file: $(cat "$D/err")"
+cd "$D/tree" || exit 2
+
 echo "grep_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]

@@ -118,8 +118,11 @@ def d(tmp_path_factory):
     at = next(i for i in range(len(recs[1][1])) if recs[1][1][i:i + 3] == "TTT" and recs[1][1][i + 3] in "ACG")
     x.cas12a = recs[1][1][at + 4:at + 24]
     x.root = root
-    x.index = trawl.Index.build(x.fa, max_len=32)
-    x.pan_index = trawl.Index.build(x.pan, max_len=16, small=True)
+    # built from relative names: the index records its source's name, which must not depend on
+    # where the temporary folder lies
+    with inside(root):
+        x.index = trawl.Index.build(pathlib.Path(x.fa.name), max_len=32)
+        x.pan_index = trawl.Index.build(pathlib.Path(x.pan.name), max_len=16, small=True)
     return x
 
 

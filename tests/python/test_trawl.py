@@ -522,3 +522,17 @@ def test_options_mean_what_the_cli_means():
         trawl.search("ACG", text, algorithm="nope")
     with pytest.raises(ValueError):
         trawl.search("AC.", text, regex=True, algorithm="kmp")
+
+
+def test_text_that_starts_with_a_quote_is_text(tmp_path):
+    # FASTA needs a header line and then a line of sequence letters (or a FASTA file name)
+    mail = b"> quoted reply from bob\nhello there\n"
+    assert list(trawl.search("bob", mail).start) == [20]
+    (tmp_path / "mail.txt").write_bytes(mail)
+    assert list(trawl.search("bob", tmp_path / "mail.txt").start) == [20]
+    (tmp_path / "seq.fa").write_bytes(b">r1\nACGTbob\n")
+    h = trawl.search("bob", tmp_path / "seq.fa")
+    assert list(h.start) == [4] and [h.records[r] for r in h.record] == ["r1"]
+    (tmp_path / "nohead.fa").write_bytes(b"ACGT\n")
+    with pytest.raises(ValueError, match="nohead.fa"):
+        trawl.search("ACG", tmp_path / "nohead.fa")

@@ -51,7 +51,32 @@ TEST(Records, FastqAndDetection) {
   const auto r = records_of(fq);
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(r[1], (std::pair<std::string, std::string>{"r2", "GG"}));
-  EXPECT_THROW(records_of("@r1\nACGT\n+\nII\n"), trawl::error);
+  // qualities shorter than the sequence: malformed FASTQ when the input is FASTQ (its name or
+  // --format says so), plain text when the content alone decides
+  EXPECT_THROW(records_of("@r1\nACGT\n+\nII\n", trawl::io::format::fastq), trawl::error);
+  EXPECT_EQ(trawl::io::detect_format("@r1\nACGT\n+\nII\n"), trawl::io::format::plain);
+}
+
+TEST(Records, FormatByARuleAUserCanPredict) {
+  using trawl::io::format;
+  // content: a '>' header line, then a line of sequence letters (IUPAC codes, gaps, stops)
+  EXPECT_EQ(trawl::io::detect_format(">chr1 x\nACGTNacgtn\n"), format::fasta);
+  EXPECT_EQ(trawl::io::detect_format("\xEF\xBB\xBF\n\n>p\nMKV*LLA-\r\n"), format::fasta);
+  EXPECT_EQ(trawl::io::detect_format(">chr1\nACGT"), format::fasta);  // no final newline
+  EXPECT_EQ(trawl::io::detect_format("> quoted reply from bob\nhello there\n"), format::plain);
+  EXPECT_EQ(trawl::io::detect_format("> **Note**\n> quoted\n\nbob\n"), format::plain);
+  EXPECT_EQ(trawl::io::detect_format(">a\n\nACGT\n"), format::plain);  // a blank line is no sequence
+  EXPECT_EQ(trawl::io::detect_format(">a\nACGT1\n"), format::plain);
+  EXPECT_EQ(trawl::io::detect_format(">only a header\n"), format::plain);
+  EXPECT_EQ(trawl::io::detect_format("@r\nACGT\n+\nI!#I\n"), format::fastq);
+  EXPECT_EQ(trawl::io::detect_format("@user said\nhi there\n+1\nok\n"), format::plain);
+  EXPECT_EQ(trawl::io::detect_format("@r\nACGT\n-\nIIII\n"), format::plain);
+  // names: the extensions of sequence files, compressed or not, any case; others say nothing
+  for (const char* n : {"g.fa", "dir.x/g.fasta", "G.FNA", "a.ffn.gz", "p.faa.zst", "r.frn.bgz"})
+    EXPECT_EQ(trawl::io::format_of_name(n), format::fasta) << n;
+  for (const char* n : {"r.fq", "r.fastq.gz", "R1.FQ.ZST"}) EXPECT_EQ(trawl::io::format_of_name(n), format::fastq) << n;
+  for (const char* n : {"notes.md", "mail.txt", "fa", ".fa.d/x", "x.fa.txt", "x.gz", "-", "reads.fq.bz2"})
+    EXPECT_EQ(trawl::io::format_of_name(n), format::automatic) << n;
 }
 
 TEST(Records, PlainInputIsOneRecordAndCanBeForced) {
