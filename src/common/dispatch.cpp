@@ -7,11 +7,15 @@ namespace trawl::simd {
 namespace {
 
 using namespace approx_detail;
+using namespace exact_detail;
 
 kernels serial_table() {
   kernels t;
   t.level = simd_level::serial;
   t.features = {};
+  t.find = find_simd_serial;
+  t.teddy = teddy_candidates_serial;
+  t.kmer = kmer_candidates_serial;
   t.lanes = {myers_lanes_serial, 8};
   t.pieces = find_pieces_serial;
   t.write_runs = write_run_hits_serial;
@@ -22,6 +26,9 @@ kernels avx2_table() {
   kernels t;
   t.level = simd_level::avx2;
   t.features = {true, false, false};
+  t.find = find_simd_avx2;
+  t.teddy = teddy_candidates_avx2;
+  t.kmer = kmer_candidates_bmi2;
   t.lanes = {myers_lanes_avx2, 8};
   t.striped = {myers_striped_avx2, myers_striped_clusters_avx2, false};
   t.blocked = {scan_myers_blocked_avx2, best_ends_blocked_avx2, blocked_stripes_avx2_count};
@@ -38,6 +45,9 @@ kernels avx512_table() {
   kernels t;
   t.level = simd_level::avx512;
   t.features = {true, true, Vbmi};
+  t.find = find_simd_avx512;
+  t.teddy = teddy_candidates_avx512;
+  t.kmer = kmer_candidates_bmi2;
   t.lanes = {myers_lanes_avx512, 16};
   t.striped = {myers_striped_avx512<Vbmi>, myers_striped_clusters_avx512<Vbmi>, true};
   t.blocked = {scan_myers_blocked_avx512<Vbmi>, best_ends_blocked_avx512<Vbmi>, blocked_stripes_avx512_count};

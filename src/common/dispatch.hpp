@@ -1,21 +1,29 @@
 // dispatch.hpp — the SIMD dispatch table: for each level (serial, AVX2, AVX-512) the kernel of
-// every family the approximate engines run, chosen here and nowhere else.
+// every family the engines run, chosen here and nowhere else.
 //
 // A table is built once per level from the features cpu::at_level gives it; the AVX-512 table
 // comes in two, with and without VBMI. An engine takes the table of its options' level
-// (search_options::simd, best_options::simd) when it is built and runs
+// (search_options::simd, exact_options::simd, best_options::simd) when it is built and runs
 // only that table's kernels in every stage (scan, filter, start finding, hit writing), so a
 // forced level is obeyed everywhere and a kernel of another level never runs.
 #pragma once
 
 #include "approx/approx_internal.hpp"
 #include "common/cpu.hpp"
+#include "exact/engines.hpp"
+#include "exact/kmer_set.hpp"
+#include "exact/teddy.hpp"
 
 namespace trawl::simd {
 
 struct kernels {
   simd_level level = simd_level::serial;  ///< serial, avx2 or avx512 (never automatic)
   cpu::features features;                 ///< what the kernels below may use: cpu::at_level(level)
+
+  // ---- exact search (src/exact) ----
+  exact_detail::engine_fn find = nullptr;                  ///< one pattern: SIMD filter + verification
+  exact_detail::teddy_candidates_fn teddy = nullptr;       ///< Teddy's nibble filter
+  exact_detail::kmer_candidates_fn kmer = nullptr;         ///< the k-mer set's sampled filter
 
   // ---- approximate search (src/approx) ----
   approx_detail::lanes_backend lanes{nullptr, 0};          ///< (pattern, stripe) jobs in lanes, m <= 64
