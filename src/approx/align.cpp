@@ -80,28 +80,26 @@ void every_start(const compiled_pattern& p, std::string_view seq, std::uint64_t 
 }
 
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs,
-                     const cpu::features& cpu) {
+                     const start_kernels& ks) {
   // m <= 32 on AVX-512BW: 64 requests at a time in 16/32-bit lanes (on AVX2: 32). Other one-word patterns
   // on AVX-512: 8 requests per register. Otherwise (and for the few the vector path
   // declines, next to the text's start) one by one.
-  if (p.m <= 32 && cpu.avx512 && reqs.size() >= 16) return leftmost_starts_avx512bw(p, seq, lo, reqs);
-  if (p.m <= 32 && cpu.avx2 && !cpu.avx512 && reqs.size() >= 8) return leftmost_starts_avx2(p, seq, lo, reqs);
+  if (p.m <= 32 && ks.reqs != nullptr && reqs.size() >= ks.min_batch) return ks.reqs(p, seq, lo, reqs);
   constexpr std::size_t G = 8;
   for (std::size_t first = 0; first < reqs.size(); first += G) {
     const std::size_t g = std::min(G, reqs.size() - first);
     start_request* rq = reqs.data() + first;
-    if (p.words == 1 && cpu.avx512 && leftmost_starts8_avx512(p, seq, lo, rq, g)) continue;
+    if (p.words == 1 && ks.eight != nullptr && ks.eight(p, seq, lo, rq, g)) continue;
     for (std::size_t i = 0; i < g; ++i) rq[i].start = leftmost_start(p, seq, rq[i].j, rq[i].score, lo);
   }
 }
 
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits,
-                     const cpu::features& cpu) {
-  if (p.m <= 32 && cpu.avx512) return leftmost_starts_avx512bw(p, seq, lo, hits);
-  if (p.m <= 32 && cpu.avx2) return leftmost_starts_avx2(p, seq, lo, hits);
+                     const start_kernels& ks) {
+  if (p.m <= 32 && ks.hits != nullptr) return ks.hits(p, seq, lo, hits);
   std::vector<start_request> reqs(hits.size());
   for (std::size_t i = 0; i < hits.size(); ++i) reqs[i] = {hits[i].end - 1, hits[i].errors, 0};
-  leftmost_starts(p, seq, lo, std::span<start_request>(reqs), cpu);
+  leftmost_starts(p, seq, lo, std::span<start_request>(reqs), ks);
   for (std::size_t i = 0; i < hits.size(); ++i) hits[i].start = reqs[i].start;
 }
 

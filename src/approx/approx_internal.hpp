@@ -11,7 +11,6 @@
 #include <string_view>
 #include <vector>
 
-#include "common/cpu.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/hit.hpp"
 #include "trawl/detail/testing.hpp"
@@ -132,13 +131,12 @@ void myers_lanes_avx2(const lane_job* jobs, std::size_t steps, const std::uint64
 void myers_lanes_avx512(const lane_job* jobs, std::size_t steps, const std::uint64_t* peq, const unsigned char* seq,
                         std::vector<lane_hit>& hits);  // 16 lanes (2 × 8), myers_lanes_avx512.cpp
 
+/// A lanes kernel and how many lanes it runs (the dispatch table's choice per SIMD level,
+/// common/dispatch.hpp).
 struct lanes_backend {
   lanes_kernel kernel;
   std::size_t lanes;
 };
-/// The lanes backend for `level` (automatic = best this CPU runs). Throws on an
-/// unsupported level.
-lanes_backend pick_lanes_backend(simd_level level);
 
 /// Scans several patterns (all m <= 64) over seq[report_from, to) with context from `from`,
 /// packing (pattern, stripe) jobs into the backend's lanes; sinks[i] receives pattern i's
@@ -161,20 +159,19 @@ struct striped_pattern {
 };
 /// Builds the striped layout of p (m <= 32) for error bound k <= m.
 striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k);
-/// The striped kernel for `level` (automatic: AVX-512 F+BW, else AVX2), or nullptr when this
-/// CPU or the level has none.
+/// The striped kernels' common signature (myers_striped_avx512 below).
 using striped_kernel = bool (*)(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                 std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                                 std::vector<lane_hit>& hits);
-striped_kernel pick_striped_kernel(simd_level level);
-/// True when pick_striped_kernel(level) has one.
-bool striped_available(simd_level level);
 /// Runs 64 stripes: stripe s reads text0[s·stride, s·stride + steps) and reports (pos0 +
 /// s·stride + t, score, s) for every step t >= warm with score <= k, in step order.
 /// `text_in_quarter1`: assume every byte read is in 0x40-0x7F (letters, DNA without line
 /// breaks) and skip the quarter mask; the kernel checks the bytes on the way and returns
 /// false when one was not (the output is then wrong: run it again with false). Otherwise
-/// true. myers_striped_avx512.cpp
+/// true. `Vbmi`: byte lanes (m <= 8) look Peq up by vpermb, for a CPU with AVX512_VBMI (Ice
+/// Lake, Sapphire Rapids, Zen 4 and later); otherwise by two 16-bit lookups packed to bytes.
+/// myers_striped_avx512.cpp (both instantiated there)
+template <bool Vbmi>
 bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits);
@@ -182,6 +179,7 @@ bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0,
 /// needs one hit per run, not every end): the same scan and `text_in_quarter1` contract as
 /// myers_striped_avx512, and a run that reaches step warm or steps - 1 is cut there.
 /// Requires steps < 2^16.
+template <bool Vbmi>
 bool myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                    std::size_t steps, std::size_t warm, bool text_in_quarter1,
                                    striped_clusters& out);
@@ -198,27 +196,34 @@ bool myers_striped_clusters_avx2(const striped_pattern& sp, const unsigned char*
 /// The byte-lane layout (width 8) of a 16-bit-lane pattern of m <= 8: the pattern in the top m
 /// bits of a byte (Peq and the score offset d shift down by 8). myers_striped.cpp
 striped_pattern narrow_striped_pattern(const striped_pattern& sp);
-/// True when the byte kernels (striped, starts) look Peq up by vpermb: the CPU has
-/// AVX512_VBMI (Ice Lake, Sapphire Rapids, Zen 4 and later) and cpu::limit did not turn it off
-/// (tests run them as on a CPU without it: two 16-bit Peq lookups packed to bytes).
-bool striped_use_vbmi();
 /// Writes the hits of n complete runs r[0, n) of a stripe starting at text position base
 /// (end = base + best + 1, errors = score, start = end as make_hit, open 0), as cluster hits of pattern
-/// `pattern` on strand dir, to out[0, n). AVX-512F; myers_striped_avx512.cpp (write_run_hits in
-/// myers_striped.cpp: any CPU, the AVX-512 writer where `cpu` allows it)
+/// `pattern` on strand dir, to out[0, n).
+using run_writer = void (*)(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
+                            strand dir, hit* out);
+/// The run writer one hit at a time (any CPU); myers_striped.cpp.
+void write_run_hits_serial(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
+                           strand dir, hit* out);
+/// The run writer 8 runs per vector (AVX-512F); myers_striped_avx512.cpp.
 void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
                            strand dir, hit* out);
-void write_run_hits(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern, strand dir,
-                    hit* out, const cpu::features& cpu);
 /// The same contract on AVX2 (Peq by vpshufb per high nibble; `text_in_quarter1` is ignored,
 /// returns true); myers_striped_avx2.cpp.
 bool myers_striped_avx2(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
                         std::size_t warm, std::uint64_t pos0, bool text_in_quarter1, std::vector<lane_hit>& hits);
+/// The striped kernels of one SIMD level (the dispatch table's choice, common/dispatch.hpp):
+/// every end <= k, the runs of ends, and whether they take text_in_quarter1 (the AVX-512
+/// ones; the AVX2 ones ignore it). `ends` is nullptr where the level has none.
+struct striped_kernels {
+  striped_kernel ends = nullptr;
+  striped_clusters_kernel runs = nullptr;
+  bool quarter1 = false;
+};
 /// Same contract as the single-pattern engines (p.m <= 32); the striped kernel for the bulk,
 /// the one-word loop for the edges. `sp`: make_striped_pattern(p, k), if the caller has it.
 /// myers_striped.cpp
-void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::string_view seq, std::size_t from,
-                        std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink,
+void scan_myers_striped(const striped_kernels& kernel, const compiled_pattern& p, std::string_view seq,
+                        std::size_t from, std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink,
                         const striped_pattern* sp = nullptr);
 
 // ---- suffix filter + Myers verification (suffix_filter.cpp) ----------------------------
@@ -239,7 +244,7 @@ struct suffix_filter_state {
 /// Same contract as the single-pattern engines (p.m <= 64): `suffix` (pattern_suffix, at most
 /// 32 bytes) is scanned by the striped kernel, its ends verified by one-word Myers; rounds
 /// where candidates are dense go to `unfiltered`.
-void scan_suffix_filter(striped_kernel kernel, const compiled_pattern& p, const compiled_pattern& suffix,
+void scan_suffix_filter(const striped_kernels& kernel, const compiled_pattern& p, const compiled_pattern& suffix,
                         std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
                         std::uint32_t k, end_sink& sink, const unfiltered_scan& unfiltered,
                         suffix_filter_state& state);
@@ -280,8 +285,6 @@ inline bool same_bytes(const unsigned char* a, const unsigned char* b, std::size
     if (word(a + i) != word(b + i)) return false;
   return word(a + len - 8) == word(b + len - 8);
 }
-/// The finder for `level` (automatic = best this CPU runs).
-piece_finder pick_piece_finder(simd_level level);
 /// True when the filter applies: every pattern byte matches exactly one text byte (no
 /// ignore_case / IUPAC classes) and m >= k + 1.
 bool pigeon_applicable(const compiled_pattern& p, std::uint32_t k);
@@ -323,20 +326,32 @@ struct start_fields {
   static std::uint32_t score(const hit& h) { return h.errors; }
   static void set(hit& h, std::uint64_t start) { h.start = start; }
 };
-/// leftmost_start for many ends of one pattern, with the kernels `cpu` allows (m <= 32: 64 or
-/// 32 at a time; one-word patterns: 8 at a time in AVX-512 lanes). align.cpp
+/// The batched start kernels of one SIMD level (the dispatch table's choice,
+/// common/dispatch.hpp); nullptr where the level has none. `reqs` and `hits` take patterns of
+/// m <= 32, `reqs` only batches of at least `min_batch`; `eight` takes 8 requests of a one-word
+/// pattern (leftmost_starts8_avx512's contract).
+struct start_kernels {
+  void (*reqs)(const compiled_pattern&, std::string_view, std::uint64_t, std::span<start_request>) = nullptr;
+  void (*hits)(const compiled_pattern&, std::string_view, std::uint64_t, std::span<hit>) = nullptr;
+  std::size_t min_batch = 0;
+  bool (*eight)(const compiled_pattern&, std::string_view, std::uint64_t, start_request*, std::size_t) = nullptr;
+};
+/// leftmost_start for many ends of one pattern, with the kernels `ks` has (m <= 32: 64 or 32 at
+/// a time; one-word patterns: 8 at a time in AVX-512 lanes), the rest one by one. align.cpp
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<start_request> reqs,
-                     const cpu::features& cpu);
+                     const start_kernels& ks);
 /// 8 requests (the first g real) of a one-word pattern in AVX-512 lanes; false (nothing
 /// done) when one lies too close to the text's start for its 8-byte loads. starts_avx512.cpp
 bool leftmost_starts8_avx512(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, start_request* rq,
                              std::size_t g);
 /// leftmost_starts for a pattern of m <= 32 on AVX-512BW: 64 requests at a time in 16/32-bit
-/// lanes, text bytes by 8-byte loads and transpose and Peq by vpermi2w as in the striped kernel.
-/// starts_avx512.cpp
+/// lanes, text bytes by 8-byte loads and transpose and Peq by vpermi2w as in the striped kernel
+/// (`Vbmi`: m <= 8 in byte lanes by vpermb, as myers_striped_avx512). starts_avx512.cpp
+template <bool Vbmi>
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<start_request> reqs);
 /// The same for hits (end = j + 1, errors = score), their start filled in place.
+template <bool Vbmi>
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<hit> hits);
 /// leftmost_starts for a pattern of m <= 32 on AVX2: 32 requests at a time in 8/16/32-bit
@@ -347,7 +362,7 @@ void leftmost_starts_avx2(const compiled_pattern& p, std::string_view seq, std::
 void leftmost_starts_avx2(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits);
 /// leftmost_starts for hits of p (end = j + 1, errors = score): fills in hit.start. align.cpp
 void leftmost_starts(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<hit> hits,
-                     const cpu::features& cpu);
+                     const start_kernels& ks);
 /// Start of a Hamming hit ending at j.
 inline std::uint64_t hamming_start(const compiled_pattern& p, std::uint64_t j) { return j + 1 - p.m; }
 
@@ -367,8 +382,10 @@ bool best_bound_unneeded(std::size_t m, std::size_t piece, simd_level simd = sim
 /// every end j in [report_from, to) with score_j <= k that is no worse than any earlier end of
 /// its stripe (a superset of the ends of the smallest score: what a minimum-keeping sink needs),
 /// scanning from `from` as scan_myers_blocked does. False (nothing done) when the range is too
-/// short for its 32 stripes or m <= 64. myers_blocked_avx512.cpp
+/// short for its 32 stripes or m <= 64. `Vbmi`: the 4-bit byte codes (below) may be used.
+/// myers_blocked_avx512.cpp
 inline constexpr std::size_t blocked_stripes_avx512_count = 32;
+template <bool Vbmi>
 bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
                               std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
 /// The 3-bit byte codes of a small alphabet that both striped blocked kernels read Peq by
@@ -390,12 +407,13 @@ struct blocked_byte_codes {
 };
 blocked_byte_codes make_blocked_byte_codes(const compiled_pattern& p);
 /// How scan_myers_blocked_avx512 reads p's Peq: 3 from 3-bit byte codes (blocked_byte_codes::
-/// small, any CPU), else 4 from 4-bit ones (a VBMI CPU, at most 15 byte values with a Peq, all
-/// in 0x40-0x7F), else 0 by gathers. myers_blocked_avx512.cpp
-int blocked_stripes_code_bits(const compiled_pattern& p);
+/// small, any CPU), else 4 from 4-bit ones (`vbmi`: the kernel runs with Vbmi; at most 15 byte
+/// values with a Peq, all in 0x40-0x7F), else 0 by gathers. myers_blocked_avx512.cpp
+int blocked_stripes_code_bits(const compiled_pattern& p, bool vbmi);
 /// scan_myers_blocked's contract (every end <= k, ascending) over 32 stripes in AVX-512 lanes,
 /// every block computed (no cut-off). False (nothing done) when the range is too short for
 /// its stripes or m <= 64. myers_blocked_avx512.cpp
+template <bool Vbmi>
 bool scan_myers_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
                                std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
 /// The AVX2 counterparts (myers_blocked_avx2.cpp): the same contracts over 16 stripes in the
@@ -409,6 +427,17 @@ bool best_ends_blocked_avx2(const compiled_pattern& p, std::string_view seq, std
 bool blocked_stripes_coded_avx2(const compiled_pattern& p);
 bool scan_myers_blocked_avx2(const compiled_pattern& p, std::string_view seq, std::size_t from,
                              std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
+/// The striped blocked kernels' common signature.
+using blocked_kernel = bool (*)(const compiled_pattern& p, std::string_view seq, std::size_t from,
+                                std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink);
+/// The striped blocked kernels of one SIMD level (the dispatch table's choice,
+/// common/dispatch.hpp): every end <= k (scan), the best approximate substring's ends (best),
+/// and their stripe count. nullptr and 0 where the level has none.
+struct blocked_kernels {
+  blocked_kernel scan = nullptr;
+  blocked_kernel best = nullptr;
+  std::size_t stripes = 0;
+};
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
                             std::uint32_t bound, simd_level simd = simd_level::automatic);
 best_piece best_piece_wavefront(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo,

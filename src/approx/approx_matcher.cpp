@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "approx/approx_internal.hpp"
+#include "common/dispatch.hpp"
 #include "hits/clusters.hpp"
 #include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
@@ -55,10 +56,10 @@ enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_strip
 class start_sink : public end_sink {
  public:
   start_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, bool hamming, bool starts,
-             std::vector<hit>& out, std::vector<start_request>& requests, bool sole, const cpu::features& cpu,
+             std::vector<hit>& out, std::vector<start_request>& requests, bool sole, const simd::kernels& ks,
              std::vector<detail::cut_cluster>* cut = nullptr)
       : p_(p), seq_(seq), lo_(lo), hamming_(hamming), starts_(starts), sole_(sole), first_(out.size()), out_(out),
-        requests_(requests), cpu_(cpu), cut_(cut) {
+        requests_(requests), kernels_(ks), cut_(cut) {
     requests_.clear();
   }
   /// Room for one hit per run of `res` (the emits that follow do not reallocate).
@@ -89,18 +90,18 @@ class start_sink : public end_sink {
   }
   void shrink(const hit* end) { out_.resize(static_cast<std::size_t>(end - out_.data())); }
   [[nodiscard]] std::uint32_t pattern_index() const { return p_.index; }
-  [[nodiscard]] const cpu::features& cpu() const { return cpu_; }
+  [[nodiscard]] const simd::kernels& kernels() const { return kernels_; }
   [[nodiscard]] strand pattern_dir() const { return p_.dir; }
   /// Fills in the starts of every hit emitted so far.
   void resolve() {
     if (sole_) {
       if (!hamming_ && starts_ && out_.size() > first_)
-        leftmost_starts(p_, seq_, lo_, std::span<hit>(out_.data() + first_, out_.size() - first_), cpu_);
+        leftmost_starts(p_, seq_, lo_, std::span<hit>(out_.data() + first_, out_.size() - first_), kernels_.starts);
       first_ = out_.size();
       return;
     }
     if (requests_.empty()) return;
-    leftmost_starts(p_, seq_, lo_, requests_, cpu_);
+    leftmost_starts(p_, seq_, lo_, requests_, kernels_.starts);
     for (const start_request& r : requests_) out_[r.slot].start = r.start;
     requests_.clear();
   }
@@ -127,7 +128,7 @@ class start_sink : public end_sink {
   std::size_t first_;  ///< a sole sink: its first hit not yet resolved
   std::vector<hit>& out_;
   std::vector<start_request>& requests_;
-  cpu::features cpu_;  ///< the kernels start finding and hit writing may use
+  const simd::kernels& kernels_;  ///< the kernels of start finding and hit writing
   std::vector<detail::cut_cluster>* cut_;  ///< cluster mode: the clusters the slice's edges cut
 };
 
@@ -147,9 +148,9 @@ class cluster_sink final : public start_sink {
  public:
   cluster_sink(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::uint64_t own_begin,
                std::uint64_t own_end, bool hamming, bool starts, std::vector<hit>& out,
-               std::vector<start_request>& requests, bool sole, const cpu::features& cpu,
+               std::vector<start_request>& requests, bool sole, const simd::kernels& ks,
                std::vector<detail::cut_cluster>& cut)
-      : start_sink(p, seq, lo, hamming, starts, out, requests, sole, cpu, &cut),
+      : start_sink(p, seq, lo, hamming, starts, out, requests, sole, ks, &cut),
         own_begin_(own_begin), own_end_(own_end) {}
   void on_end(std::uint64_t j, std::uint32_t score) override {
     const hits::end_run end = hits::end_run::at(j, score);
@@ -184,7 +185,7 @@ class cluster_sink final : public start_sink {
           *h++ = make_hit(j, score);
         },
         [&](const striped_cluster* r, std::size_t count, std::uint64_t b) {
-          write_run_hits(r, count, b, pattern_index(), pattern_dir(), h, cpu());
+          kernels().write_runs(r, count, b, pattern_index(), pattern_dir(), h);
           h += count;
         });
     shrink(h);
@@ -266,10 +267,6 @@ engine_kind parse_engine(const search_options& o) {
   }
 }
 
-/// The striped blocked kernels' common entry (scan_myers_blocked_avx512 / _avx2).
-using blocked_stripes_kernel = bool (*)(const compiled_pattern&, std::string_view, std::size_t, std::size_t,
-                                        std::size_t, std::uint32_t, end_sink&);
-
 /// The striped blocked kernel computes all blocks of a column for 32 (AVX-512) or 16 (AVX2)
 /// stripes; the scalar one with Ukkonen's cut-off about ⌈(k + 1)/64⌉ + 1 of them for one
 /// stripe, at about `factor` times the kernel's cost per block: AVX-512 four (Peq by gather),
@@ -302,11 +299,12 @@ using blocked_stripes_kernel = bool (*)(const compiled_pattern&, std::string_vie
 /// (wrong only at small k, e.g. m = 1024, k = 30, by 18 %, where the filter usually takes the
 /// pattern); gather: 2 (3 would send m = 300, k = 40 over bytes to the stripes, 2.4 times
 /// slower).
-bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, blocked_stripes_kernel kernel) {
+/// `ks`: the table whose blocked kernel would run (AVX2 or AVX-512, VBMI as its features say).
+bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, const simd::kernels& ks) {
   std::size_t factor = 0;
-  if (kernel == scan_myers_blocked_avx2)
+  if (ks.level == simd_level::avx2)
     factor = blocked_stripes_coded_avx2(p) ? 8 : 2;
-  else if (const int bits = blocked_stripes_code_bits(p); bits != 0)
+  else if (const int bits = blocked_stripes_code_bits(p, ks.features.avx512vbmi); bits != 0)
     factor = bits == 3 ? 16 : 12;
   else
     factor = 4;
@@ -317,18 +315,17 @@ class approx_matcher final : public detail::engine {
  public:
   approx_matcher(const std::vector<std::string>& patterns, const search_options& options)
       : engine_(parse_engine(options)), all_ends_(options.all_ends), hamming_(options.hamming), starts_(options.starts),
-        cpu_(cpu::at_level(options.simd)) {
+        kernels_(simd::kernels_at(options.simd)) {
     if (options.max_errors < 0) throw error(errc::invalid_argument, "the error bound k must be >= 0");
     if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
     if (engine_ == engine_kind::myers_lanes) {
-      simd_level level = options.simd;
-      lanes_ = pick_lanes_backend(level);
+      lanes_ = kernels_.lanes;
       // auto on a CPU without SIMD (or forced serial): the plain one-word loop is faster than
       // the serial lanes reference.
       if (options.approx != approx_algorithm::myers_simd && lanes_.kernel == myers_lanes_serial)
         engine_ = engine_kind::myers_word;
     }
-    if ((engine_ == engine_kind::myers_striped || engine_ == engine_kind::suffix) && !striped_available(options.simd))
+    if ((engine_ == engine_kind::myers_striped || engine_ == engine_kind::suffix) && kernels_.striped.ends == nullptr)
       throw error(errc::invalid_argument, std::string("approx_algorithm::") +
                                               (engine_ == engine_kind::suffix ? "myers_suffix" : "myers_striped") +
                                               " needs AVX-512 (F, BW) or AVX2, and a simd level other than serial");
@@ -336,11 +333,11 @@ class approx_matcher final : public detail::engine {
     // has AVX-512BW or AVX2; the (pattern, stripe) lanes kernel for the rest of m <= 64.
     if (engine_ == engine_kind::myers_striped || engine_ == engine_kind::suffix ||
         (engine_ == engine_kind::myers_lanes && options.approx != approx_algorithm::myers_simd))
-      striped_ = pick_striped_kernel(options.simd);
+      striped_ = kernels_.striped;
     if (engine_ == engine_kind::pigeon || options.approx == approx_algorithm::automatic ||
         options.approx == approx_algorithm::myers) {
-      finder_ = pick_piece_finder(options.simd);
-      if (engine_ == engine_kind::pigeon) lanes_ = pick_lanes_backend(options.simd);
+      finder_ = kernels_.pieces;
+      if (engine_ == engine_kind::pigeon) lanes_ = kernels_.lanes;
     }
     for (std::size_t i = 0; i < patterns.size(); ++i) {
       const auto idx = static_cast<std::uint32_t>(i);
@@ -364,12 +361,9 @@ class approx_matcher final : public detail::engine {
     // m > 64 on the AVX-512 or AVX2 lanes backend (the CPU subsets the blocked stripes need
     // too; options.simd picks the level): the striped blocked kernel of that level where it
     // pays, decided once per pattern.
-    if (engine_ == engine_kind::myers_lanes)
-      blocked_ = lanes_.kernel == myers_lanes_avx512 ? scan_myers_blocked_avx512
-                 : lanes_.kernel == myers_lanes_avx2 ? scan_myers_blocked_avx2
-                                                     : nullptr;
+    if (engine_ == engine_kind::myers_lanes) blocked_ = kernels_.blocked.scan;
     for (std::size_t i = 0; i < pats_.size(); ++i)
-      stripes_.push_back(blocked_ != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], blocked_));
+      stripes_.push_back(blocked_ != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], kernels_));
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       const bool ok = pigeon_applicable(p, ks_[i]);
@@ -385,7 +379,7 @@ class approx_matcher final : public detail::engine {
     const bool suffix_auto = engine_ == engine_kind::myers_lanes && options.approx != approx_algorithm::myers_simd;
     suffixes_.resize(pats_.size());
     for (std::size_t i = 0; i < pats_.size(); ++i) {
-      if (striped_ == nullptr || filter_[i] || pats_[i].m > 64 || !(suffix_auto || engine_ == engine_kind::suffix))
+      if (striped_.ends == nullptr || filter_[i] || pats_[i].m > 64 || !(suffix_auto || engine_ == engine_kind::suffix))
         continue;
       if (const std::size_t len = suffix_filter_length(pats_[i].m, ks_[i], engine_ == engine_kind::suffix); len != 0)
         suffixes_[i] = pattern_suffix(pats_[i], len);
@@ -438,7 +432,7 @@ class approx_matcher final : public detail::engine {
       case engine_kind::myers_striped:
       case engine_kind::suffix:
       case engine_kind::myers_lanes:
-        if (striped_ && p.m <= 32) {
+        if (striped_.ends != nullptr && p.m <= 32) {
           scan_myers_striped(striped_, p, seq, from, report_from, to, k, sink);
         } else if (engine_ != engine_kind::myers_lanes) {
           if (p.m <= 64)
@@ -457,7 +451,7 @@ class approx_matcher final : public detail::engine {
 
   /// Would a striped kernel (m <= 32, or blocked Myers for m > 64) scan pattern i?
   [[nodiscard]] bool simd_stripes_take(std::size_t i) const {
-    return (striped_ != nullptr && pats_[i].m <= 32) || stripes_[i];
+    return (striped_.ends != nullptr && pats_[i].m <= 32) || stripes_[i];
   }
   [[nodiscard]] std::size_t lookbehind() const override { return lookbehind_; }
   [[nodiscard]] std::size_t lookahead() const override { return 0; }
@@ -480,10 +474,11 @@ class approx_matcher final : public detail::engine {
     for (std::size_t i = 0; i < pats_.size(); ++i) {
       const compiled_pattern& p = pats_[i];
       if (all_ends_)
-        sinks.push_back(std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out, requests[i], sole, cpu_));
+        sinks.push_back(
+            std::make_unique<all_ends_sink>(p, seq, from, hamming_, starts_, out, requests[i], sole, kernels_));
       else
         sinks.push_back(std::make_unique<cluster_sink>(p, seq, from, own_begin, own_end, hamming_, starts_, out,
-                                                       requests[i], sole, cpu_, cut));
+                                                       requests[i], sole, kernels_, cut));
     }
     std::vector<hamming_check> checks;
     if (hamming_) {
@@ -559,11 +554,11 @@ class approx_matcher final : public detail::engine {
   bool all_ends_;
   bool hamming_;
   bool starts_;
-  cpu::features cpu_;  ///< what options.simd allows: every kernel below is chosen within it
+  const simd::kernels& kernels_;  ///< the table of options.simd: every kernel below is taken from it
   lanes_backend lanes_{myers_lanes_serial, 8};
   piece_finder finder_ = nullptr;
-  striped_kernel striped_ = nullptr;  ///< m <= 32 goes to the striped kernel when set
-  blocked_stripes_kernel blocked_ = nullptr;  ///< the striped blocked kernel (m > 64), if any
+  striped_kernels striped_;  ///< m <= 32 goes to the striped kernel when it has one
+  blocked_kernel blocked_ = nullptr;  ///< the striped blocked kernel (m > 64), if any
   std::vector<bool> stripes_;  ///< per pattern: m > 64 goes to blocked_
   std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
   std::vector<compiled_pattern> suffixes_;  ///< per pattern: the suffix the filter scans (empty: none)

@@ -8,6 +8,7 @@
 
 #include "approx/approx_internal.hpp"
 #include "approx/blocked_stripes_plan.hpp"
+#include "common/dispatch.hpp"
 
 namespace trawl::approx_detail {
 namespace {
@@ -27,55 +28,24 @@ class min_sink final : public end_sink {
 
 }  // namespace
 
-namespace {
-using blocked_ends_kernel = bool (*)(const compiled_pattern&, std::string_view, std::size_t, std::size_t, std::size_t,
-                                     std::uint32_t, end_sink&);
-/// The kernels the Myers engine runs at one SIMD level, chosen here only: the striped kernel
-/// for |X| <= 32 (nullptr: none), the lanes backend for <= 64, and for longer X the striped
-/// blocked kernel of the lanes backend's level (the AVX-512 one exactly where the CPU has the
-/// subsets, F, BW, VL, DQ, that myers_blocked_avx512.cpp is compiled for; nullptr: the
-/// scalar blocked loop) with its stripe count.
-struct best_kernels {
-  striped_kernel striped = nullptr;
-  lanes_backend lanes{myers_lanes_serial, 8};
-  blocked_ends_kernel blocked = nullptr;
-  std::size_t stripes = 0;
-};
-best_kernels pick_kernels(simd_level level) {
-  best_kernels r;
-  r.striped = pick_striped_kernel(level);
-  r.lanes = pick_lanes_backend(level);  // throws on a level this CPU lacks
-  if (r.lanes.kernel == myers_lanes_avx512) {
-    r.blocked = best_ends_blocked_avx512;
-    r.stripes = blocked_stripes_avx512_count;
-  } else if (r.lanes.kernel == myers_lanes_avx2) {
-    r.blocked = best_ends_blocked_avx2;
-    r.stripes = blocked_stripes_avx2_count;
-  }
-  return r;
-}
-best_kernels kernels(simd_level level) {
-  static const best_kernels automatic = pick_kernels(simd_level::automatic);
-  return level == simd_level::automatic ? automatic : pick_kernels(level);
-}
-}  // namespace
-
 bool best_bound_unneeded(std::size_t m, std::size_t piece, simd_level simd) {
   // The striped blocked kernels' own length rule (plan_blocked_stripes) for k = m: `stripes`
   // stripes of at least blocked_stripe_min_len(w) ends (rounded down to 8) after a warm-up of
   // w = 2m - 1 bytes.
-  const best_kernels ks = kernels(simd);
+  const simd::kernels& ks = simd::kernels_at(simd);
   const std::size_t w = 2 * m - 1;
-  return ks.blocked != nullptr && m > 64 && piece >= w + ks.stripes * (blocked_stripe_min_len(w) + 8);
+  return ks.blocked.best != nullptr && m > 64 && piece >= w + ks.blocked.stripes * (blocked_stripe_min_len(w) + 8);
 }
 
 best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t ctx, std::size_t lo, std::size_t hi,
                             std::uint32_t bound, simd_level simd) {
-  const best_kernels ks = kernels(simd);
+  // The kernels of simd's table: the striped kernel for |X| <= 32, the lanes for <= 64, and
+  // for longer X the striped blocked kernel (none at serial: the scalar blocked loop).
+  const simd::kernels& ks = simd::kernels_at(simd);
   const compiled_pattern p = compile_pattern(x, 0, strand::forward, match_rules{});
   min_sink sink;
   const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(bound, p.m));
-  if (p.m <= 32 && ks.striped != nullptr) {
+  if (p.m <= 32 && ks.striped.ends != nullptr) {
     scan_myers_striped(ks.striped, p, y, ctx, lo, hi, k, sink);
   } else if (p.m <= 64 && ks.lanes.kernel != myers_lanes_serial) {
     const compiled_pattern* pp = &p;
@@ -83,7 +53,7 @@ best_piece best_piece_myers(std::string_view x, std::string_view y, std::size_t 
     scan_myers_lanes(ks.lanes, {&pp, 1}, {&k, 1}, y, ctx, lo, hi, {&sp, 1});
   } else if (p.m <= 64) {
     scan_myers_word(p, y, ctx, lo, hi, k, sink);
-  } else if (ks.blocked == nullptr || !ks.blocked(p, y, ctx, lo, hi, k, sink)) {
+  } else if (ks.blocked.best == nullptr || !ks.blocked.best(p, y, ctx, lo, hi, k, sink)) {
     scan_myers_blocked(p, y, ctx, lo, hi, k, sink);
   }
   best_piece r;

@@ -18,7 +18,8 @@
 // thread, the kernel alone over 32 MiB of DNA, k = 40: m = 128 1.37 / 1.34 GB/s, m = 1024
 // 0.320 / 0.308, 3-bit / 4-bit), so they take them: one path on every AVX-512BW CPU. The
 // 4-bit codes over 12 letters: 2.4 / 4.9 times the gathers' speed (m = 128 / 1024).
-// Compiled with -mavx512*; called only after a CPU check.
+// Compiled with -mavx512*; called only through the dispatch table (common/dispatch.hpp), which
+// picks the Vbmi instantiation from the features of the table's level.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593 inside the intrinsics headers
 #include <immintrin.h>
@@ -87,10 +88,10 @@ struct byte_codes {
   std::uint8_t code4_byte[16] = {};
 };
 
-/// 4-bit codes when the CPU has VBMI and p has at most 15 byte values with a Peq, all in
-/// 0x40-0x7F (one code per value, equal rows or not).
-bool make_codes4(const compiled_pattern& p, byte_codes& r) {
-  if (!striped_use_vbmi()) return false;
+/// 4-bit codes when the kernel may use VBMI (`vbmi`) and p has at most 15 byte values with a
+/// Peq, all in 0x40-0x7F (one code per value, equal rows or not).
+bool make_codes4(const compiled_pattern& p, byte_codes& r, bool vbmi) {
+  if (!vbmi) return false;
   const std::size_t nb = p.words;
   for (std::size_t c = 0, n = 0; c < 256; ++c) {
     const std::uint64_t* eq = p.eq(static_cast<unsigned char>(c));
@@ -104,14 +105,14 @@ bool make_codes4(const compiled_pattern& p, byte_codes& r) {
 
 /// The 3-bit codes where they apply (faster than the 4-bit ones where both do, see the file
 /// comment, and no VBMI needed), else the 4-bit ones, else gathers.
-byte_codes make_byte_codes(const compiled_pattern& p) {
+byte_codes make_byte_codes(const compiled_pattern& p, bool vbmi) {
   byte_codes r;
   r.bc = make_blocked_byte_codes(p);
   if (r.bc.small) {
     r.how = lookup::codes3;
     for (std::size_t i = 0; i < std::min<std::size_t>(r.bc.values, 8); ++i)  // (GCC cannot see values <= 8)
       (i < 4 ? r.onehot_lo[1u << i] : r.onehot_hi[1u << (i - 4)]) = r.bc.code[i];
-  } else if (make_codes4(p, r)) {
+  } else if (make_codes4(p, r, vbmi)) {
     r.how = lookup::codes4;
   }
   return r;
@@ -222,13 +223,13 @@ void stripes_kernel(const compiled_pattern& p, const byte_codes& bc, const unsig
   }
 }
 
-template <bool PrefixMin>
+template <bool PrefixMin, bool Vbmi>
 bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_t from, std::size_t report_from,
                      std::size_t to, std::uint32_t k, end_sink& sink) {
   return plan_blocked_stripes(
       p, seq, from, report_from, to, k, stripes, sink,
       [&](std::size_t a0, std::size_t len, std::size_t w, std::vector<lane_hit>& hits) {
-        const byte_codes bc = make_byte_codes(p);
+        const byte_codes bc = make_byte_codes(p, Vbmi);
         const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
         switch (bc.how) {
           case lookup::gather: return stripes_kernel<lookup::gather, PrefixMin>(p, bc, text, a0, len, w, k, hits);
@@ -240,20 +241,31 @@ bool blocked_stripes(const compiled_pattern& p, std::string_view seq, std::size_
 
 }  // namespace
 
+template <bool Vbmi>
 bool best_ends_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
                               std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
-  return blocked_stripes<true>(p, seq, from, report_from, to, k, sink);
+  return blocked_stripes<true, Vbmi>(p, seq, from, report_from, to, k, sink);
 }
 
-int blocked_stripes_code_bits(const compiled_pattern& p) {
-  const lookup how = make_byte_codes(p).how;
+int blocked_stripes_code_bits(const compiled_pattern& p, bool vbmi) {
+  const lookup how = make_byte_codes(p, vbmi).how;
   return how == lookup::codes3 ? 3 : how == lookup::codes4 ? 4 : 0;
 }
 
+template <bool Vbmi>
 bool scan_myers_blocked_avx512(const compiled_pattern& p, std::string_view seq, std::size_t from,
                                std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink) {
-  return blocked_stripes<false>(p, seq, from, report_from, to, k, sink);
+  return blocked_stripes<false, Vbmi>(p, seq, from, report_from, to, k, sink);
 }
+
+template bool best_ends_blocked_avx512<false>(const compiled_pattern&, std::string_view, std::size_t, std::size_t,
+                                              std::size_t, std::uint32_t, end_sink&);
+template bool best_ends_blocked_avx512<true>(const compiled_pattern&, std::string_view, std::size_t, std::size_t,
+                                             std::size_t, std::uint32_t, end_sink&);
+template bool scan_myers_blocked_avx512<false>(const compiled_pattern&, std::string_view, std::size_t, std::size_t,
+                                               std::size_t, std::uint32_t, end_sink&);
+template bool scan_myers_blocked_avx512<true>(const compiled_pattern&, std::string_view, std::size_t, std::size_t,
+                                              std::size_t, std::uint32_t, end_sink&);
 
 }  // namespace trawl::approx_detail
 

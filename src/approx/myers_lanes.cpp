@@ -1,5 +1,5 @@
 // myers_lanes.cpp — packs (pattern, text stripe) jobs into SIMD lanes and runs a lanes kernel
-// (serial / AVX2 / AVX-512, picked at run time). Stripes of one pattern overlap by m+k-1
+// (serial / AVX2 / AVX-512: the dispatch table's, common/dispatch.hpp). Stripes of one pattern overlap by m+k-1
 // bytes of warm-up so every reported score is exact. O(n·⌈P/L⌉) steps of L lanes for P patterns.
 #include <algorithm>
 #include <limits>
@@ -40,13 +40,6 @@ void sort_by_lane(const std::vector<lane_hit>& hits, std::size_t lanes, std::vec
   for (std::size_t l = 0; l < lanes; ++l) at[l + 1] += at[l];
   sorted.resize(hits.size());
   for (const lane_hit& h : hits) sorted[at[h.lane]++] = h;
-}
-
-lanes_backend pick_lanes_backend(simd_level level) {
-  const cpu::features f = cpu::at_level(level);
-  if (f.avx512) return {myers_lanes_avx512, 16};
-  if (f.avx2) return {myers_lanes_avx2, 8};
-  return {myers_lanes_serial, 8};
 }
 
 namespace {

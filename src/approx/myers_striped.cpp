@@ -39,9 +39,8 @@ striped_pattern make_striped_pattern(const compiled_pattern& p, std::uint32_t k)
   return sp;
 }
 
-void write_run_hits(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern, strand dir,
-                    hit* out, const cpu::features& cpu) {
-  if (cpu.avx512) return write_run_hits_avx512(r, n, base, pattern, dir, out);
+void write_run_hits_serial(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
+                           strand dir, hit* out) {
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t end = base + r[i].best + 1;
     out[i] = hit{end, end, pattern, r[i].score, dir};
@@ -57,15 +56,8 @@ striped_pattern narrow_striped_pattern(const striped_pattern& sp) {
   return n;
 }
 
-striped_kernel pick_striped_kernel(simd_level level) {
-  const cpu::features f = cpu::at_level(level);
-  return f.avx512 ? myers_striped_avx512 : f.avx2 ? myers_striped_avx2 : nullptr;
-}
-
-bool striped_available(simd_level level) { return pick_striped_kernel(level) != nullptr; }
-
-void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::string_view seq, std::size_t from,
-                        std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink,
+void scan_myers_striped(const striped_kernels& kernel, const compiled_pattern& p, std::string_view seq,
+                        std::size_t from, std::size_t report_from, std::size_t to, std::uint32_t k, end_sink& sink,
                         const striped_pattern* prebuilt) {
   if (report_from >= to) return;
   const striped_pattern sp = prebuilt != nullptr ? *prebuilt : make_striped_pattern(p, k);
@@ -83,14 +75,11 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
   std::vector<lane_hit>& hits = scratch.hits;
   std::vector<lane_hit>& sorted = scratch.sorted;
   // The default report mode wants one hit per run of ends: the kernels form the runs.
-  const striped_clusters_kernel runs_kernel = !sink.wants_clusters()         ? nullptr
-                                              : kernel == myers_striped_avx512 ? myers_striped_clusters_avx512
-                                              : kernel == myers_striped_avx2   ? myers_striped_clusters_avx2
-                                                                               : nullptr;
+  const striped_clusters_kernel runs_kernel = sink.wants_clusters() ? kernel.runs : nullptr;
   // Only a pattern matching bytes of 0x40-0x7F alone can use the AVX-512 kernel's unmasked
   // lookup; it is tried while the text keeps to those bytes (the kernel checks them as it
   // reads), and a round that meets another byte is run again with the mask.
-  bool q1 = kernel == myers_striped_avx512 && sp.quarters == 2u;
+  bool q1 = kernel.quarter1 && sp.quarters == 2u;
   while (a < to) {
     // Stripe lengths are odd multiples of 64 bytes (or below 64): with a stride of a multiple
     // of 4 KiB all 64 streams would fall into one L1 set and thrash it. The ends left over
@@ -110,9 +99,9 @@ void scan_myers_striped(striped_kernel kernel, const compiled_pattern& p, std::s
       sink.on_runs(res, a - w, stripe);  // stripes are in text order
     } else {
       hits.clear();
-      if (!kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits)) {
+      if (!kernel.ends(sp, text + (a - w), stripe, stripe + w, w, a - w, q1, hits)) {
         hits.clear();
-        kernel(sp, text + (a - w), stripe, stripe + w, w, a - w, q1 = false, hits);
+        kernel.ends(sp, text + (a - w), stripe, stripe + w, w, a - w, q1 = false, hits);
       }
       sort_by_lane(hits, stripes, sorted);  // stripes are in text order
       sink.on_ends(sorted.data(), sorted.size());

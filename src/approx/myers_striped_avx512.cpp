@@ -25,7 +25,8 @@
 // per run (clusters_out): dense outputs then cost a few vector operations per step, not a
 // report per end.
 //
-// Compiled with -mavx512*; called only after a CPU check (striped_available).
+// Compiled with -mavx512*; called only through the dispatch table (common/dispatch.hpp), which
+// picks the Vbmi instantiation from the features of the table's level.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593 inside the intrinsics headers
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -692,18 +693,17 @@ stripe_table<8> make_byte_stripe_table() {
   return stripe;
 }
 
-template <int W>
+template <int W, bool Vbmi>
 bool ends(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
           std::size_t warm, std::uint64_t pos0, bool q1, std::vector<lane_hit>& hits) {
   constexpr int OW = out_width<W>;
   static const stripe_table<OW> stripe = make_stripe_table<OW>();
   ends_out<OW> out{splat<OW>(sp.kk), stride, pos0, sp.d, &stripe, &hits};
-  if constexpr (W == 8)
-    if (striped_use_vbmi()) return dispatch<W, true>(sp, text0, stride, steps, warm, q1, out);
+  if constexpr (W == 8 && Vbmi) return dispatch<W, true>(sp, text0, stride, steps, warm, q1, out);
   return dispatch<W, false>(sp, text0, stride, steps, warm, q1, out);
 }
 
-template <int W>
+template <int W, bool Vbmi>
 bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t stride, std::size_t steps,
               std::size_t warm, bool q1, striped_clusters& res) {
   constexpr int OW = out_width<W>;
@@ -713,7 +713,7 @@ bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
   res.count.fill(0);
   if constexpr (W == 8) {
     static const stripe_table<8> stripe = make_stripe_table<8>(), byte_stripe = make_byte_stripe_table();
-    const bool v = striped_use_vbmi();
+    constexpr bool v = Vbmi;
     const __m512i none = _mm512_set1_epi8(-1), none16 = _mm512_set1_epi16(-1);
     clusters_out8 out{_mm512_set1_epi8(static_cast<char>(sp.kk)), sp.d, static_cast<std::uint32_t>(warm),
                       v ? &byte_stripe[0] : &stripe[0], &res, none, none, none16, none16, none, none, none, none};
@@ -728,8 +728,6 @@ bool clusters(const striped_pattern& sp, const unsigned char* text0, std::size_t
 }
 
 }  // namespace
-
-bool striped_use_vbmi() { return cpu::active().avx512vbmi; }
 
 void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_t base, std::uint32_t pattern,
                            strand dir, hit* out) {
@@ -765,21 +763,33 @@ void write_run_hits_avx512(const striped_cluster* r, std::size_t n, std::uint64_
   }
 }
 
+// Only the byte lanes (m <= 8) have a VBMI path: the 16- and 32-bit ones are one instantiation.
+template <bool Vbmi>
 bool myers_striped_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                           std::size_t steps, std::size_t warm, std::uint64_t pos0, bool text_in_quarter1,
                           std::vector<lane_hit>& hits) {
-  if (sp.width == 16 && sp.d >= 8) return ends<8>(narrow_striped_pattern(sp), text0, stride, steps, warm, pos0, text_in_quarter1, hits);
-  if (sp.width == 16) return ends<16>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
-  return ends<32>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
+  if (sp.width == 16 && sp.d >= 8) return ends<8, Vbmi>(narrow_striped_pattern(sp), text0, stride, steps, warm, pos0, text_in_quarter1, hits);
+  if (sp.width == 16) return ends<16, false>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
+  return ends<32, false>(sp, text0, stride, steps, warm, pos0, text_in_quarter1, hits);
 }
 
+template <bool Vbmi>
 bool myers_striped_clusters_avx512(const striped_pattern& sp, const unsigned char* text0, std::size_t stride,
                                    std::size_t steps, std::size_t warm, bool text_in_quarter1,
                                    striped_clusters& out) {
-  if (sp.width == 16 && sp.d >= 8) return clusters<8>(narrow_striped_pattern(sp), text0, stride, steps, warm, text_in_quarter1, out);
-  if (sp.width == 16) return clusters<16>(sp, text0, stride, steps, warm, text_in_quarter1, out);
-  return clusters<32>(sp, text0, stride, steps, warm, text_in_quarter1, out);
+  if (sp.width == 16 && sp.d >= 8) return clusters<8, Vbmi>(narrow_striped_pattern(sp), text0, stride, steps, warm, text_in_quarter1, out);
+  if (sp.width == 16) return clusters<16, false>(sp, text0, stride, steps, warm, text_in_quarter1, out);
+  return clusters<32, false>(sp, text0, stride, steps, warm, text_in_quarter1, out);
 }
+
+template bool myers_striped_avx512<false>(const striped_pattern&, const unsigned char*, std::size_t, std::size_t,
+                                          std::size_t, std::uint64_t, bool, std::vector<lane_hit>&);
+template bool myers_striped_avx512<true>(const striped_pattern&, const unsigned char*, std::size_t, std::size_t,
+                                         std::size_t, std::uint64_t, bool, std::vector<lane_hit>&);
+template bool myers_striped_clusters_avx512<false>(const striped_pattern&, const unsigned char*, std::size_t,
+                                                   std::size_t, std::size_t, bool, striped_clusters&);
+template bool myers_striped_clusters_avx512<true>(const striped_pattern&, const unsigned char*, std::size_t,
+                                                  std::size_t, std::size_t, bool, striped_clusters&);
 
 }  // namespace trawl::approx_detail
 

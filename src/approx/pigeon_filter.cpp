@@ -23,11 +23,6 @@ void find_pieces_serial(const unsigned char* text, std::size_t lo, std::size_t s
   }
 }
 
-piece_finder pick_piece_finder(simd_level level) {
-  const cpu::features f = cpu::at_level(level);
-  return f.avx512 ? find_pieces_avx512 : f.avx2 ? find_pieces_avx2 : find_pieces_serial;
-}
-
 bool pigeon_applicable(const compiled_pattern& p, std::uint32_t k) {
   if (p.m < k + 1) return false;
   // Every pattern row must be set for exactly one byte value.

@@ -4,7 +4,8 @@
 //   striped kernel's 64 stripes (striped_avx512.hpp): each request is a "stripe" read
 //   backwards from its end, 8 bytes per load. O(max length) vector steps for 64 requests.
 // - m <= 64: 8 requests in the 64-bit lanes of one AVX-512F register.
-// Compiled with -mavx512*; called only after a CPU check.
+// Compiled with -mavx512*; called only through the dispatch table (common/dispatch.hpp), which
+// picks the Vbmi instantiation from the features of the table's level.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"  // GCC bug 105593 inside the intrinsics headers
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -317,7 +318,7 @@ void starts_all(const compiled_pattern& p, std::string_view seq, std::uint64_t l
   }
 }
 
-template <class Req>
+template <bool Vbmi, class Req>
 void starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo, std::span<Req> reqs) {
   alignas(64) std::uint32_t rpeq[256];
   unsigned quarters = 0;
@@ -329,7 +330,7 @@ void starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint6
   load_quarter_tables(rpeq, qt);
   // Lanes of 8 bits for m <= 8 (columns and scores stay below 2m + 1 <= 17), 16 for m <= 16.
   auto go = [&]<unsigned Q>() {
-    if (p.m <= 8 && striped_use_vbmi()) return starts_all<8, Q, true>(p, seq, lo, reqs, qt);
+    if (p.m <= 8 && Vbmi) return starts_all<8, Q, true>(p, seq, lo, reqs, qt);
     if (p.m <= 8) return starts_all<8, Q, false>(p, seq, lo, reqs, qt);
     if (p.m <= 16) return starts_all<16, Q, false>(p, seq, lo, reqs, qt);
     return starts_all<32, Q, false>(p, seq, lo, reqs, qt);
@@ -341,15 +342,24 @@ void starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint6
 
 }  // namespace
 
+template <bool Vbmi>
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<start_request> reqs) {
-  starts_avx512bw(p, seq, lo, reqs);
+  starts_avx512bw<Vbmi>(p, seq, lo, reqs);
 }
 
+template <bool Vbmi>
 void leftmost_starts_avx512bw(const compiled_pattern& p, std::string_view seq, std::uint64_t lo,
                               std::span<hit> hits) {
-  starts_avx512bw(p, seq, lo, hits);
+  starts_avx512bw<Vbmi>(p, seq, lo, hits);
 }
+
+template void leftmost_starts_avx512bw<false>(const compiled_pattern&, std::string_view, std::uint64_t,
+                                              std::span<start_request>);
+template void leftmost_starts_avx512bw<true>(const compiled_pattern&, std::string_view, std::uint64_t,
+                                             std::span<start_request>);
+template void leftmost_starts_avx512bw<false>(const compiled_pattern&, std::string_view, std::uint64_t, std::span<hit>);
+template void leftmost_starts_avx512bw<true>(const compiled_pattern&, std::string_view, std::uint64_t, std::span<hit>);
 
 }  // namespace trawl::approx_detail
 

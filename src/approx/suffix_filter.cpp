@@ -68,7 +68,7 @@ compiled_pattern pattern_suffix(const compiled_pattern& p, std::size_t len) {
   return s;
 }
 
-void scan_suffix_filter(striped_kernel kernel, const compiled_pattern& p, const compiled_pattern& suffix,
+void scan_suffix_filter(const striped_kernels& kernel, const compiled_pattern& p, const compiled_pattern& suffix,
                         std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
                         std::uint32_t k, end_sink& sink, const unfiltered_scan& unfiltered,
                         suffix_filter_state& state) {

@@ -56,11 +56,6 @@ features at_level(simd_level level) {
   return {};
 }
 
-simd_level best_level() noexcept {
-  const features f = active();
-  return f.avx512 ? simd_level::avx512 : f.avx2 ? simd_level::avx2 : simd_level::serial;
-}
-
 void limit(features allowed) noexcept {
   g_allowed.store((allowed.avx2 ? 1u : 0u) | (allowed.avx512 ? 2u : 0u) | (allowed.avx512vbmi ? 4u : 0u),
                   std::memory_order_relaxed);

@@ -1,9 +1,9 @@
 // cpu.hpp — the one place that reads the CPU's SIMD features and decides what a search may use.
 //
-// Features are read once. Every kernel choice goes through at_level(): a search forced to a
-// level (search_options::simd, exact_options::simd) uses only that level's kernels, in every
-// stage (scan, start finding, hit writing); a level this CPU lacks is one error. limit()
-// narrows what the whole process sees, for tests (a CPU without VBMI, without AVX-512).
+// Features are read once. at_level() gives the features a level may use (a level this CPU
+// lacks is one error); the dispatch table (dispatch.hpp) turns them into the kernels every
+// engine runs, so nothing else reads these features to choose a kernel. limit() narrows what
+// the whole process sees, for tests (a CPU without VBMI, without AVX-512).
 #pragma once
 
 #include "trawl/exact.hpp"
@@ -23,9 +23,6 @@ features active() noexcept;
 /// AVX2 set for avx2, the AVX-512 set (with VBMI if present) for avx512. Throws
 /// trawl::error(errc::unsupported) when this CPU lacks a forced level.
 features at_level(simd_level level);
-
-/// The best level active() allows (never automatic).
-simd_level best_level() noexcept;
 
 /// Tests: narrows active() for the whole process to `allowed` (and what the CPU has); limit
 /// with every flag true restores it. Not for use while searches run.

@@ -140,9 +140,9 @@ std::unique_ptr<detail::engine> with_boundaries(std::unique_ptr<detail::engine> 
 
 /// Literals up to which Teddy gives each its own bucket.
 constexpr std::size_t teddy_max_literals = 8;
-/// True when Teddy is the automatic choice for these literals: at most teddy_max_literals, not
-/// all DNA, and an AVX2-level CPU.
-bool teddy_fits(const literal_table& table);
+/// True when Teddy is the automatic choice for these literals at `level`: at most
+/// teddy_max_literals, not all DNA, and a level of AVX2 or above (its dispatch table's features).
+bool teddy_fits(const literal_table& table, simd_level level);
 /// The Teddy matcher for a literal table (teddy.cpp): any number of literals, fastest with at
 /// most teddy_max_literals (one bucket each).
 std::unique_ptr<detail::engine> make_teddy_matcher(literal_table table, const search_options& options);

@@ -79,7 +79,7 @@ std::unique_ptr<detail::engine> detail::make_exact_engine(const std::vector<std:
       if (options.simd == simd_level::automatic && strands >= kmer_set_min_strands) {
         literal_table table = make_literal_table(patterns, options);
         if (kmer_set_fits(table)) return make_kmer_set_matcher(std::move(table), options);
-        if (teddy_fits(table)) return make_teddy_matcher(std::move(table), options);
+        if (teddy_fits(table, options.simd)) return make_teddy_matcher(std::move(table), options);
         if (aho_fits(table)) return make_aho_matcher(std::move(table), options);
         if (strands >= literal_set_min_strands) return make_literal_set_matcher(std::move(table), options);
       }

@@ -1,9 +1,10 @@
 // exact_searcher.cpp — the public exact_searcher: compiles a pattern once and dispatches to
-// the chosen engine. The SIMD backend is picked here, once, from a run-time CPU check.
+// the chosen engine. The SIMD backend is the dispatch table's (common/dispatch.hpp) for the
+// options' level.
 #include <utility>
 
 #include "exact/engines.hpp"
-#include "common/cpu.hpp"
+#include "common/dispatch.hpp"
 #include "trawl/error.hpp"
 
 namespace trawl {
@@ -41,10 +42,7 @@ std::string_view to_string(exact_algorithm a) {
   return "?";
 }
 
-bool cpu_supports(simd_level level) {
-  const cpu::features f = cpu::active();
-  return level == simd_level::avx512 ? f.avx512 : level == simd_level::avx2 ? f.avx2 : true;
-}
+bool cpu_supports(simd_level level) { return simd::supported(level); }
 
 namespace {
 
@@ -62,14 +60,13 @@ engine_fn pick_engine(exact_algorithm a, simd_level level) {
     case exact_algorithm::automatic:
     case exact_algorithm::simd: break;
   }
-  const cpu::features f = cpu::at_level(level);
-  return f.avx512 ? find_simd_avx512 : f.avx2 ? find_simd_avx2 : find_simd_serial;
+  return simd::kernels_at(level).find;
 }
 
 }  // namespace
 
 std::string_view simd_backend_name() {
-  switch (cpu::best_level()) {
+  switch (simd::kernels_at(simd_level::automatic).level) {
     case simd_level::avx512: return "avx512";
     case simd_level::avx2: return "avx2";
     default: return "serial";

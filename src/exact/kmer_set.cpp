@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "trawl/detail/engine.hpp"
-#include "common/cpu.hpp"
+#include "common/dispatch.hpp"
 #include "exact/engines.hpp"
 #include "exact/kmer_set.hpp"
 #include "trawl/search.hpp"
@@ -63,7 +63,8 @@ constexpr double kmer_max_cost = 0.3;
 class kmer_set_matcher final : public literal_engine {
  public:
   kmer_set_matcher(literal_table table, const search_options& options)
-      : literal_engine(std::move(table)), fold_(options.ignore_case), cpu_(cpu::at_level(options.simd)) {
+      : literal_engine(std::move(table)), fold_(options.ignore_case),
+        candidates_(simd::kernels_at(options.simd).kmer) {
     const shape s = best_shape(table_.literals.size(), table_.min_len);
     filter_.q = s.q;
     filter_.w = s.w;
@@ -91,10 +92,7 @@ class kmer_set_matcher final : public literal_engine {
     const std::size_t stop = own_end + filter_.w - 1;
     thread_local std::vector<std::uint64_t> candidates;
     candidates.clear();
-    if (cpu_.avx2)
-      kmer_candidates_bmi2(filter_, text, own_begin, stop, limit, candidates);
-    else
-      kmer_candidates_serial(filter_, text, own_begin, stop, limit, candidates);
+    candidates_(filter_, text, own_begin, stop, limit, candidates);
 
     const std::size_t first = out.size();
     bool unsorted = false;
@@ -129,7 +127,7 @@ class kmer_set_matcher final : public literal_engine {
   }
 
   bool fold_;
-  cpu::features cpu_;
+  kmer_candidates_fn candidates_;  ///< the filter of options.simd's dispatch table
   kmer_filter filter_;
   std::vector<entry> entries_;
 };

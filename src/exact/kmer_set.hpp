@@ -32,7 +32,10 @@ inline std::uint32_t kmer_key(const unsigned char* p, unsigned q) {
 }
 
 /// Appends the sample positions t (multiples of f.w) with first <= t and t + f.q <= limit,
-/// t < stop, whose key is in the filter, ascending. Reads text[first, limit).
+/// t < stop, whose key is in the filter, ascending. Reads text[first, limit). Serial or BMI2
+/// below; the dispatch table (common/dispatch.hpp) holds the level's.
+using kmer_candidates_fn = void (*)(const kmer_filter& f, const unsigned char* text, std::size_t first,
+                                    std::size_t stop, std::size_t limit, std::vector<std::uint64_t>& out);
 void kmer_candidates_serial(const kmer_filter& f, const unsigned char* text, std::size_t first, std::size_t stop,
                             std::size_t limit, std::vector<std::uint64_t>& out);
 /// Same, with BMI2's pext (kmer_set_avx2.cpp; an AVX2-level CPU only).

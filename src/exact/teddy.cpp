@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "common/cpu.hpp"
+#include "common/dispatch.hpp"
 #include "exact/engines.hpp"
 #include "exact/teddy.hpp"
 #include "trawl/detail/engine.hpp"
@@ -35,7 +35,8 @@ unsigned char fold_byte(unsigned char c) { return c >= 'A' && c <= 'Z' ? static_
 class teddy_matcher final : public literal_engine {
  public:
   teddy_matcher(literal_table table, const search_options& options)
-      : literal_engine(std::move(table)), fold_(options.ignore_case), cpu_(cpu::at_level(options.simd)) {
+      : literal_engine(std::move(table)), fold_(options.ignore_case),
+        candidates_(simd::kernels_at(options.simd).teddy) {
     const std::size_t n = table_.literals.size();
     masks_.f = static_cast<unsigned>(std::min<std::size_t>(3, table_.min_len));
     for (std::size_t i = 0; i < n; ++i) {
@@ -63,12 +64,7 @@ class teddy_matcher final : public literal_engine {
     const std::size_t limit = read_limit(seq, own_end);
     thread_local std::vector<teddy_candidate> candidates;
     candidates.clear();
-    if (cpu_.avx512)
-      exact_detail::teddy_candidates_avx512(masks_, text, own_begin, own_end, limit, candidates);
-    else if (cpu_.avx2)
-      exact_detail::teddy_candidates_avx2(masks_, text, own_begin, own_end, limit, candidates);
-    else
-      exact_detail::teddy_candidates_serial(masks_, text, own_begin, own_end, limit, candidates);
+    candidates_(masks_, text, own_begin, own_end, limit, candidates);
     const std::size_t first = out.size();
     bool unsorted = false;
     for (const teddy_candidate& c : candidates)
@@ -91,20 +87,20 @@ class teddy_matcher final : public literal_engine {
   }
 
   bool fold_;
-  cpu::features cpu_;
+  exact_detail::teddy_candidates_fn candidates_;  ///< the filter of options.simd's dispatch table
   exact_detail::teddy_masks masks_;
   std::array<std::vector<std::uint32_t>, teddy_max_literals> buckets_;  ///< literal ids per bucket
 };
 
 }  // namespace
 
-bool teddy_fits(const literal_table& table) {
+bool teddy_fits(const literal_table& table, simd_level level) {
   // on DNA a 3-byte fingerprint leaves about one position in 64 a candidate per literal: the
   // k-mer filter and the SIMD filter do better there
   const auto dna = [](const std::string& l) {
     return std::all_of(l.begin(), l.end(), [](char c) { return std::strchr("ACGTNacgtn", c) != nullptr && c != 0; });
   };
-  return table.literals.size() <= teddy_max_literals && cpu::active().avx2 &&
+  return table.literals.size() <= teddy_max_literals && simd::kernels_at(level).features.avx2 &&
          !std::all_of(table.literals.begin(), table.literals.end(), dna);
 }
 

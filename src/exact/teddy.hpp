@@ -43,7 +43,10 @@ inline void teddy_emit(std::uint64_t any, const std::uint8_t* b, std::size_t s, 
 }
 
 /// Appends the candidates s with first <= s < stop and s + m.f <= limit, ascending. Reads
-/// text[first, limit).
+/// text[first, limit). One per SIMD level below; the dispatch table (common/dispatch.hpp)
+/// holds the level's.
+using teddy_candidates_fn = void (*)(const teddy_masks& m, const unsigned char* text, std::size_t first,
+                                     std::size_t stop, std::size_t limit, std::vector<teddy_candidate>& out);
 void teddy_candidates_serial(const teddy_masks& m, const unsigned char* text, std::size_t first, std::size_t stop,
                              std::size_t limit, std::vector<teddy_candidate>& out);
 /// Same, 32 bytes a step (teddy_avx2.cpp; an AVX2-level CPU only).

@@ -1,5 +1,6 @@
 // approx_blocked_avx512_test.cpp — blocked Myers over 32 stripes in AVX-512 lanes
-// (myers_blocked_avx512.cpp), m > 64: both kernels called directly against Sellers' DP in
+// (myers_blocked_avx512.cpp), m > 64: both kernels, as the AVX-512 dispatch table holds them,
+// called directly against Sellers' DP in
 // tests/oracle (which shares no code with them), over alphabets that pick each of the
 // kernel's three Peq lookups: 3-bit byte codes (at most 8 byte values with a Peq in at most 7
 // distinct rows, any bytes), 4-bit codes of bytes 0x40-0x7F (VBMI CPUs) and gathers; on a
@@ -13,6 +14,7 @@
 
 #include "approx/approx_internal.hpp"
 #include "approx_test_util.hpp"
+#include "common/dispatch.hpp"
 #include "oracle.hpp"
 #include "trawl/approx.hpp"
 
@@ -83,7 +85,7 @@ TEST(ApproxBlockedAvx512, KernelsAgainstOracle) {
   struct restore {
     ~restore() { trawl::cpu::limit({true, true, true}); }
   } on_exit;
-  const bool vbmi = ad::striped_use_vbmi();
+  const bool vbmi = trawl::cpu::active().avx512vbmi;
   std::mt19937_64 rng(45);
   for (const alphabet_case& a : cases)
     for (const std::size_t m : pattern_lengths) {
@@ -99,17 +101,19 @@ TEST(ApproxBlockedAvx512, KernelsAgainstOracle) {
         if (!allow_vbmi && !vbmi) continue;  // this CPU runs the non-VBMI paths already
         trawl::cpu::limit({true, true, allow_vbmi});
         const bool has_vbmi = vbmi && allow_vbmi;
+        const trawl::simd::kernels& ks = trawl::simd::kernels_at(trawl::simd_level::avx512);
+        ASSERT_EQ(ks.features.avx512vbmi, has_vbmi);
         ASSERT_EQ(ad::make_blocked_byte_codes(cp).small, a.codes3) << a.name;
-        ASSERT_EQ(ad::blocked_stripes_code_bits(cp), a.codes3 ? 3 : a.codes4 && has_vbmi ? 4 : 0) << a.name;
+        ASSERT_EQ(ad::blocked_stripes_code_bits(cp, has_vbmi), a.codes3 ? 3 : a.codes4 && has_vbmi ? 4 : 0) << a.name;
         for (const std::uint32_t k : approx_test::blocked_k_values(m)) {
           SCOPED_TRACE(std::string(a.name) + " m=" + std::to_string(m) + " k=" + std::to_string(k) +
                        " vbmi=" + std::to_string(has_vbmi));
           const auto [all, prefix_min] =
               approx_test::expect_striped_blocked(scores, from, report_from, to, m, k, ad::blocked_stripes_avx512_count);
           ad::vector_sink scan, best;
-          ASSERT_TRUE(ad::scan_myers_blocked_avx512(cp, t, from, report_from, to, k, scan));
+          ASSERT_TRUE(ks.blocked.scan(cp, t, from, report_from, to, k, scan));
           EXPECT_EQ(scan.ends, all);
-          ASSERT_TRUE(ad::best_ends_blocked_avx512(cp, t, from, report_from, to, k, best));
+          ASSERT_TRUE(ks.blocked.best(cp, t, from, report_from, to, k, best));
           EXPECT_EQ(best.ends, prefix_min);
           if (HasFailure()) return;
         }

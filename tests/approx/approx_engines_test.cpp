@@ -8,6 +8,7 @@
 
 #include "approx/approx_internal.hpp"
 #include "approx_test_util.hpp"
+#include "common/dispatch.hpp"
 #include "guarded_text.hpp"
 #include "oracle.hpp"
 #include "test_share.hpp"
@@ -550,8 +551,10 @@ TEST(ApproxEngines, BatchedStartsAgainstOracle) {
           if (m <= 32 && avx512) {
             for (auto& r : reqs) r.start = 0;
             for (auto& h : hits) h.start = 0;
-            trawl::approx_detail::leftmost_starts_avx512bw(cp, t, lo, std::span(reqs));
-            trawl::approx_detail::leftmost_starts_avx512bw(cp, t, lo, std::span(hits));
+            // The AVX-512 table's start kernels: with VBMI where this CPU has it.
+            const auto& starts = trawl::simd::kernels_at(trawl::simd_level::avx512).starts;
+            starts.reqs(cp, t, lo, std::span(reqs));
+            starts.hits(cp, t, lo, std::span(hits));
             check("avx512bw");
           }
           if (HasFatalFailure()) return;
