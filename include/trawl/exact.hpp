@@ -38,9 +38,6 @@ enum class exact_algorithm {
 exact_algorithm parse_exact_algorithm(std::string_view name);
 std::string_view to_string(exact_algorithm a);
 
-/// Which SIMD instruction set the `simd` engine uses on this CPU: "avx512", "avx2" or "serial".
-std::string_view simd_backend_name();
-
 /// Instruction set a search uses; `automatic` picks the best the CPU supports. A forced level
 /// holds for every kernel of the search (scan, filter, start finding, hit writing): `avx2`
 /// uses no AVX-512 instruction, `serial` no SIMD kernel. Forcing a level this CPU lacks is an

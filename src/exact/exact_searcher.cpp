@@ -65,14 +65,6 @@ engine_fn pick_engine(exact_algorithm a, simd_level level) {
 
 }  // namespace
 
-std::string_view simd_backend_name() {
-  switch (simd::kernels_at(simd_level::automatic).level) {
-    case simd_level::avx512: return "avx512";
-    case simd_level::avx2: return "avx2";
-    default: return "serial";
-  }
-}
-
 struct exact_searcher::impl {
   compiled_pattern pattern;
   exact_algorithm algorithm;
