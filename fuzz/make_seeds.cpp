@@ -51,6 +51,21 @@ int main(int argc, char** argv) {
   put(d / "streams", "gz-zlib", std::string(1, '\x03') + gzip(fq));
   put(d / "streams", "members", std::string(1, '\x80') + gzip(fa) + gzip(fq) + std::string(4, '\0'));
   put(d / "streams", "zst", std::string(1, '\x04') + zst(fa) + zst(plain));
+  // pzstd and seekable zstd: a skippable frame before (and between) the frames
+  const auto skippable = [](const std::string& payload) {
+    std::string f("\x50\x2a\x4d\x18", 4);
+    for (int b = 0; b < 4; ++b) f += static_cast<char>((payload.size() >> (8 * b)) & 0xff);
+    return f + payload;
+  };
+  put(d / "streams", "zst-skippable", std::string(1, '\x04') + skippable(std::string(4, '\x02')) + zst(fa) +
+                                         skippable("pzstd") + zst(fq));
+  // gzip headers with every optional field: FEXTRA as bgzip writes it, FNAME, FCOMMENT, FHCRC
+  const std::string bgzf_extra("BC\x02\x00\x1b\x00", 6);
+  for (const char mode : {'\x02', '\x03'}) {
+    const std::string tag = mode == '\x02' ? "" : "-zlib";
+    put(d / "streams", "gz-hcrc" + tag, std::string(1, mode) + gzip(fa, "", "g.fa", "a comment", true) + gzip(fq, "", "", "", true));
+    put(d / "streams", "bgzf" + tag, std::string(1, mode) + gzip(fa, bgzf_extra) + gzip(plain, bgzf_extra) + gzip("", bgzf_extra));
+  }
   put(d / "streams", "plain", std::string(1, '\x01') + plain);
   put(d / "patterns", "lines", "ACGT\n\nGGATTACA\r\nTTT\n");
   put(d / "patterns", "fasta", ">g1\nACGTACGT\n>g2\nTTGCA\n");

@@ -59,6 +59,9 @@ std::vector<std::string> all_patterns(const index_args& a) {
 
 int run_build(const index_args& a) {
   const auto t0 = std::chrono::steady_clock::now();
+  const std::string out = a.output.empty() ? a.input + ".thi" : a.output;
+  if (a.input != "-" && io::same_file(a.input, out))
+    throw error(errc::invalid_argument, "index build: the output " + out + " is the input file");
   auto in = io::input_buffer::open(a.input);
   const bool show = !a.quiet && (a.progress || (isatty(2) != 0 && !mpi::launched()));
   index::build_options bo;
@@ -83,7 +86,6 @@ int run_build(const index_args& a) {
   if (fasta) in = io::input_buffer();
   const auto ix = fasta ? index::hybrid_index::build_records(std::move(text), std::move(records), name, bo)
                         : index::hybrid_index::build(in.bytes(), in.name(), bo);
-  const std::string out = a.output.empty() ? a.input + ".thi" : a.output;
   ix.save(out);
   const auto inf = ix.info();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <tuple>
 
 #include <tbb/info.h>
@@ -58,25 +59,13 @@ using site_classes = std::map<std::tuple<int, int, int>, std::uint64_t>;
 /// Writes --summary: per guide (in input order), its sites by (mismatches, DNA bulges, RNA
 /// bulges), fewest first; a guide without sites as one line with "-" classes and 0.
 void write_summary(const std::string& path, const std::vector<offtarget::guide>& guides, const std::vector<site_classes>& classes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw error(errc::io_error, path + ": cannot write: " + std::strerror(errno));
   std::string text = "#guide\tmismatches\tdna_bulges\trna_bulges\tsites\n";
   for (std::size_t g = 0; g < guides.size(); ++g) {
     if (classes[g].empty()) text += fmt::format("{}\t-\t-\t-\t0\n", guides[g].name);
     for (const auto& [c, n] : classes[g])
       text += fmt::format("{}\t{}\t{}\t{}\t{}\n", guides[g].name, std::get<0>(c), std::get<1>(c), std::get<2>(c), n);
   }
-  for (std::size_t at = 0; at < text.size();) {
-    const ssize_t w = ::write(fd, text.data() + at, text.size() - at);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      throw error(errc::io_error, path + ": cannot write: " + why);
-    }
-    at += static_cast<std::size_t>(w);
-  }
-  if (::close(fd) != 0) throw error(errc::io_error, path + ": cannot write: " + std::strerror(errno));
+  io::write_file_atomically(path, text);
 }
 
 /// Prints sites in the chosen format, --max-sites-per-guide applied, and counts them for
@@ -176,6 +165,16 @@ int run_offtarget(offtarget_args& a) {
   if (a.pam_side != 3 && a.pam_side != 5) throw error(errc::invalid_argument, "--pam-side is 3 or 5");
   if (a.index.empty() && a.genomes.empty()) throw error(errc::invalid_argument, "no GENOME file (or --index IDX) given");
   if (!a.index.empty() && !a.genomes.empty()) throw error(errc::invalid_argument, "--index takes the place of GENOME files");
+  if (a.summary == "-")
+    throw error(errc::invalid_argument, "--summary -: the sites go to standard output; give the summary a file");
+  if (!a.summary.empty()) {
+    std::vector<std::string> inputs = a.genomes;
+    inputs.push_back(a.guides);
+    if (!a.index.empty()) inputs.push_back(a.index);
+    for (const std::string& input : inputs)
+      if (io::same_file(a.summary, input))
+        throw error(errc::invalid_argument, "--summary " + a.summary + " is an input file; give the summary another name");
+  }
   const auto in = io::input_buffer::open(a.guides);
   offtarget::guide_file file = offtarget::parse_guides(in.bytes(), a.guides);
   if (!file.pams.empty()) a.pams = file.pams;
@@ -198,11 +197,16 @@ int run_offtarget(offtarget_args& a) {
   const auto on_gpu = [&](const search_options& planned) { return searcher.gpu_matcher(planned); };
 
   writer out;
-  if (a.format == "tsv")
-    out.put("#guide\tguide_seq\tchrom\tstart\tend\tstrand\tmismatches\tdna_bulges\trna_bulges\taligned_guide\t"
-            "aligned_target\tcigar\tpam\n");
-  else if (a.format == "casoffinder")
-    out.put("#Id\tBulge Type\tcrRNA\tDNA\tChromosome\tLocation\tDirection\tMismatches\tBulge Size\n");
+  // the header, once an input has opened: a missing genome is an error line, not a header first
+  bool header_printed = false;
+  const auto header = [&] {
+    if (std::exchange(header_printed, true)) return;
+    if (a.format == "tsv")
+      out.put("#guide\tguide_seq\tchrom\tstart\tend\tstrand\tmismatches\tdna_bulges\trna_bulges\taligned_guide\t"
+              "aligned_target\tcigar\tpam\n");
+    else if (a.format == "casoffinder")
+      out.put("#Id\tBulge Type\tcrRNA\tDNA\tChromosome\tLocation\tDirection\tMismatches\tBulge Size\n");
+  };
   std::vector<std::uint64_t> sites(n, 0);
   std::vector<bool> warned(n, false);
   std::vector<site_classes> classes(n);
@@ -214,6 +218,7 @@ int run_offtarget(offtarget_args& a) {
     search_options through = searcher.candidate_options();
     through.device = device.spec;
     const auto found = mpi::search_records(*idx, searcher.patterns(), through);
+    header();
     if (mpi::rank() == 0) searcher.classify(*idx, found, printer);
   }
   for (const std::string& path : a.genomes) {
@@ -221,6 +226,7 @@ int run_offtarget(offtarget_args& a) {
       io::open_options oo;
       oo.name = path == "-" ? "(standard input)" : path;
       auto input = io::source::open(path, oo);
+      header();
       const auto sink = searcher.sink(printer);
       search_on_device(searcher.cpu_matcher(), searcher.patterns(), input, searcher.candidate_options(),
                        stream_options{}, device, *sink, on_gpu);

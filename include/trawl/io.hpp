@@ -101,6 +101,17 @@ class source {
 /// Reads a whole stream into memory (for the commands that need their input whole).
 std::string read_all(byte_stream& in);
 
+/// Writes `bytes` to the file `path` whole or not at all: to a temporary file in the same
+/// folder, synced, then renamed over `path` (and the folder synced), so that a failed or
+/// interrupted write (a full disk, a signal) leaves the file that was there as it was. The new
+/// file takes the old one's permission bits, or 0644 less the umask. Throws
+/// trawl::error(io_error) naming `path`; the temporary file is removed on failure.
+void write_file_atomically(const std::string& path, std::string_view bytes);
+
+/// True when `a` and `b` name the same existing file (the same device and inode), as when an
+/// output would overwrite an input.
+bool same_file(const std::string& a, const std::string& b) noexcept;
+
 /// The bytes of one input, whole: mapped, or read (and decompressed) into memory. For the
 /// commands that need the whole text (best, index build); searches stream (trawl/stream.hpp).
 /// Move-only.
@@ -130,8 +141,8 @@ class input_buffer {
 /// The format a file's content shows, by a rule a user can predict: FASTA when it begins (past
 /// a byte order mark and blank lines) with a '>' header line followed by a line of sequence
 /// letters (A-Z, a-z, '*' and '-': IUPAC nucleotide and amino-acid codes, gaps, stops);
-/// FASTQ when it begins with the four lines of a record ('@' header, sequence letters, '+'
-/// line, qualities as long as the sequence); otherwise plain text. So a text file that merely
+/// FASTQ when it begins with the four lines of a record ('@' header, sequence letters or an
+/// empty read, '+' line, qualities as long as the sequence); otherwise plain text. So a text file that merely
 /// starts with '>' (a quoted mail, a Markdown note) is plain text.
 format detect_format(std::string_view bytes);
 

@@ -50,6 +50,19 @@ namespace {
 class text_view {
  public:
   explicit text_view(nb::handle obj) {
+    if (!PyUnicode_Check(obj.ptr()) && !PyObject_CheckBuffer(obj.ptr()) && PyObject_HasAttrString(obj.ptr(), "__fspath__")) {
+      // a file (os.PathLike): its bytes, mapped (decompressed when gzip or zstd)
+      const nb::object fs = nb::steal(PyOS_FSPath(obj.ptr()));
+      if (!fs.is_valid()) throw nb::python_error();
+      Py_ssize_t n = 0;
+      const nb::object str = PyUnicode_Check(fs.ptr()) ? fs : nb::steal(PyUnicode_DecodeFSDefault(PyBytes_AsString(fs.ptr())));
+      if (!str.is_valid()) throw nb::python_error();
+      const char* p = PyUnicode_AsUTF8AndSize(str.ptr(), &n);
+      if (p == nullptr) throw nb::python_error();
+      file_.emplace(trawl::io::input_buffer::open(std::string(p, static_cast<std::size_t>(n))));
+      view_ = file_->bytes();
+      return;
+    }
     if (PyUnicode_Check(obj.ptr())) {
       Py_ssize_t n = 0;
       const char* p = PyUnicode_AsUTF8AndSize(obj.ptr(), &n);
@@ -78,6 +91,7 @@ class text_view {
   nb::object keep_;
   Py_buffer buf_{};
   bool held_ = false;
+  std::optional<trawl::io::input_buffer> file_;  ///< a file's bytes, for an os.PathLike
 };
 
 /// Patterns as the library takes them: a str or bytes is one pattern, any other iterable a list.
@@ -114,7 +128,7 @@ nb::object to_numpy(std::vector<T>&& v) {
 /// Hits as columns, in the library's order.
 struct columns {
   std::vector<std::uint32_t> pattern, record, errors;
-  std::vector<std::uint64_t> start, end;
+  std::vector<std::int64_t> start, end;  ///< signed: arithmetic near a record's start stays sane
   std::vector<std::uint8_t> reverse;
   std::vector<std::string> cigar;
 
@@ -122,8 +136,8 @@ struct columns {
     pattern.push_back(h.pattern);
     record.push_back(rec);
     errors.push_back(h.errors);
-    start.push_back(h.start);
-    end.push_back(h.end);
+    start.push_back(static_cast<std::int64_t>(h.start));
+    end.push_back(static_cast<std::int64_t>(h.end));
     reverse.push_back(h.dir == trawl::strand::reverse ? 1 : 0);
   }
 
@@ -342,7 +356,7 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
 
 nb::tuple best(nb::handle x_obj, nb::handle y_obj, bool every_start, unsigned threads, const std::string& device) {
   const text_view x(x_obj), y(y_obj);
-  std::vector<std::uint64_t> starts, ends;
+  std::vector<std::int64_t> starts, ends;
   std::uint32_t distance = 0;
   {
     nb::gil_scoped_release release;
@@ -352,8 +366,8 @@ nb::tuple best(nb::handle x_obj, nb::handle y_obj, bool every_start, unsigned th
     const trawl::best_result r = trawl::best_substring(x.get(), y.get(), bo);
     distance = r.distance;
     auto add = [&](const trawl::hit& h) {
-      starts.push_back(h.start);
-      ends.push_back(h.end);
+      starts.push_back(static_cast<std::int64_t>(h.start));
+      ends.push_back(static_cast<std::int64_t>(h.end));
       return true;
     };
     if (every_start) {

@@ -60,9 +60,12 @@ class Hits:
     end for approximate search, then pattern, strand).
 
     Columns (numpy arrays, one entry per hit): ``pattern`` (uint32), ``record`` (uint32, an index
-    into ``records``; ``text`` for ``search_many``), ``start`` and ``end`` (uint64), ``errors``
-    (uint32), ``reverse`` (bool) and ``strand`` ('+'/'-'); ``cigar`` (a list of str, with
-    ``align=True``). Iterating gives :class:`Hit` tuples; ``len()`` is the number of hits.
+    into ``records``; ``text`` for ``search_many``), ``start`` and ``end`` (int64: arithmetic
+    near a record's start stays signed), ``errors`` (uint32), ``reverse`` (bool) and ``strand``
+    ('+'/'-'); ``cigar`` (a list of str, with ``align=True``). Iterating gives :class:`Hit`
+    tuples; ``len()`` is the number of hits. Indexing by an int gives one :class:`Hit`; by a
+    slice, a boolean mask (``h[h.errors == 0]``) or an array of indices, the selected
+    :class:`Hits`. ``to_pandas()`` gives a DataFrame (pandas is optional).
     """
 
     def __init__(self, columns: dict, patterns: list, records: Optional[list], where: str):
@@ -119,11 +122,23 @@ class Hits:
                    int(c["end"][i]), int(c["errors"][i]), "-" if c["reverse"][i] else "+",
                    cig[i] if cig is not None else None)
 
-    def __getitem__(self, i: Union[int, slice]) -> Union[Hit, list]:
-        """One hit, or a list of the hits of a slice."""
+    def __getitem__(self, i) -> Union[Hit, "Hits"]:
+        """One hit (an int), or the hits a slice, a boolean mask or an array of indices selects."""
         n = len(self)
-        if isinstance(i, slice):
-            return [self._hit(j) for j in range(*i.indices(n))]
+        if isinstance(i, slice) or isinstance(i, (list, np.ndarray)):
+            sel = np.arange(n)[i] if isinstance(i, slice) else np.asarray(i)
+            if sel.dtype == np.bool_ and sel.shape != (n,):
+                raise IndexError(f"a boolean mask of {sel.shape[0] if sel.ndim else 0} entries for {n} hits")
+            cols = {}
+            for k, v in self._c.items():
+                if k == "cigar":
+                    idx = np.arange(n)[sel] if sel.dtype == np.bool_ else sel
+                    cols[k] = [v[int(j)] for j in idx]
+                else:
+                    cols[k] = v[sel]
+            return Hits(cols, self.patterns, self.records, self._where)
+        if isinstance(i, np.integer):
+            i = int(i)
         if i < 0:
             i += n
         if not 0 <= i < n:
@@ -139,6 +154,21 @@ class Hits:
         d["reverse"] = self.reverse
         d["strand"] = self.strand
         return d
+
+    def to_pandas(self):
+        """The hits as a pandas DataFrame: the columns of :meth:`to_dict`, with ``record`` as the
+        record names (``search``) and the pattern as text in ``pattern_text``. Needs pandas."""
+        try:
+            import pandas as pd
+        except ImportError as e:  # pandas is optional
+            raise ImportError("Hits.to_pandas needs pandas (pip install pandas)") from e
+        d = self.to_dict()
+        if self.records is not None:
+            d[self._where] = np.asarray(self.records, dtype=object)[self.record] if len(self) else np.array([], dtype=object)
+        pats = np.asarray([p if isinstance(p, str) else bytes(p).decode("utf-8", "replace") for p in self.patterns],
+                          dtype=object)
+        d["pattern_text"] = pats[self.pattern] if len(self) else np.array([], dtype=object)
+        return pd.DataFrame(d)
 
     def __repr__(self) -> str:
         return f"<trawl.Hits: {len(self)} hits of {len(self.patterns)} pattern(s)>"
@@ -174,6 +204,14 @@ def _pattern_list(patterns: Patterns) -> list:
     return [patterns] if isinstance(patterns, (str, bytes)) else list(patterns)
 
 
+def _not_a_file_name(text, what: str) -> None:
+    """A str is always text: one that names an existing file is refused, since its user surely
+    meant the file (pathlib.Path searches it)."""
+    if isinstance(text, str) and 0 < len(text) < 4096 and "\n" not in text and "\0" not in text and os.path.isfile(text):
+        raise ValueError(f"{what} is a str, searched as text, and it names the file {text!r}: pass "
+                         f"pathlib.Path({text!r}) to search the file (or bytes to search these bytes)")
+
+
 def _threads(threads: Optional[int]) -> int:
     """``threads`` as the library takes it: None or 0 is every core, as the CLI's ``-j 0``."""
     if threads is None:
@@ -206,6 +244,7 @@ def search(patterns: Patterns, text: Union[Text, os.PathLike], *, k: int = 0, bo
     if isinstance(text, os.PathLike):
         path, body = os.fsdecode(os.fspath(text)), None
     else:
+        _not_a_file_name(text, "text")
         path, body = None, text
     c = _trawl.search(pats, body, path, k, hamming, ignore_case, iupac, both_strands, all_ends, align, whole_words,
                       whole_lines, regex, _threads(threads), device, 0 if max_hits is None else max_hits, format, algorithm)
@@ -259,6 +298,7 @@ def offtarget(guides, genome, *, pams: Union[str, Sequence[str]] = "NGG", pam_si
     pam_list = [pams] if isinstance(pams, str) else list(pams)
     index = genome._ix if isinstance(genome, Index) else None
     path = os.fsdecode(os.fspath(genome)) if isinstance(genome, os.PathLike) else None
+    _not_a_file_name(genome, "genome")
     body = genome if index is None and path is None else None
     return _trawl.offtarget(guide_bytes, pairs, body, path, index, pam_list, pam_side, mismatches, pam_mismatches,
                             dna_bulges, rna_bulges, -1 if max_edits is None else max_edits, _threads(threads), device)
@@ -267,7 +307,9 @@ def offtarget(guides, genome, *, pams: Union[str, Sequence[str]] = "NGG", pam_si
 def best(x: Text, y: Text, *, every_start: bool = False, threads: Optional[int] = None, device: str = "cpu") -> Best:
     """The best approximate substring: the smallest edit distance between ``x`` and any substring
     of ``y``, and where ``y`` reaches it: each optimal end with its leftmost start, or with
-    ``every_start`` every [start, end) at that distance."""
+    ``every_start`` every [start, end) at that distance. ``y`` may be a file
+    (``os.PathLike``: its bytes, decompressed when gzip or zstd)."""
+    _not_a_file_name(y, "y")
     d, s, e = _trawl.best(x, y, every_start, _threads(threads), device)
     return Best(d, s, e)
 
@@ -372,8 +414,8 @@ class Index:
         return self._ix.info()
 
     def verify(self, source: Optional[Text] = None) -> None:
-        """A full self-check (and, with ``source``, that the index holds exactly that text).
-        Raises ValueError saying what does not hold."""
+        """A full self-check (and, with ``source``, a text or a file as an ``os.PathLike``, that
+        the index holds exactly that text). Raises ValueError saying what does not hold."""
         msg = self._ix.verify(source)
         if msg:
             raise ValueError(msg)

@@ -411,13 +411,6 @@ hybrid_index hybrid_index::load(const std::string& path) {
 
 std::string hybrid_index::to_bytes() const { return serialize_index(*impl_); }
 
-void hybrid_index::save(const std::string& path) const {
-  const std::string bytes = to_bytes();
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw error(errc::io_error, "cannot write index file '" + path + "'");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw error(errc::io_error, "cannot write index file '" + path + "'");
-}
+void hybrid_index::save(const std::string& path) const { io::write_file_atomically(path, to_bytes()); }
 
 }  // namespace trawl::index

@@ -10,6 +10,7 @@
 #include <zstd.h>
 #ifdef TRAWL_HAVE_ISAL
 #include <isa-l/igzip_lib.h>
+#include <isa-l/crc.h>
 #endif
 
 #include <algorithm>
@@ -218,6 +219,38 @@ class zlib_codec {
 };
 
 #ifdef TRAWL_HAVE_ISAL
+/// The length of the gzip member header (RFC 1952: the fixed ten bytes, then FEXTRA, FNAME,
+/// FCOMMENT and FHCRC as its flags say) at the start of `h`, or 0 while `h` does not hold all
+/// of it. Throws on a header that is not gzip's or whose CRC16 is wrong.
+std::size_t gzip_header_length(std::string_view h, const std::string& name) {
+  if (h.size() < 10) return 0;
+  const auto u = [&](std::size_t i) -> unsigned { return static_cast<unsigned char>(h[i]); };
+  if (u(0) != 0x1f || u(1) != 0x8b || u(2) != 8 || (u(3) & 0xe0u) != 0)
+    throw error(errc::bad_format, name + ": corrupt gzip data (not a deflate member header)");
+  const unsigned flags = u(3);
+  std::size_t p = 10;
+  if ((flags & 4u) != 0) {  // FEXTRA: its length, then its bytes
+    if (h.size() < p + 2) return 0;
+    p += 2 + (u(p) | u(p + 1) << 8);
+    if (h.size() < p) return 0;
+  }
+  for (const unsigned zero_ended : {8u, 16u}) {  // FNAME, FCOMMENT
+    if ((flags & zero_ended) == 0) continue;
+    const std::size_t end = h.find('\0', p);
+    if (end == std::string_view::npos) return 0;
+    p = end + 1;
+  }
+  if ((flags & 2u) != 0) {  // FHCRC: the low 16 bits of the CRC-32 of the header before it
+    if (h.size() < p + 2) return 0;
+    const std::uint32_t crc = crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(h.data()), p);
+    if ((u(p) | u(p + 1) << 8) != (crc & 0xffffu)) throw error(errc::bad_format, name + ": corrupt gzip header (header CRC)");
+    p += 2;
+  }
+  return p;
+}
+
+/// ISA-L inflates each member's deflate data and checks its trailer; the member's header is
+/// read here (isal_inflate's own header reader refuses valid FHCRC headers).
 class isal_codec {
  public:
   isal_codec() { reset(); }
@@ -228,6 +261,22 @@ class isal_codec {
     return true;
   }
   std::size_t step(input_window& in, unsigned char* out, std::size_t n, const std::string& name) {
+    if (!header_read_) {
+      // the header's bytes, gathered across refills; the bytes after it stay in the window
+      constexpr std::size_t max_header = std::size_t{1} << 20;
+      const std::size_t before = header_.size();
+      const std::size_t take = std::min(in.size(), max_header - before);
+      header_.append(reinterpret_cast<const char*>(in.data()), take);
+      const std::size_t len = gzip_header_length(header_, name);
+      if (len == 0) {
+        if (header_.size() >= max_header) throw error(errc::bad_format, name + ": corrupt gzip header (over 1 MiB)");
+        in.consume(take);
+        return 0;
+      }
+      in.consume(len - before);
+      header_.clear();
+      header_read_ = true;
+    }
     st_->next_in = const_cast<std::uint8_t*>(in.data());
     st_->avail_in = static_cast<std::uint32_t>(std::min<std::size_t>(in.size(), 1u << 30));
     st_->next_out = out;
@@ -244,11 +293,15 @@ class isal_codec {
   void reset() {
     if (!st_) st_ = std::make_unique<inflate_state>();
     isal_inflate_init(st_.get());
-    st_->crc_flag = ISAL_GZIP;
+    st_->crc_flag = ISAL_GZIP_NO_HDR_VER;  // the trailer's CRC-32 checked
     between_ = false;
+    header_read_ = false;
+    header_.clear();
   }
   std::unique_ptr<inflate_state> st_;  // large (tens of KiB): on the heap
   bool between_ = false;
+  bool header_read_ = false;
+  std::string header_;  ///< the member header's bytes so far
 };
 #endif
 
@@ -299,6 +352,8 @@ compression detect_compression(std::string_view b) {
   const auto* p = reinterpret_cast<const unsigned char*>(b.data());
   if (is_gzip_magic(p, b.size())) return compression::gzip;
   if (b.size() >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) return compression::zstd;
+  // a skippable frame (pzstd and seekable zstd write one first); the decoder skips it
+  if (b.size() >= 4 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18) return compression::zstd;
   return compression::none;
 }
 

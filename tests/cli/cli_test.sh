@@ -173,6 +173,21 @@ expect_out "$("$T" index count -t 1 "$D/rand.idx" A GATTACA)" "$T" index count -
 # with an approximate engine named is exact search
 expect_rc 2 sh -c "printf 'abc\n' | '$T' search -E --algorithm kmp 'a.c' -"
 expect_out "$(printf 'abcabc\n' | "$T" search abc -)" sh -c "printf 'abcabc\n' | '$T' search -k 0 --algorithm dp abc -"
+# index files are written whole or not at all: a write cut short (here by a file-size limit,
+# which kills the process as a full disk or a signal would stop it) leaves the old index; an
+# output that is the input is refused
+cp "$D/rand.idx" "$D/keep.idx"
+python3 -c "import random; r = random.Random(3); print(''.join(r.choice('ACGT') for _ in range(400000)))" >"$D/unindexed.txt"
+(ulimit -f 8; exec "$T" index build "$D/unindexed.txt" -o "$D/keep.idx") >/dev/null 2>&1
+cmp -s "$D/rand.idx" "$D/keep.idx" && pass || fail "an interrupted index build damaged the index that was there"
+expect_out "$("$T" index count "$D/rand.idx" ACGTA)" "$T" index count "$D/keep.idx" ACGTA
+ln -sf keep.idx "$D/link.idx"
+"$T" index build "$D/h.txt" -o "$D/link.idx" >/dev/null 2>&1
+[ -L "$D/link.idx" ] && "$T" index count "$D/keep.idx" hello | grep -q "hello${TAB}2" && pass ||
+  fail "an index written through a symbolic link replaces the file it points to"
+cp "$D/h.txt" "$D/self.txt"
+expect_err_line "$T" index build "$D/self.txt" -o "$D/self.txt"
+cmp -s "$D/h.txt" "$D/self.txt" && pass || fail "index build -o INPUT overwrote its input"
 expect_err_line "$T" index extract "$D/rand.idx" s3:0-5
 expect_err_line "$T" index extract "$D/rand.idx" s1:5-4
 expect_err_line "$T" index extract "$D/rand.idx" s2:0-20001

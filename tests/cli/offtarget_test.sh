@@ -204,5 +204,13 @@ printf '/dev/null\nNNNNNNNNNNNNNNNNNNNNNGG\nGACGCATAAAGATGAGACGCNNN 65\n' >"$D/m
 expect_err_line "$T" offtarget "$D/many.txt" "$D/genome.fa"
 expect_rc 1 "$T" offtarget --mismatches 0 "$D/guides.fa" <(printf '>x\nAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n')
 
+# nothing printed before the inputs open; --summary never goes where the sites go, nor onto an input
+"$T" offtarget "$D/guides.fa" "$D/no-such-genome.fa" >"$D/out" 2>"$D/err"
+[ $? = 2 ] && [ ! -s "$D/out" ] && [ "$(wc -l <"$D/err")" = 1 ] && pass || fail "a missing genome: rc, header or message: $(head -c 200 "$D/out" "$D/err")"
+expect_err_line "$T" offtarget --summary - "$D/guides.fa" "$D/small.fa"
+cp "$D/small.fa" "$D/small-copy.fa"
+expect_err_line "$T" offtarget --summary "$D/small-copy.fa" "$D/guides.fa" "$D/small-copy.fa"
+cmp -s "$D/small.fa" "$D/small-copy.fa" && pass || fail "--summary overwrote a genome"
+
 echo "offtarget_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]

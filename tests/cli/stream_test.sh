@@ -157,5 +157,35 @@ wait $job; rc=$?
 [ "$rc" = 2 ] && [ "$(wc -l <"$D/err")" = 1 ] && grep -q 'shrank' "$D/err" && [ ! -s "$D/out" ] && pass ||
   fail "file shrinking mid-search: rc $rc, $(head -c 200 "$D/err")"
 
+# every compressed stream users have: zstd that starts with a skippable frame (pzstd writes one
+# before every frame), gzip members with FHCRC, FEXTRA, FNAME and FCOMMENT, in both inflaters
+want_fa=$("$T" search --count-matches -k 1 GATTACA "$D/g.fa")
+pzstd -q -p 2 -c "$D/g.fa" >"$D/g.pz.zst" 2>/dev/null
+expect_out "$want_fa" "$T" search --count-matches -k 1 GATTACA "$D/g.pz.zst"
+python3 -c "
+import struct, zlib
+data = open('$D/g.fa', 'rb').read()
+def member(part, flags):
+    co = zlib.compressobj(6, zlib.DEFLATED, -15)
+    raw = co.compress(part) + co.flush()
+    h = b'\x1f\x8b\x08' + bytes([flags]) + struct.pack('<I', 0) + b'\x00\x03'
+    if flags & 4: h += struct.pack('<H', 6) + b'XY\x02\x00ab'
+    if flags & 8: h += b'g.fa\x00'
+    if flags & 16: h += b'a comment\x00'
+    if flags & 2: h += struct.pack('<H', zlib.crc32(h) & 0xffff)
+    return h + raw + struct.pack('<II', zlib.crc32(part), len(part) & 0xffffffff)
+third = len(data) // 3
+out = member(data[:third], 2) + member(data[third:2 * third], 2 | 4 | 8 | 16) + member(data[2 * third:], 8)
+open('$D/g.hcrc.gz', 'wb').write(out)
+bad = bytearray(member(data, 2)); bad[10] ^= 1
+open('$D/g.badhcrc.gz', 'wb').write(bytes(bad))
+"
+gzip -t "$D/g.hcrc.gz" && pass || fail "the FHCRC test file is not valid gzip"
+for inflater in auto zlib; do
+  expect_out "$want_fa" "$T" search --inflater $inflater --count-matches -k 1 GATTACA "$D/g.hcrc.gz"
+  expect_out "$want_fa" sh -c "cat '$D/g.hcrc.gz' | '$T' search --inflater $inflater --count-matches -k 1 GATTACA -"
+  expect_err_line "$T" search --inflater $inflater -c GATTACA "$D/g.badhcrc.gz"
+done
+
 echo "stream_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]

@@ -58,7 +58,7 @@ def test_every_text_type_gives_the_same_hits():
 def test_single_pattern_and_str_coordinates_are_utf8_bytes():
     hits = trawl.search("aa", "aaaa")
     assert [(h.start, h.end) for h in hits] == [(0, 2), (1, 3), (2, 4)]
-    assert hits[1:] == [hits[1], hits[-1]] and hits[-1].start == 2
+    assert list(hits[1:]) == [hits[1], hits[-1]] and hits[-1].start == 2
     with pytest.raises(IndexError):
         hits[3]
     hits = trawl.search("b", "\u00e9b")  # é is two bytes in UTF-8
@@ -536,3 +536,52 @@ def test_text_that_starts_with_a_quote_is_text(tmp_path):
     (tmp_path / "nohead.fa").write_bytes(b"ACGT\n")
     with pytest.raises(ValueError, match="nohead.fa"):
         trawl.search("ACG", tmp_path / "nohead.fa")
+
+
+def test_hits_as_users_handle_them(tmp_path):
+    text = b"ACGTACGTTACGA" * 20
+    hits = trawl.search(["ACG", "TTAC"], text, k=1)
+    # signed coordinates: arithmetic near a record's start stays below zero, not 2**64 - x
+    assert hits.start.dtype == np.int64 and hits.end.dtype == np.int64
+    assert int((hits.start - 100000).min()) < 0
+    # a boolean mask, a slice and an index array select Hits; an int gives one Hit
+    exact = hits[hits.errors == 0]
+    assert isinstance(exact, trawl.Hits) and len(exact) == int((hits.errors == 0).sum()) > 0
+    assert all(h.errors == 0 for h in exact) and exact.records == hits.records
+    assert list(hits[2:5]) == [hits[2], hits[3], hits[4]]
+    assert list(hits[np.array([4, 0])]) == [hits[4], hits[0]]
+    assert len(hits[hits.errors > 99]) == 0
+    with pytest.raises(IndexError):
+        hits[np.array([True, False])]
+    with_cigar = trawl.search("ACGTT", text, k=1, align=True)
+    picked = with_cigar[with_cigar.errors == 1]
+    assert picked.cigar == [c for c, e in zip(with_cigar.cigar, with_cigar.errors) if e == 1]
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match="pandas"):
+            hits.to_pandas()
+    else:
+        df = hits.to_pandas()
+        assert len(df) == len(hits) and list(df["start"]) == list(hits.start)
+        assert set(df["record"]) == {"<text>"} and set(df["pattern_text"]) <= {"ACG", "TTAC"}
+
+
+def test_a_str_that_names_a_file_is_refused_and_paths_work_everywhere(tmp_path, monkeypatch):
+    (tmp_path / "genome.fa").write_bytes(b">chr1\nGACGCATAAAGATGAGACGCTGGAAAA\n")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="pathlib.Path"):
+        trawl.search("GACG", "genome.fa")
+    with pytest.raises(ValueError, match="pathlib.Path"):
+        trawl.offtarget(["GACGCATAAAGATGAGACGC"], "genome.fa")
+    with pytest.raises(ValueError, match="pathlib.Path"):
+        trawl.best("GACG", "genome.fa")
+    assert len(trawl.offtarget(["GACGCATAAAGATGAGACGC"], pathlib.Path("genome.fa"))) == 1
+    # best and Index.verify take a path as the other functions do
+    b = trawl.best("GACGCAT", pathlib.Path("genome.fa"))
+    assert b.distance == 0 and list(b.starts) == [6] and b.starts.dtype == np.int64
+    (tmp_path / "plain.txt").write_bytes(b"hello world hello")
+    ix = trawl.Index.build(b"hello world hello")
+    ix.verify(pathlib.Path("plain.txt"))
+    with pytest.raises(ValueError):
+        ix.verify(pathlib.Path("genome.fa"))
