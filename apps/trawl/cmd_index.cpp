@@ -224,6 +224,7 @@ int run_extract(const index_args& a) {
   const auto number = [](const std::string& s) { return !s.empty() && s.size() <= 19 && s.find_first_not_of("0123456789") == std::string::npos; };
   if (a.regions.size() == 2 && number(a.regions[0]) && number(a.regions[1])) {
     w.put(ix.extract(std::stoull(a.regions[0]), std::stoull(a.regions[1])));
+    w.put("\n");  // a line, as every other output
   } else {
     for (const auto& region : a.regions) w.put(fmt::format(">{}\n{}\n", region, extract_region(ix, region)));
   }

@@ -1,6 +1,7 @@
 // cmd_search.cpp — `trawl search`: exact and approximate search of files, stdin, gzip and
 // FASTA/FASTQ records, printed in the output contract (output.hpp).
 #include <fmt/format.h>
+#include <fnmatch.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,6 +45,10 @@ struct search_args {
   bool regex = false, fixed = false;
   bool files_with_matches = false, files_without_match = false;
   bool with_filename = false, no_filename = false, no_messages = false, null = false, recursive = false;
+  /// -r's walk: hidden entries (and .git) only with --hidden; grep's --include, --exclude,
+  /// --exclude-dir and ripgrep's -g/--glob ('!' excludes)
+  bool hidden = false;
+  std::vector<std::string> include, exclude, exclude_dir, glob;
   std::optional<std::size_t> after, before, context;
   std::optional<std::int64_t> max_count;  ///< -m; 0: no hit, < 0: no limit (as grep)
   std::string format, color = "auto";
@@ -143,12 +148,41 @@ class search_printer final : public search_sink {
 
 /// The inputs named on the command line; -r expands directories (sorted, symbolic links
 /// inside them not followed), with no name it searches the working directory.
-std::vector<std::string> expand_inputs(std::vector<std::string> names, bool recursive) {
+/// Which entries -r's walk takes: the files and folders below a directory named on the command
+/// line (those named there are always taken).
+struct walk_filter {
+  bool hidden = false;
+  std::vector<std::string> include, exclude, exclude_dir, glob;
+
+  /// `rel`: the entry's path below the directory walked; `name`: its last component.
+  [[nodiscard]] bool takes(const std::string& rel, const std::string& name, bool dir) const {
+    if (!hidden && !name.empty() && name[0] == '.') return false;
+    const auto any = [&](const std::vector<std::string>& globs, const std::string& s) {
+      return std::any_of(globs.begin(), globs.end(), [&](const std::string& g) { return fnmatch(g.c_str(), s.c_str(), 0) == 0; });
+    };
+    if (dir && any(exclude_dir, name)) return false;
+    if (!dir && (any(exclude, name) || (!include.empty() && !any(include, name)))) return false;
+    // -g: a glob with a '/' matches the path below the walked directory, others the name; the
+    // last glob that matches decides, '!' excluding; files must match a positive one if any
+    bool positive = false, decided = false, taken = true;
+    for (const std::string& g : glob) {
+      const bool negated = !g.empty() && g[0] == '!';
+      const std::string pat = negated ? g.substr(1) : g;
+      positive |= !negated;
+      const std::string& subject = pat.find('/') != std::string::npos ? rel : name;
+      if (fnmatch(pat.c_str(), subject.c_str(), 0) == 0) decided = true, taken = !negated;
+    }
+    if (decided) return taken;  // a folder is walked unless a '!' glob names it
+    return dir || !positive;
+  }
+};
+
+std::vector<std::string> expand_inputs(std::vector<std::string> names, bool recursive, const walk_filter& filter) {
   namespace fs = std::filesystem;
   if (names.empty()) {
     if (!recursive) return {"-"};
     std::vector<std::string> out;
-    for (std::string& n : expand_inputs({"."}, true)) out.push_back(n.rfind("./", 0) == 0 ? n.substr(2) : n);
+    for (std::string& n : expand_inputs({"."}, true, filter)) out.push_back(n.rfind("./", 0) == 0 ? n.substr(2) : n);
     return out;
   }
   if (!recursive) return names;
@@ -160,9 +194,16 @@ std::vector<std::string> expand_inputs(std::vector<std::string> names, bool recu
       continue;
     }
     std::vector<std::string> found;
-    for (fs::recursive_directory_iterator it(n, fs::directory_options::skip_permission_denied, ec), end;
-         !ec && it != end; it.increment(ec))
-      if (it->is_regular_file(ec)) found.push_back(it->path().string());
+    fs::recursive_directory_iterator it(n, fs::directory_options::skip_permission_denied, ec), end;
+    for (; !ec && it != end; it.increment(ec)) {
+      const bool dir = it->is_directory(ec);
+      const std::string rel = fs::relative(it->path(), n, ec).generic_string();
+      if (!filter.takes(rel, it->path().filename().string(), dir)) {
+        if (dir) it.disable_recursion_pending();
+        continue;
+      }
+      if (!dir && it->is_regular_file(ec)) found.push_back(it->path().string());
+    }
     if (ec) throw error(errc::io_error, n + ": " + ec.message());
     std::sort(found.begin(), found.end());
     out.insert(out.end(), found.begin(), found.end());
@@ -228,7 +269,8 @@ int run_search(search_args& a) {
   const bool print_lines = a.lines || a.only_matching || context || (a.invert && !a.count && !listing && !a.quiet);
   const bool line_view = print_lines || a.count || (a.invert && (listing || a.quiet));
   check_combinations(a, print_lines || a.count || a.invert);
-  const std::vector<std::string> files = a.index.empty() ? expand_inputs(names, a.recursive) : names;
+  const walk_filter walk{a.hidden, a.include, a.exclude, a.exclude_dir, a.glob};
+  const std::vector<std::string> files = a.index.empty() ? expand_inputs(names, a.recursive, walk) : names;
   auto starting = start_device(a.device, a.verbose);
 
   search_options so;
@@ -394,7 +436,18 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("-I,--no-filename", a->no_filename, "never prefix lines and counts with the input's name");
   cmd->add_flag("-s,--no-messages", a->no_messages, "no message about inputs that cannot be read (exit status still 2)");
   cmd->add_flag("--null", a->null, "a NUL byte after each input name (-l, -L, -c, line output)");
-  cmd->add_flag("-r,--recursive", a->recursive, "search the files under each directory (default: the working directory)");
+  cmd->add_flag("-r,--recursive", a->recursive,
+                "search the files under each directory (default: the working directory); hidden files and folders "
+                "(.git too) are skipped unless --hidden");
+  cmd->add_flag("--hidden", a->hidden, "-r: also search hidden files and folders (names starting with '.')");
+  cmd->add_option("--include", a->include, "-r: search only files whose name matches GLOB (repeatable)")->type_name("GLOB")->allow_extra_args(false);
+  cmd->add_option("--exclude", a->exclude, "-r: skip files whose name matches GLOB (repeatable)")->type_name("GLOB")->allow_extra_args(false);
+  cmd->add_option("--exclude-dir", a->exclude_dir, "-r: skip folders whose name matches GLOB (repeatable)")->type_name("GLOB")->allow_extra_args(false);
+  cmd->add_option("-g,--glob", a->glob,
+                  "-r: search only files that match GLOB; !GLOB skips files and folders (as ripgrep's -g; a GLOB "
+                  "with '/' matches the path below the folder searched; repeatable, the last match decides)")
+      ->type_name("GLOB")
+      ->allow_extra_args(false);
   cmd->add_flag("-q,--quiet", a->quiet, "print nothing; exit 0 at the first hit");
   cmd->add_option("-m,--max-count", a->max_count, "stop after NUM matching lines per input (hit output: NUM hits; 0: none, exit 1; < 0: no limit)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)

@@ -19,8 +19,11 @@
 // section of a file that keeps S'' as text: before the first query that needs it). Nothing in
 // the file reaches a deserializer that trusts its input. Any failure is trawl::error(bad_format)
 // with one line. Time O(file size); the FM-index's wavelet tree is rebuilt on first use.
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cstring>
-#include <fstream>
+#include <limits>
 #include <memory>
 #include <mutex>
 
@@ -396,17 +399,73 @@ hybrid_index hybrid_index::from_bytes(std::string_view file_bytes) {
   return hybrid_index(std::move(ix));
 }
 
-hybrid_index hybrid_index::load(const std::string& path) {
-  // mapped for the load only (a regular file), or read through (a pipe, "-"): the index keeps
-  // nothing of these bytes
-  io::input_buffer in;
-  try {
-    in = io::input_buffer::open(path);
-  } catch (const error& e) {
-    if (e.code() != errc::io_error) throw;
-    throw error(errc::io_error, std::string("index file ") + e.what());
+namespace {
+
+/// Appends up to n bytes of `in` to `out` (fewer only where the stream ends).
+void append_up_to(io::byte_stream& in, std::size_t n, std::string& out) {
+  const std::size_t at = out.size();
+  out.resize(at + n);
+  std::size_t got = 0;
+  while (got < n) {
+    const std::ptrdiff_t r = in.read(out.data() + at + got, n - got, -1);
+    if (r <= 0) break;
+    got += static_cast<std::size_t>(r);
   }
-  return from_bytes(in.bytes());
+  out.resize(at + got);
+}
+
+/// An index file from a stream (a pipe, a device, "-"): the magic checked before anything
+/// more is read, then the header and section table, whose sizes bound the rest of the read.
+std::string read_index_stream(io::byte_stream& in) {
+  std::string bytes;
+  append_up_to(in, 8, bytes);
+  if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
+  append_up_to(in, header_size - 8, bytes);
+  if (bytes.size() < header_size) bad("truncated header");
+  reader r{bytes, 12};
+  const auto nsec = r.get<std::uint32_t>();
+  if (nsec == 0 || nsec >= sec_end) bad("unexpected section count");
+  append_up_to(in, nsec * entry_size + 4, bytes);
+  if (bytes.size() < header_size + nsec * entry_size + 4) bad("truncated section table");
+  // the last section's end is the file's size
+  reader t{std::string_view(bytes).substr(header_size + (nsec - 1) * entry_size, entry_size), 8};
+  const auto off = t.get<std::uint64_t>();
+  const auto size = t.get<std::uint64_t>();
+  if (off < bytes.size() || size > ~std::uint64_t{0} - off) bad("bad section table");
+  const std::uint64_t total = off + size;
+  if (total - bytes.size() > std::numeric_limits<std::size_t>::max() / 2) bad("bad section table");
+  // read in pieces: memory grows with the bytes that come, not with what the table claims
+  while (bytes.size() < total) {
+    const std::size_t before = bytes.size();
+    append_up_to(in, static_cast<std::size_t>(std::min<std::uint64_t>(total - before, std::uint64_t{64} << 20)), bytes);
+    if (bytes.size() == before) bad("truncated (the file ends before its last section)");
+  }
+  std::string extra;
+  append_up_to(in, 1, extra);
+  if (!extra.empty()) bad("trailing bytes after the last section");
+  return bytes;
+}
+
+}  // namespace
+
+hybrid_index hybrid_index::load(const std::string& path) {
+  // mapped for the load only (a regular file), or read through (a pipe, "-") as far as its
+  // header says: the index keeps nothing of these bytes. Every error names the file.
+  try {
+    struct stat st {};
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      const io::input_buffer in = io::input_buffer::open(path);
+      return from_bytes(in.bytes());
+    }
+    io::open_options plain;
+    auto src = io::source::open(path, plain);
+    const std::string bytes = read_index_stream(src.stream());
+    return from_bytes(bytes);
+  } catch (const error& e) {
+    if (e.code() == errc::io_error) throw error(errc::io_error, std::string("index file ") + e.what());
+    if (e.code() != errc::bad_format) throw;
+    throw error(errc::bad_format, (path == "-" ? std::string("(standard input)") : path) + ": " + e.what());
+  }
 }
 
 std::string hybrid_index::to_bytes() const { return serialize_index(*impl_); }

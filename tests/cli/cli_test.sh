@@ -185,6 +185,16 @@ ln -sf keep.idx "$D/link.idx"
 "$T" index build "$D/h.txt" -o "$D/link.idx" >/dev/null 2>&1
 [ -L "$D/link.idx" ] && "$T" index count "$D/keep.idx" hello | grep -q "hello${TAB}2" && pass ||
   fail "an index written through a symbolic link replaces the file it points to"
+# an index from a pipe is read as far as its header says: its magic is checked before more is
+# read (an endless stream is refused at once), trailing or missing bytes are errors; every
+# error names the file
+expect_out "$("$T" index count "$D/rand.idx" ACGTA)" sh -c "cat '$D/rand.idx' | '$T' index count - ACGTA"
+expect_err_line timeout 10 sh -c "yes | '$T' index count - ACGT"
+expect_err_line sh -c "(cat '$D/rand.idx'; echo more) | '$T' index count - ACGT"
+expect_err_line sh -c "head -c 200 '$D/rand.idx' | '$T' index count - ACGT"
+expect_err_line "$T" index count "$D/h.txt" hello
+grep -q "h.txt" "$D/err" && pass || fail "an index error names the file: $(cat "$D/err")"
+[ "$("$T" index extract "$D/rand.idx" 0 10 | wc -l)" = 1 ] && pass || fail "index extract START LEN ends with a newline"
 cp "$D/h.txt" "$D/self.txt"
 expect_err_line "$T" index build "$D/self.txt" -o "$D/self.txt"
 cmp -s "$D/h.txt" "$D/self.txt" && pass || fail "index build -o INPUT overwrote its input"

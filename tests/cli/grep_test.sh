@@ -186,5 +186,20 @@ expect_err_line "$T" search ACG nohead.fa
 grep -q "nohead.fa" "$D/err" && pass || fail "a FASTA without a header names the file: $(cat "$D/err")"
 cd "$D/tree" || exit 2
 
+# -r like grep and ripgrep: hidden files and folders (.git too) skipped unless --hidden; grep's
+# --include/--exclude/--exclude-dir, ripgrep's -g (a '!' glob skips files and folders)
+mkdir -p "$D/walk/src/.hid" "$D/walk/.git" "$D/walk/build" "$D/walk/docs"
+cd "$D/walk" || exit 2
+for f in src/a.c src/b.h src/.hid/c.c .git/config build/d.c docs/e.md .env; do printf 'error here\n' >"$f"; done
+agree "-r hidden" "rg -l error . | sort" "-rl error . | sort"
+agree "-r --hidden" "grep -rl error . | sort" "-rl --hidden error . | sort"
+for opts in "--include=*.c" "--exclude=*.c" "--exclude-dir=build" "--include=*.c --exclude-dir=src" "--exclude=*.md --exclude-dir=.git"; do
+  agree "-r $opts" "grep -rl $opts error . | sort" "-rl --hidden $opts error . | sort"
+done
+for globs in "-g *.c" "-g !*.md" "-g *.c -g !build" "-g src/*.h" "-g !src"; do
+  agree "-r $globs" "rg -l $globs error . | sort" "-rl $globs error . | sort"
+done
+cd "$D/tree" || exit 2
+
 echo "grep_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
