@@ -251,6 +251,8 @@ int run_search(search_args& a) {
   std::vector<std::string> patterns = a.expressions, labels = a.expressions;
   for (const auto& f : a.pattern_files) read_pattern_file(f, patterns, labels);
   std::vector<std::string> names = a.positional;
+  if (patterns.empty() && !a.pattern_files.empty())
+    throw error(errc::invalid_argument, "no pattern given: " + a.pattern_files.front() + " holds none");
   if (patterns.empty()) {
     if (names.empty()) throw error(errc::invalid_argument, "no pattern given");
     patterns.push_back(names.front());
@@ -412,8 +414,9 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic)")
       ->check(integer_in(0, std::int64_t{1} << 40))
       ->group("Tuning");
-  cmd->add_option("--chunk-size", a->chunk_size, "new bytes per chunk of a stream (default: automatic)")
-      ->check(integer_in(0, std::int64_t{1} << 40))
+  cmd->add_option("--chunk-size", a->chunk_size,
+                  "new bytes per chunk of a stream, at most 1 GiB: about two a thread are held at once (default: automatic)")
+      ->check(integer_in(0, std::int64_t{1} << 30))
       ->group("Tuning");
   cmd->add_option("--inflater", a->inflater, "gzip: auto|isal|zlib")->group("Tuning")->check(CLI::IsMember({"auto", "isal", "zlib"}));
   cmd->add_flag("--pattern-names", a->pattern_names,

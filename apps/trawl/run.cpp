@@ -54,6 +54,16 @@ void report(const std::string& line) {
   else trawl::cli::mpi::keep_error(line);
 }
 
+/// Help and version text reached stdout: `status`, or 2 with one line when the write failed
+/// (a full disk, /dev/full); a closed pipe ends it quietly, as for any other output.
+int printed(int status) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return status;
+  if (errno == EPIPE) return status;
+  report(std::string("trawl: cannot write the output: ") + (errno != 0 ? std::strerror(errno) : "write error"));
+  return 2;
+}
+
 }  // namespace
 
 int trawl::cli::run(int argc, char** argv) {
@@ -68,11 +78,11 @@ int trawl::cli::run(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return printed(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return printed(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return printed(app.exit(e));
   } catch (const CLI::ParseError& e) {
     // One line, grep style, exit 2, naming the help of the subcommand that was used.
     const auto used = app.get_subcommands();

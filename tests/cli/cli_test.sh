@@ -195,6 +195,13 @@ expect_err_line sh -c "head -c 200 '$D/rand.idx' | '$T' index count - ACGT"
 expect_err_line "$T" index count "$D/h.txt" hello
 grep -q "h.txt" "$D/err" && pass || fail "an index error names the file: $(cat "$D/err")"
 [ "$("$T" index extract "$D/rand.idx" 0 10 | wc -l)" = 1 ] && pass || fail "index extract START LEN ends with a newline"
+# help and version check their writes; an empty pattern file adds no pattern (grep -e P -f
+# /dev/null); sizes that cannot be served are refused up front
+expect_err_line sh -c "'$T' --version >/dev/full"
+expect_rc 2 sh -c "'$T' search --help >/dev/full"
+expect_out "$("$T" search -c hello "$D/h.txt")" "$T" search -c -e hello -f /dev/null "$D/h.txt"
+expect_err_line "$T" search -f /dev/null "$D/h.txt"
+expect_err_line "$T" search --chunk-size 1099511627776 hello "$D/h.txt"
 cp "$D/h.txt" "$D/self.txt"
 expect_err_line "$T" index build "$D/self.txt" -o "$D/self.txt"
 cmp -s "$D/h.txt" "$D/self.txt" && pass || fail "index build -o INPUT overwrote its input"
