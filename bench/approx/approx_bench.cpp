@@ -135,8 +135,25 @@ std::uint64_t run_trawl(const std::vector<std::string>& pats, std::string_view t
 
 }  // namespace
 
+constexpr const char* usage =
+    "usage: bench_approx --text FILE [--patterns PREFIX] [--prefix BYTES] [--peer-prefix BYTES]\n"
+    "                    [--m 8,16,...] [--k 0,1,...] [--engines auto,myers-word,...] [--threads N] [--reps N]\n"
+    "                    [--starts yes|no] [--pin yes|no] [--many N] [--many-prefix BYTES] [--edlib-sample N]\n"
+    "                    [--simd auto|avx2|avx512|serial] [--slice BYTES]\n"
+    "       bench_approx --text FILE --best 32,64,... [--threads N] [--reps N]\n"
+    "(every option takes a value; the source's header says what each measures)\n";
+
 int main(int argc, char** argv) {
   args a;
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::fputs(usage, stdout);
+      return 0;
+    }
+  if (argc % 2 == 0) {
+    std::fprintf(stderr, "bench_approx: %s needs a value\n%s", argv[argc - 1], usage);
+    return 2;
+  }
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string f = argv[i], v = argv[i + 1];
     if (f == "--text") a.text = v;
@@ -177,7 +194,7 @@ int main(int argc, char** argv) {
     }
   }
   if (a.text.empty()) {
-    std::fprintf(stderr, "usage: bench_approx --text FILE [options] (see the source header)\n");
+    std::fputs(usage, stderr);
     return 2;
   }
   const auto input = trawl::io::input_buffer::open(a.text);  // mapped

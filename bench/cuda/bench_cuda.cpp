@@ -85,6 +85,15 @@ cuda::approx_plan plan_for(const std::vector<std::string>& pats, int k, bool bot
 
 }  // namespace
 
+namespace {
+
+constexpr const char* usage =
+    "usage: trawl_bench_cuda [--quick] [--genome-gbp GBP] [--file PATH] [--keep-file] [--sections 012345]\n"
+    "  sections: 0 device and copy bandwidth, 1 device-resident exact filter, 2 device-resident Myers,\n"
+    "  3 312 guides x a generated genome, 4 best approximate substring, 5 end to end from a file\n";
+
+}  // namespace
+
 int main(int argc, char** argv) try {
   bool quick = false;
   double genome_gbp = 3.1;
@@ -93,11 +102,19 @@ int main(int argc, char** argv) try {
   bool keep_file = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::fputs(usage, stdout);
+      return 0;
+    }
     if (a == "--quick") quick = true;
     else if (a == "--genome-gbp" && i + 1 < argc) genome_gbp = std::stod(argv[++i]);
     else if (a == "--file" && i + 1 < argc) file = argv[++i];
     else if (a == "--keep-file") keep_file = true;
     else if (a == "--sections" && i + 1 < argc) sections = argv[++i];
+    else {
+      std::fprintf(stderr, "trawl_bench_cuda: unknown option or missing value: %s\n%s", a.c_str(), usage);
+      return 2;
+    }
   }
   auto want = [&](char c) { return sections.find(c) != std::string::npos; };
   const cuda::device_status dev = cuda::query_device(0);

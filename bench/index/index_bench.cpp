@@ -78,9 +78,18 @@ std::vector<std::string> sample_patterns(std::string_view t, std::size_t L, std:
 
 int main(int argc, char** argv) {
   try {
-    if (argc < 2) {
-      std::fprintf(stderr, "usage: %s TEXT [--max-len M] [--small] [--patterns FILE]... [--gen L]... "
-                           "[--threads 1,2,4] [--budget S] [--max-patterns N] [--no-sdsl]\n", argv[0]);
+    const auto usage = [&](std::FILE* to) {
+      std::fprintf(to, "usage: %s TEXT [--max-len M] [--small] [--patterns FILE]... [--gen L]... "
+                       "[--threads 1,2,4] [--budget S] [--max-patterns N] [--no-sdsl] [--cpu-time] [--load IDX] "
+                       "[--save IDX]\n", argv[0]);
+    };
+    for (int i = 1; i < argc; ++i)
+      if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+        usage(stdout);
+        return 0;
+      }
+    if (argc < 2 || argv[1][0] == '-') {
+      usage(stderr);
       return 2;
     }
     const std::string text_path = argv[1];

@@ -19,12 +19,13 @@ std::string revcomp(const std::string& s) {
   return r;
 }
 
-[[noreturn]] void usage() {
-  std::fprintf(stderr,
+/// The usage, on stdout with exit 0 (--help) or on stderr with exit 2 (anything wrong).
+[[noreturn]] void usage(bool asked = false) {
+  std::fprintf(asked ? stdout : stderr,
                "usage: trawl-mkgenome --length N [--records R] [--motif ACGT...] [--exact E] [--mutated M]\n"
                "                      [--errors K] [--seed S] [--truth FILE]   (FASTA on stdout)\n"
                "                      [--haplotypes H [--snp-rate R] [--indel-rate R]]\n");
-  std::exit(2);
+  std::exit(asked ? 0 : 2);
 }
 
 }  // namespace
@@ -40,6 +41,7 @@ int main(int argc, char** argv) {
       return argv[++i];
     };
     const std::string a = argv[i];
+    if (a == "--help" || a == "-h") usage(true);
     if (a == "--length") length = std::strtoull(next(), nullptr, 10);
     else if (a == "--records") records = std::strtoull(next(), nullptr, 10);
     else if (a == "--motif") motif = next();
