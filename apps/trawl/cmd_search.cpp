@@ -115,7 +115,7 @@ class search_printer final : public search_sink {
 
   void begin_record(const record_info& r) override {
     name_.assign(r.format == io::format::plain ? std::string_view(display_) : r.name);
-    printer_.begin(name_);
+    printer_.begin(name_, display_);
   }
   [[nodiscard]] bool wants_text() const override { return printer_.wants_text() || a_.check; }
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { printer_.text(pos, bytes, stable); }
@@ -308,6 +308,8 @@ int run_search(search_args& a) {
   else if (a.format == "human") po.format = out_format::human;
   else throw error(errc::invalid_argument, "unknown --format " + a.format + " (tsv, json, bed, human)");
   const bool with_source = a.with_filename || (!a.no_filename && (files.size() > 1 || a.recursive));
+  // hits of several files (or -H) say which file each comes from, FASTA/FASTQ records too
+  po.file_column = with_source && a.index.empty();
 
   writer out;
   hit_printer printer(out, po, patterns);

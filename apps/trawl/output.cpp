@@ -57,8 +57,9 @@ std::string json_escape(std::string_view s) {
 hit_printer::hit_printer(writer& w, const print_options& opt, const std::vector<std::string>& patterns)
     : w_(w), opt_(opt), patterns_(patterns) {}
 
-void hit_printer::begin(std::string_view source) {
+void hit_printer::begin(std::string_view source, std::string_view file) {
   source_ = source;
+  file_ = file;
   text_.reset();
   ended_ = false;
   floor_ = 0;
@@ -124,7 +125,9 @@ void hit_printer::print_now(const hit& h) {
       print_tsv(h, strand_c, label, cigar, matched);
       return;
     case out_format::json:
-      fmt::format_to(fmt::appender(tmp_), R"({{"source":"{}","start":{},"end":{},"errors":{},"strand":"{}","pattern":"{}")",
+      tmp_.append(std::string_view("{"));
+      if (opt_.file_column) fmt::format_to(fmt::appender(tmp_), R"("file":"{}",)", json_escape(file_));
+      fmt::format_to(fmt::appender(tmp_), R"("source":"{}","start":{},"end":{},"errors":{},"strand":"{}","pattern":"{}")",
                      json_escape(source_), h.start, h.end, h.errors, strand_c, json_escape(label));
       if (opt_.align) fmt::format_to(fmt::appender(tmp_), R"(,"cigar":"{}")", cigar);
       if (opt_.matched) fmt::format_to(fmt::appender(tmp_), R"(,"matched":"{}")", json_escape(matched));
@@ -159,6 +162,20 @@ namespace {
 char* put_text(char* p, std::string_view s) {
   std::memcpy(p, s.data(), s.size());
   return p + s.size();
+}
+/// A TSV field: a tab, newline or carriage return in it is written \t, \n or \r, so that a
+/// line is a record and a tab a column (room: twice its size).
+char* put_field(char* p, std::string_view s) {
+  if (s.find_first_of("\t\n\r") == std::string_view::npos) return put_text(p, s);
+  for (const char c : s) {
+    if (c == '\t' || c == '\n' || c == '\r') {
+      *p++ = '\\';
+      *p++ = c == '\t' ? 't' : c == '\n' ? 'n' : 'r';
+    } else {
+      *p++ = c;
+    }
+  }
+  return p;
 }
 constexpr auto two_digits = [] {
   std::array<char, 200> t{};
@@ -218,37 +235,45 @@ char* put_number(char* p, std::uint64_t v, char sep) {
 // The default piped formats write millions of lines per second: field by field, in place.
 void hit_printer::print_tsv(const hit& h, char strand_c, std::string_view pat, std::string_view cigar,
                             std::string_view matched) {
-  char* p = w_.reserve(source_.size() + pat.size() + cigar.size() + matched.size() + 3 * 21 + 9);
-  p = put_text(p, source_);
+  char* p = w_.reserve(2 * (file_.size() + source_.size() + pat.size() + matched.size()) + cigar.size() + 3 * 21 + 10);
+  if (opt_.file_column) {
+    p = put_field(p, file_);
+    *p++ = '\t';
+  }
+  p = put_field(p, source_);
   *p++ = '\t';
   p = put_number(p, h.start, '\t');
   p = put_number(p, h.end, '\t');
   p = put_number(p, h.errors, '\t');
   *p++ = strand_c;
   *p++ = '\t';
-  p = put_text(p, pat);
+  p = put_field(p, pat);
   if (opt_.align) {
     *p++ = '\t';
     p = put_text(p, cigar);
   }
   if (opt_.matched) {
     *p++ = '\t';
-    p = put_text(p, matched);
+    p = put_field(p, matched);
   }
   *p++ = '\n';
   w_.commit(p);
 }
 
 void hit_printer::print_bed(const hit& h, char strand_c, std::string_view pat) {
-  char* p = w_.reserve(source_.size() + pat.size() + 3 * 21 + 8);
-  p = put_text(p, source_);
+  char* p = w_.reserve(2 * (source_.size() + pat.size() + file_.size()) + 3 * 21 + 9);
+  p = put_field(p, source_);
   *p++ = '\t';
   p = put_number(p, h.start, '\t');
   p = put_number(p, h.end, '\t');
-  p = put_text(p, pat);
+  p = put_field(p, pat);
   *p++ = '\t';
   p = put_number(p, h.errors, '\t');
   *p++ = strand_c;
+  if (opt_.file_column) {
+    *p++ = '\t';
+    p = put_field(p, file_);
+  }
   *p++ = '\n';
   w_.commit(p);
 }

@@ -74,6 +74,9 @@ struct print_options {
   /// The pattern column shows these names (--pattern-names) instead of the patterns.
   const std::vector<std::string>* names = nullptr;
   bool matched = false;     ///< add the matched text as a last column / field
+  /// The input file of every hit: a first column (TSV), a "file" field (JSON), a seventh
+  /// column (BED). Set when several files are searched or -H is given.
+  bool file_column = false;
 };
 
 /// Prints the hits of one record after another in the chosen format. The record's bytes come
@@ -82,8 +85,8 @@ struct print_options {
 class hit_printer {
  public:
   hit_printer(writer& w, const print_options& opt, const std::vector<std::string>& patterns);
-  /// Starts a new sequence (record or plain input) named `source`.
-  void begin(std::string_view source);
+  /// Starts a new sequence (record or plain input) named `source`, of the input `file`.
+  void begin(std::string_view source, std::string_view file = {});
   /// True when the chosen format reads the text (text() must then be called).
   [[nodiscard]] bool wants_text() const;
   /// The next bytes of the sequence, from `pos` (`stable`: see search_sink::text).
@@ -107,6 +110,7 @@ class hit_printer {
   print_options opt_;
   const std::vector<std::string>& patterns_;
   std::string_view source_;
+  std::string_view file_;
   text_buffer text_;
   bool ended_ = false;  ///< the sequence's last byte has come
   std::uint64_t floor_ = 0;
