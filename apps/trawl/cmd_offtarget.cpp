@@ -179,6 +179,8 @@ int run_offtarget(offtarget_args& a) {
   offtarget::guide_file file = offtarget::parse_guides(in.bytes(), a.guides);
   if (!file.pams.empty()) a.pams = file.pams;
   if (file.side) a.pam_side = *file.side == offtarget::pam_side::five_prime ? 5 : 3;
+  if (file.dna_bulges) a.dna_bulges = *file.dna_bulges;
+  if (file.rna_bulges) a.rna_bulges = *file.rna_bulges;
   offtarget::options o;  // the searcher checks the PAMs and guides
   if (!a.pams.empty()) o.pams = a.pams;
   o.side = a.pam_side == 5 ? offtarget::pam_side::five_prime : offtarget::pam_side::three_prime;

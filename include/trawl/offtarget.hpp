@@ -45,17 +45,21 @@ struct guide {
   int mismatches = -1;      ///< this guide's mismatch limit; -1: options::mismatches
 };
 
-/// What a guide file holds. A Cas-OFFinder input file also sets the PAM and its side.
+/// What a guide file holds. A Cas-OFFinder input file also sets the PAM and its side, and its
+/// pattern line may set the bulge limits.
 struct guide_file {
   std::vector<guide> guides;
   std::vector<std::string> pams;  ///< empty unless the file sets it
   std::optional<pam_side> side;
+  std::optional<int> dna_bulges, rna_bulges;  ///< Cas-OFFinder 3: `PATTERN DNA_BULGES RNA_BULGES`
 };
 
-/// Parses guides from FASTA (record ids name them), `NAME SEQ` lines, or a Cas-OFFinder input
-/// file (its pattern line, N over the protospacer, gives the PAM; `SEQ MISMATCHES [NAME]` lines
-/// with the PAM's place padded with N). `name` names the file in errors. Throws
-/// trawl::error(invalid_argument) on anything else, on no guide, or on a guide that is not IUPAC.
+/// Parses guides from FASTA (record ids name them), `NAME SEQ` lines, one sequence a line
+/// (named guide1, guide2, ...), or a Cas-OFFinder input file (its pattern line, N over the
+/// protospacer, gives the PAM, and in Cas-OFFinder 3 the DNA and RNA bulge sizes after it;
+/// `SEQ MISMATCHES [NAME]` lines with the PAM's place padded with N). `name` names the file in
+/// errors. Throws trawl::error(invalid_argument) on anything else, on no guide, or on a guide
+/// that is not IUPAC.
 guide_file parse_guides(std::string_view bytes, const std::string& name);
 
 struct options {

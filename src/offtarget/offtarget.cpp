@@ -582,10 +582,33 @@ guide_file parse_guides(std::string_view b, const std::string& path) {
       if (!fields(l).empty() && l.front() != '#') lines.push_back(l);
       pos = nl + 1;
     }
-    const bool casoffinder = lines.size() >= 3 && fields(lines[1]).size() == 1 && is_iupac(fields(lines[1])[0]) &&
-                             fields(lines[2]).size() >= 2;
+    // Cas-OFFinder: the genome's path, the pattern (Cas-OFFinder 3: with the DNA and RNA bulge
+    // sizes after it), then `SEQ MISMATCHES [NAME]` lines
+    const auto pattern_line = [&] {
+      if (lines.size() < 3 || fields(lines[2]).size() < 2) return false;
+      const auto f = fields(lines[1]);
+      if (f.empty() || !is_iupac(f[0])) return false;
+      int v = 0;
+      return f.size() == 1 || (f.size() == 3 && std::sscanf(std::string(f[1]).c_str(), "%d", &v) == 1 &&
+                               std::sscanf(std::string(f[2]).c_str(), "%d", &v) == 1);
+    };
+    const bool casoffinder = pattern_line();
+    const bool one_per_line = !casoffinder && std::all_of(lines.begin(), lines.end(), [](std::string_view l) {
+      const auto f = fields(l);
+      return f.size() == 1 && is_iupac(f[0]);
+    });
     if (casoffinder) {
-      const std::string pattern = upper(fields(lines[1])[0]);
+      const auto pf = fields(lines[1]);
+      const std::string pattern = upper(pf[0]);
+      if (pf.size() == 3) {
+        int dna = -1, rna = -1;
+        std::sscanf(std::string(pf[1]).c_str(), "%d", &dna);
+        std::sscanf(std::string(pf[2]).c_str(), "%d", &rna);
+        if (dna < 0 || rna < 0 || dna > 16 || rna > 16)
+          throw error(errc::invalid_argument, path + ": line 2: the bulge sizes must be in 0..16");
+        file.dna_bulges = dna;
+        file.rna_bulges = rna;
+      }
       // the PAM is where the guides are padded with N (after the protospacer: a 3' PAM)
       const std::string first = upper(fields(lines[2])[0]);
       const std::size_t trail = first.size() - 1 - std::min(first.size() - 1, first.find_last_not_of('N'));
@@ -607,11 +630,14 @@ guide_file parse_guides(std::string_view b, const std::string& path) {
         out.push_back({f.size() > 2 ? std::string(f[2]) : seq,
                        five ? seq.substr(pam_len) : seq.substr(0, seq.size() - pam_len), mm});
       }
+    } else if (one_per_line) {
+      for (std::string_view l : lines) out.push_back({"guide" + std::to_string(out.size() + 1), upper(fields(l)[0]), -1});
     } else {
       for (std::string_view l : lines) {
         const auto f = fields(l);
         if (f.size() != 2)
-          throw error(errc::invalid_argument, path + ": want FASTA, `NAME SEQ` lines or a Cas-OFFinder input file");
+          throw error(errc::invalid_argument,
+                      path + ": want FASTA, `NAME SEQ` lines, one sequence a line or a Cas-OFFinder input file");
         out.push_back({std::string(f[0]), upper(f[1]), -1});
       }
     }
@@ -639,6 +665,10 @@ struct searcher::impl {
   std::unique_ptr<matcher> cpu;  ///< skip_n, filtered
 };
 
+/// The longest guide a searcher takes (protospacers are 17-30 bases; past this it is a
+/// sequence pasted by mistake).
+constexpr std::size_t max_guide = 100;
+
 searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_unique<impl>()) {
   impl& s = *impl_;
   if (guides.empty()) throw error(errc::invalid_argument, "offtarget: no guide");
@@ -654,6 +684,22 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
   for (guide& g : guides) {
     g.protospacer = upper(g.protospacer);
     if (!is_iupac(g.protospacer)) throw error(errc::invalid_argument, "offtarget: guide " + g.name + " is not DNA (IUPAC)");
+    if (g.protospacer.size() > max_guide)
+      throw error(errc::invalid_argument, "offtarget: guide " + g.name + " is longer than " + std::to_string(max_guide) +
+                                              " bases: give the protospacer alone");
+    // a guide pasted with its PAM: a protospacer of 20 or more bases, then a PAM on its side
+    for (const std::string& pam : o.pams) {
+      const std::string& p = g.protospacer;
+      if (p.size() < 20 + pam.size()) continue;
+      const std::size_t at = o.side == pam_side::three_prime ? p.size() - pam.size() : 0;
+      bool is_pam = true;
+      for (std::size_t i = 0; i < pam.size() && is_pam; ++i)
+        is_pam = (detail::iupac_bits(static_cast<unsigned char>(p[at + i])) & ~detail::iupac_bits(static_cast<unsigned char>(upper(pam)[i]))) == 0;
+      if (is_pam)
+        throw error(errc::invalid_argument, "offtarget: guide " + g.name + " " + (o.side == pam_side::three_prime ? "ends" : "starts") +
+                                                " with its PAM (" + p.substr(at, pam.size()) + " for " + upper(pam) +
+                                                "): give the protospacer alone");
+    }
     if (g.mismatches < 0) g.mismatches = o.mismatches;
     if (g.mismatches > 64) throw error(errc::invalid_argument, "offtarget: guide " + g.name + ": more than 64 mismatches");
   }

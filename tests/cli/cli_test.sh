@@ -178,7 +178,7 @@ expect_out "$(printf 'abcabc\n' | "$T" search abc -)" sh -c "printf 'abcabc\n' |
 # output that is the input is refused
 cp "$D/rand.idx" "$D/keep.idx"
 python3 -c "import random; r = random.Random(3); print(''.join(r.choice('ACGT') for _ in range(400000)))" >"$D/unindexed.txt"
-(ulimit -f 8; exec "$T" index build "$D/unindexed.txt" -o "$D/keep.idx") >/dev/null 2>&1
+bash -c "ulimit -f 8; exec '$T' index build '$D/unindexed.txt' -o '$D/keep.idx'" >/dev/null 2>&1
 cmp -s "$D/rand.idx" "$D/keep.idx" && pass || fail "an interrupted index build damaged the index that was there"
 expect_out "$("$T" index count "$D/rand.idx" ACGTA)" "$T" index count "$D/keep.idx" ACGTA
 ln -sf keep.idx "$D/link.idx"
@@ -202,6 +202,17 @@ expect_rc 2 sh -c "'$T' search --help >/dev/full"
 expect_out "$("$T" search -c hello "$D/h.txt")" "$T" search -c -e hello -f /dev/null "$D/h.txt"
 expect_err_line "$T" search -f /dev/null "$D/h.txt"
 expect_err_line "$T" search --chunk-size 1099511627776 hello "$D/h.txt"
+# hits of several files name their file: reads of R1 and R2 can be told apart (TSV, JSON, BED);
+# a tab inside a field is written \t
+printf '@r1\nACGTACGT\n+\nIIIIIIII\n' >"$D/R1.fq"; printf '@r1\nTTACGTAA\n+\nIIIIIIII\n' >"$D/R2.fq"
+expect_out "R1.fq${TAB}r1${TAB}0${TAB}4${TAB}0${TAB}+${TAB}ACGT
+R1.fq${TAB}r1${TAB}4${TAB}8${TAB}0${TAB}+${TAB}ACGT
+R2.fq${TAB}r1${TAB}2${TAB}6${TAB}0${TAB}+${TAB}ACGT" bash -c "cd $D && '$T' search ACGT R1.fq R2.fq"
+expect_out '{"file":"R2.fq","source":"r1","start":2,"end":6,"errors":0,"strand":"+","pattern":"ACGT"}' \
+  bash -c "cd $D && '$T' search --format json ACGT R2.fq -H"
+expect_out "r1${TAB}2${TAB}6${TAB}ACGT${TAB}0${TAB}+${TAB}R2.fq" bash -c "cd $D && '$T' search --format bed -H ACGT R2.fq"
+printf 'a\tb\n' >"$D/tab.txt"
+expect_out "tab.txt${TAB}0${TAB}3${TAB}0${TAB}+${TAB}a\\tb" bash -c "cd $D && '$T' search -e \"\$(printf 'a\\tb')\" tab.txt"
 cp "$D/h.txt" "$D/self.txt"
 expect_err_line "$T" index build "$D/self.txt" -o "$D/self.txt"
 cmp -s "$D/h.txt" "$D/self.txt" && pass || fail "index build -o INPUT overwrote its input"

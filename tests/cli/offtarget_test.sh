@@ -212,5 +212,22 @@ cp "$D/small.fa" "$D/small-copy.fa"
 expect_err_line "$T" offtarget --summary "$D/small-copy.fa" "$D/guides.fa" "$D/small-copy.fa"
 cmp -s "$D/small.fa" "$D/small-copy.fa" && pass || fail "--summary overwrote a genome"
 
+# guide inputs as users have them: Cas-OFFinder 3's pattern line with the bulge sizes (the same
+# limits as the options), one sequence a line; a guide pasted with its PAM or past 100 bases is
+# refused with one line saying why
+printf '/path/to/genome\nNNNNNNNNNNNNNNNNNNNNNGG 1 1\nGACGCATAAAGATGAGACGCNNN 3 g1\n' >"$D/cas3.txt"
+printf 'g1 GACGCATAAAGATGAGACGC\n' >"$D/g1.txt"
+"$T" offtarget --mismatches 3 --dna-bulges 1 --rna-bulges 1 "$D/g1.txt" "$D/small.fa" | cut -f3- >"$D/want"
+"$T" offtarget "$D/cas3.txt" "$D/small.fa" | cut -f3- >"$D/got"
+cmp -s "$D/want" "$D/got" && [ "$(wc -l <"$D/got")" -gt 1 ] && pass || fail "Cas-OFFinder 3 bulge sizes: $(diff "$D/want" "$D/got" | head -3)"
+printf 'GACGCATAAAGATGAGACGC\nTTGACCAGTCAAGGTACCAT\n' >"$D/list.txt"
+printf 'guide1 GACGCATAAAGATGAGACGC\nguide2 TTGACCAGTCAAGGTACCAT\n' >"$D/named.txt"
+expect_out "$("$T" offtarget "$D/named.txt" "$D/small.fa")" "$T" offtarget "$D/list.txt" "$D/small.fa"
+printf 'g1 GACGCATAAAGATGAGACGCTGG\n' >"$D/withpam.txt"
+expect_err_line "$T" offtarget "$D/withpam.txt" "$D/small.fa"
+grep -q "PAM" "$D/err" && pass || fail "a guide with its PAM: $(cat "$D/err")"
+printf 'g1 %s\n' "$(printf 'ACGT%.0s' $(seq 30))" >"$D/long.txt"
+expect_err_line "$T" offtarget "$D/long.txt" "$D/small.fa"
+
 echo "offtarget_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
