@@ -235,7 +235,7 @@ int run_extract(const index_args& a) {
 void add_query_options(CLI::App* c, index_args& a) {
   c->add_option("-f,--file", a.pattern_files, "read patterns from FILE, one per line");
   c->add_option("-j,-t,--threads", a.threads, "locate threads (default: all cores)")->check(integer_in(0, 1 << 16));
-  c->add_option("--engine", a.engine, "locate engine: balanced (default), static (the seed's chunks), serial");
+  c->add_option("--engine", a.engine, "locate engine: balanced (default), static (equal chunks of primaries, one per thread), serial");
 }
 
 }  // namespace

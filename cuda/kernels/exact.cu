@@ -1,6 +1,6 @@
 // cuda/kernels/exact.cu — exact-search kernels: the first/last-byte filter (default, bound by
-// memory bandwidth) and Sunday's quick search per thread over overlapping slices (the seed's
-// engine, kept selectable). Sunday: O(n·m) worst case, O(n/m) typical per pattern.
+// memory bandwidth) and Sunday's quick search per thread over overlapping slices
+// (gpu::exact_engine::sunday). Sunday: O(n·m) worst case, O(n/m) typical per pattern.
 #include <algorithm>
 
 #include "agents/emit.cuh"

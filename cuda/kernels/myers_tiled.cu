@@ -29,7 +29,8 @@ void launch_shape(const tiled_device_tasks& tasks, const approx_common& common, 
                   const candidate_sink& sink, tiled_shape shape, std::size_t slice_length, cudaStream_t stream) {
   auto kernel = myers_tiled_kernel<Word, W, Raw>;
   // Slice: long enough that the warm-up costs little (ov/SL <= 1/16), short enough that
-  // every SM gets several blocks (measured on an H200: better than cutting whole waves).
+  // every SM gets several blocks, rather than slices cut to fill whole waves of resident
+  // blocks (tuned on an H200).
   std::size_t sl = slice_length;
   if (sl == 0) {
     sl = std::max<std::size_t>(16 * static_cast<std::size_t>(shape.ov), shape.S == 1 ? 8192 : 1024);

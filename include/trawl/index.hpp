@@ -3,7 +3,7 @@
 //
 // Ferrada, Gagie, Hirvola, Puglisi, "Hybrid indexes for repetitive datasets" (2014);
 // Ferrada, Kempa, Puglisi, "Hybrid alignment" (ALENEX 2018); Letelier, "Parallel pattern
-// matching in compressed space" (the seed of the parallel locate).
+// matching in compressed space" (the serial and static locate engines).
 //
 // How it works, in one paragraph. The text S (n bytes) is parsed greedily into z LZ77 phrases
 // (longest previous factor, or a literal byte seen for the first time). Phrases of length
@@ -46,8 +46,8 @@ struct index_impl;    // the index's data (src/index/index_impl.hpp)
 
 /// Which locate engine runs the secondary-occurrence recursion.
 enum class locate_engine {
-  serial,         ///< the seed's sequential algorithm (Algorithms 1–2), one thread
-  static_chunks,  ///< the seed's parallel algorithm (Algorithms 3–4): primaries cut in equal chunks
+  serial,         ///< Letelier's sequential algorithm (Algorithms 1–2), one thread
+  static_chunks,  ///< Letelier's parallel algorithm (Algorithms 3–4): primaries cut in equal chunks
   balanced,       ///< default: oneTBB work stealing over primaries and recursion branches
 };
 

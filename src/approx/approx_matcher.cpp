@@ -272,33 +272,13 @@ engine_kind parse_engine(const search_options& o) {
 /// stripe, at about `factor` times the kernel's cost per block: AVX-512 four (Peq by gather),
 /// sixteen (3-bit byte codes) or twelve (4-bit codes), AVX2 two (gather) or eight (codes).
 /// With k >= m/2 most ends of a text are <= k, and collecting them from the stripes costs
-/// more than the scalar loop's direct reports. One thread, GB/s stripes / scalar. Zen 4 over
-/// DNA (4-bit codes then): m = 128, k = 40: 0.52 (codes) / 0.08; k = 80: 0.026 / 0.071; m =
-/// 1024, k = 30 / 60 / 100: 0.080 / 0.114, 0.085 / 0.081, 0.088 / 0.048 (codes), and by
-/// gather k = 60 / 100 / 150: 0.050 / 0.085, 0.052 / 0.065, 0.054 / 0.043; Sapphire Rapids,
-/// m = 1024, k = 300, by gather: 0.069 / 0.015.
-/// AVX-512 codes, the kernels alone, Zen 5 (4-8 MiB): 3-bit, DNA, m = 1024, k = 30 / 60 /
-/// 300: 0.297 / 0.165, 0.302 / 0.111, 0.294 / 0.034; m = 2048, k = 30 / 60 / 100: 0.164 /
-/// 0.161, 0.165 / 0.109, 0.167 / 0.083; m = 4096, k = 30 / 60 / 100 / 200: 0.083 / 0.161,
-/// 0.083 / 0.108, 0.083 / 0.082, 0.084 / 0.048. 3-bit, 0/1 (rand01-4m), m = 2048, k = 30:
-/// 0.167 / 0.092; m = 4096, k = 30 / 60 / 100: 0.084 / 0.104, 0.085 / 0.067, 0.084 / 0.048.
-/// 4-bit, 12 letters, m = 1024, k = 30: 0.315 / 0.332; m = 2048, k = 30 / 60 / 100: 0.161 /
-/// 0.325, 0.156 / 0.155, 0.160 / 0.107; m = 4096, k = 100 / 200: 0.082 / 0.105, 0.082 /
-/// 0.065. The break-even factor (blocks x speed ratio) is 14-16 over DNA for k < 64 and 22-24
-/// above, 26-40 over 0/1 (the cut-off goes deeper there), and 16 over 12 letters (8 for k <
-/// 64, where the scalar loop often needs one block). Sixteen gets 0/1, m = 4096, k = 60 / 100
-/// wrong (21 / 43 % slower); twelve for the 4-bit codes m = 1024, k = 30 and m = 4096, k = 200
-/// (5 / 21 %). Where auto asks (the pigeonhole filter's pieces under 8 bytes: k >= m/8 - 1),
-/// any factor >= 8 sends every pattern of 2k < m to the stripes, which win there in every
-/// case measured.
-/// AVX2 (the kernels alone, 8 MiB, Zen 4 run as AVX2): DNA (codes), m = 1024, k = 30 / 60 /
-/// 100 / 300: 0.130 / 0.158, 0.132 / 0.106, 0.132 / 0.081, 0.135 / 0.033; m = 512, k = 20 /
-/// 50: 0.257 / 0.330, 0.254 / 0.122; m = 300, k = 20: 0.394 / 0.305. By gather (KJV), m =
-/// 1024, k = 150 / 300: 0.044 / 0.082, 0.044 / 0.047; m = 300, k = 40: 0.138 / 0.329; m = 128,
-/// k = 20: 0.347 / 0.329; DNA forced to gather, m = 1024, k = 150: 0.037 / 0.056. Codes: 8
-/// (wrong only at small k, e.g. m = 1024, k = 30, by 18 %, where the filter usually takes the
-/// pattern); gather: 2 (3 would send m = 300, k = 40 over bytes to the stripes, 2.4 times
-/// slower).
+/// more than the scalar loop's direct reports. The break-even factor (blocks x speed ratio)
+/// depends on the text (the cut-off goes deeper over 0/1, the scalar loop often needs one
+/// block over letters at k < 64); each factor sits near the break-even of its texts and
+/// misjudges a few patterns. Where auto asks (the pigeonhole filter's pieces under 8 bytes:
+/// k >= m/8 - 1), any factor >= 8 sends every pattern of 2k < m to the stripes, which win there.
+/// Tuned with bench_approx on Zen 4, Zen 5 and Sapphire Rapids (AVX-512 and AVX2):
+/// bench/results/approx-blocked-stripes-tuning.md.
 /// `ks`: the table whose blocked kernel would run (AVX2 or AVX-512, VBMI as its features say).
 bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, const simd::kernels& ks) {
   std::size_t factor = 0;
@@ -354,9 +334,8 @@ class approx_matcher final : public detail::engine {
     }
     // The pigeonhole filter: forced, or chosen by auto when its pieces are selective (>= 5
     // bytes; >= 8 where a striped kernel would take the pattern, which beats the filter on
-    // shorter pieces: m = 128 over DNA, one thread, k = 15 / 17 (pieces of 8 / 7): filter 0.44 /
-    // 0.26 GB/s, striped blocked 0.34 / 0.38) and the patterns are few (many short patterns
-    // share the SIMD lanes better).
+    // shorter pieces; tuned on m = 128 over DNA: bench/results/approx-blocked-stripes-tuning.md)
+    // and the patterns are few (many short patterns share the SIMD lanes better).
     const bool is_auto = finder_ != nullptr && engine_ != engine_kind::pigeon;
     // m > 64 on the AVX-512 or AVX2 lanes backend (the CPU subsets the blocked stripes need
     // too; options.simd picks the level): the striped blocked kernel of that level where it

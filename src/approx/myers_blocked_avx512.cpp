@@ -14,10 +14,10 @@
 //  - otherwise, on VBMI CPUs, at most 15 byte values all in 0x40-0x7F (letters): 4-bit codes
 //    by one vpermb, Peq a vpermt2q from two registers of 8;
 //  - otherwise a gather from a block-major table of 256 entries.
-// Where both codes apply (DNA on a VBMI CPU) the 3-bit ones are a little faster (Zen 5, one
-// thread, the kernel alone over 32 MiB of DNA, k = 40: m = 128 1.37 / 1.34 GB/s, m = 1024
-// 0.320 / 0.308, 3-bit / 4-bit), so they take them: one path on every AVX-512BW CPU. The
-// 4-bit codes over 12 letters: 2.4 / 4.9 times the gathers' speed (m = 128 / 1024).
+// Where both codes apply (DNA on a VBMI CPU) the 3-bit ones take the pattern: they are a
+// little faster, and DNA then runs one path on every AVX-512BW CPU. The 4-bit codes are
+// several times as fast as the gathers (tuned on Zen 5, the kernel alone:
+// bench/results/approx-blocked-stripes-tuning.md).
 // Compiled with -mavx512*; called only through the dispatch table (common/dispatch.hpp), which
 // picks the Vbmi instantiation from the features of the table's level.
 #pragma GCC diagnostic push

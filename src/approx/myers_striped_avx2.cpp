@@ -277,8 +277,8 @@ struct clusters_out {
   /// Writes the logged runs as records, in log order (per lane, step order). Lane values are
   /// read straight from the log's registers in memory (stored steps before: a copy to a local
   /// array would make each read wait for a store-to-load forward from a vector store).
-  /// noipa, not just noinline: the AVX-512 kernel's log writer needed it (GCC 12 dropped the
-  /// caller's stores into the log before the call; myers_striped_avx512.cpp).
+  /// noipa, not just noinline: as with the AVX-512 kernel's log writer, GCC 12 can drop the
+  /// caller's stores into the log before the call (myers_striped_avx512.cpp).
   [[gnu::noipa]] void write_log() {
     striped_cluster* const recs = out->recs.data();
     using score_t = std::conditional_t<W == 8, std::uint8_t, std::conditional_t<W == 16, std::uint16_t, std::uint32_t>>;

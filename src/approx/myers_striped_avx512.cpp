@@ -197,9 +197,9 @@ inline void write_items(const std::uint32_t* val, const std::uint32_t* key, int 
 /// the previous run's last + 1.
 /// The lanes of every entry are first packed into one flat list (vpcompressd, 16 lanes at a
 /// time), so the records are then written by one loop without a branch per entry or lane.
-/// noipa, not just noinline: with GCC 12's interprocedural analysis the caller's stores into
-/// the log before the call were dropped at -O2 (stale runs written; found by the tests), so
-/// the call stays opaque.
+/// noipa, not just noinline: GCC 12's interprocedural analysis drops the caller's stores into
+/// the log before the call at -O2 (stale runs are written; the tests catch it), so the call
+/// stays opaque.
 template <int W>
 [[gnu::noipa]] void write_runs(run_log<W>& log, const stripe_table<W>& stripe, std::uint32_t warm,
                                std::uint32_t last_step, std::uint32_t d, striped_clusters& out) {

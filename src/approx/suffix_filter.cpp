@@ -44,7 +44,7 @@ std::size_t suffix_filter_length(std::size_t m, std::uint32_t k, bool forced) {
   // The bounds where the filter still pays over DNA, the densest text it meets. 16 bytes: past
   // k = 3 the candidates grow fast, and the striped kernel reruns every block where a lane
   // reaches k with every step checked. 32 bytes: it beats the 64-bit lanes of 33-64 byte
-  // patterns through k = 10 (tuned on Zen 4).
+  // patterns through k = 10 (tuned with bench/approx on the Zen 4 dev box).
   if (m > 16 && k <= (forced ? 8u : 3u)) return 16;
   if (m > 32 && k <= (forced ? 16u : 10u)) return 32;
   return 0;

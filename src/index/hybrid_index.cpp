@@ -51,8 +51,8 @@ void fm_extract(const detail::index_impl& ix, std::uint64_t b, std::uint64_t len
 }
 
 /// Sorts text positions (all < n): LSD radix sort on 11-bit digits for large outputs (3
-/// passes for n < 2^33; std::sort's O(log occ) passes cost ~10% of a short pattern's locate),
-/// std::sort for small ones. O(occ · ⌈log2 n / 11⌉) time, O(occ) extra space.
+/// passes for n < 2^33; std::sort's O(log occ) passes are a noticeable part of a short
+/// pattern's locate), std::sort for small ones. O(occ · ⌈log2 n / 11⌉) time, O(occ) extra space.
 void sort_positions(std::vector<std::uint64_t>& v, std::uint64_t n) {
   constexpr unsigned digit = 11;
   constexpr std::size_t buckets = std::size_t{1} << digit;

@@ -2,7 +2,7 @@
 // shared by every locate engine (the engines differ only in how they schedule the steps).
 //
 // Kärkkäinen, Ukkonen, "Lempel-Ziv parsing and sublinear-size index structures" (1996);
-// the seed's Algorithm 2. A work item (x, lo, hi) asks: which copy phrases j in by_src[lo, hi)
+// Letelier's Algorithm 2. A work item (x, lo, hi) asks: which copy phrases j in by_src[lo, hi)
 // (all with source start <= x) have a source covering [x, x+m)? The range maximum of source
 // ends answers one j per query: if even the maximum end is short, none does; otherwise j's
 // target holds a new occurrence y, and [lo, j), (j, hi) and y's own sources are still to see.

@@ -1,6 +1,6 @@
 // locate_parallel.cpp — the two parallel locate engines.
 //
-// static_chunks: the seed's Algorithms 3–4 (Letelier): the primaries are cut into `threads`
+// static_chunks: Letelier's Algorithms 3–4: the primaries are cut into `threads`
 //   equal chunks, each thread runs the whole recursion of its chunk into its own buffer, and a
 //   prefix sum over the buffer sizes places them in the result. Unbalanced: one primary with a
 //   huge recursion tree keeps one thread busy while the others idle.

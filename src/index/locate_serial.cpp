@@ -1,4 +1,4 @@
-// locate_serial.cpp — the seed's sequential locate (Algorithms 1–2): every primary
+// locate_serial.cpp — Letelier's sequential locate (Algorithms 1–2): every primary
 // occurrence, then the Kärkkäinen–Ukkonen recursion from each, on one thread. The recursion
 // runs on an explicit stack, so a deep chain of copies cannot overflow the call stack.
 // O(occ · (t_rmq + log z)) time, O(occ) space.

@@ -5,9 +5,9 @@
 // of their argmax (Bender & Farach-Colton's block decomposition), and every position stores,
 // in 10 bits, where the maximum of its block's prefix ending at it and of its block's suffix
 // starting at it lie (the in-block tables, as offsets). A query spanning two or more blocks
-// reads two offsets, two table cells and four values; one inside a block scans it. It
-// replaces sdsl's rmq_succinct_sct, whose balanced-parentheses navigation cost ~60% of locate
-// time, and an earlier scan of both partial blocks (~40% of the recursion).
+// reads two offsets, two table cells and four values; one inside a block scans it. Not sdsl's
+// rmq_succinct_sct, whose balanced-parentheses navigation would dominate locate time, nor a
+// scan of both partial blocks per query, which would cost a large part of the recursion.
 // O(1) query across blocks, O(block) inside one; 10n + (n/32)·log(n/32)·log n bits; built in
 // parallel.
 #pragma once

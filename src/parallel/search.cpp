@@ -75,9 +75,9 @@ std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads
   if (scans > 1 && total != 0) s = std::min(s, total / (static_cast<std::size_t>(threads) * 4));
   s = std::clamp<std::size_t>(s, std::size_t{1} << 16, cap);
   // Approximate slices of 4 KiB times an odd number: the striped kernels' 64 stripes, whose
-  // stride is an odd multiple of 64 bytes, then cover a slice in one round (256 KiB took a
-  // second round of 64 stripes of 64 bytes, each with its own warm-up; one thread over DNA,
-  // Zen 5, 4 interleaved rounds: m = 8, k = 3: 71-73 against 73-75 ms).
+  // stride is an odd multiple of 64 bytes, then cover a slice in one round (256 KiB would
+  // take a second round of 64 stripes of 64 bytes, each with its own warm-up;
+  // bench/results/approx-h100host-spr16.md, "slices in one round").
   if (approx) s = (s / 4096 - 1) / 2 * 2 * 4096 + 4096;
   return std::max(s, 16 * context);
 }
