@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "gpu_test_util.hpp"
+#include "record_hits.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/error.hpp"
@@ -94,20 +95,7 @@ TEST(GpuVsCpu, HammingByTheEditKernelAndByItsOwn) {
     }
 }
 
-/// Collects (record, hit) of a stream search.
-class collect_sink final : public trawl::search_sink {
- public:
-  std::vector<std::pair<std::uint64_t, trawl::hit>> found;
-  void begin_record(const trawl::record_info& r) override { record_ = r.index; }
-  bool hits(std::span<const trawl::hit> hs) override {
-    for (const auto& h : hs) found.emplace_back(record_, h);
-    return true;
-  }
-  void end_record(std::uint64_t) override {}
-
- private:
-  std::uint64_t record_ = 0;
-};
+using collect_sink = testing_sinks::record_hits;
 
 TEST(GpuVsCpu, ConcurrentSlicesOfManyRecords) {
   // Many FASTA records in small chunks: several pieces searched at once on host threads (one

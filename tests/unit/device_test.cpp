@@ -8,6 +8,7 @@
 #include <random>
 
 #include "oracle.hpp"
+#include "record_hits.hpp"
 #include "trawl/device.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
@@ -45,20 +46,7 @@ TEST(Device, SpellingsAndTheirValues) {
   }
 }
 
-/// The hits of a search, with their records.
-class collect final : public trawl::search_sink {
- public:
-  std::vector<std::pair<std::uint64_t, trawl::hit>> found;
-  void begin_record(const trawl::record_info& r) override { record_ = r.index; }
-  bool hits(std::span<const trawl::hit> hs) override {
-    for (const auto& h : hs) found.emplace_back(record_, h);
-    return true;
-  }
-  void end_record(std::uint64_t) override {}
-
- private:
-  std::uint64_t record_ = 0;
-};
+using collect = testing_sinks::record_hits;
 
 TEST(Device, RunSearchPlansBuildsAndRuns) {
   // run_search on the CPU gives search_input's hits with the matcher it builds or is given,
