@@ -3,8 +3,11 @@
 // occurrence (every distance column holds the same ASM value).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "commands.hpp"
 #include "output.hpp"
@@ -20,13 +23,13 @@ struct best_args {
   std::string pattern, file;
   std::string algorithm = "auto";
   unsigned threads = 0;
-  bool check = false, leftmost = false;
+  bool check = false, leftmost = false, both_strands = false, no_fasta = false;
   std::string device = "cpu";
 };
 
 int run_best(const best_args& a) {
   const auto input = io::input_buffer::open(a.file);
-  const std::string_view y = input.bytes();
+  const std::string_view bytes = input.bytes();
   best_options bo;
   bo.algorithm = parse_best_algorithm(a.algorithm);
   bo.threads = a.threads;
@@ -35,27 +38,55 @@ int run_best(const best_args& a) {
   } catch (const error& e) {
     throw error(e.code(), std::string("--") + e.what());
   }
-  const best_result r = best_substring(a.pattern, y, bo);
   const std::string source = a.file == "-" ? "(standard input)" : input.name().empty() ? a.file : input.name();
+  // FASTA/FASTQ (by the file's name, else its first lines; --no-fasta: bytes): each record's
+  // sequence, coordinates in the record; the best distance is the least over the records
+  io::format fmt = a.no_fasta ? io::format::plain : a.file == "-" ? io::format::automatic : io::format_of_name(a.file);
+  if (fmt == io::format::automatic) fmt = io::detect_format(bytes);
+  const auto each_sequence = [&](auto&& f) {
+    if (fmt == io::format::plain) return f(std::string_view(source), bytes);
+    io::record_reader rr(bytes, fmt, source);
+    io::record r;
+    while (rr.next(r)) f(r.name, r.sequence);
+  };
+  // the pattern, and its reverse complement with --both-strands
+  std::vector<std::pair<std::string, char>> strands = {{a.pattern, '+'}};
+  if (a.both_strands) strands.emplace_back(reverse_complement(a.pattern), '-');
+  // pass 1: the least distance over every sequence and strand
+  std::uint32_t least = ~std::uint32_t{0};
+  each_sequence([&](std::string_view, std::string_view y) {
+    for (const auto& [x, dir] : strands) least = std::min(least, best_substring(x, y, bo).distance);
+  });
+  if (least == ~std::uint32_t{0}) least = static_cast<std::uint32_t>(a.pattern.size());  // no record at all
   writer out;
   fmt::memory_buffer line;
-  auto print = [&](const hit& h) {
-    if (a.check) {
-      const auto sub = y.substr(h.start, h.end - h.start);
-      if (cigar_errors(align_cigar(a.pattern, sub)) != h.errors)
-        throw error(errc::invalid_argument, fmt::format("--check failed at [{}, {})", h.start, h.end));
+  // pass 2: the optimal substrings of the sequences that reach it, record by record, each
+  // strand's by end then start
+  each_sequence([&](std::string_view name, std::string_view y) {
+    for (const auto& [x, dir] : strands) {
+      const best_result r = best_substring(x, y, bo);
+      if (r.distance != least) continue;
+      auto print = [&](const hit& h) {
+        if (a.check) {
+          const auto sub = y.substr(h.start, h.end - h.start);
+          if (cigar_errors(align_cigar(x, sub)) != h.errors)
+            throw error(errc::invalid_argument, fmt::format("--check failed in {} at [{}, {})", name, h.start, h.end));
+        }
+        line.clear();
+        fmt::format_to(std::back_inserter(line), "{}\t{}\t{}\t{}", name, h.start, h.end, h.errors);
+        if (a.both_strands) fmt::format_to(std::back_inserter(line), "\t{}", dir);
+        line.push_back('\n');
+        out.put(std::string_view(line.data(), line.size()));
+        return true;
+      };
+      // every optimal substring is streamed from the optimal ends (|X| + 1 per end at most)
+      if (a.leftmost) {
+        for (const hit& h : r.occurrences) print(h);
+      } else {
+        for_each_optimal_substring(x, y, r, print);
+      }
     }
-    line.clear();
-    fmt::format_to(std::back_inserter(line), "{}\t{}\t{}\t{}\n", source, h.start, h.end, h.errors);
-    out.put(std::string_view(line.data(), line.size()));
-    return true;
-  };
-  // Every optimal substring is streamed from the optimal ends (there can be |X| + 1 per end).
-  if (a.leftmost) {
-    for (const hit& h : r.occurrences) print(h);
-  } else {
-    for_each_optimal_substring(a.pattern, y, r, print);
-  }
+  });
   out.flush();
   return 0;
 }
@@ -72,7 +103,10 @@ void add_best_command(CLI::App& root, run_state& state) {
       "with [START, END) 0-based half-open byte offsets in FILE (START = END: the empty substring, optimal\n"
       "when no byte of X can be matched) and ERRORS = the distance. --leftmost: one line per optimal end,\n"
       "its leftmost start.\n"
-      "The whole file is one sequence (line breaks are bytes). Exit 0 on success, 2 on error.");
+      "A FASTA/FASTQ file (by its name, else its first lines, as search reads it) is searched record by\n"
+      "record: SOURCE is the record, START and END offsets in its sequence, and the distance the least over\n"
+      "the records; any other file is one sequence (line breaks are bytes). --both-strands adds the reverse\n"
+      "complement of X and a STRAND column. Exit 0 on success, 2 on error.");
   cmd->add_option("X", args->pattern, "the pattern (any bytes but NUL, up to the file's length)")->required();
   cmd->add_option("FILE", args->file, "the text: a file, gzip file, or - for standard input")->required();
   cmd->add_option("--algorithm", args->algorithm,
@@ -84,6 +118,8 @@ void add_best_command(CLI::App& root, run_state& state) {
       ->check(integer_in(0, 1 << 16));
   cmd->add_flag("--leftmost", args->leftmost, "one line per optimal end position: its leftmost start only");
   cmd->add_flag("--check", args->check, "re-verify every occurrence with an independent alignment");
+  cmd->add_flag("--both-strands", args->both_strands, "also X's reverse complement (DNA); adds a strand column");
+  cmd->add_flag("--no-fasta", args->no_fasta, "the file's bytes as one sequence even if it is FASTA/FASTQ");
   cmd->add_option("--device", args->device,
                   "cpu|gpu|gpu:N (the GPU runs the same engines; |X| <= 1024 for wavefront; auto: cpu)")
       ->capture_default_str();

@@ -213,6 +213,24 @@ expect_out '{"file":"R2.fq","source":"r1","start":2,"end":6,"errors":0,"strand":
 expect_out "r1${TAB}2${TAB}6${TAB}ACGT${TAB}0${TAB}+${TAB}R2.fq" bash -c "cd $D && '$T' search --format bed -H ACGT R2.fq"
 printf 'a\tb\n' >"$D/tab.txt"
 expect_out "tab.txt${TAB}0${TAB}3${TAB}0${TAB}+${TAB}a\\tb" bash -c "cd $D && '$T' search -e \"\$(printf 'a\\tb')\" tab.txt"
+# best on FASTA reads records as search does: per-record coordinates, the least distance over the
+# records, --both-strands; the exact copies are search's, line breaks or not
+python3 -c "
+import random
+r = random.Random(5)
+m = 'GACGCATAAAGATGAGACGCTGG'
+rc = m[::-1].translate(str.maketrans('ACGT', 'TGCA'))
+for name in ('a', 'b'):
+    s = ''.join(r.choice('ACGT') for _ in range(3000))
+    for at, p in ((500, m), (1700, rc), (2900 - 23, m)):
+        s = s[:at] + p + s[at + 23:]
+    print('>' + name)
+    for i in range(0, len(s), 60): print(s[i:i + 60])
+" >"$D/copies.fa"
+expect_out "$("$T" search --both-strands GACGCATAAAGATGAGACGCTGG "$D/copies.fa" | awk -v OFS='\t' '{print $1, $2, $3, $4, $5}' | sort)" \
+  sh -c "'$T' best --both-strands --leftmost GACGCATAAAGATGAGACGCTGG '$D/copies.fa' | sort"
+"$T" best --leftmost GACGTATAAAGATGAGACGCTGG "$D/copies.fa" | cut -f1 | sort -u | tr '\n' ' ' | grep -q "a b" && pass ||
+  fail "best on FASTA: every record that reaches the least distance"
 cp "$D/h.txt" "$D/self.txt"
 expect_err_line "$T" index build "$D/self.txt" -o "$D/self.txt"
 cmp -s "$D/h.txt" "$D/self.txt" && pass || fail "index build -o INPUT overwrote its input"
