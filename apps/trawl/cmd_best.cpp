@@ -63,7 +63,9 @@ int run_best(const best_args& a) {
   // pass 2: the optimal substrings of the sequences that reach it, record by record, each
   // strand's by end then start
   each_sequence([&](std::string_view name, std::string_view y) {
-    for (const auto& [x, dir] : strands) {
+    for (const auto& strand : strands) {
+      const std::string& x = strand.first;  // (not a structured binding: the lambda below reads it)
+      const char dir = strand.second;
       const best_result r = best_substring(x, y, bo);
       if (r.distance != least) continue;
       auto print = [&](const hit& h) {
