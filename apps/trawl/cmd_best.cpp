@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,22 +53,33 @@ int run_best(const best_args& a) {
   // the pattern, and its reverse complement with --both-strands
   std::vector<std::pair<std::string, char>> strands = {{a.pattern, '+'}};
   if (a.both_strands) strands.emplace_back(reverse_complement(a.pattern), '-');
-  // pass 1: the least distance over every sequence and strand
+  // pass 1: each sequence and strand searched once; the results that may reach the least
+  // distance are kept (results[sequence * strands + strand]), the others dropped as it falls
   std::uint32_t least = ~std::uint32_t{0};
+  std::vector<std::optional<best_result>> results;
   each_sequence([&](std::string_view, std::string_view y) {
-    for (const auto& [x, dir] : strands) least = std::min(least, best_substring(x, y, bo).distance);
+    for (const auto& strand : strands) {
+      best_result r = best_substring(strand.first, y, bo);
+      if (r.distance < least) {
+        least = r.distance;
+        for (auto& kept : results) kept.reset();
+      }
+      if (r.distance == least) results.emplace_back(std::move(r));
+      else results.emplace_back();
+    }
   });
-  if (least == ~std::uint32_t{0}) least = static_cast<std::uint32_t>(a.pattern.size());  // no record at all
   writer out;
   fmt::memory_buffer line;
-  // pass 2: the optimal substrings of the sequences that reach it, record by record, each
-  // strand's by end then start
+  // pass 2: the optimal substrings of the sequences that reach it (their bytes read again),
+  // record by record, each strand's by end then start
+  std::size_t at = 0;
   each_sequence([&](std::string_view name, std::string_view y) {
     for (const auto& strand : strands) {
+      const std::optional<best_result>& kept = results[at++];
+      if (!kept) continue;
+      const best_result& r = *kept;
       const std::string& x = strand.first;  // (not a structured binding: the lambda below reads it)
       const char dir = strand.second;
-      const best_result r = best_substring(x, y, bo);
-      if (r.distance != least) continue;
       auto print = [&](const hit& h) {
         if (a.check) {
           const auto sub = y.substr(h.start, h.end - h.start);

@@ -194,11 +194,13 @@ std::vector<std::string> expand_inputs(std::vector<std::string> names, bool recu
       continue;
     }
     std::vector<std::string> found;
+    // the walk's paths are n's followed by '/' (when n does not end with one) and the path below
+    const std::size_t below = n.size() + (n.back() == '/' ? 0 : 1);
     fs::recursive_directory_iterator it(n, fs::directory_options::skip_permission_denied, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
       const bool dir = it->is_directory(ec);
-      const std::string rel = fs::relative(it->path(), n, ec).generic_string();
-      if (!filter.takes(rel, it->path().filename().string(), dir)) {
+      const std::string path = it->path().string();
+      if (!filter.takes(path.substr(std::min(below, path.size())), it->path().filename().string(), dir)) {
         if (dir) it.disable_recursion_pending();
         continue;
       }

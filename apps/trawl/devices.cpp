@@ -1,6 +1,9 @@
 // devices.cpp — see devices.hpp.
 #include "devices.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <cstdio>
 
 #include "mpi.hpp"
@@ -38,7 +41,7 @@ stream_result search_on_device(const matcher& cpu, const std::vector<std::string
       const std::uint64_t bytes = input.expected_size();
       const bool on_gpu = plan.device == device_kind::gpu;
       // the GPU workers, e.g. "GPU 0" or "GPU 0,0" (two workers on one card)
-      const std::string where = on_gpu ? "GPU " + to_string(device_spec(device_kind::gpu, plan.options.device.workers())).substr(4) : "CPU";
+      const std::string where = on_gpu ? fmt::format("GPU {}", fmt::join(plan.options.device.workers(), ",")) : "CPU";
       std::fprintf(stderr, "trawl: %s: %s (%zu pattern%s%s over %s bytes; --device %s)\n", input.name().c_str(),
                    where.c_str(), patterns.size(), patterns.size() == 1 ? "" : "s",
                    options.both_strands ? " x 2 strands" : "", bytes ? std::to_string(bytes).c_str() : "an unknown number of",

@@ -152,7 +152,7 @@ void scan_pigeon(const compiled_pattern& p, piece_finder finder, const lanes_bac
       anchors.clear();
       finder(text, cs, ce, hi, p.bytes, pieces, anchors);
       // Verifying one candidate costs about m+3k scalar Myers steps, so past one per 128
-      // positions (a measured bound) a single pass over the whole round is cheaper.
+      // positions (tuned with bench/approx) a single pass over the whole round is cheaper.
       dense = anchors.size() > chunk / 128;
       if (dense) skip_rounds = 7;
     }

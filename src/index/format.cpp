@@ -457,8 +457,7 @@ hybrid_index hybrid_index::load(const std::string& path) {
       const io::input_buffer in = io::input_buffer::open(path);
       return from_bytes(in.bytes());
     }
-    io::open_options plain;
-    auto src = io::source::open(path, plain);
+    auto src = io::source::open(path);
     const std::string bytes = read_index_stream(src.stream());
     return from_bytes(bytes);
   } catch (const error& e) {

@@ -67,8 +67,9 @@ void write_file_atomically(const std::string& named, std::string_view bytes) {
   }
   const std::string folder = folder_of(path);
   const std::size_t slash = path.find_last_of('/');
-  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string tmp = (folder == "." && slash == std::string::npos ? "" : folder + "/") + "." + base + ".trawl-XXXXXX";
+  // ".NAME.trawl-XXXXXX" in the same folder (path's own prefix, so no separator is doubled)
+  const std::size_t name_at = slash == std::string::npos ? 0 : slash + 1;
+  std::string tmp = path.substr(0, name_at) + "." + path.substr(name_at) + ".trawl-XXXXXX";
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) fail(path, "write (a temporary file beside it)", errno);
   const auto give_up = [&](const char* what, int err) {

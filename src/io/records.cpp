@@ -74,8 +74,7 @@ format detect_format(std::string_view bytes) {
     const std::string_view plus = line_at(bytes, next, next);
     const std::string_view qual = line_at(bytes, next, next);
     // (a read may be empty: the '+' line and qualities as long as it still show the shape)
-    if ((seq.empty() || sequence_line(seq)) && !plus.empty() && plus[0] == '+' && qual.size() == seq.size() &&
-        (!seq.empty() || next <= bytes.size()))
+    if ((seq.empty() || sequence_line(seq)) && !plus.empty() && plus[0] == '+' && qual.size() == seq.size())
       return format::fastq;
   }
   return format::plain;

@@ -688,17 +688,19 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
       throw error(errc::invalid_argument, "offtarget: guide " + g.name + " is longer than " + std::to_string(max_guide) +
                                               " bases: give the protospacer alone");
     // a guide pasted with its PAM: a protospacer of 20 or more bases, then a PAM on its side
+    // (the PAMs are upper case by now)
     for (const std::string& pam : o.pams) {
       const std::string& p = g.protospacer;
       if (p.size() < 20 + pam.size()) continue;
       const std::size_t at = o.side == pam_side::three_prime ? p.size() - pam.size() : 0;
       bool is_pam = true;
       for (std::size_t i = 0; i < pam.size() && is_pam; ++i)
-        is_pam = (detail::iupac_bits(static_cast<unsigned char>(p[at + i])) & ~detail::iupac_bits(static_cast<unsigned char>(upper(pam)[i]))) == 0;
+        is_pam = (detail::iupac_bits(static_cast<unsigned char>(p[at + i])) &
+                  ~detail::iupac_bits(static_cast<unsigned char>(pam[i]))) == 0;
       if (is_pam)
-        throw error(errc::invalid_argument, "offtarget: guide " + g.name + " " + (o.side == pam_side::three_prime ? "ends" : "starts") +
-                                                " with its PAM (" + p.substr(at, pam.size()) + " for " + upper(pam) +
-                                                "): give the protospacer alone");
+        throw error(errc::invalid_argument, "offtarget: guide " + g.name + " " +
+                                                (o.side == pam_side::three_prime ? "ends" : "starts") + " with its PAM (" +
+                                                p.substr(at, pam.size()) + " for " + pam + "): give the protospacer alone");
     }
     if (g.mismatches < 0) g.mismatches = o.mismatches;
     if (g.mismatches > 64) throw error(errc::invalid_argument, "offtarget: guide " + g.name + ": more than 64 mismatches");
