@@ -41,6 +41,7 @@ struct index_args {
 index::locate_options locate_opts(const index_args& a) {
   index::locate_options o;
   o.threads = a.threads;
+  o.processes = mpi::processes();  // under MPI, the patterns dealt out over the ranks
   if (a.engine == "serial") o.engine = index::locate_engine::serial;
   else if (a.engine == "static") o.engine = index::locate_engine::static_chunks;
   else if (a.engine == "balanced") o.engine = index::locate_engine::balanced;
@@ -121,7 +122,7 @@ int run_count(const index_args& a) {
   // counts hits inside one record each, like locate (a hit across two FASTA records is no hit)
   const auto ix = index::hybrid_index::load(a.index_path);
   const auto ps = all_patterns(a);
-  std::vector<std::uint64_t> counts = mpi::count_records(ix, ps, locate_opts(a));
+  std::vector<std::uint64_t> counts = ix.count_records(ps, locate_opts(a));
   counts.resize(ps.size(), 0);
   writer w;
   bool any = false;
@@ -136,7 +137,7 @@ int run_count(const index_args& a) {
 int run_locate(const index_args& a) {
   const auto ix = index::hybrid_index::load(a.index_path);
   const auto ps = all_patterns(a);
-  const auto hits = mpi::search_records(ix, ps, locate_opts(a));
+  const auto hits = ix.search_records(ps, locate_opts(a));
   const auto recs = ix.records();
   // The lines are formatted (and with --check, the hits checked) in blocks on every thread,
   // a batch of blocks at a time, and written in order.

@@ -190,13 +190,15 @@ int run_offtarget(offtarget_args& a) {
   o.rna_bulges = a.rna_bulges;
   o.max_edits = a.max_edits;
   o.threads = a.threads;
-  const offtarget::searcher searcher(std::move(file.guides), o);
-  const std::size_t n = searcher.guides().size();
+  o.processes = mpi::processes();  // under MPI, each search shared by the ranks
   auto starting = start_device(a.device, a.verbose);
   std::optional<index::hybrid_index> idx;
   if (!a.index.empty()) idx = index::hybrid_index::load(a.index);  // while the device starts
   const device_choice device = starting.get();
-  const auto on_gpu = [&](const search_options& planned) { return searcher.gpu_matcher(planned); };
+  o.device = device.spec;
+  mpi::set_verbose(device.verbose);
+  const offtarget::searcher searcher(std::move(file.guides), o);
+  const std::size_t n = searcher.guides().size();
 
   writer out;
   // the header, once an input has opened: a missing genome is an error line, not a header first
@@ -217,11 +219,8 @@ int run_offtarget(offtarget_args& a) {
   if (!a.index.empty()) {
     // the candidates from the index (the kernel scanned, the ends copied; MPI deals the
     // patterns), each record's sites classified from the bytes around them
-    search_options through = searcher.candidate_options();
-    through.device = device.spec;
-    const auto found = mpi::search_records(*idx, searcher.patterns(), through);
     header();
-    if (mpi::rank() == 0) searcher.classify(*idx, found, printer);
+    searcher.search(*idx, printer);
   }
   for (const std::string& path : a.genomes) {
     try {
@@ -229,12 +228,10 @@ int run_offtarget(offtarget_args& a) {
       oo.name = path == "-" ? "(standard input)" : path;
       auto input = io::source::open(path, oo);
       header();
-      const auto sink = searcher.sink(printer);
-      search_on_device(searcher.cpu_matcher(), searcher.patterns(), input, searcher.candidate_options(),
-                       stream_options{}, device, *sink, on_gpu);
+      searcher.search(input, printer, said_plan(device, input, searcher.guides().size() * searcher.opts().pams.size(), true));
     } catch (const error& e) {
       out.flush();
-      std::fprintf(stderr, "trawl: %s\n", e.what());
+      mpi::error_line(std::string("trawl: ") + e.what());
       any_error = true;
     }
   }

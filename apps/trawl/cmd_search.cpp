@@ -72,7 +72,8 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   search_options through = so;
   through.max_hits = 0;
   through.device = device.spec;
-  const std::vector<index::record_hit> hits = mpi::search_records(idx, patterns, through);
+  through.processes = mpi::processes();
+  const std::vector<index::record_hit> hits = idx.search_records(patterns, through);
   const auto records = idx.records();
   if (a.verbose && mpi::rank() == 0) {
     const auto inf = idx.info();
@@ -372,7 +373,7 @@ int run_search(search_args& a) {
       if (a.files_without_match && found == 0) out.put(fmt::format("{}{}", display, a.null ? '\0' : '\n'));
     } catch (const error& e) {
       out.flush();
-      if (!a.no_messages) std::fprintf(stderr, "trawl: %s\n", e.what());
+      mpi::error_line(std::string("trawl: ") + e.what(), !a.no_messages);
       any_error = true;
     }
     total += a.files_without_match ? (found == 0 ? 1 : 0) : found;

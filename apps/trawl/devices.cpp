@@ -26,27 +26,30 @@ std::future<device_choice> start_device(const std::string& device, bool verbose)
   });
 }
 
+std::function<void(const search_plan&)> said_plan(const device_choice& device, const io::source& input,
+                                                  std::size_t patterns, bool both_strands) {
+  if (!device.verbose || mpi::rank() != 0) return {};
+  return [&device, &input, patterns, both_strands](const search_plan& plan) {
+    const std::uint64_t bytes = input.expected_size();
+    const bool on_gpu = plan.device == device_kind::gpu;
+    // the GPU workers, e.g. "GPU 0" or "GPU 0,0" (two workers on one card)
+    const std::string where = on_gpu ? fmt::format("GPU {}", fmt::join(plan.options.device.workers(), ",")) : "CPU";
+    std::fprintf(stderr, "trawl: %s: %s (%zu pattern%s%s over %s bytes; --device %s)\n", input.name().c_str(),
+                 where.c_str(), patterns, patterns == 1 ? "" : "s", both_strands ? " x 2 strands" : "",
+                 bytes ? std::to_string(bytes).c_str() : "an unknown number of",
+                 device.spec.kind == device_kind::automatic ? "auto: the cost model's choice" : "as asked");
+  };
+}
+
 stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
                                search_options options, const stream_options& stream, const device_choice& device,
-                               search_sink& sink, const gpu_maker& make_gpu) {
+                               search_sink& sink) {
   options.device = device.spec;
+  options.processes = mpi::processes();  // under MPI, the search shared by the ranks
+  mpi::set_verbose(device.verbose);
   run_steps steps;
   steps.cpu = &cpu;
-  if (make_gpu) steps.make_gpu = make_gpu;
-  steps.run = [&](const matcher& m, io::source& in, const search_options& o, const stream_options& s, search_sink& out) {
-    return mpi::search(m, in, o, s, out, device.verbose);
-  };
-  if (device.verbose && mpi::rank() == 0)
-    steps.planned = [&](const search_plan& plan) {
-      const std::uint64_t bytes = input.expected_size();
-      const bool on_gpu = plan.device == device_kind::gpu;
-      // the GPU workers, e.g. "GPU 0" or "GPU 0,0" (two workers on one card)
-      const std::string where = on_gpu ? fmt::format("GPU {}", fmt::join(plan.options.device.workers(), ",")) : "CPU";
-      std::fprintf(stderr, "trawl: %s: %s (%zu pattern%s%s over %s bytes; --device %s)\n", input.name().c_str(),
-                   where.c_str(), patterns.size(), patterns.size() == 1 ? "" : "s",
-                   options.both_strands ? " x 2 strands" : "", bytes ? std::to_string(bytes).c_str() : "an unknown number of",
-                   device.spec.kind == device_kind::automatic ? "auto: the cost model's choice" : "as asked");
-    };
+  steps.planned = said_plan(device, input, patterns.size(), options.both_strands);
   return run_search(patterns, input, options, stream, sink, steps);
 }
 

@@ -27,14 +27,16 @@ struct device_choice {
 /// may pick the CPU.
 std::future<device_choice> start_device(const std::string& device, bool verbose);
 
-/// The GPU's matcher of a search planned with the given options (run_steps::make_gpu).
-using gpu_maker = std::function<std::unique_ptr<matcher>(const search_options&)>;
+/// With device.verbose (on rank 0), a run_steps::planned that says on stderr where `input`
+/// runs: CPU or GPU workers, `patterns` (x 2 strands), its size, and why; else empty.
+std::function<void(const search_plan&)> said_plan(const device_choice& device, const io::source& input,
+                                                  std::size_t patterns, bool both_strands);
 
 /// Searches `input` through run_search with options.device = device.spec: `cpu` on the CPU,
-/// the GPU's matcher (`make_gpu` if given, else from `patterns`) when the plan picks the GPU,
+/// the GPU's matcher of `patterns` when the plan picks the GPU,
 /// its scans spread over the MPI ranks. With device.verbose, says on stderr where it runs.
 stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
                                search_options options, const stream_options& stream, const device_choice& device,
-                               search_sink& sink, const gpu_maker& make_gpu = {});
+                               search_sink& sink);
 
 }  // namespace trawl::cli

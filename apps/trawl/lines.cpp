@@ -16,7 +16,8 @@ constexpr const char* color_off = "\033[0m";
 }  // namespace
 
 line_sink::line_sink(writer& w, const line_options& opt, line_state& state, std::string display)
-    : w_(w), opt_(opt), state_(state), display_(std::move(display)) {}
+    : w_(w), opt_(opt), state_(state), display_(std::move(display)),
+      every_hit_(opt.print && (opt.only_matching || opt.color)) {}
 
 void line_sink::begin_record(const record_info& r) {
   records_ = r.format != io::format::plain;
@@ -31,6 +32,8 @@ void line_sink::begin_record(const record_info& r) {
   line_no_ = 1;
   pending_.clear();
   head_ = 0;
+  kept_start_ = kept_nl_ = none;
+  kept_scan_ = 0;
   ring_.clear();
   after_left_ = 0;
 }
@@ -50,13 +53,37 @@ bool line_sink::hits(std::span<const hit> hits) {
   }
   if (!hits.empty()) {
     if (head_ == pending_.size()) pending_.clear(), head_ = 0;
-    if (!pending_.empty() && hits.front().start < pending_.back().start) dirty_ = true;
-    pending_.insert(pending_.end(), hits.begin(), hits.end());
-    for (std::size_t i = pending_.size() - hits.size() + 1; i < pending_.size() && !dirty_; ++i)
+    const std::size_t at = pending_.size();
+    if (every_hit_) {
+      pending_.insert(pending_.end(), hits.begin(), hits.end());
+    } else {
+      for (const hit& h : hits)
+        if (first_in_line(h)) pending_.push_back(h);
+    }
+    for (std::size_t i = std::max<std::size_t>(at, 1); i < pending_.size() && !dirty_; ++i)
       dirty_ = pending_[i].start < pending_[i - 1].start;
   }
   process();
   return !done_;
+}
+
+bool line_sink::first_in_line(const hit& h) {
+  // kept: no hit kept yet, one out of start order, or the kept hit's line decided already
+  if (kept_start_ == none || h.start < kept_start_ || kept_start_ < cursor_ || kept_scan_ < text_.begin()) {
+    kept_start_ = kept_scan_ = h.start;
+    kept_nl_ = none;
+    return true;
+  }
+  if (kept_nl_ == none && h.start > kept_scan_) {  // look for the kept line's end once, up to h
+    const std::string_view b = text_.at(kept_scan_, h.start);
+    const std::size_t nl = b.find('\n');
+    if (nl != std::string_view::npos) kept_nl_ = kept_scan_ + nl;
+    else kept_scan_ += b.size();
+  }
+  if (kept_nl_ == none ? h.start <= kept_scan_ : h.start <= kept_nl_) return false;  // the kept hit's line
+  kept_start_ = kept_scan_ = h.start;
+  kept_nl_ = none;
+  return true;
 }
 
 void line_sink::floor(std::uint64_t pos) {

@@ -62,6 +62,10 @@ class line_sink final : public search_sink {
   struct held_line {
     std::uint64_t start, end, number;
   };
+  /// Whether hit `h` is the first of its line that this sink keeps: a line is selected by
+  /// one hit, so unless every hit is printed (-o, colour) the others are dropped as they come
+  /// and a line's hits cost nothing however many there are.
+  bool first_in_line(const hit& h);
   /// Decides every line it can, in order.
   void process();
   void decide(std::uint64_t ls, std::uint64_t le, std::size_t nhits);
@@ -85,6 +89,11 @@ class line_sink final : public search_sink {
   std::vector<hit> pending_;  ///< hits of undecided lines, from head_ on
   std::size_t head_ = 0;
   bool dirty_ = false;        ///< pending_ may be out of start order
+  bool every_hit_ = false;    ///< -o or colour: every hit of a selected line is printed
+  static constexpr std::uint64_t none = ~std::uint64_t{0};
+  std::uint64_t kept_start_ = none;  ///< start of the last hit kept (first_in_line)
+  std::uint64_t kept_nl_ = none;     ///< the first '\n' after kept_start_, once seen
+  std::uint64_t kept_scan_ = 0;      ///< no '\n' lies in [kept_start_, kept_scan_)
   std::deque<held_line> ring_;  ///< before-context
   std::uint64_t after_left_ = 0;
   std::uint64_t last_printed_ = 0;  ///< number of the line printed last (0: none in this input)

@@ -48,11 +48,8 @@ std::string suggestion(const CLI::App& cmd) {
   return {};
 }
 
-/// An error line on stderr; under MPI, only rank 0's (the others keep theirs: mpi.hpp).
-void report(const std::string& line) {
-  if (trawl::cli::mpi::rank() == 0) std::fprintf(stderr, "%s\n", line.c_str());
-  else trawl::cli::mpi::keep_error(line);
-}
+/// An error line on stderr (under MPI, rank 0's: mpi.hpp).
+void report(const std::string& line) { trawl::cli::mpi::error_line(line); }
 
 /// Help and version text reached stdout: `status`, or 2 with one line when the write failed
 /// (a full disk, /dev/full); a closed pipe ends it quietly, as for any other output.

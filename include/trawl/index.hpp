@@ -93,6 +93,9 @@ struct build_options {
 struct locate_options {
   locate_engine engine = locate_engine::balanced;
   unsigned threads = 0;  ///< 0 = all cores (oneTBB default); serial ignores it
+  /// The processes that share count_records and search_records, the patterns dealt out over
+  /// them (distributed.hpp); null: this one alone
+  const distributed::group* processes = nullptr;
 };
 
 /// One FASTA record (or the whole plain input) inside the indexed text.

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -27,7 +28,6 @@
 #include <string_view>
 #include <vector>
 
-#include "trawl/gpu.hpp"
 #include "trawl/hit.hpp"
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
@@ -72,6 +72,8 @@ struct options {
   int max_edits = -1;      ///< protospacer mismatches + bulges in all; -1: no such limit
   unsigned threads = 0;    ///< 0: all cores
   device_spec device;      ///< automatic: as search_options::device; the GPUs listed run the search
+  /// The processes that share the search (search_options::processes); null: this one alone
+  const distributed::group* processes = nullptr;
 };
 
 struct site {
@@ -102,8 +104,11 @@ class site_sink {
   virtual void end_record() = 0;
 };
 
+class site_search;  // the candidate search and the site classification (not installed)
+
 /// Guides compiled for searching: the candidate search and the classification of its hits.
-/// Safe to use from several threads at once once built.
+/// Safe to use from several threads at once once built. With opts().processes, each search is
+/// shared by a job's processes (distributed.hpp); its sites reach rank 0's sink.
 class searcher {
  public:
   /// Throws trawl::error(invalid_argument) on no guide, a guide or PAM that is not IUPAC, or
@@ -118,38 +123,14 @@ class searcher {
 
   /// Every site in `input` (FASTA/FASTQ records or plain text, as search_input reads it), on the
   /// device opts().device picks for it (run_search); the result names the device that ran.
-  stream_result search(io::source& input, site_sink& out) const;
+  /// `planned`: told the plan before the search starts (a front end's --verbose line).
+  stream_result search(io::source& input, site_sink& out,
+                       const std::function<void(const search_plan&)>& planned = {}) const;
   /// Every site of the records of an index (its candidates from hybrid_index::search_records).
   void search(const index::hybrid_index& idx, site_sink& out) const;
 
-  // The parts, for callers that run the candidate search themselves (several processes, ...).
-
-  /// The candidate patterns (guide x PAM) and the options to search them with.
-  [[nodiscard]] const std::vector<std::string>& patterns() const;
-  [[nodiscard]] const search_options& candidate_options() const;
-  /// The CPU's candidate matcher: runs of N skipped, candidates without a site dropped.
-  [[nodiscard]] const matcher& cpu_matcher() const;
-  /// The site test of a candidate end, for a GPU's candidate search (gpu_options::keep_end):
-  /// each chunk's ends are classified on all cores as they come, while the device runs on.
-  [[nodiscard]] gpu::end_test site_test() const;
-  /// The GPU's candidate matcher for a search planned from candidate_options() (plan_search),
-  /// on the GPUs of planned.device (`knobs`: the GPU search's sizes), searching with the bytes around each candidate that the sites read:
-  /// without bulges the GPU's own scan of the PAM positions (guides of at most 64 bases);
-  /// otherwise the library's GPU search, its ends classified by site_test() as each chunk comes.
-  [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, gpu::gpu_options knobs = {}) const;
-  /// A sink for the candidate search of one input, handing its sites to `out`.
-  [[nodiscard]] std::unique_ptr<search_sink> sink(site_sink& out) const;
-  /// The sites of an index's records from its candidates (hybrid_index::search_records of
-  /// patterns() with candidate_options()).
-  void classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& candidates,
-                site_sink& out) const;
-
  private:
-  /// `inner` behind the site filter (owned with it when `owner` holds it).
-  std::unique_ptr<detail::engine> make_filter(const detail::engine& inner, bool classify,
-                                              std::unique_ptr<matcher> owner = nullptr) const;
-  struct impl;
-  std::unique_ptr<impl> impl_;
+  std::unique_ptr<site_search> impl_;
 };
 
 }  // namespace trawl::offtarget

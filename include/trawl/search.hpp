@@ -20,6 +20,10 @@
 
 namespace trawl {
 
+namespace distributed {
+class group;
+}
+
 namespace detail {
 class engine;
 }
@@ -109,6 +113,8 @@ struct search_options {
   std::size_t slice_size = 0;   ///< owned bytes per slice; 0 = automatic
   std::uint64_t max_hits = 0;   ///< stop after this many hits in a sequence (an input, for search_input); 0 = no limit
   device_spec device;           ///< where it runs (device.hpp); the GPU search uses device.gpus
+  /// The processes that share the search (distributed.hpp: MPI ranks); null: this one alone
+  const distributed::group* processes = nullptr;
 
   [[nodiscard]] match_rules rules() const noexcept { return {ignore_case, iupac, hamming, both_strands}; }
 };

@@ -137,10 +137,6 @@ struct run_steps {
   /// The GPU's matcher for the planned options (e.g. offtarget's site scan); empty:
   /// gpu::make_matcher(patterns, planned options).
   std::function<std::unique_ptr<matcher>(const search_options& planned)> make_gpu;
-  /// Runs the planned search with the matcher (a search spread over processes); empty:
-  /// search_input.
-  std::function<stream_result(const matcher&, io::source&, const search_options&, const stream_options&, search_sink&)>
-      run;
   /// Told the plan before the search starts (the CLI's --verbose line).
   std::function<void(const search_plan&)> planned;
 };

@@ -29,6 +29,7 @@
 #include <tbb/task_arena.h>
 
 #include "trawl/detail/engine.hpp"
+#include "distributed/deal.hpp"
 #include "hits/clusters.hpp"
 #include "index/index_impl.hpp"
 #include "index/ku_recursion.hpp"
@@ -68,9 +69,16 @@ void scan_ends(const matcher& m, std::string_view seq, const search_options& end
 
 std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
                                                      const search_options& search, const gpu::gpu_options& gpu) const {
-  const impl& ix = *impl_;
   if (search.whole_words || search.whole_lines)
     throw error(errc::invalid_argument, "index: search_options::whole_words and whole_lines are not searched through an index");
+  if (search.processes != nullptr && search.processes->size() > 1) {
+    search_options here = search;
+    here.processes = nullptr;
+    return distributed::deal_records(
+        *search.processes, patterns, [&](const std::vector<std::string>& mine) { return search_records(mine, here, gpu); },
+        record_hit_order{hit_order::of(search.max_errors > 0 || search.all_ends)});
+  }
+  const impl& ix = *impl_;
   const bool approximate = search.max_errors > 0 || search.all_ends;
   if (!approximate && !search.ignore_case && !search.iupac) {
     // locate, both strands as extra patterns

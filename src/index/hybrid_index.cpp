@@ -20,6 +20,7 @@
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
+#include "distributed/deal.hpp"
 #include "index/file_io.hpp"
 #include "index/index_impl.hpp"
 #include "trawl/error.hpp"
@@ -604,6 +605,12 @@ std::uint64_t hybrid_index::count(std::string_view pattern, const locate_options
 
 std::vector<std::uint64_t> hybrid_index::count_records(const std::vector<std::string>& patterns,
                                                        const locate_options& options) const {
+  if (options.processes != nullptr && options.processes->size() > 1) {
+    locate_options here = options;
+    here.processes = nullptr;
+    return distributed::deal_counts(*options.processes, patterns,
+                                    [&](const std::vector<std::string>& mine) { return count_records(mine, here); });
+  }
   // Many patterns: spread over the workers, each counted on one. Few: each on all of them.
   std::vector<std::uint64_t> out(patterns.size(), 0);
   const unsigned nt = options.engine == locate_engine::serial ? 1 : resolve_threads(options.threads);
@@ -672,6 +679,13 @@ std::vector<std::vector<std::uint64_t>> hybrid_index::locate_many(const std::vec
 
 std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
                                                      const locate_options& options) const {
+  if (options.processes != nullptr && options.processes->size() > 1) {
+    locate_options here = options;
+    here.processes = nullptr;
+    return distributed::deal_records(
+        *options.processes, patterns, [&](const std::vector<std::string>& mine) { return search_records(mine, here); },
+        record_hit_order{hit_order{hit_key::start}});
+  }
   const auto occ = locate_many(patterns, options);
   // each pattern's hits inside one record (in parallel), placed by a prefix sum, then one
   // parallel sort in the hit order by record (record, start, pattern: a key no two hits share)

@@ -23,6 +23,7 @@
 #include "common/iupac.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "offtarget/pam_scan.hpp"
+#include "offtarget/site_search.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
 
@@ -649,7 +650,7 @@ guide_file parse_guides(std::string_view b, const std::string& path) {
   return file;
 }
 
-struct searcher::impl {
+struct site_search::data {
   std::vector<guide> guides;  ///< upper case, each with its mismatch limit
   options o;
   std::vector<std::string> patterns;
@@ -669,8 +670,8 @@ struct searcher::impl {
 /// sequence pasted by mistake).
 constexpr std::size_t max_guide = 100;
 
-searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_unique<impl>()) {
-  impl& s = *impl_;
+site_search::site_search(std::vector<guide> guides, options o) : d_(std::make_unique<data>()) {
+  data& s = *d_;
   if (guides.empty()) throw error(errc::invalid_argument, "offtarget: no guide");
   if (o.pams.empty()) throw error(errc::invalid_argument, "offtarget: no PAM");
   if (o.mismatches < 0 || o.pam_mismatches < 0 || o.dna_bulges < 0 || o.rna_bulges < 0 || o.mismatches > 64 ||
@@ -728,6 +729,7 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
   s.so.starts = false;   // sites are anchored at the PAM, found from the ends
   s.so.threads = s.o.threads;
   s.so.device = s.o.device;
+  s.so.processes = s.o.processes;
   s.reach = s.longest + static_cast<std::size_t>(k + s.o.dna_bulges) + 1;
   s.finder = std::make_unique<site_finder>(s.guides, s.o, s.pattern_of);
   s.candidates = make_matcher(s.patterns, s.so);
@@ -745,36 +747,36 @@ searcher::searcher(std::vector<guide> guides, options o) : impl_(std::make_uniqu
   s.cpu = std::make_unique<matcher>(make_filter(*s.skip_n, !s.pam_scan));
 }
 
-searcher::~searcher() = default;
+site_search::~site_search() = default;
 
-const std::vector<guide>& searcher::guides() const { return impl_->guides; }
-const options& searcher::opts() const { return impl_->o; }
-const std::vector<std::string>& searcher::patterns() const { return impl_->patterns; }
-const search_options& searcher::candidate_options() const { return impl_->so; }
-const matcher& searcher::cpu_matcher() const { return *impl_->cpu; }
+const std::vector<guide>& site_search::guides() const { return d_->guides; }
+const options& site_search::opts() const { return d_->o; }
+const std::vector<std::string>& site_search::patterns() const { return d_->patterns; }
+const search_options& site_search::candidate_options() const { return d_->so; }
+const matcher& site_search::cpu_matcher() const { return *d_->cpu; }
 
-std::unique_ptr<detail::engine> searcher::make_filter(const detail::engine& inner, bool classify,
+std::unique_ptr<detail::engine> site_search::make_filter(const detail::engine& inner, bool classify,
                                                       std::unique_ptr<matcher> owner) const {
   // a site reaches m + P + DNA bulges before a candidate's end, and DNA + RNA bulges past it
-  const impl& s = *impl_;
+  const data& s = *d_;
   return std::make_unique<site_filter_matcher>(inner, *s.finder, s.longest + static_cast<std::size_t>(s.o.dna_bulges) + 1,
                                                static_cast<std::size_t>(s.o.dna_bulges + s.o.rna_bulges) + 1, classify,
                                                std::move(owner));
 }
 
-gpu::end_test searcher::site_test() const {
-  const site_finder* finder = impl_->finder.get();
+gpu::end_test site_search::site_test() const {
+  const site_finder* finder = d_->finder.get();
   return [finder](std::string_view seq, std::uint64_t end, std::uint32_t pattern, strand dir) {
     return finder->has_site(hit{0, end, pattern, 0, dir}, text_of(seq));
   };
 }
 
-std::unique_ptr<search_sink> searcher::sink(site_sink& out) const {
-  return std::make_unique<candidate_sink>(*impl_->finder, impl_->o, impl_->reach, out);
+std::unique_ptr<search_sink> site_search::sink(site_sink& out) const {
+  return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out);
 }
 
-std::unique_ptr<matcher> searcher::gpu_matcher(const search_options& planned, gpu::gpu_options knobs) const {
-  const impl& s = *impl_;
+std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned, gpu::gpu_options knobs) const {
+  const data& s = *d_;
   if (s.tables && s.tables->longest <= cuda::site_plan::max_longest) {
     const pam_tables& t = *s.tables;
     cuda::site_plan plan;
@@ -803,22 +805,24 @@ std::unique_ptr<matcher> searcher::gpu_matcher(const search_options& planned, gp
   return std::make_unique<matcher>(make_filter(inner, false, std::move(search)));
 }
 
-stream_result searcher::search(io::source& input, site_sink& out) const {
-  const impl& s = *impl_;
+stream_result site_search::search(io::source& input, site_sink& out,
+                                  const std::function<void(const search_plan&)>& planned) const {
+  const data& s = *d_;
   const auto sites = sink(out);
   run_steps steps;
   steps.cpu = s.cpu.get();
-  steps.make_gpu = [this](const search_options& planned) { return gpu_matcher(planned); };
+  steps.planned = planned;
+  steps.make_gpu = [this](const search_options& options) { return gpu_matcher(options); };
   return run_search(s.patterns, input, s.so, stream_options{}, *sites, steps);
 }
 
-void searcher::search(const index::hybrid_index& idx, site_sink& out) const {
-  classify(idx, idx.search_records(impl_->patterns, impl_->so), out);
+void site_search::search(const index::hybrid_index& idx, site_sink& out) const {
+  classify(idx, idx.search_records(d_->patterns, d_->so), out);
 }
 
-void searcher::classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& found,
+void site_search::classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& found,
                         site_sink& out) const {
-  const impl& s = *impl_;
+  const data& s = *d_;
   // a site reaches `reach` bytes before its candidate's end and the bulges after it
   const std::uint64_t before = s.reach + 8, after = static_cast<std::uint64_t>(s.o.dna_bulges + s.o.rna_bulges) + 8;
   const auto records = idx.records();
@@ -863,5 +867,16 @@ void searcher::classify(const index::hybrid_index& idx, const std::vector<index:
     i = e;
   }
 }
+
+searcher::searcher(std::vector<guide> guides, options opt)
+    : impl_(std::make_unique<site_search>(std::move(guides), std::move(opt))) {}
+searcher::~searcher() = default;
+const std::vector<guide>& searcher::guides() const { return impl_->guides(); }
+const options& searcher::opts() const { return impl_->opts(); }
+stream_result searcher::search(io::source& input, site_sink& out,
+                               const std::function<void(const search_plan&)>& planned) const {
+  return impl_->search(input, out, planned);
+}
+void searcher::search(const index::hybrid_index& idx, site_sink& out) const { impl_->search(idx, out); }
 
 }  // namespace trawl::offtarget

@@ -1,5 +1,7 @@
 // run_search.cpp — the one entry that plans, builds and runs the search of an input
-// (stream.hpp): the CLI, Python, offtarget and the MPI ranks all come through here.
+// (stream.hpp), in this process or spread over a job's (options.processes): the CLI, Python,
+// offtarget and the MPI ranks all come through here.
+#include "trawl/distributed.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/stream.hpp"
 
@@ -18,8 +20,10 @@ stream_result run_search(const std::vector<std::string>& patterns, io::source& i
     made = make_matcher(patterns, plan.options);
     m = made.get();
   }
-  stream_result result = steps.run ? steps.run(*m, input, plan.options, plan.stream, sink)
-                                   : search_input(*m, input, plan.options, plan.stream, sink);
+  const distributed::group* processes = options.processes;
+  stream_result result = processes != nullptr && processes->size() > 1
+                             ? processes->search(*m, input, plan.options, plan.stream, sink)
+                             : search_input(*m, input, plan.options, plan.stream, sink);
   result.device = m->device();
   return result;
 }

@@ -147,6 +147,50 @@ else
   fail "killed rank: rank 1 not found"
 fi
 
+# Faults on one rank: each run ends in at most 5 s with exit 2 and one trawl line that names
+# the cause (rank 1's own where it failed alone), never a hang and never exit 0. by_rank runs
+# the command with @R@ in its arguments replaced by each rank's number, so that the ranks see
+# different files (and RANK0_OUT, rank 0's stdout).
+cat >"$D/by_rank" <<'EOR'
+#!/usr/bin/env bash
+args=(); for x in "$@"; do args+=("${x//@R@/${OMPI_COMM_WORLD_RANK:-0}}"); done
+# RANK0_OUT: rank 0's own stdout (mpirun's forwarding hides a write error from the rank)
+if [ -n "${RANK0_OUT:-}" ] && [ "${OMPI_COMM_WORLD_RANK:-0}" = 0 ]; then exec "${args[@]}" >"$RANK0_OUT"; fi
+exec "${args[@]}"
+EOR
+chmod +x "$D/by_rank"
+cp "$D/t.txt" "$D/f0.txt"; mkdir -p "$D/f1.txt"                     # rank 1: a folder where rank 0 has the file
+cp "$D/t.txt" "$D/h0.txt"; head -c 300000 "$D/t.txt" >"$D/h1.txt"    # rank 1: a shorter copy (no shared file system)
+cp "$D/t.txt" "$D/r1.txt"                                            # rank 0 alone misses r0.txt
+cp "$D/t.thi" "$D/i0.thi"                                            # rank 1 misses i1.thi
+cp "$D/t.txt" "$D/m0.txt"; cp "$D/g.fa" "$D/m0.fa"                   # rank 1 misses m1.txt, m1.fa
+# fault NAME WANT_LINE NP ARGS...
+fault() {
+  local name=$1 want=$2 np=$3; shift 3
+  local t0 t1 rc
+  t0=$(date +%s%N)
+  timeout 60 mpirun --oversubscribe -np "$np" "$D/by_rank" "$T" "$@" >"$D/out" 2>"$D/err"; rc=$?
+  t1=$(date +%s%N)
+  [ "$rc" = 2 ] && pass || fail "$name: exit $rc, want 2 ($(grep '^trawl' "$D/err" | head -3))"
+  [ $(((t1 - t0) / 1000000)) -le 5000 ] && pass || fail "$name: took $(((t1 - t0) / 1000000)) ms"
+  [ "$(grep -c '^trawl: ' "$D/err")" = 1 ] && pass || fail "$name: want one trawl line ($(grep '^trawl' "$D/err" | head -3))"
+  grep -q "^trawl: .*$want" "$D/err" && pass || fail "$name: no line with '$want' ($(grep '^trawl' "$D/err" | head -3))"
+}
+fault "rank 1 cannot open a later input" "rank 1: .*m1.txt" 2 search moses "$D/t.txt" "$D/m@R@.txt"
+fault "rank 1 cannot open a later input, -c" "rank 1: .*m1.txt" 3 search -c moses "$D/t.txt" "$D/m@R@.txt" "$D/t.txt"
+fault "rank 1 finds a folder" "rank 1: .*f1.txt" 2 search -n lord "$D/t.txt" "$D/f@R@.txt"
+fault "rank 1 reads other bytes" "rank 1: the input differs" 2 search --slice-size 65536 -c egypt "$D/h@R@.txt"
+fault "rank 1 cannot load the index" "rank 1: .*i1.thi" 2 index count "$D/i@R@.thi" lord
+fault "rank 1 cannot load the index, --index" "rank 1: .*i1.thi" 3 search --index "$D/i@R@.thi" -k 1 moses
+fault "rank 1 cannot open the genome" "rank 1: .*m1.fa" 2 offtarget --pam NGG --mismatches 2 "$D/guides.fa" "$D/m@R@.fa"
+RANK0_OUT=/dev/full fault "rank 0 cannot write" "write error" 2 search lord "$D/t.txt"
+# rank 0 alone misses an input: its own line, and the job ends at the next step with one more
+t0=$(date +%s%N)
+timeout 60 mpirun --oversubscribe -np 2 "$D/by_rank" "$T" search -c moses "$D/r@R@.txt" "$D/t.txt" >"$D/out" 2>"$D/err"; rc=$?
+t1=$(date +%s%N)
+[ "$rc" = 2 ] && [ $(((t1 - t0) / 1000000)) -le 5000 ] && grep -q 'r0.txt' "$D/err" && grep -q 'rank 1 did not meet' "$D/err" && pass ||
+  fail "rank 0 alone cannot open: exit $rc, $(((t1 - t0) / 1000000)) ms, $(grep '^trawl' "$D/err" | head -3)"
+
 # `trawl` loads no MPI library: started by mpirun it runs trawl-mpi from its own directory, and
 # where that is missing it says so in one line and fails
 if ldd "$T" | grep -q 'libmpi'; then fail "trawl itself links MPI"; else pass; fi

@@ -9,6 +9,7 @@
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
+#include "offtarget/site_search.hpp"
 #include "trawl/offtarget.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
@@ -311,7 +312,7 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
     o.side = v.side;
     o.mismatches = v.mm;
     o.pam_mismatches = v.pam_mm;
-    const trawl::offtarget::searcher s(guides, o);
+    const trawl::offtarget::site_search s(guides, o);
     const auto cpu = run(s.cpu_matcher(), 2, 0);
     ASSERT_GT(cpu.size(), 50u) << v.pams[0] << " mm " << v.mm;
     trawl::gpu::gpu_options g;

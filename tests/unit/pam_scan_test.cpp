@@ -9,6 +9,7 @@
 #include <tuple>
 #include <vector>
 
+#include "offtarget/site_search.hpp"
 #include "trawl/offtarget.hpp"
 #include "trawl/search.hpp"
 
@@ -75,7 +76,7 @@ TEST(PamScan, SameEndsAsTheCandidateSearchWithASiteAndAnySlices) {
     o.mismatches = v.mismatches;
     o.pam_mismatches = v.pam_mismatches;
     o.max_edits = v.max_edits;
-    const ot::searcher s(guides, o);
+    const ot::site_search s(guides, o);
     const std::vector<hit> whole = run(s.cpu_matcher(), genome, genome.size(), 1);
     // the Hamming candidate search over guide + PAM, its ends that pass the site test
     const auto candidates = trawl::make_matcher(s.patterns(), s.candidate_options());

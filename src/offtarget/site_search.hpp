@@ -1,0 +1,58 @@
+// site_search.hpp — what offtarget::searcher runs: the candidate search (guide x PAM patterns,
+// both strands, IUPAC, Hamming without bulges) and the classification of its hits into sites.
+// Its parts are here for the tests that check each against the whole, CPU and GPU.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trawl/detail/engine.hpp"
+#include "trawl/gpu.hpp"
+#include "trawl/offtarget.hpp"
+
+namespace trawl::offtarget {
+
+class site_search {
+ public:
+  /// As searcher's constructor.
+  site_search(std::vector<guide> guides, options opt);
+  ~site_search();
+  site_search(const site_search&) = delete;
+  site_search& operator=(const site_search&) = delete;
+
+  [[nodiscard]] const std::vector<guide>& guides() const;
+  [[nodiscard]] const options& opts() const;
+  stream_result search(io::source& input, site_sink& out, const std::function<void(const search_plan&)>& planned) const;
+  void search(const index::hybrid_index& idx, site_sink& out) const;
+
+  /// The candidate patterns (guide x PAM) and the options to search them with.
+  [[nodiscard]] const std::vector<std::string>& patterns() const;
+  [[nodiscard]] const search_options& candidate_options() const;
+  /// The CPU's candidate matcher: runs of N skipped, candidates without a site dropped.
+  [[nodiscard]] const matcher& cpu_matcher() const;
+  /// The site test of a candidate end, for a GPU's candidate search (gpu_options::keep_end):
+  /// each chunk's ends are classified on all cores as they come, while the device runs on.
+  [[nodiscard]] gpu::end_test site_test() const;
+  /// The GPU's candidate matcher for a search planned from candidate_options() (plan_search),
+  /// on the GPUs of planned.device (`knobs`: the GPU search's sizes), searching with the bytes
+  /// around each candidate that the sites read: without bulges the GPU's own scan of the PAM
+  /// positions (guides of at most 64 bases); otherwise the library's GPU search, its ends
+  /// classified by site_test() as each chunk comes.
+  [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, gpu::gpu_options knobs = {}) const;
+  /// A sink for the candidate search of one input, handing its sites to `out`.
+  [[nodiscard]] std::unique_ptr<search_sink> sink(site_sink& out) const;
+  /// The sites of an index's records from its candidates (hybrid_index::search_records of
+  /// patterns() with candidate_options()).
+  void classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& candidates, site_sink& out) const;
+
+ private:
+  /// `inner` behind the site filter (owned with it when `owner` holds it).
+  std::unique_ptr<detail::engine> make_filter(const detail::engine& inner, bool classify,
+                                              std::unique_ptr<matcher> owner = nullptr) const;
+  struct data;
+  std::unique_ptr<data> d_;
+};
+
+}  // namespace trawl::offtarget
