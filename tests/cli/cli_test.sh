@@ -369,5 +369,25 @@ got=$(timeout 60 "$T" search -k 3 --align -f "$D/long_p.txt" "$D/long_t.txt" | c
 [ "$got" = "300000${TAB}1348576${TAB}3${TAB}+${TAB}5=1X399994=1X499999=1X148575=" ] && pass ||
   fail "1 MiB pattern, -k 3: got [$(echo "$got" | head -c 200)]"
 
+# A line's hits are not held: -c, -q, -m 1, -n and -l over one line of 32 Mi hits stay within a
+# few hundred MB (the hits of the slices in flight), where holding the line's hits took GBs.
+# Peak memory from the kernel's accounting of a child (the sanitized build's is its shadow's).
+python3 -c "import sys; open(sys.argv[1], 'w').write('A' * (32 << 20) + '\n')" "$D/oneline.txt"
+peak_mb() {  # peak_mb CMD...: the command's peak resident memory in MB (its output dropped)
+  python3 -c "
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)" "$@"
+}
+if [ "$sanitized" = 0 ]; then
+  for opt in -c -q "-m 1" -n -l; do
+    # shellcheck disable=SC2086
+    mb=$(peak_mb "$T" search $opt A "$D/oneline.txt")
+    [ "$mb" -lt 700 ] && pass || fail "search $opt over one line of 32 Mi hits: peak $mb MB"
+  done
+fi
+expect_out "1" "$T" search -c A "$D/oneline.txt"
+expect_out "33554432" "$T" search --count-matches A "$D/oneline.txt"
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
