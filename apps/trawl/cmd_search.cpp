@@ -147,6 +147,27 @@ class search_printer final : public search_sink {
   std::string display_, name_;
 };
 
+/// --fasta: `inner`, for inputs that are FASTA or FASTQ; plain text is an error.
+class records_only final : public search_sink {
+ public:
+  records_only(search_sink& inner, std::string display) : inner_(inner), display_(std::move(display)) {}
+  void begin_record(const record_info& r) override {
+    if (r.format == io::format::plain)
+      throw error(errc::bad_format, display_ + ": not FASTA or FASTQ (--fasta; its name and first lines say plain text)");
+    inner_.begin_record(r);
+  }
+  [[nodiscard]] bool wants_text() const override { return inner_.wants_text(); }
+  void text(std::uint64_t pos, std::string_view bytes, bool stable) override { inner_.text(pos, bytes, stable); }
+  bool hits(std::span<const hit> hits) override { return inner_.hits(hits); }
+  void floor(std::uint64_t pos) override { inner_.floor(pos); }
+  void end_record(std::uint64_t length) override { inner_.end_record(length); }
+  void idle() override { inner_.idle(); }
+
+ private:
+  search_sink& inner_;
+  std::string display_;
+};
+
 /// The inputs named on the command line; -r expands directories (sorted, symbolic links
 /// inside them not followed), with no name it searches the working directory.
 /// Which entries -r's walk takes: the files and folders below a directory named on the command
@@ -339,7 +360,7 @@ int run_search(search_args& a) {
   line_state ls;
 
   stream_options st;
-  st.format = a.fasta ? io::format::automatic : a.no_fasta ? io::format::plain : io::format::automatic;
+  st.format = a.no_fasta ? io::format::plain : io::format::automatic;
   st.chunk_size = a.chunk_size;
   io::open_options oo;
   oo.gzip = a.inflater == "zlib" ? io::inflater::zlib : a.inflater == "isal" ? io::inflater::isal : io::inflater::automatic;
@@ -359,7 +380,9 @@ int run_search(search_args& a) {
       if (a.max_count != 0) {  // -m 0 reads nothing
         search_printer hit_sink(printer, out, a, patterns, so, display);
         line_sink line_sink(out, lo, ls, display);
-        search_sink& sink = line_view ? static_cast<search_sink&>(line_sink) : hit_sink;
+        search_sink& viewed = line_view ? static_cast<search_sink&>(line_sink) : hit_sink;
+        records_only checked(viewed, display);
+        search_sink& sink = a.fasta ? static_cast<search_sink&>(checked) : viewed;
         found = search_on_device(*matcher, patterns, input, so, st, device, sink).hits;
         if (line_view) found = line_sink.selected();
       }
@@ -463,7 +486,8 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("--format", a->format, "tsv|json|bed|human (default: human on a terminal, else tsv)");
   cmd->add_flag("-n,--line-number,--lines", a->lines, "print each matching line with its line number, like grep -n");
   cmd->add_option("--color", a->color, "auto|always|never")->check(CLI::IsMember({"auto", "always", "never"}));
-  cmd->add_flag("--fasta", a->fasta, "treat input as FASTA/FASTQ (default: detected from the content)");
+  cmd->add_flag("--fasta", a->fasta, "the inputs must be FASTA/FASTQ: one that is not (by its name, else its first lines) is an error "
+                "(default: records where they are, plain text elsewhere)");
   cmd->add_flag("--no-fasta", a->no_fasta, "treat input as plain bytes even if it looks like FASTA");
   cmd->add_option("--device", a->device,
                   "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large; a list spreads "

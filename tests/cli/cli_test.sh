@@ -389,5 +389,12 @@ fi
 expect_out "1" "$T" search -c A "$D/oneline.txt"
 expect_out "33554432" "$T" search --count-matches A "$D/oneline.txt"
 
+# --fasta: the inputs must be records; plain text is an error that names the file
+printf 'hello\nworld\n' >"$D/plain_in.txt"; printf '>r1\nACGTACGT\n' >"$D/rec_in.txt"
+expect_rc 2 "$T" search --fasta hello "$D/plain_in.txt"
+grep -q "plain_in.txt: not FASTA or FASTQ" "$D/err" && pass || fail "--fasta on plain text: $(cat "$D/err")"
+expect_rc 2 "$T" search -c --fasta hello "$D/plain_in.txt"
+expect_out "r1${TAB}2${TAB}4${TAB}0${TAB}+${TAB}GT" "$T" search --fasta GT -m 1 "$D/rec_in.txt"
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
