@@ -68,6 +68,24 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   const auto idx = index::hybrid_index::load(a.index);  // while the device starts
   const device_choice device = starting.get();
   const auto t1 = clock::now();
+  // -q, -c and --count-matches of an exact search need only the number of hits: the index
+  // counts them (per pattern, inside one record each) without listing them
+  const bool exact = so.max_errors == 0 && !so.all_ends && !so.ignore_case && !so.iupac;
+  if (exact && (a.quiet || a.count || a.count_matches)) {
+    std::vector<std::string> all = patterns;
+    if (so.both_strands)
+      for (const auto& p : patterns) all.push_back(reverse_complement(p));
+    index::locate_options lo;
+    lo.threads = so.threads;
+    lo.processes = mpi::processes();
+    std::uint64_t hits = 0;
+    for (const std::uint64_t c : idx.count_records(all, lo)) hits += c;
+    if (a.max_count) hits = std::min(hits, static_cast<std::uint64_t>(*a.max_count));
+    if (a.quiet) return hits > 0 ? 0 : 1;
+    out.put(fmt::format("{}\n", hits));
+    out.flush();
+    return hits > 0 ? 0 : 1;
+  }
   // hits in a search's order: record, then start (exact) or end (approximate), pattern, strand
   search_options through = so;
   through.max_hits = 0;

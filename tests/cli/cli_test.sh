@@ -396,5 +396,31 @@ grep -q "plain_in.txt: not FASTA or FASTQ" "$D/err" && pass || fail "--fasta on 
 expect_rc 2 "$T" search -c --fasta hello "$D/plain_in.txt"
 expect_out "r1${TAB}2${TAB}4${TAB}0${TAB}+${TAB}GT" "$T" search --fasta GT -m 1 "$D/rec_in.txt"
 
+# search --index with -q / --count-matches counts through the index without listing the hits:
+# the same numbers as the listed hits (several records, both strands, -m), and an index of
+# 64 Mi A's answers -q for a pattern with 64 Mi hits in little memory
+python3 - "$D" <<'PY'
+import random, sys
+random.seed(8)
+recs = "".join(">r%d\n%s\n" % (i, "".join(random.choice("ACGT") for _ in range(random.randint(1, 3000)))) for i in range(12))
+open(sys.argv[1] + "/ix_recs.fa", "w").write(recs)
+PY
+"$T" index build -q "$D/ix_recs.fa" -o "$D/ix_recs.thi"
+for args in "ACG" "--both-strands ACG" "--both-strands -e ACG -e GGT -e TTTT" "-m 7 ACG"; do
+  # shellcheck disable=SC2086
+  want=$("$T" search --index "$D/ix_recs.thi" $args | wc -l)
+  # shellcheck disable=SC2086
+  expect_out "$want" "$T" search --index "$D/ix_recs.thi" --count-matches $args
+done
+expect_rc 1 "$T" search --index "$D/ix_recs.thi" -q ACGTACGTACGTACGTACGTAAAA
+mib=$([ "$sanitized" = 0 ] && echo 64 || echo 4)
+python3 -c "import sys; open(sys.argv[1], 'w').write('A' * (int(sys.argv[2]) << 20))" "$D/many_a.txt" "$mib"
+"$T" index build -q "$D/many_a.txt" -o "$D/many_a.thi"
+expect_out "$(((mib << 20) - 9))" "$T" search --index "$D/many_a.thi" --count-matches AAAAAAAAAA
+if [ "$sanitized" = 0 ]; then
+  mb=$(peak_mb "$T" search --index "$D/many_a.thi" -q AAAAAAAAAA)
+  [ "$mb" -lt 200 ] && pass || fail "search --index -q over 64 Mi hits: peak $mb MB"
+fi
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
