@@ -198,7 +198,11 @@ int run_verify(const index_args& a) {
 
 /// NAME:START-END (0-based, half-open: as locate prints) or NAME (the whole record). A name
 /// that holds ':' is taken whole when a record has it.
-std::string extract_region(const index::hybrid_index& ix, const std::string& region) {
+struct region_span {
+  std::uint32_t record;
+  std::uint64_t start, end;
+};
+region_span parse_region(const index::hybrid_index& ix, const std::string& region) {
   const auto colon = region.rfind(':');
   if (colon != std::string::npos) {
     const std::string range = region.substr(colon + 1);
@@ -211,11 +215,22 @@ std::string extract_region(const index::hybrid_index& ix, const std::string& reg
       if (dash > 19 || range.size() - dash - 1 > 19)
         throw error(errc::invalid_argument, "index extract: " + region + ": a coordinate is too large");
       const std::uint64_t start = std::stoull(range.substr(0, dash)), end = std::stoull(range.substr(dash + 1));
-      return ix.extract_record(ix.record_named(region.substr(0, colon)), start, end);
+      const std::uint32_t rec = ix.record_named(region.substr(0, colon));
+      // a range outside the record: extract_record's error, before any output
+      if (start > end || end > ix.records()[rec].length) (void)ix.extract_record(rec, start, end);
+      return {rec, start, end};
     }
   }
   const std::uint32_t rec = ix.record_named(region);
-  return ix.extract_record(rec, 0, ix.records()[rec].length);
+  return {rec, 0, ix.records()[rec].length};
+}
+
+/// Writes `get(at, len)` for [from, to) in pieces of 1 MiB: an answer of any size in bounded
+/// memory.
+template <class Get>
+void put_pieces(writer& w, std::uint64_t from, std::uint64_t to, Get&& get) {
+  constexpr std::uint64_t piece = 1 << 20;
+  for (std::uint64_t at = from; at < to; at += std::min(piece, to - at)) w.put(get(at, std::min(piece, to - at)));
 }
 
 int run_extract(const index_args& a) {
@@ -224,10 +239,20 @@ int run_extract(const index_args& a) {
   // START LEN: offsets into the records concatenated, printed raw
   const auto number = [](const std::string& s) { return !s.empty() && s.size() <= 19 && s.find_first_not_of("0123456789") == std::string::npos; };
   if (a.regions.size() == 2 && number(a.regions[0]) && number(a.regions[1])) {
-    w.put(ix.extract(std::stoull(a.regions[0]), std::stoull(a.regions[1])));
+    const std::uint64_t start = std::stoull(a.regions[0]), len = std::stoull(a.regions[1]);
+    if (start > ix.size()) (void)ix.extract(start, 0);  // the error, before any output
+    const std::uint64_t end = start + std::min(len, ix.size() - start);
+    put_pieces(w, start, end, [&](std::uint64_t at, std::uint64_t n) { return ix.extract(at, n); });
     w.put("\n");  // a line, as every other output
   } else {
-    for (const auto& region : a.regions) w.put(fmt::format(">{}\n{}\n", region, extract_region(ix, region)));
+    std::vector<region_span> spans;  // every region checked before any output
+    for (const auto& region : a.regions) spans.push_back(parse_region(ix, region));
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      const region_span s = spans[i];
+      w.put(fmt::format(">{}\n", a.regions[i]));
+      put_pieces(w, s.start, s.end, [&](std::uint64_t at, std::uint64_t n) { return ix.extract_record(s.record, at, at + n); });
+      w.put("\n");
+    }
   }
   w.flush();
   return 0;

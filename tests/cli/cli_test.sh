@@ -422,5 +422,17 @@ if [ "$sanitized" = 0 ]; then
   [ "$mb" -lt 200 ] && pass || fail "search --index -q over 64 Mi hits: peak $mb MB"
 fi
 
+# index extract writes any length in pieces: the whole text, a record's range across pieces
+[ "$("$T" index extract "$D/many_a.thi" 0 $((mib << 20)) | wc -c)" = $(((mib << 20) + 1)) ] && pass || fail "extract of the whole text"
+python3 -c "import random, sys; random.seed(4); open(sys.argv[1], 'w').write('>big\n' + ''.join(random.choice('ACGT') for _ in range(3 << 20)) + '\n')" "$D/big_rec.fa"
+"$T" index build -q "$D/big_rec.fa" -o "$D/big_rec.thi"
+"$T" index extract "$D/big_rec.thi" big:1000-3000000 >"$D/got_piece"
+{ printf '>big:1000-3000000\n'; sed -n 2p "$D/big_rec.fa" | cut -c1001-3000000; } >"$D/want_piece"
+same "$D/want_piece" "$D/got_piece" "index extract big:1000-3000000"
+if [ "$sanitized" = 0 ]; then
+  mb=$(peak_mb "$T" index extract "$D/many_a.thi" 0 $((mib << 20)))
+  [ "$mb" -lt 100 ] && pass || fail "index extract of $mib MiB: peak $mb MB"
+fi
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
