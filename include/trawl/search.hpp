@@ -157,6 +157,17 @@ std::unique_ptr<matcher> make_iupac_exact_matcher(const std::vector<std::string>
 std::uint64_t search_sequence(const matcher& m, std::string_view seq, const search_options& options,
                               const hit_callback& on_hits);
 
+/// The hits of one text of search_many: `text` indexes the texts given.
+using text_hits_callback = std::function<bool(std::uint32_t text, std::span<const hit> hits)>;
+
+/// Searches each of `texts` with `patterns` as search_sequence searches it alone (coordinates
+/// in that text), on options.threads workers and, where options.device plans the GPU for
+/// their total size, on the GPU. Calls `on_hits` text by text in order, each text's hits in
+/// search_sequence's order; stops when it returns false. Many small texts cost about what
+/// their total size costs in one text.
+void search_many(const std::vector<std::string>& patterns, std::span<const std::string_view> texts,
+                 const search_options& options, const text_hits_callback& on_hits);
+
 /// Convenience: all hits of `patterns` in `text`, in text order.
 std::vector<hit> search(std::string_view text, const std::vector<std::string>& patterns,
                         const search_options& options = {});

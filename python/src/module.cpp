@@ -14,10 +14,6 @@
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/vector.h>
 
-#include <oneapi/tbb/blocked_range.h>
-#include <oneapi/tbb/parallel_for.h>
-#include <oneapi/tbb/task_arena.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -29,7 +25,6 @@
 #include <vector>
 
 #include "trawl/approx.hpp"
-#include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/index.hpp"
@@ -282,74 +277,15 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
     held.push_back(std::make_unique<text_view>(h));
     texts.push_back(held.back()->get());
   }
+  trawl::search_options chosen = options;
+  chosen.device = trawl::parse_device(device);
   columns cols;
   {
     nb::gil_scoped_release release;
-    const auto m = trawl::make_matcher(patterns, options);
-    std::size_t shortest = SIZE_MAX, longest = 0;
-    for (const auto& p : patterns) shortest = std::min(shortest, p.size()), longest = std::max(longest, p.size());
-    const auto k = static_cast<std::size_t>(options.max_errors);
-    if (!options.hamming && !options.whole_lines && !options.regex && shortest > k) {
-      // The texts are searched as one sequence, each followed by a run of NUL bytes longer than
-      // m + k. No pattern holds a NUL, so an alignment pays at least one error per NUL it
-      // takes: ends in a run never beat the text's last end (a cluster keeps its best end in
-      // the text; other ends in a run are dropped), and a start in the run before a text is
-      // that text's first byte at the same distance. So the hits are those of each text
-      // searched alone. (Hamming windows, whole lines, regular expressions and k >= m have no
-      // such guarantee: they take the loop below.)
-      const std::size_t gap = longest + k + 1;
-      std::vector<std::uint64_t> begin(texts.size() + 1);
-      std::string joined;
-      std::size_t total = 0;
-      for (const auto t : texts) total += t.size() + gap;
-      joined.reserve(total);
-      for (std::size_t t = 0; t < texts.size(); ++t) {
-        begin[t] = joined.size();
-        joined.append(texts[t]);
-        joined.append(gap, '\0');
-      }
-      begin[texts.size()] = joined.size();
-      const bool approximate = options.max_errors > 0 || options.all_ends;
-      std::size_t t = 0;
-      const auto add = [&](std::span<const trawl::hit> hs) {
-        for (trawl::hit h : hs) {
-          const std::uint64_t key = approximate ? h.end - 1 : h.start;
-          while (begin[t + 1] <= key) ++t;
-          if (h.end > begin[t] + texts[t].size()) continue;
-          h.start = std::max(h.start, begin[t]) - begin[t];
-          h.end -= begin[t];
-          cols.add(h, static_cast<std::uint32_t>(t));
-        }
-        return true;
-      };
-      trawl::search_options chosen = options;
-      chosen.device = trawl::parse_device(device);
-      if (trawl::choose_device(chosen, patterns.size(), joined.size()) == trawl::device_kind::gpu)
-        trawl::gpu::search_sequence(patterns, joined, chosen, add);
-      else
-        trawl::search_sequence(*m, joined, options, add);
-    } else {
-      // Blocks of texts scanned whole on the workers; their hits are joined in text order.
-      constexpr std::size_t block = 256;
-      const std::size_t blocks = (texts.size() + block - 1) / block;
-      std::vector<std::vector<std::pair<std::uint32_t, trawl::hit>>> found(blocks);
-      tbb::task_arena arena(threads != 0 ? static_cast<int>(threads) : tbb::task_arena::automatic);
-      arena.execute([&] {
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, blocks), [&](const tbb::blocked_range<std::size_t>& r) {
-          std::vector<trawl::hit> scratch;
-          std::vector<trawl::detail::open_mark> cut;  // a whole text: its clusters are complete
-          for (std::size_t b = r.begin(); b != r.end(); ++b) {
-            for (std::size_t i = b * block; i < std::min(texts.size(), (b + 1) * block); ++i) {
-              scratch.clear();
-              m->engine().scan(texts[i], 0, texts[i].size(), scratch, cut);
-              for (trawl::hit& h : scratch) found[b].emplace_back(static_cast<std::uint32_t>(i), h);
-            }
-          }
-        });
-      });
-      for (const auto& f : found)
-        for (const auto& [i, h] : f) cols.add(h, i);
-    }
+    trawl::search_many(patterns, texts, chosen, [&](std::uint32_t text, std::span<const trawl::hit> hits) {
+      for (const trawl::hit& h : hits) cols.add(h, text);
+      return true;
+    });
   }
   return std::move(cols).to_dict(false, "text");
 }
