@@ -26,6 +26,7 @@ Searches release the GIL and run on all cores unless ``threads`` says otherwise.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
@@ -304,13 +305,20 @@ def offtarget(guides, genome, *, pams: Union[str, Sequence[str]] = "NGG", pam_si
                             dna_bulges, rna_bulges, -1 if max_edits is None else max_edits, _threads(threads), device)
 
 
-def best(x: Text, y: Text, *, every_start: bool = False, threads: Optional[int] = None, device: str = "cpu") -> Best:
+def best(x: Text, y: Text, *, leftmost: bool = False, threads: Optional[int] = None, device: str = "cpu",
+         every_start: Optional[bool] = None) -> Best:
     """The best approximate substring: the smallest edit distance between ``x`` and any substring
-    of ``y``, and where ``y`` reaches it: each optimal end with its leftmost start, or with
-    ``every_start`` every [start, end) at that distance. ``y`` may be a file
-    (``os.PathLike``: its bytes, decompressed when gzip or zstd)."""
+    of ``y``, and every [start, end) of ``y`` at that distance, by end then start, as ``trawl
+    best`` lists them; with ``leftmost``, each optimal end with its leftmost start only
+    (``trawl best --leftmost``). ``y`` may be a file (``os.PathLike``: its bytes, decompressed
+    when gzip or zstd). ``every_start`` is the former spelling (deprecated):
+    ``every_start=False`` is ``leftmost=True``."""
+    if every_start is not None:
+        warnings.warn("trawl.best(every_start=...) is deprecated: every start is the default; "
+                      "leftmost=True lists each end's leftmost start", DeprecationWarning, stacklevel=2)
+        leftmost = not every_start
     _not_a_file_name(y, "y")
-    d, s, e = _trawl.best(x, y, every_start, _threads(threads), device)
+    d, s, e = _trawl.best(x, y, not leftmost, _threads(threads), device)
     return Best(d, s, e)
 
 

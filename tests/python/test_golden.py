@@ -255,11 +255,11 @@ both("search_many_k1@t1", lambda d, dev: hits_text(trawl.search_many([ADAPTER[:1
 both("search_many_exact", lambda d, dev: hits_text(trawl.search_many(["ACGT", "GGG"], d.reads[:12], device=dev)))
 both("search_many_hamming", lambda d, dev: hits_text(trawl.search_many(ADAPTER[:20], d.reads, k=2, hamming=True, device=dev)))
 # best
-both("best_leftmost", lambda d, dev: best_text(trawl.best(MOTIF, d.seq, device=dev)))
-both("best_leftmost@t1", lambda d, dev: best_text(trawl.best(MOTIF, d.seq.decode(), threads=1, device=dev)))
-both("best_every", lambda d, dev: best_text(trawl.best("ACGTTGCAGTTTAAACCC", d.seq, every_start=True, device=dev)))
-both("best_words", lambda d, dev: best_text(trawl.best("the lazy fax", d.words, every_start=True, device=dev)))
-case("best_empty")(lambda d, dev: best_text(trawl.best("XYZ", "abcdef", every_start=True)))
+both("best_leftmost", lambda d, dev: best_text(trawl.best(MOTIF, d.seq, leftmost=True, device=dev)))
+both("best_leftmost@t1", lambda d, dev: best_text(trawl.best(MOTIF, d.seq.decode(), leftmost=True, threads=1, device=dev)))
+both("best_every", lambda d, dev: best_text(trawl.best("ACGTTGCAGTTTAAACCC", d.seq, device=dev)))
+both("best_words", lambda d, dev: best_text(trawl.best("the lazy fax", d.words, device=dev)))
+case("best_empty")(lambda d, dev: best_text(trawl.best("XYZ", "abcdef")))
 # offtarget
 both("offtarget_dict", lambda d, dev: sites_text(trawl.offtarget({"g1": GUIDE, "g2": d.records[1][1][500:520]}, d.fa, mismatches=4, device=dev)))
 both("offtarget_dict@file", lambda d, dev: sites_text(trawl.offtarget(d.guides_fa, d.fa_gz, mismatches=4, threads=1, device=dev)))

@@ -296,12 +296,22 @@ def test_best_against_oracle(seed):
     d, occ = oracle.best(x, y)
     if d == len(x):
         pytest.skip("every short substring is optimal")
-    got = trawl.best(x, y)
+    got = trawl.best(x, y, leftmost=True)
     assert got.distance == d
     assert list(zip(got.starts.tolist(), got.ends.tolist())) == occ
-    every = trawl.best(x, y, every_start=True)
-    for s, e in zip(every.starts.tolist(), every.ends.tolist()):
+    every = trawl.best(x, y)  # every start, as `trawl best` lists them
+    pairs = list(zip(every.starts.tolist(), every.ends.tolist()))
+    assert pairs == sorted(pairs, key=lambda p: (p[1], p[0]))
+    assert set(occ) <= set(pairs)
+    for s, e in pairs:
         assert oracle.edit_distance(x, y[s:e]) == d
+
+
+def test_best_every_start_is_the_former_spelling():
+    with pytest.warns(DeprecationWarning):
+        old = trawl.best("ACGT", "TTACGATT", every_start=False)
+    new = trawl.best("ACGT", "TTACGATT", leftmost=True)
+    assert (old.distance, old.starts.tolist(), old.ends.tolist()) == (new.distance, new.starts.tolist(), new.ends.tolist())
 
 
 # ---- the index -----------------------------------------------------------------------------
