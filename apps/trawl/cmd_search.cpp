@@ -53,6 +53,9 @@ struct search_args {
   std::optional<std::int64_t> max_count;  ///< -m; 0: no hit, < 0: no limit (as grep)
   std::string format, color = "auto";
   bool fasta = false, no_fasta = false;
+  bool hits = false;  // --hits: the hits table on plain text too
+  bool text = false;  // -a
+  std::string binary_files = "binary";
   std::string device = "auto";
   bool verbose = false;
   std::string index;
@@ -128,9 +131,10 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
 /// them with --check, and flush when the input pauses.
 class search_printer final : public search_sink {
  public:
+  /// `limit`: print at most this many hits, then stop the search (0: options.max_hits does).
   search_printer(hit_printer& printer, writer& out, const search_args& a, const std::vector<std::string>& patterns,
-                 const search_options& so, std::string display)
-      : printer_(printer), out_(out), a_(a), patterns_(patterns), so_(so), display_(std::move(display)) {}
+                 const search_options& so, std::string display, std::uint64_t limit = 0)
+      : printer_(printer), out_(out), a_(a), patterns_(patterns), so_(so), display_(std::move(display)), limit_(limit) {}
 
   void begin_record(const record_info& r) override {
     name_.assign(r.format == io::format::plain ? std::string_view(display_) : r.name);
@@ -145,9 +149,11 @@ class search_printer final : public search_sink {
         if (auto why = check_hit(h, patterns_[h.pattern], printer_.held_text().at(h.start, h.end), so_); !why.empty())
           throw error(errc::invalid_argument, fmt::format("--check failed in {}: {}", name_, why));
     if (a_.quiet) return false;
+    if (limit_ != 0 && hits.size() >= limit_ - printed_) hits = hits.first(limit_ - printed_);
+    printed_ += hits.size();
     if (!a_.count_matches && !a_.files_with_matches && !a_.files_without_match)
       for (const hit& h : hits) printer_.print(h);
-    return true;
+    return limit_ == 0 || printed_ < limit_;
   }
   void floor(std::uint64_t pos) override { printer_.floor(pos); }
   void end_record(std::uint64_t) override { printer_.end(); }
@@ -163,6 +169,35 @@ class search_printer final : public search_sink {
   const std::vector<std::string>& patterns_;
   const search_options& so_;
   std::string display_, name_;
+  std::uint64_t limit_ = 0, printed_ = 0;
+};
+
+/// grep's view where it fits: the matching lines of plain text (`lines`), the hits table of
+/// FASTA/FASTQ records (`hits`), chosen by the input's format at its first record.
+class lines_or_hits final : public search_sink {
+ public:
+  lines_or_hits(search_sink& lines, search_sink& hits) : lines_(lines), hits_(hits) {}
+  void begin_record(const record_info& r) override {
+    if (chosen_ == nullptr) chosen_ = r.format == io::format::plain ? &lines_ : &hits_;
+    chosen_->begin_record(r);
+  }
+  [[nodiscard]] bool wants_text() const override { return lines_.wants_text() || hits_.wants_text(); }
+  void text(std::uint64_t pos, std::string_view bytes, bool stable) override {
+    if (chosen_->wants_text()) chosen_->text(pos, bytes, stable);
+  }
+  bool hits(std::span<const hit> hits) override { return chosen_->hits(hits); }
+  void floor(std::uint64_t pos) override { chosen_->floor(pos); }
+  void end_record(std::uint64_t length) override { chosen_->end_record(length); }
+  void idle() override {
+    if (chosen_ != nullptr) chosen_->idle();
+  }
+  /// The matching lines were printed (a plain input).
+  [[nodiscard]] bool chose_lines() const { return chosen_ == &lines_; }
+
+ private:
+  search_sink& lines_;
+  search_sink& hits_;
+  search_sink* chosen_ = nullptr;
 };
 
 /// --fasta: `inner`, for inputs that are FASTA or FASTQ; plain text is an error.
@@ -284,6 +319,8 @@ void check_combinations(const search_args& a, bool line_view) {
   refuse(a.regex && a.words && a.whole_lines, "-E with -w and -x: pick one");
   refuse(a.regex && !a.index.empty(), "--index searches literal patterns: it does not combine with -E");
   refuse(!a.index.empty() && a.count, "--index counts hits (--count-matches), not lines");
+  refuse(a.hits && line_view && !a.count && !(a.invert && (a.files_with_matches || a.files_without_match || a.quiet)),
+         "--hits prints the hits table: it does not combine with -n, -o, -v or context lines");
   refuse(!a.index.empty() && (line_view || listing || a.words || a.whole_lines || a.invert),
          "--index prints hits and counts only (no -n, -o, -v, -l, -L, -w, -x, context lines)");
 }
@@ -312,6 +349,11 @@ int run_search(search_args& a) {
   // -l/-L/-q (a line without a hit is not a hit).
   const bool print_lines = a.lines || a.only_matching || context || (a.invert && !a.count && !listing && !a.quiet);
   const bool line_view = print_lines || a.count || (a.invert && (listing || a.quiet));
+  // Otherwise grep's lines on plain text and the hits table on FASTA/FASTQ, unless the hits
+  // table is asked for (--hits, --format, or an option that adds to it) or nothing is printed.
+  const bool lines_by_default = !line_view && !listing && !a.quiet && !a.count_matches && !a.hits &&
+                                a.format.empty() && !a.align && !a.pattern_names && !a.matched && !a.check &&
+                                a.index.empty();
   check_combinations(a, print_lines || a.count || a.invert);
   const walk_filter walk{a.hidden, a.include, a.exclude, a.exclude_dir, a.glob};
   const std::vector<std::string> files = a.index.empty() ? expand_inputs(names, a.recursive, walk) : names;
@@ -359,7 +401,7 @@ int run_search(search_args& a) {
   const device_choice device = starting.get();
 
   line_options lo;
-  lo.print = print_lines;
+  lo.print = print_lines || lines_by_default;
   lo.numbers = a.lines;
   lo.only_matching = a.only_matching;
   lo.invert = a.invert;
@@ -375,6 +417,9 @@ int run_search(search_args& a) {
                                 return p.find('\n') != std::string::npos;
                               }));
   if (listing || a.quiet) lo.max_lines = 1;
+  lo.binary = a.text || a.binary_files == "text" ? binary_files::text
+              : a.binary_files == "without-match" ? binary_files::without_match
+                                                  : binary_files::binary;
   line_state ls;
 
   stream_options st;
@@ -394,15 +439,20 @@ int run_search(search_args& a) {
       oo.name = display;
       auto input = io::source::open(file, oo);
       // hit output stops at -m hits; the line view counts lines itself
-      so.max_hits = line_view ? 0 : a.quiet || listing ? 1 : a.max_count ? static_cast<std::uint64_t>(*a.max_count) : 0;
+      // (lines or hits, by the input's format: the hit view stops itself at -m hits)
+      const std::uint64_t m = a.max_count ? static_cast<std::uint64_t>(*a.max_count) : 0;
+      so.max_hits = line_view || lines_by_default ? 0 : a.quiet || listing ? 1 : m;
       if (a.max_count != 0) {  // -m 0 reads nothing
-        search_printer hit_sink(printer, out, a, patterns, so, display);
+        search_printer hit_sink(printer, out, a, patterns, so, display, lines_by_default ? m : 0);
         line_sink line_sink(out, lo, ls, display);
-        search_sink& viewed = line_view ? static_cast<search_sink&>(line_sink) : hit_sink;
+        lines_or_hits by_format(line_sink, hit_sink);
+        search_sink& viewed = line_view          ? static_cast<search_sink&>(line_sink)
+                              : lines_by_default ? static_cast<search_sink&>(by_format)
+                                                 : hit_sink;
         records_only checked(viewed, display);
         search_sink& sink = a.fasta ? static_cast<search_sink&>(checked) : viewed;
         found = search_on_device(*matcher, patterns, input, so, st, device, sink).hits;
-        if (line_view) found = line_sink.selected();
+        if (line_view || by_format.chose_lines()) found = line_sink.selected();
       }
       if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
       if (a.quiet && found > 0) return 0;
@@ -501,7 +551,16 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("-m,--max-count", a->max_count, "stop after NUM matching lines per input (hit output: NUM hits; 0: none, exit 1; < 0: no limit)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
       ->check(integer_in(INT64_MIN, INT64_MAX));
-  cmd->add_option("--format", a->format, "tsv|json|bed|human (default: human on a terminal, else tsv)");
+  cmd->add_flag("--hits", a->hits,
+                "print the hits table (--format) on plain text too; by default plain text prints its matching lines, "
+                "as grep, and FASTA/FASTQ the hits table");
+  cmd->add_flag("-a,--text", a->text, "print the lines of binary inputs too (--binary-files=text)");
+  cmd->add_option("--binary-files", a->binary_files,
+                  "an input with a NUL byte in its first 64 KiB, when lines are printed: binary (say \"binary file "
+                  "matches\" on stderr at its first match), text (print its lines), without-match (skip it)")
+      ->check(CLI::IsMember({"binary", "text", "without-match"}));
+  cmd->add_option("--format", a->format,
+                  "the hits table: tsv|json|bed|human (default: human on a terminal, else tsv); implies --hits");
   cmd->add_flag("-n,--line-number,--lines", a->lines, "print each matching line with its line number, like grep -n");
   cmd->add_option("--color", a->color, "auto|always|never")->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--fasta", a->fasta, "the inputs must be FASTA/FASTQ: one that is not (by its name, else its first lines) is an error "

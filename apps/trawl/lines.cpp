@@ -2,6 +2,8 @@
 #include "lines.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
 
 #include "trawl/error.hpp"
 
@@ -26,6 +28,7 @@ void line_sink::begin_record(const record_info& r) {
                                             ": -n, -o, -v and context lines need plain text (FASTA/FASTQ records have "
                                             "no lines; add --no-fasta)");
   record_hits_ = 0;
+  binary_ = false;
   text_.reset();
   ended_ = false;
   floor_ = cursor_ = clean_ = 0;
@@ -41,6 +44,14 @@ void line_sink::begin_record(const record_info& r) {
 void line_sink::text(std::uint64_t pos, std::string_view bytes, bool stable) {
   if (records_ || done_) return;
   caught_up_ = false;
+  if (pos < (64 << 10) && opt_.print && opt_.binary != binary_files::text && !binary_) {
+    const std::size_t n = std::min<std::uint64_t>(bytes.size(), (64 << 10) - pos);
+    binary_ = std::memchr(bytes.data(), '\0', n) != nullptr;
+    if (binary_ && opt_.binary == binary_files::without_match) {
+      done_ = true;  // nothing selected, nothing read further
+      return;
+    }
+  }
   text_.append(pos, bytes, stable);
   process();
 }
@@ -164,6 +175,13 @@ void line_sink::decide(std::uint64_t ls, std::uint64_t le, std::size_t nhits) {
     return;
   }
   const bool selected = (nhits > 0) != opt_.invert;
+  if (selected && binary_) {  // grep's note instead of the line's bytes, and the input ends
+    ++selected_;
+    w_.flush();
+    std::fprintf(stderr, "trawl: %s: binary file matches\n", display_.c_str());
+    done_ = true;
+    return;
+  }
   if (selected) {
     ++selected_;
     if (opt_.print) {

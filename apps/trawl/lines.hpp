@@ -21,6 +21,14 @@
 
 namespace trawl::cli {
 
+/// What the line view does with a binary input (a NUL byte in its first 64 KiB), as grep's
+/// --binary-files.
+enum class binary_files {
+  binary,         ///< its first selected line prints "binary file X matches" (stderr) and ends it
+  text,           ///< its lines as any other (-a)
+  without_match,  ///< it matches nothing (-I in grep)
+};
+
 struct line_options {
   bool print = true;          ///< print lines (false: only count them, -c / -l / -q)
   bool numbers = false;       ///< -n
@@ -36,6 +44,7 @@ struct line_options {
   /// every line whose newline has come is decided at once (a live stream's lines print as
   /// they come, not when later bytes arrive).
   bool newline_free = false;
+  binary_files binary = binary_files::binary;  ///< only when lines are printed
 };
 
 /// Output state shared by the inputs of one command (the "--" between groups of two files).
@@ -90,6 +99,7 @@ class line_sink final : public search_sink {
   std::size_t head_ = 0;
   bool dirty_ = false;        ///< pending_ may be out of start order
   bool every_hit_ = false;    ///< -o or colour: every hit of a selected line is printed
+  bool binary_ = false;       ///< the input holds a NUL in its first bytes (line_options::binary)
   static constexpr std::uint64_t none = ~std::uint64_t{0};
   std::uint64_t kept_start_ = none;  ///< start of the last hit kept (first_in_line)
   std::uint64_t kept_nl_ = none;     ///< the first '\n' after kept_start_, once seen

@@ -9,7 +9,7 @@ T=${1:?usage: cli_test.sh path/to/trawl}
 printf 'hello world\nsay hello again\nnothing here\n' >"$D/h.txt"
 # --- output contract -------------------------------------------------------------------
 expect_out "h.txt${TAB}0${TAB}5${TAB}0${TAB}+${TAB}hello
-h.txt${TAB}16${TAB}21${TAB}0${TAB}+${TAB}hello" bash -c "cd $D && $T search hello h.txt"
+h.txt${TAB}16${TAB}21${TAB}0${TAB}+${TAB}hello" bash -c "cd $D && $T search --hits hello h.txt"
 expect_out '{"source":"h.txt","start":0,"end":5,"errors":0,"strand":"+","pattern":"hello"}' \
   bash -c "cd $D && $T search --format json -m 1 hello h.txt"
 expect_out "h.txt${TAB}16${TAB}21${TAB}hello${TAB}0${TAB}+" bash -c "cd $D && $T search --format bed hello h.txt | tail -1"
@@ -64,17 +64,17 @@ grep -q "$D/g.txt:2" "$D/out" && pass || fail "search continues after a missing 
 # several patterns with -e and -f; the pattern column names the pattern
 printf 'world\nagain\n' >"$D/pats"
 expect_out "world
-again" bash -c "$T search -f $D/pats $D/h.txt | cut -f6"
+again" bash -c "$T search --hits -f $D/pats $D/h.txt | cut -f6"
 expect_out "hello
-world" bash -c "$T search -e hello -e world -m 2 $D/h.txt | cut -f6"
+world" bash -c "$T search --hits -e hello -e world -m 2 $D/h.txt | cut -f6"
 
 # --- exit codes and grep manners -------------------------------------------------------
 expect_rc 0 "$T" search hello "$D/h.txt"
 expect_rc 1 "$T" search absent "$D/h.txt"
 expect_rc 0 "$T" search -q hello "$D/h.txt"
 [ ! -s "$D/out" ] && pass || fail "-q printed something"
-expect_out "hello" bash -c "printf 'xhellox' | $T search hello - | cut -f6"
-expect_out "(standard input)" bash -c "printf 'xhellox' | $T search hello | cut -f1"
+expect_out "hello" bash -c "printf 'xhellox' | $T search --hits hello - | cut -f6"
+expect_out "(standard input)" bash -c "printf 'xhellox' | $T search --hits hello | cut -f1"
 # closed pipe: quiet, no error message
 yes 'hello there' | head -c 20000000 >"$D/big.txt"
 out=$("$T" search hello "$D/big.txt" 2>"$D/err" | head -1); [ -n "$out" ] && [ ! -s "$D/err" ] && pass || fail "closed pipe: $(cat "$D/err")"
@@ -107,7 +107,7 @@ big4=$D/over4g.bin
 if truncate -s 4600M "$big4" 2>/dev/null; then
   off=$((4600 * 1024 * 1024 - 100))
   printf 'needle' | dd of="$big4" bs=1 seek=$off conv=notrunc status=none
-  expect_out "$off" bash -c "$T search -j 2 needle $big4 | cut -f2"
+  expect_out "$off" bash -c "$T search --hits -j 2 needle $big4 | cut -f2"
   rm -f "$big4"
 fi
 
@@ -115,7 +115,7 @@ fi
 "$T" index build "$D/big.txt" -o "$D/big.idx" -q 2>/dev/null || "$T" index build "$D/big.txt" -o "$D/big.idx" >/dev/null 2>&1
 "$T" index build "$D/rand.fa" -o "$D/rand.idx" >/dev/null 2>&1
 for p in there "hello th" "e\nhe"; do
-  expect_out "$("$T" search -e "$p" -m 50 "$D/big.txt" | sed "s|$D/||")" bash -c "$T search --index $D/big.idx -m 50 -e '$p' | sed 's|$D/||'"
+  expect_out "$("$T" search --hits -e "$p" -m 50 "$D/big.txt" | sed "s|$D/||")" bash -c "$T search --index $D/big.idx -m 50 -e '$p' | sed 's|$D/||'"
 done
 for p in ACGT GATTACA C; do
   expect_out "$("$T" search --both-strands "$p" "$D/rand.fa")" "$T" search --both-strands --index "$D/rand.idx" "$p"
@@ -212,7 +212,7 @@ expect_out '{"file":"R2.fq","source":"r1","start":2,"end":6,"errors":0,"strand":
   bash -c "cd $D && '$T' search --format json ACGT R2.fq -H"
 expect_out "r1${TAB}2${TAB}6${TAB}ACGT${TAB}0${TAB}+${TAB}R2.fq" bash -c "cd $D && '$T' search --format bed -H ACGT R2.fq"
 printf 'a\tb\n' >"$D/tab.txt"
-expect_out "tab.txt${TAB}0${TAB}3${TAB}0${TAB}+${TAB}a\\tb" bash -c "cd $D && '$T' search -e \"\$(printf 'a\\tb')\" tab.txt"
+expect_out "tab.txt${TAB}0${TAB}3${TAB}0${TAB}+${TAB}a\\tb" bash -c "cd $D && '$T' search --hits -e \"\$(printf 'a\\tb')\" tab.txt"
 # best on FASTA reads records as search does: per-record coordinates, the least distance over the
 # records, --both-strands; the exact copies are search's, line breaks or not
 python3 -c "
@@ -337,7 +337,7 @@ expect_err_line "$T" search --device gpu:0,,1 hello "$D/h.txt"
 for args in "-m 18446744073709551616" "-m 99999999999999999999" "-j -1" "-k 1x" "-k 99999999999" "--chunk-size -5"; do
   expect_err_line "$T" search $args hello "$D/h.txt"
 done
-expect_out "h.txt${TAB}0${TAB}5${TAB}0${TAB}+${TAB}hello" bash -c "cd $D && $T search -m -1 hello h.txt | head -1"
+expect_out "h.txt${TAB}0${TAB}5${TAB}0${TAB}+${TAB}hello" bash -c "cd $D && $T search --hits -m -1 hello h.txt | head -1"
 "$T" index build "$D/h.txt" -o "$D/hh.idx" >/dev/null 2>&1
 expect_err_line "$T" index extract "$D/hh.idx" -1 5
 expect_err_line "$T" index extract "$D/hh.idx" 0 99999999999999999999

@@ -111,7 +111,7 @@ agree "-E -c r*" "rg -c 'r*' a.log" "-E -c 'r*' a.log"
 agree "-E -v -c r*" "grep -v -c 'r*' a.log" "-E -v -c 'r*' a.log"
 agree "-E -o x*" "true" "-E -o 'x*' other/none.txt"
 # hit output: each match with its coordinates
-expect_out "$(printf '(standard input)\t2\t5\t0\t+\tb+\n(standard input)\t6\t8\t0\t+\tb+')" bash -c "printf 'a bbb\nbb\n' | $T search -E 'b+'"
+expect_out "$(printf '(standard input)\t2\t5\t0\t+\tb+\n(standard input)\t6\t8\t0\t+\tb+')" bash -c "printf 'a bbb\nbb\n' | $T search --hits -E 'b+'"
 # refused: a bad expression, -E with approximate or DNA options, on the GPU, with -F
 for bad in "-E (" "-E -k 1 a" "-E --both-strands a" "-E --iupac a" "-E --align a" "-E -F a" "-E --index x a" \
            "-E --algorithm simd a" "-E -w -x a" "-E --device gpu a"; do
@@ -200,6 +200,40 @@ for globs in "-g *.c" "-g !*.md" "-g *.c -g !build" "-g src/*.h" "-g !src"; do
   agree "-r $globs" "rg -l $globs error . | sort" "-rl $globs error . | sort"
 done
 cd "$D/tree" || exit 2
+
+# Lines by default, as grep prints them (file names with several files), exact and
+# approximate; --hits for the table
+for p in error disk user_error; do
+  agree "lines $p" "grep -- '$p' a.log" "-- '$p' a.log"
+  agree "lines $p, several files" "grep -- '$p' a.log sub/b.log other/tail.txt" "-- '$p' a.log sub/b.log other/tail.txt"
+  agree "lines $p, -h" "grep -h -- '$p' a.log sub/b.log" "-I -- '$p' a.log sub/b.log"
+  agree "lines $p, -m 3" "grep -m 3 -- '$p' a.log" "-m 3 -- '$p' a.log"
+done
+agree "lines, stdin" "grep disk <a.log" "disk <a.log"
+agree "approximate lines" "python3 -c \"
+import sys
+def ed_in(p, t):  # the least edit distance of p to a substring of t (Sellers)
+    col = list(range(len(p) + 1)); best = col[-1]
+    for c in t:
+        prev, col[0] = col[0], 0
+        for i in range(1, len(p) + 1):
+            cur = min(prev + (p[i - 1] != c), col[i] + 1, col[i - 1] + 1); prev, col[i] = col[i], cur
+        best = min(best, col[-1])
+    return best
+for line in open('a.log'):
+    if ed_in('timeuot', line.rstrip(chr(10))) <= 2: sys.stdout.write(line)
+\"" "-k 2 timeuot a.log"
+[ "$("$T" search --hits disk a.log | head -1 | cut -f1-3 | tr '\t' ' ')" = "$(grep -bo disk a.log | head -1 | awk -F: '{print "a.log", $1, $1 + 4}')" ] &&
+  pass || fail "--hits: the table"
+# Binary inputs (a NUL in the first block) as grep: one note on stderr, no bytes, exit 0;
+# -a prints the lines; --binary-files=without-match skips them; -c counts their lines
+printf 'ELF\0\0 GLIBC_2.2 x\nmore GLIBC_2.34\n' >"$D/tree/prog.bin"
+agree "binary: -a" "grep -a GLIBC_2 prog.bin" "-a GLIBC_2 prog.bin"
+agree "binary: -c" "grep -c GLIBC_2 prog.bin" "-c GLIBC_2 prog.bin"
+agree "binary: without-match" "grep --binary-files=without-match GLIBC_2 prog.bin a.log" "--binary-files=without-match GLIBC_2 prog.bin a.log"
+agree "binary: stdout" "grep GLIBC_2 prog.bin" "GLIBC_2 prog.bin"
+"$T" search GLIBC_2 prog.bin >/dev/null 2>"$D/err"; rc=$?
+[ "$rc" = 0 ] && [ "$(cat "$D/err")" = "trawl: prog.bin: binary file matches" ] && pass || fail "binary: rc $rc, [$(cat "$D/err")]"
 
 echo "grep_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]

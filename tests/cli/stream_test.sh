@@ -67,9 +67,9 @@ got=$(gzip -c "$D/log.txt" | "$T" search --count-matches error)
 
 # Early stop: -q and -m on an endless stream return at once; head -1 on an endless stream
 if timeout 10 bash -c "yes | $T search -q y"; then pass; else fail "-q on an endless stream"; fi
-got=$(timeout 10 bash -c "yes abcabc | $T search -m 3 bc | cut -f2 | tr '\n' ' '")
+got=$(timeout 10 bash -c "yes abcabc | $T search --hits -m 3 bc | cut -f2 | tr '\n' ' '")
 [ "$got" = "1 4 8 " ] && pass || fail "-m 3 on an endless stream: [$got]"
-got=$(timeout 10 bash -c "yes ACGTTGCA | $T search -k 1 GTTG | head -1 | cut -f2-4")
+got=$(timeout 10 bash -c "yes ACGTTGCA | $T search --hits -k 1 GTTG | head -1 | cut -f2-4")
 [ "$got" = "$(printf '2\t6\t0')" ] && pass || fail "head -1 on an endless stream: [$got]"
 
 # Live output: a FIFO writer sends one hit, then holds the FIFO open (up to 5 s, until the check
