@@ -80,11 +80,13 @@ bool line_sink::hits(std::span<const hit> hits) {
 
 bool line_sink::first_in_line(const hit& h) {
   // kept: no hit kept yet, one out of start order, or the kept hit's line decided already
-  if (kept_start_ == none || h.start < kept_start_ || kept_start_ < cursor_ || kept_scan_ < text_.begin()) {
+  if (kept_start_ == none || h.start < kept_start_ || kept_start_ < cursor_) {
     kept_start_ = kept_scan_ = h.start;
     kept_nl_ = none;
     return true;
   }
+  // bytes dropped below begin() lie in [cursor_, clean_), which holds no '\n' (process)
+  if (kept_nl_ == none) kept_scan_ = std::max(kept_scan_, text_.begin());
   if (kept_nl_ == none && h.start > kept_scan_) {  // look for the kept line's end once, up to h
     const std::string_view b = text_.at(kept_scan_, h.start);
     const std::size_t nl = b.find('\n');
@@ -164,7 +166,9 @@ void line_sink::process() {
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(head_));
     head_ = 0;
   }
-  text_.drop_before(ring_.empty() ? cursor_ : ring_.front().start);
+  // lines printed need their bytes from the first undecided line (or the before-context) on;
+  // lines only counted need none before the first byte not yet looked at for a '\n'
+  text_.drop_before(!opt_.print ? std::max(cursor_, clean_) : ring_.empty() ? cursor_ : ring_.front().start);
 }
 
 void line_sink::decide(std::uint64_t ls, std::uint64_t le, std::size_t nhits) {

@@ -386,6 +386,13 @@ if [ "$sanitized" = 0 ]; then
     [ "$mb" -lt 700 ] && pass || fail "search $opt over one line of 32 Mi hits: peak $mb MB"
   done
 fi
+# ... nor a stream's one long line, where no line is printed (-c, -l, the hits table)
+if [ "$sanitized" = 0 ]; then
+  for opt in -c -l --hits; do
+    mb=$(peak_mb bash -c "cat '$D/oneline.txt' | '$T' search $opt AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAC -")
+    [ "$mb" -lt 150 ] && pass || fail "search $opt over a stream of one 32 MiB line: peak $mb MB"
+  done
+fi
 expect_out "1" "$T" search -c A "$D/oneline.txt"
 expect_out "33554432" "$T" search --count-matches A "$D/oneline.txt"
 
