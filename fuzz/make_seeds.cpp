@@ -42,8 +42,9 @@ int main(int argc, char** argv) {
   const fs::path d = argv[1];
   const std::string fa = ">chr1 desc\nACGTACGTTGCA\nGGATTACA\n>empty\n>chr2\r\nTTGCAACGT\r\n";
   const std::string fq = "@r1\nACGTTGCA\n+\nIIIIIIII\n@r2\nGGAT\n+r2\nIIII\n";
+  const std::string fq_multi = "@r1\nACGT\nTGCA\n+\n@III\n+III\n@r2\n+\n\n@r3\nGG\n+\nI\nI\n";  // Sanger's wrapped lines
   const std::string plain = "hello world\nsay hello again\n";
-  for (const auto& [name, s] : {std::pair{"fa", fa}, {"fq", fq}, {"plain", plain}}) {
+  for (const auto& [name, s] : {std::pair{"fa", fa}, {"fq", fq}, {"fq-multi", fq_multi}, {"plain", plain}}) {
     put(d / "records", name, std::string(1, '\x03') + s);
     put(d / "search", name, std::string("\x05\x01\x10\x07", 4) + "ACGTT" + s);
   }

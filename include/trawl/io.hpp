@@ -141,8 +141,9 @@ class input_buffer {
 /// The format a file's content shows, by a rule a user can predict: FASTA when it begins (past
 /// a byte order mark and blank lines) with a '>' header line followed by a line of sequence
 /// letters (A-Z, a-z, '*' and '-': IUPAC nucleotide and amino-acid codes, gaps, stops);
-/// FASTQ when it begins with the four lines of a record ('@' header, sequence letters or an
-/// empty read, '+' line, qualities as long as the sequence); otherwise plain text. So a text file that merely
+/// FASTQ when it begins with a whole record ('@' header, lines of sequence letters or an empty
+/// read, '+' line, quality lines as long as the sequence: one line each, or several as the
+/// Sanger format allows); otherwise plain text. So a text file that merely
 /// starts with '>' (a quoted mail, a Markdown note) is plain text.
 format detect_format(std::string_view bytes);
 

@@ -48,11 +48,59 @@ bool sequence_line(std::string_view line) {
   return true;
 }
 
+/// The FASTQ record at `p` (its '@'), single- or multi-line (Sanger): the header, sequence
+/// lines up to a line that starts with '+', then quality lines until they hold as many bytes
+/// as the sequence lines. `complete`: every line of the record is in `bytes`, newline-ended
+/// (or ended by the end of `bytes` when `at_end`).
+struct fastq_shape {
+  bool valid = false;      ///< a record, its qualities as long as its sequence
+  bool complete = false;   ///< decided: valid or not, on lines that are all there
+  bool letters = true;     ///< every sequence line is sequence letters (sequence_line)
+  std::size_t lines = 0;   ///< sequence lines
+  std::size_t seq = 0;     ///< sequence bytes (without line breaks)
+  std::size_t end = 0;     ///< past the record's last line
+};
+fastq_shape read_fastq_shape(std::string_view b, std::size_t p, bool at_end) {
+  fastq_shape s;
+  const auto whole = [&](std::size_t next) { return next <= b.size() && (b[next - 1] == '\n' || at_end); };
+  std::size_t next = p;
+  line_at(b, p, next);  // header
+  if (!whole(next)) return s;
+  for (;;) {  // sequence lines
+    if (next >= b.size()) {
+      s.complete = at_end;  // no '+' line: not a record
+      return s;
+    }
+    const std::size_t at = next;
+    const std::string_view line = line_at(b, at, next);
+    if (!whole(next)) return s;
+    if (!line.empty() && line[0] == '+') break;
+    s.letters = s.letters && (line.empty() || sequence_line(line));
+    s.seq += line.size();
+    ++s.lines;
+  }
+  std::size_t qual = 0;
+  while (qual < s.seq) {  // quality lines (they may start with '@' or '+')
+    if (next >= b.size()) {
+      s.complete = at_end;
+      return s;
+    }
+    qual += line_at(b, next, next).size();
+    if (!whole(next)) return s;
+  }
+  if (s.seq == 0 && next < b.size() && (b[next] == '\n' || b[next] == '\r')) line_at(b, next, next);  // an empty read's empty line
+  s.complete = true;
+  s.valid = qual == s.seq;
+  s.end = next;
+  return s;
+}
+
 /// True when `bytes`, from content_start, hold enough lines for detect_format to decide as it
 /// would on the whole input: the lines its rule reads, complete (ended by a newline).
 bool decidable(std::string_view bytes, std::size_t p) {
   if (p >= bytes.size()) return false;
-  const std::size_t lines = bytes[p] == '>' ? 2 : bytes[p] == '@' ? 4 : 0;
+  if (bytes[p] == '@') return read_fastq_shape(bytes, p, false).complete;
+  const std::size_t lines = bytes[p] == '>' ? 2 : 0;
   std::size_t seen = 0;
   for (std::size_t i = p; i < bytes.size() && seen < lines; ++i) seen += bytes[i] == '\n' ? 1 : 0;
   return seen >= lines;
@@ -69,13 +117,10 @@ format detect_format(std::string_view bytes) {
     return sequence_line(line_at(bytes, next, next)) ? format::fasta : format::plain;
   }
   if (bytes[p] == '@') {
-    line_at(bytes, p, next);  // header
-    const std::string_view seq = line_at(bytes, next, next);
-    const std::string_view plus = line_at(bytes, next, next);
-    const std::string_view qual = line_at(bytes, next, next);
-    // (a read may be empty: the '+' line and qualities as long as it still show the shape)
-    if ((seq.empty() || sequence_line(seq)) && !plus.empty() && plus[0] == '+' && qual.size() == seq.size())
-      return format::fastq;
+    // a whole record of sequence letters (a read may be empty: the '+' line and qualities as
+    // long as it still show the shape)
+    const fastq_shape s = read_fastq_shape(bytes, p, true);
+    if (s.valid && s.letters) return format::fastq;
   }
   return format::plain;
 }
@@ -149,16 +194,20 @@ bool record_reader::next(record& r) {
     r = record{record_id(header), seq, count_++};
     return true;
   }
-  // FASTQ: @header / sequence / +[header] / quality (one line each).
+  // FASTQ: @header / sequence lines / +[header] / quality lines (one each, or several:
+  // read_fastq_shape)
   if (b[pos_] != '@')
     throw error(errc::bad_format, input_name_ + ": FASTQ record " + std::to_string(count_ + 1) + " does not start with '@'");
+  const fastq_shape s = read_fastq_shape(b, pos_, true);
+  if (!s.valid) throw error(errc::bad_format, input_name_ + ": malformed FASTQ record " + std::to_string(count_ + 1));
   const std::string_view header = line_at(b, pos_ + 1, next);
-  const std::string_view seq = line_at(b, next, next);
-  const std::string_view plus = line_at(b, next, next);
-  const std::string_view qual = line_at(b, next, next);
-  if (plus.empty() || plus[0] != '+' || qual.size() != seq.size())
-    throw error(errc::bad_format, input_name_ + ": malformed FASTQ record " + std::to_string(count_ + 1));
-  pos_ = next;
+  std::string_view seq = s.lines == 0 ? std::string_view() : line_at(b, next, next);  // one line: no copy
+  if (s.lines > 1) {
+    seq_buf_.assign(seq);
+    for (std::size_t i = 1; i < s.lines; ++i) seq_buf_.append(line_at(b, next, next));
+    seq = seq_buf_;
+  }
+  pos_ = s.end;
   r = record{record_id(header), seq, count_++};
   return true;
 }
@@ -177,7 +226,7 @@ enum : int {
   fasta_seq,      // in a FASTA sequence line
   fasta_line,     // at the start of a line inside a FASTA record
   fastq_seq,      // in a FASTQ sequence line (collected in fastq_seq_)
-  fastq_plus,     // at the start of a FASTQ '+' line
+  fastq_plus,     // at a line after a FASTQ header or sequence line: '+', or more sequence
   fastq_plus_rest,
   fastq_qual,     // in a FASTQ quality line (counted, not kept)
 };
@@ -243,7 +292,10 @@ void record_parser::finish() {
       state_ = fastq_qual;
       parse("\n");
       break;
-    case fastq_qual: parse("\n"); break;  // the last line may lack its newline
+    case fastq_qual:  // the last line may lack its newline; qualities cut short are an error
+      parse("\n");
+      if (state_ == fastq_qual) fail("");
+      break;
     default: fail("");
   }
   state_ = before_record;
@@ -421,7 +473,7 @@ void record_parser::parse(std::string_view b) {
           header_ = std::move(line_);
           line_.clear();
           fastq_seq_.clear();
-          state_ = fastq_seq;
+          state_ = fastq_plus;  // sequence lines (none for an empty read), then the '+' line
         }
         break;
       }
@@ -472,9 +524,8 @@ void record_parser::parse(std::string_view b) {
         state_ = fastq_plus;
         break;
       }
-      case fastq_plus:
-        if (b[i] != '+') fail("");
-        state_ = fastq_plus_rest;
+      case fastq_plus:  // a '+' line, or one more sequence line (multi-line FASTQ)
+        state_ = b[i] == '+' ? fastq_plus_rest : fastq_seq;
         break;
       case fastq_plus_rest: {
         const std::size_t nl = b.find('\n', i);
@@ -498,8 +549,12 @@ void record_parser::parse(std::string_view b) {
         i = end;
         if (nl == std::string_view::npos) break;
         ++i;
-        const std::size_t qual = qual_left_ - (line_ == "\r" ? 1 : 0);
-        if (qual != fastq_seq_.size()) fail("");
+        if (line_ == "\r") --qual_left_;
+        line_.clear();
+        // the qualities so far: as long as the sequence ends the record; shorter, the next
+        // line holds more of them (multi-line FASTQ)
+        if (qual_left_ < fastq_seq_.size()) break;
+        if (qual_left_ != fastq_seq_.size()) fail("");
         out_.begin_record(record_id(strip_cr(std::string_view(header_))));
         if (!fastq_seq_.empty()) out_.sequence(fastq_seq_);
         out_.end_record();

@@ -441,5 +441,30 @@ if [ "$sanitized" = 0 ]; then
   [ "$mb" -lt 100 ] && pass || fail "index extract of $mib MiB: peak $mb MB"
 fi
 
+# multi-line FASTQ (Sanger): the same hits as its one-line form, by name, by content, from a pipe
+python3 - "$D" <<'PY'
+import random, sys
+random.seed(6)
+one, multi = [], []
+for i in range(40):
+    s = "".join(random.choice("ACGT") for _ in range(random.randint(0, 300)))
+    q = "".join(random.choice("@+I#") for _ in s)
+    one.append("@read%d x\n%s\n+\n%s\n" % (i, s, q))
+    wrap = lambda t: "".join(t[j:j + 60] + "\n" for j in range(0, len(t), 60)) or "\n"
+    multi.append("@read%d x\n%s+\n%s" % (i, wrap(s) if s else "", wrap(q)))
+open(sys.argv[1] + "/one.fq", "w").write("".join(one))
+open(sys.argv[1] + "/multi.fq", "w").write("".join(multi))
+open(sys.argv[1] + "/multi_fq.txt", "w").write("".join(multi))
+PY
+"$T" search -k 1 --both-strands GATTACA "$D/one.fq" >"$D/want_fq"
+[ -s "$D/want_fq" ] && pass || fail "multi-line FASTQ: no hit to compare"
+for f in multi.fq multi_fq.txt; do
+  "$T" search -k 1 --both-strands GATTACA "$D/$f" >"$D/got_fq"; same "$D/want_fq" "$D/got_fq" "multi-line FASTQ $f"
+done
+"$T" search -k 1 --both-strands GATTACA - <"$D/multi.fq" | sed "s|(standard input)|$D/one.fq|" >"$D/got_fq"
+"$T" search -k 1 --both-strands GATTACA - <"$D/one.fq" | sed "s|(standard input)|$D/one.fq|" >"$D/want_fq"
+same "$D/want_fq" "$D/got_fq" "multi-line FASTQ from a pipe"
+expect_out "$("$T" search -c GATTACA "$D/one.fq")" "$T" search -c GATTACA "$D/multi.fq"
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]

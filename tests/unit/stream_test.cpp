@@ -264,6 +264,67 @@ TEST(RecordParser, FedInPiecesOfAnySizeMatchesTheNaiveParser) {
   }
 }
 
+TEST(RecordParser, MultiLineFastqAsSangerWritesIt) {
+  // sequence and qualities wrapped at `width`, qualities made of '@', '+' and 'I' (so a quality
+  // line may look like a header or a '+' line): the records of the one-line FASTQ, by the
+  // streaming parser in pieces, by the mapped reader, and by the detection
+  std::mt19937_64 rng(12);
+  std::vector<oracle::record> recs;
+  for (int i = 0; i < 9; ++i) recs.push_back({"r" + std::to_string(i), oracle::random_text(rng, rng() % 150, "ACGT")});
+  recs[2].seq.clear();
+  struct collect final : trawl::io::record_handler {
+    std::vector<oracle::record> out;
+    void begin_record(std::string_view name) override { out.push_back({std::string(name), ""}); }
+    void sequence(std::string_view b) override { out.back().seq.append(b); }
+    void end_record() override {}
+  };
+  for (const std::size_t width : {1, 3, 60}) {
+    std::string in;
+    for (const auto& r : recs) {
+      const std::string qual = oracle::random_text(rng, r.seq.size(), "@+I");
+      in += "@" + r.name + " some description\n";
+      for (std::size_t i = 0; i < r.seq.size(); i += width) in += r.seq.substr(i, width) + "\n";
+      in += "+\n";
+      for (std::size_t i = 0; i < qual.size(); i += width) in += qual.substr(i, width) + "\n";
+      if (r.seq.empty()) in += "\n";
+    }
+    EXPECT_EQ(trawl::io::detect_format(in), trawl::io::format::fastq) << "width " << width;
+    for (std::size_t piece : {1, 7, 100000}) {
+      collect c;
+      trawl::io::record_parser p(trawl::io::format::automatic, "in", c);
+      for (std::size_t i = 0; i < in.size(); i += piece) p.feed(std::string_view(in).substr(i, piece));
+      p.finish();
+      EXPECT_EQ(c.out, recs) << "width " << width << " piece " << piece;
+    }
+    trawl::io::record_reader rr(in, trawl::io::format::automatic, "in");
+    std::vector<oracle::record> mapped;
+    trawl::io::record r;
+    while (rr.next(r)) mapped.push_back({std::string(r.name), std::string(r.sequence)});
+    EXPECT_EQ(mapped, recs) << "width " << width;
+  }
+  // qualities cut short at the end, or longer than the sequence: an error, not a record lost
+  for (const std::string bad : {"@a\nAC\nGT\n+\nII\nI", "@a\nAC\nGT\n+\nII\nIII\n"}) {
+    collect c;
+    trawl::io::record_parser p(trawl::io::format::fastq, "in", c);
+    EXPECT_THROW(
+        {
+          p.feed(bad);
+          p.finish();
+        },
+        trawl::error)
+        << bad;
+    EXPECT_THROW(
+        {
+          trawl::io::record_reader bad_rr(bad, trawl::io::format::fastq, "in");
+          trawl::io::record one;
+          while (bad_rr.next(one)) {
+          }
+        },
+        trawl::error)
+        << bad;
+  }
+}
+
 TEST(StreamSearch, EverySourceThreadCountAndChunkSizeGivesTheSameHits) {
   temp_dir dir;
   std::mt19937_64 rng(2024);
