@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "approx/approx_internal.hpp"
+#include "approx/plan.hpp"
 #include "common/dispatch.hpp"
 #include "hits/clusters.hpp"
 #include "trawl/detail/engine.hpp"
@@ -45,8 +46,6 @@ namespace {
 
 // Text bytes every pattern of a set scans before the next block: inside a core's L2 cache.
 constexpr std::size_t pattern_block = std::size_t{512} << 10;
-
-enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, suffix };
 
 /// Base of the two sinks: hits go to `out` at once, their leftmost starts are computed in
 /// one batch by resolve() (leftmost_starts interleaves independent requests). A sole sink
@@ -255,70 +254,13 @@ class hamming_check final : public end_sink {
   end_sink& inner_;
 };
 
-engine_kind parse_engine(const search_options& o) {
-  switch (o.approx) {
-    case approx_algorithm::dp: return engine_kind::dp;
-    case approx_algorithm::myers_word: return engine_kind::myers_word;
-    case approx_algorithm::myers_blocked: return engine_kind::myers_blocked;
-    case approx_algorithm::myers_filter: return engine_kind::pigeon;
-    case approx_algorithm::myers_striped: return engine_kind::myers_striped;
-    case approx_algorithm::myers_suffix: return engine_kind::suffix;
-    default: return engine_kind::myers_lanes;  // automatic, myers, myers_simd (the first two refined per pattern)
-  }
-}
-
-/// The striped blocked kernel computes all blocks of a column for 32 (AVX-512) or 16 (AVX2)
-/// stripes; the scalar one with Ukkonen's cut-off about ⌈(k + 1)/64⌉ + 1 of them for one
-/// stripe, at about `factor` times the kernel's cost per block: AVX-512 four (Peq by gather),
-/// sixteen (3-bit byte codes) or twelve (4-bit codes), AVX2 two (gather) or eight (codes).
-/// With k >= m/2 most ends of a text are <= k, and collecting them from the stripes costs
-/// more than the scalar loop's direct reports. The break-even factor (blocks x speed ratio)
-/// depends on the text (the cut-off goes deeper over 0/1, the scalar loop often needs one
-/// block over letters at k < 64); each factor sits near the break-even of its texts and
-/// misjudges a few patterns. Where auto asks (the pigeonhole filter's pieces under 8 bytes:
-/// k >= m/8 - 1), any factor >= 8 sends every pattern of 2k < m to the stripes, which win there.
-/// Tuned with bench_approx on Zen 4, Zen 5 and Sapphire Rapids (AVX-512 and AVX2):
-/// bench/results/approx-blocked-stripes-tuning.md.
-/// `ks`: the table whose blocked kernel would run (AVX2 or AVX-512, VBMI as its features say).
-bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, const simd::kernels& ks) {
-  std::size_t factor = 0;
-  if (ks.level == simd_level::avx2)
-    factor = blocked_stripes_coded_avx2(p) ? 8 : 2;
-  else if (const int bits = blocked_stripes_code_bits(p, ks.features.avx512vbmi); bits != 0)
-    factor = bits == 3 ? 16 : 12;
-  else
-    factor = 4;
-  return 2 * static_cast<std::size_t>(k) < p.m && p.words <= factor * ((k + 1 + 63) / 64 + 1);
-}
-
 class approx_matcher final : public detail::engine {
  public:
   approx_matcher(const std::vector<std::string>& patterns, const search_options& options)
-      : engine_(parse_engine(options)), all_ends_(options.all_ends), hamming_(options.hamming), starts_(options.starts),
+      : all_ends_(options.all_ends), hamming_(options.hamming), starts_(options.starts),
         kernels_(simd::kernels_at(options.simd)) {
     if (options.max_errors < 0) throw error(errc::invalid_argument, "the error bound k must be >= 0");
     if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
-    if (engine_ == engine_kind::myers_lanes) {
-      lanes_ = kernels_.lanes;
-      // auto on a CPU without SIMD (or forced serial): the plain one-word loop is faster than
-      // the serial lanes reference.
-      if (options.approx != approx_algorithm::myers_simd && lanes_.kernel == myers_lanes_serial)
-        engine_ = engine_kind::myers_word;
-    }
-    if ((engine_ == engine_kind::myers_striped || engine_ == engine_kind::suffix) && kernels_.striped.ends == nullptr)
-      throw error(errc::invalid_argument, std::string("approx_algorithm::") +
-                                              (engine_ == engine_kind::suffix ? "myers_suffix" : "myers_striped") +
-                                              " needs AVX-512 (F, BW) or AVX2, and a simd level other than serial");
-    // auto: one pattern of m <= 32 at a time over 64 stripes in 16/32-bit lanes where the CPU
-    // has AVX-512BW or AVX2; the (pattern, stripe) lanes kernel for the rest of m <= 64.
-    if (engine_ == engine_kind::myers_striped || engine_ == engine_kind::suffix ||
-        (engine_ == engine_kind::myers_lanes && options.approx != approx_algorithm::myers_simd))
-      striped_ = kernels_.striped;
-    if (engine_ == engine_kind::pigeon || options.approx == approx_algorithm::automatic ||
-        options.approx == approx_algorithm::myers) {
-      finder_ = kernels_.pieces;
-      if (engine_ == engine_kind::pigeon) lanes_ = kernels_.lanes;
-    }
     for (std::size_t i = 0; i < patterns.size(); ++i) {
       const auto idx = static_cast<std::uint32_t>(i);
       pats_.push_back(compile_pattern(patterns[i], idx, strand::forward, options.rules()));
@@ -329,40 +271,16 @@ class approx_matcher final : public detail::engine {
       const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(options.max_errors), p.m));
       ks_.push_back(k);
       lookbehind_ = std::max<std::size_t>(lookbehind_, p.m + k - 1);
-      if (engine_ == engine_kind::myers_word && p.m > 64 && options.approx == approx_algorithm::myers_word)
-        throw error(errc::invalid_argument, "myers-word needs patterns of at most 64 bytes");
     }
-    // The pigeonhole filter: forced, or chosen by auto when its pieces are selective (>= 5
-    // bytes; >= 8 where a striped kernel would take the pattern, which beats the filter on
-    // shorter pieces; tuned on m = 128 over DNA: bench/results/approx-blocked-stripes-tuning.md)
-    // and the patterns are few (many short patterns share the SIMD lanes better).
-    const bool is_auto = finder_ != nullptr && engine_ != engine_kind::pigeon;
-    // m > 64 on the AVX-512 or AVX2 lanes backend (the CPU subsets the blocked stripes need
-    // too; options.simd picks the level): the striped blocked kernel of that level where it
-    // pays, decided once per pattern.
-    if (engine_ == engine_kind::myers_lanes) blocked_ = kernels_.blocked.scan;
-    for (std::size_t i = 0; i < pats_.size(); ++i)
-      stripes_.push_back(blocked_ != nullptr && pats_[i].m > 64 && blocked_stripes_pay(pats_[i], ks_[i], kernels_));
-    for (std::size_t i = 0; i < pats_.size(); ++i) {
-      const compiled_pattern& p = pats_[i];
-      const bool ok = pigeon_applicable(p, ks_[i]);
-      const bool wanted = engine_ == engine_kind::pigeon ||
-                          (is_auto &&
-                           (engine_ == engine_kind::myers_lanes || engine_ == engine_kind::myers_word) &&
-                           pigeon_piece_len(p.m, ks_[i]) >= (simd_stripes_take(i) ? 8 : 5) &&
-                           (pats_.size() <= 4 || p.m > 64));
-      filter_.push_back(ok && wanted);
-    }
-    // The suffix filter: forced, or chosen by auto for 16 < m <= 64 where the pigeonhole
-    // filter did not take the pattern and the suffix is selective (suffix_filter_length).
-    const bool suffix_auto = engine_ == engine_kind::myers_lanes && options.approx != approx_algorithm::myers_simd;
+    approx_plan plan = plan_approx(pats_, ks_, options, kernels_);  // plan.hpp: every choice
+    lanes_ = plan.lanes;
+    finder_ = plan.finder;
+    striped_ = plan.striped;
+    blocked_ = plan.blocked;
+    plans_ = std::move(plan.patterns);
     suffixes_.resize(pats_.size());
-    for (std::size_t i = 0; i < pats_.size(); ++i) {
-      if (striped_.ends == nullptr || filter_[i] || pats_[i].m > 64 || !(suffix_auto || engine_ == engine_kind::suffix))
-        continue;
-      if (const std::size_t len = suffix_filter_length(pats_[i].m, ks_[i], engine_ == engine_kind::suffix); len != 0)
-        suffixes_[i] = pattern_suffix(pats_[i], len);
-    }
+    for (std::size_t i = 0; i < pats_.size(); ++i)
+      if (plans_[i].filter == filter_kind::suffix) suffixes_[i] = pattern_suffix(pats_[i], plans_[i].suffix_len);
   }
 
   /// Scans pattern i as the engine would without the suffix filter, the SIMD lanes taking it
@@ -381,11 +299,11 @@ class approx_matcher final : public detail::engine {
                     end_sink& sink, suffix_filter_state& state) const {
     const compiled_pattern& p = pats_[i];
     const std::uint32_t k = ks_[i];
-    if (filter_[i]) {
+    if (plans_[i].filter == filter_kind::pigeon) {
       scan_pigeon(p, finder_, verify_lanes(), seq, from, report_from, to, k, sink);
       return true;
     }
-    if (!suffixes_[i].bytes.empty()) {
+    if (plans_[i].filter == filter_kind::suffix) {
       scan_suffix_filter(
           striped_, p, suffixes_[i], seq, from, report_from, to, k, sink,
           [&](std::size_t f, std::size_t lo, std::size_t hi) { scan_unfiltered(i, seq, f, lo, hi, sink); }, state);
@@ -398,40 +316,19 @@ class approx_matcher final : public detail::engine {
                    end_sink& sink) const {
     const compiled_pattern& p = pats_[i];
     const std::uint32_t k = ks_[i];
-    switch (engine_) {
-      case engine_kind::dp: scan_dp_sellers(p, seq, from, report_from, to, k, sink); break;
-      case engine_kind::myers_blocked: scan_myers_blocked(p, seq, from, report_from, to, k, sink); break;
-      case engine_kind::pigeon:  // not applicable to this pattern (classes, k >= m): Myers
-      case engine_kind::myers_word:
-        if (p.m <= 64)
-          scan_myers_word(p, seq, from, report_from, to, k, sink);
-        else
-          scan_myers_blocked(p, seq, from, report_from, to, k, sink);
-        break;
-      case engine_kind::myers_striped:
-      case engine_kind::suffix:
-      case engine_kind::myers_lanes:
-        if (striped_.ends != nullptr && p.m <= 32) {
-          scan_myers_striped(striped_, p, seq, from, report_from, to, k, sink);
-        } else if (engine_ != engine_kind::myers_lanes) {
-          if (p.m <= 64)
-            scan_myers_word(p, seq, from, report_from, to, k, sink);
-          else
-            scan_myers_blocked(p, seq, from, report_from, to, k, sink);
-        } else if (p.m <= 64) {
-          return false;
-        } else if (!(stripes_[i] && blocked_(p, seq, from, report_from, to, k, sink))) {
-          scan_myers_blocked(p, seq, from, report_from, to, k, sink);
-        }
+    switch (plans_[i].kernel) {
+      case kernel_kind::dp: scan_dp_sellers(p, seq, from, report_from, to, k, sink); break;
+      case kernel_kind::word: scan_myers_word(p, seq, from, report_from, to, k, sink); break;
+      case kernel_kind::blocked: scan_myers_blocked(p, seq, from, report_from, to, k, sink); break;
+      case kernel_kind::striped: scan_myers_striped(striped_, p, seq, from, report_from, to, k, sink); break;
+      case kernel_kind::lanes: return false;
+      case kernel_kind::blocked_stripes:
+        if (!blocked_(p, seq, from, report_from, to, k, sink)) scan_myers_blocked(p, seq, from, report_from, to, k, sink);
         break;
     }
     return true;
   }
 
-  /// Would a striped kernel (m <= 32, or blocked Myers for m > 64) scan pattern i?
-  [[nodiscard]] bool simd_stripes_take(std::size_t i) const {
-    return (striped_.ends != nullptr && pats_[i].m <= 32) || stripes_[i];
-  }
   [[nodiscard]] std::size_t lookbehind() const override { return lookbehind_; }
   [[nodiscard]] std::size_t lookahead() const override { return 0; }
   [[nodiscard]] hit_key key() const override { return hit_key::last; }
@@ -529,7 +426,6 @@ class approx_matcher final : public detail::engine {
   }
 
  private:
-  engine_kind engine_;
   bool all_ends_;
   bool hamming_;
   bool starts_;
@@ -538,8 +434,7 @@ class approx_matcher final : public detail::engine {
   piece_finder finder_ = nullptr;
   striped_kernels striped_;  ///< m <= 32 goes to the striped kernel when it has one
   blocked_kernel blocked_ = nullptr;  ///< the striped blocked kernel (m > 64), if any
-  std::vector<bool> stripes_;  ///< per pattern: m > 64 goes to blocked_
-  std::vector<bool> filter_;  ///< per pattern: use the pigeonhole filter
+  std::vector<pattern_plan> plans_;  ///< per pattern: its filter and kernel (plan_approx)
   std::vector<compiled_pattern> suffixes_;  ///< per pattern: the suffix the filter scans (empty: none)
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;
