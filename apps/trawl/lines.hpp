@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "output.hpp"
+#include "trawl/detail/text_buffer.hpp"
 #include "trawl/stream.hpp"
 
 namespace trawl::cli {
@@ -88,7 +89,7 @@ class line_sink final : public search_sink {
   std::string display_;
   bool records_ = false;      ///< FASTA/FASTQ input: records are counted, not lines
   std::uint64_t record_hits_ = 0;
-  text_buffer text_;
+  detail::text_buffer text_;
   bool ended_ = false;
   bool caught_up_ = false;  ///< the input paused: every hit of the bytes held has come
   std::uint64_t floor_ = 0;

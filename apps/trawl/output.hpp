@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "trawl/detail/text_buffer.hpp"
 #include "trawl/hit.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
@@ -99,7 +100,7 @@ class hit_printer {
   void idle();
   /// Ends the sequence begun last: prints what is held.
   void end();
-  [[nodiscard]] const text_buffer& held_text() const { return text_; }
+  [[nodiscard]] const detail::text_buffer& held_text() const { return text_; }
 
  private:
   static constexpr std::uint64_t kContext = 30;  ///< human format: bytes shown on each side
@@ -111,7 +112,7 @@ class hit_printer {
   const std::vector<std::string>& patterns_;
   std::string_view source_;
   std::string_view file_;
-  text_buffer text_;
+  detail::text_buffer text_;
   bool ended_ = false;  ///< the sequence's last byte has come
   std::uint64_t floor_ = 0;
   /// Human format: hits waiting for the context after them.

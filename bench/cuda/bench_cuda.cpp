@@ -364,14 +364,14 @@ int main(int argc, char** argv) try {
       std::uint64_t ref = ~std::uint64_t{0};
       bool first = true;
       for (const e2e_case& c : cases) {
-        gpu::gpu_options g;
+        gpu::detail::gpu_knobs g;
         g.chunk_size = c.chunk;
         if (c.use_fd) g.source_fd = fd;
         std::vector<double> runs;
         std::uint64_t hits = 0;
         for (int rep = 0; rep < (first ? 4 : 3); ++rep) {
           const auto t0 = clk::now();
-          hits = gpu::search_sequence({p32}, seq, o, [](auto) { return true; }, g);
+          hits = gpu::detail::search_sequence({p32}, seq, o, [](auto) { return true; }, g);
           const double sec = std::chrono::duration<double>(clk::now() - t0).count();
           if (first && rep == 0) {
             std::printf("| %s | first call (allocates the staging pool) | 32 | %.4f | %.1f | %.0f %% | %llu |\n",

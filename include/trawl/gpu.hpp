@@ -43,9 +43,6 @@ enum class approx_engine {
   warp,       ///< Myers multi-word, a warp per (pattern, slice), words pipelined across lanes
 };
 
-/// A test of a candidate end: (seq, end, pattern, strand) -> keep it (gpu_options::keep_end).
-using end_test = std::function<bool(std::string_view seq, std::uint64_t end, std::uint32_t pattern, strand dir)>;
-
 /// GPU-specific knobs. The defaults are right for production; tests force small sizes to
 /// cross every chunk and slice edge. Which GPUs run is the search's options.device.gpus
 /// (device.hpp): each listed GPU is a worker, each slice goes to the next free one.
@@ -54,16 +51,6 @@ struct gpu_options {
   std::size_t slice_length = 0;  ///< text bytes per thread / warp slice; 0 = automatic
   exact_engine exact = exact_engine::automatic;
   approx_engine approx = approx_engine::automatic;
-  /// Optional: a file descriptor holding the bytes of `seq` at source_offset (e.g. the file
-  /// `seq` was mapped from). The chunks are then read with pread() straight into pinned
-  /// staging memory instead of being copied from `seq`; `seq` is still used to finish hits.
-  int source_fd = -1;
-  std::uint64_t source_offset = 0;
-  /// Optional, for searches with search_options::all_ends: a cheap test of each candidate end
-  /// the device reports, before the host sorts and finishes it; ends it rejects are not
-  /// reported. keep_end(seq, end, pattern, dir): `end` is one past the hit's last byte in the
-  /// coordinates of the sequence `seq` being searched. Called from several threads at once.
-  end_test keep_end;
 };
 
 /// True when the backend was compiled in and a CUDA device is present. Never throws.

@@ -54,43 +54,6 @@ class search_sink {
   virtual void idle() {}
 };
 
-/// The bytes of the current record that a search_sink still needs, [begin(), end()), for sinks
-/// that read the text around hits (wants_text): a view of a mapped input while its bytes come
-/// in one run (search_sink::text's `stable`), else a copy.
-class text_buffer {
- public:
-  void reset() {
-    base_ = 0;
-    dead_ = 0;
-    owned_.clear();
-    held_ = {};
-    external_ = false;
-  }
-  /// Appends the record's bytes from `pos` (the end of what is held); `stable`: they stay valid
-  /// (search_sink::text), so a run of them is held as a view.
-  void append(std::uint64_t pos, std::string_view b, bool stable);
-  /// Forgets the bytes before `pos` (amortized: the buffer is compacted when half is dead).
-  void drop_before(std::uint64_t pos);
-  [[nodiscard]] std::uint64_t begin() const { return base_ + dead_; }
-  [[nodiscard]] std::uint64_t end() const { return base_ + held_.size(); }
-  /// The held bytes of [a, b), clipped to what is held.
-  [[nodiscard]] std::string_view at(std::uint64_t a, std::uint64_t b) const;
-  /// Position of the first '\n' at or after `pos`, or end() when none is held.
-  [[nodiscard]] std::uint64_t find_newline(std::uint64_t pos) const;
-  /// Start of the line holding `pos`: after the last '\n' in [max(low, begin()), pos), or
-  /// max(low, begin()) when there is none.
-  [[nodiscard]] std::uint64_t line_start(std::uint64_t pos, std::uint64_t low = 0) const;
-  /// Number of '\n' in [a, b).
-  [[nodiscard]] std::uint64_t newlines(std::uint64_t a, std::uint64_t b) const;
-
- private:
-  std::uint64_t base_ = 0;   ///< record position of held_[0]
-  std::size_t dead_ = 0;     ///< held_[0, dead_) is no longer needed
-  std::string owned_;        ///< the copy, when held_ is not a view of the input
-  std::string_view held_;
-  bool external_ = false;    ///< held_ views the input
-};
-
 /// How an input is read and cut.
 struct stream_options {
   io::format format = io::format::automatic;  ///< automatic: detected from the first bytes

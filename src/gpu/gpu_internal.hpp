@@ -4,11 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <memory>
 
 #include "../../cuda/api/backend.hpp"
 #include "trawl/detail/engine.hpp"
@@ -17,6 +17,31 @@
 #include "trawl/search.hpp"
 
 namespace trawl::gpu::detail {
+
+/// A test of a candidate end: (seq, end, pattern, strand) -> keep it (gpu_knobs::keep_end).
+using end_test = std::function<bool(std::string_view seq, std::uint64_t end, std::uint32_t pattern, strand dir)>;
+
+/// The GPU search's knobs and what the library's own callers add to them.
+struct gpu_knobs : gpu_options {
+  gpu_knobs() = default;
+  gpu_knobs(const gpu_options& o) : gpu_options(o) {}  // NOLINT: the public knobs, nothing added
+  /// A file descriptor holding the bytes of `seq` at source_offset (the file `seq` was mapped
+  /// from): the chunks are read with pread() straight into pinned staging memory instead of
+  /// being copied from `seq`; `seq` is still used to finish hits. -1: none.
+  int source_fd = -1;
+  std::uint64_t source_offset = 0;
+  /// For searches with search_options::all_ends: a cheap test of each candidate end the device
+  /// reports, before the host sorts and finishes it; ends it rejects are not reported.
+  /// keep_end(seq, end, pattern, dir): `end` is one past the hit's last byte in the
+  /// coordinates of the sequence `seq` being searched. Called from several threads at once.
+  end_test keep_end;
+};
+
+/// gpu::make_matcher and gpu::search_sequence with the added knobs.
+std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
+                                      const gpu_knobs& gpu);
+std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::string_view seq,
+                              const search_options& options, const hit_callback& on_hits, const gpu_knobs& gpu);
 
 /// One (pattern, strand) searched: the pattern as searched (reverse-complemented for the
 /// reverse strand), in the order (pattern, strand) that hits are sorted by.
@@ -41,7 +66,7 @@ bool needs_iupac(const std::vector<task>& tasks, const search_options& options);
 /// CPU's PAM scan (src/offtarget/pam_scan.hpp) of the same tables; a pool of one per GPU of
 /// device.workers(). Throws unsupported without the CUDA backend or past 64-base guides.
 std::unique_ptr<trawl::detail::engine> make_site_engine(const trawl::cuda::site_plan& plan, const device_spec& device,
-                                                        const gpu_options& gpu);
+                                                        const gpu_knobs& gpu);
 
 trawl::cuda::exact_plan make_exact_plan(const std::vector<task>& tasks, const search_options& options);
 trawl::cuda::approx_plan make_approx_plan(const std::vector<task>& tasks, const std::vector<std::uint8_t>& eq,

@@ -35,6 +35,13 @@ void prepare(const device_spec&) noexcept {}
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>&, const search_options&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
+std::unique_ptr<matcher> detail::make_matcher(const std::vector<std::string>&, const search_options&, const gpu_knobs&) {
+  throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
+}
+std::uint64_t detail::search_sequence(const std::vector<std::string>&, std::string_view, const search_options&,
+                                      const hit_callback&, const gpu_knobs&) {
+  throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
+}
 std::uint64_t search_sequence(const std::vector<std::string>&, std::string_view, const search_options&,
                               const hit_callback&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
@@ -46,7 +53,7 @@ best_result best_substring(std::string_view, std::string_view, const best_option
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
 std::unique_ptr<trawl::detail::engine> detail::make_site_engine(const trawl::cuda::site_plan&, const device_spec&,
-                                                                const gpu_options&) {
+                                                                const gpu_knobs&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
 
@@ -84,7 +91,7 @@ void parallel_sort(It first, It last, Less less) {
 }
 
 /// The stream on GPU `ordinal` of a scan whose window starts at sequence offset `from`.
-trawl::cuda::stream_config stream_config_of(const gpu_options& gpu, int ordinal, std::uint64_t from) {
+trawl::cuda::stream_config stream_config_of(const detail::gpu_knobs& gpu, int ordinal, std::uint64_t from) {
   trawl::cuda::stream_config cfg;
   cfg.device = ordinal;
   cfg.chunk_size = gpu.chunk_size;
@@ -99,13 +106,13 @@ trawl::cuda::stream_config stream_config_of(const gpu_options& gpu, int ordinal,
 /// The device streams the window through its own ring of pinned buffers (stream.cu).
 class gpu_matcher final : public trawl::detail::engine {
  public:
-  gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const gpu_options& gpu,
+  gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const detail::gpu_knobs& gpu,
               int ordinal)
       : tasks_(detail::make_tasks(patterns, options)), gpu_(gpu), ordinal_(ordinal),
         k_(static_cast<std::uint32_t>(options.max_errors)) {
     if (!trawl::cuda::query_device(ordinal).present) throw trawl::error(errc::no_device, "no CUDA device present");
     if (gpu.keep_end && !options.all_ends)
-      throw trawl::error(errc::invalid_argument, "gpu_options::keep_end needs search_options::all_ends");
+      throw trawl::error(errc::invalid_argument, "keep_end needs search_options::all_ends");
     std::size_t min_m = ~std::size_t{0};
     for (std::size_t i = 0; i < tasks_.size(); ++i) {
       max_m_ = std::max<std::size_t>(max_m_, tasks_[i].text.size());
@@ -261,7 +268,7 @@ class gpu_matcher final : public trawl::detail::engine {
 
   std::vector<task> tasks_;
   std::vector<std::uint32_t> task_of_;  ///< task of (pattern, strand), at 2 * pattern + strand
-  gpu_options gpu_;
+  detail::gpu_knobs gpu_;
   int ordinal_;  ///< the GPU it runs on
   std::uint32_t k_;
   std::size_t max_m_ = 1;
@@ -277,7 +284,7 @@ class gpu_matcher final : public trawl::detail::engine {
 /// turned into the hits the CPU's PAM scan reports (src/offtarget/pam_scan.hpp).
 class site_matcher final : public trawl::detail::engine {
  public:
-  site_matcher(trawl::cuda::site_plan plan, const gpu_options& gpu, int ordinal)
+  site_matcher(trawl::cuda::site_plan plan, const detail::gpu_knobs& gpu, int ordinal)
       : plan_(std::move(plan)), gpu_(gpu), ordinal_(ordinal) {
     if (!trawl::cuda::query_device(ordinal).present) throw trawl::error(errc::no_device, "no CUDA device present");
     if (plan_.longest > trawl::cuda::site_plan::max_longest)
@@ -319,7 +326,7 @@ class site_matcher final : public trawl::detail::engine {
 
  private:
   trawl::cuda::site_plan plan_;
-  gpu_options gpu_;
+  detail::gpu_knobs gpu_;
   int ordinal_;
 };
 
@@ -400,6 +407,11 @@ class gpu_pool final : public trawl::detail::engine {
 
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, const search_options& options,
                                       const gpu_options& gpu) {
+  return detail::make_matcher(patterns, options, detail::gpu_knobs(gpu));
+}
+
+std::unique_ptr<matcher> detail::make_matcher(const std::vector<std::string>& patterns, const search_options& options,
+                                              const gpu_knobs& gpu) {
   if (options.regex) throw trawl::error(errc::invalid_argument, "search_options::regex runs on the CPU");
   const std::vector<int> ordinals = options.device.workers();
   std::unique_ptr<trawl::detail::engine> e;
@@ -411,7 +423,7 @@ std::unique_ptr<matcher> make_matcher(const std::vector<std::string>& patterns, 
 }
 
 std::unique_ptr<trawl::detail::engine> detail::make_site_engine(const trawl::cuda::site_plan& plan,
-                                                                const device_spec& device, const gpu_options& gpu) {
+                                                                const device_spec& device, const gpu_knobs& gpu) {
   const std::vector<int> ordinals = device.workers();
   if (ordinals.size() > 1)
     return std::make_unique<gpu_pool>(ordinals, [&](int d) { return std::make_unique<site_matcher>(plan, gpu, d); });
@@ -420,7 +432,12 @@ std::unique_ptr<trawl::detail::engine> detail::make_site_engine(const trawl::cud
 
 std::uint64_t search_sequence(const std::vector<std::string>& patterns, std::string_view seq,
                               const search_options& options, const hit_callback& on_hits, const gpu_options& gpu) {
-  const auto m = make_matcher(patterns, options, gpu);
+  return detail::search_sequence(patterns, seq, options, on_hits, detail::gpu_knobs(gpu));
+}
+
+std::uint64_t detail::search_sequence(const std::vector<std::string>& patterns, std::string_view seq,
+                                      const search_options& options, const hit_callback& on_hits, const gpu_knobs& gpu) {
+  const auto m = detail::make_matcher(patterns, options, gpu);
   // One slice per worker and then some (one slice for one device, which streams it in its own
   // chunks); as many driver threads as workers.
   const std::size_t workers = options.device.workers().size();

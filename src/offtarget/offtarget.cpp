@@ -1,6 +1,7 @@
 // offtarget.cpp — CRISPR off-target sites (offtarget.hpp): the candidate search over
 // protospacer + PAM, the exact classification of each candidate's PAM positions (align_bits),
 // and the sink that hands sites over in order.
+#include "trawl/detail/text_buffer.hpp"
 #include "trawl/detail/engine.hpp"
 #include "trawl/offtarget.hpp"
 
@@ -555,7 +556,7 @@ class candidate_sink final : public search_sink {
   const options& o_;
   std::size_t reach_;
   site_sink& out_;
-  text_buffer text_;
+  detail::text_buffer text_;
   /// The sites of the hits() calls from first_batch_ on, in blocks that never move
   std::deque<std::vector<std::vector<offtarget::site>>> store_;
   std::uint64_t first_batch_ = 0;
@@ -764,7 +765,7 @@ std::unique_ptr<detail::engine> site_search::make_filter(const detail::engine& i
                                                std::move(owner));
 }
 
-gpu::end_test site_search::site_test() const {
+gpu::detail::end_test site_search::site_test() const {
   const site_finder* finder = d_->finder.get();
   return [finder](std::string_view seq, std::uint64_t end, std::uint32_t pattern, strand dir) {
     return finder->has_site(hit{0, end, pattern, 0, dir}, text_of(seq));
@@ -775,7 +776,8 @@ std::unique_ptr<search_sink> site_search::sink(site_sink& out) const {
   return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out);
 }
 
-std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned, gpu::gpu_options knobs) const {
+std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned, const gpu::gpu_options& given) const {
+  gpu::detail::gpu_knobs knobs(given);
   const data& s = *d_;
   if (s.tables && s.tables->longest <= cuda::site_plan::max_longest) {
     const pam_tables& t = *s.tables;
@@ -800,7 +802,7 @@ std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned,
     return std::make_unique<matcher>(make_filter(inner, false, std::move(scan)));
   }
   knobs.keep_end = site_test();
-  auto search = gpu::make_matcher(s.patterns, planned, knobs);
+  auto search = gpu::detail::make_matcher(s.patterns, planned, knobs);
   const detail::engine& inner = search->engine();
   return std::make_unique<matcher>(make_filter(inner, false, std::move(search)));
 }

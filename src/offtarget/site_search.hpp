@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "trawl/detail/engine.hpp"
+#include "gpu/gpu_internal.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/offtarget.hpp"
 
@@ -32,15 +33,15 @@ class site_search {
   [[nodiscard]] const search_options& candidate_options() const;
   /// The CPU's candidate matcher: runs of N skipped, candidates without a site dropped.
   [[nodiscard]] const matcher& cpu_matcher() const;
-  /// The site test of a candidate end, for a GPU's candidate search (gpu_options::keep_end):
+  /// The site test of a candidate end, for a GPU's candidate search (gpu_knobs::keep_end):
   /// each chunk's ends are classified on all cores as they come, while the device runs on.
-  [[nodiscard]] gpu::end_test site_test() const;
+  [[nodiscard]] gpu::detail::end_test site_test() const;
   /// The GPU's candidate matcher for a search planned from candidate_options() (plan_search),
   /// on the GPUs of planned.device (`knobs`: the GPU search's sizes), searching with the bytes
   /// around each candidate that the sites read: without bulges the GPU's own scan of the PAM
   /// positions (guides of at most 64 bases); otherwise the library's GPU search, its ends
   /// classified by site_test() as each chunk comes.
-  [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, gpu::gpu_options knobs = {}) const;
+  [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, const gpu::gpu_options& knobs = {}) const;
   /// A sink for the candidate search of one input, handing its sites to `out`.
   [[nodiscard]] std::unique_ptr<search_sink> sink(site_sink& out) const;
   /// The sites of an index's records from its candidates (hybrid_index::search_records of

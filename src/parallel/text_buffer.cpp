@@ -1,9 +1,9 @@
-// text_buffer.cpp — the bytes of a record that a search_sink still needs (stream.hpp).
+// text_buffer.cpp — see trawl/detail/text_buffer.hpp.
 #include <algorithm>
 
-#include "trawl/stream.hpp"
+#include "trawl/detail/text_buffer.hpp"
 
-namespace trawl {
+namespace trawl::detail {
 
 void text_buffer::append(std::uint64_t pos, std::string_view b, bool stable) {
   if (held_.size() == dead_) {  // nothing held: start at pos
@@ -63,4 +63,4 @@ std::uint64_t text_buffer::newlines(std::uint64_t a, std::uint64_t b) const {
   return static_cast<std::uint64_t>(std::count(t.begin(), t.end(), '\n'));
 }
 
-}  // namespace trawl
+}  // namespace trawl::detail

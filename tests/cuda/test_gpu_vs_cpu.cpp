@@ -2,6 +2,7 @@
 // randomized inputs: same hits, same order, for every mode the CPU driver offers.
 #include <gtest/gtest.h>
 
+#include "gpu/gpu_internal.hpp"
 #include "gpu_test_util.hpp"
 #include "record_hits.hpp"
 #include "trawl/approx.hpp"
@@ -151,7 +152,7 @@ TEST(GpuVsCpu, MaxHits) {
 }
 
 TEST(GpuVsCpu, KeepEndDropsExactlyTheEndsItRejects) {
-  // gpu_options::keep_end sees each candidate end in the searched sequence's coordinates: the
+  // gpu_knobs::keep_end sees each candidate end in the searched sequence's coordinates: the
   // GPU's hits are the CPU's less those the same test rejects, for one device and two workers.
   TRAWL_REQUIRE_GPU();
   std::mt19937_64 rng(53);
@@ -171,17 +172,22 @@ TEST(GpuVsCpu, KeepEndDropsExactlyTheEndsItRejects) {
     if (keep(text, h.end, h.pattern, h.dir)) want.push_back(h);
   ASSERT_GT(want.size(), 50u);
   for (const auto& devices : {std::vector<int>{}, std::vector<int>{0, 0}}) {
-    trawl::gpu::gpu_options g;
+    trawl::gpu::detail::gpu_knobs g;
     g.chunk_size = 4000;
     g.keep_end = keep;
     trawl::search_options on = o;
     on.device = {trawl::device_kind::gpu, devices};
-    EXPECT_EQ(trawl::gpu::search(text, pats, on, g), want) << "workers " << devices.size();
+    std::vector<trawl::hit> got;
+    trawl::gpu::detail::search_sequence(pats, text, on, [&](std::span<const trawl::hit> hs) {
+      got.insert(got.end(), hs.begin(), hs.end());
+      return true;
+    }, g);
+    EXPECT_EQ(got, want) << "workers " << devices.size();
   }
   o.all_ends = false;
-  trawl::gpu::gpu_options g;
+  trawl::gpu::detail::gpu_knobs g;
   g.keep_end = keep;
-  EXPECT_THROW(trawl::gpu::search(text, pats, o, g), trawl::error);
+  EXPECT_THROW(trawl::gpu::detail::make_matcher(pats, o, g), trawl::error);
 }
 
 TEST(GpuVsCpu, OfftargetSitesWithBulgesPamsAndStrands) {
