@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   // A closed pipe shows up as EPIPE on write (handled quietly), not as a signal.
   signal(SIGPIPE, SIG_IGN);
   trawl::io::install_sigbus_guard();
+  trawl::io::install_interrupt_cleanup();  // an interrupted index or summary write leaves no temporary
   trawl::cli::mpi::session mpi(argc, argv);  // under mpirun / srun (mpi.hpp)
   int status = 2;
   try {

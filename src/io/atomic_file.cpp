@@ -1,19 +1,43 @@
 // atomic_file.cpp — whole-or-nothing file writes (io.hpp): a temporary file beside the target,
 // synced and renamed over it.
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "trawl/detail/sigbus.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 
 namespace trawl::io {
 namespace {
+
+// The temporary file being written, for the signal handler of install_interrupt_cleanup:
+// a fixed buffer and a lock-free flag, which a handler may read.
+char pending_tmp[4096];
+std::atomic<bool> pending_set{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+/// Names `tmp` as the file to remove if a signal ends the process before it is renamed.
+void hold_tmp(const std::string& tmp) {
+  if (tmp.size() >= sizeof pending_tmp) return;
+  pending_set.store(false);
+  std::memcpy(pending_tmp, tmp.c_str(), tmp.size() + 1);
+  pending_set.store(true);
+}
+void drop_tmp() { pending_set.store(false); }
+
+extern "C" void remove_pending_and_reraise(int sig) {
+  if (pending_set.load()) ::unlink(pending_tmp);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
 
 [[noreturn]] void fail(const std::string& path, const char* what, int err) {
   throw error(errc::io_error, path + ": cannot " + what + ": " + std::strerror(err));
@@ -72,9 +96,11 @@ void write_file_atomically(const std::string& named, std::string_view bytes) {
   std::string tmp = path.substr(0, name_at) + "." + path.substr(name_at) + ".trawl-XXXXXX";
   const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
   if (fd < 0) fail(path, "write (a temporary file beside it)", errno);
+  hold_tmp(tmp);
   const auto give_up = [&](const char* what, int err) {
     ::close(fd);
     ::unlink(tmp.c_str());
+    drop_tmp();
     fail(path, what, err);
   };
   // the old file's permission bits, else what open(0666) would give under the umask
@@ -92,19 +118,29 @@ void write_file_atomically(const std::string& named, std::string_view bytes) {
   if (::close(fd) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
+    drop_tmp();
     fail(path, "write", err);
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int err = errno;
     ::unlink(tmp.c_str());
+    drop_tmp();
     fail(path, "write (rename)", err);
   }
+  drop_tmp();
   // the rename itself reaches the disk with the folder's entry
   const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+void install_interrupt_cleanup() {
+  struct sigaction sa {};
+  sa.sa_handler = remove_pending_and_reraise;
+  sigemptyset(&sa.sa_mask);
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGXFSZ}) ::sigaction(sig, &sa, nullptr);
 }
 
 bool same_file(const std::string& a, const std::string& b) noexcept {

@@ -180,6 +180,7 @@ cp "$D/rand.idx" "$D/keep.idx"
 python3 -c "import random; r = random.Random(3); print(''.join(r.choice('ACGT') for _ in range(400000)))" >"$D/unindexed.txt"
 bash -c "ulimit -f 8; exec '$T' index build '$D/unindexed.txt' -o '$D/keep.idx'" >/dev/null 2>&1
 cmp -s "$D/rand.idx" "$D/keep.idx" && pass || fail "an interrupted index build damaged the index that was there"
+[ -z "$(ls -A "$D" | grep '\.trawl-')" ] && pass || fail "an interrupted index build left its temporary file: $(ls -A "$D" | grep '\.trawl-')"
 expect_out "$("$T" index count "$D/rand.idx" ACGTA)" "$T" index count "$D/keep.idx" ACGTA
 ln -sf keep.idx "$D/link.idx"
 "$T" index build "$D/h.txt" -o "$D/link.idx" >/dev/null 2>&1
