@@ -110,7 +110,8 @@ struct search_options {
   /// once, from the first thread that uses it: pinned to one CPU at that moment, it keeps
   /// one worker whatever `threads` says.
   unsigned threads = 0;
-  std::size_t slice_size = 0;   ///< owned bytes per slice; 0 = automatic
+  /// owned bytes per slice; 0 = automatic; at least 1/65536 of the input (a stream: of a chunk)
+  std::size_t slice_size = 0;
   std::uint64_t max_hits = 0;   ///< stop after this many hits in a sequence (an input, for search_input); 0 = no limit
   device_spec device;           ///< where it runs (device.hpp); the GPU search uses device.gpus
   /// The processes that share the search (distributed.hpp: MPI ranks); null: this one alone

@@ -467,5 +467,14 @@ done
 same "$D/want_fq" "$D/got_fq" "multi-line FASTQ from a pipe"
 expect_out "$("$T" search -c GATTACA "$D/one.fq")" "$T" search -c GATTACA "$D/multi.fq"
 
+# --slice-size 1 over 8 MiB: the same hits as the default slices, in bounded memory (a slice per
+# byte took about 250 bytes a byte)
+python3 -c "import random, sys; r = random.Random(9); open(sys.argv[1], 'w').write(''.join(r.choice('ACGT') for _ in range(8 << 20)))" "$D/slices8m.txt"
+expect_out "$("$T" search --count-matches GATTACA "$D/slices8m.txt")" "$T" search --count-matches --slice-size 1 GATTACA "$D/slices8m.txt"
+if [ "$sanitized" = 0 ]; then
+  mb=$(peak_mb "$T" search --count-matches --slice-size 1 GATTACA "$D/slices8m.txt")
+  [ "$mb" -lt 200 ] && pass || fail "--slice-size 1 over 8 MiB: peak $mb MB"
+fi
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
