@@ -137,26 +137,26 @@ int run_count(const index_args& a) {
 int run_locate(const index_args& a) {
   const auto ix = index::hybrid_index::load(a.index_path);
   const auto ps = all_patterns(a);
-  const auto hits = ix.search_records(ps, locate_opts(a));
   const auto recs = ix.records();
-  // The lines are formatted (and with --check, the hits checked) in blocks on every thread,
-  // a batch of blocks at a time, and written in order.
+  // The hits come in batches (only the occurrence lists are held); each batch's lines are
+  // formatted (and with --check, its hits checked) in blocks on every thread and written in
+  // order.
   constexpr std::size_t block = 1 << 15;
-  const std::size_t blocks = (hits.size() + block - 1) / block;
   const std::size_t nt = a.threads ? a.threads : static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
   tbb::task_arena arena(static_cast<int>(nt));
-  std::vector<fmt::memory_buffer> text(std::min(blocks, 4 * nt));
-  std::vector<std::size_t> bad(text.size());
+  std::vector<fmt::memory_buffer> text;
+  std::vector<std::size_t> bad;
   writer w;
-  for (std::size_t b0 = 0; b0 < blocks; b0 += text.size()) {
-    const std::size_t nb = std::min(text.size(), blocks - b0);
+  const std::uint64_t found = ix.for_each_record_hit(ps, locate_opts(a), [&](std::span<const index::record_hit> hits) {
+    const std::size_t blocks = (hits.size() + block - 1) / block;
+    text.resize(std::max(text.size(), blocks));
+    bad.assign(blocks, hits.size());
     arena.execute([&] {
-      tbb::parallel_for(std::size_t{0}, nb, [&](std::size_t i) {
+      tbb::parallel_for(std::size_t{0}, blocks, [&](std::size_t i) {
         auto& out = text[i];
         out.clear();
-        bad[i] = hits.size();
-        const std::size_t e = std::min(hits.size(), (b0 + i + 1) * block);
-        for (std::size_t k = (b0 + i) * block; k < e; ++k) {
+        const std::size_t e = std::min(hits.size(), (i + 1) * block);
+        for (std::size_t k = i * block; k < e; ++k) {
           const auto& h = hits[k];
           if (a.check && bad[i] == hits.size() &&
               ix.extract(recs[h.record].start + h.h.start, h.h.end - h.h.start) != ps[h.h.pattern])
@@ -167,7 +167,7 @@ int run_locate(const index_args& a) {
         }
       });
     });
-    for (std::size_t i = 0; i < nb; ++i) {
+    for (std::size_t i = 0; i < blocks; ++i) {
       if (bad[i] != hits.size()) {
         const auto& h = hits[bad[i]];
         throw error(errc::bad_format, fmt::format("--check: hit {}:{} does not match pattern {}", recs[h.record].name,
@@ -175,9 +175,10 @@ int run_locate(const index_args& a) {
       }
       w.put(std::string_view(text[i].data(), text[i].size()));
     }
-  }
+    return true;
+  });
   w.flush();
-  return hits.empty() ? 1 : 0;
+  return found == 0 ? 1 : 0;
 }
 
 int run_verify(const index_args& a) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <numeric>
+#include <queue>
 #include <tuple>
 
 #include <sys/mman.h>
@@ -721,6 +722,52 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     tbb::parallel_sort(out.begin(), out.end(), before);
   });
   return out;
+}
+
+std::uint64_t hybrid_index::for_each_record_hit(const std::vector<std::string>& patterns,
+                                                const locate_options& options,
+                                                const std::function<bool(std::span<const record_hit>)>& on_hits) const {
+  constexpr std::size_t batch = std::size_t{1} << 18;  // 6 MiB of hits: several blocks for the caller's threads
+  std::uint64_t handed = 0;
+  if (options.processes != nullptr && options.processes->size() > 1) {  // the ranks' answers, gathered
+    const auto all = search_records(patterns, options);
+    for (std::size_t i = 0; i < all.size(); i += batch) {
+      const std::size_t n = std::min(batch, all.size() - i);
+      handed += n;
+      if (!on_hits(std::span<const record_hit>(all.data() + i, n))) break;
+    }
+    return handed;
+  }
+  // each pattern's starts ascending: merged by (start, pattern), which is (record, start,
+  // pattern) since records are consecutive in the text
+  const auto occ = locate_many(patterns, options);
+  using head = std::pair<std::uint64_t, std::uint32_t>;  // (text position, pattern)
+  std::priority_queue<head, std::vector<head>, std::greater<>> heads;
+  std::vector<std::size_t> next(patterns.size(), 0);
+  for (std::uint32_t p = 0; p < patterns.size(); ++p)
+    if (!occ[p].empty()) heads.emplace(occ[p][0], p);
+  std::vector<record_hit> out;
+  out.reserve(batch);
+  while (!heads.empty()) {
+    const auto [x, p] = heads.top();
+    heads.pop();
+    if (++next[p] < occ[p].size()) heads.emplace(occ[p][next[p]], p);
+    const std::uint64_t m = patterns[p].size();
+    const std::uint32_t r = record_of(x);
+    const auto& rec = impl_->records[r];
+    if (x + m > rec.start + rec.length) continue;  // crosses into the next record
+    out.push_back({r, hit{x - rec.start, x - rec.start + m, p, 0, strand::forward}});
+    if (out.size() == batch) {
+      handed += out.size();
+      if (!on_hits(out)) return handed;
+      out.clear();
+    }
+  }
+  if (!out.empty()) {
+    handed += out.size();
+    on_hits(out);
+  }
+  return handed;
 }
 
 index_info hybrid_index::info() const {

@@ -430,6 +430,17 @@ if [ "$sanitized" = 0 ]; then
   [ "$mb" -lt 200 ] && pass || fail "search --index -q over 64 Mi hits: peak $mb MB"
 fi
 
+# index locate hands its hits over in batches: 4 Mi hits in well under the ~90 bytes a hit
+# that collecting them took, the same lines as search --index lists
+python3 -c "import sys; open(sys.argv[1], 'w').write('A' * (4 << 20))" "$D/a4m.txt"
+"$T" index build -q "$D/a4m.txt" -o "$D/a4m.thi"
+"$T" index locate "$D/a4m.thi" AAAAAAAAAA AAAAAAAAAAAAAAAAAA >"$D/loc.out"
+"$T" search --index "$D/a4m.thi" -e AAAAAAAAAA -e AAAAAAAAAAAAAAAAAA >"$D/loc.want"
+same "$D/loc.want" "$D/loc.out" "index locate against search --index"
+if [ "$sanitized" = 0 ]; then
+  mb=$(peak_mb "$T" index locate "$D/a4m.thi" AAAAAAAAAA)
+  [ "$mb" -lt 200 ] && pass || fail "index locate of 4 Mi hits: peak $mb MB"
+fi
 # index extract writes any length in pieces: the whole text, a record's range across pieces
 [ "$("$T" index extract "$D/many_a.thi" 0 $((mib << 20)) | wc -c)" = $(((mib << 20) + 1)) ] && pass || fail "extract of the whole text"
 python3 -c "import random, sys; random.seed(4); open(sys.argv[1], 'w').write('>big\n' + ''.join(random.choice('ACGT') for _ in range(3 << 20)) + '\n')" "$D/big_rec.fa"
