@@ -34,6 +34,7 @@ struct index_args {
   unsigned threads = 0;
   std::string engine = "balanced";
   bool check = false;
+  std::string format = "tsv";        // count, locate: tsv, json, bed (locate)
   std::vector<std::string> regions;  // extract
   bool records = false;              // info --records
 };
@@ -128,7 +129,8 @@ int run_count(const index_args& a) {
   bool any = false;
   for (std::size_t i = 0; i < ps.size(); ++i) {
     any = any || counts[i] > 0;
-    w.put(fmt::format("{}\t{}\n", ps[i], counts[i]));
+    if (a.format == "json") w.put(fmt::format(R"({{"pattern":"{}","count":{}}})" "\n", json_escape(ps[i]), counts[i]));
+    else w.put(fmt::format("{}\t{}\n", ps[i], counts[i]));
   }
   w.flush();
   return any ? 0 : 1;
@@ -147,6 +149,29 @@ int run_locate(const index_args& a) {
   std::vector<fmt::memory_buffer> text;
   std::vector<std::size_t> bad;
   writer w;
+  if (a.format != "tsv") {  // JSON, BED: the hit printer's formats, as search --index prints them
+    print_options po;
+    po.format = a.format == "json" ? out_format::json : out_format::bed;
+    hit_printer printer(w, po, ps);
+    std::uint32_t current = ~0u;
+    const std::uint64_t n = ix.for_each_record_hit(ps, locate_opts(a), [&](std::span<const index::record_hit> hits) {
+      for (const auto& [rec, h] : hits) {
+        if (rec != current) {
+          if (current != ~0u) printer.end();
+          current = rec;
+          printer.begin(recs[rec].name);
+        }
+        if (a.check && ix.extract(recs[rec].start + h.start, h.end - h.start) != ps[h.pattern])
+          throw error(errc::bad_format, fmt::format("--check: hit {}:{} does not match pattern {}", recs[rec].name,
+                                                    h.start, h.pattern));
+        printer.print(h);
+      }
+      return true;
+    });
+    if (current != ~0u) printer.end();
+    w.flush();
+    return n == 0 ? 1 : 0;
+  }
   const std::uint64_t found = ix.for_each_record_hit(ps, locate_opts(a), [&](std::span<const index::record_hit> hits) {
     const std::size_t blocks = (hits.size() + block - 1) / block;
     text.resize(std::max(text.size(), blocks));
@@ -299,6 +324,8 @@ void add_index_command(CLI::App& root, run_state& state) {
   count->add_option("index", a->index_path, "index file")->required();
   count->add_option("patterns", a->patterns, "patterns");
   add_query_options(count, *a);
+  count->add_option("--format", a->format, "tsv (pattern<TAB>count, the default) or json (one object a line)")
+      ->check(CLI::IsMember({"tsv", "json"}));
   count->callback([a, &state] { state.exit_code = run_count(*a); });
 
   auto* locate = cmd->add_subcommand("locate", "every occurrence, as source<TAB>start<TAB>end<TAB>errors<TAB>strand<TAB>pattern");
@@ -306,6 +333,8 @@ void add_index_command(CLI::App& root, run_state& state) {
   locate->add_option("patterns", a->patterns, "patterns");
   add_query_options(locate, *a);
   locate->add_flag("--check", a->check, "re-verify every hit against the text (extract)");
+  locate->add_option("--format", a->format, "tsv (the default), json or bed: as trawl search prints hits")
+      ->check(CLI::IsMember({"tsv", "json", "bed"}));
   locate->callback([a, &state] { state.exit_code = run_locate(*a); });
 
   auto* verify = cmd->add_subcommand(

@@ -441,6 +441,13 @@ if [ "$sanitized" = 0 ]; then
   mb=$(peak_mb "$T" index locate "$D/a4m.thi" AAAAAAAAAA)
   [ "$mb" -lt 200 ] && pass || fail "index locate of 4 Mi hits: peak $mb MB"
 fi
+# index locate --format json/bed print what search --index prints; index count --format json
+for f in json bed; do
+  "$T" index locate --format $f "$D/ix_recs.thi" ACG GGT >"$D/loc_f.out"
+  "$T" search --index "$D/ix_recs.thi" --format $f -e ACG -e GGT >"$D/loc_f.want"
+  same "$D/loc_f.want" "$D/loc_f.out" "index locate --format $f"
+done
+expect_out "$(printf '{"pattern":"ACG","count":%s}' "$("$T" index count "$D/ix_recs.thi" ACG | cut -f2)")" "$T" index count --format json "$D/ix_recs.thi" ACG
 # index extract writes any length in pieces: the whole text, a record's range across pieces
 [ "$("$T" index extract "$D/many_a.thi" 0 $((mib << 20)) | wc -c)" = $(((mib << 20) + 1)) ] && pass || fail "extract of the whole text"
 python3 -c "import random, sys; random.seed(4); open(sys.argv[1], 'w').write('>big\n' + ''.join(random.choice('ACGT') for _ in range(3 << 20)) + '\n')" "$D/big_rec.fa"
