@@ -68,6 +68,8 @@ int main(int argc, char** argv) {
     put(d / "streams", "bgzf" + tag, std::string(1, mode) + gzip(fa, bgzf_extra) + gzip(plain, bgzf_extra) + gzip("", bgzf_extra));
   }
   put(d / "streams", "plain", std::string(1, '\x01') + plain);
+  // a UCSC .2bit genome: one sequence, ACGTNNac (an N block, a soft-mask block)
+  put(d / "streams", "2bit", std::string(1, '\x01') + std::string("\x43\x27\x41\x1a\x00\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x02\x73\x31\x17\x00\x00\x00\x08\x00\x00\x00\x01\x00\x00\x00\x04\x00\x00\x00\x02\x00\x00\x00\x01\x00\x00\x00\x06\x00\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x9c\x09", 57));
   put(d / "patterns", "lines", "ACGT\n\nGGATTACA\r\nTTT\n");
   put(d / "patterns", "fasta", ">g1\nACGTACGT\n>g2\nTTGCA\n");
   // fuzz_cli: argument lists over the files its sandbox holds

@@ -40,5 +40,6 @@ void add_search_command(CLI::App& root, run_state& state);  // cmd_search.cpp
 void add_best_command(CLI::App& root, run_state& state);    // cmd_best.cpp
 void add_index_command(CLI::App& root, run_state& state);   // cmd_index.cpp
 void add_offtarget_command(CLI::App& root, run_state& state);  // cmd_offtarget.cpp
+void add_pack_command(CLI::App& root, run_state& state);       // cmd_pack.cpp
 
 }  // namespace trawl::cli

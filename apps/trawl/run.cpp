@@ -72,6 +72,7 @@ int trawl::cli::run(int argc, char** argv) {
   trawl::cli::add_best_command(app, state);
   trawl::cli::add_index_command(app, state);
   trawl::cli::add_offtarget_command(app, state);
+  trawl::cli::add_pack_command(app, state);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

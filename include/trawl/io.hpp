@@ -20,8 +20,9 @@ namespace trawl::io {
 /// or zlib.
 enum class inflater { automatic, zlib, isal };
 
-/// The compression of an input, as detected from its first bytes.
-enum class compression { none, gzip, zstd };
+/// The compression of an input, as detected from its first bytes: a UCSC .2bit genome counts
+/// as one, read as the FASTA text of the same genome.
+enum class compression { none, gzip, zstd, twobit };
 
 /// True when trawl was built with ISA-L (inflater::isal is available).
 bool have_isal() noexcept;
@@ -47,6 +48,13 @@ std::unique_ptr<byte_stream> memory_stream(std::string_view bytes, std::size_t p
 std::unique_ptr<byte_stream> gzip_stream(std::unique_ptr<byte_stream> inner, std::string name,
                                          inflater which = inflater::automatic);
 std::unique_ptr<byte_stream> zstd_stream(std::unique_ptr<byte_stream> inner, std::string name);
+/// True when `head` begins with a .2bit file's signature (in either byte order).
+bool is_twobit(std::string_view head) noexcept;
+/// The FASTA text of the UCSC .2bit file `bytes` (version 0 or 1; not copied: they must outlive
+/// the stream): its sequences in file order, named as in its index, in lines of 60 bases, N
+/// blocks as N and soft-masked blocks in lower case. Throws trawl::error(bad_format) naming
+/// `name` when the file is not a valid .2bit (every count, offset and block is checked first).
+std::unique_ptr<byte_stream> twobit_stream(std::string_view bytes, std::string name);
 
 /// What an input holds: FASTA or FASTQ records, or plain bytes (automatic: decided by the
 /// file's name or content, format_of_name and detect_format).
@@ -223,5 +231,12 @@ class record_reader {
   bool done_ = false;
   std::string seq_buf_;
 };
+
+/// The UCSC .2bit file of the FASTA/FASTQ records in `bytes` (`fmt`: as record_reader takes
+/// it), version 0, or 1 when its offsets pass 32 bits: names and soft-masking (lower case) kept,
+/// runs of N as N blocks. Throws trawl::error(invalid_argument) naming `name` on plain text, a
+/// name of more than 255 bytes, a record over 4 Gbases, or a base other than A, C, G, T, N (any
+/// case): .2bit holds no other.
+std::string to_twobit(std::string_view bytes, format fmt, const std::string& name);
 
 }  // namespace trawl::io

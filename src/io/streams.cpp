@@ -354,6 +354,7 @@ compression detect_compression(std::string_view b) {
   if (b.size() >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) return compression::zstd;
   // a skippable frame (pzstd and seekable zstd write one first); the decoder skips it
   if (b.size() >= 4 && (p[0] & 0xf0) == 0x50 && p[1] == 0x2a && p[2] == 0x4d && p[3] == 0x18) return compression::zstd;
+  if (is_twobit(b)) return compression::twobit;
   return compression::none;
 }
 
@@ -415,6 +416,7 @@ struct source::impl {
   compression comp = compression::none;
   std::uint64_t file_size = 0;  // regular files
   format named = format::automatic;  // what the file's name says
+  std::string whole;  // a .2bit read from a stream (its index points anywhere in it)
 
   ~impl() {
     stream.reset();  // before the mapping it may read
@@ -429,7 +431,15 @@ struct source::impl {
     auto s = std::make_unique<prefixed_reader>(std::move(head), std::move(raw));
     if (comp == compression::gzip) stream = gzip_stream(std::move(s), name, o.gzip);
     else if (comp == compression::zstd) stream = zstd_stream(std::move(s), name);
+    else if (comp == compression::twobit) twobit_over(read_all(*s));
     else stream = std::move(s);
+  }
+
+  /// A .2bit file's FASTA text, over `bytes` kept here.
+  void twobit_over(std::string bytes) {
+    whole = std::move(bytes);
+    stream = twobit_stream(whole, name);
+    named = format::fasta;
   }
 };
 
@@ -462,6 +472,14 @@ source source::from_stream(std::unique_ptr<byte_stream> stream, std::string name
 }
 
 source source::from_memory(std::string_view bytes, std::string name, const open_options& options) {
+  if (is_twobit(bytes.substr(0, 4))) {  // decoded in place
+    source s;
+    s.impl_->name = std::move(name);
+    s.impl_->comp = compression::twobit;
+    s.impl_->named = format::fasta;
+    s.impl_->stream = twobit_stream(bytes, s.impl_->name);
+    return s;
+  }
   if (detect_compression(bytes.substr(0, 4)) != compression::none) return from_stream(memory_stream(bytes), std::move(name), options);
   source s;
   s.impl_->name = std::move(name);
@@ -493,9 +511,18 @@ source source::open(const std::string& path, const open_options& options) {
     const auto len = static_cast<std::size_t>(st.st_size);
     void* p = mmap(nullptr, len, PROT_READ, MAP_PRIVATE, fd, 0);
     if (p != MAP_FAILED) {
+      const compression c = detect_compression(std::string_view(static_cast<const char*>(p), std::min<std::size_t>(len, 4)));
+      if (c == compression::twobit) {  // decoded from the mapping, in file order
+        madvise(p, len, MADV_WILLNEED);
+        d.map = static_cast<const char*>(p);
+        d.map_len = len;
+        d.comp = compression::twobit;
+        d.named = format::fasta;
+        d.stream = twobit_stream(std::string_view(d.map, len), d.name);
+        return s;
+      }
       // A compressed file is read, not mapped: its pages would count against the process.
-      if (detect_compression(std::string_view(static_cast<const char*>(p), std::min<std::size_t>(len, 4))) ==
-          compression::none) {
+      if (c == compression::none) {
         madvise(p, len, MADV_SEQUENTIAL);  // advice only; failures are harmless
         madvise(p, len, MADV_WILLNEED);
         d.map = static_cast<const char*>(p);

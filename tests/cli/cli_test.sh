@@ -494,5 +494,84 @@ if [ "$sanitized" = 0 ]; then
   [ "$mb" -lt 200 ] && pass || fail "--slice-size 1 over 8 MiB: peak $mb MB"
 fi
 
+# UCSC .2bit: read as the FASTA it came from (every command: search, offtarget, best, index
+# build, from a pipe; versions 0 and 1, either byte order), written by `trawl pack` as the
+# format's description says (tests/oracle/twobit.py reads and writes it on its own)
+TB="python3 $(dirname "$0")/../oracle/twobit.py"
+python3 - "$D" <<'PY'
+import random, sys
+r = random.Random(12)
+recs = []
+for i in range(6):
+    n = r.choice([0, 1, 3, 57, 400, 5000])
+    s = [r.choice("ACGT") for _ in range(n)]
+    for _ in range(3):  # runs of N and soft-masked runs
+        if n > 20:
+            a = r.randrange(n - 10); k = r.randint(1, 10)
+            s[a:a + k] = ["N"] * k
+            a = r.randrange(n - 10); k = r.randint(1, 10)
+            s[a:a + k] = [c.lower() for c in s[a:a + k]]
+    recs.append(">seq%d some text\n%s\n" % (i, "\n".join("".join(s[j:j + 70]) for j in range(0, n, 70))))
+recs.append(">chrGuide\nTTTTGACGCATAAAGATGAGACGCAGGTTTTTTCCTGCGTCTCATCTTTATGCGTCTTTT\n")
+open(sys.argv[1] + "/tb.fa", "w").write("".join(recs))
+PY
+$TB write "$D/tb.fa" "$D/tb0.2bit"
+$TB write "$D/tb.fa" "$D/tb1.2bit" --version 1
+$TB write "$D/tb.fa" "$D/tbbe.2bit" --big-endian
+printf '>g1\nGACGCATAAAGATGAGACGC\n' >"$D/tb_guide.fa"
+for f in tb0 tb1 tbbe; do
+  for args in "--hits -k 1 ACGTACG" "--hits -i --both-strands GATTA" "-c -k 2 GACGCATAAAGATGAG"; do
+    # shellcheck disable=SC2086
+    "$T" search $args "$D/tb.fa" >"$D/tb.want"
+    # shellcheck disable=SC2086
+    "$T" search $args "$D/$f.2bit" >"$D/tb.got"
+    same "$D/tb.want" "$D/tb.got" ".2bit $f: search $args"
+  done
+  "$T" offtarget --mismatches 3 "$D/tb_guide.fa" "$D/tb.fa" >"$D/tb.want"
+  "$T" offtarget --mismatches 3 "$D/tb_guide.fa" "$D/$f.2bit" >"$D/tb.got"
+  same "$D/tb.want" "$D/tb.got" ".2bit $f: offtarget"
+done
+grep -q chrGuide "$D/tb.want" && pass || fail ".2bit: offtarget found no site to compare"
+"$T" search --hits -k 1 ACGTACG - <"$D/tb0.2bit" | sed 's/(standard input)/x/' >"$D/tb.got"
+"$T" search --hits -k 1 ACGTACG - <"$D/tb.fa" | sed 's/(standard input)/x/' >"$D/tb.want"
+same "$D/tb.want" "$D/tb.got" ".2bit from a pipe"
+expect_out "$("$T" best GACGCATAAAGATGAG "$D/tb.fa")" "$T" best GACGCATAAAGATGAG "$D/tb1.2bit"
+"$T" index build -q "$D/tb0.2bit" -o "$D/tb.thi"
+expect_out "$("$T" index extract "$D/tb.thi" seq4 seq5)" bash -c "printf '>seq4\n%s\n>seq5\n%s\n' \"\$($TB read $D/tb0.2bit | sed -n 10p)\" \"\$($TB read $D/tb0.2bit | sed -n 12p)\""
+# trawl pack: the oracle reads back every record, N runs and lower case as they were
+"$T" pack "$D/tb.fa" -o "$D/packed.2bit"
+$TB read "$D/packed.2bit" >"$D/tb.got"
+python3 -c "
+import sys
+sys.path.insert(0, sys.argv[2])
+import twobit
+for n, s in twobit.fasta_records(open(sys.argv[1]).read()): print('>%s\n%s' % (n, s))" "$D/tb.fa" "$(dirname "$0")/../oracle" >"$D/tb.want"
+same "$D/tb.want" "$D/tb.got" "trawl pack, read by the oracle"
+cmp -s "$D/packed.2bit" "$D/tb0.2bit" && pass || fail "trawl pack: not the bytes the format's description gives"
+gzip -c "$D/tb.fa" >"$D/tbz.fa.gz"
+"$T" pack "$D/tbz.fa.gz" && cmp -s "$D/tbz.2bit" "$D/tb0.2bit" && pass || fail "trawl pack of a .fa.gz to NAME.2bit"
+printf '>x\nACGTRY\n' >"$D/iupac.fa"
+expect_rc 2 "$T" pack "$D/iupac.fa" -o "$D/iupac.2bit"
+grep -q "holds 'R' at 4" "$D/err" && [ ! -e "$D/iupac.2bit" ] && pass || fail "pack of IUPAC codes: $(cat "$D/err")"
+# a damaged .2bit: one line naming the file, exit 2, never a crash or a hang
+python3 - "$D" <<'PY'
+import struct, sys
+d = sys.argv[1]
+good = open(d + "/tb0.2bit", "rb").read()
+cases = {
+    "trunc": good[:len(good) // 2],
+    "count": good[:8] + struct.pack("<I", 0xFFFFFFFF) + good[12:],
+    "offset": good[:17 + 4] + struct.pack("<I", 0x7FFFFFF0) + good[25:],
+    "version": good[:4] + struct.pack("<I", 7) + good[8:],
+    "header": good[:10],
+}
+for k, v in cases.items():
+    open(d + "/bad_%s.2bit" % k, "wb").write(v)
+PY
+for k in trunc count offset version header; do
+  expect_rc 2 timeout 10 "$T" search --hits ACGT "$D/bad_$k.2bit"
+  [ "$(wc -l <"$D/err")" = 1 ] && grep -q "bad_$k.2bit" "$D/err" && pass || fail "damaged .2bit ($k): $(head -c 200 "$D/err")"
+done
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]

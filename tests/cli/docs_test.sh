@@ -106,7 +106,7 @@ comp() {
 }
 comp "search" trawl se
 comp "--both-strands" trawl search --both
-comp "best index offtarget search" trawl ""
+comp "best index offtarget pack search" trawl ""
 comp "--help --version" trawl --
 comp "build" trawl index b
 comp "always auto never" trawl search --color ""

@@ -595,3 +595,22 @@ def test_a_str_that_names_a_file_is_refused_and_paths_work_everywhere(tmp_path, 
     ix.verify(pathlib.Path("plain.txt"))
     with pytest.raises(ValueError):
         ix.verify(pathlib.Path("genome.fa"))
+
+
+def test_a_2bit_genome_is_read_as_its_fasta(tmp_path):
+    import twobit  # tests/oracle: written from the format's description
+    rng = random.Random(31)
+    fasta = "".join(">c%d x\n%s\n" % (i, "".join(rng.choice("ACGTNacgt") for _ in range(rng.randint(0, 900))))
+                    for i in range(5))
+    (tmp_path / "g.fa").write_text(fasta)
+    (tmp_path / "g.2bit").write_bytes(twobit.write(twobit.fasta_records(fasta)))
+    for pattern, k in (("ACG", 0), ("ACGTA", 1)):
+        a = trawl.search(pattern, pathlib.Path(tmp_path / "g.fa"), k=k, both_strands=True)
+        b = trawl.search(pattern, pathlib.Path(tmp_path / "g.2bit"), k=k, both_strands=True)
+        assert len(a) > 0 and hits_text_of(a) == hits_text_of(b)
+    assert trawl.best("ACGTTA", pathlib.Path(tmp_path / "g.2bit")).distance == trawl.best(
+        "ACGTTA", pathlib.Path(tmp_path / "g.fa")).distance
+
+
+def hits_text_of(h):
+    return [(h.records[r], s, e, x) for r, s, e, x in zip(h.record.tolist(), h.start.tolist(), h.end.tolist(), h.errors.tolist())]

@@ -1,0 +1,53 @@
+// cmd_pack.cpp — `trawl pack IN -o OUT.2bit`: a FASTA/FASTQ genome as a UCSC .2bit file (two
+// bits a base, N blocks, soft-mask blocks), which every command then reads as that FASTA.
+#include <fmt/format.h>
+
+#include <memory>
+#include <string>
+
+#include "commands.hpp"
+#include "trawl/error.hpp"
+#include "trawl/io.hpp"
+
+namespace trawl::cli {
+namespace {
+
+struct pack_args {
+  std::string input, output;
+};
+
+int run_pack(const pack_args& a) {
+  std::string out = a.output;
+  if (out.empty()) {
+    if (a.input == "-") throw error(errc::invalid_argument, "pack: -o OUT is needed when the input is standard input");
+    std::string base = a.input;
+    for (const char* ext : {".gz", ".bgz", ".zst"})
+      if (base.size() > std::string(ext).size() && base.ends_with(ext)) base.resize(base.size() - std::string(ext).size());
+    for (const char* ext : {".fa", ".fasta", ".fna", ".fq", ".fastq"})
+      if (base.size() > std::string(ext).size() && base.ends_with(ext)) base.resize(base.size() - std::string(ext).size());
+    out = base + ".2bit";
+  }
+  if (a.input != "-" && io::same_file(a.input, out))
+    throw error(errc::invalid_argument, "pack: the output " + out + " is the input file");
+  const auto in = io::input_buffer::open(a.input);
+  const std::string name = a.input == "-" ? "(standard input)" : a.input;
+  const io::format named = a.input == "-" ? io::format::automatic : io::format_of_name(a.input);
+  io::write_file_atomically(out, io::to_twobit(in.bytes(), named, name));
+  return 0;
+}
+
+}  // namespace
+
+void add_pack_command(CLI::App& root, run_state& state) {
+  auto a = std::make_shared<pack_args>();
+  CLI::App* cmd = root.add_subcommand("pack", "write a FASTA/FASTQ genome as a UCSC .2bit file");
+  cmd->footer(
+      "A .2bit file holds each record's name and its bases at two bits each, with its runs of N and its\n"
+      "lower-case (soft-masked) runs; every trawl command reads it as the FASTA it came from (same names,\n"
+      "coordinates and output), and so do UCSC's tools. Bases other than A, C, G, T and N are refused.");
+  cmd->add_option("input", a->input, "FASTA/FASTQ file (gzip, zstd; '-' = stdin)")->required();
+  cmd->add_option("-o,--output", a->output, "the .2bit file (default: the input's name with .2bit for .fa/.fasta/...)");
+  cmd->callback([a, &state] { state.exit_code = run_pack(*a); });
+}
+
+}  // namespace trawl::cli

@@ -1,0 +1,312 @@
+// twobit.cpp — UCSC .2bit genomes (io.hpp): read as the FASTA text of the same genome, and
+// written from FASTA.
+//
+// The format (UCSC's twoBit spec): a header (signature 0x1A412743 in the writer's byte order,
+// version 0 or 1, sequence count, reserved), an index of (name length, name, offset: 32 bits in
+// version 0, 64 in version 1), and per sequence: its size in bases, its N blocks (count, starts,
+// sizes), its soft-mask blocks (count, starts, sizes), a reserved word, then the bases packed
+// four a byte, first base in the high bits, T = 0, C = 1, A = 2, G = 3. N blocks read as N,
+// mask blocks in lower case. Every count, offset and block is checked against the file before
+// anything is decoded: the file is untrusted input.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "trawl/error.hpp"
+#include "trawl/io.hpp"
+
+namespace trawl::io {
+namespace {
+
+constexpr std::uint32_t signature = 0x1A412743;
+constexpr std::size_t line_bytes = 60;  // FASTA lines of the decoded text
+
+struct block {
+  std::uint64_t start, end;
+};
+
+struct sequence {
+  std::string name;
+  std::uint64_t size = 0;              // bases
+  std::uint64_t packed = 0;            // file offset of the packed bases
+  std::uint64_t n_at = 0, n_count = 0;  // its N blocks' arrays and their length
+  std::uint64_t mask_at = 0, mask_count = 0;
+};
+
+/// Reads the little- or big-endian words of a .2bit file, each checked against its size.
+class words {
+ public:
+  words(std::string_view b, std::string name, bool swap) : b_(b), name_(std::move(name)), swap_(swap) {}
+  [[noreturn]] void bad(const std::string& what) const {
+    throw error(errc::bad_format, name_ + ": not a valid .2bit file: " + what);
+  }
+  std::uint32_t u32(std::uint64_t at) const {
+    if (at > b_.size() || b_.size() - at < 4) bad("it ends inside a header or an index entry");
+    std::uint32_t v;
+    std::memcpy(&v, b_.data() + at, 4);
+    return swap_ ? __builtin_bswap32(v) : v;
+  }
+  std::uint64_t u64(std::uint64_t at) const {
+    const std::uint64_t lo = u32(at), hi = u32(at + 4);
+    return swap_ ? (lo << 32 | hi) : (hi << 32 | lo);
+  }
+  std::size_t size() const { return b_.size(); }
+
+ private:
+  std::string_view b_;
+  std::string name_;
+  bool swap_;
+};
+
+/// `count` blocks whose starts and sizes are the two arrays at `at`, checked against `size`
+/// bases, sorted and merged where they touch.
+std::vector<block> read_blocks(const words& w, std::uint64_t at, std::uint64_t count, std::uint64_t size,
+                               const char* kind) {
+  if (count > (w.size() - std::min<std::uint64_t>(at, w.size())) / 8) w.bad(std::string(kind) + " blocks past the file's end");
+  std::vector<block> out;
+  out.reserve(count);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t s = w.u32(at + 4 * i), n = w.u32(at + 4 * (count + i));
+    if (s > size || n > size - s) w.bad(std::string(kind) + " block past its sequence's end");
+    if (n > 0) out.push_back({s, s + n});
+  }
+  if (!std::is_sorted(out.begin(), out.end(), [](const block& a, const block& b) { return a.start < b.start; }))
+    std::sort(out.begin(), out.end(), [](const block& a, const block& b) { return a.start < b.start; });
+  std::vector<block> merged;
+  for (const block& b : out) {
+    if (!merged.empty() && b.start <= merged.back().end) merged.back().end = std::max(merged.back().end, b.end);
+    else merged.push_back(b);
+  }
+  return merged;
+}
+
+/// The FASTA text of a .2bit file, made as it is read.
+class twobit_reader final : public byte_stream {
+ public:
+  twobit_reader(std::string_view bytes, std::string name) : b_(bytes), w_(bytes, name, false) {
+    if (bytes.size() < 16) throw error(errc::bad_format, name + ": not a valid .2bit file: shorter than its header");
+    std::uint32_t sig;
+    std::memcpy(&sig, bytes.data(), 4);
+    const bool swap = sig != signature;
+    if (swap && __builtin_bswap32(sig) != signature) throw error(errc::bad_format, name + ": not a .2bit file");
+    w_ = words(bytes, name, swap);
+    const words& w = w_;
+    // what the sequences claim, in all: a file whose entries share their data (an index that
+    // names one sequence many times) would decode to far more than it holds
+    std::uint64_t all_packed = 0, all_blocks = 0;
+    const std::uint32_t version = w.u32(4);
+    if (version > 1) w.bad("version " + std::to_string(version) + " (0 and 1 are read)");
+    const std::uint64_t count = w.u32(8);
+    if (count > bytes.size() / 6) w.bad("more sequences than the file can hold");
+    std::uint64_t at = 16;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      if (at >= bytes.size()) w.bad("the index ends early");
+      const std::size_t len = static_cast<unsigned char>(bytes[at]);
+      if (len == 0) w.bad("a sequence without a name");
+      if (bytes.size() - at - 1 < len) w.bad("the index ends early");
+      sequence s;
+      s.name.assign(bytes.substr(at + 1, len));
+      at += 1 + len;
+      std::uint64_t off = version == 0 ? w.u32(at) : w.u64(at);
+      at += version == 0 ? 4 : 8;
+      s.size = w.u32(off);
+      s.n_count = w.u32(off + 4);
+      s.n_at = off + 8;
+      if (s.n_count > (bytes.size() - std::min<std::uint64_t>(s.n_at, bytes.size())) / 8) w.bad("N blocks past the file's end");
+      off = s.n_at + 8 * s.n_count;
+      s.mask_count = w.u32(off);
+      s.mask_at = off + 4;
+      if (s.mask_count > (bytes.size() - std::min<std::uint64_t>(s.mask_at, bytes.size())) / 8)
+        w.bad("mask blocks past the file's end");
+      off = s.mask_at + 8 * s.mask_count + 4;  // the reserved word
+      s.packed = off;
+      if (off > bytes.size() || (s.size + 3) / 4 > bytes.size() - off) w.bad("sequence " + s.name + " ends past the file's end");
+      all_packed += (s.size + 3) / 4;
+      all_blocks += s.n_count + s.mask_count;
+      if (all_packed > bytes.size() || all_blocks > bytes.size() / 8) w.bad("its sequences claim more than it holds");
+      seqs_.push_back(std::move(s));
+    }
+    for (int v = 0; v < 256; ++v)
+      for (int k = 0; k < 4; ++k) decode_[v][k] = "TCAG"[(v >> (6 - 2 * k)) & 3];
+  }
+
+  std::ptrdiff_t read(char* buf, std::size_t n, int) override {
+    if (at_ == text_.size() && !fill()) return 0;
+    const std::size_t take = std::min(n, text_.size() - at_);
+    std::memcpy(buf, text_.data() + at_, take);
+    at_ += take;
+    return static_cast<std::ptrdiff_t>(take);
+  }
+
+ private:
+  /// The next piece of the text: headers, and sequence lines of line_bytes bases. False at the
+  /// end.
+  bool fill() {
+    text_.clear();
+    at_ = 0;
+    while (text_.size() < (std::size_t{1} << 16) && seq_ < seqs_.size()) {
+      const sequence& s = seqs_[seq_];
+      if (!headed_) {
+        text_ += '>';
+        text_ += s.name;
+        text_ += '\n';
+        headed_ = true;
+        pos_ = 0;
+        n_blocks_ = read_blocks(w_, s.n_at, s.n_count, s.size, "N");
+        mask_blocks_ = read_blocks(w_, s.mask_at, s.mask_count, s.size, "mask");
+        n_at_ = mask_at_ = 0;
+      }
+      if (pos_ < s.size) {
+        const std::uint64_t take = std::min<std::uint64_t>(line_bytes - pos_ % line_bytes, s.size - pos_);
+        const std::size_t o = text_.size();
+        text_.resize(o + take);
+        decode(s, pos_, static_cast<std::size_t>(take), text_.data() + o);
+        pos_ += take;
+        text_ += '\n';
+      }
+      if (pos_ == s.size) {
+        ++seq_;
+        headed_ = false;
+      }
+    }
+    return !text_.empty();
+  }
+
+  /// Bases [from, from + n) of s into out: packed bases, N blocks, mask blocks.
+  void decode(const sequence& s, std::uint64_t from, std::size_t n, char* out) {
+    const auto* packed = reinterpret_cast<const unsigned char*>(b_.data() + s.packed);
+    std::uint64_t p = from;
+    std::size_t o = 0;
+    while (o < n && (p & 3) != 0) out[o++] = decode_[packed[p / 4]][p & 3], ++p;
+    for (; n - o >= 4; o += 4, p += 4) std::memcpy(out + o, decode_[packed[p / 4]].data(), 4);
+    while (o < n) out[o++] = decode_[packed[p / 4]][p & 3], ++p;
+    const std::uint64_t to = from + n;
+    // the blocks, each list walked once as the record is read in order
+    while (n_at_ < n_blocks_.size() && n_blocks_[n_at_].end <= from) ++n_at_;
+    for (std::size_t i = n_at_; i < n_blocks_.size() && n_blocks_[i].start < to; ++i) {
+      const std::uint64_t a = std::max(from, n_blocks_[i].start), e = std::min(to, n_blocks_[i].end);
+      std::memset(out + (a - from), 'N', e - a);
+    }
+    while (mask_at_ < mask_blocks_.size() && mask_blocks_[mask_at_].end <= from) ++mask_at_;
+    for (std::size_t i = mask_at_; i < mask_blocks_.size() && mask_blocks_[i].start < to; ++i) {
+      const std::uint64_t a = std::max(from, mask_blocks_[i].start), e = std::min(to, mask_blocks_[i].end);
+      for (std::uint64_t x = a; x < e; ++x) out[x - from] = static_cast<char>(out[x - from] | 0x20);
+    }
+  }
+
+  std::string_view b_;
+  words w_;
+  std::vector<sequence> seqs_;
+  std::vector<block> n_blocks_, mask_blocks_;  ///< the current sequence's, sorted and merged
+  std::array<std::array<char, 4>, 256> decode_{};
+  std::string text_;        ///< the piece being handed out, from at_
+  std::size_t at_ = 0;
+  std::size_t seq_ = 0;     ///< the sequence being written
+  bool headed_ = false;     ///< its header is written
+  std::uint64_t pos_ = 0;   ///< its next base
+  std::size_t n_at_ = 0, mask_at_ = 0;  ///< its first blocks that may cover pos_
+};
+
+}  // namespace
+
+bool is_twobit(std::string_view head) noexcept {
+  if (head.size() < 4) return false;
+  std::uint32_t sig;
+  std::memcpy(&sig, head.data(), 4);
+  return sig == signature || __builtin_bswap32(sig) == signature;
+}
+
+std::unique_ptr<byte_stream> twobit_stream(std::string_view bytes, std::string name) {
+  return std::make_unique<twobit_reader>(bytes, std::move(name));
+}
+
+std::string to_twobit(std::string_view bytes, format fmt, const std::string& name) {
+  record_reader rr(bytes, fmt, name);
+  if (rr.detected() == format::plain)
+    throw error(errc::invalid_argument, name + ": not FASTA or FASTQ (.2bit holds named DNA sequences)");
+  struct packed_seq {
+    std::string name;
+    std::string body;  // size, blocks, reserved, packed bases
+  };
+  std::vector<packed_seq> seqs;
+  const auto put32 = [](std::string& s, std::uint64_t v) {
+    const auto x = static_cast<std::uint32_t>(v);
+    s.append(reinterpret_cast<const char*>(&x), 4);
+  };
+  record r;
+  while (rr.next(r)) {
+    const std::string_view seq = r.sequence;
+    if (r.name.empty() || r.name.size() > 255)
+      throw error(errc::invalid_argument, name + ": record " + std::to_string(r.index + 1) +
+                                              ": a .2bit name has 1 to 255 bytes");
+    if (seq.size() > 0xffffffffu)
+      throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " is longer than .2bit's 4 Gbases");
+    std::vector<block> ns, masks;
+    std::string packed((seq.size() + 3) / 4, '\0');
+    for (std::size_t i = 0; i < seq.size(); ++i) {
+      const char c = seq[i];
+      const char u = static_cast<char>(c & ~0x20);
+      unsigned code = 0;
+      switch (u) {
+        case 'T': code = 0; break;
+        case 'C': code = 1; break;
+        case 'A': code = 2; break;
+        case 'G': code = 3; break;
+        case 'N':
+          if (!ns.empty() && ns.back().end == i) ++ns.back().end;
+          else ns.push_back({i, i + 1});
+          break;
+        default:
+          throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " holds '" + std::string(1, c) +
+                                                  "' at " + std::to_string(i) + ": .2bit holds A, C, G, T and N only");
+      }
+      if (c >= 'a' && c <= 'z') {
+        if (!masks.empty() && masks.back().end == i) ++masks.back().end;
+        else masks.push_back({i, i + 1});
+      }
+      packed[i / 4] = static_cast<char>(packed[i / 4] | code << (6 - 2 * (i & 3)));
+    }
+    packed_seq p;
+    p.name = r.name;
+    put32(p.body, seq.size());
+    for (const auto* list : {&ns, &masks}) {
+      put32(p.body, list->size());
+      for (const block& b : *list) put32(p.body, b.start);
+      for (const block& b : *list) put32(p.body, b.end - b.start);
+    }
+    put32(p.body, 0);  // reserved
+    p.body += packed;
+    seqs.push_back(std::move(p));
+  }
+  // the index's size, then each sequence's offset: version 1 when one passes 32 bits
+  std::uint64_t index = 16, data = 0;
+  for (const auto& s : seqs) index += 1 + s.name.size() + 4, data += s.body.size();
+  const bool wide = index + data + 4 * seqs.size() > 0xffffffffu;
+  if (wide) index += 4 * seqs.size();
+  std::string out;
+  out.reserve(index + data);
+  put32(out, signature);
+  put32(out, wide ? 1 : 0);
+  put32(out, seqs.size());
+  put32(out, 0);
+  std::uint64_t off = index;
+  for (const auto& s : seqs) {
+    out += static_cast<char>(s.name.size());
+    out += s.name;
+    if (wide) {
+      put32(out, off & 0xffffffffu);
+      put32(out, off >> 32);
+    } else {
+      put32(out, off);
+    }
+    off += s.body.size();
+  }
+  for (const auto& s : seqs) out += s.body;
+  return out;
+}
+
+}  // namespace trawl::io
