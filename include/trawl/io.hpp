@@ -207,6 +207,7 @@ class record_parser {
   std::string line_;           ///< a header line cut by a piece edge
   std::string header_;         ///< FASTQ: the current record's header
   std::string fastq_seq_;      ///< FASTQ: the current record's sequence until its quality line
+  std::size_t fastq_line_ = 0;  ///< FASTQ: where in fastq_seq_ its current sequence line began
   int state_ = 0;              ///< where in a record the parser is (records.cpp)
   bool in_record_ = false, bom_checked_ = false;
   std::uint64_t count_ = 0;

@@ -88,7 +88,11 @@ fastq_shape read_fastq_shape(std::string_view b, std::size_t p, bool at_end) {
     qual += line_at(b, next, next).size();
     if (!whole(next)) return s;
   }
-  if (s.seq == 0 && next < b.size() && (b[next] == '\n' || b[next] == '\r')) line_at(b, next, next);  // an empty read's empty line
+  // an empty read: its quality line, when there is one, is empty
+  if (s.seq == 0 && next < b.size()) {
+    std::size_t after = next;
+    if (line_at(b, next, after).empty()) next = after;
+  }
   s.complete = true;
   s.valid = qual == s.seq;
   s.end = next;
@@ -229,6 +233,7 @@ enum : int {
   fastq_plus,     // at a line after a FASTQ header or sequence line: '+', or more sequence
   fastq_plus_rest,
   fastq_qual,     // in a FASTQ quality line (counted, not kept)
+  fastq_empty_qual,  // after an empty read's '+' line: its quality line, empty, if it has one
 };
 
 std::string_view strip_cr(std::string_view s) {
@@ -286,11 +291,13 @@ void record_parser::finish() {
       break;
     case fasta_seq:
     case fasta_line: out_.end_record(); break;
-    case fastq_plus_rest:  // no quality line at all: as an empty one (right for an empty read)
-      qual_left_ = 0;
-      line_.clear();
-      state_ = fastq_qual;
-      parse("\n");
+    case fastq_plus_rest:  // no quality line at all: right for an empty read only
+      if (!fastq_seq_.empty()) fail("");
+      [[fallthrough]];
+    case fastq_empty_qual:
+      out_.begin_record(record_id(strip_cr(std::string_view(header_))));
+      out_.end_record();
+      ++count_;
       break;
     case fastq_qual:  // the last line may lack its newline; qualities cut short are an error
       parse("\n");
@@ -520,12 +527,13 @@ void record_parser::parse(std::string_view b) {
         }
         fastq_seq_.append(b.substr(i, nl - i));
         i = nl + 1;
-        if (!fastq_seq_.empty() && fastq_seq_.back() == '\r') fastq_seq_.pop_back();
+        if (fastq_seq_.size() > fastq_line_ && fastq_seq_.back() == '\r') fastq_seq_.pop_back();  // this line's own
         state_ = fastq_plus;
         break;
       }
       case fastq_plus:  // a '+' line, or one more sequence line (multi-line FASTQ)
         state_ = b[i] == '+' ? fastq_plus_rest : fastq_seq;
+        fastq_line_ = fastq_seq_.size();
         break;
       case fastq_plus_rest: {
         const std::size_t nl = b.find('\n', i);
@@ -536,9 +544,16 @@ void record_parser::parse(std::string_view b) {
         i = nl + 1;
         qual_left_ = 0;
         line_.clear();  // holds the quality line's last byte, to drop a '\r' before its newline
-        state_ = fastq_qual;
+        state_ = fastq_seq_.empty() ? fastq_empty_qual : fastq_qual;
         break;
       }
+      case fastq_empty_qual:  // the empty read's empty quality line, or already the next record
+        if (b[i] == '\n') ++i;
+        out_.begin_record(record_id(strip_cr(std::string_view(header_))));
+        out_.end_record();
+        ++count_;
+        state_ = before_record;
+        break;
       case fastq_qual: {
         const std::size_t nl = b.find('\n', i);
         const std::size_t end = nl == std::string_view::npos ? b.size() : nl;

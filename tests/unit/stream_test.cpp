@@ -303,7 +303,7 @@ TEST(RecordParser, MultiLineFastqAsSangerWritesIt) {
     EXPECT_EQ(mapped, recs) << "width " << width;
   }
   // qualities cut short at the end, or longer than the sequence: an error, not a record lost
-  for (const std::string bad : {"@a\nAC\nGT\n+\nII\nI", "@a\nAC\nGT\n+\nII\nIII\n"}) {
+  for (const std::string bad : {"@a\nAC\nGT\n+\nII\nI", "@a\nAC\nGT\n+\nII\nIII\n", "@a\nAC\nGT\n+"}) {
     collect c;
     trawl::io::record_parser p(trawl::io::format::fastq, "in", c);
     EXPECT_THROW(
