@@ -50,6 +50,7 @@ struct offtarget_args {
   unsigned threads = 0;
   std::string device = "auto";
   bool verbose = false;
+  bool no_progress = false;
   std::string index;  ///< --index IDX: the genome is that index's text
 };
 
@@ -228,7 +229,11 @@ int run_offtarget(offtarget_args& a) {
       oo.name = path == "-" ? "(standard input)" : path;
       auto input = io::source::open(path, oo);
       header();
-      searcher.search(input, printer, said_plan(device, input, searcher.guides().size() * searcher.opts().pams.size(), true));
+      progress_line progress(progress_wanted(a.no_progress), oo.name, input.expected_size());
+      searcher.search(input, printer,
+                      with_progress(said_plan(device, input, searcher.guides().size() * searcher.opts().pams.size(), true),
+                                    &progress),
+                      [&progress](std::uint64_t bytes) { progress.update(bytes); });
     } catch (const error& e) {
       out.flush();
       mpi::error_line(std::string("trawl: ") + e.what());
@@ -278,6 +283,9 @@ void add_offtarget_command(CLI::App& root, run_state& state) {
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)")->check(integer_in(0, 1 << 16));
   cmd->add_option("--device", a->device, "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large)");
   cmd->add_flag("--verbose", a->verbose, "say on stderr where each input runs (CPU or GPU, and why) and how it is split");
+  cmd->add_flag("--no-progress", a->no_progress,
+                "no progress line (drawn on stderr, when it is a terminal and the output is not, for genomes "
+                "that take over a second)");
   cmd->callback([a, &state] { state.exit_code = run_offtarget(*a); });
 }
 

@@ -54,6 +54,7 @@ struct search_args {
   std::string format, color = "auto";
   bool fasta = false, no_fasta = false;
   bool hits = false;  // --hits: the hits table on plain text too
+  bool no_progress = false;
   bool text = false;  // -a
   std::string binary_files = "binary";
   std::string device = "auto";
@@ -451,7 +452,8 @@ int run_search(search_args& a) {
                                                  : hit_sink;
         records_only checked(viewed, display);
         search_sink& sink = a.fasta ? static_cast<search_sink&>(checked) : viewed;
-        found = search_on_device(*matcher, patterns, input, so, st, device, sink).hits;
+        progress_line progress(progress_wanted(a.no_progress), display, input.expected_size());
+        found = search_on_device(*matcher, patterns, input, so, st, device, sink, &progress).hits;
         if (line_view || by_format.chose_lines()) found = line_sink.selected();
       }
       if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
@@ -569,6 +571,9 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("--device", a->device,
                   "auto|cpu|gpu|gpu:all|gpu:N[,N...] (auto: GPU when present and the work is large; a list spreads "
                   "the input over those GPUs, a GPU listed twice runs two workers)");
+  cmd->add_flag("--no-progress", a->no_progress,
+                "no progress line (drawn on stderr, when it is a terminal and the output is not, for inputs "
+                "that take over a second)");
   cmd->add_flag("--verbose", a->verbose,
                 "say on stderr where each input runs (CPU or GPU, and why) and how it is split; with --index, the "
                 "kernel's length, the load's time and the search's");

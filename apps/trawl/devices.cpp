@@ -41,16 +41,29 @@ std::function<void(const search_plan&)> said_plan(const device_choice& device, c
   };
 }
 
+std::function<void(const search_plan&)> with_progress(std::function<void(const search_plan&)> then,
+                                                      progress_line* progress) {
+  if (progress == nullptr) return then;
+  return [then = std::move(then), progress](const search_plan& plan) {
+    if (then) then(plan);
+    progress->where(plan.device == device_kind::gpu ? fmt::format("GPU {}", fmt::join(plan.options.device.workers(), ","))
+                                                    : std::string("CPU"));
+  };
+}
+
 stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
                                search_options options, const stream_options& stream, const device_choice& device,
-                               search_sink& sink) {
+                               search_sink& sink, progress_line* progress) {
   options.device = device.spec;
   options.processes = mpi::processes();  // under MPI, the search shared by the ranks
   mpi::set_verbose(device.verbose);
   run_steps steps;
   steps.cpu = &cpu;
-  steps.planned = said_plan(device, input, patterns.size(), options.both_strands);
-  return run_search(patterns, input, options, stream, sink, steps);
+  steps.planned = with_progress(said_plan(device, input, patterns.size(), options.both_strands), progress);
+  if (progress == nullptr) return run_search(patterns, input, options, stream, sink, steps);
+  stream_options told = stream;
+  told.progress = [progress](std::uint64_t bytes) { progress->update(bytes); };
+  return run_search(patterns, input, options, told, sink, steps);
 }
 
 }  // namespace trawl::cli

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "progress.hpp"
 #include "trawl/device.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
@@ -35,8 +36,13 @@ std::function<void(const search_plan&)> said_plan(const device_choice& device, c
 /// Searches `input` through run_search with options.device = device.spec: `cpu` on the CPU,
 /// the GPU's matcher of `patterns` when the plan picks the GPU,
 /// its scans spread over the MPI ranks. With device.verbose, says on stderr where it runs.
+/// With `progress`, the search tells it where it runs and how far it has come.
 stream_result search_on_device(const matcher& cpu, const std::vector<std::string>& patterns, io::source& input,
                                search_options options, const stream_options& stream, const device_choice& device,
-                               search_sink& sink);
+                               search_sink& sink, progress_line* progress = nullptr);
+
+/// A run_steps::planned that names where the plan runs in `progress` (if any) after `then`.
+std::function<void(const search_plan&)> with_progress(std::function<void(const search_plan&)> then,
+                                                      progress_line* progress);
 
 }  // namespace trawl::cli

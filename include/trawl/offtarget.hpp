@@ -123,9 +123,10 @@ class searcher {
 
   /// Every site in `input` (FASTA/FASTQ records or plain text, as search_input reads it), on the
   /// device opts().device picks for it (run_search); the result names the device that ran.
-  /// `planned`: told the plan before the search starts (a front end's --verbose line).
-  stream_result search(io::source& input, site_sink& out,
-                       const std::function<void(const search_plan&)>& planned = {}) const;
+  /// `planned`: told the plan before the search starts (a front end's --verbose line);
+  /// `progress`: told the input bytes taken in so far (stream_options::progress).
+  stream_result search(io::source& input, site_sink& out, const std::function<void(const search_plan&)>& planned = {},
+                       const std::function<void(std::uint64_t)>& progress = {}) const;
   /// Every site of the records of an index (its candidates from hybrid_index::search_records).
   void search(const index::hybrid_index& idx, site_sink& out) const;
 

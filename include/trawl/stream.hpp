@@ -66,6 +66,10 @@ struct stream_options {
   /// Threads that parse a mapped FASTA file; 0 = the search's threads. A matcher whose few
   /// scans are long (a GPU's) leaves the other cores to the parse: it then runs on this many.
   unsigned parse_threads = 0;
+  /// Told, on the search's input thread, how many bytes of the input (decompressed) it has
+  /// taken in so far, as it goes (a front end's progress line; it may run ahead of the scans by
+  /// the chunks in flight). Empty: nothing is told.
+  std::function<void(std::uint64_t bytes)> progress;
 };
 
 /// What a stream search did.

@@ -808,14 +808,17 @@ std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned,
 }
 
 stream_result site_search::search(io::source& input, site_sink& out,
-                                  const std::function<void(const search_plan&)>& planned) const {
+                                  const std::function<void(const search_plan&)>& planned,
+                                  const std::function<void(std::uint64_t)>& progress) const {
   const data& s = *d_;
   const auto sites = sink(out);
   run_steps steps;
   steps.cpu = s.cpu.get();
   steps.planned = planned;
   steps.make_gpu = [this](const search_options& options) { return gpu_matcher(options); };
-  return run_search(s.patterns, input, s.so, stream_options{}, *sites, steps);
+  stream_options stream;
+  stream.progress = progress;
+  return run_search(s.patterns, input, s.so, stream, *sites, steps);
 }
 
 void site_search::search(const index::hybrid_index& idx, site_sink& out) const {
@@ -875,9 +878,9 @@ searcher::searcher(std::vector<guide> guides, options opt)
 searcher::~searcher() = default;
 const std::vector<guide>& searcher::guides() const { return impl_->guides(); }
 const options& searcher::opts() const { return impl_->opts(); }
-stream_result searcher::search(io::source& input, site_sink& out,
-                               const std::function<void(const search_plan&)>& planned) const {
-  return impl_->search(input, out, planned);
+stream_result searcher::search(io::source& input, site_sink& out, const std::function<void(const search_plan&)>& planned,
+                               const std::function<void(std::uint64_t)>& progress) const {
+  return impl_->search(input, out, planned, progress);
 }
 void searcher::search(const index::hybrid_index& idx, site_sink& out) const { impl_->search(idx, out); }
 

@@ -25,7 +25,8 @@ class site_search {
 
   [[nodiscard]] const std::vector<guide>& guides() const;
   [[nodiscard]] const options& opts() const;
-  stream_result search(io::source& input, site_sink& out, const std::function<void(const search_plan&)>& planned) const;
+  stream_result search(io::source& input, site_sink& out, const std::function<void(const search_plan&)>& planned,
+                       const std::function<void(std::uint64_t)>& progress = {}) const;
   void search(const index::hybrid_index& idx, site_sink& out) const;
 
   /// The candidate patterns (guide x PAM) and the options to search them with.

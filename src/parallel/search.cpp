@@ -115,6 +115,7 @@ class stream_search {
     c->pieces.push_back(p);
     chunker::split(std::move(c), choose_slice_size(seq.size(), seq.size(), threads_, m_, o_.slice_size), jobs_);
     input_done_ = true;
+    memory_input_ = true;
     format_ = io::format::plain;
     run();
     return result();
@@ -122,6 +123,7 @@ class stream_search {
 
   /// An input read through the parser: a mapped FASTA/FASTQ file, or any stream.
   stream_result run_input(io::source& input, const stream_options& given) {
+    progress_ = given.progress;
     // the format asked for, else the one the file's name says, else the content decides
     stream_options so = given;
     if (so.format == io::format::automatic) so.format = input.named_format();
@@ -164,6 +166,12 @@ class stream_search {
   static constexpr std::size_t kFastaAheadBytes = std::size_t{128} << 20;
   /// The parts a large FASTA piece is parsed in, in parallel (parse_in_parts).
   static constexpr std::size_t kFastaPart = std::size_t{4} << 20;
+
+  /// `n` more input bytes taken in: told to stream_options::progress.
+  void taken(std::uint64_t n) {
+    consumed_ += n;
+    if (progress_ && n > 0) progress_(consumed_);
+  }
 
   stream_result result() {
     if (input_error_) std::rethrow_exception(input_error_);
@@ -235,6 +243,7 @@ class stream_search {
           if (stop_.load()) return nullptr;
           const std::size_t head = m_.lookbehind() + m_.lookahead();
           if (b.bytes.size() > head) {
+            taken(b.bytes.size() - head);
             if (parser_->detected() == io::format::plain && parser_->in_record())
               chunker_->adopt(std::move(b.bytes), head);  // plain streams are not copied again
             else
@@ -255,6 +264,7 @@ class stream_search {
           const std::size_t n = std::min(mapped_.size(), kDefaultChunk);
           parser_->feed(mapped_.substr(0, n));
           mapped_.remove_prefix(n);
+          taken(n);
           if (mapped_.empty()) finish_input();
         }
       } catch (...) {
@@ -390,6 +400,7 @@ class stream_search {
     const auto& hs = p->heads;
     const std::size_t lead = hs.empty() ? o.size() : hs[0].at;
     const auto piece_at = static_cast<std::uint64_t>(p->bytes.data() - file_begin_);
+    taken(piece_at + p->bytes.size() - consumed_);
     const auto part = [&](std::size_t i) { return i < p->parts.size() ? p->parts[i] : fasta_piece::lines{}; };
     if (lead > headroom) {  // the record open before the piece goes on (the input began with '>')
       if (hs.empty()) {
@@ -452,6 +463,7 @@ class stream_search {
       give_vector(std::move(j.hits));
       return;
     }
+    if (memory_input_ && j.split) taken(j.own_end - std::min<std::uint64_t>(j.own_end, consumed_));
     try {
       std::vector<hit> one;
       for (std::uint32_t i = j.first; i < j.end; ++i) {
@@ -538,6 +550,9 @@ class stream_search {
   /// thread per scan in flight and the parts never wait on a thread held by a scan.
   std::optional<tbb::task_arena> parse_arena_;
   bool one_id_ = false, wants_text_ = false;
+  std::function<void(std::uint64_t)> progress_;  ///< stream_options::progress
+  std::uint64_t consumed_ = 0;                   ///< input bytes taken in so far
+  bool memory_input_ = false;                    ///< run_memory: its progress is told as it is delivered
   hit_callback deliver_cb_;
   // input stage
   buffer_pool pool_;

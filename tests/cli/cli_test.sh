@@ -573,5 +573,34 @@ for k in trunc count offset version header; do
   [ "$(wc -l <"$D/err")" = 1 ] && grep -q "bad_$k.2bit" "$D/err" && pass || fail "damaged .2bit ($k): $(head -c 200 "$D/err")"
 done
 
+# The progress line: drawn on stderr when it is a terminal and stdout is not, for a search past
+# its first second (here a pipe that pauses), cleared at the end; --no-progress draws none
+python3 -c "import sys; open(sys.argv[1], 'w').write('ACGT' * (1 << 20))" "$D/prog.txt"
+progress_of() {  # progress_of EXTRA_ARGS: what stderr (a pseudo-terminal) received
+  python3 - "$T" "$D" "$1" <<'PY'
+import os, pty, subprocess, sys
+t, d, extra = sys.argv[1:]
+m, s = pty.openpty()
+p = subprocess.Popen(["bash", "-c", "(cat %s/prog.txt; sleep 1.3; cat %s/prog.txt) | '%s' search --hits -c %s ACGTACGT - >%s/prog.out"
+                      % (d, d, t, extra, d)], stderr=s)
+os.close(s)
+data = b""
+while True:
+    try:
+        c = os.read(m, 4096)
+    except OSError:
+        break
+    if not c:
+        break
+    data += c
+p.wait()
+sys.stdout.write(repr(data))
+PY
+}
+got=$(progress_of "")
+case "$got" in *"trawl: (standard input): "*"/s (CPU)"*'\r\x1b[K'"'") pass ;; *) fail "progress line: $got" ;; esac
+[ "$(cat "$D/prog.out")" = 1 ] && pass || fail "progress line: the count is $(cat "$D/prog.out")"
+[ "$(progress_of --no-progress)" = "b''" ] && pass || fail "--no-progress drew: $(progress_of --no-progress)"
+
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
