@@ -389,7 +389,9 @@ class Index:
         return self._ix.count(pattern, _threads(threads))
 
     def locate(self, pattern: Text, *, threads: Optional[int] = None) -> np.ndarray:
-        """Every start of ``pattern`` in the concatenated text, ascending (uint64)."""
+        """Every start of ``pattern`` in the concatenated text (the records joined: ``records``
+        gives where each begins), ascending (uint64). The per-record hits ``trawl index locate``
+        prints, hits crossing a record's end left out, are ``search(patterns)``'s."""
         return self._ix.locate(pattern, _threads(threads))
 
     def extract(self, start: int, length: int) -> bytes:
