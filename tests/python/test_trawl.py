@@ -614,3 +614,17 @@ def test_a_2bit_genome_is_read_as_its_fasta(tmp_path):
 
 def hits_text_of(h):
     return [(h.records[r], s, e, x) for r, s, e, x in zip(h.record.tolist(), h.start.tolist(), h.end.tolist(), h.errors.tolist())]
+
+
+@pytest.mark.skipif(not CLI, reason="TRAWL_CLI not set")
+def test_index_search_gives_the_hits_trawl_index_locate_prints(tmp_path):
+    rng = random.Random(41)
+    fasta = "".join(">r%d\n%s\n" % (i, "".join(rng.choice("ACGT") for _ in range(rng.randint(1, 3000)))) for i in range(7))
+    (tmp_path / "g.fa").write_text(fasta)
+    subprocess.run([CLI, "index", "build", "-q", str(tmp_path / "g.fa"), "-o", str(tmp_path / "g.thi")], check=True)
+    printed = subprocess.run([CLI, "index", "locate", str(tmp_path / "g.thi"), "ACGT", "GGA"], capture_output=True,
+                             text=True).stdout.splitlines()
+    h = trawl.Index.load(tmp_path / "g.thi").search(["ACGT", "GGA"])
+    ours = ["%s\t%d\t%d\t0\t+\t%s" % (h.records[r], s, e, ["ACGT", "GGA"][p])
+            for r, s, e, p in zip(h.record.tolist(), h.start.tolist(), h.end.tolist(), h.pattern.tolist())]
+    assert len(printed) > 20 and ours == printed
