@@ -75,7 +75,7 @@ def overhead(args, rng, rows):
         path.write_bytes(plant(rng, dna(rng, n), pattern, 2000))
         for k in (0, 2):
             kargs = ["-k", str(k)] if k else []
-            t_cli, _ = best_of(3, lambda: subprocess.run([args.cli, "search", "--both-strands", *kargs, pattern, str(path)],
+            t_cli, _ = best_of(3, lambda: subprocess.run([args.cli, "search", "--hits", "--both-strands", *kargs, pattern, str(path)],
                                                           stdout=subprocess.DEVNULL, check=False))
             t_py, hits = best_of(3, lambda: trawl.search(pattern, path, k=k, both_strands=True))
             cli_lines = subprocess.run([args.cli, "search", "--count-matches", "--both-strands", *kargs, pattern, str(path)],
