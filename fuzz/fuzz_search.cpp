@@ -47,6 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view in(reinterpret_cast<const char*>(data + 4 + m), size - 4 - m);
   if (in.size() >= 2 && static_cast<unsigned char>(in[0]) == 0x1f) return 0;  // compressed: fuzz_streams
   if (in.size() >= 4 && static_cast<unsigned char>(in[0]) == 0x28) return 0;
+  if (in.size() >= 4 && (static_cast<unsigned char>(in[0]) & 0xf0) == 0x50 && in.substr(1, 3) == "\x2a\x4d\x18") return 0;
+  if (trawl::io::is_twobit(in.substr(0, 4))) return 0;  // a .2bit genome, decoded by the stream: fuzz_streams
 
   trawl::search_options o;
   o.max_errors = k;
