@@ -140,6 +140,14 @@ int run_locate(const index_args& a) {
   const auto ix = index::hybrid_index::load(a.index_path);
   const auto ps = all_patterns(a);
   const auto recs = ix.records();
+  // --check: the hit's bytes, extracted, are its pattern
+  const auto matches = [&](const index::record_hit& h) {
+    return ix.extract(recs[h.record].start + h.h.start, h.h.end - h.h.start) == ps[h.h.pattern];
+  };
+  const auto mismatch = [&](const index::record_hit& h) {
+    return error(errc::bad_format,
+                 fmt::format("--check: hit {}:{} does not match pattern {}", recs[h.record].name, h.h.start, h.h.pattern));
+  };
   // The hits come in batches (only the occurrence lists are held); each batch's lines are
   // formatted (and with --check, its hits checked) in blocks on every thread and written in
   // order.
@@ -161,9 +169,7 @@ int run_locate(const index_args& a) {
           current = rec;
           printer.begin(recs[rec].name);
         }
-        if (a.check && ix.extract(recs[rec].start + h.start, h.end - h.start) != ps[h.pattern])
-          throw error(errc::bad_format, fmt::format("--check: hit {}:{} does not match pattern {}", recs[rec].name,
-                                                    h.start, h.pattern));
+        if (a.check && !matches({rec, h})) throw mismatch({rec, h});
         printer.print(h);
       }
       return true;
@@ -183,9 +189,7 @@ int run_locate(const index_args& a) {
         const std::size_t e = std::min(hits.size(), (i + 1) * block);
         for (std::size_t k = i * block; k < e; ++k) {
           const auto& h = hits[k];
-          if (a.check && bad[i] == hits.size() &&
-              ix.extract(recs[h.record].start + h.h.start, h.h.end - h.h.start) != ps[h.h.pattern])
-            bad[i] = k;
+          if (a.check && bad[i] == hits.size() && !matches(h)) bad[i] = k;
           // output contract (output.hpp): source start end errors strand pattern
           fmt::format_to(std::back_inserter(out), "{}\t{}\t{}\t0\t+\t{}\n", recs[h.record].name, h.h.start, h.h.end,
                          ps[h.h.pattern]);
@@ -194,9 +198,7 @@ int run_locate(const index_args& a) {
     });
     for (std::size_t i = 0; i < blocks; ++i) {
       if (bad[i] != hits.size()) {
-        const auto& h = hits[bad[i]];
-        throw error(errc::bad_format, fmt::format("--check: hit {}:{} does not match pattern {}", recs[h.record].name,
-                                                  h.h.start, h.h.pattern));
+        throw mismatch(hits[bad[i]]);
       }
       w.put(std::string_view(text[i].data(), text[i].size()));
     }

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include "commands.hpp"
 #include "trawl/error.hpp"
@@ -21,10 +23,12 @@ int run_pack(const pack_args& a) {
   if (out.empty()) {
     if (a.input == "-") throw error(errc::invalid_argument, "pack: -o OUT is needed when the input is standard input");
     std::string base = a.input;
-    for (const char* ext : {".gz", ".bgz", ".zst"})
-      if (base.size() > std::string(ext).size() && base.ends_with(ext)) base.resize(base.size() - std::string(ext).size());
-    for (const char* ext : {".fa", ".fasta", ".fna", ".fq", ".fastq"})
-      if (base.size() > std::string(ext).size() && base.ends_with(ext)) base.resize(base.size() - std::string(ext).size());
+    const auto strip = [&](std::initializer_list<std::string_view> exts) {
+      for (const std::string_view ext : exts)
+        if (base.size() > ext.size() && base.ends_with(ext)) base.resize(base.size() - ext.size());
+    };
+    strip({".gz", ".bgz", ".zst"});
+    strip({".fa", ".fasta", ".fna", ".fq", ".fastq"});
     out = base + ".2bit";
   }
   if (a.input != "-" && io::same_file(a.input, out))

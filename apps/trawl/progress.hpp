@@ -17,7 +17,7 @@ class progress_line {
   ~progress_line();
   progress_line(const progress_line&) = delete;
   progress_line& operator=(const progress_line&) = delete;
-  /// Where it runs, e.g. "GPU 0" or "CPU, 16 threads".
+  /// Where it runs: "CPU", or the GPU workers, e.g. "GPU 0,1".
   void where(std::string w) { where_ = std::move(w); }
   /// `bytes` of the input taken in so far.
   void update(std::uint64_t bytes);

@@ -205,9 +205,9 @@ class hybrid_index {
   /// half-open, errors = 0, strand forward. For `trawl search --index` and `trawl index locate`.
   [[nodiscard]] std::vector<record_hit> search_records(const std::vector<std::string>& patterns,
                                                        const locate_options& options = {}) const;
-  /// search_records(patterns, options) handed over in batches, in the same order, with only the
-  /// occurrence lists held (8 bytes an occurrence, where the whole answer takes about ten times
-  /// that): `on_hits` gets each batch and returns false to stop. Returns the hits handed over.
+  /// search_records(patterns, options) handed over in batches, in the same order, holding only
+  /// the patterns' occurrence lists (8 bytes an occurrence) and one batch, not the whole answer:
+  /// `on_hits` gets each batch and returns false to stop. Returns the hits handed over.
   std::uint64_t for_each_record_hit(const std::vector<std::string>& patterns, const locate_options& options,
                                     const std::function<bool(std::span<const record_hit>)>& on_hits) const;
   /// Search through the index with the search options of search.hpp: every hit of `patterns`

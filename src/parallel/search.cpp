@@ -58,8 +58,8 @@ void check_patterns(const std::vector<std::string>& patterns, const search_optio
 
 std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads, const detail::engine& m,
                               std::size_t requested) {
-  // a slice is a job with its own bookkeeping (a few hundred bytes): a chunk of n bytes is cut
-  // into at most 65536 of them whatever size is asked, so that memory stays bounded by the chunk
+  // a slice is a job with its own bookkeeping: a chunk of n bytes is cut into at most 65536 of
+  // them whatever size is asked, so that their memory stays bounded by the chunk
   constexpr std::size_t max_slices = std::size_t{1} << 16;
   if (requested != 0) return std::max(requested, (n + max_slices - 1) / max_slices);
   // Enough slices to balance the threads, large enough that the context re-read is noise,
