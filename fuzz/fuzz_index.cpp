@@ -59,10 +59,13 @@ std::vector<std::pair<std::string, std::string>> make_seeds() {
   text.kernel_text = true;
   small.max_len = 6;
   small.profile = trawl::index::fm_profile::small;
+  auto small_counts = small;
+  small_counts.count_index = trawl::index::count_structure::on;
   m1.max_len = 1;
   return {
       {"rep-fast", hybrid_index::build(rep, "rep", fast).to_bytes()},
       {"rep-small", hybrid_index::build(rep, "rep", small).to_bytes()},
+      {"rep-small-counts", hybrid_index::build(rep, "rep", small_counts).to_bytes()},
       {"kjv-fast", hybrid_index::build(kjv, "kjv", fast).to_bytes()},
       {"rep-text", hybrid_index::build(rep, "rep", text).to_bytes()},
       {"kjv-m1", hybrid_index::build(kjv, "kjv", m1).to_bytes()},
@@ -97,7 +100,7 @@ void exercise(const hybrid_index& ix) {
   const std::string text = consistent ? ix.extract(0, n) : std::string();
   for (const auto& p : pats) {
     std::vector<std::uint64_t> a, b;
-    std::uint64_t by_recursion = 0, by_leaves = 0, by_phrases = 0;
+    std::uint64_t by_recursion = 0, by_leaves = 0, by_phrases = 0, by_runs = 0;
     try {
       a = ix.locate(p, serial);
       b = ix.locate(p, one);
@@ -106,12 +109,13 @@ void exercise(const hybrid_index& ix) {
       by_recursion = trawl::index::detail::index_access::count(ix, p, false, count_path::recursion);
       by_leaves = trawl::index::detail::index_access::count(ix, p, false, count_path::leaves);
       by_phrases = trawl::index::detail::index_access::count(ix, p, false, count_path::phrases);
+      by_runs = trawl::index::detail::index_access::count(ix, p, false, count_path::runs);
     } catch (const trawl::error& e) {
       if (consistent || e.code() != trawl::errc::bad_format) std::abort();
       continue;
     }
     if (consistent && (a != oracle::naive_find(text, p) || b != a || by_recursion != a.size() || by_leaves != a.size() ||
-                       by_phrases != a.size()))
+                       by_phrases != a.size() || by_runs != a.size()))
       std::abort();
   }
   try {

@@ -28,6 +28,7 @@ struct index_args {
   bool progress = false, quiet = false, small = false;
   std::uint64_t lz_reference = 0;  // 0 = automatic
   bool kernel_text = false;
+  std::string count_index = "auto";
   // queries
   std::string index_path;
   std::vector<std::string> patterns, pattern_files;
@@ -71,6 +72,7 @@ int run_build(const index_args& a) {
   if (a.small) bo.profile = index::fm_profile::small;
   bo.lz_reference = a.lz_reference;
   bo.kernel_text = a.kernel_text;
+  bo.count_index = index::count_structure_named(a.count_index);
   if (show) {
     bo.progress = [t0](std::string_view stage, std::uint64_t done, std::uint64_t total) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -102,9 +104,9 @@ int run_info(const index_args& a) {
   const auto inf = ix.info();
   writer w;
   w.put(fmt::format("source\t{}\nrecords\t{}\nn\t{}\nz\t{}\nkept_phrases\t{}\nliteral_bytes\t{}\nM\t{}\nsigma\t{}\n"
-                    "s2_length\t{}\nsegments\t{}\n",
+                    "s2_length\t{}\nsegments\t{}\nbwt_runs\t{}\n",
                     ix.source_name(), ix.records().size(), inf.n, inf.z, inf.kept, inf.literal_bytes, inf.max_len,
-                    inf.sigma, inf.s2_length, inf.segments));
+                    inf.sigma, inf.s2_length, inf.segments, inf.bwt_runs));
   for (const auto& [name, bytes] : inf.part_bytes)
     w.put(fmt::format("bytes:{}\t{}\t{:.4f} bits/char\n", name, bytes,
                       inf.n ? 8.0 * static_cast<double>(bytes) / static_cast<double>(inf.n) : 0.0));
@@ -313,6 +315,10 @@ void add_index_command(CLI::App& root, run_state& state) {
   build->add_flag("--kernel-text", a->kernel_text,
                   "keep S'' in the index as text too (zstd; about 2.2 bits per S'' byte on DNA): approximate "
                   "search through the index reads it instead of decoding it from the BWT");
+  build->add_option("--count-index", a->count_index,
+                    "auto, on or off: keep the text's run-length BWT, with which count takes time independent of the "
+                    "number of occurrences (auto: on for the default profile when the input is at most 256 MiB)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   build->add_flag("--progress", a->progress, "print progress on stderr (default when stderr is a terminal)");
   build->add_flag("-q,--quiet", a->quiet, "print nothing");
   build->callback([a, &state] { state.exit_code = run_build(*a); });

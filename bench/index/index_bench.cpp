@@ -7,6 +7,7 @@
 //
 // usage: trawl_index_bench TEXT [--max-len M] [--small] [--patterns FILE]... [--gen L]... [--load INDEX | --save INDEX] [--cpu-time]
 //                          [--threads 1,2,4,8,16] [--budget SECONDS] [--max-patterns N] [--no-sdsl]
+//                          [--count-index auto|on|off]
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -115,6 +116,7 @@ int main(int argc, char** argv) {
       else if (a == "--budget") budget = std::stod(next());
       else if (a == "--max-patterns") max_patterns = std::stoul(next());
       else if (a == "--no-sdsl") with_sdsl = false;
+      else if (a == "--count-index") bo.count_index = trawl::index::count_structure_named(next());
       else if (a == "--cpu-time") cpu_time = true;
       else if (a == "--load") load_path = next();
       else if (a == "--save") save_path = next();

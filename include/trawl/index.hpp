@@ -63,6 +63,12 @@ enum class fm_profile {
           ///< profile for repetitive text (`trawl index build --small`)
 };
 
+/// build_options::count_index.
+enum class count_structure { automatic, on, off };
+/// "auto", "on" or "off" as a count_structure (the CLI's and Python's spelling); invalid_argument
+/// for another name.
+count_structure count_structure_named(std::string_view name);
+
 struct build_options {
   /// M: every substring of length <= M that crosses a phrase boundary is kept in S''.
   /// Patterns up to M bytes are answered from S'' directly; longer ones through windows +
@@ -80,6 +86,13 @@ struct build_options {
   /// the whole input while its parse stays within 1 GiB (inputs up to 89 MB), else the first
   /// 64 MiB (16 bytes per reference byte).
   std::uint64_t lz_reference = 0;
+  /// Whether the index holds the whole text's run-length BWT, with which count takes O(m)
+  /// rank queries whatever the number of occurrences (without it, count visits the
+  /// occurrences or runs a program over the parse). Its size grows with the BWT's runs: small on
+  /// repetitive text, large on text that does not repeat. automatic: for the fast profile, when
+  /// the text's suffix array (4 bytes a byte) fits in 1 GiB; on: always (a suffix array of 4
+  /// bytes a byte, 8 from 2 GiB on, at the build's peak); off: never.
+  count_structure count_index = count_structure::automatic;
   /// Keep S'' in the file as text too (zstd-compressed): the
   /// approximate search through the index reads it instead of decoding it from the BWT (one
   /// random access per byte of S'').
@@ -130,6 +143,7 @@ struct index_info {
   std::uint64_t s2_length = 0;     ///< |S''|
   std::uint64_t segments = 0;      ///< merged windows in S''
   std::uint32_t sigma = 0;         ///< distinct bytes
+  std::uint64_t bwt_runs = 0;      ///< runs of the count index's BWT (build_options::count_index); 0: none
   std::vector<std::pair<std::string, std::uint64_t>> part_bytes;  ///< serialized size of each part
   std::uint64_t total_bytes = 0;
   [[nodiscard]] double bits_per_char() const { return n ? 8.0 * static_cast<double>(total_bytes) / static_cast<double>(n) : 0.0; }
@@ -237,6 +251,8 @@ class hybrid_index {
   /// Returns "" when everything holds, else one line saying what does not. Time
   /// O(n + |S''|·log σ), memory n bytes. The file's checksums catch accidental damage; this
   /// catches a file that is inconsistent however it was made, so that its answers can be trusted.
+  /// An index with a count index (build_options::count_index) has it compared with the runs of
+  /// the rebuilt text's BWT (a suffix array of it: 4 more bytes a byte, 8 from 2 GiB on).
   [[nodiscard]] std::string verify(std::optional<std::string_view> source = std::nullopt) const;
 
  private:

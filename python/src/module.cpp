@@ -320,10 +320,12 @@ nb::tuple best(nb::handle x_obj, nb::handle y_obj, bool every_start, unsigned th
 using trawl::index::hybrid_index;
 
 hybrid_index index_build(nb::handle text_obj, std::optional<std::string> path, std::uint32_t max_len, bool small,
-                         bool fasta, bool kernel_text, std::optional<nb::callable> progress) {
+                         bool fasta, bool kernel_text, const std::string& count_index,
+                         std::optional<nb::callable> progress) {
   trawl::index::build_options bo;
   bo.max_len = max_len;
   bo.kernel_text = kernel_text;
+  bo.count_index = trawl::index::count_structure_named(count_index);
   bo.profile = small ? trawl::index::fm_profile::small : trawl::index::fm_profile::fast;
   bo.detect_fasta = fasta;
   if (progress) {
@@ -476,7 +478,7 @@ NB_MODULE(_trawl, m) {
 
   nb::class_<hybrid_index>(m, "Index")
       .def_static("build", &index_build, "text"_a.none(), "path"_a.none(), "max_len"_a, "small"_a, "fasta"_a,
-                  "kernel_text"_a, "progress"_a.none())
+                  "kernel_text"_a, "count_index"_a, "progress"_a.none())
       .def_static(
           "load",
           [](const std::string& path) {
@@ -560,6 +562,7 @@ NB_MODULE(_trawl, m) {
              d["kernel_length"] = i.s2_length;
              d["segments"] = i.segments;
              d["sigma"] = i.sigma;
+             d["bwt_runs"] = i.bwt_runs;
              d["bytes"] = i.total_bytes;
              d["bits_per_char"] = i.bits_per_char();
              nb::dict parts;

@@ -352,17 +352,21 @@ class Index:
 
     @classmethod
     def build(cls, text: Union[Text, os.PathLike], *, max_len: int = 32, small: bool = False, fasta: bool = True,
-              kernel_text: bool = False, progress=None) -> "Index":
+              kernel_text: bool = False, count_index: str = "auto", progress=None) -> "Index":
         """Indexes ``text`` (or a file). ``max_len``: M, the longest pattern answered from the kernel
         directly (longer ones are verified). ``small``: the compact FM-index profile (with
         ``max_len=16``, the one for repetitive text). ``fasta``: read FASTA/FASTQ as records.
         ``kernel_text``: keep the kernel S'' as compressed text too (a larger file; approximate
         search reads it instead of decoding it from the BWT).
+        ``count_index``: "auto", "on" or "off": keep the text's run-length BWT, with which
+        ``count`` takes time independent of the number of occurrences (auto: on for the default
+        profile when the text is at most 256 MiB).
         ``progress(stage, done, total)`` is called as the build goes."""
         if isinstance(text, os.PathLike):
-            impl = _trawl.Index.build(None, os.fsdecode(os.fspath(text)), max_len, small, fasta, kernel_text, progress)
+            impl = _trawl.Index.build(None, os.fsdecode(os.fspath(text)), max_len, small, fasta, kernel_text,
+                                      count_index, progress)
         else:
-            impl = _trawl.Index.build(text, None, max_len, small, fasta, kernel_text, progress)
+            impl = _trawl.Index.build(text, None, max_len, small, fasta, kernel_text, count_index, progress)
         return cls(impl)
 
     @classmethod

@@ -25,6 +25,7 @@
 #include <atomic>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -189,6 +190,30 @@ std::optional<std::uint64_t> ku_count(const detail::index_impl& ix, const Tree& 
   return counts.combine(std::plus<>());
 }
 
+/// count through the run-length BWT, inside one record each: the text's occurrences less those
+/// that cross a record boundary, which are found in the text around each boundary. Nothing
+/// when those windows would hold more than count_boundary_bytes bytes (unless `forced`).
+std::optional<std::uint64_t> runs_in_records(const detail::index_impl& ix, std::string_view pattern, bool forced) {
+  const std::uint64_t m = pattern.size();
+  std::vector<std::uint64_t> cuts;  // the distinct record starts inside the text
+  for (const auto& r : ix.records)
+    if (r.start > 0 && r.start < ix.n && (cuts.empty() || cuts.back() != r.start)) cuts.push_back(r.start);
+  if (!forced && cuts.size() * 2 * m > count_boundary_bytes) return std::nullopt;
+  std::uint64_t n = ix.counts.count(pattern);
+  std::string around;
+  for (std::size_t i = 0; i < cuts.size() && n > 0; ++i) {
+    // the starts x whose first boundary to the right is cuts[i] and that reach past it
+    const std::uint64_t b = cuts[i], before = i == 0 ? 0 : cuts[i - 1];
+    const std::uint64_t lo = std::max(before, b > m - 1 ? b - (m - 1) : 0);
+    const std::uint64_t hi = std::min(ix.n, b + m - 1);
+    around.clear();
+    ix.extract_into(lo, hi - lo, around);
+    for (std::uint64_t x = lo; x < b && x + m <= hi; ++x)
+      if (std::string_view(around).substr(x - lo, m) == pattern) --n;
+  }
+  return n;
+}
+
 }  // namespace
 
 const detail::index_impl::phrase_table& detail::index_impl::phrases_in_text_order() const {
@@ -264,10 +289,14 @@ const detail::index_impl::count_tree& detail::index_impl::counting_tree() const 
 std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view pattern, bool in_records, bool parallel,
                                 detail::count_path path) {
   const std::uint64_t m = pattern.size();
+  const bool by_record = in_records && ix.records.size() > 1;
+  if (m > 0 && !ix.counts.empty() && (path == detail::count_path::automatic || path == detail::count_path::runs)) {
+    if (!by_record) return ix.counts.count(pattern);
+    if (const auto n = runs_in_records(ix, pattern, path == detail::count_path::runs)) return *n;
+  }
   std::vector<std::uint64_t> prim = ix.primaries(pattern, parallel);
   if (prim.empty()) return 0;
   std::sort(prim.begin(), prim.end());
-  const bool by_record = in_records && ix.records.size() > 1;
   const full_tree full{ix, m};
   if (path == detail::count_path::recursion) return *ku_count(ix, full, prim, m, by_record, std::nullopt, parallel);
   const bool split = m <= 2ull * ix.max_len;  // the leaves' count holds up to 2M

@@ -10,8 +10,9 @@
 //            Elias–Fano sets as (universe, low ints, high bits), and the FM-index's primary
 //            data (fm_store.cpp); last, S'' as text when the build was asked to keep it
 //            (u64 |S''| | put_zstd frames of 4 MiB; an empty section otherwise: approximate
-//            search then decodes S'' from the BWT). Version 7 files, without that section,
-//            still load. Derived structures (rank/select supports, the range maximum
+//            search then decodes S'' from the BWT); last, the whole text's run-length BWT for
+//            count (run_bwt.hpp; empty when the build made none). Version 7 files, without the
+//            last two sections, and version 8 files, without the last, still load. Derived structures (rank/select supports, the range maximum
 //            over source ends, the FM-index's wavelet tree) are not stored but rebuilt.
 // Loading checks magic, version, the header and table CRCs, that sections tile the file, and
 // every section's CRC before anything is parsed; then every size against the bytes that back
@@ -41,20 +42,21 @@ namespace trawl::index {
 namespace {
 
 constexpr char magic[8] = {'T', 'R', 'A', 'W', 'L', 'H', 'I', 'X'};
-constexpr std::uint32_t format_version = 8;
-/// Version 7 files (without the S'' text section) still load.
+constexpr std::uint32_t format_version = 9;
+/// Version 7 files (without the S'' text and count sections) and version 8 files (without the
+/// count section) still load.
 constexpr std::uint32_t oldest_version = 7;
 constexpr std::size_t header_size = 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4;
 constexpr std::size_t entry_size = 32;
 
 enum section_id : std::uint32_t {
   sec_meta = 1, sec_kept_starts, sec_src_rank, sec_by_src, sec_src_sample, sec_src_delta, sec_src_len,
-  sec_seg_s2, sec_fm, sec_s2_text, sec_end
+  sec_seg_s2, sec_fm, sec_s2_text, sec_counts, sec_end
 };
 constexpr const char* section_names[] = {"", "meta", "kept phrase starts", "source ranks",
                                          "sources by start", "source start samples", "source start deltas",
                                          "source lengths", "S'' segment map", "FM-index of S''",
-                                         "S'' text"};
+                                         "S'' text", "count index"};
 /// S'' as text: zstd frames of this many bytes (decompressed in parallel on load), at this level.
 constexpr std::size_t s2_text_frame = std::size_t{1} << 22;
 constexpr int s2_text_level = 9;
@@ -169,6 +171,9 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const detail::index_
     file::put_zstd(text, ix.s2_text(), s2_text_frame, s2_text_level);
   }
   s.emplace_back(sec_s2_text, std::move(text));
+  std::string counts;  // empty: not built
+  if (!ix.counts.empty()) ix.counts.write(counts);
+  s.emplace_back(sec_counts, std::move(counts));
   return s;
 }
 
@@ -273,7 +278,7 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   const auto flags = r.get<std::uint32_t>();
   const auto hcrc = r.get<std::uint32_t>();
   if (hcrc != crc(bytes.substr(0, header_size - 4))) bad("header checksum mismatch");
-  if (nsec != (version == 7 ? sec_s2_text - 1 : sec_end - 1)) bad("unexpected section count");
+  if (nsec != (version == 7 ? sec_s2_text - 1 : version == 8 ? sec_counts - 1 : sec_end - 1)) bad("unexpected section count");
   if (ix.max_len < 1 || ix.max_len > 4096 || flags > 2 || ix.z > ix.n) bad("header values out of range");
   const std::size_t table_at = r.at;
   if (bytes.size() - table_at < nsec * entry_size + 4) bad("truncated section table");
@@ -382,7 +387,11 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
         ix.s2_bytes = std::move(s2);
         ix.s2_decoded.store(true, std::memory_order_release);
       },
-      [&] { check_phrases(ix); });
+      [&] { check_phrases(ix); },
+      [&] {
+        if (!payload[sec_counts].empty())
+          ix.counts = run_bwt::read(payload[sec_counts], ix.n, run_symbols(ix.char_map, ix.sigma));
+      });
   if (ix.s2_len == 0) ix.fm = std::monostate{};
 }
 

@@ -404,6 +404,27 @@ std::uint64_t lz_reference(std::uint64_t n, std::uint64_t asked) {
   return 12 * n <= allowed ? n : allowed / 16;
 }
 
+}  // namespace
+
+count_structure count_structure_named(std::string_view name) {
+  if (name == "auto") return count_structure::automatic;
+  if (name == "on") return count_structure::on;
+  if (name == "off") return count_structure::off;
+  throw error(errc::invalid_argument, "index: the count index is auto, on or off, not '" + std::string(name) + "'");
+}
+
+namespace {
+
+/// Whether the build makes the run-length BWT for count (build_options::count_index).
+bool wants_count_index(std::uint64_t n, const build_options& opt) {
+  switch (opt.count_index) {
+    case count_structure::on: return true;
+    case count_structure::off: return false;
+    case count_structure::automatic: break;
+  }
+  return opt.profile == fm_profile::fast && 4 * n <= (std::uint64_t{1} << 30);
+}
+
 /// `text_done`, if given, is called once the text is no longer read (before the FM-index is
 /// built): a caller that owns it can free it there.
 std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const build_options& opt,
@@ -414,6 +435,16 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
   const std::uint64_t n = text.size();
   ix->n = n;
   ix->max_len = opt.max_len;
+
+  std::array<bool, 256> present{};
+  for (char c : text) present[static_cast<unsigned char>(c)] = true;
+  const std::uint32_t sigma = make_byte_maps(present, ix->char_map, ix->char_unmap);
+  ix->sigma = sigma;
+  if (wants_count_index(n, opt)) {
+    if (opt.progress) opt.progress("count index", 0, n);
+    ix->counts = run_bwt::of_text(text, run_symbols(ix->char_map, sigma), opt.force_64bit);
+    if (opt.progress) opt.progress("count index", n, n);
+  }
 
   std::vector<lz77_phrase> phrases = lz77_parse_relative(text, lz_reference(n, opt.lz_reference), opt.force_64bit,
                                                          opt.progress);
@@ -470,10 +501,6 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
     ix->s2_len = total;
     ix->seg_s2.assign(total + 1, s2_starts);
   }
-  std::array<bool, 256> present{};
-  for (char c : text) present[static_cast<unsigned char>(c)] = true;
-  const std::uint32_t sigma = make_byte_maps(present, ix->char_map, ix->char_unmap);
-  ix->sigma = sigma;
   if (opt.progress) opt.progress("fm-index", 0, ix->s2_len);
   if (ix->s2_len > 0) {
     std::string s2;
@@ -781,6 +808,7 @@ index_info hybrid_index::info() const {
   r.s2_length = ix.s2_len;
   r.segments = ix.seg_s2.bits.size() ? ix.seg_s2.count_below(ix.s2_len + 1) - 1 : 0;
   r.sigma = ix.sigma;
+  r.bwt_runs = ix.counts.runs();
   r.part_bytes = part_sizes(ix);
   for (const auto& p : r.part_bytes) r.total_bytes += p.second;
   return r;

@@ -23,9 +23,11 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "index/ef_set.hpp"
 #include "index/fm_dna.hpp"
 #include "index/fm_wt.hpp"
 #include "index/range_max.hpp"
+#include "index/run_bwt.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
 #include "trawl/detail/testing.hpp"
@@ -123,63 +125,6 @@ class byte_buffer {
   std::unique_ptr<char, release> p_;
   std::size_t n_ = 0;
 };
-
-/// An Elias–Fano set with its rank/select supports (re-bound after a move or load).
-struct ef_set {
-  sdsl::sd_vector<> bits;
-  sdsl::sd_vector<>::rank_1_type rank;
-  sdsl::sd_vector<>::select_1_type select;
-
-  ef_set() = default;
-  ef_set(const ef_set&) = delete;
-  ef_set& operator=(const ef_set&) = delete;
-  ef_set(ef_set&& o) noexcept { *this = std::move(o); }
-  ef_set& operator=(ef_set&& o) noexcept {
-    bits = std::move(o.bits);
-    bind();
-    return *this;
-  }
-  /// Members (strictly increasing, all < universe).
-  void assign(std::uint64_t universe, const std::vector<std::uint64_t>& members) {
-    sdsl::sd_vector_builder b(universe, members.size());
-    for (auto v : members) b.set(v);
-    bits = sdsl::sd_vector<>(b);
-    bind();
-  }
-  void bind() {
-    rank = sdsl::sd_vector<>::rank_1_type(&bits);
-    select = sdsl::sd_vector<>::select_1_type(&bits);
-  }
-  /// Number of members < x (x <= universe).
-  [[nodiscard]] std::uint64_t count_below(std::uint64_t x) const { return rank(x); }
-  /// The i-th member, 0-based.
-  [[nodiscard]] std::uint64_t at(std::uint64_t i) const { return select(i + 1); }
-  /// Members b..e-1 into out: one select, then a pass over the high bits (decode_all below
-  /// spreads a whole set over the workers).
-  void decode(std::uint64_t b, std::uint64_t e, std::uint64_t* out) const {
-    if (b >= e) return;
-    const std::uint64_t* high = bits.high.data();
-    const std::uint64_t wl = bits.wl;
-    std::uint64_t pos = bits.high_1_select(b + 1);  // the high bit of member i
-    for (std::uint64_t i = b;; ++i) {
-      out[i - b] = ((pos - i) << wl) | (wl == 0 ? 0 : bits.low[i]);
-      if (i + 1 == e) return;
-      // the next set high bit after pos
-      std::uint64_t word = (pos + 1) >> 6;
-      std::uint64_t w = high[word] >> ((pos + 1) & 63) << ((pos + 1) & 63);
-      while (w == 0) w = high[++word];
-      pos = word * 64 + static_cast<std::uint64_t>(std::countr_zero(w));
-    }
-  }
-};
-
-/// The first k members of s into out, by pieces in parallel.
-inline void decode_all(const ef_set& s, std::uint64_t k, std::uint64_t* out) {
-  constexpr std::uint64_t piece = std::uint64_t{1} << 16;
-  tbb::parallel_for(std::uint64_t{0}, (k + piece - 1) / piece, [&](std::uint64_t i) {
-    s.decode(i * piece, std::min(k, (i + 1) * piece), out + i * piece);
-  });
-}
 
 /// Rank queries (how many elements are < x) on a sorted array of values below a universe,
 /// through a table of bucket starts with about one element per bucket: O(1 + log of one
@@ -286,6 +231,10 @@ struct detail::index_impl {
   mutable std::once_flag fm_once;
   /// The FM-index over S'': built on the first call.
   [[nodiscard]] const fm_variant& fm_index() const;
+
+  // -- the whole text's run-length BWT, which count reads when the build made it (empty
+  //    otherwise) --
+  run_bwt counts;
 
   // -- S'' as bytes, decoded from the FM-index on the first approximate search (s2_text) --
   mutable std::once_flag s2_once;
@@ -466,6 +415,9 @@ inline constexpr std::uint64_t count_probe_steps_per_phrase = 4;
 /// Chain steps per kept phrase after which the dynamic program gives up (a parse whose copies
 /// nest that deeply everywhere) and the recursion counts every occurrence.
 inline constexpr std::uint64_t count_dp_steps_per_phrase = 256;
+/// Bytes of text around record boundaries that count through the run-length BWT reads to take
+/// out the occurrences across them; with more, count takes the other ways.
+inline constexpr std::uint64_t count_boundary_bytes = std::uint64_t{1} << 16;
 /// Number of occurrences of `pattern` (inside one record each with `in_records`). With
 /// `parallel`, the primaries are located and the recursion probe runs on the workers of the
 /// calling arena.

@@ -105,6 +105,9 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
       }
     }
     if (ix.n > 0 && extract(0, ix.n) != t) return "extract does not give the text the parse and S'' spell";
+    // the count index: the runs of this text's BWT, made again
+    if (!ix.counts.empty() && !ix.counts.same_as(run_bwt::of_text(t, run_symbols(ix.char_map, ix.sigma), false)))
+      return "the count index is not the run-length BWT of the text";
     if (source) {
       std::string text;
       std::vector<record_span> recs;

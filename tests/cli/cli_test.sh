@@ -141,6 +141,19 @@ for args in "--both-strands GATTACA" "-k 2 --both-strands -e GATTACAGAT -e CCGTA
   expect_out "$("$T" search $args "$D/rand.fa")" "$T" search --index "$D/rand16t.idx" $args
 done
 "$T" index info "$D/rand16t.idx" | grep -qE "^bytes:S'' text	[1-9][0-9]*	" && pass || fail "index info: no S'' text section"
+# the count index: on by default (a run count and a section in info), off on request, on with
+# --small on request; each counts, per record, as searching the FASTA does
+"$T" index build -q --count-index off "$D/rand.fa" -o "$D/rand-nocount.idx"
+"$T" index build -q --small --count-index on "$D/rand.fa" -o "$D/rand-smallcount.idx"
+"$T" index info "$D/rand.idx" | grep -qE "^bwt_runs	[1-9][0-9]*\$" && "$T" index info "$D/rand.idx" | grep -qE "^bytes:count index	[1-9]" &&
+  "$T" index info "$D/rand-nocount.idx" | grep -qE "^bwt_runs	0\$" && "$T" index info "$D/rand-smallcount.idx" | grep -qE "^bwt_runs	[1-9]" &&
+  pass || fail "index info: bwt_runs and the count section do not follow --count-index"
+for ix in rand rand-nocount rand-smallcount; do
+  for p in A ACG GATTACA; do
+    expect_out "$p	$("$T" search --count-matches "$p" "$D/rand.fa")" "$T" index count "$D/$ix.idx" "$p"
+  done
+done
+expect_err_line "$T" index build --count-index maybe "$D/rand.fa" -o "$D/never.idx"
 # extract speaks records: NAME:START-END (0-based, half-open, as locate prints) against the FASTA
 # read by python; a whole record; every locate hit's region holds its pattern; info lists records
 fasta_seq() { python3 -c "

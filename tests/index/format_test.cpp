@@ -65,12 +65,13 @@ TEST(IndexFormat, RoundTrip) {
   }
 }
 
-TEST(IndexFormat, KernelTextAndVersion7) {
+TEST(IndexFormat, KernelTextAndVersions7And8) {
   // S'' kept as text: the same answers, approximate ones included, and the same bytes again
   std::mt19937_64 rng(3);
   const auto f = make_text(rng);
   trawl::index::build_options bo;
   bo.max_len = 12;
+  bo.count_index = trawl::index::count_structure::off;
   const std::string plain = hybrid_index::build(f.text, "src.txt", bo).to_bytes();
   bo.kernel_text = true;
   const hybrid_index built = hybrid_index::build(f.text, "src.txt", bo);
@@ -88,25 +89,64 @@ TEST(IndexFormat, KernelTextAndVersion7) {
   ASSERT_FALSE(want.empty());
   EXPECT_EQ(back.search_records(ps, o), want);
   EXPECT_EQ(built.search_records(ps, o), want);
-  // a version 7 file (no S'' text section) still loads and answers the same
+  // a version 8 file (no count section) and a version 7 one (no S'' text section either) still
+  // load and answer the same, and are written as the current version
   auto secs = *index_file::sections(plain);
+  ASSERT_TRUE(secs.back().empty());
+  secs.pop_back();
+  std::string v8 = index_file::assemble(plain, secs);
+  index_file::set<std::uint32_t>(v8, 8, 8);
+  index_file::fix_header(v8);
   ASSERT_TRUE(secs.back().empty());
   secs.pop_back();
   std::string v7 = index_file::assemble(plain, secs);
   index_file::set<std::uint32_t>(v7, 8, 7);
   index_file::fix_header(v7);
-  const hybrid_index old = hybrid_index::from_bytes(v7);
-  EXPECT_TRUE(answers_right(old, f));
-  EXPECT_EQ(old.search_records(ps, o), want);
-  EXPECT_EQ(old.to_bytes(), plain);  // written as the current version
-  // a version 7 file with ten sections, or a version 8 one with nine, is refused
+  for (const std::string* file : {&v8, &v7}) {
+    const hybrid_index old = hybrid_index::from_bytes(*file);
+    EXPECT_TRUE(answers_right(old, f));
+    EXPECT_EQ(old.search_records(ps, o), want);
+    EXPECT_EQ(old.to_bytes(), plain);
+  }
+  // a version 7 file with ten sections, or a version 8 one with nine or eleven, is refused
   index_file::set<std::uint32_t>(v7, 8, 8);
   index_file::fix_header(v7);
   EXPECT_THROW((void)hybrid_index::from_bytes(v7), trawl::error);
-  std::string v7ten = plain;
+  std::string v7ten = v8;
   index_file::set<std::uint32_t>(v7ten, 8, 7);
   index_file::fix_header(v7ten);
   EXPECT_THROW((void)hybrid_index::from_bytes(v7ten), trawl::error);
+  std::string v8eleven = plain;
+  index_file::set<std::uint32_t>(v8eleven, 8, 8);
+  index_file::fix_header(v8eleven);
+  EXPECT_THROW((void)hybrid_index::from_bytes(v8eleven), trawl::error);
+}
+
+TEST(IndexFormat, CountIndexRoundTrip) {
+  // the count index is written, read back, counts as the oracle does and verifies; every
+  // profile can have it or not
+  std::mt19937_64 rng(4);
+  const auto f = make_text(rng);
+  for (const auto profile : {trawl::index::fm_profile::fast, trawl::index::fm_profile::small})
+    for (const auto with : {trawl::index::count_structure::on, trawl::index::count_structure::off}) {
+      trawl::index::build_options bo;
+      bo.max_len = 12;
+      bo.profile = profile;
+      bo.count_index = with;
+      const hybrid_index built = hybrid_index::build(f.text, "src.txt", bo);
+      const std::string bytes = built.to_bytes();
+      const hybrid_index back = hybrid_index::from_bytes(bytes);
+      EXPECT_EQ(back.info().bwt_runs, built.info().bwt_runs);
+      EXPECT_EQ(back.info().bwt_runs > 0, with == trawl::index::count_structure::on);
+      EXPECT_EQ(back.to_bytes(), bytes);
+      EXPECT_TRUE(answers_right(back, f));
+      for (std::size_t m : {1u, 2u, 5u, 12u, 30u})
+        for (std::size_t at : {0u, 77u, 1234u}) {
+          const std::string p = f.text.substr(at, m);
+          EXPECT_EQ(back.count(p), oracle::naive_find(f.text, p).size()) << p;
+        }
+      EXPECT_EQ(back.verify(f.text), "");
+    }
 }
 
 TEST(IndexFormat, RoundTripSigma256AndFasta) {

@@ -20,7 +20,7 @@ namespace {
 using trawl::index::hybrid_index;
 
 // table order of the sections (src/index/format.cpp)
-enum : std::size_t { meta, kept_starts, src_rank, by_src, src_sample, src_delta, src_len, seg_s2, fm, s2_text };
+enum : std::size_t { meta, kept_starts, src_rank, by_src, src_sample, src_delta, src_len, seg_s2, fm, s2_text, counts };
 
 struct corpus {
   std::string text;
@@ -61,6 +61,7 @@ bool answers_right(const hybrid_index& ix, const corpus& c) {
   for (const auto& p : c.pats) {
     query([&] { return ix.locate(p) == oracle::naive_find(c.text, p); });
     query([&] { return ix.locate(p, serial) == oracle::naive_find(c.text, p); });
+    query([&] { return ix.count(p, serial) == oracle::naive_find(c.text, p).size(); });
   }
   // every end within 1 of a 3-byte pattern: a search over S'', decoded from the BWT
   query([&] {

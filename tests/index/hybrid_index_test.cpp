@@ -1,7 +1,7 @@
 // hybrid_index_test.cpp — locate/count/extract of the Hybrid Index against brute force
 // (oracle::naive_find) on random, repetitive and FASTA texts, every M class, every pattern
-// length 1..2M+5, all three locate engines and thread counts 1..8; count by both of its paths
-// and per record.
+// length 1..2M+5, all three locate engines and thread counts 1..8; count by each of its paths
+// (the run-length BWT's runs against a plain suffix array's) and per record.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -61,6 +61,15 @@ std::vector<std::string> patterns_of(std::mt19937_64& rng, const std::string& t,
   return ps;
 }
 
+/// Runs of the BWT of t with a sentinel, from a plain suffix array.
+std::uint64_t bwt_runs(const std::string& t) {
+  std::vector<int> bwt{t.empty() ? -1 : static_cast<unsigned char>(t.back())};  // the sentinel's row first
+  for (const auto p : oracle::suffix_array(t)) bwt.push_back(p == 0 ? -1 : static_cast<unsigned char>(t[p - 1]));
+  std::uint64_t runs = 1;
+  for (std::size_t i = 1; i < bwt.size(); ++i) runs += bwt[i] != bwt[i - 1];
+  return runs;
+}
+
 void check_text(const std::string& name, const std::string& t, std::uint32_t M, std::mt19937_64& rng, bool all_engines,
                 std::uint64_t lz_reference = 0) {
   SCOPED_TRACE(name + " M=" + std::to_string(M) + " reference=" + std::to_string(lz_reference));
@@ -72,6 +81,8 @@ void check_text(const std::string& name, const std::string& t, std::uint32_t M, 
   if (M % 3 == 2) bo.profile = trawl::index::fm_profile::small;  // both FM-index profiles
   const hybrid_index ix = hybrid_index::build(t, name, bo);
   ASSERT_EQ(ix.size(), t.size());
+  // the count index comes with the fast profile (these texts are small)
+  ASSERT_EQ(ix.info().bwt_runs, bo.profile == trawl::index::fm_profile::fast ? bwt_runs(t) : 0);
   ASSERT_EQ(ix.extract(0, t.size()), t);
   std::uniform_int_distribution<std::size_t> at(0, t.size());
   for (int i = 0; i < 20; ++i) {
@@ -85,7 +96,7 @@ void check_text(const std::string& name, const std::string& t, std::uint32_t M, 
       const auto got = ix.locate(p, serial);
       ASSERT_EQ(got, want) << "pattern '" << p << "' m=" << m;
       ASSERT_EQ(ix.count(p, serial), want.size());
-      for (auto path : {count_path::recursion, count_path::leaves, count_path::phrases})
+      for (auto path : {count_path::recursion, count_path::leaves, count_path::phrases, count_path::runs})
         ASSERT_EQ(index_access::count(ix, p, false, path), want.size()) << "pattern '" << p << "' path " << int(path);
       if (all_engines) {
         ASSERT_EQ(ix.locate(p, {locate_engine::balanced, 3}), want);
@@ -246,7 +257,10 @@ TEST(HybridIndex, CountRecordsMatchesBruteForce) {
     build_options bo;
     bo.max_len = M;
     if (round % 3 == 1) bo.profile = trawl::index::fm_profile::small;
+    if (round == 4) bo.count_index = trawl::index::count_structure::on;  // with the small profile too
+    if (round == 2) bo.count_index = trawl::index::count_structure::off;
     const hybrid_index ix = hybrid_index::build_records(t, recs, "recs", bo);
+    ASSERT_EQ(ix.info().bwt_runs > 0, round != 1 && round != 2);
     std::vector<std::string> pats;
     for (std::size_t m : {1u, 2u, 3u, 5u, 8u, 13u, 21u, 40u})
       for (const auto& p : patterns_of(rng, t, m, 3)) pats.push_back(p);
@@ -254,7 +268,8 @@ TEST(HybridIndex, CountRecordsMatchesBruteForce) {
     for (const auto& p : pats) want.push_back(naive_in_records(t, recs, p));
     SCOPED_TRACE("round " + std::to_string(round) + " M=" + std::to_string(M) + " records " + std::to_string(recs.size()));
     for (std::size_t i = 0; i < pats.size(); ++i)
-      for (auto path : {count_path::automatic, count_path::recursion, count_path::leaves, count_path::phrases})
+      for (auto path : {count_path::automatic, count_path::recursion, count_path::leaves, count_path::phrases,
+                        count_path::runs})
         for (unsigned th : {1u, 3u})
           ASSERT_EQ(index_access::count(ix, pats[i], true, path, th), want[i])
               << "pattern '" << pats[i] << "' path " << int(path) << " threads " << th;

@@ -340,6 +340,26 @@ def test_index_against_oracle(tmp_path):
     assert ix.info()["n"] == len(text)
 
 
+def test_index_count_index_option():
+    # count_index: the run-length BWT kept (auto for the default profile, or on) or not; the
+    # counts agree with the oracle either way, and a bad name is a ValueError
+    rng = random.Random(10)
+    base = rand_dna(rng, 1500)
+    text = b"".join(bytes(c if rng.random() > 0.01 else ord("C") for c in base) for _ in range(6))
+    built = {name: trawl.Index.build(text, max_len=12, count_index=name) for name in ("auto", "on", "off")}
+    small = trawl.Index.build(text, small=True)
+    assert built["auto"].info()["bwt_runs"] == built["on"].info()["bwt_runs"] > 0
+    assert built["off"].info()["bwt_runs"] == 0 and small.info()["bwt_runs"] == 0
+    for _ in range(20):
+        at = rng.randrange(len(text) - 20)
+        p = text[at:at + rng.randint(1, 20)]
+        want = len(oracle.locate(p, text))
+        for ix in list(built.values()) + [small]:
+            assert ix.count(p) == want
+    with pytest.raises(ValueError):
+        trawl.Index.build(text, count_index="sometimes")
+
+
 def test_index_search_equals_search(tmp_path):
     rng = random.Random(4)
     fa = tmp_path / "g.fa"

@@ -65,8 +65,9 @@ std::vector<lz77_phrase> lz77_parse_relative(std::string_view text, std::uint64_
 namespace detail {
 /// How count reaches its answer: as it chooses, or forced (the tests check each against brute
 /// force): the recursion over every kept phrase, the recursion over the inner ones with the
-/// leaves counted in bulk (patterns up to 2M long), or the phrase program.
-enum class count_path { automatic, recursion, leaves, phrases };
+/// leaves counted in bulk (patterns up to 2M long), the phrase program, or the run-length BWT
+/// (an index built with it; the others otherwise).
+enum class count_path { automatic, recursion, leaves, phrases, runs };
 struct index_access {
   /// The primary occurrences only (not inside one kept phrase), sorted.
   static std::vector<std::uint64_t> locate_primary(const hybrid_index& ix, std::string_view pattern);

@@ -1,0 +1,172 @@
+// run_bwt.cpp — building, reading and querying the run-length BWT (run_bwt.hpp).
+#include "index/run_bwt.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "index/file_io.hpp"
+#include "index/index_impl.hpp"
+
+namespace trawl::index {
+
+std::array<std::uint16_t, 256> run_symbols(const std::array<std::uint8_t, 256>& char_map, std::uint32_t sigma) {
+  std::array<std::uint16_t, 256> s{};
+  for (unsigned b = 0; b < 256; ++b) s[b] = sigma < 256 ? char_map[b] : static_cast<std::uint16_t>(b + 1);
+  return s;
+}
+
+template <class Int>
+run_bwt run_bwt::from_suffix_array(std::string_view text, const Int* sa, const std::array<std::uint16_t, 256>& symbol_of) {
+  run_bwt b;
+  const std::uint64_t n = text.size();
+  b.rows_ = n + 1;
+  b.symbol_of_ = symbol_of;
+  // row 0 is the sentinel's suffix, row i + 1 the suffix at sa[i]; a row's symbol is the byte
+  // before its suffix (the sentinel before position 0)
+  auto sym = [&](std::uint64_t p) -> std::uint32_t {
+    return p == 0 ? 0 : symbol_of[static_cast<unsigned char>(text[p - 1])];
+  };
+  std::vector<std::uint64_t> starts;
+  std::vector<std::uint32_t> heads;
+  std::uint32_t last = sym(n);
+  starts.push_back(0);
+  heads.push_back(last);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint32_t c = sym(static_cast<std::uint64_t>(sa[i]));
+    if (c != last) {
+      starts.push_back(i + 1);
+      heads.push_back(c);
+      last = c;
+    }
+  }
+  b.runs_ = starts.size();
+  b.starts_.assign(b.rows_, starts);
+  b.head_syms_ = sdsl::int_vector<>(heads.size(), 0, 16);
+  for (std::size_t k = 0; k < heads.size(); ++k) b.head_syms_[k] = heads[k];
+  sdsl::util::bit_compress(b.head_syms_);
+  b.derive();
+  return b;
+}
+template run_bwt run_bwt::from_suffix_array<std::int32_t>(std::string_view, const std::int32_t*,
+                                                          const std::array<std::uint16_t, 256>&);
+template run_bwt run_bwt::from_suffix_array<std::int64_t>(std::string_view, const std::int64_t*,
+                                                          const std::array<std::uint16_t, 256>&);
+
+run_bwt run_bwt::of_text(std::string_view text, const std::array<std::uint16_t, 256>& symbol_of, bool force_64bit) {
+  if (text.empty()) return from_suffix_array<std::int32_t>(text, nullptr, symbol_of);
+  if (!force_64bit && text.size() < (std::uint64_t{1} << 31)) {
+    std::vector<std::int32_t> sa(text.size());
+    suffix_sort<std::int32_t>(text, sa.data());
+    return from_suffix_array(text, sa.data(), symbol_of);
+  }
+  std::vector<std::int64_t> sa(text.size());
+  suffix_sort<std::int64_t>(text, sa.data());
+  return from_suffix_array(text, sa.data(), symbol_of);
+}
+
+void run_bwt::derive() {
+  // rows and runs per symbol
+  std::array<std::uint64_t, 257> rows_of{}, runs_of{};
+  std::vector<std::uint64_t> len(runs_);
+  for (std::uint64_t k = 0; k < runs_; ++k) {
+    const std::uint64_t s = starts_.at(k), e = k + 1 < runs_ ? starts_.at(k + 1) : rows_;
+    len[k] = e - s;
+    rows_of[head_syms_[k]] += e - s;
+    ++runs_of[head_syms_[k]];
+  }
+  c_[0] = r_[0] = 0;
+  for (unsigned c = 0; c < 257; ++c) {
+    c_[c + 1] = c_[c] + rows_of[c];
+    r_[c + 1] = r_[c] + runs_of[c];
+  }
+  // each run's first row in the F column, in (symbol, row) order
+  std::array<std::uint64_t, 257> row_at = {}, slot = {};
+  for (unsigned c = 0; c < 257; ++c) row_at[c] = c_[c], slot[c] = r_[c];
+  std::vector<std::uint64_t> f(runs_);
+  for (std::uint64_t k = 0; k < runs_; ++k) {
+    const auto c = static_cast<unsigned>(head_syms_[k]);
+    f[slot[c]++] = row_at[c];
+    row_at[c] += len[k];
+  }
+  f_starts_.assign(rows_, f);
+  sdsl::construct_im(heads_, head_syms_);
+}
+
+void run_bwt::write(std::string& out) const {
+  file::put<std::uint64_t>(out, rows_);
+  file::put_ef(out, rows_, runs_, [&](std::uint64_t k) { return starts_.at(k); });
+  file::put_ints(out, head_syms_);
+}
+
+run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<std::uint16_t, 256>& symbol_of) {
+  constexpr const char* what = "count index";
+  const auto malformed = [&](const std::string& how) { file::bad(std::string("'") + what + "' " + how); };
+  run_bwt b;
+  file::reader r{bytes, 0};
+  b.rows_ = r.get<std::uint64_t>();
+  if (b.rows_ != n + 1) malformed("does not match the text length");
+  std::uint64_t universe = 0;
+  std::vector<std::uint64_t> starts = file::get_ef(r, universe, what);
+  b.head_syms_ = file::get_ints(r, what);
+  if (r.left() != 0) malformed("has trailing bytes");
+  if (universe != b.rows_ || starts.empty() || starts[0] != 0 || b.head_syms_.size() != starts.size())
+    malformed("does not cover the rows");
+  b.runs_ = starts.size();
+  // symbols: the sentinel once, as a run of one row; every other symbol one the text's bytes
+  // have, each of them present; neighbouring runs differ
+  std::array<bool, 257> allowed{}, seen{};
+  allowed[0] = true;
+  for (unsigned byte = 0; byte < 256; ++byte)
+    if (symbol_of[byte] != 0) allowed[symbol_of[byte]] = true;
+  std::uint64_t sentinels = 0;
+  for (std::uint64_t k = 0; k < b.runs_; ++k) {
+    const std::uint64_t c = b.head_syms_[k];
+    if (c > 256 || !allowed[c]) malformed("holds a symbol the text does not have");
+    if (k > 0 && b.head_syms_[k - 1] == c) malformed("has two neighbouring runs of one symbol");
+    seen[c] = true;
+    if (c == 0) {
+      ++sentinels;
+      const std::uint64_t e = k + 1 < b.runs_ ? starts[k + 1] : b.rows_;
+      if (e - starts[k] != 1) malformed("has a sentinel run longer than one row");
+    }
+  }
+  if (sentinels != 1 || seen != allowed) malformed("does not hold the text's symbols");
+  b.symbol_of_ = symbol_of;
+  b.starts_.assign(b.rows_, starts);
+  b.derive();
+  return b;
+}
+
+bool run_bwt::same_as(const run_bwt& o) const {
+  if (rows_ != o.rows_ || runs_ != o.runs_ || symbol_of_ != o.symbol_of_) return false;
+  for (std::uint64_t k = 0; k < runs_; ++k)
+    if (head_syms_[k] != o.head_syms_[k] || starts_.at(k) != o.starts_.at(k)) return false;
+  return true;
+}
+
+std::uint64_t run_bwt::rank(std::uint32_t c, std::uint64_t i) const {
+  if (i == 0) return 0;
+  const std::uint64_t k = starts_.count_below(i) - 1;  // the run holding row i - 1
+  const auto [in_run, h] = heads_.inverse_select(k);
+  // rows of c's first t runs (runs in c's order), from f_starts
+  auto rows_in_runs = [&](std::uint64_t t) {
+    const std::uint64_t slot = r_[c] + t;
+    return (slot < runs_ ? f_starts_.at(slot) : rows_) - c_[c];
+  };
+  if (h == c) return rows_in_runs(in_run) + (i - starts_.at(k));
+  return rows_in_runs(heads_.rank(k, c));
+}
+
+std::uint64_t run_bwt::count(std::string_view pattern) const {
+  std::uint64_t lo = 0, hi = rows_;  // rows [lo, hi) start with the suffix of pattern read so far
+  for (std::size_t p = pattern.size(); p-- > 0 && lo < hi;) {
+    const std::uint32_t c = symbol_of_[static_cast<unsigned char>(pattern[p])];
+    if (c == 0) return 0;
+    lo = c_[c] + rank(c, lo);
+    hi = c_[c] + rank(c, hi);
+  }
+  return hi - lo;
+}
+
+}  // namespace trawl::index
