@@ -93,10 +93,37 @@ void run_bwt::derive() {
   sdsl::construct_im(heads_, head_syms_);
 }
 
+namespace {
+/// The lengths' and the heads' bytes compress in frames of this size, at this zstd level.
+constexpr std::size_t frame_bytes = std::size_t{1} << 22;
+constexpr int zstd_level = 19;
+/// The most either part may expand over its compressed bytes (a bound on what a small file
+/// makes the loader allocate; real ones expand a few times).
+constexpr std::uint64_t max_expansion = 1024;
+}  // namespace
+
 void run_bwt::write(std::string& out) const {
   file::put<std::uint64_t>(out, rows_);
-  file::put_ef(out, rows_, runs_, [&](std::uint64_t k) { return starts_.at(k); });
-  file::put_ints(out, head_syms_);
+  file::put<std::uint64_t>(out, runs_);
+  // the runs' lengths as LEB128 varints, zstd-compressed (a collection's lengths repeat)
+  std::string lengths;
+  for (std::uint64_t k = 0; k < runs_; ++k) {
+    std::uint64_t len = (k + 1 < runs_ ? starts_.at(k + 1) : rows_) - starts_.at(k);
+    for (; len >= 0x80; len >>= 7) lengths.push_back(static_cast<char>(len | 0x80));
+    lengths.push_back(static_cast<char>(len));
+  }
+  file::put<std::uint64_t>(out, lengths.size());
+  file::put_zstd(out, lengths, frame_bytes, zstd_level);
+  // the sentinel's run, then every other run's symbol less one as a byte, zstd-compressed
+  std::uint64_t sentinel = 0;
+  std::string heads;
+  heads.reserve(runs_);
+  for (std::uint64_t k = 0; k < runs_; ++k) {
+    if (head_syms_[k] == 0) sentinel = k;
+    else heads.push_back(static_cast<char>(head_syms_[k] - 1));
+  }
+  file::put<std::uint64_t>(out, sentinel);
+  file::put_zstd(out, heads, frame_bytes, zstd_level);
 }
 
 run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<std::uint16_t, 256>& symbol_of) {
@@ -106,32 +133,56 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
   file::reader r{bytes, 0};
   b.rows_ = r.get<std::uint64_t>();
   if (b.rows_ != n + 1) malformed("does not match the text length");
-  std::uint64_t universe = 0;
-  std::vector<std::uint64_t> starts = file::get_ef(r, universe, what);
-  b.head_syms_ = file::get_ints(r, what);
-  if (r.left() != 0) malformed("has trailing bytes");
-  if (universe != b.rows_ || starts.empty() || starts[0] != 0 || b.head_syms_.size() != starts.size())
+  b.runs_ = r.get<std::uint64_t>();
+  // the lengths: at most 10 bytes a run, at least one; every run at least one row, together
+  // all rows (so runs <= rows, which bounds every allocation below by the text length)
+  const auto length_bytes = r.get<std::uint64_t>();
+  if (b.runs_ == 0 || b.runs_ > b.rows_ || length_bytes < b.runs_ || length_bytes / 10 > b.runs_)
     malformed("does not cover the rows");
-  b.runs_ = starts.size();
+  const std::string_view length_frames = file::get_zstd_bytes(r, length_bytes, max_expansion, what);
+  std::string lengths(length_bytes, '\0');
+  file::get_zstd(length_frames, lengths.data(), lengths.size(), what);
+  std::vector<std::uint64_t> starts(b.runs_);
+  {
+    std::uint64_t at = 0, row = 0;
+    for (std::uint64_t k = 0; k < b.runs_; ++k) {
+      std::uint64_t len = 0;
+      for (unsigned shift = 0;; shift += 7) {
+        if (at == lengths.size() || shift > 63) malformed("has a malformed run length");
+        const auto byte = static_cast<unsigned char>(lengths[at++]);
+        len |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+        if ((byte & 0x80) == 0) break;
+      }
+      if (len == 0 || len > b.rows_ - row) malformed("does not cover the rows");
+      starts[k] = row;
+      row += len;
+    }
+    if (row != b.rows_ || at != lengths.size()) malformed("does not cover the rows");
+  }
+  const auto sentinel = r.get<std::uint64_t>();
+  if (sentinel >= b.runs_) malformed("places its sentinel past the last run");
+  const std::string_view frames = file::get_zstd_bytes(r, b.runs_ - 1, max_expansion, what);
+  if (r.left() != 0) malformed("has trailing bytes");
+  std::string heads(b.runs_ - 1, '\0');
+  file::get_zstd(frames, heads.data(), heads.size(), what);
   // symbols: the sentinel once, as a run of one row; every other symbol one the text's bytes
   // have, each of them present; neighbouring runs differ
   std::array<bool, 257> allowed{}, seen{};
   allowed[0] = true;
   for (unsigned byte = 0; byte < 256; ++byte)
     if (symbol_of[byte] != 0) allowed[symbol_of[byte]] = true;
-  std::uint64_t sentinels = 0;
-  for (std::uint64_t k = 0; k < b.runs_; ++k) {
-    const std::uint64_t c = b.head_syms_[k];
-    if (c > 256 || !allowed[c]) malformed("holds a symbol the text does not have");
+  b.head_syms_ = sdsl::int_vector<>(b.runs_, 0, 9);
+  for (std::uint64_t k = 0, i = 0; k < b.runs_; ++k) {
+    const std::uint64_t c = k == sentinel ? 0 : static_cast<unsigned char>(heads[i++]) + 1;
+    if (!allowed[c]) malformed("holds a symbol the text does not have");
     if (k > 0 && b.head_syms_[k - 1] == c) malformed("has two neighbouring runs of one symbol");
+    b.head_syms_[k] = c;
     seen[c] = true;
-    if (c == 0) {
-      ++sentinels;
-      const std::uint64_t e = k + 1 < b.runs_ ? starts[k + 1] : b.rows_;
-      if (e - starts[k] != 1) malformed("has a sentinel run longer than one row");
-    }
   }
-  if (sentinels != 1 || seen != allowed) malformed("does not hold the text's symbols");
+  const std::uint64_t sentinel_end = sentinel + 1 < b.runs_ ? starts[sentinel + 1] : b.rows_;
+  if (sentinel_end - starts[sentinel] != 1) malformed("has a sentinel run longer than one row");
+  if (seen != allowed) malformed("does not hold the text's symbols");
+  sdsl::util::bit_compress(b.head_syms_);
   b.symbol_of_ = symbol_of;
   b.starts_.assign(b.rows_, starts);
   b.derive();
@@ -163,6 +214,17 @@ std::uint64_t run_bwt::count(std::string_view pattern) const {
   for (std::size_t p = pattern.size(); p-- > 0 && lo < hi;) {
     const std::uint32_t c = symbol_of_[static_cast<unsigned char>(pattern[p])];
     if (c == 0) return 0;
+    // rows lo..hi-1 inside one run (the usual case once the interval is narrow): one lookup
+    const std::uint64_t k = starts_.count_below(hi) - 1;
+    const std::uint64_t s = starts_.at(k);
+    if (s <= lo) {
+      const auto [in_run, h] = heads_.inverse_select(k);
+      if (h != c) return 0;
+      const std::uint64_t base = f_starts_.at(r_[c] + in_run);  // the run's first row in F
+      lo = base + (lo - s);
+      hi = base + (hi - s);
+      continue;
+    }
     lo = c_[c] + rank(c, lo);
     hi = c_[c] + rank(c, hi);
   }

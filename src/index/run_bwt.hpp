@@ -16,7 +16,8 @@
 // rank_c(i) = (c's runs wholly before the run holding row i - 1) + (the part of that run
 // before i when its symbol is c): one rank and one select on `starts`, one inverse-select or
 // rank on `heads`, one select on `f_starts`.
-// The file holds `starts` and `heads` only; the rest is rebuilt on load in O(r).
+// The file holds the runs' lengths and symbols (zstd-compressed) only; the rest is rebuilt on
+// load in O(r).
 #pragma once
 
 #include <array>
@@ -40,7 +41,9 @@ class run_bwt {
   /// The same, sorting the suffixes itself (4 bytes a byte below 2^31 bytes, else 8).
   static run_bwt of_text(std::string_view text, const std::array<std::uint16_t, 256>& symbol_of, bool force_64bit);
 
-  /// The section bytes: u64 rows | starts (put_ef) | heads (put_ints).
+  /// The section bytes: u64 rows | u64 runs | u64 n_l | the runs' lengths as LEB128 varints,
+  /// n_l bytes (put_zstd) | u64 the sentinel's run | the other runs' symbols less one, a byte
+  /// each (put_zstd).
   void write(std::string& out) const;
   /// Reads and checks a section against the text length and the byte alphabet (symbol_of, for
   /// the bytes of the text). bad_format on anything that is not a run-length BWT of n + 1 rows

@@ -295,6 +295,56 @@ TEST(HostileIndex, SourcesAndSegments) {
   EXPECT_GT(loaded_wrong, 0);
 }
 
+TEST(HostileIndex, CountSection) {
+  // the run-length BWT of a fast-profile index, edited: each edit is refused on load, or loads
+  // and is caught by verify (it no longer matches the text), never a wrong count unnoticed
+  const corpus c = make(12, trawl::index::fm_profile::fast);
+  const std::string body = section(c.file, counts);
+  const auto runs = index_file::parse_counts(body);
+  ASSERT_TRUE(runs);
+  ASSERT_GT(runs->lengths.size(), 8u);
+  auto with = [&](const index_file::counts_section& s) { return index_file::with_section(c.file, counts, index_file::compose_counts(s)); };
+  EXPECT_EQ(check(with(*runs), c, "recompressed"), outcome::right);
+  EXPECT_EQ(check(index_file::with_section(c.file, counts, ""), c, "left out"), outcome::right);  // count takes the parse
+  auto edit = [&](auto&& f) {
+    auto s = *runs;
+    f(s);
+    return with(s);
+  };
+  expect_refused(edit([](auto& s) { ++s.lengths[3]; }), "one row too many");
+  expect_refused(edit([](auto& s) { --s.rows; }), "rows not the text's");
+  expect_refused(edit([](auto& s) { s.lengths[2] = 0; }), "empty run");
+  expect_refused(edit([](auto& s) { s.sentinel = s.lengths.size(); }), "sentinel past the runs");
+  expect_refused(edit([](auto& s) {  // a run of two rows or more split in two of one symbol
+    std::size_t k = 0;
+    while (k == s.sentinel || s.lengths[k] < 2) ++k;
+    const std::size_t h = k - (s.sentinel < k ? 1 : 0);
+    --s.lengths[k];
+    s.lengths.insert(s.lengths.begin() + static_cast<std::ptrdiff_t>(k), 1);
+    s.heads.insert(s.heads.begin() + static_cast<std::ptrdiff_t>(h), s.heads[h]);
+  }), "two neighbouring runs of one symbol");
+  expect_refused(edit([](auto& s) { s.heads[0] = 'z' - 1; }), "a symbol the text does not have");
+  expect_refused(edit([](auto& s) { s.lengths[s.sentinel] += 1, s.lengths[s.sentinel == 0 ? 1 : 0] -= 1; }),
+                 "a sentinel run of two rows");
+  {
+    std::string b = body;  // a decompression bomb: lengths claiming far more bytes than their frame
+    index_file::set<std::uint64_t>(b, 16, std::uint64_t{1} << 40);
+    expect_refused(index_file::with_section(c.file, counts, b), "bomb");
+  }
+  expect_refused(index_file::with_section(c.file, counts, body.substr(0, body.size() - 2)), "cut");
+  // two runs' symbols swapped where that keeps neighbours apart: a BWT of another text
+  auto swapped = *runs;
+  for (std::size_t i = 2; i + 3 < swapped.heads.size(); ++i)
+    if (swapped.heads[i] != swapped.heads[i + 1] && swapped.heads[i - 1] != swapped.heads[i + 1] &&
+        swapped.heads[i + 2] != swapped.heads[i]) {
+      std::swap(swapped.heads[i], swapped.heads[i + 1]);
+      break;
+    }
+  ASSERT_NE(swapped.heads, runs->heads);
+  const hybrid_index ix = hybrid_index::from_bytes(with(swapped));
+  EXPECT_NE(ix.verify().find("count index"), std::string::npos) << ix.verify();
+}
+
 TEST(HostileIndex, KernelTextSection) {
   const corpus c = make(11, trawl::index::fm_profile::fast, "acgt", true);
   const std::string body = section(c.file, s2_text);

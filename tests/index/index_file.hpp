@@ -2,8 +2,8 @@
 // recompute the section, table and header checksums, so that the edited file passes them and
 // reaches the loader's structure checks. Used by the index tests and by fuzz_index's mutator.
 // Knows the container (src/index/format.cpp's header and table), the FM-index section's head
-// (src/index/fm_store.cpp) and the S'' text section, so that the BWT and the text can be edited
-// and recompressed.
+// (src/index/fm_store.cpp), the S'' text section and the count index's section, so that the
+// BWT, the text and the runs can be edited and recompressed.
 #pragma once
 
 #include <zlib.h>
@@ -157,6 +157,78 @@ inline std::string compose_text(const std::string& text, std::uint64_t len, std:
   set<std::uint64_t>(out, 0, len);
   set<std::uint64_t>(out, 8, z.size());
   return out + z;
+}
+
+/// The count index's section (src/index/run_bwt.hpp): u64 rows | u64 runs | u64 n_l | u64 zstd
+/// size | zstd(lengths as LEB128) | u64 sentinel run | u64 zstd size | zstd(other heads - 1).
+struct counts_section {
+  std::uint64_t rows = 0;
+  std::vector<std::uint64_t> lengths;
+  std::uint64_t sentinel = 0;
+  std::string heads;  ///< every run's symbol less one but the sentinel's
+};
+
+inline std::optional<counts_section> parse_counts(const std::string& body) {
+  counts_section c;
+  std::size_t at = 0;
+  auto u64 = [&]() -> std::optional<std::uint64_t> {
+    if (body.size() - at < 8) return std::nullopt;
+    at += 8;
+    return get<std::uint64_t>(body, at - 8);
+  };
+  auto unzstd = [&](std::uint64_t len) -> std::optional<std::string> {
+    const auto zn = u64();
+    if (!zn || *zn > body.size() - at || len > (1u << 26)) return std::nullopt;
+    std::string out(len, '\0');
+    if (ZSTD_decompress(out.data(), len, body.data() + at, *zn) != len) return std::nullopt;
+    at += *zn;
+    return out;
+  };
+  const auto rows = u64(), runs = u64(), nl = u64();
+  if (!rows || !runs || !nl) return std::nullopt;
+  c.rows = *rows;
+  const auto lengths = unzstd(*nl);
+  if (!lengths) return std::nullopt;
+  for (std::size_t i = 0; i < lengths->size();) {
+    std::uint64_t v = 0;
+    for (unsigned shift = 0; i < lengths->size(); shift += 7) {
+      const auto b = static_cast<unsigned char>((*lengths)[i++]);
+      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) break;
+    }
+    c.lengths.push_back(v);
+  }
+  const auto sentinel = u64();
+  if (!sentinel || c.lengths.size() != *runs) return std::nullopt;
+  c.sentinel = *sentinel;
+  const auto heads = unzstd(*runs - 1);
+  if (!heads || at != body.size()) return std::nullopt;
+  c.heads = *heads;
+  return c;
+}
+
+inline std::string zstd_field(const std::string& bytes) {
+  std::string z(ZSTD_compressBound(bytes.size()), '\0');
+  z.resize(ZSTD_compress(z.data(), z.size(), bytes.data(), bytes.size(), 1));
+  std::string out(8, '\0');
+  set<std::uint64_t>(out, 0, z.size());
+  return out + z;
+}
+
+inline std::string compose_counts(const counts_section& c) {
+  std::string lengths;
+  for (std::uint64_t v : c.lengths) {
+    for (; v >= 0x80; v >>= 7) lengths.push_back(static_cast<char>(v | 0x80));
+    lengths.push_back(static_cast<char>(v));
+  }
+  std::string out(24, '\0');
+  set<std::uint64_t>(out, 0, c.rows);
+  set<std::uint64_t>(out, 8, c.lengths.size());
+  set<std::uint64_t>(out, 16, lengths.size());
+  out += zstd_field(lengths);
+  std::string s(8, '\0');
+  set<std::uint64_t>(s, 0, c.sentinel);
+  return out + s + zstd_field(c.heads);
 }
 
 }  // namespace index_file
