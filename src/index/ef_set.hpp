@@ -28,8 +28,14 @@ struct ef_set {
   }
   /// Members (strictly increasing, all < universe).
   void assign(std::uint64_t universe, const std::vector<std::uint64_t>& members) {
-    sdsl::sd_vector_builder b(universe, members.size());
-    for (auto v : members) b.set(v);
+    std::size_t i = 0;
+    assign_each(universe, members.size(), [&] { return members[i++]; });
+  }
+  /// `count` members given by next() in increasing order, all < universe.
+  template <class Next>
+  void assign_each(std::uint64_t universe, std::uint64_t count, Next&& next) {
+    sdsl::sd_vector_builder b(universe, count);
+    for (std::uint64_t i = 0; i < count; ++i) b.set(next());
     bits = sdsl::sd_vector<>(b);
     bind();
   }

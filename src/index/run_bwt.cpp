@@ -2,6 +2,7 @@
 #include "index/run_bwt.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -66,30 +67,39 @@ run_bwt run_bwt::of_text(std::string_view text, const std::array<std::uint16_t, 
 }
 
 void run_bwt::derive() {
-  // rows and runs per symbol
+  // f(k): each run's first row in the F column, in run order, and rows and runs per symbol
+  sdsl::int_vector<> f(runs_, 0, static_cast<std::uint8_t>(std::max<std::uint64_t>(1, std::bit_width(rows_))));
   std::array<std::uint64_t, 257> rows_of{}, runs_of{};
-  std::vector<std::uint64_t> len(runs_);
-  for (std::uint64_t k = 0; k < runs_; ++k) {
-    const std::uint64_t s = starts_.at(k), e = k + 1 < runs_ ? starts_.at(k + 1) : rows_;
-    len[k] = e - s;
-    rows_of[head_syms_[k]] += e - s;
-    ++runs_of[head_syms_[k]];
+  constexpr std::uint64_t piece = 4096;
+  std::vector<std::uint64_t> at(piece + 1);  // run starts, a piece at a time
+  for (std::uint64_t b = 0; b < runs_; b += piece) {
+    const std::uint64_t e = std::min(runs_, b + piece);
+    starts_.decode(b, e, at.data());
+    at[e - b] = e < runs_ ? starts_.at(e) : rows_;
+    for (std::uint64_t k = b; k < e; ++k) {
+      const auto c = static_cast<unsigned>(head_syms_[k]);
+      f[k] = rows_of[c];  // the rows of c before run k, for now
+      rows_of[c] += at[k - b + 1] - at[k - b];
+      ++runs_of[c];
+    }
   }
   c_[0] = r_[0] = 0;
   for (unsigned c = 0; c < 257; ++c) {
     c_[c + 1] = c_[c] + rows_of[c];
     r_[c + 1] = r_[c] + runs_of[c];
   }
-  // each run's first row in the F column, in (symbol, row) order
-  std::array<std::uint64_t, 257> row_at = {}, slot = {};
-  for (unsigned c = 0; c < 257; ++c) row_at[c] = c_[c], slot[c] = r_[c];
-  std::vector<std::uint64_t> f(runs_);
-  for (std::uint64_t k = 0; k < runs_; ++k) {
-    const auto c = static_cast<unsigned>(head_syms_[k]);
-    f[slot[c]++] = row_at[c];
-    row_at[c] += len[k];
+  // the set of F rows in (symbol, row) order: the runs sorted by symbol (counting sort)
+  sdsl::int_vector<> order(runs_, 0, static_cast<std::uint8_t>(std::max<std::uint64_t>(1, std::bit_width(runs_))));
+  {
+    std::array<std::uint64_t, 257> slot{};
+    for (unsigned c = 0; c < 257; ++c) slot[c] = r_[c];
+    for (std::uint64_t k = 0; k < runs_; ++k) order[slot[head_syms_[k]]++] = k;
   }
-  f_starts_.assign(rows_, f);
+  std::uint64_t i = 0;
+  f_starts_.assign_each(rows_, runs_, [&] {
+    const std::uint64_t k = order[i++];
+    return c_[head_syms_[k]] + f[k];
+  });
   sdsl::construct_im(heads_, head_syms_);
 }
 
@@ -142,27 +152,36 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
   const std::string_view length_frames = file::get_zstd_bytes(r, length_bytes, max_expansion, what);
   std::string lengths(length_bytes, '\0');
   file::get_zstd(length_frames, lengths.data(), lengths.size(), what);
-  std::vector<std::uint64_t> starts(b.runs_);
-  {
-    std::uint64_t at = 0, row = 0;
-    for (std::uint64_t k = 0; k < b.runs_; ++k) {
-      std::uint64_t len = 0;
-      for (unsigned shift = 0;; shift += 7) {
-        if (at == lengths.size() || shift > 63) malformed("has a malformed run length");
-        const auto byte = static_cast<unsigned char>(lengths[at++]);
-        len |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-        if ((byte & 0x80) == 0) break;
-      }
-      if (len == 0 || len > b.rows_ - row) malformed("does not cover the rows");
-      starts[k] = row;
-      row += len;
-    }
-    if (row != b.rows_ || at != lengths.size()) malformed("does not cover the rows");
-  }
   const auto sentinel = r.get<std::uint64_t>();
   if (sentinel >= b.runs_) malformed("places its sentinel past the last run");
   const std::string_view frames = file::get_zstd_bytes(r, b.runs_ - 1, max_expansion, what);
   if (r.left() != 0) malformed("has trailing bytes");
+  // the lengths, checked in one pass and set down as the run starts in a second
+  std::uint64_t at = 0;
+  auto next_length = [&] {
+    std::uint64_t len = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      if (at == lengths.size() || shift > 63) malformed("has a malformed run length");
+      const auto byte = static_cast<unsigned char>(lengths[at++]);
+      len |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return len;
+    }
+  };
+  std::uint64_t row = 0;
+  for (std::uint64_t k = 0; k < b.runs_; ++k) {
+    const std::uint64_t len = next_length();
+    if (len == 0 || len > b.rows_ - row) malformed("does not cover the rows");
+    if (k == sentinel && len != 1) malformed("has a sentinel run longer than one row");
+    row += len;
+  }
+  if (row != b.rows_ || at != lengths.size()) malformed("does not cover the rows");
+  at = row = 0;
+  b.starts_.assign_each(b.rows_, b.runs_, [&] {
+    const std::uint64_t start = row;
+    row += next_length();
+    return start;
+  });
+  std::string().swap(lengths);
   std::string heads(b.runs_ - 1, '\0');
   file::get_zstd(frames, heads.data(), heads.size(), what);
   // symbols: the sentinel once, as a run of one row; every other symbol one the text's bytes
@@ -179,12 +198,9 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
     b.head_syms_[k] = c;
     seen[c] = true;
   }
-  const std::uint64_t sentinel_end = sentinel + 1 < b.runs_ ? starts[sentinel + 1] : b.rows_;
-  if (sentinel_end - starts[sentinel] != 1) malformed("has a sentinel run longer than one row");
   if (seen != allowed) malformed("does not hold the text's symbols");
   sdsl::util::bit_compress(b.head_syms_);
   b.symbol_of_ = symbol_of;
-  b.starts_.assign(b.rows_, starts);
   b.derive();
   return b;
 }
