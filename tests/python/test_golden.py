@@ -169,7 +169,7 @@ def in_root(fn):
 
 # The index's compressed sections (zstd) differ between libzstd versions (1.5.4 and 1.5.5 do):
 # their sizes are masked.
-ZSTD_PARTS = ("FM-index of S''", "S'' text")
+ZSTD_PARTS = ("FM-index of S''", "S'' text", "count index")
 
 
 def info_lines(info):
