@@ -9,6 +9,7 @@
 
 #include "approx/approx_internal.hpp"
 #include "approx/plan.hpp"
+#include "hits/starts.hpp"
 #include "common/dispatch.hpp"
 #include "hits/clusters.hpp"
 #include "trawl/detail/engine.hpp"
@@ -95,7 +96,7 @@ class start_sink : public end_sink {
   void resolve() {
     if (sole_) {
       if (!hamming_ && starts_ && out_.size() > first_)
-        leftmost_starts(p_, seq_, lo_, std::span<hit>(out_.data() + first_, out_.size() - first_), kernels_.starts);
+        hits::fill_starts(p_, seq_, lo_, std::span<hit>(out_.data() + first_, out_.size() - first_), kernels_.starts);
       first_ = out_.size();
       return;
     }

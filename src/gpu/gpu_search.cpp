@@ -21,7 +21,9 @@
 #include "approx/approx_internal.hpp"
 #include "exact/engines.hpp"
 #include "gpu/gpu_internal.hpp"
+#include "common/dispatch.hpp"
 #include "hits/clusters.hpp"
+#include "hits/starts.hpp"
 #include "trawl/error.hpp"
 
 namespace trawl::gpu {
@@ -131,6 +133,7 @@ class gpu_matcher final : public trawl::detail::engine {
     hamming_check_ = hamming_ && 5 * std::size_t{k_} <= min_m;
     clusters_ = approx_ && !options.all_ends;
     starts_ = options.starts && approx_ && !hamming_;
+    if (starts_) starts_kernels_ = simd::kernels_at(options.simd).starts;
     // For the CPU's start finder (align.cpp) and the Hamming check: each task's text as the
     // device matches it.
     if (starts_ || hamming_check_)
@@ -231,14 +234,11 @@ class gpu_matcher final : public trawl::detail::engine {
             const std::uint8_t sides = clusters_ ? run.sides(own_begin, own_end) : 0;
             if (sides != 0) cut.push_back({out.back().end, out.back().pattern, out.back().dir, sides});
           });
-      if (starts_) {
-        const std::span<hit> mine(out.data() + first, out.size() - first);
-        parallel_for(mine.size(), [&](std::size_t i) {
-          hit& h = mine[i];
-          const std::uint32_t t = task_of_[2 * std::size_t{h.pattern} + (h.dir == strand::reverse ? 1 : 0)];
-          h.start = approx_detail::leftmost_start(task_patterns_[t], seq, h.end - 1, h.errors, 0);
-        });
-      }
+      if (starts_)
+        hits::fill_starts(std::span<hit>(out.data() + first, out.size() - first), seq, 0, starts_kernels_,
+                          [&](const hit& h) -> const approx_detail::compiled_pattern& {
+                            return task_patterns_[task_of_[2 * std::size_t{h.pattern} + (h.dir == strand::reverse ? 1 : 0)]];
+                          });
     }
     if (!approx_ || clusters_)
       parallel_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), hit_order::of(approx_));
@@ -276,6 +276,7 @@ class gpu_matcher final : public trawl::detail::engine {
   bool hamming_check_ = false;  ///< Hamming by the edit-distance kernel and a host check
   std::vector<std::uint8_t> eq_;
   std::vector<approx_detail::compiled_pattern> task_patterns_;  ///< per task, when starts_ or hamming_check_
+  approx_detail::start_kernels starts_kernels_;  ///< the start kernels of options.simd's dispatch table
   trawl::cuda::approx_plan approx_plan_;
   trawl::cuda::exact_plan exact_plan_;
 };
@@ -477,11 +478,10 @@ best_result best_substring(std::string_view x, std::string_view y, const best_op
   result.distance = ends.distance;
   const auto p = approx_detail::compile_pattern(x, 0, strand::forward, match_rules{});
   result.occurrences.resize(ends.ends.size());
-  parallel_for(ends.ends.size(), [&](std::size_t i) {
-    const std::uint64_t j = ends.ends[i];
-    result.occurrences[i] = hit{approx_detail::leftmost_start(p, y, j, ends.distance, 0), j + 1, 0, ends.distance,
-                                strand::forward};
-  });
+  for (std::size_t i = 0; i < ends.ends.size(); ++i)
+    result.occurrences[i] = hit{0, ends.ends[i] + 1, 0, ends.distance, strand::forward};
+  hits::fill_starts(std::span<hit>(result.occurrences), y, 0, simd::kernels_at(options.simd).starts,
+                    [&](const hit&) -> const approx_detail::compiled_pattern& { return p; });
   if (options.every_start) approx_detail::expand_every_start(x, y, result);
   return result;
 }

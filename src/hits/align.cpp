@@ -1,6 +1,7 @@
-// align.cpp — where an approximate hit starts (reverse global Myers over the hit's window,
-// O(⌈m/64⌉·(m+k)), or a band of width 2k+1 for long patterns, O((m+k)·k)) and its CIGAR (a
-// banded global DP with traceback, the band doubled until the distance fits: O((m+n)·d)).
+// align.cpp — the hit pipeline's alignments: where an approximate hit starts (reverse global
+// Myers over the hit's window, O(⌈m/64⌉·(m+k)), or a band of width 2k+1 for long patterns,
+// O((m+k)·k); starts.hpp is the entry) and its CIGAR (a banded global DP with traceback, the
+// band doubled until the distance fits: O((m+n)·d)).
 #include <algorithm>
 #include <string>
 #include <vector>

@@ -31,6 +31,7 @@
 #include "trawl/detail/engine.hpp"
 #include "distributed/deal.hpp"
 #include "hits/clusters.hpp"
+#include "hits/starts.hpp"
 #include "index/index_impl.hpp"
 #include "index/ku_recursion.hpp"
 #include "trawl/approx.hpp"
@@ -243,20 +244,41 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     out.push_back(rh);
   });
   if (search.starts) {
+    const bool exact_starts = search.hamming || !approximate;
+    // pieces of hits of one pattern and strand (out holds them in runs), each compiled once
+    constexpr std::size_t piece = 256;
+    std::vector<std::size_t> firsts;
+    for (std::size_t i = 0; i < out.size(); ++i)
+      if (i == 0 || out[i].h.pattern != out[i - 1].h.pattern || out[i].h.dir != out[i - 1].h.dir ||
+          i - firsts.back() == piece)
+        firsts.push_back(i);
+    firsts.push_back(out.size());
     arena.execute([&] {
-      tbb::parallel_for(std::size_t{0}, out.size(), [&](std::size_t i) {
-        hit& h = out[i].h;
-        const std::uint64_t m_p = patterns[h.pattern].size();
-        if (search.hamming || !approximate) {
-          h.start = h.end - m_p;
-          return;
-        }
-        const std::uint64_t rs = ix.records[out[i].record].start;
-        const std::uint64_t w0 = h.end > m_p + h.errors ? h.end - m_p - h.errors : 0;  // record coordinates
+      tbb::parallel_for(std::size_t{0}, firsts.size() - 1, [&](std::size_t q) {
+        const hit& first = out[firsts[q]].h;
+        const std::string& pat = patterns[first.pattern];
+        const std::uint64_t m_p = pat.size();
+        approx_detail::compiled_pattern p;
+        if (!exact_starts)
+          p = approx_detail::compile_pattern(first.dir == strand::forward ? pat : reverse_complement(pat), 0,
+                                             strand::forward, search.rules());
         std::string text;
-        ix.extract_into(rs + w0, h.end - w0, text);
-        const std::string p = h.dir == strand::forward ? patterns[h.pattern] : reverse_complement(patterns[h.pattern]);
-        h.start = w0 + approx_leftmost_start(p, text, h.end - 1 - w0, h.errors, search.rules());
+        for (std::size_t i = firsts[q]; i < firsts[q + 1]; ++i) {
+          hit& h = out[i].h;
+          if (exact_starts) {
+            h.start = h.end - m_p;
+            continue;
+          }
+          // the hit in its own window of the record: the scalar pass (no batch kernels)
+          const std::uint64_t rs = ix.records[out[i].record].start;
+          const std::uint64_t w0 = h.end > m_p + h.errors ? h.end - m_p - h.errors : 0;  // record coordinates
+          text.clear();
+          ix.extract_into(rs + w0, h.end - w0, text);
+          hit here = h;
+          here.end -= w0;
+          hits::fill_starts(p, text, 0, std::span<hit>(&here, 1), approx_detail::start_kernels{});
+          h.start = w0 + here.start;
+        }
       });
     });
   }
