@@ -26,6 +26,7 @@ class group;
 
 namespace detail {
 class engine;
+struct engine_access;  // trawl/detail/engine.hpp: the library's way to a matcher's engine
 }
 
 /// A compiled pattern set, ready to search any sequence (search_sequence, search_input) from
@@ -37,11 +38,11 @@ class matcher final {
   ~matcher();
   matcher(matcher&&) noexcept;
   matcher& operator=(matcher&&) noexcept;
-  [[nodiscard]] const detail::engine& engine() const noexcept { return *engine_; }
   /// Where its scans run: cpu, or gpu with the GPU of each worker (gpu::make_matcher's).
   [[nodiscard]] device_spec device() const;
 
  private:
+  friend struct detail::engine_access;
   std::unique_ptr<detail::engine> engine_;
 };
 

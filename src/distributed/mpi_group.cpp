@@ -437,16 +437,16 @@ stream_result mpi_group::search(const matcher& m, io::source& input, const searc
   const int threads = static_cast<int>(rank_threads(options));
   const std::vector<int> all = g.step(step_search, threads);
   if (g.rank != 0) {
-    serve(g, m.engine(), input, static_cast<unsigned>(threads));
+    serve(g, detail::engine_of(m), input, static_cast<unsigned>(threads));
     return {};
   }
   search_options o = options;
   o.threads = static_cast<unsigned>(threads);
   o.processes = nullptr;
   if (o.slice_size != 0) o.slice_size = std::max<std::size_t>(o.slice_size / static_cast<std::size_t>(g.size), 1u << 16);
-  const matcher pool(std::make_unique<pool_engine>(g, m.engine(), static_cast<unsigned>(threads), all,
+  const matcher pool(std::make_unique<pool_engine>(g, detail::engine_of(m), static_cast<unsigned>(threads), all,
                                                    input.is_mapped() ? input.mapped() : std::string_view()));
-  const auto& slots = static_cast<const pool_engine&>(pool.engine());
+  const auto& slots = static_cast<const pool_engine&>(detail::engine_of(pool));
   stream_options so = stream;
   so.scans_in_flight = static_cast<unsigned>(slots.slots());
   if (g.log) {

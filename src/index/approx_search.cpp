@@ -56,7 +56,7 @@ void scan_ends(const matcher& m, std::string_view seq, const search_options& end
   if (seq.size() < (std::size_t{1} << 16)) {
     std::vector<hit> out;
     std::vector<trawl::detail::open_mark> open;  // all ends: no clusters
-    m.engine().scan(seq, 0, seq.size(), out, open);
+    trawl::detail::engine_of(m).scan(seq, 0, seq.size(), out, open);
     for (const hit& h : out) add(h);
     return;
   }

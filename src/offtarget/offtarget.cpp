@@ -743,7 +743,7 @@ site_search::site_search(std::vector<guide> guides, options o) : d_(std::make_un
     s.tables = std::make_unique<pam_tables>(make_pam_tables(s.guides, s.o));
     s.pam_scan = make_pam_scan(*s.tables);
   }
-  s.skip_n = std::make_unique<n_run_matcher>(s.pam_scan ? *s.pam_scan : s.candidates->engine(),
+  s.skip_n = std::make_unique<n_run_matcher>(s.pam_scan ? *s.pam_scan : trawl::detail::engine_of(*s.candidates),
                                              static_cast<std::size_t>(k) + n_codes);
   s.cpu = std::make_unique<matcher>(make_filter(*s.skip_n, !s.pam_scan));
 }
@@ -798,12 +798,12 @@ std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned,
     plan.ids = t.ids;
     plan.always = t.always;
     auto scan = std::make_unique<matcher>(gpu::detail::make_site_engine(plan, planned.device, knobs));
-    const detail::engine& inner = scan->engine();
+    const detail::engine& inner = trawl::detail::engine_of(*scan);
     return std::make_unique<matcher>(make_filter(inner, false, std::move(scan)));
   }
   knobs.keep_end = site_test();
   auto search = gpu::detail::make_matcher(s.patterns, planned, knobs);
-  const detail::engine& inner = search->engine();
+  const detail::engine& inner = trawl::detail::engine_of(*search);
   return std::make_unique<matcher>(make_filter(inner, false, std::move(search)));
 }
 

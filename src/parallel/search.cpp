@@ -92,7 +92,7 @@ std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads
 class stream_search {
  public:
   stream_search(const matcher& m, const search_options& o, search_sink& sink, unsigned scans_in_flight = 0)
-      : m_(m.engine()), o_(o), sink_(sink) {
+      : m_(detail::engine_of(m)), o_(o), sink_(sink) {
     const auto cores = static_cast<unsigned>(std::max(1, tbb::info::default_concurrency()));
     threads_ = std::max(o.threads != 0 ? std::min(o.threads, cores) : cores, scans_in_flight);
     one_id_ = m_.one_pattern_strand();

@@ -84,7 +84,7 @@ void search_many(const std::vector<std::string>& patterns, std::span<const std::
       for (std::size_t b = r.begin(); b != r.end(); ++b) {
         for (std::size_t i = b * block; i < std::min(texts.size(), (b + 1) * block); ++i) {
           scratch.clear();
-          m->engine().scan(texts[i], 0, texts[i].size(), scratch, cut);
+          trawl::detail::engine_of(*m).scan(texts[i], 0, texts[i].size(), scratch, cut);
           for (const hit& h : scratch) found[b].emplace_back(static_cast<std::uint32_t>(i), h);
         }
       }

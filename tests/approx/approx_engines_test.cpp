@@ -121,7 +121,7 @@ TEST(ApproxEngines, HugeKIsLikeKEqualsM) {
   trawl::search_options o;
   o.max_errors = 1000000;
   auto m = trawl::make_approx_matcher({"ACGT"}, o);
-  EXPECT_EQ(m->engine().lookbehind(), 4u + 4u - 1u);
+  EXPECT_EQ(trawl::detail::engine_of(*m).lookbehind(), 4u + 4u - 1u);
   const auto hits = trawl::approx_search_serial("TTTTTTTT", {"ACGT"}, o);
   ASSERT_EQ(hits.size(), 1u);  // a single run covering every end
   EXPECT_EQ(hits[0].end, 1u);

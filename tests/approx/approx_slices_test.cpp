@@ -38,7 +38,7 @@ std::vector<trawl::hit> scan_in_slices(const trawl::matcher& m, std::string_view
   for (std::size_t b = 0; b < t.size(); b += slice, ++no) {
     std::vector<trawl::hit> hits;
     std::vector<trawl::detail::open_mark> open;
-    m.engine().scan(t, b, std::min(t.size(), b + slice), hits, open);
+    trawl::detail::engine_of(m).scan(t, b, std::min(t.size(), b + slice), hits, open);
     EXPECT_TRUE(std::is_sorted(hits.begin(), hits.end(), text_order));
     EXPECT_TRUE(std::is_sorted(open.begin(), open.end(), [](const auto& x, const auto& y) { return x.index < y.index; }));
     std::vector<std::uint8_t> sides(hits.size(), 0);
@@ -174,7 +174,7 @@ TEST(ApproxSlices, DriverOnePatternOneStrandAgainstTheOracle) {
       o.max_errors = static_cast<int>(k);
       o.all_ends = all_ends;
       auto mt = trawl::make_matcher({p}, o);
-      ASSERT_TRUE(mt->engine().one_pattern_strand());
+      ASSERT_TRUE(trawl::detail::engine_of(*mt).one_pattern_strand());
       for (unsigned th : {1u, 3u}) {
         for (std::size_t slice : {1, 4, 29, 333, 4096}) {
           SCOPED_TRACE("m " + std::to_string(m) + " threads " + std::to_string(th) + " slice " +

@@ -478,7 +478,7 @@ TEST(StreamSearch, MappedFastaParsedInPiecesAgainstTheOracle) {
         EXPECT_EQ(r.format, trawl::io::format::fasta) << where;
         // where the driver says a window's bytes lie in the file, they do; lines of one width
         // (input 0) get origins
-        auto checker = std::make_unique<origin_checker>(m->engine(), inputs[k]);
+        auto checker = std::make_unique<origin_checker>(trawl::detail::engine_of(*m), inputs[k]);
         const origin_checker& c = *checker;
         const trawl::matcher checked(std::move(checker));
         collecting_sink sink2(false);
@@ -542,7 +542,7 @@ TEST(StreamSearch, LargePiecesParsedInPartsAgainstTheOracle) {
       ASSERT_EQ(sink.texts[i], recs[i].seq) << where;
     }
     // the parts' record heads point at their header lines: the origins place every byte
-    auto checker = std::make_unique<origin_checker>(m->engine(), in);
+    auto checker = std::make_unique<origin_checker>(trawl::detail::engine_of(*m), in);
     const origin_checker& c = *checker;
     const trawl::matcher checked(std::move(checker));
     collecting_sink sink2(false);

@@ -147,4 +147,10 @@ std::unique_ptr<engine> make_iupac_exact_engine(const std::vector<std::string>& 
                                                 const search_options& options);
 std::unique_ptr<engine> make_approx_engine(const std::vector<std::string>& patterns, const search_options& options);
 
+/// A matcher's engine, for the library's own drivers (not part of the API).
+struct engine_access {
+  static const engine& of(const matcher& m) noexcept { return *m.engine_; }
+};
+inline const engine& engine_of(const matcher& m) noexcept { return engine_access::of(m); }
+
 }  // namespace trawl::detail
