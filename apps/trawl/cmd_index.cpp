@@ -44,10 +44,7 @@ index::locate_options locate_opts(const index_args& a) {
   index::locate_options o;
   o.threads = a.threads;
   o.processes = mpi::processes();  // under MPI, the patterns dealt out over the ranks
-  if (a.engine == "serial") o.engine = index::locate_engine::serial;
-  else if (a.engine == "static") o.engine = index::locate_engine::static_chunks;
-  else if (a.engine == "balanced") o.engine = index::locate_engine::balanced;
-  else throw error(errc::invalid_argument, "--engine must be serial, static or balanced");
+  o.engine = index::locate_engine_named(a.engine);
   return o;
 }
 

@@ -95,17 +95,20 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   through.max_hits = 0;
   through.device = device.spec;
   through.processes = mpi::processes();
-  const std::vector<index::record_hit> hits = idx.search_records(patterns, through);
+  device_spec ran_on;
+  const std::vector<index::record_hit> hits = idx.search_records(patterns, through, {}, &ran_on);
   const auto records = idx.records();
   if (a.verbose && mpi::rank() == 0) {
     const auto inf = idx.info();
     const auto secs = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
     fmt::print(stderr,
                "trawl: {}: {} bytes in {} record{}, kernel S'' {} bytes ({:.1f} %); loaded in {:.2f} s, "
-               "searched in {:.2f} s ({} hits)\n",
+               "searched in {:.2f} s ({} hits, {})\n",
                a.index, inf.n, records.size(), records.size() == 1 ? "" : "s", inf.s2_length,
                inf.n ? 100.0 * static_cast<double>(inf.s2_length) / static_cast<double>(inf.n) : 0.0, secs(t1 - t0),
-               secs(clock::now() - t1), hits.size());
+               secs(clock::now() - t1), hits.size(),
+               ran_on.kind == device_kind::gpu ? fmt::format("kernel scanned on GPU {}", fmt::join(ran_on.workers(), ","))
+                                               : std::string("CPU"));
   }
   std::uint64_t printed = 0;
   std::uint32_t current = ~0u;

@@ -50,6 +50,9 @@ enum class locate_engine {
   static_chunks,  ///< Letelier's parallel algorithm (Algorithms 3–4): primaries cut in equal chunks
   balanced,       ///< default: oneTBB work stealing over primaries and recursion branches
 };
+/// "serial", "static" or "balanced" as a locate_engine (the CLI's spelling); invalid_argument
+/// for another name.
+locate_engine locate_engine_named(std::string_view name);
 
 /// Reported while an index is built: `stage` names the step, `done`/`total` its progress.
 using progress_callback = std::function<void(std::string_view stage, std::uint64_t done, std::uint64_t total)>;
@@ -236,10 +239,12 @@ class hybrid_index {
   /// When every pattern has k < m and m + k <= max_len() (m for hamming), the engines scan
   /// S'' alone and the Kärkkäinen–Ukkonen recursion copies the ends they find into the kept
   /// phrases; otherwise every record is extracted and searched. Exact search without
-  /// ignore_case or iupac is locate's.
+  /// ignore_case or iupac is locate's. `ran_on`, when given, is set to where the scan of the
+  /// kernel ran: the GPUs of device.workers(), or the CPU (also when no kernel was scanned).
   [[nodiscard]] std::vector<record_hit> search_records(const std::vector<std::string>& patterns,
                                                        const search_options& search,
-                                                       const gpu::gpu_options& gpu = {}) const;
+                                                       const gpu::gpu_options& gpu = {},
+                                                       device_spec* ran_on = nullptr) const;
 
   [[nodiscard]] index_info info() const;
 

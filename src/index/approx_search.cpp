@@ -69,7 +69,9 @@ void scan_ends(const matcher& m, std::string_view seq, const search_options& end
 }  // namespace
 
 std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
-                                                     const search_options& search, const gpu::gpu_options& gpu) const {
+                                                     const search_options& search, const gpu::gpu_options& gpu,
+                                                     device_spec* ran_on) const {
+  if (ran_on != nullptr) *ran_on = device_spec{device_kind::cpu};  // unless the kernel's scan runs on GPUs below
   if (search.whole_words || search.whole_lines)
     throw error(errc::invalid_argument, "index: search_options::whole_words and whole_lines are not searched through an index");
   if (search.processes != nullptr && search.processes->size() > 1) {
@@ -167,6 +169,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
       s2_scan.slice_size = scanned.size() / devices + 1;
       s2_scan.threads = static_cast<unsigned>(devices + 1);
       on_gpu = gpu::make_matcher(patterns, s2_scan, gpu);
+      if (ran_on != nullptr) *ran_on = on_gpu->device();
     }
     scan_ends(on_gpu ? *on_gpu : *m, scanned, s2_scan, [&](const hit& h) {
       const std::uint64_t at = h.end - 1;

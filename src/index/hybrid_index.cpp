@@ -406,6 +406,13 @@ std::uint64_t lz_reference(std::uint64_t n, std::uint64_t asked) {
 
 }  // namespace
 
+locate_engine locate_engine_named(std::string_view name) {
+  if (name == "serial") return locate_engine::serial;
+  if (name == "static") return locate_engine::static_chunks;
+  if (name == "balanced") return locate_engine::balanced;
+  throw error(errc::invalid_argument, "index: the locate engine is serial, static or balanced, not '" + std::string(name) + "'");
+}
+
 count_structure count_structure_named(std::string_view name) {
   if (name == "auto") return count_structure::automatic;
   if (name == "on") return count_structure::on;

@@ -404,11 +404,18 @@ TEST(GpuVsCpu, SearchThroughAnIndexScansItsKernelOnTheGpu) {
         std::vector<trawl::index::record_hit> want;
         for (std::size_t r = 0; r < recs.size(); ++r)
           for (const trawl::hit& h : trawl::search(recs[r], ps, o)) want.push_back({static_cast<std::uint32_t>(r), h});
-        o.device = trawl::device_kind::gpu;
-        const auto got = ix.search_records(ps, o);
-        EXPECT_GT(want.size(), 40u);
-        EXPECT_TRUE(got == want) << "M " << M << " m " << m << " k " << md.k << ": " << got.size() << " hits, want "
-                                 << want.size();
+        // on GPU 0, and on the list 0,0 (two shares of the kernel on one GPU): where it ran is
+        // the list asked for
+        for (const auto& devices : {std::vector<int>{0}, std::vector<int>{0, 0}}) {
+          o.device = trawl::device_spec{trawl::device_kind::gpu, devices};
+          trawl::device_spec ran_on;
+          const auto got = ix.search_records(ps, o, {}, &ran_on);
+          EXPECT_GT(want.size(), 40u);
+          EXPECT_TRUE(got == want) << "M " << M << " m " << m << " k " << md.k << ": " << got.size()
+                                   << " hits, want " << want.size();
+          EXPECT_EQ(ran_on.kind, trawl::device_kind::gpu);
+          EXPECT_EQ(ran_on.workers(), devices);
+        }
       }
   }
 }
