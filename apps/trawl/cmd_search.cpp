@@ -39,7 +39,7 @@ struct search_args {
   std::string algorithm = "auto";
   unsigned threads = 0;
   std::size_t slice_size = 0;
-  bool count = false, count_matches = false, quiet = false, lines = false, check = false;
+  bool count = false, count_matches = false, quiet = false, lines = false, byte_offset = false, check = false;
   bool only_matching = false, invert = false, words = false, whole_lines = false;
   bool pattern_names = false, matched = false;
   bool regex = false, fixed = false;
@@ -302,8 +302,8 @@ void check_combinations(const search_args& a, bool line_view) {
   refuse(a.files_with_matches && a.files_without_match, "-l and -L exclude each other");
   refuse(a.count && a.count_matches, "-c counts matching lines, --count-matches hits: pick one");
   refuse(listing && (a.count || a.count_matches), "-l/-L list files: they do not combine with -c/--count-matches");
-  refuse((a.count || a.count_matches || listing) && (a.lines || a.only_matching || context),
-         "-c, --count-matches, -l and -L print no lines: drop -n, -o and -A/-B/-C");
+  refuse((a.count || a.count_matches || listing) && (a.lines || a.byte_offset || a.only_matching || context),
+         "-c, --count-matches, -l and -L print no lines: drop -n, -b, -o and -A/-B/-C");
   refuse(a.only_matching && a.invert, "-o prints matched text, -v lines without a match: pick one");
   refuse(a.only_matching && context, "-o does not combine with context lines (-A/-B/-C)");
   refuse(a.count_matches && a.invert, "--count-matches counts hits: it does not combine with -v");
@@ -351,7 +351,8 @@ int run_search(search_args& a) {
   const bool listing = a.files_with_matches || a.files_without_match;
   // Lines printed (grep's view): -n, -o, context, or -v alone. Lines counted: -c, or -v with
   // -l/-L/-q (a line without a hit is not a hit).
-  const bool print_lines = a.lines || a.only_matching || context || (a.invert && !a.count && !listing && !a.quiet);
+  const bool print_lines =
+      a.lines || a.byte_offset || a.only_matching || context || (a.invert && !a.count && !listing && !a.quiet);
   const bool line_view = print_lines || a.count || (a.invert && (listing || a.quiet));
   // Otherwise grep's lines on plain text and the hits table on FASTA/FASTQ, unless the hits
   // table is asked for (--hits, --format, or an option that adds to it) or nothing is printed.
@@ -407,6 +408,7 @@ int run_search(search_args& a) {
   line_options lo;
   lo.print = print_lines || lines_by_default;
   lo.numbers = a.lines;
+  lo.byte_offsets = a.byte_offset;
   lo.only_matching = a.only_matching;
   lo.invert = a.invert;
   lo.before = a.before ? *a.before : a.context ? *a.context : 0;
@@ -567,6 +569,8 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("--format", a->format,
                   "the hits table: tsv|json|bed|human (default: human on a terminal, else tsv); implies --hits");
   cmd->add_flag("-n,--line-number,--lines", a->lines, "print each matching line with its line number, like grep -n");
+  cmd->add_flag("-b,--byte-offset", a->byte_offset,
+                "print the 0-based byte offset of each line in its input (with -o: of each match), like grep -b");
   cmd->add_option("--color", a->color, "auto|always|never")->check(CLI::IsMember({"auto", "always", "never"}));
   cmd->add_flag("--fasta", a->fasta, "the inputs must be FASTA/FASTQ: one that is not (by its name, else its first lines) is an error "
                 "(default: records where they are, plain text elsewhere)");

@@ -25,7 +25,7 @@ void line_sink::begin_record(const record_info& r) {
   records_ = r.format != io::format::plain;
   if (records_ && opt_.print)
     throw error(errc::invalid_argument, display_ +
-                                            ": -n, -o, -v and context lines need plain text (FASTA/FASTQ records have "
+                                            ": -n, -b, -o, -v and context lines need plain text (FASTA/FASTQ records have "
                                             "no lines; add --no-fasta)");
   record_hits_ = 0;
   binary_ = false;
@@ -214,7 +214,7 @@ void line_sink::separator(std::uint64_t number) {
   last_printed_ = number;
 }
 
-void line_sink::prefix(std::uint64_t number, char sep) {
+void line_sink::prefix(std::uint64_t number, std::uint64_t offset, char sep) {
   if (opt_.with_source) {
     if (opt_.color) tmp_ += color_source;
     tmp_ += display_;
@@ -227,6 +227,10 @@ void line_sink::prefix(std::uint64_t number, char sep) {
     if (opt_.color) tmp_ += color_off;
     tmp_ += sep;
   }
+  if (opt_.byte_offsets) {
+    tmp_ += std::to_string(offset);
+    tmp_ += sep;
+  }
 }
 
 void line_sink::print_line(std::uint64_t ls, std::uint64_t le, std::uint64_t number, char sep, std::size_t nhits) {
@@ -236,7 +240,7 @@ void line_sink::print_line(std::uint64_t ls, std::uint64_t le, std::uint64_t num
   if (opt_.only_matching) {
     for (std::size_t i = 0; i < nhits; ++i) {
       if (hs[i].end == hs[i].start) continue;  // an empty match (-E) prints nothing, as rg -o
-      prefix(number, sep);
+      prefix(number, hs[i].start, sep);
       if (opt_.color) tmp_ += color_match;
       tmp_ += text_.at(hs[i].start, hs[i].end);
       if (opt_.color) tmp_ += color_off;
@@ -245,7 +249,7 @@ void line_sink::print_line(std::uint64_t ls, std::uint64_t le, std::uint64_t num
     w_.put(tmp_);
     return;
   }
-  prefix(number, sep);
+  prefix(number, ls, sep);
   if (!opt_.color || nhits == 0) {
     tmp_ += text_.at(ls, le);
   } else {

@@ -5,9 +5,9 @@
 // order as soon as no later hit can start in them (search_sink::floor) and their newline has
 // arrived, so a stream prints as it is read and the sink holds only the undecided lines and
 // the before-context. Output, grep / ripgrep style:
-//   [source SEP][line number SEP]line      SEP ':' for selected lines, '-' for context lines
+//   [source SEP][line number SEP][byte offset SEP]line   SEP ':' for selected lines, '-' for context lines
 //   "--" between groups of lines that are not adjacent, when context is asked for
-//   -o: [source SEP][line number SEP]text of each hit, one a line
+//   -o: [source SEP][line number SEP][byte offset SEP]text of each hit, one a line
 // --null writes a NUL after the source instead of SEP.
 #pragma once
 
@@ -33,6 +33,7 @@ enum class binary_files {
 struct line_options {
   bool print = true;          ///< print lines (false: only count them, -c / -l / -q)
   bool numbers = false;       ///< -n
+  bool byte_offsets = false;  ///< -b: the offset of each line (-o: of each match) in its input
   bool only_matching = false; ///< -o
   bool invert = false;        ///< -v
   std::size_t before = 0, after = 0;  ///< -B, -A
@@ -81,7 +82,7 @@ class line_sink final : public search_sink {
   void decide(std::uint64_t ls, std::uint64_t le, std::size_t nhits);
   void print_line(std::uint64_t ls, std::uint64_t le, std::uint64_t number, char sep, std::size_t nhits);
   void separator(std::uint64_t number);
-  void prefix(std::uint64_t number, char sep);
+  void prefix(std::uint64_t number, std::uint64_t offset, char sep);
 
   writer& w_;
   line_options opt_;

@@ -44,6 +44,9 @@ for p in error disk timeout 'user_error' zzz; do
   agree "-x -c $p" "grep -x -c -- '$p' a.log" "-x -c -- '$p' a.log"
   agree "-i -c $p" "grep -i -c -- '$p' a.log" "-i -c -- '$p' a.log"
   agree "-o -n $p" "grep -o -n -- '$p' a.log" "-o -n -- '$p' a.log"
+  agree "-b $p" "grep -b -- '$p' a.log" "-b -- '$p' a.log"
+  agree "-o -b -n $p" "grep -o -b -n -- '$p' a.log" "-o -b -n -- '$p' a.log"
+  agree "-b -C 1 $p, several files" "grep -b -C 1 -- '$p' ${files[*]}" "-b -C 1 -- '$p' ${files[*]}"
   agree "-m 3 -n $p" "grep -m 3 -n -- '$p' a.log" "-m 3 -n -- '$p' a.log"
   agree "-c $p, several files" "grep -c -- '$p' ${files[*]}" "-c -- '$p' ${files[*]}"
   agree "-l $p" "grep -l -- '$p' ${files[*]}" "-l -- '$p' ${files[*]}"
@@ -69,6 +72,7 @@ for p in error 'disk net'; do
   agree "stream -C 1 $p" "grep -C 1 -n -- '$p' a.log" "-C 1 -n --chunk-size 97 -- '$p' - < a.log"
   agree "stream -v -c $p" "grep -v -c -- '$p' a.log" "-v -c --chunk-size 13 -- '$p' - < a.log"
   agree "stream -o $p" "grep -o -- '$p' a.log" "-o --chunk-size 7 -- '$p' - < a.log"
+  agree "stream -b -n $p" "grep -b -n -- '$p' a.log" "-b -n --chunk-size 11 -- '$p' - < a.log"
 done
 # long lines (up to 600 KB, no newline for many chunks) between short ones, cut into chunks:
 # each line is looked at again after every chunk until its newline comes
