@@ -390,7 +390,7 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
       [&] { check_phrases(ix); },
       [&] {
         if (!payload[sec_counts].empty())
-          ix.counts = run_bwt::read(payload[sec_counts], ix.n, run_symbols(ix.char_map, ix.sigma));
+          ix.counts = run_bwt::read(payload[sec_counts], ix.n, run_symbols(ix.char_map, ix.sigma), bytes.size());
       });
   if (ix.s2_len == 0) ix.fm = std::monostate{};
 }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "index/file_io.hpp"
@@ -67,39 +69,43 @@ run_bwt run_bwt::of_text(std::string_view text, const std::array<std::uint16_t, 
 }
 
 void run_bwt::derive() {
-  // f(k): each run's first row in the F column, in run order, and rows and runs per symbol
-  sdsl::int_vector<> f(runs_, 0, static_cast<std::uint8_t>(std::max<std::uint64_t>(1, std::bit_width(rows_))));
-  std::array<std::uint64_t, 257> rows_of{}, runs_of{};
+  // runs and rows per symbol, in one pass over the run starts (decoded a piece at a time)
   constexpr std::uint64_t piece = 4096;
-  std::vector<std::uint64_t> at(piece + 1);  // run starts, a piece at a time
-  for (std::uint64_t b = 0; b < runs_; b += piece) {
-    const std::uint64_t e = std::min(runs_, b + piece);
-    starts_.decode(b, e, at.data());
-    at[e - b] = e < runs_ ? starts_.at(e) : rows_;
-    for (std::uint64_t k = b; k < e; ++k) {
-      const auto c = static_cast<unsigned>(head_syms_[k]);
-      f[k] = rows_of[c];  // the rows of c before run k, for now
-      rows_of[c] += at[k - b + 1] - at[k - b];
-      ++runs_of[c];
+  std::vector<std::uint64_t> at(piece + 1);
+  auto each_run = [&](auto&& f) {  // f(k, symbol, length) for every run in order
+    for (std::uint64_t b = 0; b < runs_; b += piece) {
+      const std::uint64_t e = std::min(runs_, b + piece);
+      starts_.decode(b, e, at.data());
+      at[e - b] = e < runs_ ? starts_.at(e) : rows_;
+      for (std::uint64_t k = b; k < e; ++k) f(k, static_cast<unsigned>(head_syms_[k]), at[k - b + 1] - at[k - b]);
     }
-  }
+  };
+  std::array<std::uint64_t, 257> rows_of{}, runs_of{};
+  each_run([&](std::uint64_t, unsigned c, std::uint64_t len) { rows_of[c] += len, ++runs_of[c]; });
   c_[0] = r_[0] = 0;
   for (unsigned c = 0; c < 257; ++c) {
     c_[c + 1] = c_[c] + rows_of[c];
     r_[c + 1] = r_[c] + runs_of[c];
   }
-  // the set of F rows in (symbol, row) order: the runs sorted by symbol (counting sort)
-  sdsl::int_vector<> order(runs_, 0, static_cast<std::uint8_t>(std::max<std::uint64_t>(1, std::bit_width(runs_))));
-  {
-    std::array<std::uint64_t, 257> slot{};
-    for (unsigned c = 0; c < 257; ++c) slot[c] = r_[c];
-    for (std::uint64_t k = 0; k < runs_; ++k) order[slot[head_syms_[k]]++] = k;
+  // the F column's run starts, in (symbol, row) order: a second pass puts each run's in its
+  // symbol's next slot
+  std::array<std::uint64_t, 257> slot{}, row_at{};
+  for (unsigned c = 0; c < 257; ++c) slot[c] = r_[c], row_at[c] = c_[c];
+  auto fill = [&](auto& members) {
+    each_run([&](std::uint64_t, unsigned c, std::uint64_t len) {
+      members[slot[c]++] = static_cast<std::remove_reference_t<decltype(members[0])>>(row_at[c]);
+      row_at[c] += len;
+    });
+    std::uint64_t i = 0;
+    f_starts_.assign_each(rows_, runs_, [&] { return static_cast<std::uint64_t>(members[i++]); });
+  };
+  if (rows_ <= std::numeric_limits<std::uint32_t>::max()) {
+    std::vector<std::uint32_t> members(runs_);
+    fill(members);
+  } else {
+    std::vector<std::uint64_t> members(runs_);
+    fill(members);
   }
-  std::uint64_t i = 0;
-  f_starts_.assign_each(rows_, runs_, [&] {
-    const std::uint64_t k = order[i++];
-    return c_[head_syms_[k]] + f[k];
-  });
   sdsl::construct_im(heads_, head_syms_);
 }
 
@@ -107,9 +113,9 @@ namespace {
 /// The lengths' and the heads' bytes compress in frames of this size, at this zstd level.
 constexpr std::size_t frame_bytes = std::size_t{1} << 22;
 constexpr int zstd_level = 19;
-/// The most either part may expand over its compressed bytes (a bound on what a small file
-/// makes the loader allocate; real ones expand a few times).
-constexpr std::uint64_t max_expansion = 1024;
+/// Either part's expansion over its compressed bytes is not bounded by a ratio (run_bwt::max_runs
+/// bounds what they decode to); this only keeps the product in get_zstd_bytes within 64 bits.
+constexpr std::uint64_t max_expansion = std::uint64_t{1} << 24;
 }  // namespace
 
 void run_bwt::write(std::string& out) const {
@@ -136,7 +142,8 @@ void run_bwt::write(std::string& out) const {
   file::put_zstd(out, heads, frame_bytes, zstd_level);
 }
 
-run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<std::uint16_t, 256>& symbol_of) {
+run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<std::uint16_t, 256>& symbol_of,
+                      std::uint64_t file_bytes) {
   constexpr const char* what = "count index";
   const auto malformed = [&](const std::string& how) { file::bad(std::string("'") + what + "' " + how); };
   run_bwt b;
@@ -149,6 +156,7 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
   const auto length_bytes = r.get<std::uint64_t>();
   if (b.runs_ == 0 || b.runs_ > b.rows_ || length_bytes < b.runs_ || length_bytes / 10 > b.runs_)
     malformed("does not cover the rows");
+  if (b.runs_ > max_runs(file_bytes)) malformed("claims more runs than its file can describe");
   const std::string_view length_frames = file::get_zstd_bytes(r, length_bytes, max_expansion, what);
   std::string lengths(length_bytes, '\0');
   file::get_zstd(length_frames, lengths.data(), lengths.size(), what);
@@ -190,7 +198,10 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
   allowed[0] = true;
   for (unsigned byte = 0; byte < 256; ++byte)
     if (symbol_of[byte] != 0) allowed[symbol_of[byte]] = true;
-  b.head_syms_ = sdsl::int_vector<>(b.runs_, 0, 9);
+  unsigned top = 0;  // the largest symbol allowed: the heads' width
+  for (unsigned c = 0; c < 257; ++c)
+    if (allowed[c]) top = c;
+  b.head_syms_ = sdsl::int_vector<>(b.runs_, 0, static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(top)))));
   for (std::uint64_t k = 0, i = 0; k < b.runs_; ++k) {
     const std::uint64_t c = k == sentinel ? 0 : static_cast<unsigned char>(heads[i++]) + 1;
     if (!allowed[c]) malformed("holds a symbol the text does not have");
@@ -199,7 +210,6 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
     seen[c] = true;
   }
   if (seen != allowed) malformed("does not hold the text's symbols");
-  sdsl::util::bit_compress(b.head_syms_);
   b.symbol_of_ = symbol_of;
   b.derive();
   return b;

@@ -47,8 +47,15 @@ class run_bwt {
   void write(std::string& out) const;
   /// Reads and checks a section against the text length and the byte alphabet (symbol_of, for
   /// the bytes of the text). bad_format on anything that is not a run-length BWT of n + 1 rows
-  /// with one sentinel over exactly these symbols.
-  static run_bwt read(std::string_view bytes, std::uint64_t n, const std::array<std::uint16_t, 256>& symbol_of);
+  /// with one sentinel over exactly these symbols, or that claims more runs than
+  /// max_runs(file_bytes) for an index file of file_bytes bytes.
+  static run_bwt read(std::string_view bytes, std::uint64_t n, const std::array<std::uint16_t, 256>& symbol_of,
+                      std::uint64_t file_bytes);
+  /// The most runs a file of `file_bytes` bytes may claim: what the loader allocates follows
+  /// the runs, and their zstd-compressed parts may shrink without bound (the heads of a binary
+  /// text alternate), so the bound is the file's own size: eight runs a byte of the index, and
+  /// a million besides.
+  static constexpr std::uint64_t max_runs(std::uint64_t file_bytes) { return 8 * file_bytes + (std::uint64_t{1} << 20); }
 
   [[nodiscard]] bool empty() const { return rows_ == 0; }
   [[nodiscard]] std::uint64_t runs() const { return runs_; }
