@@ -7,7 +7,10 @@
 //
 // usage: trawl_index_bench TEXT [--max-len M] [--small] [--patterns FILE]... [--gen L]... [--load INDEX | --save INDEX] [--cpu-time]
 //                          [--threads 1,2,4,8,16] [--budget SECONDS] [--max-patterns N] [--no-sdsl]
-//                          [--count-index auto|on|off]
+//                          [--count-index auto|on|off] [--runs R [--no-locate]]
+// --runs R (peers.sh): only count and the serial locate, one thread, each pattern set's best of R passes,
+// one row per set: | patterns | # | count total | count µs/pattern | locate occ | locate µs/occ |;
+// --no-locate leaves out locate. Patterns are read up to --max-patterns (default 1000) per file.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -82,7 +85,7 @@ int main(int argc, char** argv) {
     const auto usage = [&](std::FILE* to) {
       std::fprintf(to, "usage: %s TEXT [--max-len M] [--small] [--patterns FILE]... [--gen L]... "
                        "[--threads 1,2,4] [--budget S] [--max-patterns N] [--no-sdsl] [--cpu-time] [--load IDX] "
-                       "[--save IDX]\n", argv[0]);
+                       "[--save IDX] [--count-index auto|on|off] [--runs R [--no-locate]]\n", argv[0]);
     };
     for (int i = 1; i < argc; ++i)
       if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
@@ -103,6 +106,8 @@ int main(int argc, char** argv) {
     bool with_sdsl = true;
     std::string load_path, save_path;
     bool cpu_time = false;
+    unsigned runs = 0;  // --runs: the plain count/locate mode of peers.sh
+    bool no_locate = false;
     for (int i = 2; i < argc; ++i) {
       const std::string a = argv[i];
       auto next = [&]() -> std::string {
@@ -118,6 +123,8 @@ int main(int argc, char** argv) {
       else if (a == "--no-sdsl") with_sdsl = false;
       else if (a == "--count-index") bo.count_index = trawl::index::count_structure_named(next());
       else if (a == "--cpu-time") cpu_time = true;
+      else if (a == "--runs") runs = static_cast<unsigned>(std::stoul(next()));
+      else if (a == "--no-locate") no_locate = true;
       else if (a == "--load") load_path = next();
       else if (a == "--save") save_path = next();
       else if (a == "--threads") {
@@ -187,6 +194,41 @@ int main(int argc, char** argv) {
     (void)ix.count(seed, {trawl::index::locate_engine::balanced, all});
     std::printf("first count, %u threads (splits the kept phrases into inner and leaves): %.2f s\n\n", all, secs(t0, clk::now()));
 
+    if (runs > 0) {
+      // peers.sh: count and serial locate only, one thread, best of `runs` passes per set
+      std::printf("| patterns | # | count total | count µs/pattern | locate occ | locate µs/occ |\n|---|---|---|---|---|---|\n");
+      for (const auto& s : sets) {
+        std::uint64_t c = 0, occ = 0;
+        double tc = 1e300, tl = 1e300;
+        for (unsigned r = 0; r < runs; ++r) {
+          c = 0;
+          auto a = clk::now();
+          for (const auto& p : s.pats) c += ix.count(p, {trawl::index::locate_engine::serial, 1});
+          tc = std::min(tc, secs(a, clk::now()));
+        }
+        for (unsigned r = 0; !no_locate && r < runs; ++r) {
+          occ = 0;
+          auto a = clk::now();
+          for (const auto& p : s.pats) occ += ix.locate(p, {trawl::index::locate_engine::serial, 1}).size();
+          tl = std::min(tl, secs(a, clk::now()));
+        }
+        const double n_pat = static_cast<double>(std::max<std::size_t>(s.pats.size(), 1));
+        if (no_locate)
+          std::printf("| %s | %zu | %llu | %.3f | - | - |\n", s.name.c_str(), s.pats.size(),
+                      static_cast<unsigned long long>(c), 1e6 * tc / n_pat);
+        else
+          std::printf("| %s | %zu | %llu | %.3f | %llu | %.4f |\n", s.name.c_str(), s.pats.size(),
+                      static_cast<unsigned long long>(c), 1e6 * tc / n_pat, static_cast<unsigned long long>(occ),
+                      1e6 * tl / static_cast<double>(std::max<std::uint64_t>(occ, 1)));
+        if (!no_locate && occ != c) {
+          std::fprintf(stderr, "MISMATCH %s: count %llu, locate %llu\n", s.name.c_str(),
+                       static_cast<unsigned long long>(c), static_cast<unsigned long long>(occ));
+          return 1;
+        }
+        std::fflush(stdout);
+      }
+      return 0;
+    }
     std::printf("| patterns | # | occ | primary | hybrid serial µs/occ | µs/pattern | primaries %% of time | sdsl µs/occ | µs/pattern |");
     std::printf(" count µs/pattern | locate ÷ count |");
     for (unsigned t : threads) std::printf(" set %u× | bal %u× | st %u× |", t, t, t);
