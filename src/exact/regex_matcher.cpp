@@ -17,6 +17,13 @@
 // filters are PCRE2's, not Vectorscan's: the Vectorscan regex engine trawl builds against
 // misses matches on AVX-512 hosts (VectorCamp/vectorscan #317).
 //
+// Work: PCRE2's match and depth limits bound backtracking. A pattern whose shortest match is at
+// least long_match bytes (PCRE2's cap on the length it computes) can still cost a scan of the
+// rest of the line at every start of a long line, which no limit of PCRE2's counts: such a
+// pattern is matched on every line on its own (no filter), and on a line that can hold a match
+// through a copy compiled with automatic callouts that count its steps; past a budget linear in
+// the line's length the search ends with an error line.
+//
 // Slicing: the hits of a line depend on the line from its start, so a slice reads the whole
 // lines that cross its owned starts; lines are therefore bounded by regex_max_line bytes, and a
 // longer line is an error (whatever the slicing: every slice checks all the lines it reads).
@@ -48,6 +55,32 @@ std::string pcre2_message(int rc) {
   PCRE2_UCHAR buf[256];
   if (pcre2_get_error_message(rc, buf, sizeof buf) < 0) return "error " + std::to_string(rc);
   return reinterpret_cast<const char*>(buf);
+}
+
+/// PCRE2 computes a pattern's shortest match up to this many bytes (PCRE2_INFO_MINLENGTH).
+constexpr std::uint32_t long_match = 65535;
+/// Steps a pattern of long_match bytes or more may take on a line, per byte of the line, and
+/// besides. A step is an automatic callout (one an item of the pattern) plus the bytes the
+/// match moved over since the one before (a counted repeat reads many bytes between two).
+constexpr std::uint64_t steps_per_byte = 256;
+constexpr std::uint64_t steps_besides = std::uint64_t{1} << 20;
+/// The budget of one line (count_step's data).
+struct step_budget {
+  std::uint64_t left = 0;
+  std::size_t start = ~std::size_t{0}, at = 0;  // the attempt's start and the last callout's place
+};
+/// The callout of the budgeted copies: takes the steps since the last callout from the budget,
+/// and ends the match (out_of_steps) once it is spent.
+constexpr int out_of_steps = -1000;
+int count_step(pcre2_callout_block* cb, void* data) {
+  auto& b = *static_cast<step_budget*>(data);
+  const std::size_t pos = cb->current_position;
+  if (cb->start_match != b.start) b.start = cb->start_match, b.at = cb->start_match;
+  const std::uint64_t steps = 1 + (pos > b.at ? pos - b.at : b.at - pos);
+  b.at = pos;
+  if (steps > b.left) return out_of_steps;
+  b.left -= steps;
+  return 0;
 }
 
 /// How a pattern's lines are found.
@@ -242,6 +275,14 @@ class regex_matcher final : public detail::engine {
         q = "(?<!" + std::string(word) + ")(?:" + p + ")(?!" + std::string(word) + ")";
       }
       codes_.push_back(q == p && extra == 0 ? std::move(plain) : compile(q, flags, i, extra));
+      std::uint32_t shortest = 0;
+      pcre2_pattern_info(codes_.back().get(), PCRE2_INFO_MINLENGTH, &shortest);
+      if (shortest >= long_match) {  // matched on every line, with a budget on long ones
+        budgeted_.resize(patterns.size());
+        budgeted_[i] = compile(q, flags | PCRE2_AUTO_CALLOUT, i, extra);
+        every_line_.push_back(static_cast<std::uint32_t>(i));
+        continue;
+      }
       const filter_kind kind = kind_of(p);
       if (kind != filter_kind::none) {
         std::vector<std::string> lits = required_literals(p);
@@ -424,11 +465,32 @@ class regex_matcher final : public detail::engine {
   void match_line(const char* line, std::size_t n, std::size_t ls, std::uint32_t p, std::size_t own_begin,
                   std::size_t own_end, thread_state& ts, std::vector<hit>& out) const {
     const pcre2_code* code = codes_[p].get();
+    // a pattern of long_match bytes or more on a line that can hold it: counted steps
+    step_budget steps;
+    const bool budget = p < budgeted_.size() && budgeted_[p] && n >= long_match;
+    if (budget) {
+      code = budgeted_[p].get();
+      steps.left = steps_per_byte * n + steps_besides;
+      pcre2_set_callout(ts.mc, count_step, &steps);
+    }
+    struct unset {
+      pcre2_match_context* mc;
+      bool on;
+      ~unset() {
+        if (on) pcre2_set_callout(mc, nullptr, nullptr);
+      }
+    } restore{ts.mc, budget};
     const auto* subject = reinterpret_cast<PCRE2_SPTR>(line);
     std::size_t at = 0;
     std::uint32_t opts = 0;
     while (at <= n && ls + at < own_end) {
       const int rc = pcre2_match(code, subject, n, at, opts, ts.md, ts.mc);
+      if (rc == out_of_steps)
+        throw error(errc::invalid_argument,
+                    "regular expression " + std::to_string(p + 1) + ": its shortest match is " +
+                        std::to_string(long_match) + " bytes or more, and a line of " + std::to_string(n) +
+                        " bytes takes it more than " + std::to_string(steps_per_byte * n + steps_besides) +
+                        " matching steps (trawl's bound on such a line)");
       if (rc == PCRE2_ERROR_NOMATCH) {
         if (opts == 0) return;
         opts = 0;  // no non-empty match at an empty match's place: one byte on
@@ -447,6 +509,8 @@ class regex_matcher final : public detail::engine {
   }
 
   std::vector<code_ptr> codes_;            ///< per pattern, as matched in a line (wrapped for words)
+  /// Per pattern of long_match bytes or more: codes_' copy with automatic callouts (empty: none)
+  std::vector<code_ptr> budgeted_;
   std::vector<filter> filters_;            ///< name the lines of the other patterns
   std::vector<std::uint32_t> every_line_;  ///< patterns matched on every line
   /// The patterns whose every match holds one of their required literals, and the exact

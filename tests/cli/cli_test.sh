@@ -185,6 +185,10 @@ expect_out "$("$T" index count -t 1 "$D/rand.idx" A GATTACA)" "$T" index count -
 # one option vocabulary (the library's set_algorithm): a regex takes only --algorithm auto; -k 0
 # with an approximate engine named is exact search
 expect_rc 2 sh -c "printf 'abc\n' | '$T' search -E --algorithm kmp 'a.c' -"
+# a regex whose shortest match outruns PCRE2's computed length, over a 200 KB line: one error line
+# within its budget of steps, not a scan of the line from every start (seconds a line)
+python3 -c "print('a' * 200000); print('b')" >"$D/long_a.txt"
+expect_err_line timeout 20 "$T" search -E '(a{1000}){1000}' "$D/long_a.txt"
 expect_out "$(printf 'abcabc\n' | "$T" search abc -)" sh -c "printf 'abcabc\n' | '$T' search -k 0 --algorithm dp abc -"
 # index files are written whole or not at all: a write cut short (here by a file-size limit,
 # which kills the process as a full disk or a signal would stop it) leaves the old index; an

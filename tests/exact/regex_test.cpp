@@ -5,6 +5,7 @@
 // and the refusals.
 #include <gtest/gtest.h>
 
+
 #include <random>
 #include <string>
 #include <vector>
@@ -184,6 +185,30 @@ TEST(Regex, LinesAreBounded) {
       EXPECT_THROW(run(bad, {"q"}, o), trawl::error) << slice << " " << at;
     }
   }
+}
+
+TEST(Regex, LongShortestMatchesAreBoundedPerLine) {
+  // A pattern whose shortest match is 65535 bytes or more (PCRE2's cap on the length it
+  // computes) scans the rest of a long line at every start. On a line that can hold a match it
+  // runs with a budget of steps: the matches it finds are right, and one it cannot settle in
+  // its budget ends the search with an error instead of minutes a line.
+  trawl::search_options o;
+  o.regex = true;
+  const std::string line(100000, 'a');
+  const std::string text = "ab\n" + line + "\nxyz\n" + line.substr(0, 70010) + "\n";
+  // (a{35000}){2}: 70 000 bytes, one match in each long line, from its start
+  const auto got = as_matches(run(text, {"(a{35000}){2}", "b"}, o));
+  const std::vector<oracle::regex_match> want = {{1, 2, 1}, {3, 70003, 0}, {100008, 170008, 0}};
+  EXPECT_TRUE(got == want) << show(got);
+  // (a{1000}){1000}: a million bytes, never in a line of 100 000; the budget ends it
+  try {
+    (void)run(text, {"(a{1000}){1000}"}, o);
+    ADD_FAILURE() << "no error";
+  } catch (const trawl::error& e) {
+    EXPECT_NE(std::string(e.what()).find("matching steps"), std::string::npos) << e.what();
+  }
+  // on short lines alone it is a search like any other: no match
+  EXPECT_TRUE(run("aaa\nbbb\n", {"(a{1000}){1000}"}, o).empty());
 }
 
 TEST(Regex, Refusals) {
