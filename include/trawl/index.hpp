@@ -254,8 +254,9 @@ class hybrid_index {
   /// a copy of its source and that extract() gives that text. With `source`, the text must also
   /// equal it, read as build() reads it (FASTA/FASTQ: the records' sequences concatenated).
   /// Returns "" when everything holds, else one line saying what does not. Time
-  /// O(n + |S''|·log σ), memory n bytes. The file's checksums catch accidental damage; this
-  /// catches a file that is inconsistent however it was made, so that its answers can be trusted.
+  /// O(n + |S''|·log σ), memory n bytes (the text, held once; extract is compared with it a
+  /// MiB at a time). The file's checksums catch accidental damage; this catches a file that is
+  /// inconsistent however it was made, so that its answers can be trusted.
   /// An index with a count index (build_options::count_index) has it compared with the runs of
   /// the rebuilt text's BWT (a suffix array of it: 4 more bytes a byte, 8 from 2 GiB on).
   [[nodiscard]] std::string verify(std::optional<std::string_view> source = std::nullopt) const;

@@ -104,7 +104,12 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
                  " is not a copy of its source at " + std::to_string(src) + " (byte " + std::to_string(x) + ")";
       }
     }
-    if (ix.n > 0 && extract(0, ix.n) != t) return "extract does not give the text the parse and S'' spell";
+    // extract, a piece at a time (the text is held once)
+    constexpr std::uint64_t piece = std::uint64_t{1} << 20;
+    for (std::uint64_t at = 0; at < ix.n; at += piece)
+      if (extract(at, piece) != std::string_view(t).substr(at, piece))
+        return "extract does not give the text the parse and S'' spell (in bytes " + std::to_string(at) + " to " +
+               std::to_string(std::min(ix.n, at + piece)) + ")";
     // the count index: the runs of this text's BWT, made again
     if (!ix.counts.empty() && !ix.counts.same_as(run_bwt::of_text(t, run_symbols(ix.char_map, ix.sigma), false)))
       return "the count index is not the run-length BWT of the text";
