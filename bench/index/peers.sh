@@ -81,6 +81,7 @@ cpu=$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1)
 cores=$(nproc)
 out=${OUT:-$repo/bench/records/index-peers-$host-$commit.csv}
 if [ -n "${WORK:-}" ]; then work=$WORK; mkdir -p "$work"; else work=$(mktemp -d); fi
+work=$(realpath "$work") corpora=$(realpath "$corpora") peers=$(realpath -m "$peers")
 [ -n "${WORK:-}" ] || [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 # trawl's binaries are copied first, so that a rebuild of BUILD during the run does not mix versions
 mkdir -p "$work/bin"
@@ -219,7 +220,8 @@ for t in "${texts[@]}"; do
     if [ ! -s "${idx[$tool]}" ] || [ ! -s "$w/$tool.build" ]; then
       log "build $tool"
       # shellcheck disable=SC2086
-      timed "$w/$tool.build" ${bcmd[$tool]} > "$w/$tool.build.log" 2>&1 || { cat "$w/$tool.build.log" >&2; exit 1; }
+      # in the text's work folder: r-index's build leaves sdsl's temporary files in its folder
+      (cd "$w" && timed "$w/$tool.build" ${bcmd[$tool]} > "$w/$tool.build.log" 2>&1) || { cat "$w/$tool.build.log" >&2; exit 1; }
     fi
     read -r bs bk < "$w/$tool.build"
     bytes=$(stat -c %s "${idx[$tool]}")
