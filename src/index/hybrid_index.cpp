@@ -447,14 +447,24 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
   for (char c : text) present[static_cast<unsigned char>(c)] = true;
   const std::uint32_t sigma = make_byte_maps(present, ix->char_map, ix->char_unmap);
   ix->sigma = sigma;
-  if (wants_count_index(n, opt)) {
+  // the count index from the text's suffix array: the exact parse's, or one of its own
+  const bool counts = wants_count_index(n, opt);
+  const auto symbols = run_symbols(ix->char_map, sigma);
+  bool counted = false;
+  auto set_counts = [&](auto&& make) {
     if (opt.progress) opt.progress("count index", 0, n);
-    ix->counts = run_bwt::of_text(text, run_symbols(ix->char_map, sigma), opt.force_64bit);
+    ix->counts = make();
     if (opt.progress) opt.progress("count index", n, n);
-  }
-
-  std::vector<lz77_phrase> phrases = lz77_parse_relative(text, lz_reference(n, opt.lz_reference), opt.force_64bit,
-                                                         opt.progress);
+    counted = true;
+  };
+  const whole_suffix_array count_from_sa = [&](const std::int32_t* sa32, const std::int64_t* sa64) {
+    set_counts([&] {
+      return sa32 != nullptr ? run_bwt::from_suffix_array(text, sa32, symbols) : run_bwt::from_suffix_array(text, sa64, symbols);
+    });
+  };
+  std::vector<lz77_phrase> phrases = lz77_parse_for_index(text, lz_reference(n, opt.lz_reference), opt.force_64bit,
+                                                          opt.progress, counts ? count_from_sa : whole_suffix_array{});
+  if (counts && !counted) set_counts([&] { return run_bwt::of_text(text, symbols, opt.force_64bit); });
   const std::uint64_t z = phrases.size();
   ix->z = z;
   if (opt.progress) opt.progress("sources", 0, z);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <bit>
 #include <concepts>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -429,6 +430,14 @@ std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view p
 /// texts below 2^31 bytes, else std::int64_t). Throws trawl::error when it fails.
 template <class Int>
 void suffix_sort(std::string_view text, Int* sa);
+
+/// Receives the whole text's suffix array (one pointer set: 32- or 64-bit positions), valid
+/// during the call.
+using whole_suffix_array = std::function<void(const std::int32_t*, const std::int64_t*)>;
+/// lz77_parse_relative for the build: an exact parse (the reference is the whole text) also
+/// hands the suffix array it sorts to `on_sa`, which is not called otherwise.
+std::vector<lz77_phrase> lz77_parse_for_index(std::string_view text, std::uint64_t reference, bool force_64bit,
+                                              const progress_callback& progress, const whole_suffix_array& on_sa);
 
 // -- file format (format.cpp) --
 std::string serialize_index(const detail::index_impl& ix);

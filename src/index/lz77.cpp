@@ -61,10 +61,10 @@ template void suffix_sort<std::int64_t>(std::string_view, std::int64_t*);
 namespace {
 
 /// The exact parse of `text`; with `keep_sa`, its suffix array is left there (text.size()
-/// entries).
+/// entries); with `on_sa`, it is handed over as soon as it is sorted.
 template <class Int>
 std::vector<lz77_phrase> kkp3(std::string_view text, const progress_callback& progress,
-                              std::vector<Int>* keep_sa = nullptr) {
+                              std::vector<Int>* keep_sa = nullptr, const whole_suffix_array* on_sa = nullptr) {
   const auto n = static_cast<std::int64_t>(text.size());
   std::vector<lz77_phrase> phrases;
   if (n == 0) return phrases;
@@ -76,6 +76,10 @@ std::vector<lz77_phrase> kkp3(std::string_view text, const progress_callback& pr
   sa[static_cast<std::size_t>(n) + 1] = -1;
   if (progress) progress("suffix array", static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n));
   if (keep_sa) keep_sa->assign(sa.begin() + 1, sa.end() - 1);
+  if (on_sa != nullptr && *on_sa) {
+    if constexpr (std::is_same_v<Int, std::int32_t>) (*on_sa)(sa.data() + 1, nullptr);
+    else (*on_sa)(nullptr, sa.data() + 1);
+  }
 
   // PSV/NSV in text order with a stack of increasing text positions (KKP3). The stack lives
   // in the prefix of `sa` already read (top index <= i).
@@ -321,6 +325,14 @@ std::vector<lz77_phrase> relative(std::string_view text, std::uint64_t r, const 
 std::vector<lz77_phrase> lz77_parse(std::string_view text, bool force_64bit, const progress_callback& progress) {
   if (!force_64bit && text.size() < (std::uint64_t{1} << 31) - 2) return kkp3<std::int32_t>(text, progress);
   return kkp3<std::int64_t>(text, progress);
+}
+
+std::vector<lz77_phrase> lz77_parse_for_index(std::string_view text, std::uint64_t reference, bool force_64bit,
+                                              const progress_callback& progress, const whole_suffix_array& on_sa) {
+  if (std::min<std::uint64_t>(reference, text.size()) < text.size())
+    return lz77_parse_relative(text, reference, force_64bit, progress);
+  if (!force_64bit && text.size() < (std::uint64_t{1} << 31) - 2) return kkp3<std::int32_t>(text, progress, nullptr, &on_sa);
+  return kkp3<std::int64_t>(text, progress, nullptr, &on_sa);
 }
 
 std::vector<lz77_phrase> lz77_parse_relative(std::string_view text, std::uint64_t reference, bool force_64bit,
