@@ -22,6 +22,7 @@
 #include <tbb/task_arena.h>
 
 #include "common/iupac.hpp"
+#include "common/line_vector.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "offtarget/pam_scan.hpp"
 #include "offtarget/site_search.hpp"
@@ -90,8 +91,8 @@ std::optional<site_alignment> align_bits(std::span<const unsigned char> gb, std:
   const int D = max_dna + 1, R = max_rna + 1, row = D * R * 2;
   auto at = [&](int i, int d, int r, int last) { return ((i * D + d) * R + r) * 2 + last; };
   // scratch of this thread's last call: the classification runs once per candidate PAM
-  thread_local std::vector<int> cost, prev;
-  thread_local std::vector<char> op;
+  thread_local trawl::detail::line_vector<int> cost, prev;
+  thread_local trawl::detail::line_vector<char> op;
   const auto states = static_cast<std::size_t>((m + 1) * row);
   cost.assign(states, inf);
   if constexpr (Trace) {
@@ -273,7 +274,7 @@ class site_finder {
     const std::string_view bytes = outward_left ? text(lo, ps) : text(ps + P, ps + P + far);
     if (outward_left && bytes.size() != ps - lo) return std::nullopt;
     const auto& to_bits = base_bits[dir == strand::forward ? 0 : 1];
-    thread_local std::vector<unsigned char> tb;
+    thread_local trawl::detail::line_vector<unsigned char> tb;
     tb.resize(bytes.size());
     for (std::size_t j = 0; j < bytes.size(); ++j)
       tb[j] = to_bits[static_cast<unsigned char>(bytes[outward_left ? bytes.size() - 1 - j : j])];

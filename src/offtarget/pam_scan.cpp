@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/iupac.hpp"
+#include "common/line_vector.hpp"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -132,8 +133,8 @@ class pam_scan final : public detail::engine {
 
   /// A thread's scratch: a site's candidate guides and its bases outward from the PAM.
   struct scratch {
-    std::vector<std::uint64_t> tw;  ///< the site's bases packed (per_word)
-    std::vector<std::uint32_t> cand;
+    trawl::detail::line_vector<std::uint64_t> tw;  ///< the site's bases packed (per_word)
+    trawl::detail::line_vector<std::uint32_t> cand;
     void prepare(std::size_t bases, std::size_t candidates) {
       if (cand.size() < candidates) cand.resize(candidates);
       if (tw.size() * per_word < bases) tw.resize((bases + per_word - 1) / per_word);
