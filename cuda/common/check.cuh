@@ -31,19 +31,43 @@ namespace trawl::cuda {
 
 namespace trawl::cuda {
 
-/// Owns a device allocation of `bytes` bytes.
-template <class T>
-class device_array {
+/// Where an owned array lives: device memory (cudaMalloc).
+struct device_memory {
+  [[nodiscard]] void* allocate(std::size_t bytes) const {
+    void* p = nullptr;
+    TRAWL_CUDA_CHECK(cudaMalloc(&p, bytes));
+    return p;
+  }
+  static void release(void* p) noexcept { cudaFree(p); }
+};
+
+/// Page-locked host memory (for asynchronous copies). Write-combined: the host only writes it
+/// (streaming stores) and the device reads it over PCIe at full speed.
+struct pinned_memory {
+  bool write_combined = false;
+  [[nodiscard]] void* allocate(std::size_t bytes) const {
+    void* p = nullptr;
+    TRAWL_CUDA_CHECK(cudaHostAlloc(&p, bytes, write_combined ? cudaHostAllocWriteCombined : cudaHostAllocDefault));
+    return p;
+  }
+  static void release(void* p) noexcept { cudaFreeHost(p); }
+};
+
+/// Owns n elements of T in Memory (device_memory or pinned_memory).
+template <class T, class Memory>
+class owned_array {
  public:
-  device_array() = default;
-  explicit device_array(std::size_t n) { reset(n); }
-  ~device_array() { release(); }
-  device_array(const device_array&) = delete;
-  device_array& operator=(const device_array&) = delete;
-  device_array(device_array&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
-  device_array& operator=(device_array&& o) noexcept {
+  owned_array() = default;
+  explicit owned_array(std::size_t n, Memory memory = {}) : memory_(memory) { reset(n); }
+  ~owned_array() { release(); }
+  owned_array(const owned_array&) = delete;
+  owned_array& operator=(const owned_array&) = delete;
+  owned_array(owned_array&& o) noexcept
+      : memory_(o.memory_), p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+  owned_array& operator=(owned_array&& o) noexcept {
     if (this != &o) {
       release();
+      memory_ = o.memory_;
       p_ = std::exchange(o.p_, nullptr);
       n_ = std::exchange(o.n_, 0);
     }
@@ -52,17 +76,18 @@ class device_array {
   void reset(std::size_t n) {
     release();
     if (n == 0) return;
-    void* p = nullptr;
-    TRAWL_CUDA_CHECK(cudaMalloc(&p, n * sizeof(T)));
-    p_ = static_cast<T*>(p);
+    p_ = static_cast<T*>(memory_.allocate(n * sizeof(T)));
     n_ = n;
   }
   T* get() const noexcept { return p_; }
   std::size_t size() const noexcept { return n_; }
 
+ protected:
+  Memory memory_{};
+
  private:
   void release() noexcept {
-    if (p_) cudaFree(p_);
+    if (p_) Memory::release(p_);
     p_ = nullptr;
     n_ = 0;
   }
@@ -70,37 +95,18 @@ class device_array {
   std::size_t n_ = 0;
 };
 
-/// Owns page-locked host memory (for asynchronous copies). Write-combined: the host only
-/// writes it (streaming stores) and the device reads it over PCIe at full speed.
 template <class T>
-class pinned_array {
+using device_array = owned_array<T, device_memory>;
+
+/// Pinned host memory, write-combined where the host only writes it.
+template <class T>
+class pinned_array : public owned_array<T, pinned_memory> {
  public:
   pinned_array() = default;
-  explicit pinned_array(std::size_t n, bool write_combined = false) : write_combined_(write_combined) { reset(n); }
-  ~pinned_array() { release(); }
-  void set_write_combined(bool wc) noexcept { write_combined_ = wc; }
-  pinned_array(const pinned_array&) = delete;
-  pinned_array& operator=(const pinned_array&) = delete;
-  void reset(std::size_t n) {
-    release();
-    if (n == 0) return;
-    void* p = nullptr;
-    TRAWL_CUDA_CHECK(cudaHostAlloc(&p, n * sizeof(T), write_combined_ ? cudaHostAllocWriteCombined : cudaHostAllocDefault));
-    p_ = static_cast<T*>(p);
-    n_ = n;
-  }
-  T* get() const noexcept { return p_; }
-  std::size_t size() const noexcept { return n_; }
-
- private:
-  void release() noexcept {
-    if (p_) cudaFreeHost(p_);
-    p_ = nullptr;
-    n_ = 0;
-  }
-  T* p_ = nullptr;
-  std::size_t n_ = 0;
-  bool write_combined_ = false;
+  explicit pinned_array(std::size_t n, bool write_combined = false)
+      : owned_array<T, pinned_memory>(n, pinned_memory{write_combined}) {}
+  /// Takes effect at the next reset().
+  void set_write_combined(bool wc) noexcept { this->memory_.write_combined = wc; }
 };
 
 class stream_owner {
