@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/fasta_pieces.hpp"
@@ -16,7 +17,13 @@ namespace {
 
 struct collect final : trawl::io::record_handler {
   std::vector<std::pair<std::string, std::string>> out;
-  void begin_record(std::string_view name) override { out.emplace_back(std::string(name), std::string()); }
+  std::vector<std::pair<std::string, std::string>> got_heads;  ///< header and qualities, per record
+  std::pair<std::string, std::string> pending;
+  void heads(std::string_view header, std::string_view quality) override { pending = {std::string(header), std::string(quality)}; }
+  void begin_record(std::string_view name) override {
+    out.emplace_back(std::string(name), std::string());
+    got_heads.push_back(std::exchange(pending, {}));
+  }
   void sequence(std::string_view b) override { out.back().second.append(b); }
   void end_record() override {}
 };
@@ -39,15 +46,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   collect c;
   bool pieces_ok = true;
+  trawl::io::format detected = trawl::io::format::automatic;
   try {
     trawl::io::record_parser p(trawl::io::format::automatic, "in", c);
+    p.keep_qualities(true);
     for (std::size_t i = 0; i < in.size(); i += piece) p.feed(in.substr(i, piece));
     p.finish();
+    detected = p.detected();
   } catch (const trawl::error&) {
     pieces_ok = false;
   }
   if (whole_ok != pieces_ok) std::abort();
   if (whole_ok && whole != c.out) std::abort();
+  // every record's header line starts with its id and holds no line break; a FASTQ read's
+  // qualities are as long as its sequence
+  if (whole_ok && detected != trawl::io::format::plain) {
+    const bool fastq = detected == trawl::io::format::fastq;
+    for (std::size_t i = 0; i < c.out.size(); ++i) {
+      const auto& [header, quality] = c.got_heads[i];
+      if (header.substr(0, c.out[i].first.size()) != c.out[i].first) std::abort();
+      if (header.find('\n') != std::string::npos || quality.find('\n') != std::string::npos) std::abort();
+      if (fastq && quality.size() != c.out[i].second.size()) std::abort();
+      if (!fastq && !quality.empty()) std::abort();
+    }
+  }
   if (whole_ok && trawl::io::detect_format(in) == trawl::io::format::fasta) {
     std::string_view rest = in;
     if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);

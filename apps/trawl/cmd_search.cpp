@@ -18,6 +18,7 @@
 #include "lines.hpp"
 #include "patterns.hpp"
 #include "output.hpp"
+#include "records_out.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
@@ -54,6 +55,8 @@ struct search_args {
   std::string format, color = "auto";
   bool fasta = false, no_fasta = false;
   bool hits = false;  // --hits: the hits table on plain text too
+  bool records = false;  // --records: FASTA/FASTQ records printed whole
+  std::size_t line_width = 60;
   bool no_progress = false;
   bool text = false;  // -a
   std::string binary_files = "binary";
@@ -186,6 +189,7 @@ class lines_or_hits final : public search_sink {
     chosen_->begin_record(r);
   }
   [[nodiscard]] bool wants_text() const override { return lines_.wants_text() || hits_.wants_text(); }
+  [[nodiscard]] bool wants_heads() const override { return hits_.wants_heads(); }
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override {
     if (chosen_->wants_text()) chosen_->text(pos, bytes, stable);
   }
@@ -204,16 +208,19 @@ class lines_or_hits final : public search_sink {
   search_sink* chosen_ = nullptr;
 };
 
-/// --fasta: `inner`, for inputs that are FASTA or FASTQ; plain text is an error.
+/// --fasta and --records: `inner`, for inputs that are FASTA or FASTQ; plain text is an error
+/// (`why`: the option that asks for records).
 class records_only final : public search_sink {
  public:
-  records_only(search_sink& inner, std::string display) : inner_(inner), display_(std::move(display)) {}
+  records_only(search_sink& inner, std::string display, const char* why)
+      : inner_(inner), display_(std::move(display)), why_(why) {}
   void begin_record(const record_info& r) override {
     if (r.format == io::format::plain)
-      throw error(errc::bad_format, display_ + ": not FASTA or FASTQ (--fasta; its name and first lines say plain text)");
+      throw error(errc::bad_format, display_ + ": not FASTA or FASTQ (" + why_ + "; its name and first lines say plain text)");
     inner_.begin_record(r);
   }
   [[nodiscard]] bool wants_text() const override { return inner_.wants_text(); }
+  [[nodiscard]] bool wants_heads() const override { return inner_.wants_heads(); }
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { inner_.text(pos, bytes, stable); }
   bool hits(std::span<const hit> hits) override { return inner_.hits(hits); }
   void floor(std::uint64_t pos) override { inner_.floor(pos); }
@@ -223,6 +230,7 @@ class records_only final : public search_sink {
  private:
   search_sink& inner_;
   std::string display_;
+  std::string why_;
 };
 
 /// The inputs named on the command line; -r expands directories (sorted, symbolic links
@@ -325,7 +333,14 @@ void check_combinations(const search_args& a, bool line_view) {
   refuse(!a.index.empty() && a.count, "--index counts hits (--count-matches), not lines");
   refuse(a.hits && line_view && !a.count && !(a.invert && (a.files_with_matches || a.files_without_match || a.quiet)),
          "--hits prints the hits table: it does not combine with -n, -o, -v or context lines");
-  refuse(!a.index.empty() && (line_view || listing || a.words || a.whole_lines || a.invert),
+  refuse(a.records && (a.count || a.count_matches || listing || a.quiet || a.lines || a.byte_offset || a.only_matching ||
+                      context || a.hits || !a.format.empty() || a.align || a.pattern_names || a.matched || a.check),
+         "--records prints whole records: it does not combine with -c, --count-matches, -l, -L, -q, -n, -b, -o, "
+         "context lines, --hits, --format, --align, --pattern-names, --matched or --check");
+  refuse(a.records && a.no_fasta, "--records prints FASTA/FASTQ records: it does not combine with --no-fasta");
+  refuse((a.records || (a.invert && a.fasta)) && a.with_filename,
+         "--records prints records as they are, with no file name: it does not combine with -H");
+  refuse(!a.index.empty() && (line_view || listing || a.words || a.whole_lines || a.invert || a.records),
          "--index prints hits and counts only (no -n, -o, -v, -l, -L, -w, -x, context lines)");
 }
 
@@ -354,9 +369,13 @@ int run_search(search_args& a) {
   const bool print_lines =
       a.lines || a.byte_offset || a.only_matching || context || (a.invert && !a.count && !listing && !a.quiet);
   const bool line_view = print_lines || a.count || (a.invert && (listing || a.quiet));
+  // -v alone prints the lines of plain text without a hit and the records of FASTA/FASTQ
+  // without one (as --records -v)
+  const bool invert_only =
+      a.invert && !a.count && !listing && !a.quiet && !a.lines && !a.byte_offset && !a.only_matching && !context;
   // Otherwise grep's lines on plain text and the hits table on FASTA/FASTQ, unless the hits
   // table is asked for (--hits, --format, or an option that adds to it) or nothing is printed.
-  const bool lines_by_default = !line_view && !listing && !a.quiet && !a.count_matches && !a.hits &&
+  const bool lines_by_default = !line_view && !a.records && !listing && !a.quiet && !a.count_matches && !a.hits &&
                                 a.format.empty() && !a.align && !a.pattern_names && !a.matched && !a.check &&
                                 a.index.empty();
   check_combinations(a, print_lines || a.count || a.invert);
@@ -427,6 +446,10 @@ int run_search(search_args& a) {
               : a.binary_files == "without-match" ? binary_files::without_match
                                                   : binary_files::binary;
   line_state ls;
+  record_print_options ro;
+  ro.invert = a.invert;
+  ro.line_width = a.line_width;
+  if (a.max_count) ro.max_records = static_cast<std::uint64_t>(*a.max_count);
 
   stream_options st;
   st.format = a.no_fasta ? io::format::plain : io::format::automatic;
@@ -447,19 +470,25 @@ int run_search(search_args& a) {
       // hit output stops at -m hits; the line view counts lines itself
       // (lines or hits, by the input's format: the hit view stops itself at -m hits)
       const std::uint64_t m = a.max_count ? static_cast<std::uint64_t>(*a.max_count) : 0;
-      so.max_hits = line_view || lines_by_default ? 0 : a.quiet || listing ? 1 : m;
+      so.max_hits = line_view || lines_by_default || a.records ? 0 : a.quiet || listing ? 1 : m;
       if (a.max_count != 0) {  // -m 0 reads nothing
         search_printer hit_sink(printer, out, a, patterns, so, display, lines_by_default ? m : 0);
         line_sink line_sink(out, lo, ls, display);
         lines_or_hits by_format(line_sink, hit_sink);
-        search_sink& viewed = line_view          ? static_cast<search_sink&>(line_sink)
+        record_printer record_sink(out, ro);
+        lines_or_hits lines_or_records(line_sink, record_sink);
+        records_only only_records(record_sink, display, "--records");
+        search_sink& viewed = a.records          ? static_cast<search_sink&>(only_records)
+                              : invert_only      ? static_cast<search_sink&>(lines_or_records)
+                              : line_view        ? static_cast<search_sink&>(line_sink)
                               : lines_by_default ? static_cast<search_sink&>(by_format)
                                                  : hit_sink;
-        records_only checked(viewed, display);
+        records_only checked(viewed, display, "--fasta");
         search_sink& sink = a.fasta ? static_cast<search_sink&>(checked) : viewed;
         progress_line progress(progress_wanted(a.no_progress), display, input.expected_size());
         found = search_on_device(*matcher, patterns, input, so, st, device, sink, &progress).hits;
-        if (line_view || by_format.chose_lines()) found = line_sink.selected();
+        if (a.records || (invert_only && !lines_or_records.chose_lines())) found = record_sink.selected();
+        else if (line_view || by_format.chose_lines()) found = line_sink.selected();
       }
       if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");
       if (a.quiet && found > 0) return 0;
@@ -558,6 +587,12 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_option("-m,--max-count", a->max_count, "stop after NUM matching lines per input (hit output: NUM hits; 0: none, exit 1; < 0: no limit)")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)
       ->check(integer_in(INT64_MIN, INT64_MAX));
+  cmd->add_flag("--records", a->records,
+                "print the FASTA/FASTQ records with a hit whole (with -v: those without one; -m: the first NUM), "
+                "as seqkit grep: FASTA as '>' and its header line, then the sequence in lines of --line-width "
+                "letters; FASTQ as its four lines. -v alone does the same on FASTA/FASTQ");
+  cmd->add_option("--line-width", a->line_width, "--records: letters a FASTA sequence line holds (0: the whole sequence on one line)")
+      ->capture_default_str();
   cmd->add_flag("--hits", a->hits,
                 "print the hits table (--format) on plain text too; by default plain text prints its matching lines, "
                 "as grep, and FASTA/FASTQ the hits table");

@@ -174,6 +174,10 @@ class record_handler {
   virtual ~record_handler() = default;
   /// A record begins: its id (FASTA/FASTQ), or the input's name (plain input).
   virtual void begin_record(std::string_view name) = 0;
+  /// Just before begin_record of a FASTA/FASTQ record: its whole header line (after '>' or
+  /// '@', without its line break) and, for FASTQ, its qualities (empty for FASTA, and unless
+  /// record_parser::keep_qualities). By default ignored.
+  virtual void heads(std::string_view header, std::string_view quality) { (void)header, (void)quality; }
   /// The next bytes of the current record's sequence (line breaks removed).
   virtual void sequence(std::string_view bytes) = 0;
   virtual void end_record() = 0;
@@ -181,7 +185,7 @@ class record_handler {
 
 /// Parses records from an input handed over in pieces of any size (1 byte and up): the same
 /// records, names and sequences as record_reader over the whole input. Memory: the longest
-/// header line plus, for FASTQ, the current record's sequence line.
+/// header line plus, for FASTQ, the current record's sequence (and qualities, when kept).
 class record_parser {
  public:
   /// `fmt` automatic: detected from the first bytes (as detect_format, deciding once enough
@@ -195,11 +199,15 @@ class record_parser {
   /// True inside a record: for a plain input, once its first byte came (every later byte is
   /// the record's sequence, so a caller may take it without feed()).
   [[nodiscard]] bool in_record() const noexcept { return in_record_; }
+  /// Keep each FASTQ record's qualities for record_handler::heads (default: skipped).
+  void keep_qualities(bool keep) noexcept { keep_qualities_ = keep; }
 
  private:
   void parse(std::string_view bytes);
   std::size_t gather_lines(std::string_view bytes, std::size_t at);
   void fail(const std::string& what) const;
+  void begin_fasta();  ///< the record whose header line is in line_ begins
+  void begin_fastq();  ///< the record of header_, fastq_seq_ and fastq_qual_ begins
   format fmt_;
   std::string input_name_;
   record_handler& out_;
@@ -207,9 +215,10 @@ class record_parser {
   std::string line_;           ///< a header line cut by a piece edge
   std::string header_;         ///< FASTQ: the current record's header
   std::string fastq_seq_;      ///< FASTQ: the current record's sequence until its quality line
+  std::string fastq_qual_;     ///< FASTQ: its qualities, when kept
   std::size_t fastq_line_ = 0;  ///< FASTQ: where in fastq_seq_ its current sequence line began
   int state_ = 0;              ///< where in a record the parser is (records.cpp)
-  bool in_record_ = false, bom_checked_ = false;
+  bool in_record_ = false, bom_checked_ = false, keep_qualities_ = false;
   std::uint64_t count_ = 0;
   std::size_t qual_left_ = 0;
 };

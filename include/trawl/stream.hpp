@@ -29,6 +29,10 @@ struct record_info {
   std::string_view name;  ///< record id (FASTA/FASTQ), or the input's name (plain input)
   std::uint64_t index = 0;  ///< 0-based record number within the input
   io::format format = io::format::plain;  ///< the input's format, as detected
+  /// Only for a sink whose wants_heads() is true, else empty: the record's whole header line
+  /// (after '>' or '@', without its line break) and, for FASTQ, its qualities.
+  std::string_view header;
+  std::string_view quality;
 };
 
 /// Receives the results of a stream search, on one thread at a time, in input order.
@@ -38,6 +42,9 @@ class search_sink {
   virtual void begin_record(const record_info& record) = 0;
   /// True when the sink reads the searched bytes: text() is then called.
   [[nodiscard]] virtual bool wants_text() const { return false; }
+  /// True when the sink reads record_info::header and ::quality (FASTQ): they are then kept
+  /// for it (for FASTQ as many bytes again as the sequence).
+  [[nodiscard]] virtual bool wants_heads() const { return false; }
   /// The next bytes of the current record, starting at record position `pos`: every byte once,
   /// in order. Hits are handed over only after the bytes they cover. `stable`: the bytes stay
   /// where they are until the search returns (a mapped input), so a sink may keep a view of

@@ -251,6 +251,18 @@ void record_parser::fail(const std::string& what) const {
   throw error(errc::bad_format, input_name_ + ": " + (what.empty() ? std::string("malformed ") + kind + " record " + std::to_string(count_ + 1) : what));
 }
 
+void record_parser::begin_fasta() {
+  const std::string_view header = strip_cr(line_);
+  out_.heads(header, {});
+  out_.begin_record(record_id(header));
+}
+
+void record_parser::begin_fastq() {
+  const std::string_view header = strip_cr(header_);
+  out_.heads(header, fastq_qual_);
+  out_.begin_record(record_id(header));
+}
+
 void record_parser::feed(std::string_view bytes) {
   if (fmt_ == format::automatic) {
     // Hold the first bytes until detect_format can decide as on the whole input: '>' after
@@ -286,7 +298,7 @@ void record_parser::finish() {
     case before_record: break;
     case header:
       if (fmt_ == format::fastq) fail("");
-      out_.begin_record(record_id(strip_cr(line_)));
+      begin_fasta();
       out_.end_record();
       break;
     case fasta_seq:
@@ -295,7 +307,7 @@ void record_parser::finish() {
       if (!fastq_seq_.empty()) fail("");
       [[fallthrough]];
     case fastq_empty_qual:
-      out_.begin_record(record_id(strip_cr(std::string_view(header_))));
+      begin_fastq();
       out_.end_record();
       ++count_;
       break;
@@ -474,12 +486,13 @@ void record_parser::parse(std::string_view b) {
         line_.append(b.substr(i, nl - i));
         i = nl + 1;
         if (fasta) {
-          out_.begin_record(record_id(strip_cr(line_)));
+          begin_fasta();
           state_ = fasta_line;
         } else {
           header_ = std::move(line_);
           line_.clear();
           fastq_seq_.clear();
+          fastq_qual_.clear();
           state_ = fastq_plus;  // sequence lines (none for an empty read), then the '+' line
         }
         break;
@@ -549,7 +562,7 @@ void record_parser::parse(std::string_view b) {
       }
       case fastq_empty_qual:  // the empty read's empty quality line, or already the next record
         if (b[i] == '\n') ++i;
-        out_.begin_record(record_id(strip_cr(std::string_view(header_))));
+        begin_fastq();
         out_.end_record();
         ++count_;
         state_ = before_record;
@@ -560,17 +573,21 @@ void record_parser::parse(std::string_view b) {
         if (end > i) {
           qual_left_ += end - i;
           line_.assign(1, b[end - 1]);
+          if (keep_qualities_) fastq_qual_.append(b.substr(i, end - i));
         }
         i = end;
         if (nl == std::string_view::npos) break;
         ++i;
-        if (line_ == "\r") --qual_left_;
+        if (line_ == "\r") {
+          --qual_left_;
+          if (keep_qualities_) fastq_qual_.pop_back();
+        }
         line_.clear();
         // the qualities so far: as long as the sequence ends the record; shorter, the next
         // line holds more of them (multi-line FASTQ)
         if (qual_left_ < fastq_seq_.size()) break;
         if (qual_left_ != fastq_seq_.size()) fail("");
-        out_.begin_record(record_id(strip_cr(std::string_view(header_))));
+        begin_fastq();
         if (!fastq_seq_.empty()) out_.sequence(fastq_seq_);
         out_.end_record();
         ++count_;

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "hits/delivery.hpp"
@@ -59,6 +60,8 @@ struct chunk {
   std::string_view bytes;
   std::vector<piece> pieces;
   std::vector<std::string> names;
+  /// With chunker::keep_heads: each record's header line and qualities, as names
+  std::vector<std::string> headers, qualities;
   bool idle = false;  ///< the input paused after this chunk
   /// Bytes [at, at + len) are the sequence bytes seq, seq + 1, ... of FASTA lines of `width`
   /// bytes that begin at byte `file` of the mapped input (see detail::window_origin).
@@ -129,6 +132,14 @@ class chunker final : public io::record_handler {
     new_chunk();
   }
 
+  /// Keep each record's header line and qualities in its chunk (chunk::headers, ::qualities).
+  void keep_heads(bool keep) noexcept { keep_heads_ = keep; }
+  void heads(std::string_view header, std::string_view quality) override {
+    if (keep_heads_) {
+      header_.assign(header);
+      quality_.assign(quality);
+    }
+  }
   void begin_record(std::string_view name) override {
     in_record_ = true;
     name_.assign(name);
@@ -295,6 +306,10 @@ class chunker final : public io::record_handler {
     if (first_) {
       p.name = static_cast<std::uint32_t>(cur_->names.size());
       cur_->names.push_back(name_);
+      if (keep_heads_) {  // the record's own heads, never the last record's
+        cur_->headers.push_back(std::exchange(header_, {}));
+        cur_->qualities.push_back(std::exchange(quality_, {}));
+      }
     }
     cur_->pieces.push_back(p);
     first_ = false;
@@ -307,8 +322,8 @@ class chunker final : public io::record_handler {
   std::shared_ptr<chunk> cur_;
   std::size_t fresh_ = 0;  ///< new bytes in cur_ (not counting the carried context)
   // The record in progress.
-  bool in_record_ = false, first_ = true;
-  std::string name_;
+  bool in_record_ = false, first_ = true, keep_heads_ = false;
+  std::string name_, header_, quality_;
   std::uint64_t record_ = 0, rec_pos_ = 0, owned_ = 0, base_ = 0;
   std::size_t win_off_ = 0;
 };

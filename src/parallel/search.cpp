@@ -97,6 +97,7 @@ class stream_search {
     threads_ = std::max(o.threads != 0 ? std::min(o.threads, cores) : cores, scans_in_flight);
     one_id_ = m_.one_pattern_strand();
     wants_text_ = sink.wants_text();
+    wants_heads_ = sink.wants_heads();
     deliver_cb_ = [this](std::span<const hit> hs) {
       delivered_ += hs.size();
       return sink_.hits(hs);
@@ -144,6 +145,8 @@ class stream_search {
                      (so.format == io::format::automatic && io::detect_format(input.mapped()) == io::format::fasta));
     piece_size_ = chunk_size;
     parser_ = std::make_unique<io::record_parser>(fasta_pieces_ ? io::format::fasta : so.format, input.name(), *chunker_);
+    chunker_->keep_heads(wants_heads_);
+    parser_->keep_qualities(wants_heads_);
     if (input.is_mapped()) mapped_ = input.mapped();
     else reader_ = std::make_unique<block_reader>(input.stream(), so.idle_ms, m_.lookbehind() + m_.lookahead(), pool_);
     file_begin_ = mapped_.data();
@@ -412,6 +415,12 @@ class stream_search {
     }
     for (std::size_t h = 0; h < hs.size(); ++h) {
       if (fasta_open_) chunker_->end_record();
+      if (wants_heads_) {  // the header line that hs[h].name begins
+        const std::string_view from = std::string_view(p->bytes).substr(hs[h].line + 1);
+        std::string_view header = from.substr(0, from.find('\n'));
+        if (!header.empty() && header.back() == '\r') header.remove_suffix(1);
+        chunker_->heads(header, {});
+      }
       chunker_->begin_record(hs[h].name);
       fasta_open_ = true;
       const std::size_t end = h + 1 < hs.size() ? hs[h + 1].at : o.size();
@@ -471,7 +480,12 @@ class stream_search {
         if (p.first && j.piece_first) {
           ++records_;
           if (parser_ && parser_->detected() != io::format::automatic) format_ = parser_->detected();
-          sink_.begin_record(record_info{j.c->names[p.name], p.record, format_});
+          record_info info{j.c->names[p.name], p.record, format_, {}, {}};
+          if (wants_heads_ && p.name < j.c->headers.size()) {
+            info.header = j.c->headers[p.name];
+            info.quality = j.c->qualities[p.name];
+          }
+          sink_.begin_record(info);
           const std::uint64_t left = o_.max_hits == 0 ? 0 : o_.max_hits - delivered_;
           od_.emplace(m_.key(), left, deliver_cb_);
           text_end_ = 0;
@@ -549,7 +563,7 @@ class stream_search {
   /// parse_in_parts' threads: an arena of their own, so that the search's arena keeps one
   /// thread per scan in flight and the parts never wait on a thread held by a scan.
   std::optional<tbb::task_arena> parse_arena_;
-  bool one_id_ = false, wants_text_ = false;
+  bool one_id_ = false, wants_text_ = false, wants_heads_ = false;
   std::function<void(std::uint64_t)> progress_;  ///< stream_options::progress
   std::uint64_t consumed_ = 0;                   ///< input bytes taken in so far
   bool memory_input_ = false;                    ///< run_memory: its progress is told as it is delivered

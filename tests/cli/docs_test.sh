@@ -115,7 +115,7 @@ comp "auto cpu gpu gpu:all" trawl search -k 1 --device ""
 comp "all" trawl search --device gpu : a
 comp "3 5" trawl offtarget --pam-side ""
 comp "--engine" trawl index locate x.thi --eng
-comp "--line-number --line-regexp --lines" trawl search -e x --line
+comp "--line-number --line-regexp --line-width --lines" trawl search -e x --line
 comp "" trawl search -o x
 
 # --- zsh, fish: syntax, where installed
