@@ -68,7 +68,8 @@ auto text_of(std::string_view seq) {
 /// The best alignment of a guide at one PAM, read outward from the PAM: g = the guide from
 /// its PAM side (reversed for a 3' PAM), t = the genome's bases on the guide's strand from the
 /// PAM outward (as many as there are, up to m + DNA bulges). Global on the guide, free at the
-/// far end of t; a bulge is never the first or last column. Best: fewest edits, then fewest
+/// far end of t; a bulge is never the first or last column, and a DNA bulge is never next to an
+/// RNA bulge (that pair is a mismatch written as two bulges). Best: fewest edits, then fewest
 /// bulges, then fewest mismatches, then fewest DNA bulges.
 struct site_alignment {
   int mismatches = 0, dna_bulges = 0, rna_bulges = 0;
@@ -87,9 +88,11 @@ std::optional<site_alignment> align_bits(std::span<const unsigned char> gb, std:
   const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
   constexpr int inf = 1 << 29;
   // state (i, d, r, last): i guide bases, d DNA and r RNA bulges used (so i + d - r genome
-  // bases), the last column a bulge (last = 1) or not; cost = fewest mismatches
-  const int D = max_dna + 1, R = max_rna + 1, row = D * R * 2;
-  auto at = [&](int i, int d, int r, int last) { return ((i * D + d) * R + r) * 2 + last; };
+  // bases), the last column a base pair (last = 0), a DNA bulge (1) or an RNA bulge (2);
+  // cost = fewest mismatches
+  constexpr int lasts = 3;
+  const int D = max_dna + 1, R = max_rna + 1, row = D * R * lasts;
+  auto at = [&](int i, int d, int r, int last) { return ((i * D + d) * R + r) * lasts + last; };
   // scratch of this thread's last call: the classification runs once per candidate PAM
   thread_local trawl::detail::line_vector<int> cost, prev;
   thread_local trawl::detail::line_vector<char> op;
@@ -109,7 +112,7 @@ std::optional<site_alignment> align_bits(std::span<const unsigned char> gb, std:
   for (int i = 0; i <= m; ++i) {  // every move increases i or d: this order visits a state after its sources
     for (int d = 0; d < D; ++d)
       for (int r = 0; r < R; ++r)
-        for (int last = 0; last < 2; ++last) {
+        for (int last = 0; last < lasts; ++last) {
           const int here = at(i, d, r, last), c = cost[here];
           if (c >= inf) continue;
           const int j = i + d - r;
@@ -118,8 +121,8 @@ std::optional<site_alignment> align_bits(std::span<const unsigned char> gb, std:
             if (nc <= max_mm) relax(at(i + 1, d, r, 0), nc, here, 'M');
           }
           if (i == 0 || i == m) continue;  // no bulge as the first column, nor past the guide
-          if (d + 1 < D && j < n) relax(at(i, d + 1, r, 1), c, here, 'D');
-          if (r + 1 < R) relax(at(i + 1, d, r + 1, 1), c, here, 'R');
+          if (d + 1 < D && j < n && last != 2) relax(at(i, d + 1, r, 1), c, here, 'D');
+          if (r + 1 < R && last != 1) relax(at(i + 1, d, r + 1, 2), c, here, 'R');
         }
     // row i + 1 is reached from row i only (and from itself by DNA bulges)
     if (i < m && std::all_of(cost.begin() + (i + 1) * row, cost.begin() + (i + 2) * row, [](int c) { return c >= inf; }))

@@ -121,10 +121,32 @@ for line in open(sys.argv[1]):
     cols = [c for c in spacer]
     assert ag[cols[0]] != '-' and at[cols[0]] != '-' and ag[cols[-1]] != '-' and at[cols[-1]] != '-'
     assert sum(1 for c in cols if at[c] != '-' and ag[c] != '-' and at[c].islower()) == int(mm)
+    # no DNA bulge (a gap in the guide) next to an RNA bulge (a gap in the target)
+    assert all(not ((ag[c] == '-' and at[c + 1] == '-') or (at[c] == '-' and ag[c + 1] == '-'))
+               for c in range(len(ag) - 1)), line
 PY
   done
 done
 set -- "$T"
+# A DNA bulge next to an RNA bulge is a mismatch written as two bulges: a site that needs the
+# pair is no site (guide GACGCATAAAGATGAGACGC with base 10 changed, no mismatch allowed), and a
+# site with another admissible alignment shows that one (GcCGCAaAAAGAaGAGACtC: 4 mismatches,
+# or 3 with a DNA and an RNA bulge around an equal letter)
+python3 - "$D" <<'PY'
+import random, sys
+r = random.Random(3)
+g = 'GACGCATAAAGATGAGACGC'
+flank = lambda: ''.join(r.choice('ACGT') for _ in range(100))
+open(sys.argv[1] + '/adj0.fa', 'w').write('>chr1\n' + flank() + g[:10] + 'C' + g[11:] + 'TGG' + flank() + '\n')
+open(sys.argv[1] + '/adj1.fa', 'w').write('>chr1\n' + flank() + 'GCCGCAAAAAGAAGAGACTC' + 'TGG' + flank() + '\n')
+PY
+printf 'g1\tGACGCATAAAGATGAGACGC\n' >"$D/adj.txt"
+expect_rc 1 "$T" offtarget --mismatches 0 --dna-bulges 1 --rna-bulges 1 "$D/adj.txt" "$D/adj0.fa"
+python3 "$ORACLE/offtarget_bulges.py" "$D/adj0.fa" g1:GACGCATAAAGATGAGACGC NGG 3 0 1 1 >"$D/want"
+[ ! -s "$D/want" ] && pass || fail "the oracle reports a site that needs a DNA bulge next to an RNA bulge"
+"$T" offtarget --mismatches 3 --dna-bulges 1 --rna-bulges 1 "$D/adj.txt" "$D/adj1.fa" | grep -v '^#' >"$D/got"
+cut -f7-9 "$D/got" | grep -qx "3${TAB}1${TAB}1" && pass || fail "the site with bulges around an equal letter: $(cat "$D/got")"
+cut -f12 "$D/got" | grep -Eq '[0-9]I[0-9]+D|[0-9]D[0-9]+I' && fail "a shown CIGAR pairs the bulges: $(cat "$D/got")" || pass
 
 # --summary: per guide (input order), sites by (mismatches, DNA bulges, RNA bulges), from the sites printed
 printf '>g1\nGACGCATAAAGATGAGACGC\n>short\nACGTTTGCAGG\n>none\nGGGGGGGGGGGGGGGGGGGC\n' >"$D/g3.fa"

@@ -10,19 +10,19 @@ M, DB, RB = map(int, sys.argv[5:8])
 guides = [(g.split(':')[0], g.split(':')[1]) for g in guides]
 def alignments(g, t):
     """(mm, dna, rna, text used) of every alignment of g against a prefix of t within the limits,
-    no bulge as the first or last column"""
+    no bulge as the first or last column, no DNA bulge next to an RNA bulge"""
     out = set()
-    def go(i, j, mm, d, r, last_bulge):
+    def go(i, j, mm, d, r, last):  # last column: '' a base pair, 'D' a DNA bulge, 'R' an RNA bulge
         if i == len(g):
-            if not last_bulge: out.add((mm, d, r, j))
+            if last == '': out.add((mm, d, r, j))
             return
         if j < len(t):
             nm = mm + (0 if ok(g[i], t[j]) else 1)
-            if nm <= M: go(i + 1, j + 1, nm, d, r, False)
+            if nm <= M: go(i + 1, j + 1, nm, d, r, '')
         if i > 0:
-            if d < DB and j < len(t): go(i, j + 1, mm, d + 1, r, True)
-            if r < RB: go(i + 1, j, mm, d, r + 1, True)
-    go(0, 0, 0, 0, 0, False)
+            if d < DB and j < len(t) and last != 'R': go(i, j + 1, mm, d + 1, r, 'D')
+            if r < RB and last != 'D': go(i + 1, j, mm, d, r + 1, 'R')
+    go(0, 0, 0, 0, 0, '')
     return out
 for chrom, text in records(genome):
     rows = []
