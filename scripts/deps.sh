@@ -3,7 +3,7 @@
 # Sourced by setup.sh and test.sh. Needs root or sudo when something is missing.
 trawl_install_deps() {
   local pkgs=(build-essential cmake pkg-config zlib1g-dev libcli11-dev libfmt-dev libtbb-dev
-              libsdsl-dev libdivsufsort-dev libzstd-dev libisal-dev libvectorscan-dev libpcre2-dev zstd libgtest-dev libbenchmark-dev libedlib-dev gzip ripgrep
+              libsdsl-dev libdivsufsort-dev libzstd-dev libisal-dev libvectorscan-dev libpcre2-dev zstd libgtest-dev libbenchmark-dev libedlib-dev gzip ripgrep seqkit
               clang libclang-rt-14-dev libopenmpi-dev openmpi-bin python3-dev python3-venv ccache)
   local missing=() p
   for p in "${pkgs[@]}"; do

@@ -107,6 +107,37 @@ want = open(sys.argv[2]).read().split('\n')
 # only the sequence lines were lower-cased: compare headers and sequences
 assert [l for i, l in enumerate(got) if i % 4 in (0, 1)] == [l for i, l in enumerate(want) if i % 4 in (0, 1)]
 PY
+# seqkit grep -s -P (forward strand; -m: substitutions, as --hamming -k; without -P both
+# strands) prints the same records. seqkit skips records with an empty sequence, which -v
+# prints: the comparison reads records that have bases.
+if command -v seqkit >/dev/null; then
+  python3 - "$D/r.fa" "$D/r.fq" "$D/nz.fa" "$D/nz.fq" <<'PY'
+import sys
+for src, dst, size in ((sys.argv[1], sys.argv[3], 2), (sys.argv[2], sys.argv[4], 4)):
+    text = open(src).read().replace('\r', '')
+    if size == 4:
+        lines = text.split('\n')
+        recs = ['\n'.join(lines[i:i + 4]) + '\n' for i in range(0, len(lines) - 3, 4) if lines[i + 1]]
+    else:
+        recs = ['>' + r for r in text.split('>')[1:] if r.count('\n') > 1]
+    open(dst, 'w').write(''.join(recs))
+PY
+  for f in nz.fa nz.fq; do
+    seqkit grep -s -P -f "$D/p.txt" "$D/$f" 2>/dev/null >"$D/want"
+    "$T" search --records -f "$D/p.txt" "$D/$f" >"$D/got"; same "$D/want" "$D/got" "--records against seqkit grep -s -P ($f)"
+    seqkit grep -s -P -v -f "$D/p.txt" "$D/$f" 2>/dev/null >"$D/want"
+    "$T" search -v -f "$D/p.txt" "$D/$f" >"$D/got"; same "$D/want" "$D/got" "-v against seqkit grep -s -P -v ($f)"
+    seqkit grep -s -P -m 1 -f "$D/p.txt" "$D/$f" 2>/dev/null >"$D/want"
+    "$T" search --records --hamming -k 1 -f "$D/p.txt" "$D/$f" >"$D/got"; same "$D/want" "$D/got" "--hamming -k 1 against seqkit -m 1 ($f)"
+    seqkit grep -s -f "$D/p.txt" "$D/$f" 2>/dev/null >"$D/want"
+    "$T" search --records --both-strands -f "$D/p.txt" "$D/$f" >"$D/got"; same "$D/want" "$D/got" "--both-strands against seqkit grep -s ($f)"
+  done
+  tr 'ACGT' 'acgt' <"$D/nz.fq" >"$D/lower.fq"
+  seqkit grep -s -P -i -f "$D/p.txt" "$D/lower.fq" 2>/dev/null >"$D/want"
+  "$T" search --records -i -f "$D/p.txt" "$D/lower.fq" >"$D/got"; same "$D/want" "$D/got" "-i against seqkit grep -s -i"
+else
+  echo "SKIP: seqkit not installed: the comparisons with seqkit grep did not run" >&2
+fi
 # exit status: 1 when no record is printed
 expect_rc 1 "$T" search --records ZZZZZZ "$D/r.fa"
 expect_rc 0 "$T" search --records -f "$D/p.txt" "$D/r.fa"
