@@ -28,7 +28,7 @@ struct line_allocator {
   [[nodiscard]] T* allocate(std::size_t n) {
     return static_cast<T*>(::operator new(bytes(n), std::align_val_t{cache_line}));
   }
-  void deallocate(T* p, std::size_t n) noexcept { ::operator delete(p, bytes(n), std::align_val_t{cache_line}); }
+  void deallocate(T* p, std::size_t) noexcept { ::operator delete(p, std::align_val_t{cache_line}); }
   template <class U>
   constexpr bool operator==(const line_allocator<U>&) const noexcept {
     return true;
