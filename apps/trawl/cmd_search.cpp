@@ -221,6 +221,11 @@ class records_only final : public search_sink {
   }
   [[nodiscard]] bool wants_text() const override { return inner_.wants_text(); }
   [[nodiscard]] bool wants_heads() const override { return inner_.wants_heads(); }
+  [[nodiscard]] bool wants_line_breaks() const override { return inner_.wants_line_breaks(); }
+  [[nodiscard]] bool counts_line_breaks() const override { return inner_.counts_line_breaks(); }
+  void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last) override {
+    inner_.line_breaks(ends, count, last);
+  }
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { inner_.text(pos, bytes, stable); }
   bool hits(std::span<const hit> hits) override { return inner_.hits(hits); }
   void floor(std::uint64_t pos) override { inner_.floor(pos); }
@@ -474,13 +479,15 @@ int run_search(search_args& a) {
       if (a.max_count != 0) {  // -m 0 reads nothing
         search_printer hit_sink(printer, out, a, patterns, so, display, lines_by_default ? m : 0);
         line_sink line_sink(out, lo, ls, display);
+        line_counter counter(lo);
+        search_sink& line_view_sink = lo.print ? static_cast<search_sink&>(line_sink) : counter;
         lines_or_hits by_format(line_sink, hit_sink);
         record_printer record_sink(out, ro);
         lines_or_hits lines_or_records(line_sink, record_sink);
         records_only only_records(record_sink, display, "--records");
         search_sink& viewed = a.records          ? static_cast<search_sink&>(only_records)
                               : invert_only      ? static_cast<search_sink&>(lines_or_records)
-                              : line_view        ? static_cast<search_sink&>(line_sink)
+                              : line_view        ? line_view_sink
                               : lines_by_default ? static_cast<search_sink&>(by_format)
                                                  : hit_sink;
         records_only checked(viewed, display, "--fasta");
@@ -488,6 +495,7 @@ int run_search(search_args& a) {
         progress_line progress(progress_wanted(a.no_progress), display, input.expected_size());
         found = search_on_device(*matcher, patterns, input, so, st, device, sink, &progress).hits;
         if (a.records || (invert_only && !lines_or_records.chose_lines())) found = record_sink.selected();
+        else if (line_view && !lo.print) found = counter.selected();
         else if (line_view || by_format.chose_lines()) found = line_sink.selected();
       }
       if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");

@@ -22,12 +22,10 @@ line_sink::line_sink(writer& w, const line_options& opt, line_state& state, std:
       every_hit_(opt.print && (opt.only_matching || opt.color)) {}
 
 void line_sink::begin_record(const record_info& r) {
-  records_ = r.format != io::format::plain;
-  if (records_ && opt_.print)
+  if (r.format != io::format::plain)
     throw error(errc::invalid_argument, display_ +
                                             ": -n, -b, -o, -v and context lines need plain text (FASTA/FASTQ records have "
                                             "no lines; add --no-fasta)");
-  record_hits_ = 0;
   binary_ = false;
   text_.reset();
   ended_ = false;
@@ -42,7 +40,7 @@ void line_sink::begin_record(const record_info& r) {
 }
 
 void line_sink::text(std::uint64_t pos, std::string_view bytes, bool stable) {
-  if (records_ || done_) return;
+  if (done_) return;
   caught_up_ = false;
   if (pos < (64 << 10) && opt_.print && opt_.binary != binary_files::text && !binary_) {
     const std::size_t n = std::min<std::uint64_t>(bytes.size(), (64 << 10) - pos);
@@ -58,10 +56,6 @@ void line_sink::text(std::uint64_t pos, std::string_view bytes, bool stable) {
 
 bool line_sink::hits(std::span<const hit> hits) {
   if (done_) return false;
-  if (records_) {
-    record_hits_ += hits.size();
-    return true;
-  }
   if (!hits.empty()) {
     if (head_ == pending_.size()) pending_.clear(), head_ = 0;
     const std::size_t at = pending_.size();
@@ -100,25 +94,18 @@ bool line_sink::first_in_line(const hit& h) {
 }
 
 void line_sink::floor(std::uint64_t pos) {
-  if (records_ || done_) return;
+  if (done_) return;
   floor_ = std::max(floor_, pos);
   process();
 }
 
 void line_sink::end_record(std::uint64_t) {
-  if (records_) {
-    if (!done_ && (record_hits_ > 0) != opt_.invert) {
-      ++selected_;
-      done_ = opt_.max_lines != 0 && selected_ >= opt_.max_lines;
-    }
-    return;
-  }
   ended_ = true;
   process();
 }
 
 void line_sink::idle() {
-  if (!records_ && !done_ && opt_.newline_free) {
+  if (!done_ && opt_.newline_free) {
     caught_up_ = true;
     process();
   }
@@ -270,6 +257,91 @@ void line_sink::print_line(std::uint64_t ls, std::uint64_t le, std::uint64_t num
   }
   tmp_ += '\n';
   w_.put(tmp_);
+}
+
+void line_counter::begin_record(const record_info& r) {
+  records_ = r.format != io::format::plain;
+  record_hits_ = 0;
+  starts_.clear();
+  breaks_.clear();
+  breaks_head_ = 0;
+  newlines_ = hit_lines_ = 0;
+  last_break_ = none;
+  counted_any_ = counted_open_ = false;
+}
+
+void line_counter::line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last) {
+  if (records_) return;
+  newlines_ += count;
+  if (last != none) last_break_ = last;
+  for (const std::uint64_t e : ends) {
+    if (counted_open_ && e >= open_start_) {  // the line counted last ends at its first break
+      counted_end_ = e;
+      counted_open_ = false;
+    }
+    // mostly past the last one; the line end of a hit that starts before these bytes may not be
+    const auto at = std::lower_bound(breaks_.begin() + static_cast<std::ptrdiff_t>(breaks_head_), breaks_.end(), e);
+    if (at == breaks_.end() || *at != e) breaks_.insert(at, e);
+  }
+}
+
+bool line_counter::hits(std::span<const hit> hits) {
+  if (done_) return false;
+  if (records_) {
+    record_hits_ += hits.size();
+    return true;
+  }
+  for (const hit& h : hits) starts_.push_back(h.start);
+  return true;
+}
+
+void line_counter::floor(std::uint64_t pos) {
+  if (!records_ && !done_) settle(pos);
+}
+
+void line_counter::settle(std::uint64_t below) {
+  const auto cut = std::partition(starts_.begin(), starts_.end(), [below](std::uint64_t s) { return s < below; });
+  std::sort(starts_.begin(), cut);
+  for (auto s = starts_.begin(); s != cut && !done_; ++s) {
+    if (counted_any_ && (counted_open_ || *s <= counted_end_)) continue;  // its line is counted
+    const auto next = std::lower_bound(breaks_.begin() + static_cast<std::ptrdiff_t>(breaks_head_), breaks_.end(), *s);
+    counted_any_ = true;
+    counted_open_ = next == breaks_.end();
+    if (!counted_open_) counted_end_ = *next;
+    else open_start_ = *s;
+    ++hit_lines_;
+    if (!opt_.invert) {
+      selected_ = hit_lines_;
+      done_ = opt_.max_lines != 0 && selected_ >= opt_.max_lines;
+    }
+  }
+  starts_.erase(starts_.begin(), cut);
+  // later starts are not before `below`: the breaks before it are not needed again
+  while (breaks_head_ < breaks_.size() && breaks_[breaks_head_] < below) ++breaks_head_;
+  if (breaks_head_ > 4096 && breaks_head_ * 2 > breaks_.size()) {
+    breaks_.erase(breaks_.begin(), breaks_.begin() + static_cast<std::ptrdiff_t>(breaks_head_));
+    breaks_head_ = 0;
+  }
+}
+
+void line_counter::end_record(std::uint64_t length) {
+  if (records_) {
+    if (!done_ && (record_hits_ > 0) != opt_.invert) {
+      ++selected_;
+      done_ = opt_.max_lines != 0 && selected_ >= opt_.max_lines;
+    }
+    return;
+  }
+  // a start at the very end lies on no line when the text ends with its line break (an
+  // empty match past the last '\n')
+  const bool last_line_open = length > (last_break_ == none ? 0 : last_break_ + 1);
+  if (!last_line_open) std::erase_if(starts_, [length](std::uint64_t s) { return s >= length; });
+  if (!done_) settle(none);
+  if (opt_.invert) {
+    const std::uint64_t lines = newlines_ + (last_line_open ? 1 : 0);
+    selected_ = lines - std::min(lines, hit_lines_);
+    if (opt_.max_lines != 0) selected_ = std::min(selected_, opt_.max_lines);
+  }
 }
 
 }  // namespace trawl::cli

@@ -54,6 +54,7 @@ struct line_state {
   bool printed = false;
 };
 
+/// The lines printed (-n, -b, -o, -v, context, or grep's default view): plain text only.
 class line_sink final : public search_sink {
  public:
   line_sink(writer& w, const line_options& opt, line_state& state, std::string display);
@@ -66,7 +67,7 @@ class line_sink final : public search_sink {
   void end_record(std::uint64_t length) override;
   void idle() override;
 
-  /// Lines (records of FASTA/FASTQ input) selected so far.
+  /// Lines selected so far.
   [[nodiscard]] std::uint64_t selected() const { return selected_; }
 
  private:
@@ -88,8 +89,6 @@ class line_sink final : public search_sink {
   line_options opt_;
   line_state& state_;
   std::string display_;
-  bool records_ = false;      ///< FASTA/FASTQ input: records are counted, not lines
-  std::uint64_t record_hits_ = 0;
   detail::text_buffer text_;
   bool ended_ = false;
   bool caught_up_ = false;  ///< the input paused: every hit of the bytes held has come
@@ -113,6 +112,48 @@ class line_sink final : public search_sink {
   bool stopping_ = false;     ///< -m reached: trailing context only
   bool done_ = false;
   std::string tmp_;
+};
+
+/// -c, -l, -L and -q: the lines selected (the records, of FASTA/FASTQ input), counted without
+/// reading the text. The workers find the line ends of the hits' starts and each piece's first
+/// line break (search_sink::line_breaks); each start is placed among them once no earlier hit
+/// can come (search_sink::floor), so the counter holds only the hits and line ends of the
+/// bytes not decided yet. With -v every line break is counted too.
+class line_counter final : public search_sink {
+ public:
+  explicit line_counter(const line_options& opt) : opt_(opt) {}
+
+  void begin_record(const record_info& record) override;
+  [[nodiscard]] bool wants_line_breaks() const override { return true; }
+  [[nodiscard]] bool counts_line_breaks() const override { return opt_.invert; }
+  void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last) override;
+  bool hits(std::span<const hit> hits) override;
+  void floor(std::uint64_t pos) override;
+  void end_record(std::uint64_t length) override;
+
+  /// Lines (records) selected so far; with -v, once the input has ended.
+  [[nodiscard]] std::uint64_t selected() const { return selected_; }
+
+ private:
+  /// Counts the lines of the held starts before `below`, then forgets the line breaks there.
+  void settle(std::uint64_t below);
+  static constexpr std::uint64_t none = ~std::uint64_t{0};
+
+  line_options opt_;
+  bool records_ = false;            ///< FASTA/FASTQ: records are counted
+  std::uint64_t record_hits_ = 0;
+  std::vector<std::uint64_t> starts_;  ///< hits' starts not placed yet
+  std::vector<std::uint64_t> breaks_;  ///< line ends from breaks_head_ on, sorted, none before the floor
+  std::size_t breaks_head_ = 0;
+  std::uint64_t newlines_ = 0;      ///< '\n' bytes seen (-v)
+  std::uint64_t last_break_ = none;  ///< the last of them
+  std::uint64_t hit_lines_ = 0;     ///< lines with a hit
+  std::uint64_t counted_end_ = 0;   ///< the '\n' that ends the last line counted
+  bool counted_any_ = false;
+  bool counted_open_ = false;       ///< that line's '\n' has not come yet
+  std::uint64_t open_start_ = 0;    ///< then: the start of the hit that counted it
+  std::uint64_t selected_ = 0;
+  bool done_ = false;               ///< -m reached (without -v)
 };
 
 }  // namespace trawl::cli

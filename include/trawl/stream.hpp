@@ -52,6 +52,19 @@ class search_sink {
   virtual void text(std::uint64_t pos, std::string_view bytes, bool stable) { (void)pos, (void)bytes, (void)stable; }
   /// Hits of the current record in text order. Return false to stop the search.
   virtual bool hits(std::span<const hit> hits) = 0;
+  /// True when the sink counts lines without reading the text: line_breaks() is then called,
+  /// with what the workers found of the '\n' bytes. counts_line_breaks(): it also needs them
+  /// counted (grep -v -c).
+  [[nodiscard]] virtual bool wants_line_breaks() const { return false; }
+  [[nodiscard]] virtual bool counts_line_breaks() const { return false; }
+  /// The next bytes of the current record (each byte once, in order; before the hits that
+  /// end in them): `ends`, sorted, holds the first '\n' among them and, for each of their hits,
+  /// the first '\n' at or after its start, up to their end (for a hit that starts before them
+  /// it may lie before them); with counts_line_breaks(), `count` is their '\n' bytes and
+  /// `last` the last one's position (~0: none).
+  virtual void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last) {
+    (void)ends, (void)count, (void)last;
+  }
   /// No hit of the current record handed over from now on starts before `pos`.
   virtual void floor(std::uint64_t pos) { (void)pos; }
   /// The current record ended; `length` is its sequence length.

@@ -113,6 +113,12 @@ struct job {
   std::vector<detail::open_mark> open;     ///< the pieces' cut clusters (indices into hits)
   std::vector<std::uint32_t> open_ends;    ///< marks of the i-th piece end at open_ends[i]
   std::vector<hits::slice_summary> sums;
+  /// For a sink that counts lines (search_sink::line_breaks): the line ends the pieces' hits
+  /// need, those of the i-th piece ending at breaks_end[i], and each piece's '\n' count and last
+  std::vector<std::uint64_t> breaks;
+  std::vector<std::uint32_t> breaks_end;
+  std::vector<std::uint64_t> breaks_count, breaks_last;
+  std::vector<std::uint64_t> starts;  ///< scratch of find_breaks
 };
 
 /// The capacity of every pool buffer (chunks and FASTA pieces): a chunk's size and context, and

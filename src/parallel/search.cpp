@@ -28,6 +28,7 @@
 #include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
 #include "exact/engines.hpp"
+#include "common/count_byte.hpp"
 #include "hits/delivery.hpp"
 #include "parallel/block_reader.hpp"
 #include "parallel/chunker.hpp"
@@ -98,6 +99,8 @@ class stream_search {
     one_id_ = m_.one_pattern_strand();
     wants_text_ = sink.wants_text();
     wants_heads_ = sink.wants_heads();
+    wants_breaks_ = sink.wants_line_breaks();
+    counts_breaks_ = wants_breaks_ && sink.counts_line_breaks();
     deliver_cb_ = [this](std::span<const hit> hs) {
       delivered_ += hs.size();
       return sink_.hits(hs);
@@ -452,6 +455,7 @@ class stream_search {
                        j.hits, j.open);
         else
           m_.scan(j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end, j.hits, j.open);
+        if (wants_breaks_) find_breaks(j, p, from);
         if (p.base != 0)
           for (std::size_t h = from; h < j.hits.size(); ++h) j.hits[h].start += p.base, j.hits[h].end += p.base;
         for (std::size_t o = open_from; o < j.open.size(); ++o) j.open[o].index -= from;  // piece-relative
@@ -464,6 +468,49 @@ class stream_search {
     } catch (...) {
       fail(std::current_exception());
     }
+  }
+
+  /// For a sink that counts lines: the line ends the hits of piece p (j.hits from `from` on,
+  /// in window coordinates) need, found on this worker, and the piece's first '\n', so that the
+  /// sink never reads the text (search_sink::line_breaks).
+  void find_breaks(job& j, const piece& p, std::size_t from) const {
+    const std::string_view w = j.c->window(p);
+    const std::size_t a = std::min(w.size(), j.split ? j.own_begin : p.own_begin);
+    const std::size_t b = std::min(w.size(), j.split ? j.own_end : p.own_end);
+    const auto next_break = [&](std::size_t at) {
+      const void* nl = at < b ? std::memchr(w.data() + at, '\n', b - at) : nullptr;
+      return nl == nullptr ? b : static_cast<std::size_t>(static_cast<const char*>(nl) - w.data());
+    };
+    const std::size_t first = j.breaks.size();
+    // the piece's first '\n' (it ends a line that earlier pieces left open), then the line end of
+    // each hit's start, in order of the starts: every byte of [a, b) is read once at most
+    const std::size_t f = next_break(a);
+    if (f < b) j.breaks.push_back(p.base + f);
+    std::vector<std::uint64_t>& starts = j.starts;
+    starts.clear();
+    for (std::size_t h = from; h < j.hits.size(); ++h) starts.push_back(j.hits[h].start);
+    std::sort(starts.begin(), starts.end());
+    std::size_t end = f;  // the line end found last: [a, end] is read
+    for (const std::uint64_t s : starts) {
+      if (s < a) {  // a start in the bytes before the piece: its line may end there
+        const void* nl = std::memchr(w.data() + s, '\n', a - s);
+        if (nl != nullptr) j.breaks.push_back(p.base + static_cast<std::uint64_t>(static_cast<const char*>(nl) - w.data()));
+        continue;  // else its line ends at f, or past b
+      }
+      if (s >= b || s <= end) continue;  // the line end is found, or lies past b
+      end = next_break(s);
+      if (end < b) j.breaks.push_back(p.base + end);
+    }
+    std::sort(j.breaks.begin() + static_cast<std::ptrdiff_t>(first), j.breaks.end());
+    j.breaks.erase(std::unique(j.breaks.begin() + static_cast<std::ptrdiff_t>(first), j.breaks.end()), j.breaks.end());
+    j.breaks_end.push_back(static_cast<std::uint32_t>(j.breaks.size()));
+    std::uint64_t count = 0, last = ~std::uint64_t{0};
+    if (counts_breaks_ && a < b) {
+      count = detail::count_byte(w.data() + a, b - a, '\n');
+      if (count != 0) last = p.base + static_cast<std::uint64_t>(static_cast<const char*>(memrchr(w.data() + a, '\n', b - a)) - w.data());
+    }
+    j.breaks_count.push_back(count);
+    j.breaks_last.push_back(last);
   }
 
   /// The serial stage: records begun and ended, cluster pieces merged, hits to the sink.
@@ -498,6 +545,12 @@ class stream_search {
             sink_.text(text_end_, j.c->window(p).substr(text_end_ - p.base, upto - text_end_), j.c->owned.empty());
           text_end_ = std::max(text_end_, upto);
         }
+        if (wants_breaks_) {
+          const std::size_t k = i - j.first;
+          const std::uint32_t bf = k == 0 ? 0 : j.breaks_end[k - 1];
+          sink_.line_breaks(std::span<const std::uint64_t>(j.breaks.data() + bf, j.breaks_end[k] - bf), j.breaks_count[k],
+                            j.breaks_last[k]);
+        }
         const std::uint32_t from = i == j.first ? 0 : j.ends[i - j.first - 1];
         const std::uint32_t to = j.ends[i - j.first];
         const std::uint32_t open_from = i == j.first ? 0 : j.open_ends[i - j.first - 1];
@@ -513,7 +566,7 @@ class stream_search {
           stop();
           break;
         }
-        if (wants_text_) {
+        if (wants_text_ || wants_breaks_) {
           const std::uint64_t own = p.base + own_end;
           const std::uint64_t bound = m_.key() == hit_key::start ? own : (own > m_.lookbehind() ? own - m_.lookbehind() : 0);
           sink_.floor(std::min(bound, od_->lowest_start()));
@@ -563,7 +616,7 @@ class stream_search {
   /// parse_in_parts' threads: an arena of their own, so that the search's arena keeps one
   /// thread per scan in flight and the parts never wait on a thread held by a scan.
   std::optional<tbb::task_arena> parse_arena_;
-  bool one_id_ = false, wants_text_ = false, wants_heads_ = false;
+  bool one_id_ = false, wants_text_ = false, wants_heads_ = false, wants_breaks_ = false, counts_breaks_ = false;
   std::function<void(std::uint64_t)> progress_;  ///< stream_options::progress
   std::uint64_t consumed_ = 0;                   ///< input bytes taken in so far
   bool memory_input_ = false;                    ///< run_memory: its progress is told as it is delivered

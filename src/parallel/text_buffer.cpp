@@ -3,6 +3,8 @@
 
 #include "trawl/detail/text_buffer.hpp"
 
+#include "common/count_byte.hpp"
+
 namespace trawl::detail {
 
 void text_buffer::append(std::uint64_t pos, std::string_view b, bool stable) {
@@ -60,7 +62,7 @@ std::uint64_t text_buffer::line_start(std::uint64_t pos, std::uint64_t low) cons
 
 std::uint64_t text_buffer::newlines(std::uint64_t a, std::uint64_t b) const {
   const std::string_view t = at(a, b);
-  return static_cast<std::uint64_t>(std::count(t.begin(), t.end(), '\n'));
+  return count_byte(t.data(), t.size(), '\n');
 }
 
 }  // namespace trawl::detail

@@ -88,6 +88,21 @@ for args in "-c gattaca" "-n -o gattaca" "-v -c gattaca" "-n -C 1 ttttttttttt" "
   agree "long lines $args" "grep $args long.txt" "$args --chunk-size 4096 - < long.txt"
   agree "long lines, mapped, $args" "grep $args long.txt" "$args long.txt"
 done
+# counted lines (-c, -v -c, -l, -q) place the hits among the line ends the workers find: long
+# lines cut into small slices, exact and approximate, with and without a final newline
+for args in "-c gattaca" "-v -c gattaca" "-c acgtacgtacgt" "-v -c acgtacgtacgt" "-c -i GATTACA" "-l gattaca"; do
+  agree "long lines, small slices, $args" "grep $args long.txt" "$args --slice-size 4096 long.txt"
+done
+agree "long lines -k 1 -c, small slices" "$T search --format tsv -k 1 gattaca long.txt | python3 -c \"
+import sys
+text = open('long.txt', 'rb').read()
+print(len({text.count(b'\\\\n', 0, int(l.split('\\\\t')[1])) for l in sys.stdin}))\"" "-k 1 -c --slice-size 4096 gattaca long.txt"
+head -c -1 long.txt > long_nofinal.txt
+agree "no final newline, -l -v gattaca" "grep -l -v gattaca long_nofinal.txt" "-l -v gattaca long_nofinal.txt"
+for args in "-c gattaca" "-v -c gattaca" "-v -c zzz" "-c -v acgtacgtacgt"; do
+  agree "no final newline, $args" "grep $args long_nofinal.txt" "$args long_nofinal.txt"
+  agree "no final newline, stream, $args" "grep $args long_nofinal.txt" "$args --chunk-size 4096 - < long_nofinal.txt"
+done
 # approximate search in the line view: lines of the hits
 agree "-k 1 -c" "$T search --format tsv -k 1 eror a.log | python3 -c \"
 import sys

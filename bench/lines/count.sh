@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# bench/lines/count.sh TRAWL MKGENOME KJV.txt OUT.csv [MB] — grep's -c (lines with a hit) against
+# --count-matches (hits) on the same file, which needs no line at all: one-line DNA (a genome
+# from trawl-mkgenome without headers and line breaks) and the KJV's lines (the text repeated),
+# MB megabytes each (default 1024), at 1, 4 and all threads, exact and -k 1; best of 3 each,
+# the file in the page cache. One CSV row per cell: the ratio -c / --count-matches.
+set -euo pipefail
+[ "${1:-}" = --help ] && { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
+[ $# -ge 4 ] || { echo "usage: count.sh TRAWL MKGENOME KJV.txt OUT.csv [MB]" >&2; exit 2; }
+t=$(realpath "$1") mk=$(realpath "$2") kjv=$(realpath "$3") out=$4 mb=${5:-1024}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$mk" --length $((mb * 1000000)) --records 1 --seed 7 | grep -v '>' | tr -d '\n' >"$work/dna.txt"
+while [ "$(stat -c %s "$work/kjv.txt" 2>/dev/null || echo 0)" -lt $((mb * 1000000)) ]; do cat "$kjv" >>"$work/kjv.txt"; done
+cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
+build=$("$t" --version | head -1)
+best() {  # best of 3 wall seconds of trawl ARGS...
+  local b=999 s e
+  for _ in 1 2 3; do
+    s=$(date +%s.%N); "$t" "$@" >/dev/null || [ $? = 1 ]; e=$(date +%s.%N)
+    b=$(python3 -c "print(min($b, $e - $s))")
+  done
+  python3 -c "print(f'{$b:.4f}')"
+}
+echo "input,threads,k,count_s,count_matches_s,ratio,pattern,build,cpu,cores,mb" >"$out"
+for input in dna kjv; do
+  pat=ACGTACGTAC; [ $input = kjv ] && pat=Jerusalem
+  cat "$work/$input.txt" >/dev/null
+  for j in 1 4 "$(nproc)"; do
+    for k in 0 1; do
+      c=$(best search -j "$j" -k $k -c "$pat" "$work/$input.txt")
+      m=$(best search -j "$j" -k $k --count-matches "$pat" "$work/$input.txt")
+      r=$(python3 -c "print(f'{$c / $m:.3f}')")
+      echo "$input,$j,$k,$c,$m,$r,$pat,\"$build\",\"$cpu\",$(nproc),$mb" >>"$out"
+      echo "count: $input -j $j -k $k: -c ${c}s --count-matches ${m}s ratio $r" >&2
+    done
+  done
+done
