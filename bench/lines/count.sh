@@ -13,7 +13,7 @@ trap 'rm -rf "$work"' EXIT
 "$mk" --length $((mb * 1000000)) --records 1 --seed 7 | grep -v '>' | tr -d '\n' >"$work/dna.txt"
 while [ "$(stat -c %s "$work/kjv.txt" 2>/dev/null || echo 0)" -lt $((mb * 1000000)) ]; do cat "$kjv" >>"$work/kjv.txt"; done
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
-build=$("$t" --version | head -1)
+build=${TRAWL_BUILD:-$("$t" --version | head -1)}  # TRAWL_BUILD: the commit, for the record
 best() {  # best of 3 wall seconds of trawl ARGS...
   local b=999 s e
   for _ in 1 2 3; do
