@@ -1,6 +1,7 @@
 // fasta_pieces.hpp — a FASTA input parsed in independent pieces, for several threads at once.
 //
-// A piece starts at a line start and ends after a '\n' (or at the input's end). Its lines are
+// A piece starts at a line start and ends after a '\n' (or at the input's end), or, inside a
+// sequence line too long to wait for its end, at a byte that is not '>'. Its lines are
 // read exactly as record_parser reads them: a line starting with '>' is a header (the record
 // id: up to the first blank, a trailing '\r' dropped), every other line contributes its bytes
 // without '\n' and '\r'. The bytes before a piece's first header continue the record open
@@ -34,7 +35,11 @@ void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string
 std::uint32_t fasta_line_width(std::string_view piece, std::size_t seq_len);
 
 /// Where the piece that begins at `from` ends when it should hold about `size` bytes: after the
-/// first '\n' at or past from + size - 1, or at the end of `bytes`.
-std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size);
+/// first '\n' at or past from + size - 1 when one comes within `reach` bytes, or at the end of
+/// `bytes`; in a longer sequence line (one that does not start with '>'), inside it, at the
+/// first byte from from + size on that is not '>'. `from` is a line start when it is 0 or
+/// follows a '\n'; else it lies inside a sequence line.
+std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size,
+                            std::size_t reach = std::size_t{64} << 10);
 
 }  // namespace trawl::io

@@ -418,11 +418,25 @@ std::uint32_t fasta_line_width(std::string_view piece, std::size_t seq_len) {
   return static_cast<std::uint32_t>(w);
 }
 
-std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size) {
+std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size, std::size_t reach) {
   const std::size_t at = from + std::max<std::size_t>(size, 1) - 1;
   if (at >= bytes.size()) return bytes.size();
-  const std::size_t nl = bytes.find('\n', at);
-  return nl == std::string_view::npos ? bytes.size() : nl + 1;
+  reach = std::max<std::size_t>(reach, 1);
+  const std::size_t nl = bytes.substr(0, std::min(bytes.size(), at + reach)).find('\n', at);
+  if (nl != std::string_view::npos) return nl + 1;
+  if (at + reach >= bytes.size()) return bytes.size();
+  // a line longer than that: is it a header? (its start: after the last '\n' up to `at`, else
+  // `from`, which is then a line start or inside a sequence line)
+  const void* before = memrchr(bytes.data() + from, '\n', at + 1 - from);
+  const bool line_start = before != nullptr || from == 0 || bytes[from - 1] == '\n';
+  const std::size_t start = before != nullptr ? static_cast<std::size_t>(static_cast<const char*>(before) - bytes.data()) + 1 : from;
+  if (line_start && bytes[start] == '>') {  // a header is never cut
+    const std::size_t end = bytes.find('\n', at);
+    return end == std::string_view::npos ? bytes.size() : end + 1;
+  }
+  std::size_t cut = at + 1;  // the next piece must not start with '>' (a header to its parser)
+  while (cut < bytes.size() && bytes[cut] == '>') ++cut;
+  return cut;
 }
 
 std::size_t record_parser::gather_lines(std::string_view b, std::size_t i) {

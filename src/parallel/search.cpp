@@ -387,7 +387,10 @@ class stream_search {
     const std::size_t ahead = std::max<std::size_t>(2, std::min<std::size_t>(threads_, kFastaAheadBytes / piece_size_));
     while (ahead_.size() < ahead && !mapped_.empty()) {
       auto p = std::make_shared<fasta_piece>();
-      const std::size_t end = io::fasta_piece_end(mapped_, 0, piece_size_);
+      // cut in the whole file, whose bytes before say whether a piece starts inside a line
+      const auto from = static_cast<std::size_t>(mapped_.data() - file_begin_);
+      const std::size_t end =
+          io::fasta_piece_end(std::string_view(file_begin_, from + mapped_.size()), from, piece_size_) - from;
       p->bytes = mapped_.substr(0, end);
       mapped_.remove_prefix(end);
       p->out = pool_.take();

@@ -187,5 +187,37 @@ for inflater in auto zlib; do
   expect_err_line "$T" search --inflater $inflater -c GATTACA "$D/g.badhcrc.gz"
 done
 
+# A mapped FASTA whose records are long single lines is cut into pieces inside the lines (no
+# piece holds a whole 300 KB line, none starts at a '>' inside a line, no header is cut):
+# the same hits as the records wrapped at 60, several threads, small chunks, exact and -k 1,
+# and the same records for --records
+python3 - "$D" <<'PY'
+import random, sys
+r = random.Random(17)
+d = sys.argv[1]
+recs = []
+for i in range(6):
+    n = r.choice([10, 70000, 300000])
+    s = ''.join(r.choice('ACGT') for _ in range(n))
+    if n > 1000:  # a '>' inside the line, where a cut may land, and planted hits
+        s = s[:n // 3] + '>' * 3 + s[n // 3:] + 'GATTACAGATTACA' * 5
+    header = ('h%d ' % i) + ('x' * 70000 if i == 2 else 'desc')
+    recs.append((header, s))
+with open(d + '/longline.fa', 'w') as f:
+    for h, s in recs: f.write('>%s\n%s\n' % (h, s))
+with open(d + '/wrapped.fa', 'w') as f:
+    for h, s in recs: f.write('>%s\n%s\n' % (h, '\n'.join(s[i:i + 60] for i in range(0, len(s), 60))))
+PY
+for args in "GATTACA" "-k 1 GATTACAGA" "--both-strands -c TTTTTT"; do
+  "$T" search -j 1 $args "$D/wrapped.fa" >"$D/want"
+  for j in 1 2 4; do
+    "$T" search -j $j --chunk-size 65536 $args "$D/longline.fa" >"$D/got"
+    same "$D/want" "$D/got" "one-line records in pieces -j $j: $args"
+  done
+done
+"$T" search --records --line-width 0 GATTACA "$D/wrapped.fa" >"$D/want"
+"$T" search -j 4 --chunk-size 65536 --records --line-width 0 GATTACA "$D/longline.fa" >"$D/got"
+same "$D/want" "$D/got" "--records of one-line records in pieces"
+
 echo "stream_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]
