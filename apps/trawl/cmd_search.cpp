@@ -94,40 +94,81 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
     return hits > 0 ? 0 : 1;
   }
   // hits in a search's order: record, then start (exact) or end (approximate), pattern, strand
-  search_options through = so;
-  through.max_hits = 0;
-  through.device = device.spec;
-  through.processes = mpi::processes();
-  device_spec ran_on;
-  const std::vector<index::record_hit> hits = idx.search_records(patterns, through, {}, &ran_on);
   const auto records = idx.records();
+  std::uint64_t printed = 0, found = 0;
+  std::uint32_t current = ~0u;
+  const std::uint64_t limit = a.quiet ? 1 : a.max_count ? static_cast<std::uint64_t>(*a.max_count) : 0;
+  const auto emit = [&](const index::record_hit& rh) {  // false: the limit is reached
+    if (limit != 0 && printed >= limit) return false;
+    ++printed;
+    if (a.quiet || a.count_matches || a.count) return true;
+    if (rh.record != current) {
+      if (current != ~0u) printer.end();
+      current = rh.record;
+      const bool plain = records.size() == 1 && records[0].name == idx.source_name();
+      printer.begin(plain ? std::string_view(idx.source_name()) : std::string_view(records[rh.record].name));
+      if (printer.wants_text()) printer.text(0, idx.extract(records[rh.record].start, records[rh.record].length), false);
+    }
+    printer.print(rh.h);
+    return true;
+  };
+  device_spec ran_on{device_kind::cpu};
+  if (exact && (mpi::processes() == nullptr || mpi::processes()->size() <= 1)) {
+    // located and printed a batch at a time, up to the limit: no list of every hit. The
+    // batches come by (record, start, pattern in `all`); a start's hits take the order
+    // (pattern, strand) of a search.
+    std::vector<std::string> all = patterns;
+    if (so.both_strands)
+      for (const auto& p : patterns) all.push_back(reverse_complement(p));
+    index::locate_options lo;
+    lo.threads = so.threads;
+    std::vector<index::record_hit> same;  // the hits of one (record, start)
+    const auto flush = [&] {
+      std::sort(same.begin(), same.end(), [](const index::record_hit& x, const index::record_hit& y) {
+        return std::tie(x.h.pattern, x.h.dir) < std::tie(y.h.pattern, y.h.dir);
+      });
+      bool go = true;
+      for (const auto& rh : same) go = go && emit(rh);
+      same.clear();
+      return go;
+    };
+    bool go = true;
+    idx.for_each_record_hit(all, lo, [&](std::span<const index::record_hit> batch) {
+      for (index::record_hit rh : batch) {
+        if (!same.empty() && (same[0].record != rh.record || same[0].h.start != rh.h.start) && !(go = flush())) return false;
+        if (rh.h.pattern >= patterns.size()) {
+          rh.h.pattern -= static_cast<std::uint32_t>(patterns.size());
+          rh.h.dir = strand::reverse;
+        }
+        same.push_back(rh);
+        ++found;
+      }
+      return true;
+    });
+    if (go) flush();
+  } else {
+    search_options through = so;
+    through.max_hits = 0;
+    through.device = device.spec;
+    through.processes = mpi::processes();
+    const std::vector<index::record_hit> hits = idx.search_records(patterns, through, {}, &ran_on);
+    found = hits.size();
+    for (const auto& rh : hits)
+      if (!emit(rh)) break;
+  }
   if (a.verbose && mpi::rank() == 0) {
     const auto inf = idx.info();
     const auto secs = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
     fmt::print(stderr,
                "trawl: {}: {} bytes in {} record{}, kernel S'' {} bytes ({:.1f} %); loaded in {:.2f} s, "
-               "searched in {:.2f} s ({} hits, {})\n",
+               "searched in {:.2f} s ({} hits{}, {})\n",
                a.index, inf.n, records.size(), records.size() == 1 ? "" : "s", inf.s2_length,
                inf.n ? 100.0 * static_cast<double>(inf.s2_length) / static_cast<double>(inf.n) : 0.0, secs(t1 - t0),
-               secs(clock::now() - t1), hits.size(),
+               secs(clock::now() - t1), found, limit != 0 && printed >= limit ? " or more" : "",
                ran_on.kind == device_kind::gpu ? fmt::format("kernel scanned on GPU {}", fmt::join(ran_on.workers(), ","))
                                                : std::string("CPU"));
   }
-  std::uint64_t printed = 0;
-  std::uint32_t current = ~0u;
-  for (const auto& [rec, h] : hits) {
-    if (a.max_count && printed >= static_cast<std::uint64_t>(*a.max_count)) break;
-    if (a.quiet) return 0;
-    if (rec != current) {
-      if (current != ~0u) printer.end();
-      current = rec;
-      const bool plain = records.size() == 1 && records[0].name == idx.source_name();
-      printer.begin(plain ? std::string_view(idx.source_name()) : std::string_view(records[rec].name));
-      if (printer.wants_text()) printer.text(0, idx.extract(records[rec].start, records[rec].length), false);
-    }
-    if (!a.count_matches && !a.count) printer.print(h);
-    ++printed;
-  }
+  if (a.quiet) return printed > 0 ? 0 : 1;
   if (current != ~0u) printer.end();
   if (a.count || a.count_matches) out.put(fmt::format("{}\n", printed));
   out.flush();

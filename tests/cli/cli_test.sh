@@ -120,6 +120,12 @@ done
 for p in ACGT GATTACA C; do
   expect_out "$("$T" search --both-strands "$p" "$D/rand.fa")" "$T" search --both-strands --index "$D/rand.idx" "$p"
 done
+# several patterns on both strands, printed a batch at a time and stopped at -m: the search's
+# order (record, start, pattern, strand) and its first hits
+for m in 1 7 300; do
+  expect_out "$("$T" search --both-strands -m $m -e AC -e ACG -e CGT -e T "$D/rand.fa")" \
+    "$T" search --both-strands --index "$D/rand.idx" -m $m -e AC -e ACG -e CGT -e T
+done
 # approximate search through the index (S'' scanned, ends copied by the recursion; m + k > M
 # searched in the extracted records): the same bytes as searching the FASTA, in every mode
 "$T" index build -M 16 "$D/rand.fa" -o "$D/rand16.idx" >/dev/null 2>&1
