@@ -160,8 +160,12 @@ wait $job; rc=$?
 # every compressed stream users have: zstd that starts with a skippable frame (pzstd writes one
 # before every frame), gzip members with FHCRC, FEXTRA, FNAME and FCOMMENT, in both inflaters
 want_fa=$("$T" search --count-matches -k 1 GATTACA "$D/g.fa")
-pzstd -q -p 2 -c "$D/g.fa" >"$D/g.pz.zst" 2>/dev/null
-expect_out "$want_fa" "$T" search --count-matches -k 1 GATTACA "$D/g.pz.zst"
+if command -v pzstd >/dev/null; then
+  pzstd -q -p 2 -c "$D/g.fa" >"$D/g.pz.zst" 2>/dev/null
+  expect_out "$want_fa" "$T" search --count-matches -k 1 GATTACA "$D/g.pz.zst"
+else
+  echo "SKIP: pzstd not installed: zstd with skippable frames not checked here" >&2
+fi
 python3 -c "
 import struct, zlib
 data = open('$D/g.fa', 'rb').read()
