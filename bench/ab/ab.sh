@@ -7,11 +7,9 @@
 # outputs differ is marked. One CSV row per job: each build's name (AB_NEW, AB_OLD: commits), host CPU and GPU, job,
 # command, best seconds new and old, the ratio, outputs equal.
 set -euo pipefail
-[ "${1:-}" = --help ] && { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
-[ $# -ge 4 ] || { echo "usage: ab.sh NEW_BIN OLD_BIN MKGENOME OUT.csv [MBP]" >&2; exit 2; }
+. "$(dirname "$0")/../lib.sh"
+bench_args 4 "ab.sh NEW_BIN OLD_BIN MKGENOME OUT.csv [MBP]" "$@"
 new=$(realpath "$1") old=$(realpath "$2") mk=$(realpath "$3") out=$4 mbp=${5:-200}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 cd "$work"
 "$mk" --length $((mbp * 1000000)) --records 4 --seed 7 >g.fa
 python3 - g.fa >guides.txt <<'PY'

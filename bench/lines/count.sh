@@ -5,11 +5,9 @@
 # MB megabytes each (default 1024), at 1, 4 and all threads, exact and -k 1; best of 3 each,
 # the file in the page cache. One CSV row per cell: the ratio -c / --count-matches.
 set -euo pipefail
-[ "${1:-}" = --help ] && { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0; }
-[ $# -ge 4 ] || { echo "usage: count.sh TRAWL MKGENOME KJV.txt OUT.csv [MB]" >&2; exit 2; }
+. "$(dirname "$0")/../lib.sh"
+bench_args 4 "count.sh TRAWL MKGENOME KJV.txt OUT.csv [MB]" "$@"
 t=$(realpath "$1") mk=$(realpath "$2") kjv=$(realpath "$3") out=$4 mb=${5:-1024}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 "$mk" --length $((mb * 1000000)) --records 1 --seed 7 | grep -v '>' | tr -d '\n' >"$work/dna.txt"
 while [ "$(stat -c %s "$work/kjv.txt" 2>/dev/null || echo 0)" -lt $((mb * 1000000)) ]; do cat "$kjv" >>"$work/kjv.txt"; done
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
