@@ -97,9 +97,11 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   const auto records = idx.records();
   std::uint64_t printed = 0, found = 0;
   std::uint32_t current = ~0u;
+  // -q stops at the first hit, -m at its number (-m 0: none)
+  const bool limited = a.quiet || a.max_count.has_value();
   const std::uint64_t limit = a.quiet ? 1 : a.max_count ? static_cast<std::uint64_t>(*a.max_count) : 0;
   const auto emit = [&](const index::record_hit& rh) {  // false: the limit is reached
-    if (limit != 0 && printed >= limit) return false;
+    if (limited && printed >= limit) return false;
     ++printed;
     if (a.quiet || a.count_matches || a.count) return true;
     if (rh.record != current) {
@@ -164,7 +166,7 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
                "searched in {:.2f} s ({} hits{}, {})\n",
                a.index, inf.n, records.size(), records.size() == 1 ? "" : "s", inf.s2_length,
                inf.n ? 100.0 * static_cast<double>(inf.s2_length) / static_cast<double>(inf.n) : 0.0, secs(t1 - t0),
-               secs(clock::now() - t1), found, limit != 0 && printed >= limit ? " or more" : "",
+               secs(clock::now() - t1), found, limited && printed >= limit ? " or more" : "",
                ran_on.kind == device_kind::gpu ? fmt::format("kernel scanned on GPU {}", fmt::join(ran_on.workers(), ","))
                                                : std::string("CPU"));
   }

@@ -52,6 +52,7 @@ struct piece {
   std::size_t own_begin = 0, own_end = 0;      ///< owned key positions, window coordinates
   std::uint32_t name = 0;    ///< first: the record's name, chunk::names[name]
   bool first = false, last = false;            ///< the record's first / last piece
+  bool sequence = false;  ///< of a FASTA/FASTQ record (its line breaks are gone), not of plain text
 };
 
 /// Bytes of the input with the pieces cut from them: copied (streams) or a view of a mapping.
@@ -141,6 +142,7 @@ class chunker final : public io::record_handler {
   /// Keep each record's header line and qualities in its chunk (chunk::headers, ::qualities).
   void keep_heads(bool keep) noexcept { keep_heads_ = keep; }
   void heads(std::string_view header, std::string_view quality) override {
+    next_is_sequence_ = true;
     if (keep_heads_) {
       header_.assign(header);
       quality_.assign(quality);
@@ -148,6 +150,7 @@ class chunker final : public io::record_handler {
   }
   void begin_record(std::string_view name) override {
     in_record_ = true;
+    sequence_ = std::exchange(next_is_sequence_, false);  // heads() came first: a FASTA/FASTQ record
     name_.assign(name);
     rec_pos_ = owned_ = base_ = 0;
     win_off_ = cur_->owned.size();
@@ -309,6 +312,7 @@ class chunker final : public io::record_handler {
     p.own_end = static_cast<std::size_t>(std::max(own_to, owned_) - base_);
     p.first = first_;
     p.last = last;
+    p.sequence = sequence_;
     if (first_) {
       p.name = static_cast<std::uint32_t>(cur_->names.size());
       cur_->names.push_back(name_);
@@ -329,6 +333,7 @@ class chunker final : public io::record_handler {
   std::size_t fresh_ = 0;  ///< new bytes in cur_ (not counting the carried context)
   // The record in progress.
   bool in_record_ = false, first_ = true, keep_heads_ = false;
+  bool next_is_sequence_ = false, sequence_ = false;
   std::string name_, header_, quality_;
   std::uint64_t record_ = 0, rec_pos_ = 0, owned_ = 0, base_ = 0;
   std::size_t win_off_ = 0;

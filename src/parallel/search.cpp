@@ -158,6 +158,7 @@ class stream_search {
     if (fasta_pieces_ && parse_threads > 1) parse_arena_.emplace(static_cast<int>(parse_threads));
     if (fasta_pieces_) {
       skip_to_first_record();
+      pieces_begin_ = mapped_.data();
       if (!mapped_.empty() && mapped_[0] != '>')  // as the record parser says it
         throw error(errc::bad_format, input.name() + ": FASTA record 1 does not start with '>'");
     }
@@ -201,7 +202,7 @@ class stream_search {
     if (error_) std::rethrow_exception(error_);
     if (input_error_ && od_ && !stop_.load()) {  // the input broke mid-record: what was found stands
       od_->finish();
-      sink_.end_record(text_end_);
+      sink_.end_record(std::max(text_end_, owned_end_));
     }
   }
 
@@ -387,10 +388,11 @@ class stream_search {
     const std::size_t ahead = std::max<std::size_t>(2, std::min<std::size_t>(threads_, kFastaAheadBytes / piece_size_));
     while (ahead_.size() < ahead && !mapped_.empty()) {
       auto p = std::make_shared<fasta_piece>();
-      // cut in the whole file, whose bytes before say whether a piece starts inside a line
-      const auto from = static_cast<std::size_t>(mapped_.data() - file_begin_);
+      // cut in the file from its first record on, whose bytes before a piece say whether it
+      // starts inside a line
+      const auto from = static_cast<std::size_t>(mapped_.data() - pieces_begin_);
       const std::size_t end =
-          io::fasta_piece_end(std::string_view(file_begin_, from + mapped_.size()), from, piece_size_) - from;
+          io::fasta_piece_end(std::string_view(pieces_begin_, from + mapped_.size()), from, piece_size_) - from;
       p->bytes = mapped_.substr(0, end);
       mapped_.remove_prefix(end);
       p->out = pool_.take();
@@ -421,12 +423,13 @@ class stream_search {
     }
     for (std::size_t h = 0; h < hs.size(); ++h) {
       if (fasta_open_) chunker_->end_record();
-      if (wants_heads_) {  // the header line that hs[h].name begins
+      std::string_view header;  // the header line that hs[h].name begins, for a sink that reads it
+      if (wants_heads_) {
         const std::string_view from = std::string_view(p->bytes).substr(hs[h].line + 1);
-        std::string_view header = from.substr(0, from.find('\n'));
+        header = from.substr(0, from.find('\n'));
         if (!header.empty() && header.back() == '\r') header.remove_suffix(1);
-        chunker_->heads(header, {});
       }
+      chunker_->heads(header, {});
       chunker_->begin_record(hs[h].name);
       fasta_open_ = true;
       const std::size_t end = h + 1 < hs.size() ? hs[h + 1].at : o.size();
@@ -477,6 +480,12 @@ class stream_search {
   /// in window coordinates) need, found on this worker, and the piece's first '\n', so that the
   /// sink never reads the text (search_sink::line_breaks).
   void find_breaks(job& j, const piece& p, std::size_t from) const {
+    if (p.sequence) {  // a FASTA/FASTQ record's sequence has no lines: nothing to find
+      j.breaks_end.push_back(static_cast<std::uint32_t>(j.breaks.size()));
+      j.breaks_count.push_back(0);
+      j.breaks_last.push_back(~std::uint64_t{0});
+      return;
+    }
     const std::string_view w = j.c->window(p);
     const std::size_t a = std::min(w.size(), j.split ? j.own_begin : p.own_begin);
     const std::size_t b = std::min(w.size(), j.split ? j.own_end : p.own_end);
@@ -511,6 +520,8 @@ class stream_search {
     if (counts_breaks_ && a < b) {
       count = detail::count_byte(w.data() + a, b - a, '\n');
       if (count != 0) last = p.base + static_cast<std::uint64_t>(static_cast<const char*>(memrchr(w.data() + a, '\n', b - a)) - w.data());
+    } else if (a < b && w[b - 1] == '\n') {  // the last '\n' where it ends the piece (the text's end)
+      last = p.base + b - 1;
     }
     j.breaks_count.push_back(count);
     j.breaks_last.push_back(last);
@@ -538,10 +549,11 @@ class stream_search {
           sink_.begin_record(info);
           const std::uint64_t left = o_.max_hits == 0 ? 0 : o_.max_hits - delivered_;
           od_.emplace(m_.key(), left, deliver_cb_);
-          text_end_ = 0;
+          text_end_ = owned_end_ = 0;
         }
         const bool ends_record = p.last && j.piece_last;
         const std::size_t own_end = j.split ? j.own_end : p.own_end;
+        owned_end_ = std::max<std::uint64_t>(owned_end_, p.base + own_end);
         if (wants_text_) {
           const std::uint64_t upto = p.base + (ends_record ? p.len : std::min(p.len, own_end + m_.lookahead()));
           if (upto > text_end_)
@@ -646,6 +658,8 @@ class stream_search {
   // delivery stage
   std::optional<hits::ordered_delivery> od_;
   std::uint64_t delivered_ = 0, records_ = 0, text_end_ = 0;
+  std::uint64_t owned_end_ = 0;  ///< the end of the current record's bytes delivered so far
+  const char* pieces_begin_ = nullptr;  ///< a mapped FASTA's first record: a line start
   // shared
   mutable std::atomic<bool> stop_{false};
   mutable std::mutex error_mutex_, vectors_mutex_;

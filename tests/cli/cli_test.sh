@@ -126,6 +126,10 @@ for m in 1 7 300; do
   expect_out "$("$T" search --both-strands -m $m -e AC -e ACG -e CGT -e T "$D/rand.fa")" \
     "$T" search --both-strands --index "$D/rand.idx" -m $m -e AC -e ACG -e CGT -e T
 done
+# -m 0: no hit, exit 1, as without the index
+expect_out "" "$T" search --index "$D/rand.idx" -m 0 ACGT
+expect_rc 1 "$T" search --index "$D/rand.idx" -m 0 ACGT
+expect_rc 1 "$T" search --index "$D/rand.idx" -m 0 -k 1 GATTACA
 # approximate search through the index (S'' scanned, ends copied by the recursion; m + k > M
 # searched in the extracted records): the same bytes as searching the FASTA, in every mode
 "$T" index build -M 16 "$D/rand.fa" -o "$D/rand16.idx" >/dev/null 2>&1

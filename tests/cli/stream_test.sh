@@ -219,6 +219,13 @@ for args in "GATTACA" "-k 1 GATTACAGA" "--both-strands -c TTTTTT"; do
     same "$D/want" "$D/got" "one-line records in pieces -j $j: $args"
   done
 done
+# a byte order mark before a header longer than a piece: the header is never cut
+{ printf '\xEF\xBB\xBF'; cat "$D/longline.fa"; } >"$D/bom.fa"
+python3 -c "import sys; sys.stdout.write(open(sys.argv[1]).read().replace('>h0 desc', '>h0 ' + 'y' * 200000, 1))" "$D/bom.fa" >"$D/bom_long.fa"
+python3 -c "import sys; sys.stdout.write(open(sys.argv[1]).read().replace('>h0 desc', '>h0 ' + 'y' * 200000, 1))" "$D/wrapped.fa" >"$D/wrapped_long.fa"
+"$T" search -j 1 GATTACA "$D/wrapped_long.fa" >"$D/want"
+"$T" search -j 4 --chunk-size 65536 GATTACA "$D/bom_long.fa" >"$D/got"
+same "$D/want" "$D/got" "a byte order mark and a 200 KB first header, in pieces"
 "$T" search --records --line-width 0 GATTACA "$D/wrapped.fa" >"$D/want"
 "$T" search -j 4 --chunk-size 65536 --records --line-width 0 GATTACA "$D/longline.fa" >"$D/got"
 same "$D/want" "$D/got" "--records of one-line records in pieces"
