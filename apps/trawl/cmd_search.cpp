@@ -414,13 +414,12 @@ int run_search(search_args& a) {
   const bool listing = a.files_with_matches || a.files_without_match;
   // Lines printed (grep's view): -n, -o, context, or -v alone. Lines counted: -c, or -v with
   // -l/-L/-q (a line without a hit is not a hit).
-  const bool print_lines =
-      a.lines || a.byte_offset || a.only_matching || context || (a.invert && !a.count && !listing && !a.quiet);
+  const bool line_options_given = a.lines || a.byte_offset || a.only_matching || context;
+  const bool print_lines = line_options_given || (a.invert && !a.count && !listing && !a.quiet);
   const bool line_view = print_lines || a.count || (a.invert && (listing || a.quiet));
   // -v alone prints the lines of plain text without a hit and the records of FASTA/FASTQ
   // without one (as --records -v)
-  const bool invert_only =
-      a.invert && !a.count && !listing && !a.quiet && !a.lines && !a.byte_offset && !a.only_matching && !context;
+  const bool invert_only = print_lines && !line_options_given;
   // Otherwise grep's lines on plain text and the hits table on FASTA/FASTQ, unless the hits
   // table is asked for (--hits, --format, or an option that adds to it) or nothing is printed.
   const bool lines_by_default = !line_view && !a.records && !listing && !a.quiet && !a.count_matches && !a.hits &&
@@ -472,8 +471,9 @@ int run_search(search_args& a) {
   if (!a.index.empty()) return run_index_search(a, patterns, so, starting, out, printer);
   const device_choice device = starting.get();
 
+  // lines only counted (-c, -l, -L, -q) go to the line counter, which never reads the text
+  const bool count_lines = line_view && !print_lines;
   line_options lo;
-  lo.print = print_lines || lines_by_default;
   lo.numbers = a.lines;
   lo.byte_offsets = a.byte_offset;
   lo.only_matching = a.only_matching;
@@ -523,7 +523,7 @@ int run_search(search_args& a) {
         search_printer hit_sink(printer, out, a, patterns, so, display, lines_by_default ? m : 0);
         line_sink line_sink(out, lo, ls, display);
         line_counter counter(lo);
-        search_sink& line_view_sink = lo.print ? static_cast<search_sink&>(line_sink) : counter;
+        search_sink& line_view_sink = count_lines ? static_cast<search_sink&>(counter) : line_sink;
         lines_or_hits by_format(line_sink, hit_sink);
         record_printer record_sink(out, ro);
         lines_or_hits lines_or_records(line_sink, record_sink);
@@ -538,7 +538,7 @@ int run_search(search_args& a) {
         progress_line progress(progress_wanted(a.no_progress), display, input.expected_size());
         found = search_on_device(*matcher, patterns, input, so, st, device, sink, &progress).hits;
         if (a.records || (invert_only && !lines_or_records.chose_lines())) found = record_sink.selected();
-        else if (line_view && !lo.print) found = counter.selected();
+        else if (count_lines) found = counter.selected();
         else if (line_view || by_format.chose_lines()) found = line_sink.selected();
       }
       if (io::sigbus_seen()) throw error(errc::io_error, display + ": file shrank while being searched");

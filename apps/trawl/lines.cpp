@@ -19,7 +19,7 @@ constexpr const char* color_off = "\033[0m";
 
 line_sink::line_sink(writer& w, const line_options& opt, line_state& state, std::string display)
     : w_(w), opt_(opt), state_(state), display_(std::move(display)),
-      every_hit_(opt.print && (opt.only_matching || opt.color)) {}
+      every_hit_(opt.only_matching || opt.color) {}
 
 void line_sink::begin_record(const record_info& r) {
   if (r.format != io::format::plain)
@@ -42,7 +42,7 @@ void line_sink::begin_record(const record_info& r) {
 void line_sink::text(std::uint64_t pos, std::string_view bytes, bool stable) {
   if (done_) return;
   caught_up_ = false;
-  if (pos < (64 << 10) && opt_.print && opt_.binary != binary_files::text && !binary_) {
+  if (pos < (64 << 10) && opt_.binary != binary_files::text && !binary_) {
     const std::size_t n = std::min<std::uint64_t>(bytes.size(), (64 << 10) - pos);
     binary_ = std::memchr(bytes.data(), '\0', n) != nullptr;
     if (binary_ && opt_.binary == binary_files::without_match) {
@@ -153,9 +153,8 @@ void line_sink::process() {
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(head_));
     head_ = 0;
   }
-  // lines printed need their bytes from the first undecided line (or the before-context) on;
-  // lines only counted need none before the first byte not yet looked at for a '\n'
-  text_.drop_before(!opt_.print ? std::max(cursor_, clean_) : ring_.empty() ? cursor_ : ring_.front().start);
+  // the lines printed need their bytes from the first undecided line (or the before-context) on
+  text_.drop_before(ring_.empty() ? cursor_ : ring_.front().start);
 }
 
 void line_sink::decide(std::uint64_t ls, std::uint64_t le, std::size_t nhits) {
@@ -175,12 +174,10 @@ void line_sink::decide(std::uint64_t ls, std::uint64_t le, std::size_t nhits) {
   }
   if (selected) {
     ++selected_;
-    if (opt_.print) {
-      for (const held_line& h : ring_) print_line(h.start, h.end, h.number, '-', 0);
-      ring_.clear();
-      print_line(ls, le, line_no_, ':', nhits);
-      after_left_ = opt_.after;
-    }
+    for (const held_line& h : ring_) print_line(h.start, h.end, h.number, '-', 0);
+    ring_.clear();
+    print_line(ls, le, line_no_, ':', nhits);
+    after_left_ = opt_.after;
     if (opt_.max_lines != 0 && selected_ >= opt_.max_lines) {
       stopping_ = true;
       done_ = after_left_ == 0;

@@ -1,5 +1,6 @@
-// lines.hpp — grep's view of a search: lines (or FASTA/FASTQ records) that match, printed
-// with -n / -o / -v / -A -B -C, or counted with -c.
+// lines.hpp — grep's view of a search: the lines that match, printed with -n / -o / -v /
+// -A -B -C (line_sink), or the lines (FASTA/FASTQ records) counted with -c, -l, -q
+// (line_counter).
 //
 // A line is selected when a hit starts in it (-v: when none does). Lines are decided in text
 // order as soon as no later hit can start in them (search_sink::floor) and their newline has
@@ -31,7 +32,6 @@ enum class binary_files {
 };
 
 struct line_options {
-  bool print = true;          ///< print lines (false: only count them, -c / -l / -q)
   bool numbers = false;       ///< -n
   bool byte_offsets = false;  ///< -b: the offset of each line (-o: of each match) in its input
   bool only_matching = false; ///< -o
