@@ -116,38 +116,12 @@ int run_index_search(const search_args& a, const std::vector<std::string>& patte
   };
   device_spec ran_on{device_kind::cpu};
   if (exact && (mpi::processes() == nullptr || mpi::processes()->size() <= 1)) {
-    // located and printed a batch at a time, up to the limit: no list of every hit. The
-    // batches come by (record, start, pattern in `all`); a start's hits take the order
-    // (pattern, strand) of a search.
-    std::vector<std::string> all = patterns;
-    if (so.both_strands)
-      for (const auto& p : patterns) all.push_back(reverse_complement(p));
-    index::locate_options lo;
-    lo.threads = so.threads;
-    std::vector<index::record_hit> same;  // the hits of one (record, start)
-    const auto flush = [&] {
-      std::sort(same.begin(), same.end(), [](const index::record_hit& x, const index::record_hit& y) {
-        return std::tie(x.h.pattern, x.h.dir) < std::tie(y.h.pattern, y.h.dir);
-      });
-      bool go = true;
-      for (const auto& rh : same) go = go && emit(rh);
-      same.clear();
-      return go;
-    };
-    bool go = true;
-    idx.for_each_record_hit(all, lo, [&](std::span<const index::record_hit> batch) {
-      for (index::record_hit rh : batch) {
-        if (!same.empty() && (same[0].record != rh.record || same[0].h.start != rh.h.start) && !(go = flush())) return false;
-        if (rh.h.pattern >= patterns.size()) {
-          rh.h.pattern -= static_cast<std::uint32_t>(patterns.size());
-          rh.h.dir = strand::reverse;
-        }
-        same.push_back(rh);
-        ++found;
-      }
+    // located and printed a batch at a time, up to the limit: no list of every hit
+    found = idx.for_each_search_hit(patterns, so, [&](std::span<const index::record_hit> batch) {
+      for (const auto& rh : batch)
+        if (!emit(rh)) return false;
       return true;
     });
-    if (go) flush();
   } else {
     search_options through = so;
     through.max_hits = 0;

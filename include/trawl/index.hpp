@@ -227,6 +227,12 @@ class hybrid_index {
   /// `on_hits` gets each batch and returns false to stop. Returns the hits handed over.
   std::uint64_t for_each_record_hit(const std::vector<std::string>& patterns, const locate_options& options,
                                     const std::function<bool(std::span<const record_hit>)>& on_hits) const;
+  /// An exact search through the index (no max_errors, all_ends, ignore_case or iupac; else
+  /// invalid_argument) handed over in batches: the hits of search_records(patterns, search) in
+  /// its order, holding only the occurrence lists (for_each_record_hit). `on_hits` returns false
+  /// to stop. Returns the hits handed over.
+  std::uint64_t for_each_search_hit(const std::vector<std::string>& patterns, const search_options& search,
+                                    const std::function<bool(std::span<const record_hit>)>& on_hits) const;
   /// Search through the index with the search options of search.hpp: every hit of `patterns`
   /// inside one record, exactly as trawl::search over that record reports it (approx.hpp: the
   /// same ends, clusters, starts and errors), in record coordinates, sorted by record, then as

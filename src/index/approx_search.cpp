@@ -66,7 +66,64 @@ void scan_ends(const matcher& m, std::string_view seq, const search_options& end
   });
 }
 
+/// An exact search is a locate: of the patterns, and with both strands of their reverse
+/// complements as extra patterns, whose hits as_search_hit turns back into reverse hits.
+bool located(const search_options& s) {
+  return s.max_errors == 0 && !s.all_ends && !s.ignore_case && !s.iupac;
+}
+std::vector<std::string> located_patterns(const std::vector<std::string>& patterns, bool both_strands) {
+  std::vector<std::string> all = patterns;
+  if (both_strands)
+    for (const auto& p : patterns) all.push_back(reverse_complement(p));
+  return all;
+}
+void as_search_hit(record_hit& rh, std::size_t patterns) {
+  if (rh.h.pattern >= patterns) {
+    rh.h.pattern -= static_cast<std::uint32_t>(patterns);
+    rh.h.dir = strand::reverse;
+  }
+}
+
 }  // namespace
+
+std::uint64_t hybrid_index::for_each_search_hit(const std::vector<std::string>& patterns, const search_options& search,
+                                                const std::function<bool(std::span<const record_hit>)>& on_hits) const {
+  if (!located(search))
+    throw error(errc::invalid_argument, "index: for_each_search_hit takes an exact search (no max_errors, all_ends, ignore_case or iupac)");
+  // for_each_record_hit gives (record, start, pattern of `all`): the hits of one start are
+  // put in the search's order before they are handed over
+  constexpr record_hit_order order{hit_order{hit_key::start}};
+  constexpr std::size_t batch = std::size_t{1} << 16;
+  std::vector<record_hit> out;
+  std::size_t group = 0;  // out[group, end): the hits of one (record, start)
+  std::uint64_t handed = 0;
+  bool go = true;
+  locate_options lo;
+  lo.threads = search.threads;
+  for_each_record_hit(located_patterns(patterns, search.both_strands), lo, [&](std::span<const record_hit> hits) {
+    for (record_hit rh : hits) {
+      if (group < out.size() && (out[group].record != rh.record || out[group].h.start != rh.h.start)) {
+        std::sort(out.begin() + static_cast<std::ptrdiff_t>(group), out.end(), order);
+        if (out.size() >= batch) {
+          handed += out.size();
+          go = on_hits(out);
+          out.clear();
+          if (!go) return false;
+        }
+        group = out.size();
+      }
+      as_search_hit(rh, patterns.size());
+      out.push_back(rh);
+    }
+    return true;
+  });
+  if (go && !out.empty()) {
+    std::sort(out.begin() + static_cast<std::ptrdiff_t>(group), out.end(), order);
+    handed += out.size();
+    on_hits(out);
+  }
+  return handed;
+}
 
 std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
                                                      const search_options& search, const gpu::gpu_options& gpu,
@@ -83,19 +140,11 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
   }
   const impl& ix = *impl_;
   const bool approximate = search.max_errors > 0 || search.all_ends;
-  if (!approximate && !search.ignore_case && !search.iupac) {
-    // locate, both strands as extra patterns
-    std::vector<std::string> all = patterns;
-    if (search.both_strands)
-      for (const auto& p : patterns) all.push_back(reverse_complement(p));
+  if (located(search)) {
     locate_options lo;
     lo.threads = search.threads;
-    std::vector<record_hit> out = search_records(all, lo);
-    for (auto& rh : out)
-      if (rh.h.pattern >= patterns.size()) {
-        rh.h.pattern -= static_cast<std::uint32_t>(patterns.size());
-        rh.h.dir = strand::reverse;
-      }
+    std::vector<record_hit> out = search_records(located_patterns(patterns, search.both_strands), lo);
+    for (auto& rh : out) as_search_hit(rh, patterns.size());
     std::sort(out.begin(), out.end(), record_hit_order{hit_order{hit_key::start}});
     return out;
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -207,6 +208,42 @@ TEST(IndexApprox, ExactSearchKeepsLocatesOrderAndBothStrands) {
   for (std::size_t i = 0; i < want.size(); ++i) EXPECT_TRUE(got[i].record == want[i].record && got[i].h == want[i].h);
   o.whole_words = true;
   EXPECT_THROW((void)ix.search_records(ps, o), trawl::error);
+}
+
+// for_each_search_hit: the same hits in batches (patterns of one to three bases: many hits of
+// several patterns on both strands at one start), and a stop after the first batch
+TEST(IndexApprox, ExactSearchInBatchesIsTheSearch) {
+  std::mt19937_64 rng(8);
+  const std::string fa = haplotypes(rng, 30000, 4, 0.01);
+  const std::vector<std::string> recs = record_sequences(fa);
+  const hybrid_index ix = hybrid_index::build(fa);
+  const std::vector<std::string> ps{"A", "AC", "ACG", "GT", "T"};
+  for (const bool both : {false, true}) {
+    trawl::search_options o;
+    o.both_strands = both;
+    const auto want = plain_search(recs, ps, o);
+    std::vector<record_hit> got;
+    std::size_t batches = 0;
+    const std::uint64_t n = ix.for_each_search_hit(ps, o, [&](std::span<const record_hit> b) {
+      got.insert(got.end(), b.begin(), b.end());
+      ++batches;
+      return true;
+    });
+    EXPECT_EQ(n, got.size());
+    EXPECT_GT(batches, 1u);
+    ASSERT_EQ(got.size(), want.size()) << "both=" << both;
+    for (std::size_t i = 0; i < want.size(); ++i)
+      ASSERT_TRUE(got[i].record == want[i].record && got[i].h == want[i].h) << "both=" << both << " i=" << i;
+    std::size_t seen = 0;
+    (void)ix.for_each_search_hit(ps, o, [&](std::span<const record_hit> b) {
+      seen += b.size();
+      return false;
+    });
+    EXPECT_LT(seen, want.size());
+  }
+  trawl::search_options approx;
+  approx.max_errors = 1;
+  EXPECT_THROW((void)ix.for_each_search_hit(ps, approx, [](std::span<const record_hit>) { return true; }), trawl::error);
 }
 
 }  // namespace
