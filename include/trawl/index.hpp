@@ -112,6 +112,9 @@ struct locate_options {
   /// The processes that share count_records and search_records, the patterns dealt out over
   /// them (distributed.hpp); null: this one alone
   const distributed::group* processes = nullptr;
+  /// for_each_record_hit: bytes of located occurrences (and their sort's scratch) held in
+  /// memory; more are sorted in runs through a temporary file in $TMPDIR (else /tmp)
+  std::size_t sort_memory = std::size_t{64} << 20;
 };
 
 /// One FASTA record (or the whole plain input) inside the indexed text.
@@ -222,14 +225,16 @@ class hybrid_index {
   /// half-open, errors = 0, strand forward. For `trawl search --index` and `trawl index locate`.
   [[nodiscard]] std::vector<record_hit> search_records(const std::vector<std::string>& patterns,
                                                        const locate_options& options = {}) const;
-  /// search_records(patterns, options) handed over in batches, in the same order, holding only
-  /// the patterns' occurrence lists (8 bytes an occurrence) and one batch, not the whole answer:
-  /// `on_hits` gets each batch and returns false to stop. Returns the hits handed over.
+  /// search_records(patterns, options) handed over in batches, in the same order, in bounded
+  /// memory: the occurrences are sorted in options.sort_memory, in runs through a temporary
+  /// file when they need more (an external merge sort, one or two bytes an occurrence on disk
+  /// for a dense answer). `on_hits` gets each batch and returns false to stop. Returns the hits
+  /// handed over. Throws trawl::error(io_error) when the temporary file fails.
   std::uint64_t for_each_record_hit(const std::vector<std::string>& patterns, const locate_options& options,
                                     const std::function<bool(std::span<const record_hit>)>& on_hits) const;
   /// An exact search through the index (no max_errors, all_ends, ignore_case or iupac; else
   /// invalid_argument) handed over in batches: the hits of search_records(patterns, search) in
-  /// its order, holding only the occurrence lists (for_each_record_hit). `on_hits` returns false
+  /// its order, in bounded memory (for_each_record_hit). `on_hits` returns false
   /// to stop. Returns the hits handed over.
   std::uint64_t for_each_search_hit(const std::vector<std::string>& patterns, const search_options& search,
                                     const std::function<bool(std::span<const record_hit>)>& on_hits) const;

@@ -10,7 +10,6 @@
 #include <functional>
 #include <memory>
 #include <numeric>
-#include <queue>
 #include <tuple>
 
 #include <sys/mman.h>
@@ -24,6 +23,7 @@
 #include "distributed/deal.hpp"
 #include "index/file_io.hpp"
 #include "index/index_impl.hpp"
+#include "index/located_spill.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 #include "trawl/detail/testing.hpp"
@@ -52,30 +52,40 @@ void fm_extract(const detail::index_impl& ix, std::uint64_t b, std::uint64_t len
     out[i] = static_cast<char>(is_int ? buf[i] - 1 : ix.char_unmap[buf[i] & 0xff]);
 }
 
-/// Sorts text positions (all < n): LSD radix sort on 11-bit digits for large outputs (3
-/// passes for n < 2^33; std::sort's O(log occ) passes are a noticeable part of a short
-/// pattern's locate), std::sort for small ones. O(occ · ⌈log2 n / 11⌉) time, O(occ) extra space.
-void sort_positions(std::vector<std::uint64_t>& v, std::uint64_t n) {
-  constexpr unsigned digit = 11;
-  constexpr std::size_t buckets = std::size_t{1} << digit;
-  if (v.size() < 8192) {
-    std::sort(v.begin(), v.end());
+
+/// Every occurrence of every pattern into `spill` (unsorted), by options.engine: with the
+/// balanced engine on several threads, the patterns run as tasks of one arena, as locate_many.
+void locate_each(const detail::index_impl& ix, const std::vector<std::string>& patterns, const locate_options& options,
+                 located_spill& spill) {
+  auto sink_of = [&](std::size_t i) {
+    return occurrence_sink([&spill, i](std::span<const std::uint64_t> found) { spill.add(found, static_cast<std::uint32_t>(i)); });
+  };
+  const unsigned nt = resolve_threads(options.threads);
+  if (options.engine == locate_engine::balanced && nt > 1 && patterns.size() > 1) {
+    tbb::task_arena arena(static_cast<int>(nt));
+    arena.execute([&] {
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, patterns.size(), 1), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          const occurrence_sink sink = sink_of(i);
+          locate_balanced_here(ix, patterns[i], &sink);
+        }
+      });
+    });
     return;
   }
-  const unsigned bits = static_cast<unsigned>(std::bit_width(n));
-  std::vector<std::uint64_t> tmp(v.size());
-  std::vector<std::size_t> count(buckets);
-  for (unsigned shift = 0; shift < bits; shift += digit) {
-    std::fill(count.begin(), count.end(), 0);
-    for (std::uint64_t x : v) ++count[(x >> shift) & (buckets - 1)];
-    std::size_t at = 0;
-    for (auto& c : count) {
-      const std::size_t k = c;
-      c = at;
-      at += k;
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    const occurrence_sink sink = sink_of(i);
+    switch (options.engine) {
+      case locate_engine::serial:
+        locate_serial(ix, ix.primaries(patterns[i], false), patterns[i].size(), &sink);
+        break;
+      case locate_engine::static_chunks:
+        locate_static_chunks(ix, patterns[i], options.threads, &sink);
+        break;
+      case locate_engine::balanced:
+        locate_balanced(ix, patterns[i], options.threads, &sink);
+        break;
     }
-    for (std::uint64_t x : v) tmp[count[(x >> shift) & (buckets - 1)]++] = x;
-    v.swap(tmp);
   }
 }
 
@@ -625,7 +635,7 @@ std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const 
   switch (options.engine) {
     case locate_engine::serial:
       occ = locate_serial(*impl_, impl_->primaries(pattern, false), pattern.size());
-      sort_positions(occ, impl_->n);
+      sort_keys(occ, impl_->n);
       break;
     case locate_engine::static_chunks:
       occ = locate_static_chunks(*impl_, pattern, options.threads);
@@ -782,32 +792,32 @@ std::uint64_t hybrid_index::for_each_record_hit(const std::vector<std::string>& 
     }
     return handed;
   }
-  // each pattern's starts ascending: merged by (start, pattern), which is (record, start,
-  // pattern) since records are consecutive in the text
-  const auto occ = locate_many(patterns, options);
-  using head = std::pair<std::uint64_t, std::uint32_t>;  // (text position, pattern)
-  std::priority_queue<head, std::vector<head>, std::greater<>> heads;
-  std::vector<std::size_t> next(patterns.size(), 0);
-  for (std::uint32_t p = 0; p < patterns.size(); ++p)
-    if (!occ[p].empty()) heads.emplace(occ[p][0], p);
+  // sorted by (start, pattern), which is (record, start, pattern) since records are
+  // consecutive in the text
+  located_spill spill(impl_->n, patterns.size(), options.sort_memory);
+  locate_each(*impl_, patterns, options, spill);
   std::vector<record_hit> out;
   out.reserve(batch);
-  while (!heads.empty()) {
-    const auto [x, p] = heads.top();
-    heads.pop();
-    if (++next[p] < occ[p].size()) heads.emplace(occ[p][next[p]], p);
-    const std::uint64_t m = patterns[p].size();
-    const std::uint32_t r = record_of(x);
-    const auto& rec = impl_->records[r];
-    if (x + m > rec.start + rec.length) continue;  // crosses into the next record
-    out.push_back({r, hit{x - rec.start, x - rec.start + m, p, 0, strand::forward}});
-    if (out.size() == batch) {
-      handed += out.size();
-      if (!on_hits(out)) return handed;
-      out.clear();
+  bool go = true;
+  spill.drain([&](std::span<const std::uint64_t> keys) {
+    for (std::uint64_t key : keys) {
+      const std::uint64_t x = spill.position_of(key);
+      const std::uint32_t p = spill.pattern_of(key);
+      const std::uint64_t m = patterns[p].size();
+      const std::uint32_t r = record_of(x);
+      const auto& rec = impl_->records[r];
+      if (x + m > rec.start + rec.length) continue;  // crosses into the next record
+      out.push_back({r, hit{x - rec.start, x - rec.start + m, p, 0, strand::forward}});
+      if (out.size() == batch) {
+        handed += out.size();
+        go = on_hits(out);
+        out.clear();
+        if (!go) return false;
+      }
     }
-  }
-  if (!out.empty()) {
+    return true;
+  });
+  if (go && !out.empty()) {
     handed += out.size();
     on_hits(out);
   }

@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -392,16 +393,24 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> s2_segments(const std::vect
                                                                  std::uint64_t n, std::uint32_t max_len);
 
 // -- locate engines (locate_serial.cpp, locate_parallel.cpp) --
-/// All occurrences from `prim` (the primaries of a pattern of length m), unsorted.
+/// Where a streaming engine hands over what it finds: each thread's occurrences whenever it
+/// holds locate_flush_at of them, and its last ones; unsorted, from any thread.
+using occurrence_sink = std::function<void(std::span<const std::uint64_t>)>;
+inline constexpr std::size_t locate_flush_at = std::size_t{1} << 16;
+/// All occurrences from `prim` (the primaries of a pattern of length m), unsorted; with a
+/// sink, handed to it instead (the result is empty).
 std::vector<std::uint64_t> locate_serial(const detail::index_impl& ix, const std::vector<std::uint64_t>& prim,
-                                         std::uint64_t m);
+                                         std::uint64_t m, const occurrence_sink* sink = nullptr);
 /// The parallel engines find the primaries themselves (in parallel) and return all
-/// occurrences sorted.
-std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, std::string_view pattern, unsigned threads);
-std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::string_view pattern, unsigned threads);
+/// occurrences sorted; with a sink, they hand them to it unsorted instead.
+std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, std::string_view pattern, unsigned threads,
+                                                const occurrence_sink* sink = nullptr);
+std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::string_view pattern, unsigned threads,
+                                           const occurrence_sink* sink = nullptr);
 /// The balanced engine in the calling task arena (its workers, and the primaries located in
 /// parallel when it has more than one).
-std::vector<std::uint64_t> locate_balanced_here(const detail::index_impl& ix, std::string_view pattern);
+std::vector<std::uint64_t> locate_balanced_here(const detail::index_impl& ix, std::string_view pattern,
+                                                const occurrence_sink* sink = nullptr);
 
 /// Worker threads of a query: `threads`, or all cores (oneTBB's default arena) for 0.
 inline unsigned resolve_threads(unsigned threads) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "index/index_impl.hpp"
@@ -31,9 +32,19 @@ inline void ku_step(const detail::index_impl& ix, std::uint64_t m, const ku_item
   if (ix.source_end(j) + 1 < it.x + m) return;  // the furthest source in range ends before x+m-1
   const std::uint64_t y = it.x + ix.copy_distance(j);
   out.push_back(y);
-  stack.push_back({it.x, it.lo, j});
-  stack.push_back({it.x, j + 1, it.hi});
-  stack.push_back(ku_root(ix, y));
+  // empty ranges are not pushed: a chain of copies (a run of one letter) keeps the stack short
+  if (it.lo < j) stack.push_back({it.x, it.lo, j});
+  if (j + 1 < it.hi) stack.push_back({it.x, j + 1, it.hi});
+  const ku_item next = ku_root(ix, y);
+  if (next.lo < next.hi) stack.push_back(next);
+}
+
+/// Hands `out` to `sink` once it holds locate_flush_at occurrences, or whatever it holds when
+/// `last`, and empties it. Without a sink, `out` keeps everything.
+inline void flush_occurrences(std::vector<std::uint64_t>& out, const occurrence_sink* sink, bool last = false) {
+  if (sink == nullptr || out.empty() || (!last && out.size() < locate_flush_at)) return;
+  (*sink)(out);
+  out.clear();
 }
 
 }  // namespace trawl::index

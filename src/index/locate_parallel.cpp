@@ -10,7 +10,8 @@
 //   the root) away as a new task, so idle workers steal branches of the secondary recursion
 //   too. Buffers are per thread; a prefix-sum copy and a parallel sort give text order.
 // Both locate the primaries' suffix-array rows in parallel first (tbb::parallel_for).
-// Both: O(occ · (t_rmq + log z) / p + occ log occ / p) time on p threads, O(occ) space.
+// Both: O(occ · (t_rmq + log z) / p + occ log occ / p) time on p threads, O(occ) space; with
+// a sink (streamed locate) the occurrences leave in unsorted batches and are not sorted here.
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -40,7 +41,8 @@ std::vector<std::uint64_t> merge_sorted(const std::vector<const std::vector<std:
 
 }  // namespace
 
-std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, std::string_view pattern, unsigned threads) {
+std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, std::string_view pattern, unsigned threads,
+                                                const occurrence_sink* sink) {
   const unsigned nt = resolve_threads(threads);
   const std::uint64_t m = pattern.size();
   tbb::task_arena arena(static_cast<int>(nt));
@@ -58,8 +60,10 @@ std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, st
         const ku_item it = stack.back();
         stack.pop_back();
         ku_step(ix, m, it, stack, out);
+        flush_occurrences(out, sink);
       }
     }
+    flush_occurrences(out, sink, true);
   };
   if (nt == 1) {
     work(0);
@@ -68,17 +72,20 @@ std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, st
     for (unsigned t = 0; t < nt; ++t) pool.emplace_back(work, t);
     for (auto& th : pool) th.join();
   }
+  if (sink != nullptr) return {};
   std::vector<const std::vector<std::uint64_t>*> ptrs;
   for (const auto& b : bufs) ptrs.push_back(&b);
   return arena.execute([&] { return merge_sorted(ptrs); });
 }
 
-std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::string_view pattern, unsigned threads) {
+std::vector<std::uint64_t> locate_balanced(const detail::index_impl& ix, std::string_view pattern, unsigned threads,
+                                           const occurrence_sink* sink) {
   tbb::task_arena arena(static_cast<int>(resolve_threads(threads)));
-  return arena.execute([&] { return locate_balanced_here(ix, pattern); });
+  return arena.execute([&] { return locate_balanced_here(ix, pattern, sink); });
 }
 
-std::vector<std::uint64_t> locate_balanced_here(const detail::index_impl& ix, std::string_view pattern) {
+std::vector<std::uint64_t> locate_balanced_here(const detail::index_impl& ix, std::string_view pattern,
+                                                const occurrence_sink* sink) {
   const std::uint64_t m = pattern.size();
   std::vector<std::uint64_t> prim = ix.primaries(pattern, tbb::this_task_arena::max_concurrency() > 1);
   // A short serial probe finishes small answers without waking the workers (a parallel
@@ -93,6 +100,7 @@ std::vector<std::uint64_t> locate_balanced_here(const detail::index_impl& ix, st
     pending.pop_back();
     ku_step(ix, m, it, pending, head);
   }
+  flush_occurrences(head, sink, true);
   if (next == prim.size() && pending.empty()) {
     std::sort(head.begin(), head.end());
     return head;
@@ -112,6 +120,7 @@ std::vector<std::uint64_t> locate_balanced_here(const detail::index_impl& ix, st
       const ku_item it = stack.back();
       stack.pop_back();
       ku_step(ix, m, it, stack, out);
+      flush_occurrences(out, sink);
       if (++steps >= min_steps && stack.size() >= split_at) {
         std::vector<ku_item> give(stack.begin(), stack.begin() + static_cast<std::ptrdiff_t>(stack.size() / 2));
         stack.erase(stack.begin(), stack.begin() + static_cast<std::ptrdiff_t>(give.size()));
@@ -134,6 +143,10 @@ std::vector<std::uint64_t> locate_balanced_here(const detail::index_impl& ix, st
     });
   }
   tg.wait();
+  if (sink != nullptr) {
+    for (auto& b : bufs) flush_occurrences(b, sink, true);
+    return {};
+  }
   std::vector<const std::vector<std::uint64_t>*> ptrs{&head};
   for (const auto& b : bufs) ptrs.push_back(&b);
   return merge_sorted(ptrs);

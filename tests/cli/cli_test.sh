@@ -464,9 +464,19 @@ python3 -c "import sys; open(sys.argv[1], 'w').write('A' * (4 << 20))" "$D/a4m.t
 "$T" index locate "$D/a4m.thi" AAAAAAAAAA AAAAAAAAAAAAAAAAAA >"$D/loc.out"
 "$T" search --index "$D/a4m.thi" -e AAAAAAAAAA -e AAAAAAAAAAAAAAAAAA >"$D/loc.want"
 same "$D/loc.want" "$D/loc.out" "index locate against search --index"
+awk -v f="$D/a4m.txt" 'BEGIN { for (i = 0; i + 10 <= 4194304; i++) printf "%s\t%d\t%d\t0\t+\tAAAAAAAAAA\n", f, i, i + 10 }' >"$D/loc1.want"
+"$T" index locate "$D/a4m.thi" AAAAAAAAAA >"$D/loc1.out"
+same "$D/loc1.want" "$D/loc1.out" "index locate of 4 Mi hits against every start"
+# ... and sorts a larger answer through a temporary file in bounded memory: 16 Mi hits (128 MiB
+# of positions) within 150 MB
 if [ "$sanitized" = 0 ]; then
-  mb=$(peak_mb "$T" index locate "$D/a4m.thi" AAAAAAAAAA)
-  [ "$mb" -lt 200 ] && pass || fail "index locate of 4 Mi hits: peak $mb MB"
+  python3 -c "import sys; open(sys.argv[1], 'w').write('A' * (16 << 20))" "$D/a16m.txt"
+  "$T" index build -q "$D/a16m.txt" -o "$D/a16m.thi"
+  mb=$(peak_mb "$T" index locate "$D/a16m.thi" AAAAAAAAAA)
+  [ "$mb" -lt 150 ] && pass || fail "index locate of 16 Mi hits: peak $mb MB"
+  expect_out "$(((16 << 20) - 9))" bash -c "TMPDIR='$D' '$T' index locate '$D/a16m.thi' AAAAAAAAAA | wc -l"
+  expect_err_line env TMPDIR="$D/none" "$T" index locate "$D/a16m.thi" AAAAAAAAAA
+  grep -q "temporary file in $D/none" "$D/err" && pass || fail "locate without a temporary folder: $(cat "$D/err")"
 fi
 # index locate --format json/bed print what search --index prints; index count --format json
 for f in json bed; do

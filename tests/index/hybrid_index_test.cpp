@@ -4,7 +4,11 @@
 // (the run-length BWT's runs against a plain suffix array's) and per record.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <random>
+#include <span>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -221,6 +225,77 @@ TEST(HybridIndex, FastaRecords) {
     EXPECT_EQ(hits[i].record, want[i].record);
     EXPECT_EQ(hits[i].h, want[i].h) << i;
   }
+}
+
+// The streamed locate sorts through a temporary file when its answer outgrows sort_memory:
+// several runs (the smallest budget holds 64 Ki keys), every engine and thread count, give the
+// brute-force hits in (record, start, pattern) order; a stop after one batch stops; a
+// temporary folder that cannot be written is an io_error, not a short answer.
+TEST(HybridIndex, StreamedLocateSortsInBoundedMemory) {
+  std::mt19937_64 rng(46);
+  std::vector<std::string> recs{textgen::mutated_copies(rng, 4000, 30, 0.01, "ACGT"), std::string(90000, 'A'),
+                                oracle::random_text(rng, 5000, "ACGT"), "AC", textgen::mutated_copies(rng, 700, 40, 0.02, "ACGT")};
+  std::string fa;
+  for (std::size_t r = 0; r < recs.size(); ++r) fa += ">r" + std::to_string(r) + "\n" + recs[r] + "\n";
+  const hybrid_index ix = hybrid_index::build(fa, "many.fa");
+  const std::vector<std::string> pats{"A", "AC", "AAAAAAAA", "GT", recs[0].substr(100, 12), "C"};
+  std::vector<trawl::index::record_hit> want;
+  for (std::uint32_t r = 0; r < recs.size(); ++r)
+    for (std::uint32_t pi = 0; pi < pats.size(); ++pi)
+      for (auto st : oracle::naive_find(recs[r], pats[pi])) {
+        trawl::index::record_hit h;
+        h.record = r;
+        h.h.start = st;
+        h.h.end = st + pats[pi].size();
+        h.h.pattern = pi;
+        want.push_back(h);
+      }
+  std::sort(want.begin(), want.end(), [](const auto& a, const auto& b) {
+    return std::tuple(a.record, a.h.start, a.h.pattern) < std::tuple(b.record, b.h.start, b.h.pattern);
+  });
+  ASSERT_GT(want.size(), 3u * 65536);  // several runs at the smallest budget
+  for (const auto engine : {locate_engine::serial, locate_engine::static_chunks, locate_engine::balanced})
+    for (const unsigned threads : {1u, 2u, 4u})
+      for (const std::size_t memory : {std::size_t{1}, locate_options{}.sort_memory}) {
+        locate_options o{engine, threads};
+        o.sort_memory = memory;
+        std::vector<trawl::index::record_hit> got;
+        const std::uint64_t n = ix.for_each_record_hit(pats, o, [&](std::span<const trawl::index::record_hit> b) {
+          got.insert(got.end(), b.begin(), b.end());
+          return true;
+        });
+        const std::string where = "engine " + std::to_string(static_cast<int>(engine)) + " threads " + std::to_string(threads) +
+                                  " memory " + std::to_string(memory);
+        EXPECT_EQ(n, got.size()) << where;
+        ASSERT_EQ(got.size(), want.size()) << where;
+        for (std::size_t i = 0; i < want.size(); ++i)
+          ASSERT_TRUE(got[i].record == want[i].record && got[i].h == want[i].h) << where << " i=" << i;
+        std::uint64_t first = 0;
+        EXPECT_EQ(ix.for_each_record_hit(pats, o,
+                                         [&](std::span<const trawl::index::record_hit> b) {
+                                           first += b.size();
+                                           return false;
+                                         }),
+                  first);
+        EXPECT_LT(first, want.size());
+      }
+  // a temporary folder that does not exist: the small budget needs it, the default does not
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old != nullptr ? old : "";
+  ::setenv("TMPDIR", "/nonexistent/trawl-test", 1);
+  locate_options small{locate_engine::balanced, 2};
+  small.sort_memory = 1;
+  try {
+    (void)ix.for_each_record_hit(pats, small, [](std::span<const trawl::index::record_hit>) { return true; });
+    ADD_FAILURE() << "no error without a temporary folder";
+  } catch (const trawl::error& e) {
+    EXPECT_EQ(e.code(), trawl::errc::io_error);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/trawl-test"), std::string::npos) << e.what();
+  }
+  std::uint64_t all = ix.for_each_record_hit(pats, {}, [](std::span<const trawl::index::record_hit>) { return true; });
+  EXPECT_EQ(all, want.size());
+  if (old != nullptr) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
 }
 
 }  // namespace
