@@ -476,6 +476,10 @@ ENVIRONMENT = [
     ".B OMPI_COMM_WORLD_LOCAL_SIZE",
     line(esc("The ranks on this host: without -j and without a CPU binding, a rank takes this "
              "share of the host's cores.")),
+    ".TP",
+    ".B TMPDIR",
+    line(esc("Where index locate and search --index sort an answer of more than 4 Mi occurrences "
+             "in runs through an unlinked temporary file (default /tmp).")),
 ]
 
 

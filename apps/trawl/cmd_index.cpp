@@ -12,6 +12,7 @@
 
 #include "commands.hpp"
 #include "mpi.hpp"
+#include "progress.hpp"
 #include "patterns.hpp"
 #include "output.hpp"
 #include "trawl/error.hpp"
@@ -62,8 +63,11 @@ int run_build(const index_args& a) {
   const std::string out = a.output.empty() ? a.input + ".thi" : a.output;
   if (a.input != "-" && io::same_file(a.input, out))
     throw error(errc::invalid_argument, "index build: the output " + out + " is the input file");
+  // on a terminal one line, redrawn; with --progress elsewhere a line a report
+  const bool drawn = !a.quiet && isatty(2) != 0 && !mpi::launched();
+  const bool show = !a.quiet && a.progress && !drawn;
+  progress_line bar(drawn, "index build", 0);
   auto in = io::input_buffer::open(a.input);
-  const bool show = !a.quiet && (a.progress || (isatty(2) != 0 && !mpi::launched()));
   index::build_options bo;
   bo.max_len = a.max_len != 0 ? a.max_len : a.small ? 16 : 32;
   if (a.small) bo.profile = index::fm_profile::small;
@@ -75,6 +79,14 @@ int run_build(const index_args& a) {
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const double pct = total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0;
       fmt::print(stderr, "trawl index build: {:<12} {:5.1f}%  {:7.1f} s\n", stage, pct, s);
+    };
+  } else if (drawn) {
+    bo.progress = [&bar, current = std::string()](std::string_view stage, std::uint64_t done, std::uint64_t total) mutable {
+      if (stage != current) {
+        current = stage;
+        bar.stage(current, total, stage != "sources");  // "sources" counts phrases
+      }
+      bar.update(done);
     };
   }
   // FASTA: the sequences are copied out and the file's bytes let go before the build, so the
@@ -88,6 +100,7 @@ int run_build(const index_args& a) {
   const auto ix = fasta ? index::hybrid_index::build_records(std::move(text), std::move(records), name, bo)
                         : index::hybrid_index::build(in.bytes(), in.name(), bo);
   ix.save(out);
+  bar.done();
   const auto inf = ix.info();
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!a.quiet)
@@ -316,7 +329,8 @@ void add_index_command(CLI::App& root, run_state& state) {
                     "auto, on or off: keep the text's run-length BWT, with which count takes time independent of the "
                     "number of occurrences (auto: on for the default profile when the input is at most 256 MiB)")
       ->check(CLI::IsMember({"auto", "on", "off"}));
-  build->add_flag("--progress", a->progress, "print progress on stderr (default when stderr is a terminal)");
+  build->add_flag("--progress", a->progress,
+                  "print a line a progress report on stderr (on a terminal one progress line is redrawn anyway; -q: none)");
   build->add_flag("-q,--quiet", a->quiet, "print nothing");
   build->callback([a, &state] { state.exit_code = run_build(*a); });
 

@@ -22,7 +22,14 @@ std::string size_of(double bytes) {
 bool progress_wanted(bool off) { return !off && isatty(2) != 0 && isatty(1) == 0 && !mpi::launched(); }
 
 progress_line::progress_line(bool on, std::string name, std::uint64_t total)
-    : on_(on), name_(std::move(name)), total_(total), start_(clock::now()), last_(start_) {}
+    : on_(on), name_(std::move(name)), total_(total), start_(clock::now()), last_(start_), stage_start_(start_) {}
+
+void progress_line::stage(std::string name, std::uint64_t total, bool bytes) {
+  stage_ = std::move(name);
+  total_ = total;
+  bytes_ = bytes;
+  stage_start_ = clock::now();
+}
 
 progress_line::~progress_line() { done(); }
 
@@ -31,15 +38,23 @@ void progress_line::update(std::uint64_t bytes) {
   const auto now = clock::now();
   if (now - start_ < std::chrono::seconds(1) || now - last_ < std::chrono::milliseconds(250)) return;
   last_ = now;
-  const double secs = std::chrono::duration<double>(now - start_).count();
-  const double rate = static_cast<double>(bytes) / secs;
+  const double secs = std::chrono::duration<double>(now - stage_start_).count();
+  const double rate = secs >= 0.5 ? static_cast<double>(bytes) / secs : 0.0;  // a stage's first moments: no rate yet
   std::string line = fmt::format("trawl: {}: ", name_);
-  if (total_ > 0 && bytes <= total_) {
-    line += fmt::format("{:.0f} % of {}, {}/s", 100.0 * static_cast<double>(bytes) / static_cast<double>(total_),
-                        size_of(static_cast<double>(total_)), size_of(rate));
-    if (rate > 0) line += fmt::format(", {:.0f} s left", static_cast<double>(total_ - bytes) / rate);
+  if (!stage_.empty()) line += stage_ + ": ";
+  if (!bytes_) {
+    if (total_ > 0 && bytes <= total_) {
+      line += fmt::format("{:.0f} %", 100.0 * static_cast<double>(bytes) / static_cast<double>(total_));
+      if (rate > 0) line += fmt::format(", {:.0f} s left", static_cast<double>(total_ - bytes) / rate);
+    }
+  } else if (total_ > 0 && bytes <= total_) {
+    line += fmt::format("{:.0f} % of {}", 100.0 * static_cast<double>(bytes) / static_cast<double>(total_),
+                        size_of(static_cast<double>(total_)));
+    if (rate > 0)
+      line += fmt::format(", {}/s, {:.0f} s left", size_of(rate), static_cast<double>(total_ - bytes) / rate);
   } else {
-    line += fmt::format("{}, {}/s", size_of(static_cast<double>(bytes)), size_of(rate));
+    line += size_of(static_cast<double>(bytes));
+    if (rate > 0) line += fmt::format(", {}/s", size_of(rate));
   }
   if (!where_.empty()) line += " (" + where_ + ")";
   std::fprintf(stderr, "\r%s\033[K", line.c_str());

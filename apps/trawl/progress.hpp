@@ -17,6 +17,9 @@ class progress_line {
   ~progress_line();
   progress_line(const progress_line&) = delete;
   progress_line& operator=(const progress_line&) = delete;
+  /// A new stage of the job (its name shown after the job's) with its own total, rate and time
+  /// left; `bytes`: the totals count bytes (else things: a percentage and the time left only).
+  void stage(std::string name, std::uint64_t total, bool bytes = true);
   /// Where it runs: "CPU", or the GPU workers, e.g. "GPU 0,1".
   void where(std::string w) { where_ = std::move(w); }
   /// `bytes` of the input taken in so far.
@@ -27,9 +30,10 @@ class progress_line {
  private:
   using clock = std::chrono::steady_clock;
   bool on_;
-  std::string name_, where_;
+  std::string name_, stage_, where_;
   std::uint64_t total_;
-  clock::time_point start_, last_;
+  bool bytes_ = true;
+  clock::time_point start_, last_, stage_start_;
   bool drawn_ = false;
 };
 

@@ -208,7 +208,7 @@ void write_fm(const detail::index_impl::fm_section& sec, std::string& out) {
   file::put_ints(out, sec.samples);
 }
 
-detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_t kind) {
+detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_t kind, const progress_callback& progress) {
   detail::index_impl::fm_section sec;
   sec.kind = kind;
   const std::uint64_t n = s2.size(), rows = n + 1, s = fm_sample_step(kind);
@@ -246,11 +246,11 @@ detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_
   };
   if (n < (std::uint64_t{1} << 31) - 1) {
     std::vector<std::int32_t> sa(n);
-    suffix_sort<std::int32_t>(s2, sa.data());
+    suffix_sort<std::int32_t>(s2, sa.data(), progress, "fm-index");
     fill(sa.data());
   } else {
     std::vector<std::int64_t> sa(n);
-    suffix_sort<std::int64_t>(s2, sa.data());
+    suffix_sort<std::int64_t>(s2, sa.data(), progress, "fm-index");
     fill(sa.data());
   }
   return sec;

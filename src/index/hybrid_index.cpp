@@ -474,7 +474,7 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
   };
   std::vector<lz77_phrase> phrases = lz77_parse_for_index(text, lz_reference(n, opt.lz_reference), opt.force_64bit,
                                                           opt.progress, counts ? count_from_sa : whole_suffix_array{});
-  if (counts && !counted) set_counts([&] { return run_bwt::of_text(text, symbols, opt.force_64bit); });
+  if (counts && !counted) set_counts([&] { return run_bwt::of_text(text, symbols, opt.force_64bit, opt.progress); });
   const std::uint64_t z = phrases.size();
   ix->z = z;
   if (opt.progress) opt.progress("sources", 0, z);
@@ -536,14 +536,14 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
       for (const auto& [b, l] : segs)
         for (std::uint64_t i = 0; i < l; ++i) s2.push_back(static_cast<char>(ix->char_map[static_cast<unsigned char>(text[b + i])]));
       if (text_done) text_done();
-      ix->fm_file = make_fm_section(s2, opt.profile == fm_profile::small ? 2 : 0);
+      ix->fm_file = make_fm_section(s2, opt.profile == fm_profile::small ? 2 : 0, opt.progress);
       ix->fm_kind = ix->fm_file->kind;
       if (opt.kernel_text)
         for (char& c : s2) c = static_cast<char>(ix->char_unmap[static_cast<unsigned char>(c)]);
     } else {  // every byte value: the integer alphabet, whose section holds the bytes themselves
       for (const auto& [b, l] : segs) s2.append(text.substr(b, l));
       if (text_done) text_done();
-      ix->fm_file = make_fm_section(s2, 1);
+      ix->fm_file = make_fm_section(s2, 1, opt.progress);
       ix->fm_kind = 1;
     }
     if (opt.kernel_text) {

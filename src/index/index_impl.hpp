@@ -439,6 +439,16 @@ std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view p
 /// texts below 2^31 bytes, else std::int64_t). Throws trawl::error when it fails.
 template <class Int>
 void suffix_sort(std::string_view text, Int* sa);
+/// Texts from this size on have their sort's progress estimated (below, it takes well under a
+/// second).
+inline constexpr std::uint64_t suffix_sort_estimate_from = std::uint64_t{1} << 24;
+/// suffix_sort reporting `stage` to `progress` (may be empty) from the calling thread. The sort
+/// itself has no progress to report: from suffix_sort_estimate_from bytes on it runs on a
+/// thread of its own while this one reports, every 250 ms, the share of its expected time gone
+/// by (at most 99 % until it ends). The expected time comes from a sort of the text's first
+/// 64th, scaled by n log n, so a repetitive text is expected to take a repetitive text's time.
+template <class Int>
+void suffix_sort(std::string_view text, Int* sa, const progress_callback& progress, std::string_view stage);
 
 /// Receives the whole text's suffix array (one pointer set: 32- or 64-bit positions), valid
 /// during the call.
@@ -455,7 +465,8 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix);
 void write_fm(const detail::index_impl::fm_section& section, std::string& out);
 /// The section of the FM-index over `s2` (its symbols as the section stores them: the FM
 /// symbols 1..sigma, or for kind 1 the bytes themselves), from its suffix array.
-detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_t kind);
+detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_t kind,
+                                               const progress_callback& progress = {});
 /// Checks an FM-index section (kind: as fm_section::kind) and returns it unbuilt.
 detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma);
 /// Builds the FM-index of a checked section into `fm`.

@@ -27,6 +27,12 @@
 // reference match, so phrases end near the later genome's own variants only.
 #include <algorithm>
 #include <bit>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -58,6 +64,62 @@ void suffix_sort(std::string_view text, Int* sa) {
 template void suffix_sort<std::int32_t>(std::string_view, std::int32_t*);
 template void suffix_sort<std::int64_t>(std::string_view, std::int64_t*);
 
+template <class Int>
+void suffix_sort(std::string_view text, Int* sa, const progress_callback& progress, std::string_view stage) {
+  using clock = std::chrono::steady_clock;
+  const std::uint64_t n = text.size();
+  if (!progress) return suffix_sort(text, sa);
+  progress(stage, 0, n);
+  if (n < suffix_sort_estimate_from) {
+    suffix_sort(text, sa);
+    progress(stage, n, n);
+    return;
+  }
+  // the expected time: a sort of the text's first 64th, scaled by n log n
+  const auto t0 = clock::now();
+  const std::uint64_t part = n / 64;
+  {
+    std::vector<Int> sa_part(part);
+    suffix_sort(text.substr(0, part), sa_part.data());
+  }
+  const double t_part = std::chrono::duration<double>(clock::now() - t0).count();
+  const double expect = t_part + t_part * 64.0 * std::log2(static_cast<double>(n)) / std::log2(static_cast<double>(part));
+  std::mutex mu;
+  std::condition_variable cv;
+  bool finished = false;
+  std::exception_ptr failed;
+  std::thread sorter([&] {
+    try {
+      suffix_sort(text, sa);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    const std::lock_guard lock(mu);
+    finished = true;
+    cv.notify_one();
+  });
+  std::exception_ptr callback_failed;
+  {
+    std::unique_lock lock(mu);
+    while (!cv.wait_for(lock, std::chrono::milliseconds(250), [&] { return finished; })) {
+      const double share = std::chrono::duration<double>(clock::now() - t0).count() / expect;
+      lock.unlock();
+      try {
+        if (!callback_failed) progress(stage, static_cast<std::uint64_t>(static_cast<double>(n) * std::min(share, 0.99)), n);
+      } catch (...) {
+        callback_failed = std::current_exception();  // the sort has no way to stop: waited for, then thrown
+      }
+      lock.lock();
+    }
+  }
+  sorter.join();
+  if (failed) std::rethrow_exception(failed);
+  if (callback_failed) std::rethrow_exception(callback_failed);
+  progress(stage, n, n);
+}
+template void suffix_sort<std::int32_t>(std::string_view, std::int32_t*, const progress_callback&, std::string_view);
+template void suffix_sort<std::int64_t>(std::string_view, std::int64_t*, const progress_callback&, std::string_view);
+
 namespace {
 
 /// The exact parse of `text`; with `keep_sa`, its suffix array is left there (text.size()
@@ -68,13 +130,11 @@ std::vector<lz77_phrase> kkp3(std::string_view text, const progress_callback& pr
   const auto n = static_cast<std::int64_t>(text.size());
   std::vector<lz77_phrase> phrases;
   if (n == 0) return phrases;
-  if (progress) progress("suffix array", 0, static_cast<std::uint64_t>(n));
   // sa has two extra slots so the sentinels -1 at both ends need no special case.
   std::vector<Int> sa(static_cast<std::size_t>(n) + 2);
-  suffix_sort<Int>(text, sa.data() + 1);
+  suffix_sort<Int>(text, sa.data() + 1, progress, "suffix array");
   sa[0] = -1;
   sa[static_cast<std::size_t>(n) + 1] = -1;
-  if (progress) progress("suffix array", static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n));
   if (keep_sa) keep_sa->assign(sa.begin() + 1, sa.end() - 1);
   if (on_sa != nullptr && *on_sa) {
     if constexpr (std::is_same_v<Int, std::int32_t>) (*on_sa)(sa.data() + 1, nullptr);

@@ -56,15 +56,16 @@ template run_bwt run_bwt::from_suffix_array<std::int32_t>(std::string_view, cons
 template run_bwt run_bwt::from_suffix_array<std::int64_t>(std::string_view, const std::int64_t*,
                                                           const std::array<std::uint16_t, 256>&);
 
-run_bwt run_bwt::of_text(std::string_view text, const std::array<std::uint16_t, 256>& symbol_of, bool force_64bit) {
+run_bwt run_bwt::of_text(std::string_view text, const std::array<std::uint16_t, 256>& symbol_of, bool force_64bit,
+                         const progress_callback& progress) {
   if (text.empty()) return from_suffix_array<std::int32_t>(text, nullptr, symbol_of);
   if (!force_64bit && text.size() < (std::uint64_t{1} << 31)) {
     std::vector<std::int32_t> sa(text.size());
-    suffix_sort<std::int32_t>(text, sa.data());
+    suffix_sort<std::int32_t>(text, sa.data(), progress, "count index");
     return from_suffix_array(text, sa.data(), symbol_of);
   }
   std::vector<std::int64_t> sa(text.size());
-  suffix_sort<std::int64_t>(text, sa.data());
+  suffix_sort<std::int64_t>(text, sa.data(), progress, "count index");
   return from_suffix_array(text, sa.data(), symbol_of);
 }
 

@@ -25,6 +25,8 @@
 #include <string>
 #include <string_view>
 
+#include "trawl/index.hpp"
+
 #include <sdsl/wavelet_trees.hpp>
 
 #include "index/ef_set.hpp"
@@ -38,8 +40,10 @@ class run_bwt {
   /// The runs of `text` (symbols: `symbol_of` as above) from its suffix array sa[0, n).
   template <class Int>
   static run_bwt from_suffix_array(std::string_view text, const Int* sa, const std::array<std::uint16_t, 256>& symbol_of);
-  /// The same, sorting the suffixes itself (4 bytes a byte below 2^31 bytes, else 8).
-  static run_bwt of_text(std::string_view text, const std::array<std::uint16_t, 256>& symbol_of, bool force_64bit);
+  /// The same, sorting the suffixes itself (4 bytes a byte below 2^31 bytes, else 8), the sort
+  /// reported to `progress` (may be empty) as the stage "count index".
+  static run_bwt of_text(std::string_view text, const std::array<std::uint16_t, 256>& symbol_of, bool force_64bit,
+                         const progress_callback& progress = {});
 
   /// The section bytes: u64 rows | u64 runs | u64 n_l | the runs' lengths as LEB128 varints,
   /// n_l bytes (put_zstd) | u64 the sentinel's run | the other runs' symbols less one, a byte

@@ -613,13 +613,11 @@ done
 # The progress line: drawn on stderr when it is a terminal and stdout is not, for a search past
 # its first second (here a pipe that pauses), cleared at the end; --no-progress draws none
 python3 -c "import sys; open(sys.argv[1], 'w').write('ACGT' * (1 << 20))" "$D/prog.txt"
-progress_of() {  # progress_of EXTRA_ARGS: what stderr (a pseudo-terminal) received
-  python3 - "$T" "$D" "$1" <<'PY'
+progress_of() {  # progress_of BASH_COMMAND: what stderr (a pseudo-terminal) received
+  python3 - "$1" <<'PY'
 import os, pty, subprocess, sys
-t, d, extra = sys.argv[1:]
 m, s = pty.openpty()
-p = subprocess.Popen(["bash", "-c", "(cat %s/prog.txt; sleep 1.3; cat %s/prog.txt) | '%s' search --hits -c %s ACGTACGT - >%s/prog.out"
-                      % (d, d, t, extra, d)], stderr=s)
+p = subprocess.Popen(["bash", "-c", sys.argv[1]], stderr=s)
 os.close(s)
 data = b""
 while True:
@@ -634,10 +632,19 @@ p.wait()
 sys.stdout.write(repr(data))
 PY
 }
-got=$(progress_of "")
+search_paused="(cat $D/prog.txt; sleep 1.3; cat $D/prog.txt) | '$T' search --hits -c"
+got=$(progress_of "$search_paused ACGTACGT - >$D/prog.out")
 case "$got" in *"trawl: (standard input): "*"/s (CPU)"*'\r\x1b[K'"'") pass ;; *) fail "progress line: $got" ;; esac
 [ "$(cat "$D/prog.out")" = 1 ] && pass || fail "progress line: the count is $(cat "$D/prog.out")"
-[ "$(progress_of --no-progress)" = "b''" ] && pass || fail "--no-progress drew: $(progress_of --no-progress)"
+got=$(progress_of "$search_paused --no-progress ACGTACGT - >$D/prog.out")
+[ "$got" = "b''" ] && pass || fail "--no-progress drew: $got"
+# index build draws one line on a terminal, its stage named, cleared before the summary; -q none
+build_paused="(printf '>r\\n'; sleep 1.3; cat $D/prog.txt) | '$T' index build - -o $D/prog.thi"
+got=$(progress_of "$build_paused >$D/prog.out")
+case "$got" in *"trawl: index build: "*" % of "*'\r\x1b[K'"'") pass ;; *) fail "index build progress line: $got" ;; esac
+grep -q "^$D/prog.thi: n=4194304 " "$D/prog.out" && pass || fail "index build summary: $(cat "$D/prog.out")"
+got=$(progress_of "$build_paused -q >$D/prog.out")
+[ "$got" = "b''" ] && pass || fail "index build -q drew: $got"
 
 echo "cli_test: $checks checks, $fails failed"
 [ "$fails" = 0 ]

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <stdexcept>
+#include <thread>
 #include <string>
 #include <vector>
 
@@ -153,6 +155,39 @@ TEST(Lz77, RandomAndRepetitive) {
   check_parse(textgen::fibonacci(600), false);
   check_parse(textgen::mutated_copies(rng, 150, 6, 0.01, "acgt"), true);
   check_parse(std::string(500, 'x'), false);
+}
+
+// A long suffix sort reports its stage from the calling thread: from 0 to the text's length,
+// never backwards, never past the total, below it until the sort ends; an exception from the
+// callback comes out of the parse (after the sorting thread is joined).
+TEST(Lz77, SuffixSortProgress) {
+  std::mt19937_64 rng(5);
+  std::string t = std::string((std::size_t{1} << 24) + 4096, 'a');
+  for (std::size_t i = 0; i < t.size(); i += 4093) t[i] = static_cast<char>('b' + rng() % 3);
+  const auto main_thread = std::this_thread::get_id();
+  std::vector<std::uint64_t> done;
+  bool other_thread = false;
+  const auto phrases = trawl::index::lz77_parse(t, false, [&](std::string_view stage, std::uint64_t d, std::uint64_t total) {
+    if (std::this_thread::get_id() != main_thread) other_thread = true;
+    if (stage != "suffix array") return;
+    EXPECT_EQ(total, t.size());
+    done.push_back(d);
+  });
+  EXPECT_FALSE(other_thread);
+  std::uint64_t covered = 0;
+  for (const auto& ph : phrases) covered += ph.len;
+  EXPECT_EQ(covered, t.size());
+  ASSERT_GE(done.size(), 2u);
+  EXPECT_EQ(done.front(), 0u);
+  EXPECT_EQ(done.back(), t.size());
+  for (std::size_t i = 1; i < done.size(); ++i) EXPECT_LE(done[i - 1], done[i]) << i;
+  for (std::size_t i = 0; i + 1 < done.size(); ++i) EXPECT_LT(done[i], t.size()) << i;
+  int calls = 0;
+  EXPECT_THROW((void)trawl::index::lz77_parse(t, false,
+                                                       [&](std::string_view stage, std::uint64_t, std::uint64_t) {
+                                                         if (stage == "suffix array" && ++calls == 2) throw std::runtime_error("stop");
+                                                       }),
+               std::runtime_error);
 }
 
 }  // namespace
