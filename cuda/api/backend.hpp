@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -103,6 +104,12 @@ void host_fill(void* dst, std::string_view seq, std::size_t pos, std::size_t len
 /// Frees the device's persistent staging buffers (pinned host and device memory); the next
 /// streamed search allocates them again. Never throws.
 void release_staging(int device) noexcept;
+
+/// Keeps a copy of `text` in the memory of `device` while the returned handle lives: a
+/// streamed search (stream_exact, stream_approx, stream_sites) of a sequence that lies inside
+/// `text` reads it there instead of copying it from the host. The bytes of `text` must not
+/// change while the handle lives. Throws gpu_error (also when the device memory is short).
+std::shared_ptr<const void> keep_resident(int device, std::string_view text);
 
 /// Receives one chunk's candidates (owned positions own_begin <= pos < own_end, unordered).
 /// Chunks arrive in text order. Return false to stop.

@@ -133,10 +133,118 @@ struct geometry {
   std::size_t c0 = 0, c1 = 0, b0 = 0, len = 0;
 };
 
+/// A host text's copy in device memory (keep_resident), found by the host address of a
+/// sequence that lies inside it.
+struct resident_copy {
+  int device;
+  const char* host;
+  std::size_t size;
+  device_array<std::uint8_t> text;
+};
+
+struct resident_registry {
+  std::mutex m;
+  std::vector<std::weak_ptr<resident_copy>> copies;
+  static resident_registry& instance() {
+    static resident_registry* r = new resident_registry;  // leaked on purpose, as the staging registry
+    return *r;
+  }
+  /// The copy on `device` holding all of `seq`, or null.
+  std::shared_ptr<resident_copy> find(int device, std::string_view seq) {
+    std::lock_guard<std::mutex> lock(m);
+    for (std::size_t i = 0; i < copies.size();) {
+      std::shared_ptr<resident_copy> c = copies[i].lock();
+      if (!c) {  // its handle is gone
+        copies.erase(copies.begin() + static_cast<std::ptrdiff_t>(i));
+        continue;
+      }
+      if (c->device == device && seq.data() >= c->host && seq.data() + seq.size() <= c->host + c->size) return c;
+      ++i;
+    }
+    return nullptr;
+  }
+};
+
+/// run_stream over a sequence whose bytes are already on the device: the same chunks (so the
+/// same candidates), each scanned where it lies in the resident copy, on the staging slots'
+/// streams; no fill, no copy.
+template <class Plan>
+void run_resident(const Plan& plan, std::string_view seq, const resident_copy& copy, std::size_t lookbehind,
+                  std::size_t lookahead, const stream_config& config, const chunk_sink& sink, clk::time_point t_begin) {
+  const std::size_t n = seq.size();
+  const std::size_t chunk = std::min(n, config.chunk_size ? config.chunk_size : kDefaultChunk);
+  const std::size_t nchunks = (n + chunk - 1) / chunk;
+  const std::size_t S = std::min(nchunks, std::clamp<std::size_t>(config.slots ? config.slots : kDefaultSlots, 1, 16));
+  const std::size_t capacity = std::clamp<std::size_t>(chunk / 16, 4096, std::size_t{1} << 22);
+  staging_lease lease(config.device, config.write_combined);
+  staging& st = lease.get();
+  st.ensure(S, 0, capacity);
+  const std::uint8_t* base = copy.text.get() + (seq.data() - copy.host);
+  stream_stats stats;
+  stats.setup_s = seconds(t_begin, clk::now());
+  struct drain {  // on any exit: no kernel may still write a slot's candidates
+    staging& st;
+    std::size_t S;
+    ~drain() {
+      for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
+    }
+  } guard{st, S};
+  auto geometry_of = [&](std::size_t i) {
+    geometry g;
+    g.c0 = i * chunk;
+    g.c1 = std::min(n, g.c0 + chunk);
+    g.b0 = g.c0 - std::min(g.c0, lookbehind);
+    g.len = std::min(n, g.c1 + lookahead) - g.b0;
+    return g;
+  };
+  auto run_kernels = [&](slot& s, const geometry& g) {
+    TRAWL_CUDA_CHECK(cudaMemsetAsync(s.count.get(), 0, sizeof(unsigned long long), s.stream.get()));
+    text_window w{base + g.b0, g.len, g.c0 - g.b0, g.c1 - g.b0, g.b0};
+    plan.launch(w, candidate_sink{s.out.get(), s.count.get(), s.out.size()}, s.stream.get());
+    TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_count.get(), s.count.get(), sizeof(unsigned long long),
+                                     cudaMemcpyDeviceToHost, s.stream.get()));
+  };
+  std::vector<candidate> found;
+  // chunk i runs on slot i % S; chunks i + 1 .. i + S - 1 run while chunk i is collected
+  for (std::size_t i = 0; i < std::min(S, nchunks); ++i) run_kernels(*st.slots[i], geometry_of(i));
+  for (std::size_t i = 0; i < nchunks; ++i) {
+    slot& s = *st.slots[i % S];
+    const geometry g = geometry_of(i);
+    const auto t0 = clk::now();
+    TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+    stats.gpu_wait_s += seconds(t0, clk::now());
+    std::size_t total = static_cast<std::size_t>(*s.host_count.get());
+    if (total > s.out.size()) {  // grow and run this chunk again
+      s.out.reset(0);
+      s.out.reset(total + total / 4);
+      run_kernels(s, g);
+      TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+      total = static_cast<std::size_t>(*s.host_count.get());
+    }
+    found.resize(total);
+    if (total) {
+      TRAWL_CUDA_CHECK(cudaMemcpyAsync(found.data(), s.out.get(), total * sizeof(candidate), cudaMemcpyDeviceToHost,
+                                       s.stream.get()));
+      TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+    }
+    if (i + S < nchunks) run_kernels(s, geometry_of(i + S));
+    plan.remap(found);
+    const auto t1 = clk::now();
+    const bool more = sink(g.c0, g.c1, found);
+    stats.sink_s += seconds(t1, clk::now());
+    ++stats.chunks;
+    if (!more) break;
+  }
+  stats.total_s = seconds(t_begin, clk::now());
+  if (config.stats) *config.stats = stats;
+}
+
 template <class Plan>
 void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, std::size_t lookahead,
                 const stream_config& config, const chunk_sink& sink, clk::time_point t_begin) {
   const std::size_t n = seq.size();
+  const std::shared_ptr<resident_copy> resident = resident_registry::instance().find(config.device, seq);
+  if (resident) return run_resident(plan, seq, *resident, lookbehind, lookahead, config, sink, t_begin);
   const std::size_t chunk = std::min(n, config.chunk_size ? config.chunk_size : kDefaultChunk);
   const std::size_t nchunks = (n + chunk - 1) / chunk;
   const std::size_t S = std::min(nchunks, std::clamp<std::size_t>(config.slots ? config.slots : kDefaultSlots, 1, 16));
@@ -261,6 +369,49 @@ void host_fill(void* dst, std::string_view seq, std::size_t pos, std::size_t len
   host_workers& pool = host_workers::instance();
   auto job = submit_fill(pool, dst, fill_source{seq, config.fd, config.fd_offset, config.populate}, pos, len);
   pool.wait(*job);
+}
+
+std::shared_ptr<const void> keep_resident(int device, std::string_view text) {
+  select_device(device);
+  auto copy = std::make_shared<resident_copy>();
+  copy->device = device;
+  copy->host = text.data();
+  copy->size = text.size();
+  copy->text.reset(text.size() + kPadding);
+  TRAWL_CUDA_CHECK(cudaMemset(copy->text.get() + text.size(), 0, kPadding));
+  // through the staging slots' pinned buffers, a chunk at a time, filled on every core
+  const std::size_t chunk = std::min(text.size(), kDefaultChunk);
+  if (chunk > 0) {
+    staging_lease lease(device, false);
+    staging& st = lease.get();
+    const std::size_t S = std::min<std::size_t>(kDefaultSlots, (text.size() + chunk - 1) / chunk);
+    st.ensure(S, chunk, 4096);
+    struct drain {  // on any exit: no copy may still read the pinned buffers
+      staging& st;
+      std::size_t S;
+      ~drain() {
+        for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
+      }
+    } guard{st, S};
+    host_workers& pool = host_workers::instance();
+    const stream_config plain;
+    const fill_source src{text, -1, 0, plain.populate};
+    for (std::size_t at = 0, i = 0; at < text.size(); at += chunk, ++i) {
+      slot& s = *st.slots[i % S];
+      TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));  // its last copy is done
+      const std::size_t len = std::min(chunk, text.size() - at);
+      auto job = submit_fill(pool, s.host.get(), src, at, len);
+      pool.wait(*job);
+      TRAWL_CUDA_CHECK(cudaMemcpyAsync(copy->text.get() + at, s.host.get(), len, cudaMemcpyHostToDevice, s.stream.get()));
+    }
+    for (std::size_t i = 0; i < S; ++i) TRAWL_CUDA_CHECK(cudaStreamSynchronize(st.slots[i]->stream.get()));
+  }
+  resident_registry& r = resident_registry::instance();
+  {
+    std::lock_guard<std::mutex> lock(r.m);
+    r.copies.push_back(copy);
+  }
+  return copy;
 }
 
 void release_staging(int device) noexcept {

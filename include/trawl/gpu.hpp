@@ -68,6 +68,13 @@ std::string device_name(int device = 0);
 /// a device. Never throws.
 void prepare(const device_spec& device = {}) noexcept;
 
+/// Keeps a copy of `text` on each GPU of device.workers() while the returned handle lives: a
+/// GPU scan of a sequence that lies inside `text` (search_sequence, make_matcher's scans, the
+/// offtarget site scan) reads it there instead of copying it from the host, with the same hits.
+/// `text` must neither change nor move while the handle lives. Throws unsupported without the
+/// backend, no_device without a GPU, gpu_error when a copy fails (device memory short).
+std::shared_ptr<const void> keep_resident(std::string_view text, const device_spec& device);
+
 /// The GPU as a trawl::matcher (search.hpp): scan() runs the device over the window of a
 /// slice and reports the hits it owns, as the CPU matchers do, so search_sequence and
 /// search_input (stream.hpp) order, merge and deliver GPU hits exactly as CPU hits. A slice

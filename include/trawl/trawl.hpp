@@ -5,6 +5,7 @@
 #include "trawl/device.hpp"
 #include "trawl/error.hpp"
 #include "trawl/exact.hpp"
+#include "trawl/genome.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/hit.hpp"
 #include "trawl/index.hpp"

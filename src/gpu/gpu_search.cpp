@@ -34,6 +34,9 @@ bool available() noexcept { return false; }
 int device_count() noexcept { return 0; }
 std::string device_name(int) { return {}; }
 void prepare(const device_spec&) noexcept {}
+std::shared_ptr<const void> keep_resident(std::string_view, const device_spec&) {
+  throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
+}
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>&, const search_options&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
@@ -357,6 +360,17 @@ std::string device_name(int device) {
 
 void prepare(const device_spec& device) noexcept {
   for (const int d : device.workers()) trawl::cuda::start_device(d);
+}
+
+std::shared_ptr<const void> keep_resident(std::string_view text, const device_spec& device) {
+  const int present = device_count();
+  std::vector<std::shared_ptr<const void>> copies;
+  for (const int d : device.workers()) {
+    if (d < 0 || d >= present)
+      throw trawl::error(errc::no_device, present == 0 ? "no CUDA device is present" : "there is no GPU " + std::to_string(d));
+    copies.push_back(trawl::cuda::keep_resident(d, text));
+  }
+  return std::make_shared<std::vector<std::shared_ptr<const void>>>(std::move(copies));
 }
 
 /// Several GPU workers behind one matcher: a scan takes a free worker and runs on its device,

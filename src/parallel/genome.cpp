@@ -1,0 +1,165 @@
+// genome.cpp — a genome read once and kept for many searches (trawl/genome.hpp).
+//
+// The records' sequences lie in one buffer, each followed by a run of NUL bytes, so that a
+// search whose hits cannot cross such a run (detail::joins) scans the whole buffer at once, and
+// a GPU keeps one copy of it. Other searches, and off-target searches, take each record alone.
+#include "trawl/genome.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "parallel/joined.hpp"
+#include "trawl/error.hpp"
+#include "trawl/gpu.hpp"
+#include "trawl/io.hpp"
+#include "trawl/stream.hpp"
+
+namespace trawl {
+namespace {
+
+/// NUL bytes after each record: a search of patterns up to 255 - k long scans all of them at once.
+constexpr std::size_t record_gap = 256;
+
+}  // namespace
+
+struct genome::impl {
+  std::string name;
+  io::format fmt = io::format::plain;
+  std::string text;  // the sequences, each followed by record_gap NULs
+  std::vector<index::record_span> records;
+  std::vector<std::uint64_t> begin, length;  // per record, for detail::search_joined
+  std::uint64_t bases = 0;
+  std::vector<int> gpus;
+  std::shared_ptr<const void> resident;  // the GPUs' copies of `text`
+
+  void read(io::source& src, const device_spec& device) {
+    std::string whole;
+    std::string_view bytes;
+    if (src.is_mapped()) {
+      bytes = src.mapped();
+    } else {
+      whole = io::read_all(src.stream());
+      bytes = whole;
+    }
+    io::format named = src.named_format();
+    if (named == io::format::automatic) named = io::format_of_name(name);
+    io::record_reader rr(bytes, named != io::format::automatic ? named : io::detect_format(bytes), name);
+    fmt = rr.detected();
+    text.reserve(bytes.size() + record_gap);
+    io::record r;
+    while (rr.next(r)) {
+      records.push_back({std::string(r.name), text.size(), r.sequence.size()});
+      begin.push_back(text.size());
+      length.push_back(r.sequence.size());
+      bases += r.sequence.size();
+      text.append(r.sequence);
+      text.append(record_gap, '\0');
+    }
+    text.shrink_to_fit();
+    const bool on_gpu = device.kind == device_kind::gpu || (device.kind == device_kind::automatic && gpu::available());
+    if (on_gpu && !text.empty()) {
+      gpus = device.workers();
+      std::sort(gpus.begin(), gpus.end());
+      gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+      resident = gpu::keep_resident(text, device_spec(device_kind::gpu, gpus));
+    }
+  }
+};
+
+genome::genome() = default;
+genome::~genome() = default;
+genome::genome(genome&&) noexcept = default;
+genome& genome::operator=(genome&&) noexcept = default;
+genome::genome(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
+
+genome genome::open(const std::string& path, const device_spec& device) {
+  auto p = std::make_unique<impl>();
+  io::source src = io::source::open(path);
+  p->name = src.name();
+  p->read(src, device);
+  return genome(std::move(p));
+}
+
+genome genome::from_bytes(std::string_view bytes, const std::string& name, const device_spec& device) {
+  auto p = std::make_unique<impl>();
+  p->name = name;
+  io::source src = io::source::from_memory(bytes, name);
+  p->read(src, device);
+  return genome(std::move(p));
+}
+
+const std::string& genome::name() const noexcept { return impl_->name; }
+io::format genome::format() const noexcept { return impl_->fmt; }
+std::span<const index::record_span> genome::records() const noexcept { return impl_->records; }
+std::uint64_t genome::bases() const noexcept { return impl_->bases; }
+const std::vector<int>& genome::resident_gpus() const noexcept { return impl_->gpus; }
+
+std::string_view genome::sequence(std::uint32_t record) const {
+  if (record >= impl_->records.size())
+    throw error(errc::invalid_argument, "genome: there is no record " + std::to_string(record));
+  const auto& r = impl_->records[record];
+  return std::string_view(impl_->text).substr(r.start, r.length);
+}
+
+void genome::search(const std::vector<std::string>& patterns, const search_options& options,
+                    const text_hits_callback& on_hits) const {
+  const impl& g = *impl_;
+  const auto m = make_matcher(patterns, options);
+  if (detail::joins(patterns, options, record_gap)) {
+    detail::search_joined(patterns, *m, g.text, g.begin, g.length, options, on_hits);
+    return;
+  }
+  std::vector<hit> found;
+  for (std::uint32_t r = 0; r < g.records.size(); ++r) {
+    found.clear();
+    const std::string_view seq = sequence(r);
+    const auto take = [&](std::span<const hit> hs) {
+      found.insert(found.end(), hs.begin(), hs.end());
+      return true;
+    };
+    if (choose_device(options, patterns.size(), seq.size()) == device_kind::gpu)
+      gpu::search_sequence(patterns, seq, options, take);
+    else
+      search_sequence(*m, seq, options, take);
+    if (!found.empty() && !on_hits(r, found)) return;
+  }
+}
+
+std::vector<index::record_hit> genome::search(const std::vector<std::string>& patterns,
+                                              const search_options& options) const {
+  std::vector<index::record_hit> out;
+  search(patterns, options, [&](std::uint32_t r, std::span<const hit> hs) {
+    for (const hit& h : hs) out.push_back({r, h});
+    return true;
+  });
+  return out;
+}
+
+void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& out) const {
+  // each record searched alone, as a search of the file takes it; its number and the file's
+  // format put back
+  class renumbered final : public offtarget::site_sink {
+   public:
+    renumbered(offtarget::site_sink& inner, io::format fmt) : inner_(inner), fmt_(fmt) {}
+    std::uint32_t record = 0;
+    void begin_record(const record_info& info) override {
+      record_info here = info;
+      here.index = record;
+      here.format = fmt_;
+      inner_.begin_record(here);
+    }
+    void site(const offtarget::site& s) override { inner_.site(s); }
+    void end_record() override { inner_.end_record(); }
+
+   private:
+    offtarget::site_sink& inner_;
+    io::format fmt_;
+  } sink(out, impl_->fmt);
+  for (std::uint32_t r = 0; r < impl_->records.size(); ++r) {
+    sink.record = r;
+    io::source src = io::source::from_memory(sequence(r), impl_->records[r].name);
+    guides.search(src, sink);
+  }
+}
+
+}  // namespace trawl

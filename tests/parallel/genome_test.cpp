@@ -1,0 +1,202 @@
+// genome_test.cpp — a genome read once (trawl::genome) against the oracles and against the
+// search of its file: its records are the oracle's parse; exact hits are naive search's in
+// each record; approximate, Hamming, both-strand and long-pattern searches (joined and
+// record-by-record ways) and off-target sites are those of a search of the file.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "oracle.hpp"
+#include "trawl/error.hpp"
+#include "trawl/genome.hpp"
+#include "trawl/io.hpp"
+#include "trawl/offtarget.hpp"
+#include "trawl/stream.hpp"
+
+namespace {
+
+using trawl::genome;
+
+struct rec {
+  std::string name, seq;
+};
+
+std::vector<rec> random_records(std::mt19937_64& rng) {
+  std::vector<rec> out;
+  const std::size_t lengths[] = {1, 0, 17, 300, 5000, 40000, 3, 120000};  // a first record with a base: read as FASTA
+  for (std::size_t i = 0; i < std::size(lengths); ++i) {
+    std::string s = oracle::random_text(rng, lengths[i], "ACGT");
+    for (std::size_t j = 0; j + 40 < s.size(); j += 997) s.replace(j, 7, "acgtNNN");  // soft mask, N runs
+    out.push_back({"chr" + std::to_string(i), s});
+  }
+  return out;
+}
+
+std::string fasta_of(const std::vector<rec>& recs, std::size_t width) {
+  std::string f;
+  for (const auto& r : recs) {
+    f += ">" + r.name + " description\n";
+    for (std::size_t i = 0; i < r.seq.size(); i += width) f += r.seq.substr(i, width) + "\n";
+  }
+  return f;
+}
+
+/// (record, hit) of a search of `bytes` as a file, through the stream search.
+std::vector<std::tuple<std::uint64_t, trawl::hit>> file_hits(std::string_view bytes, const std::vector<std::string>& pats,
+                                                            const trawl::search_options& o) {
+  struct sink_t final : trawl::search_sink {
+    std::vector<std::tuple<std::uint64_t, trawl::hit>> all;
+    std::uint64_t record = 0;
+    void begin_record(const trawl::record_info& r) override { record = r.index; }
+    bool hits(std::span<const trawl::hit> hs) override {
+      for (const auto& h : hs) all.emplace_back(record, h);
+      return true;
+    }
+    void end_record(std::uint64_t) override {}
+  } sink;
+  auto src = trawl::io::source::from_memory(bytes, "in.fa");
+  (void)trawl::run_search(pats, src, o, {}, sink);
+  return sink.all;
+}
+
+std::vector<std::tuple<std::uint64_t, trawl::hit>> genome_hits(const genome& g, const std::vector<std::string>& pats,
+                                                              const trawl::search_options& o) {
+  std::vector<std::tuple<std::uint64_t, trawl::hit>> out;
+  for (const auto& rh : g.search(pats, o)) out.emplace_back(rh.record, rh.h);
+  return out;
+}
+
+TEST(Genome, RecordsAreTheParse) {
+  std::mt19937_64 rng(3);
+  const auto recs = random_records(rng);
+  const std::string fa = fasta_of(recs, 60);
+  const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
+  EXPECT_EQ(g.format(), trawl::io::format::fasta);
+  EXPECT_TRUE(g.resident_gpus().empty());
+  const auto want = oracle::parse_records(fa, true);
+  ASSERT_EQ(g.records().size(), want.size());
+  std::uint64_t bases = 0;
+  for (std::uint32_t r = 0; r < want.size(); ++r) {
+    EXPECT_EQ(g.records()[r].name, want[r].name);
+    EXPECT_EQ(g.sequence(r), want[r].seq);
+    bases += want[r].seq.size();
+  }
+  EXPECT_EQ(g.bases(), bases);
+  EXPECT_THROW((void)g.sequence(static_cast<std::uint32_t>(want.size())), trawl::error);
+  // plain text: one record named as the input
+  const genome t = genome::from_bytes("hello world\nhello", "notes.txt", trawl::device_kind::cpu);
+  ASSERT_EQ(t.records().size(), 1u);
+  EXPECT_EQ(t.records()[0].name, "notes.txt");
+  EXPECT_EQ(t.format(), trawl::io::format::plain);
+}
+
+TEST(Genome, ExactHitsAreNaiveSearchOfEachRecord) {
+  std::mt19937_64 rng(4);
+  const auto recs = random_records(rng);
+  const genome g = genome::from_bytes(fasta_of(recs, 61), "in.fa", trawl::device_kind::cpu);
+  // the long pattern (over the gap between records) takes the record-by-record way
+  const std::vector<std::vector<std::string>> sets = {{"ACG", "GTAC", "A"}, {recs[7].seq.substr(1000, 300)}};
+  for (const auto& pats : sets)
+    for (unsigned threads : {1u, 3u}) {
+      trawl::search_options o;
+      o.threads = threads;
+      o.device = trawl::device_kind::cpu;
+      std::set<std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>> want, got;
+      for (std::uint32_t r = 0; r < recs.size(); ++r)
+        for (std::uint32_t p = 0; p < pats.size(); ++p)
+          for (auto s : oracle::naive_find(recs[r].seq, pats[p])) want.emplace(r, s, p);
+      std::uint64_t last = 0;
+      for (const auto& [r, h] : genome_hits(g, pats, o)) {
+        EXPECT_GE(r, last);
+        last = r;
+        EXPECT_EQ(h.end - h.start, pats[h.pattern].size());
+        got.emplace(r, h.start, h.pattern);
+      }
+      EXPECT_EQ(got, want) << pats.size() << " patterns, " << threads << " threads";
+    }
+}
+
+TEST(Genome, SearchesAreThoseOfTheFile) {
+  std::mt19937_64 rng(5);
+  const auto recs = random_records(rng);
+  const std::string fa = fasta_of(recs, 70);
+  const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
+  struct job {
+    std::vector<std::string> pats;
+    int k;
+    bool hamming, both, all_ends;
+  };
+  const std::string long_pat = recs[7].seq.substr(500, 270);
+  const job jobs[] = {{{"ACGTAC", "TTGCA"}, 1, false, false, false}, {{"ACGTACGTAC"}, 2, false, true, false},
+                      {{"ACGTACG"}, 1, true, false, false},           {{"GATTACA"}, 1, false, false, true},
+                      {{long_pat}, 3, false, true, false},             {{"acgtNNN"}, 0, false, true, false}};
+  for (const auto& j : jobs) {
+    trawl::search_options o;
+    o.max_errors = j.k;
+    o.hamming = j.hamming;
+    o.both_strands = j.both;
+    o.all_ends = j.all_ends;
+    o.device = trawl::device_kind::cpu;
+    const auto want = file_hits(fa, j.pats, o);
+    const auto got = genome_hits(g, j.pats, o);
+    EXPECT_FALSE(want.empty()) << j.pats[0];
+    ASSERT_EQ(got.size(), want.size()) << j.pats[0] << " k " << j.k;
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(std::get<0>(got[i]), std::get<0>(want[i])) << i;
+      EXPECT_EQ(std::get<1>(got[i]), std::get<1>(want[i])) << j.pats[0] << " k " << j.k << " hit " << i;
+    }
+  }
+  // a stop after the first record's hits
+  std::size_t calls = 0;
+  g.search({"A"}, {}, [&](std::uint32_t, std::span<const trawl::hit>) { return ++calls < 1; });
+  EXPECT_EQ(calls, 1u);
+}
+
+TEST(Genome, OfftargetSitesAreThoseOfTheFile) {
+  std::mt19937_64 rng(6);
+  auto recs = random_records(rng);
+  const std::string guide = recs[7].seq.substr(2000, 20);
+  // a few planted sites with mismatches, on both strands
+  for (std::size_t at : {100u, 900u, 3000u}) {
+    std::string site = guide + "AGG";
+    site[3] = site[3] == 'A' ? 'C' : 'A';
+    recs[5].seq.replace(at, site.size(), at == 900u ? oracle::reverse_complement(site) : site);
+  }
+  const std::string fa = fasta_of(recs, 60);
+  const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
+  struct sink_t final : trawl::offtarget::site_sink {
+    std::vector<std::string> rows;
+    std::uint64_t record = 0;
+    void begin_record(const trawl::record_info& r) override {
+      record = r.index;
+      rows.push_back("record " + std::string(r.name) + " " + std::to_string(r.index) + " " +
+                     std::to_string(static_cast<int>(r.format)));
+    }
+    void site(const trawl::offtarget::site& s) override {
+      rows.push_back(std::to_string(record) + " " + std::to_string(s.guide) + " " + std::to_string(s.start) + " " +
+                     std::to_string(s.end) + " " + (s.dir == trawl::strand::forward ? "+" : "-") + " " + s.cigar +
+                     " " + s.aligned_target);
+    }
+    void end_record() override { rows.push_back("end"); }
+  };
+  for (const auto& [mm, dna, rna] : {std::tuple{3, 0, 0}, std::tuple{2, 1, 1}}) {
+    trawl::offtarget::options o;
+    o.mismatches = mm;
+    o.dna_bulges = dna;
+    o.rna_bulges = rna;
+    o.device = trawl::device_kind::cpu;
+    const trawl::offtarget::searcher s({{"g1", guide, -1}, {"g2", recs[1].seq.substr(0, 17) + "ACG", -1}}, o);
+    sink_t want, got;
+    auto src = trawl::io::source::from_memory(fa, "in.fa");
+    (void)s.search(src, want);
+    g.offtarget(s, got);
+    EXPECT_GE(want.rows.size(), 2 * recs.size() + 3);  // every record begun and ended, and the planted sites
+    EXPECT_EQ(got.rows, want.rows) << "mismatches " << mm;
+  }
+}
+
+}  // namespace
