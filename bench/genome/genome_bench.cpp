@@ -135,6 +135,26 @@ int main(int argc, char** argv) {
       g.offtarget(one, c);
       return c.n;
     });
+    // one record alone (the longest), and one exact pattern over the whole buffer: where a call's time goes
+    std::uint32_t longest = 0;
+    for (std::uint32_t r = 0; r < g.records().size(); ++r)
+      if (g.records()[r].length > g.records()[longest].length) longest = r;
+    timed("offtarget_1_longest_record_resident", device, calls, [&] {
+      counter c;
+      auto src = trawl::io::source::from_memory(g.sequence(longest), g.records()[longest].name);
+      (void)one.search(src, c);
+      return c.n;
+    });
+    trawl::search_options exact;
+    exact.device = dev;
+    timed("search_1_exact_resident", device, calls, [&] {
+      std::uint64_t n = 0;
+      g.search({protospacers.front()}, exact, [&](std::uint32_t, std::span<const trawl::hit> hs) {
+        n += hs.size();
+        return true;
+      });
+      return n;
+    });
     timed("offtarget_all_resident", device, calls, [&] {
       counter c;
       g.offtarget(all, c);

@@ -31,6 +31,7 @@ using clk = std::chrono::steady_clock;
 double seconds(clk::time_point a, clk::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 constexpr std::size_t kPadding = 128;
+constexpr std::size_t kAlign = 256;  // a resident window's first byte: cudaMalloc's alignment
 constexpr std::size_t kDefaultChunk = std::size_t{16} << 20;  // tuned: bench/results/stream-h100host-xeon16.md
 constexpr std::size_t kDefaultSlots = 4;
 
@@ -176,9 +177,10 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
   const std::size_t nchunks = (n + chunk - 1) / chunk;
   const std::size_t S = std::min(nchunks, std::clamp<std::size_t>(config.slots ? config.slots : kDefaultSlots, 1, 16));
   const std::size_t capacity = std::clamp<std::size_t>(chunk / 16, 4096, std::size_t{1} << 22);
+  const std::size_t max_len = std::min(n, chunk + lookbehind + lookahead);
   staging_lease lease(config.device, config.write_combined);
   staging& st = lease.get();
-  st.ensure(S, 0, capacity);
+  st.ensure(S, max_len, capacity);
   const std::uint8_t* base = copy.text.get() + (seq.data() - copy.host);
   stream_stats stats;
   stats.setup_s = seconds(t_begin, clk::now());
@@ -199,7 +201,18 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
   };
   auto run_kernels = [&](slot& s, const geometry& g) {
     TRAWL_CUDA_CHECK(cudaMemsetAsync(s.count.get(), 0, sizeof(unsigned long long), s.stream.get()));
-    text_window w{base + g.b0, g.len, g.c0 - g.b0, g.c1 - g.b0, g.b0};
+    // The kernels load the text in aligned vectors. Inside the sequence the window starts
+    // at the aligned byte of the copy (cudaMalloc aligns it) at or before its first byte: the
+    // bytes it adds lie further back than any hit reaches, so they change no hit. A first
+    // window that would start before the sequence (and see bytes that are not in it) is
+    // copied to the slot's aligned buffer instead.
+    const std::uint8_t* at = base + g.b0;
+    const std::size_t shift = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(at) % kAlign);
+    text_window w{at - shift, g.len + shift, g.c0 - g.b0 + shift, g.c1 - g.b0 + shift, g.b0 - shift};
+    if (shift > g.b0) {
+      TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.text.get(), at, g.len, cudaMemcpyDeviceToDevice, s.stream.get()));
+      w = text_window{s.text.get(), g.len, g.c0 - g.b0, g.c1 - g.b0, g.b0};
+    }
     plan.launch(w, candidate_sink{s.out.get(), s.count.get(), s.out.size()}, s.stream.get());
     TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_count.get(), s.count.get(), sizeof(unsigned long long),
                                      cudaMemcpyDeviceToHost, s.stream.get()));

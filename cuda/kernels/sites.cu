@@ -1,5 +1,5 @@
 // cuda/kernels/sites.cu — off-target sites without bulges (site_plan): one thread per PAM
-// start, both strands and every PAM; where a PAM fits, the guides listed under the exact
+// start, both strands and every PAM, the block's bytes decoded once into shared memory; where a PAM fits, the guides listed under the exact
 // blocks of the bases outward from it are tested by their mismatches. The host's PAM scan
 // (src/offtarget/pam_scan.cpp) does the same per position; both read bases as base_bit does
 // (A, C, G, T in either case; every other byte matches nothing).
@@ -13,18 +13,20 @@ namespace {
 constexpr std::uint32_t kPerWord = 16;
 constexpr std::uint32_t kMaxWords = site_plan::max_longest / kPerWord;
 
-/// A genome byte's base bit (A 1, C 2, G 4, T 8), complemented on the reverse strand; 0 for a
-/// byte that is not a base.
-__device__ __forceinline__ unsigned base_bits(unsigned char c, bool reverse) {
-  unsigned b = 0;
-  switch (c | 0x20) {
-    case 'a': b = 1; break;
-    case 'c': b = 2; break;
-    case 'g': b = 4; break;
-    case 't': b = 8; break;
-    default: return 0;  // (c | 0x20) is a lower-case base only for that base in either case
+/// A genome byte's base bit (A 1, C 2, G 4, T 8); 0 for a byte that is not a base.
+__device__ __forceinline__ unsigned base_bit(unsigned char c) {
+  switch (c | 0x20) {  // (c | 0x20) is a lower-case base only for that base in either case
+    case 'a': return 1;
+    case 'c': return 2;
+    case 'g': return 4;
+    case 't': return 8;
+    default: return 0;
   }
-  return reverse ? ((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3) : b;
+}
+
+/// A base bit on the reverse strand: its complement's.
+__device__ __forceinline__ unsigned complement_bit(unsigned b) {
+  return ((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3);
 }
 
 /// How many of the 16 nibbles of x are not zero.
@@ -34,42 +36,103 @@ __device__ __forceinline__ unsigned nonzero_nibbles(std::uint64_t x) {
   return static_cast<unsigned>(__popcll(x & 0x1111111111111111ull));
 }
 
+constexpr unsigned kBlock = 256;  // PAM starts per block, one a thread
+/// Bytes a block reads around its PAM starts: a protospacer on either side and the longest
+/// PAM; rounded up to a word, since the block table may follow them.
+__host__ __device__ constexpr std::size_t tile_bytes(std::size_t longest, std::size_t longest_pam) {
+  return (kBlock + 2 * longest + longest_pam + 15) / 16 * 16;
+}
+/// The block table (first[]) is copied to shared memory when it takes at most this many bytes:
+/// each PAM that fits looks up every block of its protospacer there.
+constexpr std::size_t kSharedTable = std::size_t{32} << 10;
+__host__ __device__ constexpr std::size_t table_entries(std::uint32_t blocks, std::uint32_t block_len) {
+  return blocks == 0 ? 0 : std::size_t{blocks} * (std::size_t{1} << (2 * block_len)) + 1;
+}
+
+/// The block's bytes become base bits in shared memory first (coalesced loads, each byte
+/// decoded once). Then, PAM by PAM, every thread tests its PAM start on both strands and
+/// queues the (start, strand) pairs where the PAM fits; the block's threads then take the
+/// queue's entries one each, so the protospacer tests (about one start in 8 for NGG) run with
+/// every lane busy instead of in the few lanes of a warp whose PAM fitted.
 __global__ void sites_kernel(site_device_tasks t, text_window w, candidate_sink sink) {
+  extern __shared__ std::uint8_t tile[];
+  __shared__ std::uint32_t queue[2 * kBlock];
+  __shared__ unsigned queued;
   const std::size_t reach = std::size_t{t.longest} + t.longest_pam;
   const std::size_t start = w.own_begin > reach ? w.own_begin - reach : 0;
-  const std::size_t ps = start + static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (ps >= w.own_end) return;
+  const std::size_t block0 = start + static_cast<std::size_t>(blockIdx.x) * kBlock;
   const std::size_t n = w.len;
+  // tile[i] holds the base bit of window byte lo + i, for [lo, hi)
+  const std::size_t lo = block0 > t.longest ? block0 - t.longest : 0;
+  const std::size_t hi_want = block0 + kBlock + t.longest_pam + t.longest;
+  const std::size_t hi = hi_want < n ? hi_want : n;
+  for (std::size_t i = lo + threadIdx.x; i < hi; i += blockDim.x) tile[i - lo] = static_cast<std::uint8_t>(base_bit(w.data[i]));
+  const std::size_t entries = table_entries(t.blocks, t.block_len);
+  const std::uint32_t* first = t.first;
+  if (entries * sizeof(std::uint32_t) <= kSharedTable) {
+    auto* table = reinterpret_cast<std::uint32_t*>(tile + tile_bytes(t.longest, t.longest_pam));
+    for (std::size_t i = threadIdx.x; i < entries; i += blockDim.x) table[i] = t.first[i];
+    first = table;
+  }
+  const auto at = [&](std::size_t i, bool reverse) {
+    const unsigned b = tile[i - lo];
+    return reverse ? complement_bit(b) : b;
+  };
   const std::uint32_t keys = 1u << (2 * t.block_len);
-  for (unsigned d = 0; d < 2; ++d) {
-    const bool reverse = d == 1;
-    const bool left = t.three_prime == !reverse;  // the protospacer lies left of the PAM
-    for (std::uint32_t pi = 0; pi < t.npams; ++pi) {
-      const std::uint8_t* pam = t.pam_bits + t.pam_offset[pi];
-      const std::size_t P = t.pam_offset[pi + 1] - t.pam_offset[pi];
-      if (ps + P > n) continue;
-      if (left ? ps + P <= w.own_begin || ps + P > w.own_end
-               : ps + P + t.longest <= w.own_begin || ps + P + t.shortest > w.own_end)
-        continue;
-      std::uint32_t pmm = 0;
-      for (std::size_t i = 0; i < P && pmm <= t.pam_limit; ++i)
-        pmm += (pam[i] & base_bits(w.data[reverse ? ps + P - 1 - i : ps + i], reverse)) == 0 ? 1u : 0u;
-      if (pmm > t.pam_limit) continue;
-      const std::size_t avail = left ? (ps < t.longest ? ps : t.longest) : (n - ps - P < t.longest ? n - ps - P : t.longest);
-      if (avail < t.shortest) continue;
-      // the bases outward from the PAM, packed as the guides are
-      std::uint64_t tw[kMaxWords] = {};
-      for (std::size_t i = 0; i < avail; ++i) {
-        const unsigned char c = w.data[left ? ps - 1 - i : ps + P + i];
-        tw[i / kPerWord] |= std::uint64_t{base_bits(c, reverse)} << (4 * (i % kPerWord));
+  for (std::uint32_t pi = 0; pi < t.npams; ++pi) {
+    const std::uint8_t* pam = t.pam_bits + t.pam_offset[pi];
+    const std::size_t P = t.pam_offset[pi + 1] - t.pam_offset[pi];
+    if (threadIdx.x == 0) queued = 0;
+    __syncthreads();  // the tile, the table and the empty queue
+    const std::size_t ps = block0 + threadIdx.x;
+    if (ps < w.own_end && ps + P <= n) {
+      for (unsigned d = 0; d < 2; ++d) {
+        const bool reverse = d == 1;
+        const bool left = t.three_prime == !reverse;  // the protospacer lies left of the PAM
+        if (left ? ps + P <= w.own_begin || ps + P > w.own_end
+                 : ps + P + t.longest <= w.own_begin || ps + P + t.shortest > w.own_end)
+          continue;
+        std::uint32_t pmm = 0;
+        for (std::size_t i = 0; i < P && pmm <= t.pam_limit; ++i)
+          pmm += (pam[i] & at(reverse ? ps + P - 1 - i : ps + i, reverse)) == 0 ? 1u : 0u;
+        if (pmm > t.pam_limit) continue;
+        const std::size_t avail = left ? (ps < t.longest ? ps : t.longest) : (n - ps - P < t.longest ? n - ps - P : t.longest);
+        if (avail < t.shortest) continue;
+        queue[atomicAdd(&queued, 1u)] = threadIdx.x | (d << 8) | (pmm << 9);
       }
+    }
+    __syncthreads();
+    const unsigned count = queued;
+    for (unsigned q = threadIdx.x; q < count; q += blockDim.x) {
+      const std::uint32_t e = queue[q];
+      const std::size_t p0 = block0 + (e & 255u);
+      const unsigned d = (e >> 8) & 1u;
+      const std::uint32_t pmm = e >> 9;
+      const bool reverse = d == 1;
+      const bool left = t.three_prime == !reverse;
+      const std::size_t avail = left ? (p0 < t.longest ? p0 : t.longest) : (n - p0 - P < t.longest ? n - p0 - P : t.longest);
+      // the bases outward from the PAM, packed as the guides are, in four registers (an
+      // array indexed at run time would live in local memory)
+      std::uint64_t tw0 = 0, tw1 = 0, tw2 = 0, tw3 = 0;
+#pragma unroll
+      for (unsigned i = 0; i < site_plan::max_longest; ++i) {
+        if (i >= avail) break;
+        const std::uint64_t b = std::uint64_t{at(left ? p0 - 1 - i : p0 + P + i, reverse)} << (4 * (i % kPerWord));
+        if (i < kPerWord) tw0 |= b;
+        else if (i < 2 * kPerWord) tw1 |= b;
+        else if (i < 3 * kPerWord) tw2 |= b;
+        else tw3 |= b;
+      }
+      const auto word = [&](std::uint32_t k) { return k == 0 ? tw0 : k == 1 ? tw1 : k == 2 ? tw2 : tw3; };
       const auto test = [&](std::uint32_t g) {
         const std::uint32_t m = t.lengths[g];
         if (m > avail) return;
-        const std::size_t end = left ? ps + P : ps + P + m;
+        const std::size_t end = left ? p0 + P : p0 + P + m;
         if (end <= w.own_begin || end > w.own_end) return;
         unsigned matches = 0;
-        for (std::uint32_t k = 0; k < t.stride; ++k) matches += nonzero_nibbles(t.words[std::size_t{g} * t.stride + k] & tw[k]);
+#pragma unroll
+        for (std::uint32_t k = 0; k < kMaxWords; ++k)
+          if (k < t.stride) matches += nonzero_nibbles(t.words[std::size_t{g} * t.stride + k] & word(k));
         const int mm = static_cast<int>(m - matches);
         if (mm > t.limits[g]) return;
         emit_candidate(sink.out, sink.count, sink.capacity, w.base + end - 1, 2 * (g * t.npams + pi) + d,
@@ -79,16 +142,17 @@ __global__ void sites_kernel(site_device_tasks t, text_window w, candidate_sink 
         std::uint32_t key = 0;
         bool bases = true;
         for (std::uint32_t i = 0; i < t.block_len; ++i) {
-          const unsigned bit = static_cast<unsigned>((tw[(b * t.block_len + i) / kPerWord] >> (4 * ((b * t.block_len + i) % kPerWord))) & 15u);
+          const unsigned bit = static_cast<unsigned>((word((b * t.block_len + i) / kPerWord) >> (4 * ((b * t.block_len + i) % kPerWord))) & 15u);
           bases = bases && bit != 0;
           key |= static_cast<std::uint32_t>((__ffs(static_cast<int>(bit | 16u)) - 1) & 3) << (2 * i);
         }
         if (!bases) continue;
-        const std::uint32_t at = b * keys + key;
-        for (std::uint32_t j = t.first[at]; j < t.first[at + 1]; ++j) test(t.ids[j]);
+        const std::uint32_t at_key = b * keys + key;
+        for (std::uint32_t j = first[at_key]; j < first[at_key + 1]; ++j) test(t.ids[j]);
       }
       for (std::uint32_t j = 0; j < t.nalways; ++j) test(t.always[j]);
     }
+    __syncthreads();  // the queue is read before the next PAM's
   }
 }
 
@@ -98,9 +162,11 @@ void launch_sites(const site_device_tasks& tasks, const text_window& w, const ca
   if (w.own_end <= w.own_begin || tasks.npams == 0) return;
   const std::size_t reach = std::size_t{tasks.longest} + tasks.longest_pam;
   const std::size_t start = w.own_begin > reach ? w.own_begin - reach : 0;
-  const unsigned block = 256;
-  const std::size_t grid = (w.own_end - start + block - 1) / block;
-  sites_kernel<<<static_cast<unsigned>(grid), block, 0, stream>>>(tasks, w, sink);
+  const std::size_t grid = (w.own_end - start + kBlock - 1) / kBlock;
+  const std::size_t entries = table_entries(tasks.blocks, tasks.block_len);
+  const std::size_t shared = tile_bytes(tasks.longest, tasks.longest_pam) +
+                             (entries * sizeof(std::uint32_t) <= kSharedTable ? entries * sizeof(std::uint32_t) : 0);
+  sites_kernel<<<static_cast<unsigned>(grid), kBlock, shared, stream>>>(tasks, w, sink);
   TRAWL_CUDA_CHECK_LAUNCH("sites_kernel");
 }
 

@@ -136,8 +136,66 @@ std::vector<index::record_hit> genome::search(const std::vector<std::string>& pa
 }
 
 void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& out) const {
-  // each record searched alone, as a search of the file takes it; its number and the file's
-  // format put back
+  const impl& g = *impl_;
+  const offtarget::options& o = guides.opts();
+  std::size_t reach = 0, pam = 0;
+  for (const auto& p : o.pams) pam = std::max(pam, p.size());
+  for (const auto& gd : guides.guides()) reach = std::max(reach, gd.protospacer.size() + pam);
+  if (o.dna_bulges == 0 && o.rna_bulges == 0 && reach < record_gap) {
+    // Without bulges a site's bytes are fixed by its PAM, guide and strand, so a site of the
+    // whole buffer is a site of its record alone when it lies inside it, and the runs of NULs
+    // (no base matches a NUL) keep every site found within record_gap of a record's end out of
+    // the next record: one search of the buffer, its sites handed out by record.
+    class by_record final : public offtarget::site_sink {
+     public:
+      by_record(const impl& g, offtarget::site_sink& inner) : g_(g), inner_(inner) {}
+      void begin_record(const record_info&) override {}
+      void site(const offtarget::site& s) override {
+        while (r_ + 1 < g_.records.size() && g_.begin[r_ + 1] <= s.start) next();
+        if (s.start < g_.begin[r_] || s.end > g_.begin[r_] + g_.length[r_]) return;  // reaches into a gap
+        offtarget::site here = s;
+        here.start -= g_.begin[r_];
+        here.end -= g_.begin[r_];
+        open();
+        inner_.site(here);
+      }
+      void end_record() override {}
+      /// Begins and ends every record up to the last, as a search of the file does.
+      void finish() {
+        while (r_ + 1 < g_.records.size()) next();
+        open();
+        inner_.end_record();
+      }
+
+     private:
+      void open() {
+        if (opened_) return;
+        record_info info;
+        info.name = g_.records[r_].name;
+        info.index = r_;
+        info.format = g_.fmt;
+        inner_.begin_record(info);
+        opened_ = true;
+      }
+      void next() {
+        open();
+        inner_.end_record();
+        ++r_;
+        opened_ = false;
+      }
+      const impl& g_;
+      offtarget::site_sink& inner_;
+      std::size_t r_ = 0;
+      bool opened_ = false;
+    } sink(g, out);
+    if (g.records.empty()) return;
+    io::source src = io::source::from_memory(g.text, g.name);
+    guides.search(src, sink);
+    sink.finish();
+    return;
+  }
+  // with bulges, each record searched alone, as a search of the file takes it; its number and
+  // the file's format put back
   class renumbered final : public offtarget::site_sink {
    public:
     renumbered(offtarget::site_sink& inner, io::format fmt) : inner_(inner), fmt_(fmt) {}
@@ -154,10 +212,10 @@ void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& 
    private:
     offtarget::site_sink& inner_;
     io::format fmt_;
-  } sink(out, impl_->fmt);
-  for (std::uint32_t r = 0; r < impl_->records.size(); ++r) {
+  } sink(out, g.fmt);
+  for (std::uint32_t r = 0; r < g.records.size(); ++r) {
     sink.record = r;
-    io::source src = io::source::from_memory(sequence(r), impl_->records[r].name);
+    io::source src = io::source::from_memory(sequence(r), g.records[r].name);
     guides.search(src, sink);
   }
 }

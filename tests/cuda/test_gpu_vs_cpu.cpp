@@ -6,6 +6,7 @@
 #include "gpu_test_util.hpp"
 #include "record_hits.hpp"
 #include "trawl/approx.hpp"
+#include "trawl/genome.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
@@ -417,6 +418,81 @@ TEST(GpuVsCpu, SearchThroughAnIndexScansItsKernelOnTheGpu) {
           EXPECT_EQ(ran_on.workers(), devices);
         }
       }
+  }
+}
+
+// A text kept on the GPU (keep_resident) is searched there, with the CPU's hits, for a view
+// inside it and across chunk edges; once its handle is gone the same search copies again. A
+// genome on the GPU gives the CPU genome's hits and off-target sites.
+TEST(GpuVsCpu, ResidentTextAndGenome) {
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(77);
+  const std::vector<std::string> pats = {"ACGTAGGT", "TTGACCA"};
+  const std::string text = gputest::text_with_plants(rng, 200000, "ACGT", pats, 40, 1);
+  const std::string_view view = std::string_view(text).substr(1234, 150000);
+  trawl::search_options o;
+  o.max_errors = 1;
+  o.both_strands = true;
+  const auto cpu = trawl::search(view, pats, o);
+  ASSERT_FALSE(cpu.empty());
+  trawl::search_options on = o;
+  on.device = trawl::device_kind::gpu;
+  trawl::gpu::gpu_options g;
+  g.chunk_size = 4099;
+  {
+    const auto kept = trawl::gpu::keep_resident(text, on.device);
+    EXPECT_EQ(trawl::gpu::search(view, pats, on, g), cpu);
+    EXPECT_EQ(trawl::gpu::search(view, pats, on), cpu);
+  }
+  EXPECT_EQ(trawl::gpu::search(view, pats, on, g), cpu);
+
+  std::string fa;
+  const std::string guide = oracle::random_text(rng, 20, "ACGT");
+  for (int r = 0; r < 6; ++r) {
+    fa += ">r" + std::to_string(r) + "\n";
+    std::string seq = gputest::text_with_plants(rng, r == 2 ? 3 : 30000 + rng() % 30000, "ACGT", pats, 20, 1);
+    if (seq.size() > 1000) {  // the guide's site, and one with two mismatches on the other strand
+      seq.replace(500, 23, guide + "TGG");
+      std::string near = guide + "AGG";
+      near[2] = near[2] == 'A' ? 'C' : 'A', near[9] = near[9] == 'G' ? 'T' : 'G';
+      seq.replace(800, 23, oracle::reverse_complement(near));
+    }
+    for (std::size_t i = 0; i < seq.size(); i += 60) fa += seq.substr(i, 60) + "\n";
+  }
+  const trawl::genome on_gpu = trawl::genome::from_bytes(fa, "g.fa", trawl::device_kind::gpu);
+  const trawl::genome on_cpu = trawl::genome::from_bytes(fa, "g.fa", trawl::device_kind::cpu);
+  EXPECT_EQ(on_gpu.resident_gpus(), std::vector<int>{0});
+  const std::string long_pat = std::string(on_cpu.sequence(3).substr(100, 300));
+  for (const auto& [ps, k, hamming] : {std::tuple{pats, 0, false}, std::tuple{pats, 2, false}, std::tuple{pats, 1, true},
+                                       std::tuple{std::vector<std::string>{long_pat}, 5, false}}) {
+    trawl::search_options so;
+    so.max_errors = k;
+    so.hamming = hamming;
+    so.both_strands = true;
+    so.device = trawl::device_kind::cpu;
+    const auto want = on_cpu.search(ps, so);
+    ASSERT_FALSE(want.empty());
+    so.device = trawl::device_kind::gpu;
+    EXPECT_EQ(on_gpu.search(ps, so), want) << "k " << k << " hamming " << hamming << " m " << ps[0].size();
+  }
+  struct sink_t final : trawl::offtarget::site_sink {
+    std::vector<std::string> rows;
+    void begin_record(const trawl::record_info& r) override { rows.push_back(std::string(r.name) + " " + std::to_string(r.index)); }
+    void site(const trawl::offtarget::site& st) override {
+      rows.push_back(std::to_string(st.guide) + " " + std::to_string(st.start) + " " + st.cigar + " " + st.aligned_target);
+    }
+    void end_record() override { rows.push_back("end"); }
+  };
+  for (const auto& dev : {trawl::device_spec(trawl::device_kind::cpu), trawl::device_spec(trawl::device_kind::gpu)}) {
+    trawl::offtarget::options oo;
+    oo.mismatches = 4;
+    oo.device = dev;
+    const trawl::offtarget::searcher s({{"g", guide, -1}}, oo);
+    sink_t a, b;
+    on_cpu.offtarget(s, a);
+    on_gpu.offtarget(s, b);
+    EXPECT_EQ(b.rows, a.rows);
+    EXPECT_GT(a.rows.size(), 12u);
   }
 }
 
