@@ -26,6 +26,7 @@
 
 #include "trawl/approx.hpp"
 #include "trawl/error.hpp"
+#include "trawl/genome.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
@@ -362,7 +363,7 @@ class collect_sites final : public trawl::offtarget::site_sink {
 /// offtarget: guides as a guide file's bytes (guide_bytes) or as (name, protospacer) pairs; the
 /// genome as a text, a path or an index.
 nb::list offtarget(std::optional<nb::bytes> guide_bytes, std::vector<std::pair<std::string, std::string>> pairs,
-                   nb::handle text_obj, std::optional<std::string> path, const hybrid_index* idx,
+                   nb::handle text_obj, std::optional<std::string> path, const hybrid_index* idx, const trawl::genome* gen,
                    std::vector<std::string> pams, int side, int mismatches, int pam_mismatches, int dna_bulges,
                    int rna_bulges, int max_edits, unsigned threads, const std::string& device) {
   namespace ot = trawl::offtarget;
@@ -387,7 +388,7 @@ nb::list offtarget(std::optional<nb::bytes> guide_bytes, std::vector<std::pair<s
   o.threads = threads;
   o.device = trawl::parse_device(device);
   std::optional<text_view> text;
-  if (!path && idx == nullptr) text.emplace(text_obj);
+  if (!path && idx == nullptr && gen == nullptr) text.emplace(text_obj);
   collect_sites sites;
   std::unique_ptr<ot::searcher> searcher;
   {
@@ -395,6 +396,8 @@ nb::list offtarget(std::optional<nb::bytes> guide_bytes, std::vector<std::pair<s
     searcher = std::make_unique<ot::searcher>(std::move(guides), o);
     if (idx != nullptr) {
       searcher->search(*idx, sites);
+    } else if (gen != nullptr) {
+      gen->offtarget(*searcher, sites);
     } else {
       trawl::io::source input = path ? trawl::io::source::open(*path)
                                      : trawl::io::source::from_memory(text->get(), "<text>");
@@ -430,6 +433,28 @@ nb::dict index_search(const hybrid_index& ix, nb::handle patterns_obj, int k, bo
   nb::dict d = std::move(cols).to_dict(false);
   std::vector<std::string> names;
   for (const auto& r : ix.records()) names.push_back(r.name);
+  d["records"] = nb::cast(std::move(names));
+  return d;
+}
+
+nb::dict genome_search(const trawl::genome& g, nb::handle patterns_obj, int k, bool hamming, bool ignore_case, bool iupac,
+                       bool both_strands, bool all_ends, unsigned threads, const std::string& device,
+                       const std::string& algorithm) {
+  const std::vector<std::string> patterns = to_patterns(patterns_obj);
+  trawl::search_options options =
+      make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, false, threads, 0, algorithm);
+  options.device = trawl::parse_device(device);
+  columns cols;
+  {
+    nb::gil_scoped_release release;
+    g.search(patterns, options, [&](std::uint32_t r, std::span<const trawl::hit> hs) {
+      for (const auto& h : hs) cols.add(h, r);
+      return true;
+    });
+  }
+  nb::dict d = std::move(cols).to_dict(false);
+  std::vector<std::string> names;
+  for (const auto& r : g.records()) names.push_back(r.name);
   d["records"] = nb::cast(std::move(names));
   return d;
 }
@@ -472,9 +497,47 @@ NB_MODULE(_trawl, m) {
   });
   m.def("gpu_count", [] { return trawl::gpu::device_count(); });
   m.def("offtarget", &offtarget, "guide_bytes"_a.none(), "pairs"_a, "text"_a.none(), "path"_a.none(), "index"_a.none(),
+        "genome"_a.none(),
         "pams"_a, "side"_a, "mismatches"_a, "pam_mismatches"_a, "dna_bulges"_a, "rna_bulges"_a, "max_edits"_a,
         "threads"_a, "device"_a);
   m.def("gpu_name", [](int d) { return trawl::gpu::device_name(d); });
+
+  nb::class_<trawl::genome>(m, "Genome")
+      .def_static(
+          "open",
+          [](const std::string& path, const std::string& device) {
+            const trawl::device_spec d = trawl::parse_device(device);
+            nb::gil_scoped_release release;
+            return trawl::genome::open(path, d);
+          },
+          "path"_a, "device"_a)
+      .def_static(
+          "from_bytes",
+          [](nb::handle text, const std::string& name, const std::string& device) {
+            const text_view t(text);
+            const trawl::device_spec d = trawl::parse_device(device);
+            nb::gil_scoped_release release;
+            return trawl::genome::from_bytes(t.get(), name, d);
+          },
+          "text"_a, "name"_a, "device"_a)
+      .def_prop_ro("name", &trawl::genome::name)
+      .def_prop_ro("bases", &trawl::genome::bases)
+      .def_prop_ro("resident_gpus", &trawl::genome::resident_gpus)
+      .def_prop_ro("records",
+                   [](const trawl::genome& g) {
+                     nb::list out;
+                     for (const auto& r : g.records()) out.append(nb::make_tuple(r.name, r.length));
+                     return out;
+                   })
+      .def(
+          "sequence",
+          [](const trawl::genome& g, std::uint32_t r) {
+            const std::string_view s = g.sequence(r);
+            return nb::bytes(s.data(), s.size());
+          },
+          "record"_a)
+      .def("search", &genome_search, "patterns"_a, "k"_a, "hamming"_a, "ignore_case"_a, "iupac"_a, "both_strands"_a,
+           "all_ends"_a, "threads"_a, "device"_a, "algorithm"_a);
 
   nb::class_<hybrid_index>(m, "Index")
       .def_static("build", &index_build, "text"_a.none(), "path"_a.none(), "max_len"_a, "small"_a, "fasta"_a,

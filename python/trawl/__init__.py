@@ -36,7 +36,7 @@ from . import _trawl
 __version__: str = _trawl.__version__
 
 __all__ = [
-    "search", "search_many", "best", "offtarget", "Index", "Hits", "Hit", "Best", "Site",
+    "search", "search_many", "best", "offtarget", "Genome", "Index", "Hits", "Hit", "Best", "Site",
     "reverse_complement", "align", "gpu_count", "__version__",
 ]
 
@@ -282,7 +282,7 @@ def offtarget(guides, genome, *, pams: Union[str, Sequence[str]] = "NGG", pam_si
     ``guides``: a guide file as an ``os.PathLike`` (FASTA, ``NAME SEQ`` lines or a Cas-OFFinder
     input file, whose PAM and per-guide limits are used), a ``{name: protospacer}`` dict, or a
     sequence of protospacers or of ``(name, protospacer)`` pairs. ``genome``: a text, a file as an
-    ``os.PathLike`` (FASTA, gzip, ...), or an :class:`Index`. ``pam_side``: 3 (Cas9) or 5
+    ``os.PathLike`` (FASTA, gzip, ...), a :class:`Genome` or an :class:`Index`. ``pam_side``: 3 (Cas9) or 5
     (Cas12a, e.g. ``pams="TTTV"``). ``device`` as for :func:`search` (auto: the CPU with bulges).
     """
     guide_bytes, pairs = None, []
@@ -298,10 +298,11 @@ def offtarget(guides, genome, *, pams: Union[str, Sequence[str]] = "NGG", pam_si
             pairs.append((str(g[0]), str(g[1])) if isinstance(g, tuple) else (f"guide{i + 1}", g if isinstance(g, str) else g.decode()))
     pam_list = [pams] if isinstance(pams, str) else list(pams)
     index = genome._ix if isinstance(genome, Index) else None
+    kept = genome._g if isinstance(genome, Genome) else None
     path = os.fsdecode(os.fspath(genome)) if isinstance(genome, os.PathLike) else None
     _not_a_file_name(genome, "genome")
-    body = genome if index is None and path is None else None
-    return _trawl.offtarget(guide_bytes, pairs, body, path, index, pam_list, pam_side, mismatches, pam_mismatches,
+    body = genome if index is None and kept is None and path is None else None
+    return _trawl.offtarget(guide_bytes, pairs, body, path, index, kept, pam_list, pam_side, mismatches, pam_mismatches,
                             dna_bulges, rna_bulges, -1 if max_edits is None else max_edits, _threads(threads), device)
 
 
@@ -336,6 +337,73 @@ def align(pattern: Text, text: Text, *, ignore_case: bool = False, iupac: bool =
 def gpu_count() -> int:
     """The number of CUDA devices trawl can use (0 without CUDA or a device)."""
     return _trawl.gpu_count()
+
+
+class Genome:
+    """A genome read once and kept for many searches: the records of a FASTA, FASTQ or .2bit
+    file (or of a text), their sequences in memory and, with a GPU (``device`` "gpu", or "auto"
+    when one is present), on the GPU too, so that a search moves no text and parses nothing.
+    ``search`` and ``offtarget`` give exactly what :func:`search` and :func:`offtarget` give for
+    the file, with per-record coordinates; CUDA starts once a process.
+
+    ``source``: a file as an ``os.PathLike`` (or a ``str`` path), or the file's bytes.
+    """
+
+    def __init__(self, source: Union[str, bytes, os.PathLike], *, device: str = "auto", name: str = "genome"):
+        if isinstance(source, (str, os.PathLike)):
+            self._g = _trawl.Genome.open(os.fsdecode(os.fspath(source)), device)
+        else:
+            self._g = _trawl.Genome.from_bytes(source, name, device)
+
+    @property
+    def name(self) -> str:
+        return self._g.name
+
+    @property
+    def records(self) -> list:
+        """(name, length) of each record."""
+        return self._g.records
+
+    @property
+    def bases(self) -> int:
+        """The records' total length."""
+        return self._g.bases
+
+    @property
+    def resident_gpus(self) -> list:
+        """The GPUs that hold the sequences (empty: host memory only)."""
+        return self._g.resident_gpus
+
+    def sequence(self, record: Union[int, str]) -> bytes:
+        """A record's sequence, by number or name."""
+        if isinstance(record, str):
+            names = [r[0] for r in self.records]
+            if record not in names:
+                raise ValueError(f"no record is named {record!r}")
+            record = names.index(record)
+        return self._g.sequence(record)
+
+    def search(self, patterns: Patterns, *, k: int = 0, both_strands: bool = False, iupac: bool = False,
+               hamming: bool = False, all_ends: bool = False, ignore_case: bool = False,
+               threads: Optional[int] = None, device: str = "auto", algorithm: str = "auto") -> Hits:
+        """The hits of ``patterns`` in each record, as :func:`search` gives them for the file (same
+        options), with per-record coordinates."""
+        pats = _pattern_list(patterns)
+        c = self._g.search(pats, k, hamming, ignore_case, iupac, both_strands, all_ends, _threads(threads), device,
+                           algorithm)
+        records = c.pop("records")
+        return Hits(c, pats, records, "record")
+
+    def offtarget(self, guides, **options) -> list:
+        """:func:`offtarget` of ``guides`` in this genome (the same keyword options)."""
+        return offtarget(guides, self, **options)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __repr__(self) -> str:
+        where = f", on GPU {','.join(map(str, self.resident_gpus))}" if self.resident_gpus else ""
+        return f"<trawl.Genome {self.name!r}: {len(self)} record(s), {self.bases} bases{where}>"
 
 
 class Index:

@@ -392,6 +392,36 @@ def test_index_search_equals_search(tmp_path):
         ix.extract_record("chr2", 0, len(chr2) + 1)
 
 
+def test_genome_kept_searches_as_the_file(tmp_path):
+    rng = random.Random(6)
+    fa = tmp_path / "g.fa"
+    data = make_fasta(fa, rng, records=4, length=5000)
+    g = trawl.Genome(fa, device="cpu")
+    assert [n for n, _ in g.records] == ["chr0", "chr1", "chr2", "chr3"] and g.bases == 20000
+    assert g.resident_gpus == [] and "4 record(s)" in repr(g)
+    chr2 = b"".join(data.split(b">chr2 some description\n")[1].split(b">")[0].split(b"\n"))
+    assert g.sequence("chr2") == chr2 == g.sequence(2)
+    with pytest.raises(ValueError):
+        g.sequence("chr9")
+    pats = ["GACGCATA", "ACGT", "TTT", "GACGCATAAAGATGAG" * 20]
+    for args in (dict(), dict(k=1), dict(k=2, both_strands=True), dict(k=1, all_ends=True), dict(k=2, hamming=True)):
+        got = g.search(pats, **args)
+        assert as_tuples(got) == as_tuples(trawl.search(pats, fa, **args))
+        assert [h.record for h in got] == [h.record for h in trawl.search(pats, fa, **args)]
+    guides = {"g1": "GACGCATAAAGATGAGACGC"}
+    for opts in (dict(mismatches=4), dict(mismatches=2, dna_bulges=1, rna_bulges=1)):
+        assert g.offtarget(guides, **opts) == trawl.offtarget(guides, fa, **opts)
+        assert trawl.offtarget(guides, g, **opts) == trawl.offtarget(guides, fa, **opts)
+    from_bytes = trawl.Genome(data, device="cpu", name="mem.fa")
+    assert from_bytes.records == g.records and from_bytes.name == "mem.fa"
+    if trawl.gpu_count() > 0:
+        on_gpu = trawl.Genome(fa, device="gpu")
+        assert on_gpu.resident_gpus == [0]
+        assert as_tuples(on_gpu.search(pats, k=2, device="gpu")) == as_tuples(g.search(pats, k=2))
+    with pytest.raises(OSError):
+        trawl.Genome(tmp_path / "missing.fa")
+
+
 def test_damaged_index_file_raises_value_error(tmp_path):
     path = tmp_path / "t.idx"
     trawl.Index.build(b"abracadabra" * 50).save(path)
@@ -648,3 +678,14 @@ def test_index_search_gives_the_hits_trawl_index_locate_prints(tmp_path):
     ours = ["%s\t%d\t%d\t0\t+\t%s" % (h.records[r], s, e, ["ACGT", "GGA"][p])
             for r, s, e, p in zip(h.record.tolist(), h.start.tolist(), h.end.tolist(), h.pattern.tolist())]
     assert len(printed) > 20 and ours == printed
+
+
+def test_readme_python_example(tmp_path, monkeypatch, capsys):
+    """The README's Python block prints the output block that follows it."""
+    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("\n## Python\n", 1)[1]
+    code, rest = section.split("```python\n", 1)[1].split("```\n", 1)
+    want = rest.lstrip("\n").removeprefix("```\n").split("```", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "README.md", "exec"), {})
+    assert capsys.readouterr().out == want
