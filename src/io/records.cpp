@@ -188,6 +188,17 @@ bool record_reader::next(record& r) {
     if ((breaks == 0 || (breaks == 1 && raw.back() == '\n')) && raw.find('\r') == std::string_view::npos) {
       seq = raw;
       if (!seq.empty() && seq.back() == '\n') seq.remove_suffix(1);
+    } else if (raw.find('\r') == std::string_view::npos) {  // the lines copied whole
+      seq_buf_.resize(raw.size() - breaks);
+      char* out = seq_buf_.data();
+      for (std::size_t i = 0; i < raw.size();) {
+        const void* nl = std::memchr(raw.data() + i, '\n', raw.size() - i);
+        const std::size_t e = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - raw.data()) : raw.size();
+        std::memcpy(out, raw.data() + i, e - i);
+        out += e - i;
+        i = e + 1;
+      }
+      seq = seq_buf_;
     } else {
       seq_buf_.clear();
       seq_buf_.reserve(raw.size());
