@@ -36,28 +36,34 @@ __device__ __forceinline__ unsigned nonzero_nibbles(std::uint64_t x) {
   return static_cast<unsigned>(__popcll(x & 0x1111111111111111ull));
 }
 
-constexpr unsigned kBlock = 256;  // PAM starts per block, one a thread
+constexpr unsigned kThreads = 256;                 // threads per block
+constexpr unsigned kWarps = kThreads / 32;
+constexpr unsigned kRounds = 8;                     // PAM starts per thread
+constexpr unsigned kWarpSpan = 32 * kRounds;        // PAM starts per warp, consecutive
+constexpr unsigned kBlock = kWarps * kWarpSpan;     // PAM starts per block
 /// Bytes a block reads around its PAM starts: a protospacer on either side and the longest
-/// PAM; rounded up to a word, since the block table may follow them.
+/// PAM; rounded up to a word, since the block table follows them.
 __host__ __device__ constexpr std::size_t tile_bytes(std::size_t longest, std::size_t longest_pam) {
   return (kBlock + 2 * longest + longest_pam + 15) / 16 * 16;
 }
 /// The block table (first[]) is copied to shared memory when it takes at most this many bytes:
 /// each PAM that fits looks up every block of its protospacer there.
-constexpr std::size_t kSharedTable = std::size_t{32} << 10;
+constexpr std::size_t kSharedTable = std::size_t{24} << 10;  // with the tile and the queues, within 48 KiB
 __host__ __device__ constexpr std::size_t table_entries(std::uint32_t blocks, std::uint32_t block_len) {
   return blocks == 0 ? 0 : std::size_t{blocks} * (std::size_t{1} << (2 * block_len)) + 1;
 }
 
 /// The block's bytes become base bits in shared memory first (coalesced loads, each byte
-/// decoded once). Then, PAM by PAM, every thread tests its PAM start on both strands and
-/// queues the (start, strand) pairs where the PAM fits; the block's threads then take the
-/// queue's entries one each, so the protospacer tests (about one start in 8 for NGG) run with
-/// every lane busy instead of in the few lanes of a warp whose PAM fitted.
+/// decoded once). Then, PAM by PAM, each warp tests the PAM starts of its span on both
+/// strands, 32 at a time, and queues (in its own part of shared memory) the (start, strand)
+/// pairs where the PAM fits; its lanes then take the queue's entries one each, so the
+/// protospacer tests (about one start in 8 for NGG) run with every lane busy, and no warp
+/// waits for another.
 __global__ void sites_kernel(site_device_tasks t, text_window w, candidate_sink sink) {
   extern __shared__ std::uint8_t tile[];
-  __shared__ std::uint32_t queue[2 * kBlock];
-  __shared__ unsigned queued;
+  __shared__ std::uint32_t queues[kWarps][2 * kWarpSpan];
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  std::uint32_t* queue = queues[warp];
   const std::size_t reach = std::size_t{t.longest} + t.longest_pam;
   const std::size_t start = w.own_begin > reach ? w.own_begin - reach : 0;
   const std::size_t block0 = start + static_cast<std::size_t>(blockIdx.x) * kBlock;
@@ -74,40 +80,45 @@ __global__ void sites_kernel(site_device_tasks t, text_window w, candidate_sink 
     for (std::size_t i = threadIdx.x; i < entries; i += blockDim.x) table[i] = t.first[i];
     first = table;
   }
+  __syncthreads();  // the only barrier: from here on each warp works alone
   const auto at = [&](std::size_t i, bool reverse) {
     const unsigned b = tile[i - lo];
     return reverse ? complement_bit(b) : b;
   };
   const std::uint32_t keys = 1u << (2 * t.block_len);
+  const std::size_t span0 = block0 + warp * kWarpSpan;
   for (std::uint32_t pi = 0; pi < t.npams; ++pi) {
     const std::uint8_t* pam = t.pam_bits + t.pam_offset[pi];
     const std::size_t P = t.pam_offset[pi + 1] - t.pam_offset[pi];
-    if (threadIdx.x == 0) queued = 0;
-    __syncthreads();  // the tile, the table and the empty queue
-    const std::size_t ps = block0 + threadIdx.x;
-    if (ps < w.own_end && ps + P <= n) {
+    unsigned queued = 0;
+    for (unsigned r = 0; r < kRounds; ++r) {
+      const unsigned off = r * 32 + lane;
+      const std::size_t ps = span0 + off;
       for (unsigned d = 0; d < 2; ++d) {
-        const bool reverse = d == 1;
-        const bool left = t.three_prime == !reverse;  // the protospacer lies left of the PAM
-        if (left ? ps + P <= w.own_begin || ps + P > w.own_end
-                 : ps + P + t.longest <= w.own_begin || ps + P + t.shortest > w.own_end)
-          continue;
+        bool fits = false;
         std::uint32_t pmm = 0;
-        for (std::size_t i = 0; i < P && pmm <= t.pam_limit; ++i)
-          pmm += (pam[i] & at(reverse ? ps + P - 1 - i : ps + i, reverse)) == 0 ? 1u : 0u;
-        if (pmm > t.pam_limit) continue;
-        const std::size_t avail = left ? (ps < t.longest ? ps : t.longest) : (n - ps - P < t.longest ? n - ps - P : t.longest);
-        if (avail < t.shortest) continue;
-        queue[atomicAdd(&queued, 1u)] = threadIdx.x | (d << 8) | (pmm << 9);
+        if (ps < w.own_end && ps + P <= n) {
+          const bool reverse = d == 1;
+          const bool left = t.three_prime == !reverse;  // the protospacer lies left of the PAM
+          if (!(left ? ps + P <= w.own_begin || ps + P > w.own_end
+                     : ps + P + t.longest <= w.own_begin || ps + P + t.shortest > w.own_end)) {
+            for (std::size_t i = 0; i < P && pmm <= t.pam_limit; ++i)
+              pmm += (pam[i] & at(reverse ? ps + P - 1 - i : ps + i, reverse)) == 0 ? 1u : 0u;
+            const std::size_t avail = left ? (ps < t.longest ? ps : t.longest) : (n - ps - P < t.longest ? n - ps - P : t.longest);
+            fits = pmm <= t.pam_limit && avail >= t.shortest;
+          }
+        }
+        const unsigned ballot = __ballot_sync(0xffffffffu, fits);
+        if (fits) queue[queued + __popc(ballot & ((1u << lane) - 1u))] = off | (d << 11) | (pmm << 12);
+        queued += __popc(ballot);
       }
     }
-    __syncthreads();
-    const unsigned count = queued;
-    for (unsigned q = threadIdx.x; q < count; q += blockDim.x) {
+    __syncwarp();
+    for (unsigned q = lane; q < queued; q += 32) {
       const std::uint32_t e = queue[q];
-      const std::size_t p0 = block0 + (e & 255u);
-      const unsigned d = (e >> 8) & 1u;
-      const std::uint32_t pmm = e >> 9;
+      const std::size_t p0 = span0 + (e & 2047u);
+      const unsigned d = (e >> 11) & 1u;
+      const std::uint32_t pmm = e >> 12;
       const bool reverse = d == 1;
       const bool left = t.three_prime == !reverse;
       const std::size_t avail = left ? (p0 < t.longest ? p0 : t.longest) : (n - p0 - P < t.longest ? n - p0 - P : t.longest);
@@ -152,7 +163,7 @@ __global__ void sites_kernel(site_device_tasks t, text_window w, candidate_sink 
       }
       for (std::uint32_t j = 0; j < t.nalways; ++j) test(t.always[j]);
     }
-    __syncthreads();  // the queue is read before the next PAM's
+    __syncwarp();  // the queue is read before the next PAM's
   }
 }
 
@@ -166,7 +177,7 @@ void launch_sites(const site_device_tasks& tasks, const text_window& w, const ca
   const std::size_t entries = table_entries(tasks.blocks, tasks.block_len);
   const std::size_t shared = tile_bytes(tasks.longest, tasks.longest_pam) +
                              (entries * sizeof(std::uint32_t) <= kSharedTable ? entries * sizeof(std::uint32_t) : 0);
-  sites_kernel<<<static_cast<unsigned>(grid), kBlock, shared, stream>>>(tasks, w, sink);
+  sites_kernel<<<static_cast<unsigned>(grid), kThreads, shared, stream>>>(tasks, w, sink);
   TRAWL_CUDA_CHECK_LAUNCH("sites_kernel");
 }
 
