@@ -3,10 +3,13 @@
 figure: benchmark,case,tool,metric,value,unit,commit,date,host,cpu,cores,gpu,command).
 
   records_table.py RECORD.csv index-peers
+  records_table.py RECORD.csv genome
 
 index-peers: per text, one row per tool with its size, build time, resident memory after load,
 and count (µs/pattern) and locate (µs/occurrence) for every pattern length m; the record's
-commit, host and CPU in a line before the tables. docs/PERFORMANCE.md holds its output between
+commit, host and CPU in a line before the tables.
+genome (bench/genome/run.sh, columns job,build,seconds,first_seconds,found,host): the resident
+genome's calls, then the command line's jobs of each build. docs/PERFORMANCE.md holds the output between
 `<!-- generated: ... -->` and `<!-- end generated -->`, which tests/cli/readme_test.sh checks."""
 import csv
 import sys
@@ -69,12 +72,39 @@ def index_peers(rows):
     return "\n".join(out)
 
 
+GENOME_JOBS = {
+    "genome_load": "read the genome and copy it to the GPU (once)",
+    "genome_offtarget_1_resident": "offtarget, one guide, mismatches <= 4",
+    "genome_offtarget_all_resident": "offtarget, 312 guides, mismatches <= 4",
+    "genome_search_k_all_resident": "search -k 3, 312 guides, forward",
+    "cli_offtarget": "`trawl offtarget --mismatches 4`, 312 guides, from the FASTA",
+    "cli_search": "`trawl search -k 3`, 312 guides, from the FASTA",
+}
+
+
+def genome(rows):
+    out = [f"Host: {rows[0]['host']}; seconds, best of the calls (first call in brackets); "
+           "3.1 Gbp in 24 records.", "", "| job | build | seconds | found |", "|---|---|---|---|"]
+    for r in rows:
+        if r["job"] not in GENOME_JOBS:
+            continue
+        what = GENOME_JOBS[r["job"]]
+        build = "genome kept loaded" if r["build"] == "resident" else f"`{r['build']}`"
+        found = r["found"].split(" md5")[0]
+        out.append(f"| {what} | {build} | {fmt(r['seconds'])} ({fmt(r['first_seconds'])}) | {found} |")
+    return "\n".join(out)
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[2] not in ("index-peers",):
+    if len(sys.argv) != 3 or sys.argv[2] not in ("index-peers", "genome"):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         sys.exit(2)
     with open(sys.argv[1], newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r["benchmark"] == sys.argv[2]]
+        rows = list(csv.DictReader(f))
+    if sys.argv[2] == "genome":
+        print(genome(rows))
+        return
+    rows = [r for r in rows if r["benchmark"] == sys.argv[2]]
     if not rows:
         print(f"records_table.py: {sys.argv[1]}: no {sys.argv[2]} rows", file=sys.stderr)
         sys.exit(2)
