@@ -134,6 +134,40 @@ struct geometry {
   std::size_t c0 = 0, c1 = 0, b0 = 0, len = 0;
 };
 
+/// Chunk i of a sequence of n bytes: it owns [c0, c1) and reads [b0, b0 + len).
+geometry chunk_geometry(std::size_t i, std::size_t n, std::size_t chunk, std::size_t lookbehind, std::size_t lookahead) {
+  geometry g;
+  g.c0 = i * chunk;
+  g.c1 = std::min(n, g.c0 + chunk);
+  g.b0 = g.c0 - std::min(g.c0, lookbehind);
+  g.len = std::min(n, g.c1 + lookahead) - g.b0;
+  return g;
+}
+
+/// Waits for a slot's kernels and takes their candidates into `found`. When they outgrew the
+/// slot's buffer, it is grown and `again` (the chunk's kernels, whose text is still on the
+/// device) runs first.
+template <class Again>
+void take_candidates(slot& s, stream_stats& stats, std::vector<candidate>& found, Again&& again) {
+  const auto t0 = clk::now();
+  TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+  stats.gpu_wait_s += seconds(t0, clk::now());
+  std::size_t total = static_cast<std::size_t>(*s.host_count.get());
+  if (total > s.out.size()) {
+    s.out.reset(0);
+    s.out.reset(total + total / 4);
+    again();
+    TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+    total = static_cast<std::size_t>(*s.host_count.get());
+  }
+  found.resize(total);
+  if (total) {
+    TRAWL_CUDA_CHECK(cudaMemcpyAsync(found.data(), s.out.get(), total * sizeof(candidate), cudaMemcpyDeviceToHost,
+                                     s.stream.get()));
+    TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
+  }
+}
+
 /// A host text's copy in device memory (keep_resident), found by the host address of a
 /// sequence that lies inside it.
 struct resident_copy {
@@ -191,14 +225,7 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
       for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
     }
   } guard{st, S};
-  auto geometry_of = [&](std::size_t i) {
-    geometry g;
-    g.c0 = i * chunk;
-    g.c1 = std::min(n, g.c0 + chunk);
-    g.b0 = g.c0 - std::min(g.c0, lookbehind);
-    g.len = std::min(n, g.c1 + lookahead) - g.b0;
-    return g;
-  };
+  auto geometry_of = [&](std::size_t i) { return chunk_geometry(i, n, chunk, lookbehind, lookahead); };
   auto run_kernels = [&](slot& s, const geometry& g) {
     TRAWL_CUDA_CHECK(cudaMemsetAsync(s.count.get(), 0, sizeof(unsigned long long), s.stream.get()));
     // The kernels load the text in aligned vectors. Inside the sequence the window starts
@@ -223,23 +250,7 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
   for (std::size_t i = 0; i < nchunks; ++i) {
     slot& s = *st.slots[i % S];
     const geometry g = geometry_of(i);
-    const auto t0 = clk::now();
-    TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
-    stats.gpu_wait_s += seconds(t0, clk::now());
-    std::size_t total = static_cast<std::size_t>(*s.host_count.get());
-    if (total > s.out.size()) {  // grow and run this chunk again
-      s.out.reset(0);
-      s.out.reset(total + total / 4);
-      run_kernels(s, g);
-      TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
-      total = static_cast<std::size_t>(*s.host_count.get());
-    }
-    found.resize(total);
-    if (total) {
-      TRAWL_CUDA_CHECK(cudaMemcpyAsync(found.data(), s.out.get(), total * sizeof(candidate), cudaMemcpyDeviceToHost,
-                                       s.stream.get()));
-      TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
-    }
+    take_candidates(s, stats, found, [&] { run_kernels(s, g); });
     if (i + S < nchunks) run_kernels(s, geometry_of(i + S));
     plan.remap(found);
     const auto t1 = clk::now();
@@ -288,14 +299,7 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
     }
   } guard{pool, fills, st, S};
 
-  auto geometry_of = [&](std::size_t i) {
-    geometry g;
-    g.c0 = i * chunk;
-    g.c1 = std::min(n, g.c0 + chunk);
-    g.b0 = g.c0 - std::min(g.c0, lookbehind);
-    g.len = std::min(n, g.c1 + lookahead) - g.b0;
-    return g;
-  };
+  auto geometry_of = [&](std::size_t i) { return chunk_geometry(i, n, chunk, lookbehind, lookahead); };
   auto start_fill = [&](std::size_t i) {
     const std::size_t k = i % S;
     geo[k] = geometry_of(i);
@@ -313,23 +317,7 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
   auto collect = [&](std::size_t i, std::vector<candidate>& found) {
     const std::size_t k = i % S;
     slot& s = *st.slots[k];
-    const auto t0 = clk::now();
-    TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
-    stats.gpu_wait_s += seconds(t0, clk::now());
-    std::size_t total = static_cast<std::size_t>(*s.host_count.get());
-    if (total > s.out.size()) {  // grow and run this chunk again: its text is still on the device
-      s.out.reset(0);
-      s.out.reset(total + total / 4);
-      run_kernels(s, geo[k]);
-      TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
-      total = static_cast<std::size_t>(*s.host_count.get());
-    }
-    found.resize(total);
-    if (total) {
-      TRAWL_CUDA_CHECK(cudaMemcpyAsync(found.data(), s.out.get(), total * sizeof(candidate), cudaMemcpyDeviceToHost,
-                                       s.stream.get()));
-      TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
-    }
+    take_candidates(s, stats, found, [&] { run_kernels(s, geo[k]); });
   };
   std::vector<candidate> found;
   auto deliver = [&](std::size_t i) -> bool {

@@ -418,32 +418,43 @@ nb::list offtarget(std::optional<nb::bytes> guide_bytes, std::vector<std::pair<s
   return out;
 }
 
+/// The options of Index.search and Genome.search.
+trawl::search_options records_search_options(int k, bool hamming, bool ignore_case, bool iupac, bool both_strands,
+                                             bool all_ends, unsigned threads, const std::string& device,
+                                             const std::string& algorithm) {
+  trawl::search_options options =
+      make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, false, threads, 0, algorithm);
+  options.device = trawl::parse_device(device);
+  return options;
+}
+
+/// Hits of records as Index.search and Genome.search return them: the columns and the names.
+nb::dict with_records(columns&& cols, std::span<const trawl::index::record_span> records) {
+  nb::dict d = std::move(cols).to_dict(false);
+  std::vector<std::string> names;
+  for (const auto& r : records) names.push_back(r.name);
+  d["records"] = nb::cast(std::move(names));
+  return d;
+}
+
 nb::dict index_search(const hybrid_index& ix, nb::handle patterns_obj, int k, bool hamming, bool ignore_case, bool iupac,
                       bool both_strands, bool all_ends, unsigned threads, const std::string& device,
                       const std::string& algorithm) {
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
-  trawl::search_options options =
-      make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, false, threads, 0, algorithm);
-  options.device = trawl::parse_device(device);
+  const auto options = records_search_options(k, hamming, ignore_case, iupac, both_strands, all_ends, threads, device, algorithm);
   columns cols;
   {
     nb::gil_scoped_release release;
     for (const auto& rh : ix.search_records(patterns, options)) cols.add(rh.h, rh.record);
   }
-  nb::dict d = std::move(cols).to_dict(false);
-  std::vector<std::string> names;
-  for (const auto& r : ix.records()) names.push_back(r.name);
-  d["records"] = nb::cast(std::move(names));
-  return d;
+  return with_records(std::move(cols), ix.records());
 }
 
 nb::dict genome_search(const trawl::genome& g, nb::handle patterns_obj, int k, bool hamming, bool ignore_case, bool iupac,
                        bool both_strands, bool all_ends, unsigned threads, const std::string& device,
                        const std::string& algorithm) {
   const std::vector<std::string> patterns = to_patterns(patterns_obj);
-  trawl::search_options options =
-      make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, false, threads, 0, algorithm);
-  options.device = trawl::parse_device(device);
+  const auto options = records_search_options(k, hamming, ignore_case, iupac, both_strands, all_ends, threads, device, algorithm);
   columns cols;
   {
     nb::gil_scoped_release release;
@@ -452,11 +463,7 @@ nb::dict genome_search(const trawl::genome& g, nb::handle patterns_obj, int k, b
       return true;
     });
   }
-  nb::dict d = std::move(cols).to_dict(false);
-  std::vector<std::string> names;
-  for (const auto& r : g.records()) names.push_back(r.name);
-  d["records"] = nb::cast(std::move(names));
-  return d;
+  return with_records(std::move(cols), g.records());
 }
 
 void translate(const trawl::error& e) {
