@@ -57,8 +57,8 @@ __host__ __device__ constexpr std::size_t table_entries(std::uint32_t blocks, st
 /// decoded once). Then, PAM by PAM, each warp tests the PAM starts of its span on both
 /// strands, 32 at a time, and queues (in its own part of shared memory) the (start, strand)
 /// pairs where the PAM fits; its lanes then take the queue's entries one each, so the
-/// protospacer tests (about one start in 8 for NGG) run with every lane busy, and no warp
-/// waits for another.
+/// protospacer tests, needed at the few starts where a PAM fits, run with every lane busy,
+/// and no warp waits for another.
 __global__ void sites_kernel(site_device_tasks t, text_window w, candidate_sink sink) {
   extern __shared__ std::uint8_t tile[];
   __shared__ std::uint32_t queues[kWarps][2 * kWarpSpan];

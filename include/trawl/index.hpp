@@ -229,8 +229,8 @@ class hybrid_index {
                                                        const locate_options& options = {}) const;
   /// search_records(patterns, options) handed over in batches, in the same order, in bounded
   /// memory: the occurrences are sorted in options.sort_memory, in runs through a temporary
-  /// file when they need more (an external merge sort, one or two bytes an occurrence on disk
-  /// for a dense answer). `on_hits` gets each batch and returns false to stop. Returns the hits
+  /// file when they need more (an external merge sort, the sorted keys' differences as
+  /// LEB128 varints on disk). `on_hits` gets each batch and returns false to stop. Returns the hits
   /// handed over. Throws trawl::error(io_error) when the temporary file fails.
   std::uint64_t for_each_record_hit(const std::vector<std::string>& patterns, const locate_options& options,
                                     const std::function<bool(std::span<const record_hit>)>& on_hits) const;

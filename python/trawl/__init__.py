@@ -346,7 +346,8 @@ class Genome:
     ``search`` and ``offtarget`` give exactly what :func:`search` and :func:`offtarget` give for
     the file, with per-record coordinates; CUDA starts once a process.
 
-    ``source``: a file as an ``os.PathLike`` (or a ``str`` path), or the file's bytes.
+    ``source``: the file, as an ``os.PathLike`` or a ``str`` (a genome is a file: here, unlike
+    :func:`search`, a ``str`` names one), or the file's bytes.
     """
 
     def __init__(self, source: Union[str, bytes, os.PathLike], *, device: str = "auto", name: str = "genome"):

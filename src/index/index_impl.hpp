@@ -439,13 +439,13 @@ std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view p
 /// texts below 2^31 bytes, else std::int64_t). Throws trawl::error when it fails.
 template <class Int>
 void suffix_sort(std::string_view text, Int* sa);
-/// Texts from this size on have their sort's progress estimated (below, it takes well under a
-/// second).
+/// Texts from this size on have their sort's progress estimated (a smaller sort ends before a
+/// progress line would be drawn).
 inline constexpr std::uint64_t suffix_sort_estimate_from = std::uint64_t{1} << 24;
 /// suffix_sort reporting `stage` to `progress` (may be empty) from the calling thread. The sort
 /// itself has no progress to report: from suffix_sort_estimate_from bytes on it runs on a
 /// thread of its own while this one reports, every 250 ms, the share of its expected time gone
-/// by (at most 99 % until it ends). The expected time comes from a sort of the text's first
+/// by (at most 99 % until it ends; the caller reports the stage's end). The expected time comes from a sort of the text's first
 /// 64th, scaled by n log n, so a repetitive text is expected to take a repetitive text's time.
 template <class Int>
 void suffix_sort(std::string_view text, Int* sa, const progress_callback& progress, std::string_view stage);

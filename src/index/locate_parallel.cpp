@@ -14,6 +14,7 @@
 // a sink (streamed locate) the occurrences leave in unsorted batches and are not sorted here.
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <thread>
 
 #include <tbb/enumerable_thread_specific.h>
@@ -68,9 +69,21 @@ std::vector<std::uint64_t> locate_static_chunks(const detail::index_impl& ix, st
   if (nt == 1) {
     work(0);
   } else {
+    // a sink may throw (its temporary file fails): caught on each thread, the first thrown
+    // once every thread has ended
+    std::vector<std::exception_ptr> failed(nt);
     std::vector<std::thread> pool;
-    for (unsigned t = 0; t < nt; ++t) pool.emplace_back(work, t);
+    for (unsigned t = 0; t < nt; ++t)
+      pool.emplace_back([&, t] {
+        try {
+          work(t);
+        } catch (...) {
+          failed[t] = std::current_exception();
+        }
+      });
     for (auto& th : pool) th.join();
+    for (const auto& f : failed)
+      if (f) std::rethrow_exception(f);
   }
   if (sink != nullptr) return {};
   std::vector<const std::vector<std::uint64_t>*> ptrs;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <queue>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "trawl/error.hpp"
@@ -132,7 +133,7 @@ void located_spill::write_run() {
     const char* tmp = std::getenv("TMPDIR");
     dir_ = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
     std::string name = dir_ + "/trawl-locate-XXXXXX";
-    fd_ = ::mkstemp(name.data());
+    fd_ = ::mkostemp(name.data(), O_CLOEXEC);
     if (fd_ < 0) fail(dir_, "create", errno);
     ::unlink(name.c_str());  // the file lives as long as the descriptor
   }

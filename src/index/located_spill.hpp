@@ -4,7 +4,7 @@
 // An external merge sort. Each occurrence is one 64-bit key, position << b | pattern (b bits
 // for the pattern numbers). Keys are gathered in memory up to a budget; a full buffer is
 // radix-sorted and written to an unlinked temporary file (in $TMPDIR, else /tmp) as one run of
-// LEB128 deltas, about one or two bytes a key for a dense answer. drain() merges the runs and
+// LEB128 deltas (a byte a key where keys lie within 128 of each other). drain() merges the runs and
 // the last buffer. O(occ · log(runs) + occ · passes) time; memory: the budget, plus a read
 // buffer per run while draining.
 #pragma once

@@ -72,7 +72,6 @@ void suffix_sort(std::string_view text, Int* sa, const progress_callback& progre
   progress(stage, 0, n);
   if (n < suffix_sort_estimate_from) {
     suffix_sort(text, sa);
-    progress(stage, n, n);
     return;
   }
   // the expected time: a sort of the text's first 64th, scaled by n log n
@@ -115,7 +114,6 @@ void suffix_sort(std::string_view text, Int* sa, const progress_callback& progre
   sorter.join();
   if (failed) std::rethrow_exception(failed);
   if (callback_failed) std::rethrow_exception(callback_failed);
-  progress(stage, n, n);
 }
 template void suffix_sort<std::int32_t>(std::string_view, std::int32_t*, const progress_callback&, std::string_view);
 template void suffix_sort<std::int64_t>(std::string_view, std::int64_t*, const progress_callback&, std::string_view);
@@ -135,6 +133,7 @@ std::vector<lz77_phrase> kkp3(std::string_view text, const progress_callback& pr
   suffix_sort<Int>(text, sa.data() + 1, progress, "suffix array");
   sa[0] = -1;
   sa[static_cast<std::size_t>(n) + 1] = -1;
+  if (progress) progress("suffix array", static_cast<std::uint64_t>(n), static_cast<std::uint64_t>(n));
   if (keep_sa) keep_sa->assign(sa.begin() + 1, sa.end() - 1);
   if (on_sa != nullptr && *on_sa) {
     if constexpr (std::is_same_v<Int, std::int32_t>) (*on_sa)(sa.data() + 1, nullptr);

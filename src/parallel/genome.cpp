@@ -45,7 +45,13 @@ struct genome::impl {
     if (named == io::format::automatic) named = io::format_of_name(name);
     io::record_reader rr(bytes, named != io::format::automatic ? named : io::detect_format(bytes), name);
     fmt = rr.detected();
-    text.reserve(bytes.size() + record_gap);
+    // the sequences never outgrow the input; a gap for each record header there may be
+    std::size_t heads = 1;
+    if (fmt != io::format::plain) {
+      const std::string_view mark = fmt == io::format::fastq ? "\n@" : "\n>";
+      for (std::size_t at = bytes.find(mark); at != std::string_view::npos; at = bytes.find(mark, at + 1)) ++heads;
+    }
+    text.reserve(bytes.size() + record_gap * heads);
     io::record r;
     while (rr.next(r)) {
       records.push_back({std::string(r.name), text.size(), r.sequence.size()});
@@ -139,13 +145,20 @@ void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& 
   const impl& g = *impl_;
   const offtarget::options& o = guides.opts();
   std::size_t reach = 0, pam = 0;
-  for (const auto& p : o.pams) pam = std::max(pam, p.size());
+  bool one_pam_length = true;
+  for (const auto& p : o.pams) {
+    one_pam_length = one_pam_length && p.size() == o.pams.front().size();
+    pam = std::max(pam, p.size());
+  }
   for (const auto& gd : guides.guides()) reach = std::max(reach, gd.protospacer.size() + pam);
-  if (o.dna_bulges == 0 && o.rna_bulges == 0 && reach < record_gap) {
-    // Without bulges a site's bytes are fixed by its PAM, guide and strand, so a site of the
-    // whole buffer is a site of its record alone when it lies inside it, and the runs of NULs
-    // (no base matches a NUL) keep every site found within record_gap of a record's end out of
-    // the next record: one search of the buffer, its sites handed out by record.
+  if (o.dna_bulges == 0 && o.rna_bulges == 0 && one_pam_length && reach < record_gap) {
+    // Without bulges, and with PAMs of one length, a site's bytes are fixed by its PAM
+    // position, guide and strand (the key that picks one site among the PAMs), so a site of
+    // the whole buffer is that of its record alone when it lies inside it, and the runs of
+    // NULs (no base matches a NUL) keep every site found within record_gap of a record's end
+    // out of the next record: one search of the buffer, its sites handed out by record. PAMs
+    // of several lengths give sites of one key different bytes: one reaching into a gap could
+    // win over one inside the record, so those take each record alone.
     class by_record final : public offtarget::site_sink {
      public:
       by_record(const impl& g, offtarget::site_sink& inner) : g_(g), inner_(inner) {}

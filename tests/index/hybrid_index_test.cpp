@@ -283,14 +283,16 @@ TEST(HybridIndex, StreamedLocateSortsInBoundedMemory) {
   const char* old = std::getenv("TMPDIR");
   const std::string saved = old != nullptr ? old : "";
   ::setenv("TMPDIR", "/nonexistent/trawl-test", 1);
-  locate_options small{locate_engine::balanced, 2};
-  small.sort_memory = 1;
-  try {
-    (void)ix.for_each_record_hit(pats, small, [](std::span<const trawl::index::record_hit>) { return true; });
-    ADD_FAILURE() << "no error without a temporary folder";
-  } catch (const trawl::error& e) {
-    EXPECT_EQ(e.code(), trawl::errc::io_error);
-    EXPECT_NE(std::string(e.what()).find("/nonexistent/trawl-test"), std::string::npos) << e.what();
+  for (const auto engine : {locate_engine::serial, locate_engine::static_chunks, locate_engine::balanced}) {
+    locate_options small{engine, 2};
+    small.sort_memory = 1;
+    try {
+      (void)ix.for_each_record_hit(pats, small, [](std::span<const trawl::index::record_hit>) { return true; });
+      ADD_FAILURE() << "no error without a temporary folder, engine " << static_cast<int>(engine);
+    } catch (const trawl::error& e) {
+      EXPECT_EQ(e.code(), trawl::errc::io_error);
+      EXPECT_NE(std::string(e.what()).find("/nonexistent/trawl-test"), std::string::npos) << e.what();
+    }
   }
   std::uint64_t all = ix.for_each_record_hit(pats, {}, [](std::span<const trawl::index::record_hit>) { return true; });
   EXPECT_EQ(all, want.size());

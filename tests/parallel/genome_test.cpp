@@ -171,6 +171,9 @@ TEST(Genome, OfftargetSitesAreThoseOfTheFile) {
   const std::string rc = oracle::reverse_complement(guide + "AGG");
   recs[4].seq.replace(recs[4].seq.size() - 20, 20, rc.substr(0, 20));
   recs[5].seq.replace(0, 20, (guide + "AGG").substr(3));
+  // a record ending in a site whose PAM takes one PAM mismatch as NGG; a longer PAM (NRGN)
+  // would read the gap after it
+  recs[3].seq.replace(recs[3].seq.size() - 23, 23, guide + "AAG");
   const std::string fa = fasta_of(recs, 60);
   const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
   struct sink_t final : trawl::offtarget::site_sink {
@@ -188,11 +191,13 @@ TEST(Genome, OfftargetSitesAreThoseOfTheFile) {
     }
     void end_record() override { rows.push_back("end"); }
   };
-  for (const auto& [mm, dna, rna] : {std::tuple{3, 0, 0}, std::tuple{2, 1, 1}}) {
+  for (const auto& [mm, dna, rna, pmm] : {std::tuple{3, 0, 0, 0}, std::tuple{2, 1, 1, 0}, std::tuple{3, 0, 0, 1}}) {
     trawl::offtarget::options o;
     o.mismatches = mm;
     o.dna_bulges = dna;
     o.rna_bulges = rna;
+    o.pam_mismatches = pmm;
+    if (pmm > 0) o.pams = {"NRGN", "NGG"};
     o.device = trawl::device_kind::cpu;
     const trawl::offtarget::searcher s({{"g1", guide, -1}, {"g2", recs[1].seq.substr(0, 17) + "ACG", -1}}, o);
     sink_t want, got;
