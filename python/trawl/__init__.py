@@ -461,10 +461,15 @@ class Index:
     def count(self, pattern: Text, *, threads: Optional[int] = None) -> int:
         return self._ix.count(pattern, _threads(threads))
 
-    def locate(self, pattern: Text, *, threads: Optional[int] = None) -> np.ndarray:
+    def locate(self, pattern: Text, *, threads: Optional[int] = None) -> Hits:
+        """Every occurrence of ``pattern`` inside one record, in record coordinates, as ``trawl
+        index locate`` prints them: by record, then start; one across a record's end is left
+        out. ``locate_offsets`` gives the starts in the records' sequences concatenated."""
+        return self.search([pattern], threads=threads)
+
+    def locate_offsets(self, pattern: Text, *, threads: Optional[int] = None) -> np.ndarray:
         """Every start of ``pattern`` in the concatenated text (the records joined: ``records``
-        gives where each begins), ascending (uint64). The per-record hits ``trawl index locate``
-        prints, hits crossing a record's end left out, are ``search(patterns)``'s."""
+        gives where each begins), ascending (uint64), occurrences across records included."""
         return self._ix.locate(pattern, _threads(threads))
 
     def extract(self, start: int, length: int) -> bytes:

@@ -283,7 +283,7 @@ def _index_basics(d, dev):
     lines = [repr(ix), f"len {len(ix)} max_len {ix.max_len}", f"records {ix.records}"]
     lines += info_lines(ix.info())
     for p in (MOTIF, "ACGT", "GATTACA", "C" * 30, revcomp(MOTIF)):
-        loc = ix.locate(p)
+        loc = ix.locate_offsets(p)
         lines.append(f"count {p} {ix.count(p)} locate {loc.dtype} {loc.tolist()}")
     lines.append(f"extract {ix.extract(11990, 25)!r} {ix.extract(len(ix) - 5, 50)!r}")
     lines.append(f"extract_record {ix.extract_record('chrB', 100, 160)!r} {len(ix.extract_record('chrC'))}")
@@ -300,7 +300,7 @@ def _index_bytes(d, dev):
     lines = [repr(ix), f"records {ix.records}"]
     lines += info_lines(ix.info())
     for p in ("fox", "the", "colour color", "zzz", "ï"):
-        lines.append(f"count {p} {ix.count(p)} locate {ix.locate(p).tolist()}")
+        lines.append(f"count {p} {ix.count(p)} locate {ix.locate_offsets(p).tolist()}")
     lines.append(f"extract {ix.extract(40, 30)!r}")
     return "\n".join(lines) + "\n"
 
@@ -311,7 +311,7 @@ def _index_pan(d, dev):
     lines = [repr(ix), f"records {ix.records}"]
     lines += info_lines(ix.info())
     for p in (MOTIF[:16], "ACGTAC", "GATTACA"):
-        lines.append(f"count {p} {ix.count(p, threads=1)} locate {ix.locate(p, threads=2).tolist()}")
+        lines.append(f"count {p} {ix.count(p, threads=1)} locate {ix.locate_offsets(p, threads=2).tolist()}")
     return "\n".join(lines) + "\n"
 
 
@@ -324,7 +324,7 @@ def _index_pan_saved(d, dev):
     lines = [repr(ix), f"records {ix.records}"]
     lines += info_lines(ix.info())
     for p in (MOTIF[:16], "ACGTAC", "GATTACA"):
-        lines.append(f"count {p} {ix.count(p)} locate {ix.locate(p).tolist()}")
+        lines.append(f"count {p} {ix.count(p)} locate {ix.locate_offsets(p).tolist()}")
     return "\n".join(lines) + "\n"
 
 

@@ -327,13 +327,14 @@ def test_index_against_oracle(tmp_path):
         at = rng.randrange(len(text) - 12)
         p = text[at:at + rng.randint(1, 40)]
         want = oracle.locate(p, text)
-        assert ix.locate(p).tolist() == want
+        assert ix.locate_offsets(p).tolist() == want
+        assert ix.locate(p).start.tolist() == want  # one record: its coordinates are the text's
         assert ix.count(p) == len(want)
     assert ix.extract(100, 50) == text[100:150]
     path = tmp_path / "t.idx"
     ix.save(path)
     again = trawl.Index.load(path)
-    assert again.locate(text[5:20]).tolist() == ix.locate(text[5:20]).tolist()
+    assert again.locate_offsets(text[5:20]).tolist() == ix.locate_offsets(text[5:20]).tolist()
     again.verify(text)
     with pytest.raises(ValueError):
         again.verify(text[:-1] + b"x")
@@ -369,6 +370,9 @@ def test_index_search_equals_search(tmp_path):
     assert [n for n, _, _ in ix.records] == ["chr0", "chr1", "chr2"]
     assert as_tuples(ix.search(pats)) == as_tuples(trawl.search(pats, data))
     assert [h.record for h in ix.search(pats)] == [h.record for h in trawl.search(pats, data)]
+    # locate: one pattern's hits per record, as trawl index locate prints them
+    assert as_tuples(ix.locate("ACGT")) == as_tuples(trawl.search("ACGT", data)) != []
+    assert [h.record for h in ix.locate("ACGT")] == [h.record for h in trawl.search("ACGT", data)]
     kept = trawl.Index.build(fa, kernel_text=True)  # S'' kept as text: the same answers
     for args in (dict(k=1), dict(k=2, both_strands=True), dict(k=1, all_ends=True), dict(k=2, hamming=True)):
         assert as_tuples(ix.search(pats, **args)) == as_tuples(trawl.search(pats, data, **args))
