@@ -17,12 +17,13 @@
 // filters are PCRE2's, not Vectorscan's: the Vectorscan regex engine trawl builds against
 // misses matches on AVX-512 hosts (VectorCamp/vectorscan #317).
 //
-// Work: PCRE2's match and depth limits bound backtracking. A pattern whose shortest match is at
-// least long_match bytes (PCRE2's cap on the length it computes) can still cost a scan of the
-// rest of the line at every start of a long line, which no limit of PCRE2's counts: such a
-// pattern is matched on every line on its own (no filter), and on a line that can hold a match
-// through a copy compiled with automatic callouts that count its steps; past a budget linear in
-// the line's length the search ends with an error line.
+// Work: PCRE2's match and depth limits bound backtracking. A pattern whose shortest match is
+// long (budgeted_match bytes or more) can still cost a scan of up to that many bytes at every
+// start of a long line, which no limit of PCRE2's counts: on a line that can hold a match, such
+// a pattern runs through a copy compiled with automatic callouts that count its steps, and past
+// a budget linear in the line's length the search ends with an error line. Such a pattern is
+// matched on every line on its own: a filter's scan of the text would take the same unbounded
+// steps (and a line shorter than its shortest match is refused by PCRE2 at once).
 //
 // Slicing: the hits of a line depend on the line from its start, so a slice reads the whole
 // lines that cross its owned starts; lines are therefore bounded by regex_max_line bytes, and a
@@ -59,7 +60,10 @@ std::string pcre2_message(int rc) {
 
 /// PCRE2 computes a pattern's shortest match up to this many bytes (PCRE2_INFO_MINLENGTH).
 constexpr std::uint32_t long_match = 65535;
-/// Steps a pattern of long_match bytes or more may take on a line, per byte of the line, and
+/// Patterns whose shortest match is this long or longer have their steps counted on lines that
+/// can hold a match: a line of n bytes could otherwise take n times this many.
+constexpr std::uint32_t budgeted_match = 1024;
+/// Steps a budgeted pattern may take on a line, per byte of the line, and
 /// besides. A step is an automatic callout (one an item of the pattern) plus the bytes the
 /// match moved over since the one before (a counted repeat reads many bytes between two).
 constexpr std::uint64_t steps_per_byte = 256;
@@ -277,9 +281,11 @@ class regex_matcher final : public detail::engine {
       codes_.push_back(q == p && extra == 0 ? std::move(plain) : compile(q, flags, i, extra));
       std::uint32_t shortest = 0;
       pcre2_pattern_info(codes_.back().get(), PCRE2_INFO_MINLENGTH, &shortest);
-      if (shortest >= long_match) {  // matched on every line, with a budget on long ones
+      if (shortest >= budgeted_match) {  // every line on its own, its steps counted where it fits
         budgeted_.resize(patterns.size());
         budgeted_[i] = compile(q, flags | PCRE2_AUTO_CALLOUT, i, extra);
+        shortest_.resize(patterns.size(), 0);
+        shortest_[i] = shortest;
         every_line_.push_back(static_cast<std::uint32_t>(i));
         continue;
       }
@@ -465,9 +471,9 @@ class regex_matcher final : public detail::engine {
   void match_line(const char* line, std::size_t n, std::size_t ls, std::uint32_t p, std::size_t own_begin,
                   std::size_t own_end, thread_state& ts, std::vector<hit>& out) const {
     const pcre2_code* code = codes_[p].get();
-    // a pattern of long_match bytes or more on a line that can hold it: counted steps
+    // a pattern with a long shortest match on a line that can hold it: counted steps
     step_budget steps;
-    const bool budget = p < budgeted_.size() && budgeted_[p] && n >= long_match;
+    const bool budget = p < budgeted_.size() && budgeted_[p] && n >= shortest_[p];
     if (budget) {
       code = budgeted_[p].get();
       steps.left = steps_per_byte * n + steps_besides;
@@ -488,7 +494,8 @@ class regex_matcher final : public detail::engine {
       if (rc == out_of_steps)
         throw error(errc::invalid_argument,
                     "regular expression " + std::to_string(p + 1) + ": its shortest match is " +
-                        std::to_string(long_match) + " bytes or more, and a line of " + std::to_string(n) +
+                        std::to_string(shortest_[p]) + (shortest_[p] >= long_match ? " bytes or more" : " bytes") +
+                        ", and a line of " + std::to_string(n) +
                         " bytes takes it more than " + std::to_string(steps_per_byte * n + steps_besides) +
                         " matching steps (trawl's bound on such a line)");
       if (rc == PCRE2_ERROR_NOMATCH) {
@@ -509,8 +516,10 @@ class regex_matcher final : public detail::engine {
   }
 
   std::vector<code_ptr> codes_;            ///< per pattern, as matched in a line (wrapped for words)
-  /// Per pattern of long_match bytes or more: codes_' copy with automatic callouts (empty: none)
+  /// Per pattern whose shortest match is budgeted_match bytes or more: codes_' copy with
+  /// automatic callouts (empty: none), and that length (PCRE2's, capped at long_match)
   std::vector<code_ptr> budgeted_;
+  std::vector<std::uint32_t> shortest_;
   std::vector<filter> filters_;            ///< name the lines of the other patterns
   std::vector<std::uint32_t> every_line_;  ///< patterns matched on every line
   /// The patterns whose every match holds one of their required literals, and the exact

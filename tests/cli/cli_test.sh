@@ -199,6 +199,10 @@ expect_rc 2 sh -c "printf 'abc\n' | '$T' search -E --algorithm kmp 'a.c' -"
 # within its budget of steps, not a scan of the line from every start (seconds a line)
 python3 -c "print('a' * 200000); print('b')" >"$D/long_a.txt"
 expect_err_line timeout 20 "$T" search -E '(a{1000}){1000}' "$D/long_a.txt"
+# ... and one under the cap (60 000 bytes) over a line whose runs of a fall just short everywhere
+python3 -c "print(('a' * 59000 + 'b') * 4); print('a' * 70000)" >"$D/runs_a.txt"
+expect_err_line timeout 20 "$T" search -c -E '(a{1000}){60}' "$D/runs_a.txt"
+expect_out 1 "$T" search -c -E '(a{1000}){60}' "$D/long_a.txt"
 expect_out "$(printf 'abcabc\n' | "$T" search abc -)" sh -c "printf 'abcabc\n' | '$T' search -k 0 --algorithm dp abc -"
 # index files are written whole or not at all: a write cut short (here by a file-size limit,
 # which kills the process as a full disk or a signal would stop it) leaves the old index; an

@@ -188,8 +188,8 @@ TEST(Regex, LinesAreBounded) {
 }
 
 TEST(Regex, LongShortestMatchesAreBoundedPerLine) {
-  // A pattern whose shortest match is 65535 bytes or more (PCRE2's cap on the length it
-  // computes) scans the rest of a long line at every start. On a line that can hold a match it
+  // A pattern whose shortest match is long (1024 bytes or more; PCRE2 computes it up to 65535)
+  // can scan that much of a long line at every start. On a line that can hold a match it
   // runs with a budget of steps: the matches it finds are right, and one it cannot settle in
   // its budget ends the search with an error instead of minutes a line.
   trawl::search_options o;
@@ -209,6 +209,23 @@ TEST(Regex, LongShortestMatchesAreBoundedPerLine) {
   }
   // on short lines alone it is a search like any other: no match
   EXPECT_TRUE(run("aaa\nbbb\n", {"(a{1000}){1000}"}, o).empty());
+  // under PCRE2's cap, (a{1000}){60} (60 000 bytes) is budgeted too: it finds its matches, and
+  // a line whose runs of a fall just short at every start ends the search
+  std::string runs;
+  for (int i = 0; i < 4; ++i) runs += std::string(59000, 'a') + "b";
+  const std::string text2 = "xy\n" + line + "\n";
+  const auto got2 = as_matches(run(text2, {"(a{1000}){60}"}, o));
+  const std::vector<oracle::regex_match> want2 = {{3, 60003, 0}};
+  EXPECT_TRUE(got2 == want2) << show(got2);
+  try {
+    std::string bad = "x\n";
+    bad += runs;
+    bad += '\n';
+    (void)run(bad, {"(a{1000}){60}"}, o);
+    ADD_FAILURE() << "no error";
+  } catch (const trawl::error& e) {
+    EXPECT_NE(std::string(e.what()).find("its shortest match is 60000 bytes,"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Regex, Refusals) {
