@@ -183,6 +183,27 @@ TEST(HybridIndex, ThreadCountInvariance) {
       ASSERT_EQ(ix.locate_many(set, {eng, th}), want) << "threads " << th;
 }
 
+/// Every occurrence of every pattern inside each record, by naive search, in search_records'
+/// order: record, start, pattern.
+std::vector<trawl::index::record_hit> naive_record_hits(const std::vector<std::string>& seqs,
+                                                        const std::vector<std::string>& pats) {
+  std::vector<trawl::index::record_hit> out;
+  for (std::uint32_t r = 0; r < seqs.size(); ++r)
+    for (std::uint32_t pi = 0; pi < pats.size(); ++pi)
+      for (auto st : oracle::naive_find(seqs[r], pats[pi])) {
+        trawl::index::record_hit h;
+        h.record = r;
+        h.h.start = st;
+        h.h.end = st + pats[pi].size();
+        h.h.pattern = pi;
+        out.push_back(h);
+      }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+    return std::tuple(a.record, a.h.start, a.h.pattern) < std::tuple(b.record, b.h.start, b.h.pattern);
+  });
+  return out;
+}
+
 TEST(HybridIndex, FastaRecords) {
   std::mt19937_64 rng(45);
   std::string fa, concat;
@@ -206,20 +227,9 @@ TEST(HybridIndex, FastaRecords) {
   for (int i = 0; i < 12; ++i) many.insert(many.end(), pats.begin(), pats.end());
   const auto hits_many = ix.search_records(many, {locate_engine::balanced, 2});
   ASSERT_EQ(hits_many.size(), 12 * (hits.size()));
-  std::vector<trawl::index::record_hit> want;
-  for (std::uint32_t r = 0; r < recs.size(); ++r)
-    for (std::uint32_t pi = 0; pi < pats.size(); ++pi)
-      for (auto s : oracle::naive_find(recs[r].second, pats[pi])) {
-        trawl::index::record_hit h;
-        h.record = r;
-        h.h.start = s;
-        h.h.end = s + pats[pi].size();
-        h.h.pattern = pi;
-        want.push_back(h);
-      }
-  std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) {
-    return a.record != b.record ? a.record < b.record : a.h.start < b.h.start;
-  });
+  std::vector<std::string> seqs;
+  for (const auto& [name, seq] : recs) seqs.push_back(seq);
+  const auto want = naive_record_hits(seqs, pats);
   ASSERT_EQ(hits.size(), want.size());
   for (std::size_t i = 0; i < hits.size(); ++i) {
     EXPECT_EQ(hits[i].record, want[i].record);
@@ -239,20 +249,7 @@ TEST(HybridIndex, StreamedLocateSortsInBoundedMemory) {
   for (std::size_t r = 0; r < recs.size(); ++r) fa += ">r" + std::to_string(r) + "\n" + recs[r] + "\n";
   const hybrid_index ix = hybrid_index::build(fa, "many.fa");
   const std::vector<std::string> pats{"A", "AC", "AAAAAAAA", "GT", recs[0].substr(100, 12), "C"};
-  std::vector<trawl::index::record_hit> want;
-  for (std::uint32_t r = 0; r < recs.size(); ++r)
-    for (std::uint32_t pi = 0; pi < pats.size(); ++pi)
-      for (auto st : oracle::naive_find(recs[r], pats[pi])) {
-        trawl::index::record_hit h;
-        h.record = r;
-        h.h.start = st;
-        h.h.end = st + pats[pi].size();
-        h.h.pattern = pi;
-        want.push_back(h);
-      }
-  std::sort(want.begin(), want.end(), [](const auto& a, const auto& b) {
-    return std::tuple(a.record, a.h.start, a.h.pattern) < std::tuple(b.record, b.h.start, b.h.pattern);
-  });
+  const auto want = naive_record_hits(recs, pats);
   ASSERT_GT(want.size(), 3u * 65536);  // several runs at the smallest budget
   for (const auto engine : {locate_engine::serial, locate_engine::static_chunks, locate_engine::balanced})
     for (const unsigned threads : {1u, 2u, 4u})
