@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <vector>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <tbb/parallel_for.h>
 #endif
 
 #include "io/fasta_pieces.hpp"
@@ -152,6 +154,65 @@ record_reader::record_reader(std::string_view bytes, format fmt, std::string inp
   if (bytes_.substr(0, 3) == "\xEF\xBB\xBF" && fmt_ != format::plain) pos_ = 3;
 }
 
+namespace {
+
+/// A sequence's lines, cut into parts at line ends for the workers: where each part begins,
+/// the line breaks before it, and whether any '\r' is among them.
+struct line_parts {
+  std::vector<std::size_t> begin;   // parts' first bytes, and raw.size() last
+  std::vector<std::size_t> before;  // '\n' bytes before each part
+  std::size_t breaks = 0;
+  bool returns = false;
+};
+
+/// Sequences from this size on are counted and joined on all cores.
+constexpr std::size_t parallel_join = std::size_t{32} << 20;
+
+line_parts line_parts_of(std::string_view raw) {
+  line_parts p;
+  const std::size_t n = raw.size();
+  const std::size_t count = n < parallel_join ? 1 : std::min<std::size_t>(n / (parallel_join / 4), 256);
+  p.begin.push_back(0);
+  for (std::size_t i = 1; i < count; ++i) {  // each part starts after a line end
+    const std::size_t at = std::max(p.begin.back(), n * i / count);
+    const void* nl = std::memchr(raw.data() + at, '\n', n - at);
+    const std::size_t b = nl == nullptr ? n : static_cast<std::size_t>(static_cast<const char*>(nl) - raw.data()) + 1;
+    if (b > p.begin.back() && b < n) p.begin.push_back(b);
+  }
+  p.begin.push_back(n);
+  const std::size_t parts = p.begin.size() - 1;
+  std::vector<std::size_t> breaks(parts, 0);
+  std::vector<char> returns(parts, 0);
+  tbb::parallel_for(std::size_t{0}, parts, [&](std::size_t i) {
+    const std::string_view part = raw.substr(p.begin[i], p.begin[i + 1] - p.begin[i]);
+    breaks[i] = static_cast<std::size_t>(std::count(part.begin(), part.end(), '\n'));
+    returns[i] = part.find('\r') != std::string_view::npos ? 1 : 0;
+  });
+  p.before.resize(parts);
+  for (std::size_t i = 0; i < parts; ++i) {
+    p.before[i] = p.breaks;
+    p.breaks += breaks[i];
+    p.returns = p.returns || returns[i] != 0;
+  }
+  return p;
+}
+
+/// raw without its '\n' bytes into out, a part on each worker.
+void join_lines(std::string_view raw, const line_parts& p, char* out) {
+  tbb::parallel_for(std::size_t{0}, p.begin.size() - 1, [&](std::size_t k) {
+    char* o = out + p.begin[k] - p.before[k];
+    for (std::size_t i = p.begin[k]; i < p.begin[k + 1];) {
+      const void* nl = std::memchr(raw.data() + i, '\n', p.begin[k + 1] - i);
+      const std::size_t e = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - raw.data()) : p.begin[k + 1];
+      std::memcpy(o, raw.data() + i, e - i);
+      o += e - i;
+      i = e + 1;
+    }
+  });
+}
+
+}  // namespace
+
 bool record_reader::next(record& r) {
   if (done_) return false;
   if (fmt_ == format::plain) {
@@ -174,9 +235,7 @@ bool record_reader::next(record& r) {
     const std::string_view header = line_at(b, pos_ + 1, next);
     // The sequence runs to the next line starting with '>'.
     std::size_t seq_begin = next, seq_end = next;
-    for (;;) {
-      if (seq_end >= b.size()) break;
-      if (b[seq_end] == '>' && (seq_end == 0 || b[seq_end - 1] == '\n')) break;
+    if (seq_end < b.size() && !(b[seq_end] == '>' && (seq_end == 0 || b[seq_end - 1] == '\n'))) {
       const std::size_t nl = b.find("\n>", seq_end);
       seq_end = nl == std::string_view::npos ? b.size() : nl + 1;
     }
@@ -184,20 +243,13 @@ bool record_reader::next(record& r) {
     std::string_view raw = b.substr(seq_begin, seq_end - seq_begin);
     // Zero-copy when the sequence is one line; otherwise drop the line breaks.
     std::string_view seq;
-    std::size_t breaks = static_cast<std::size_t>(std::count(raw.begin(), raw.end(), '\n'));
-    if ((breaks == 0 || (breaks == 1 && raw.back() == '\n')) && raw.find('\r') == std::string_view::npos) {
+    const line_parts parts = line_parts_of(raw);
+    if ((parts.breaks == 0 || (parts.breaks == 1 && raw.back() == '\n')) && !parts.returns) {
       seq = raw;
       if (!seq.empty() && seq.back() == '\n') seq.remove_suffix(1);
-    } else if (raw.find('\r') == std::string_view::npos) {  // the lines copied whole
-      seq_buf_.resize(raw.size() - breaks);
-      char* out = seq_buf_.data();
-      for (std::size_t i = 0; i < raw.size();) {
-        const void* nl = std::memchr(raw.data() + i, '\n', raw.size() - i);
-        const std::size_t e = nl != nullptr ? static_cast<std::size_t>(static_cast<const char*>(nl) - raw.data()) : raw.size();
-        std::memcpy(out, raw.data() + i, e - i);
-        out += e - i;
-        i = e + 1;
-      }
+    } else if (!parts.returns) {  // the lines copied whole, a part of them on each worker
+      seq_buf_.resize(raw.size() - parts.breaks);
+      join_lines(raw, parts, seq_buf_.data());
       seq = seq_buf_;
     } else {
       seq_buf_.clear();

@@ -45,6 +45,31 @@ TEST(Records, TwoSequenceLinesWithoutAFinalNewline) {
   EXPECT_EQ(r[0].second, "ACGT");
 }
 
+// A record of 40 MiB and more is counted and joined in parts on all cores: lines of varied
+// widths (parts cut at line ends), blank lines, no final newline, and one with a '\r' (joined
+// the slow way) give the same sequence.
+TEST(Records, LongRecordsJoinedInParts) {
+  std::mt19937_64 rng(12);
+  std::string seq(std::size_t{40} << 20, 'A');
+  for (auto& c : seq) c = "ACGT"[rng() % 4];
+  for (const bool cr : {false, true}) {
+    std::string fa = ">big one\n";
+    for (std::size_t i = 0; i < seq.size();) {
+      const std::size_t w = 1 + rng() % 120;
+      fa.append(seq, i, w);
+      i += w;
+      if (rng() % 1000 == 0) fa += '\n';  // a blank line inside the record
+      if (i < seq.size()) fa += cr && i > seq.size() / 2 && i < seq.size() / 2 + 200 ? "\r\n" : "\n";
+    }
+    fa += "\n>next\nAC\nGT";
+    const auto r = records_of(fa);
+    ASSERT_EQ(r.size(), 2u);
+    EXPECT_EQ(r[0].first, "big");
+    EXPECT_TRUE(r[0].second == seq) << "cr " << cr << ": " << r[0].second.size() << " bytes, want " << seq.size();
+    EXPECT_EQ(r[1].second, "ACGT");
+  }
+}
+
 TEST(Records, FastqAndDetection) {
   const std::string fq = "@r1 x\nACGT\n+\nIIII\n@r2\nGG\n+r2\nII\n";
   EXPECT_EQ(trawl::io::detect_format(fq), trawl::io::format::fastq);
