@@ -8,7 +8,8 @@
 # `trawl` standing for TRAWL. `<!-- example: NAME demo -->`: run beside the demo genome
 # build/demo/genome.fa, made as scripts/setup.sh makes it, by $TRAWL_MKGENOME or else
 # bench/trawl-mkgenome beside TRAWL (skipped, visibly, when there is none). The examples `grep`
-# and `fasta` must exist: they need nothing but TRAWL. The C++ example compiles against the
+# and `fasta` must exist: they need nothing but TRAWL. An example whose commands run `mpirun`
+# finds `trawl` on PATH, and is skipped (visibly) without mpirun or a trawl built with MPI. The C++ example compiles against the
 # libtrawl.so beside TRAWL and prints its output (the Python one: tests/python/test_trawl.py).
 # docs/ARCHITECTURE.md: every repository path it names in backticks exists (a folder: `src/hits/`;
 # a file under a top-level folder: `src/approx/plan.cpp`), and it names every folder under src/
@@ -84,8 +85,23 @@ for f in "$X"/*.name; do
   dir=$D/run-$(basename "$i")
   mkdir -p "$dir"
   if [ -e "$i.demo" ]; then mkdir -p "$dir/build/demo" && ln -s "$demo" "$dir/build/demo/genome.fa"; fi
+  # an example that runs mpirun finds `trawl` on PATH (mpirun starts programs, not functions);
+  # it needs mpirun and a trawl built with MPI
+  mpi=0
+  if grep -q '^mpirun ' "$i.cmds"; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+    printf 'hello\n' >"$D/mpi_probe.txt"
+    if ! command -v mpirun >/dev/null ||
+      [ "$(timeout 60 mpirun -np 2 "$T" search -c hello "$D/mpi_probe.txt" 2>/dev/null | wc -l)" != 1 ]; then
+      echo "SKIP: README example $name: no mpirun, or trawl was built without MPI"
+      continue
+    fi
+    mpi=1
+    mkdir -p "$D/mpibin" && ln -sf "$T" "$D/mpibin/trawl"
+  fi
   {
     printf 'trawl() { %q "$@"; }\n' "$T"
+    [ "$mpi" = 1 ] && printf 'export PATH=%q:"$PATH"\n' "$D/mpibin"
     c=0
     while IFS= read -r cmd; do
       printf "echo '@@%d@@'\n%s\n" "$c" "$cmd"
