@@ -144,6 +144,15 @@ geometry chunk_geometry(std::size_t i, std::size_t n, std::size_t chunk, std::si
   return g;
 }
 
+/// Runs the plan's kernels over window `w` on slot `s`, their count copied back to the host.
+template <class Plan>
+void launch_window(const Plan& plan, slot& s, const text_window& w) {
+  TRAWL_CUDA_CHECK(cudaMemsetAsync(s.count.get(), 0, sizeof(unsigned long long), s.stream.get()));
+  plan.launch(w, candidate_sink{s.out.get(), s.count.get(), s.out.size()}, s.stream.get());
+  TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_count.get(), s.count.get(), sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, s.stream.get()));
+}
+
 /// Waits for a slot's kernels and takes their candidates into `found`. When they outgrew the
 /// slot's buffer, it is grown and `again` (the chunk's kernels, whose text is still on the
 /// device) runs first.
@@ -227,7 +236,6 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
   } guard{st, S};
   auto geometry_of = [&](std::size_t i) { return chunk_geometry(i, n, chunk, lookbehind, lookahead); };
   auto run_kernels = [&](slot& s, const geometry& g) {
-    TRAWL_CUDA_CHECK(cudaMemsetAsync(s.count.get(), 0, sizeof(unsigned long long), s.stream.get()));
     // The kernels load the text in aligned vectors. Inside the sequence the window starts
     // at the aligned byte of the copy (cudaMalloc aligns it) at or before its first byte: the
     // bytes it adds lie further back than any hit reaches, so they change no hit. A first
@@ -240,9 +248,7 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
       TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.text.get(), at, g.len, cudaMemcpyDeviceToDevice, s.stream.get()));
       w = text_window{s.text.get(), g.len, g.c0 - g.b0, g.c1 - g.b0, g.b0};
     }
-    plan.launch(w, candidate_sink{s.out.get(), s.count.get(), s.out.size()}, s.stream.get());
-    TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_count.get(), s.count.get(), sizeof(unsigned long long),
-                                     cudaMemcpyDeviceToHost, s.stream.get()));
+    launch_window(plan, s, w);
   };
   std::vector<candidate> found;
   // chunk i runs on slot i % S; chunks i + 1 .. i + S - 1 run while chunk i is collected
@@ -307,11 +313,7 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
     fills[k] = submit_fill(pool, st.slots[k]->host.get(), src, geo[k].b0, geo[k].len);
   };
   auto run_kernels = [&](slot& s, const geometry& g) {
-    TRAWL_CUDA_CHECK(cudaMemsetAsync(s.count.get(), 0, sizeof(unsigned long long), s.stream.get()));
-    text_window w{s.text.get(), g.len, g.c0 - g.b0, g.c1 - g.b0, g.b0};
-    plan.launch(w, candidate_sink{s.out.get(), s.count.get(), s.out.size()}, s.stream.get());
-    TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_count.get(), s.count.get(), sizeof(unsigned long long),
-                                     cudaMemcpyDeviceToHost, s.stream.get()));
+    launch_window(plan, s, text_window{s.text.get(), g.len, g.c0 - g.b0, g.c1 - g.b0, g.b0});
   };
   // waits for chunk i's copy and kernels and takes its candidates; the slot is then free
   auto collect = [&](std::size_t i, std::vector<candidate>& found) {

@@ -56,7 +56,7 @@ locate_engine locate_engine_named(std::string_view name);
 
 /// Reported while an index is built: `stage` names the step, `done`/`total` its progress. The
 /// suffix sorts ("suffix array", "count index", "fm-index") of large texts report an estimate
-/// every 250 ms (the share of their expected time gone by), since the sort itself reports none.
+/// at intervals (the share of their expected time gone by), since the sort itself reports none.
 using progress_callback = std::function<void(std::string_view stage, std::uint64_t done, std::uint64_t total)>;
 
 /// How the FM-index over S'' trades size for primary-locate speed: text-order suffix-array

@@ -418,18 +418,22 @@ nb::list offtarget(std::optional<nb::bytes> guide_bytes, std::vector<std::pair<s
   return out;
 }
 
-/// The options of Index.search and Genome.search.
-trawl::search_options records_search_options(int k, bool hamming, bool ignore_case, bool iupac, bool both_strands,
-                                             bool all_ends, unsigned threads, const std::string& device,
-                                             const std::string& algorithm) {
+/// Index.search and Genome.search: the hits of `patterns` with the search options given, as
+/// `find(patterns, options, add)` calls add(hit, record) for each (without the GIL), in columns
+/// with the records' names.
+template <class Find>
+nb::dict records_search(std::span<const trawl::index::record_span> records, nb::handle patterns_obj, int k,
+                        bool hamming, bool ignore_case, bool iupac, bool both_strands, bool all_ends, unsigned threads,
+                        const std::string& device, const std::string& algorithm, Find&& find) {
+  const std::vector<std::string> patterns = to_patterns(patterns_obj);
   trawl::search_options options =
       make_options(k, hamming, ignore_case, iupac, both_strands, all_ends, false, false, false, threads, 0, algorithm);
   options.device = trawl::parse_device(device);
-  return options;
-}
-
-/// Hits of records as Index.search and Genome.search return them: the columns and the names.
-nb::dict with_records(columns&& cols, std::span<const trawl::index::record_span> records) {
+  columns cols;
+  {
+    nb::gil_scoped_release release;
+    find(patterns, options, [&](const trawl::hit& h, std::uint32_t r) { cols.add(h, r); });
+  }
   nb::dict d = std::move(cols).to_dict(false);
   std::vector<std::string> names;
   for (const auto& r : records) names.push_back(r.name);
@@ -440,30 +444,22 @@ nb::dict with_records(columns&& cols, std::span<const trawl::index::record_span>
 nb::dict index_search(const hybrid_index& ix, nb::handle patterns_obj, int k, bool hamming, bool ignore_case, bool iupac,
                       bool both_strands, bool all_ends, unsigned threads, const std::string& device,
                       const std::string& algorithm) {
-  const std::vector<std::string> patterns = to_patterns(patterns_obj);
-  const auto options = records_search_options(k, hamming, ignore_case, iupac, both_strands, all_ends, threads, device, algorithm);
-  columns cols;
-  {
-    nb::gil_scoped_release release;
-    for (const auto& rh : ix.search_records(patterns, options)) cols.add(rh.h, rh.record);
-  }
-  return with_records(std::move(cols), ix.records());
+  return records_search(ix.records(), patterns_obj, k, hamming, ignore_case, iupac, both_strands, all_ends, threads, device,
+                        algorithm, [&](const auto& patterns, const auto& options, const auto& add) {
+                          for (const auto& rh : ix.search_records(patterns, options)) add(rh.h, rh.record);
+                        });
 }
 
 nb::dict genome_search(const trawl::genome& g, nb::handle patterns_obj, int k, bool hamming, bool ignore_case, bool iupac,
                        bool both_strands, bool all_ends, unsigned threads, const std::string& device,
                        const std::string& algorithm) {
-  const std::vector<std::string> patterns = to_patterns(patterns_obj);
-  const auto options = records_search_options(k, hamming, ignore_case, iupac, both_strands, all_ends, threads, device, algorithm);
-  columns cols;
-  {
-    nb::gil_scoped_release release;
-    g.search(patterns, options, [&](std::uint32_t r, std::span<const trawl::hit> hs) {
-      for (const auto& h : hs) cols.add(h, r);
-      return true;
-    });
-  }
-  return with_records(std::move(cols), g.records());
+  return records_search(g.records(), patterns_obj, k, hamming, ignore_case, iupac, both_strands, all_ends, threads, device,
+                        algorithm, [&](const auto& patterns, const auto& options, const auto& add) {
+                          g.search(patterns, options, [&](std::uint32_t r, std::span<const trawl::hit> hs) {
+                            for (const auto& h : hs) add(h, r);
+                            return true;
+                          });
+                        });
 }
 
 void translate(const trawl::error& e) {

@@ -339,6 +339,15 @@ def gpu_count() -> int:
     return _trawl.gpu_count()
 
 
+def _records_search(impl, patterns, k, hamming, ignore_case, iupac, both_strands, all_ends, threads, device,
+                    algorithm) -> Hits:
+    """Index.search and Genome.search: their engine's hits in per-record columns, as Hits."""
+    pats = _pattern_list(patterns)
+    c = impl.search(pats, k, hamming, ignore_case, iupac, both_strands, all_ends, _threads(threads), device, algorithm)
+    records = c.pop("records")
+    return Hits(c, pats, records, "record")
+
+
 class Genome:
     """A genome read once and kept for many searches: the records of a FASTA, FASTQ or .2bit
     file (or of a text), their sequences in memory and, with a GPU (``device`` "gpu", or "auto"
@@ -389,11 +398,8 @@ class Genome:
                threads: Optional[int] = None, device: str = "auto", algorithm: str = "auto") -> Hits:
         """The hits of ``patterns`` in each record, as :func:`search` gives them for the file (same
         options), with per-record coordinates."""
-        pats = _pattern_list(patterns)
-        c = self._g.search(pats, k, hamming, ignore_case, iupac, both_strands, all_ends, _threads(threads), device,
-                           algorithm)
-        records = c.pop("records")
-        return Hits(c, pats, records, "record")
+        return _records_search(self._g, patterns, k, hamming, ignore_case, iupac, both_strands, all_ends, threads,
+                               device, algorithm)
 
     def offtarget(self, guides, **options) -> list:
         """:func:`offtarget` of ``guides`` in this genome (the same keyword options)."""
@@ -491,11 +497,8 @@ class Index:
         collections); longer ones in the extracted records. ``device`` as for :func:`search`: the
         kernel's scan runs there (an Index kept loaded searches again without loading, and
         the GPU's start-up is paid once a process)."""
-        pats = _pattern_list(patterns)
-        c = self._ix.search(pats, k, hamming, ignore_case, iupac, both_strands, all_ends, _threads(threads), device,
-                            algorithm)
-        records = c.pop("records")
-        return Hits(c, pats, records, "record")
+        return _records_search(self._ix, patterns, k, hamming, ignore_case, iupac, both_strands, all_ends, threads,
+                               device, algorithm)
 
     def info(self) -> dict:
         """Sizes: n, phrases, kernel_length, bits_per_char, the bytes of each part, ..."""

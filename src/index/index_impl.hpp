@@ -444,9 +444,10 @@ void suffix_sort(std::string_view text, Int* sa);
 inline constexpr std::uint64_t suffix_sort_estimate_from = std::uint64_t{1} << 24;
 /// suffix_sort reporting `stage` to `progress` (may be empty) from the calling thread. The sort
 /// itself has no progress to report: from suffix_sort_estimate_from bytes on it runs on a
-/// thread of its own while this one reports, every 250 ms, the share of its expected time gone
-/// by (at most 99 % until it ends; the caller reports the stage's end). The expected time comes from a sort of the text's first
-/// 64th, scaled by n log n, so a repetitive text is expected to take a repetitive text's time.
+/// thread of its own while this one reports, at intervals, the share of its expected time gone
+/// by (short of the whole until it ends; the caller reports the stage's end). The expected time
+/// comes from a sort of the text's first 64th, scaled by n log n, so a repetitive text is
+/// expected to take a repetitive text's time.
 template <class Int>
 void suffix_sort(std::string_view text, Int* sa, const progress_callback& progress, std::string_view stage);
 
