@@ -111,7 +111,7 @@ class site_printer final : public offtarget::site_sink {
       return false;
     }
     ++sites_[s.guide];
-    ++classes_[s.guide][{s.mismatches, s.dna_bulges, s.rna_bulges}];
+    if (!a_.summary.empty()) ++classes_[s.guide][{s.mismatches, s.dna_bulges, s.rna_bulges}];
     return true;
   }
 

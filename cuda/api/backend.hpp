@@ -52,6 +52,27 @@ struct exact_plan {
   std::size_t slice_length = 0;  ///< Sunday: starts per thread; 0 = automatic
 };
 
+/// The site test of offtarget's candidate ends with bulges (src/offtarget/offtarget.cpp's
+/// has_site: the PAMs the end implies, each with the bulge-aware alignment of its guide), run
+/// on the device over each chunk's ends before they are copied back. An end without a site is
+/// dropped; an end with one comes back with `confirmed` set in its score; an end whose bases
+/// reach past the chunk's bytes, or whose limits exceed the device's, comes back as it was, for
+/// the host to test.
+struct site_end_test {
+  static constexpr std::uint32_t confirmed = 1u << 31;  ///< candidate::score flag
+  /// The alignment's states per guide base ((DNA bulges + 1) (RNA bulges + 1) 3) the device
+  /// keeps; past it every end goes to the host.
+  static constexpr std::uint32_t max_states = 75;
+  bool three_prime = true;
+  std::uint32_t pam_limit = 0, dna_bulges = 0, rna_bulges = 0;
+  std::int32_t max_edits = -1;                    ///< < 0: none
+  std::vector<std::vector<std::uint8_t>> guides;  ///< per guide: IUPAC bits (A 1, C 2, G 4, T 8) from the PAM outward
+  std::vector<std::int32_t> limits;               ///< per guide: mismatches allowed
+  std::vector<std::vector<std::uint8_t>> pams;    ///< per PAM: IUPAC bits, 5' -> 3'
+  std::vector<std::uint32_t> guide_of, pam_of;    ///< per task
+  std::vector<std::uint8_t> reverse;              ///< per task: 1 on the reverse strand
+};
+
 /// Approximate search. Text bytes are mapped to class codes (`code`, `sigma` classes); task
 /// t's pattern has length lengths[t] and match bit-vectors peq[t][c * words(t) + w] (bit i of
 /// word w set when pattern symbol 64w+i matches code c), words(t) = ceil(lengths[t] / 64).
@@ -66,6 +87,7 @@ struct approx_plan {
   /// tiled_grouped never does (the generic tiled kernel, for comparison).
   enum class engine { automatic, tiled, warp, tiled_grouped } algo = engine::automatic;
   std::size_t slice_length = 0;  ///< ends per thread (tiled) / per warp (warp); 0 = automatic
+  std::shared_ptr<const site_end_test> sites;  ///< when set, the ends are site-tested on the device
 };
 
 /// Where the time of one streamed search went (host clocks; filled when stream_config::stats

@@ -203,6 +203,7 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
     else
       t1024.push_back(t);
   }
+  if (plan.sites) upload_sites(*plan.sites);
   if (plan.hamming) {
     hamming = make_multi_group(plan, all);
     return;
@@ -214,6 +215,45 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
   if (!t512.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t512, 8));
   if (!t1024.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t1024, 16));
   if (!multi.empty()) warp = make_multi_group(plan, multi);
+}
+
+void approx_device_plan::upload_sites(const site_end_test& test) {
+  const std::uint32_t states = (test.dna_bulges + 1) * (test.rna_bulges + 1) * 3;
+  if (states > site_end_test::max_states) return;  // the host tests every end
+  const auto concat = [](const std::vector<std::vector<std::uint8_t>>& lists, std::vector<std::uint32_t>& offset) {
+    std::vector<std::uint8_t> all;
+    offset.assign(1, 0);
+    for (const auto& l : lists) {
+      all.insert(all.end(), l.begin(), l.end());
+      offset.push_back(static_cast<std::uint32_t>(all.size()));
+    }
+    return all;
+  };
+  auto g = std::make_unique<site_group>();
+  std::vector<std::uint32_t> guide_offset, pam_offset;
+  g->guide_bits = upload(concat(test.guides, guide_offset));
+  g->pam_bits = upload(concat(test.pams, pam_offset));
+  g->guide_offset = upload(guide_offset);
+  g->pam_offset = upload(pam_offset);
+  g->limits = upload(test.limits);
+  g->guide_of = upload(test.guide_of);
+  g->pam_of = upload(test.pam_of);
+  g->reverse = upload(test.reverse);
+  site_test_tasks& v = g->view;
+  v.guide_bits = g->guide_bits.get();
+  v.guide_offset = g->guide_offset.get();
+  v.limits = g->limits.get();
+  v.pam_bits = g->pam_bits.get();
+  v.pam_offset = g->pam_offset.get();
+  v.guide_of = g->guide_of.get();
+  v.pam_of = g->pam_of.get();
+  v.reverse = g->reverse.get();
+  v.three_prime = test.three_prime;
+  v.pam_limit = test.pam_limit;
+  v.dna_bulges = test.dna_bulges;
+  v.rna_bulges = test.rna_bulges;
+  v.max_edits = test.max_edits;
+  sites = std::move(g);
 }
 
 void approx_device_plan::launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {

@@ -58,17 +58,34 @@ struct approx_device_plan {
     device_array<std::uint32_t> lengths, ids;
     multi_device_tasks view;
   };
+  /// The site test of the ends (approx_plan::sites), uploaded.
+  struct site_group {
+    device_array<std::uint8_t> guide_bits, pam_bits, reverse;
+    device_array<std::uint32_t> guide_offset, pam_offset, guide_of, pam_of;
+    device_array<std::int32_t> limits;
+    site_test_tasks view;
+  };
   device_array<std::uint8_t> map;
   approx_common common;
   std::vector<std::unique_ptr<tiled_group>> tiled;
   std::unique_ptr<multi_group> warp, hamming;
+  std::unique_ptr<site_group> sites;  ///< null: every end goes to the host
   std::size_t slice_length = 0;
   bool single_pattern = true;  ///< a lone m <= 64 pattern runs the single-pattern kernel
   std::uint32_t max_length = 0;
 
   approx_device_plan(const approx_plan& plan, const device_status& dev);
+  void upload_sites(const site_end_test& test);
   void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
   void remap(std::vector<candidate>&) const {}  // candidates carry global task ids already
+  /// Whether launch()'s ends go through test_sites() before they are taken.
+  [[nodiscard]] bool tests_sites() const { return sites != nullptr; }
+  /// The site test of the ends in[0, min(*in_count, capacity)), those that may have a site
+  /// appended to `sink`.
+  void test_sites(const text_window& w, const candidate* in, const unsigned long long* in_count, std::size_t capacity,
+                  const candidate_sink& sink, cudaStream_t stream) const {
+    launch_site_test(sites->view, w, in, in_count, capacity, sink, common.sm_count, stream);
+  }
 };
 
 struct site_device_plan {

@@ -41,16 +41,28 @@ struct slot {
   device_array<candidate> out;
   device_array<unsigned long long> count{1};
   pinned_array<unsigned long long> host_count{1};
+  /// The kernels' ends before a plan's site test (tests_sites), which keeps some in `out`.
+  device_array<candidate> raw;
+  device_array<unsigned long long> raw_count{1};
+  pinned_array<unsigned long long> host_raw_count{1};
   stream_owner stream;
 };
+
+/// Whether a plan's ends pass its site test on the device before they are taken.
+template <class Plan>
+bool tests_sites(const Plan& plan) {
+  if constexpr (requires { plan.tests_sites(); }) return plan.tests_sites();
+  else return false;
+}
 
 /// A set of staging slots of one device, used by one search at a time.
 struct staging {
   bool write_combined = false;
   std::vector<std::unique_ptr<slot>> slots;
 
-  /// At least `n` slots with `len` bytes of text and `capacity` candidates each (grow only).
-  void ensure(std::size_t n, std::size_t len, std::size_t capacity) {
+  /// At least `n` slots with `len` bytes of text, `capacity` candidates and `raw` candidates
+  /// before the site test each (grow only).
+  void ensure(std::size_t n, std::size_t len, std::size_t capacity, std::size_t raw = 0) {
     while (slots.size() < n) slots.push_back(std::make_unique<slot>());
     for (std::size_t i = 0; i < n; ++i) {
       slot& s = *slots[i];
@@ -69,6 +81,10 @@ struct staging {
       if (s.out.size() < capacity) {
         s.out.reset(0);
         s.out.reset(capacity);
+      }
+      if (s.raw.size() < raw) {
+        s.raw.reset(0);
+        s.raw.reset(raw);
       }
     }
   }
@@ -148,23 +164,40 @@ geometry chunk_geometry(std::size_t i, std::size_t n, std::size_t chunk, std::si
 template <class Plan>
 void launch_window(const Plan& plan, slot& s, const text_window& w) {
   TRAWL_CUDA_CHECK(cudaMemsetAsync(s.count.get(), 0, sizeof(unsigned long long), s.stream.get()));
-  plan.launch(w, candidate_sink{s.out.get(), s.count.get(), s.out.size()}, s.stream.get());
+  const candidate_sink out{s.out.get(), s.count.get(), s.out.size()};
+  bool tested = false;
+  if constexpr (requires { plan.tests_sites(); })
+    if (plan.tests_sites()) {
+      TRAWL_CUDA_CHECK(cudaMemsetAsync(s.raw_count.get(), 0, sizeof(unsigned long long), s.stream.get()));
+      plan.launch(w, candidate_sink{s.raw.get(), s.raw_count.get(), s.raw.size()}, s.stream.get());
+      plan.test_sites(w, s.raw.get(), s.raw_count.get(), s.raw.size(), out, s.stream.get());
+      TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_raw_count.get(), s.raw_count.get(), sizeof(unsigned long long),
+                                       cudaMemcpyDeviceToHost, s.stream.get()));
+      tested = true;
+    }
+  if (!tested) plan.launch(w, out, s.stream.get());
   TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_count.get(), s.count.get(), sizeof(unsigned long long),
                                    cudaMemcpyDeviceToHost, s.stream.get()));
 }
 
 /// Waits for a slot's kernels and takes their candidates into `found`. When they outgrew the
-/// slot's buffer, it is grown and `again` (the chunk's kernels, whose text is still on the
-/// device) runs first.
+/// slot's buffers (`sites`: the ends before the site test too), those are grown and `again`
+/// (the chunk's kernels, whose text is still on the device) runs first.
 template <class Again>
-void take_candidates(slot& s, stream_stats& stats, std::vector<candidate>& found, Again&& again) {
+void take_candidates(slot& s, bool sites, stream_stats& stats, std::vector<candidate>& found, Again&& again) {
   const auto t0 = clk::now();
   TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
   stats.gpu_wait_s += seconds(t0, clk::now());
   std::size_t total = static_cast<std::size_t>(*s.host_count.get());
-  if (total > s.out.size()) {
-    s.out.reset(0);
-    s.out.reset(total + total / 4);
+  const std::size_t raw = sites ? static_cast<std::size_t>(*s.host_raw_count.get()) : 0;
+  if (total > s.out.size() || raw > s.raw.size()) {
+    const auto grow = [](device_array<candidate>& a, std::size_t n) {
+      if (n <= a.size()) return;
+      a.reset(0);
+      a.reset(n + n / 4);
+    };
+    grow(s.out, total);
+    grow(s.raw, raw);
     again();
     TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));
     total = static_cast<std::size_t>(*s.host_count.get());
@@ -223,7 +256,7 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
   const std::size_t max_len = std::min(n, chunk + lookbehind + lookahead);
   staging_lease lease(config.device, config.write_combined);
   staging& st = lease.get();
-  st.ensure(S, max_len, capacity);
+  st.ensure(S, max_len, capacity, tests_sites(plan) ? capacity : 0);
   const std::uint8_t* base = copy.text.get() + (seq.data() - copy.host);
   stream_stats stats;
   stats.setup_s = seconds(t_begin, clk::now());
@@ -256,7 +289,7 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
   for (std::size_t i = 0; i < nchunks; ++i) {
     slot& s = *st.slots[i % S];
     const geometry g = geometry_of(i);
-    take_candidates(s, stats, found, [&] { run_kernels(s, g); });
+    take_candidates(s, tests_sites(plan), stats, found, [&] { run_kernels(s, g); });
     if (i + S < nchunks) run_kernels(s, geometry_of(i + S));
     plan.remap(found);
     const auto t1 = clk::now();
@@ -282,7 +315,7 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
   const std::size_t capacity = std::clamp<std::size_t>(chunk / 16, 4096, std::size_t{1} << 22);
   staging_lease lease(config.device, config.write_combined);
   staging& st = lease.get();
-  st.ensure(S, max_len, capacity);
+  st.ensure(S, max_len, capacity, tests_sites(plan) ? capacity : 0);
   host_workers& pool = host_workers::instance();
   const fill_source src{seq, config.fd, config.fd_offset, config.populate};
   stream_stats stats;
@@ -319,7 +352,7 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
   auto collect = [&](std::size_t i, std::vector<candidate>& found) {
     const std::size_t k = i % S;
     slot& s = *st.slots[k];
-    take_candidates(s, stats, found, [&] { run_kernels(s, geo[k]); });
+    take_candidates(s, tests_sites(plan), stats, found, [&] { run_kernels(s, geo[k]); });
   };
   std::vector<candidate> found;
   auto deliver = [&](std::size_t i) -> bool {

@@ -129,6 +129,26 @@ struct site_device_tasks {
 };
 void launch_sites(const site_device_tasks& tasks, const text_window& w, const candidate_sink& sink, cudaStream_t stream);
 
+// ---- the site test of candidate ends with bulges (site_end_test) ----
+struct site_test_tasks {
+  const std::uint8_t* guide_bits = nullptr;     ///< every guide's codes from the PAM outward
+  const std::uint32_t* guide_offset = nullptr;  ///< guide g: guide_bits[guide_offset[g] .. guide_offset[g + 1])
+  const std::int32_t* limits = nullptr;
+  const std::uint8_t* pam_bits = nullptr;
+  const std::uint32_t* pam_offset = nullptr;
+  const std::uint32_t* guide_of = nullptr;  ///< per task
+  const std::uint32_t* pam_of = nullptr;
+  const std::uint8_t* reverse = nullptr;
+  bool three_prime = true;
+  std::uint32_t pam_limit = 0, dna_bulges = 0, rna_bulges = 0;
+  std::int32_t max_edits = -1;
+};
+/// Tests the candidates in[0, min(*in_count, in_capacity)) of window `w` and appends to `sink`
+/// those that may have a site (site_end_test).
+void launch_site_test(const site_test_tasks& tasks, const text_window& w, const candidate* in,
+                      const unsigned long long* in_count, std::size_t in_capacity, const candidate_sink& sink,
+                      int sm_count, cudaStream_t stream);
+
 // ---- best approximate substring ----
 /// Man, Nakano, Ito: per-end Sellers scores of x (m <= 1024) over y, one block of m threads
 /// per piece of y, three rolling anti-diagonals in shared memory.

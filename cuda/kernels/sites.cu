@@ -3,6 +3,7 @@
 // blocks of the bases outward from it are tested by their mismatches. The host's PAM scan
 // (src/offtarget/pam_scan.cpp) does the same per position; both read bases as base_bit does
 // (A, C, G, T in either case; every other byte matches nothing).
+#include "agents/bases.cuh"
 #include "agents/emit.cuh"
 #include "common/check.cuh"
 #include "kernels/launch.cuh"
@@ -12,22 +13,6 @@ namespace {
 
 constexpr std::uint32_t kPerWord = 16;
 constexpr std::uint32_t kMaxWords = site_plan::max_longest / kPerWord;
-
-/// A genome byte's base bit (A 1, C 2, G 4, T 8); 0 for a byte that is not a base.
-__device__ __forceinline__ unsigned base_bit(unsigned char c) {
-  switch (c | 0x20) {  // (c | 0x20) is a lower-case base only for that base in either case
-    case 'a': return 1;
-    case 'c': return 2;
-    case 'g': return 4;
-    case 't': return 8;
-    default: return 0;
-  }
-}
-
-/// A base bit on the reverse strand: its complement's.
-__device__ __forceinline__ unsigned complement_bit(unsigned b) {
-  return ((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3);
-}
 
 /// How many of the 16 nibbles of x are not zero.
 __device__ __forceinline__ unsigned nonzero_nibbles(std::uint64_t x) {

@@ -35,6 +35,10 @@ struct gpu_knobs : gpu_options {
   /// keep_end(seq, end, pattern, dir): `end` is one past the hit's last byte in the
   /// coordinates of the sequence `seq` being searched. Called from several threads at once.
   end_test keep_end;
+  /// With keep_end: the same test on the device (offtarget with bulges), its guide_of and
+  /// pam_of indexed by pattern (the matcher makes them per task); ends it confirms skip
+  /// keep_end.
+  std::shared_ptr<const trawl::cuda::site_end_test> device_end_test;
 };
 
 /// gpu::make_matcher and gpu::search_sequence with the added knobs.

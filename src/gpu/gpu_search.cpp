@@ -148,6 +148,17 @@ class gpu_matcher final : public trawl::detail::engine {
                           : gpu.approx == approx_engine::tiled ? trawl::cuda::approx_plan::engine::tiled
                                                                : trawl::cuda::approx_plan::engine::automatic;
       approx_plan_.slice_length = gpu.slice_length;
+      if (gpu.device_end_test && gpu.keep_end) {
+        auto test = std::make_shared<trawl::cuda::site_end_test>(*gpu.device_end_test);
+        test->guide_of.clear();
+        test->pam_of.clear();
+        for (const task& t : tasks_) {
+          test->guide_of.push_back(gpu.device_end_test->guide_of.at(t.pattern));
+          test->pam_of.push_back(gpu.device_end_test->pam_of.at(t.pattern));
+          test->reverse.push_back(t.dir == strand::reverse ? 1 : 0);
+        }
+        approx_plan_.sites = std::move(test);
+      }
     } else {
       exact_plan_ = detail::make_exact_plan(tasks_, options);
       // the filter tests every pattern-strand at every start: past a few, the hash lookup wins
@@ -188,7 +199,11 @@ class gpu_matcher final : public trawl::detail::engine {
         c.pos += from;
         const task& t = tasks_[c.task];
         const std::uint64_t key = iupac_ ? c.pos + 1 - t.text.size() : c.pos;
-        keep[i] = key >= own_begin && key < own_end && (!gpu_.keep_end || gpu_.keep_end(seq, c.pos + 1, t.pattern, t.dir));
+        // an end the device's site test confirmed needs no second test here
+        const bool confirmed = (c.score & trawl::cuda::site_end_test::confirmed) != 0;
+        c.score &= ~trawl::cuda::site_end_test::confirmed;
+        keep[i] = key >= own_begin && key < own_end &&
+                  (!gpu_.keep_end || confirmed || gpu_.keep_end(seq, c.pos + 1, t.pattern, t.dir));
       });
       const std::size_t before = found.size();
       for (std::size_t i = 0; i < cs.size(); ++i)

@@ -186,20 +186,24 @@ class site_finder {
   /// Order of two alignments of one site: fewest edits, bulges, mismatches, DNA bulges, PAM
   /// mismatches, then the first PAM (each count below 2^8: the searcher's limits bound them).
   using rank_t = std::pair<std::uint64_t, std::uint32_t>;
-  static rank_t rank(const site& x) {
+  static rank_t rank(const site_alignment& al, int pam_mismatches, std::uint32_t pam) {
     const auto u = [](int v) { return static_cast<std::uint64_t>(v); };
-    const std::uint64_t bulges = u(x.dna_bulges + x.rna_bulges);
-    return {(u(x.mismatches) + bulges) << 48 | bulges << 40 | u(x.mismatches) << 24 | u(x.dna_bulges) << 16 |
-                u(x.pam_mismatches),
-            x.pam};
+    const std::uint64_t bulges = u(al.dna_bulges + al.rna_bulges);
+    return {(u(al.mismatches) + bulges) << 48 | bulges << 40 | u(al.mismatches) << 24 | u(al.dna_bulges) << 16 |
+                u(pam_mismatches),
+            pam};
   }
 
-  /// Calls on_site(key, site) for every site of candidate h; text(a, b) gives the bases [a, b)
-  /// of the record, clipped to what is there.
+  /// Calls on_site(key, rank) for every site of candidate h (the PAM positions it implies,
+  /// each classified by align_site) without building the site: the alignment's counts only.
   template <class Text, class OnSite>
-  void sites_of(const hit& h, const Text& text, OnSite&& on_site) const {
+  void ranks_of(const hit& h, const Text& text, OnSite&& on_site) const {
     const std::uint32_t gi = pattern_of_[h.pattern].first, pi = pattern_of_[h.pattern].second;
-    pam_starts(h.pattern, h.dir, h.end, [&](std::uint64_t ps) { consider(gi, pi, h.dir, ps, text, on_site); });
+    pam_starts(h.pattern, h.dir, h.end, [&](std::uint64_t ps) {
+      int pam_mm = 0;
+      if (const auto al = align_site<false>(gi, pi, h.dir, ps, text, pam_mm, nullptr))
+        on_site(site_key{ps, gi, h.dir}, rank(*al, pam_mm, pi));
+    });
   }
 
   /// Whether a PAM within the PAM mismatch limit lies where a candidate of `pattern` on `dir`
@@ -248,7 +252,7 @@ class site_finder {
     return mm;
   }
 
-  /// Whether candidate h has a site: sites_of without building the sites.
+  /// Whether candidate h has a site.
   template <class Text>
   [[nodiscard]] bool has_site(const hit& h, const Text& text) const {
     const std::uint32_t gi = pattern_of_[h.pattern].first, pi = pattern_of_[h.pattern].second;
@@ -298,7 +302,7 @@ class site_finder {
   /// The site of guide gi with PAM pi whose PAM starts at forward position ps, if within limits.
   template <class Text, class OnSite>
   void consider(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text,
-                OnSite& on_site) const {
+                OnSite&& on_site) const {
     const std::string& pam = pams_[pi];
     const std::uint64_t P = pam.size();
     const bool three = a_.side == pam_side::three_prime;
@@ -443,30 +447,40 @@ class candidate_sink final : public search_sink {
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
   bool hits(std::span<const hit> hits) override {
     const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
-    // classified on all cores, a block of hits per task (in an arena of its own: the search's
-    // may have a thread per GPU); the sites stay where they are built, and their entries are
-    // ordered by key and best alignment first
+    // on all cores (in an arena of its own: the search's may have a thread per GPU): first
+    // each candidate's sites as keys and ranks, then one per key, the best (many candidates
+    // of a search with bulges share a site); only those are built, a block per task, and stay
+    // where they are built
     constexpr std::size_t block = 64;
     const std::uint64_t batch_no = first_batch_ + store_.size();
-    auto& blocks = store_.emplace_back((hits.size() + block - 1) / block);
-    std::vector<std::vector<site_key>> keys(blocks.size());
     std::vector<entry> batch;
+    auto& blocks = store_.emplace_back();
     arena_.execute([&] {
-      tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+      const std::size_t nb = (hits.size() + block - 1) / block;
+      std::vector<std::vector<entry>> found(nb);
+      tbb::parallel_for(std::size_t{0}, nb, [&](std::size_t b) {
         for (std::size_t i = b * block; i < std::min(hits.size(), (b + 1) * block); ++i)
-          finder_.sites_of(hits[i], text, [&](const site_key& k, found_site&& st) {
-            keys[b].push_back(k);
-            blocks[b].push_back(to_site(k, st));
+          finder_.ranks_of(hits[i], text, [&](const site_key& k, const site_finder::rank_t& r) {
+            found[b].push_back(entry{k, r, batch_no, nullptr});
           });
       });
-      std::vector<std::size_t> at(blocks.size() + 1, 0);
-      for (std::size_t b = 0; b < blocks.size(); ++b) at[b + 1] = at[b] + blocks[b].size();
-      batch.resize(at.back());
-      tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
-        for (std::size_t i = 0; i < blocks[b].size(); ++i)
-          batch[at[b] + i] = entry{keys[b][i], site_finder::rank(blocks[b][i]), batch_no, &blocks[b][i]};
-      });
+      for (auto& f : found) batch.insert(batch.end(), f.begin(), f.end());
       tbb::parallel_sort(batch.begin(), batch.end(), by_key_then_rank);
+      batch.erase(std::unique(batch.begin(), batch.end(),
+                              [](const entry& x, const entry& y) { return !(x.key < y.key) && !(y.key < x.key); }),
+                  batch.end());
+      blocks.resize((batch.size() + block - 1) / block);
+      tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
+        blocks[b].reserve(block);
+        for (std::size_t i = b * block; i < std::min(batch.size(), (b + 1) * block); ++i) {
+          entry& e = batch[i];  // its rank names its PAM
+          finder_.consider(e.key.guide, e.rank.second, e.key.dir, e.key.pam_start, text,
+                           [&](const site_key& k, found_site&& st) {
+                             blocks[b].push_back(to_site(k, st));
+                             e.s = &blocks[b].back();
+                           });
+        }
+      });
     });
     // merged with the sites not handed over yet: one per key, its best alignment (a site
     // already pending wins a tie). Only the pending sites from the batch's first key on take
@@ -776,6 +790,33 @@ gpu::detail::end_test site_search::site_test() const {
   };
 }
 
+std::shared_ptr<const cuda::site_end_test> site_search::device_site_test() const {
+  const data& s = *d_;
+  auto t = std::make_shared<cuda::site_end_test>();
+  t->three_prime = s.o.side == pam_side::three_prime;
+  t->pam_limit = static_cast<std::uint32_t>(s.o.pam_mismatches);
+  t->dna_bulges = static_cast<std::uint32_t>(s.o.dna_bulges);
+  t->rna_bulges = static_cast<std::uint32_t>(s.o.rna_bulges);
+  t->max_edits = s.o.max_edits;
+  const auto bits = [](std::string_view seq) {
+    std::vector<std::uint8_t> b;
+    for (const char c : seq) b.push_back(static_cast<std::uint8_t>(detail::iupac_bits(static_cast<unsigned char>(c))));
+    return b;
+  };
+  for (const guide& g : s.guides) {  // from the PAM outward, as site_finder reads them
+    std::string outward = g.protospacer;
+    if (t->three_prime) std::reverse(outward.begin(), outward.end());
+    t->guides.push_back(bits(outward));
+    t->limits.push_back(g.mismatches);
+  }
+  for (const std::string& p : s.o.pams) t->pams.push_back(bits(p));
+  for (const auto& [gi, pi] : s.pattern_of) {
+    t->guide_of.push_back(gi);
+    t->pam_of.push_back(pi);
+  }
+  return t;
+}
+
 std::unique_ptr<search_sink> site_search::sink(site_sink& out) const {
   return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out);
 }
@@ -806,6 +847,7 @@ std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned,
     return std::make_unique<matcher>(make_filter(inner, false, std::move(scan)));
   }
   knobs.keep_end = site_test();
+  knobs.device_end_test = device_site_test();
   auto search = gpu::detail::make_matcher(s.patterns, planned, knobs);
   const detail::engine& inner = trawl::detail::engine_of(*search);
   return std::make_unique<matcher>(make_filter(inner, false, std::move(search)));

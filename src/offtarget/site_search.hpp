@@ -37,6 +37,8 @@ class site_search {
   /// The site test of a candidate end, for a GPU's candidate search (gpu_knobs::keep_end):
   /// each chunk's ends are classified on all cores as they come, while the device runs on.
   [[nodiscard]] gpu::detail::end_test site_test() const;
+  /// site_test() as the device runs it (gpu_knobs::device_end_test), per pattern.
+  [[nodiscard]] std::shared_ptr<const cuda::site_end_test> device_site_test() const;
   /// The GPU's candidate matcher for a search planned from candidate_options() (plan_search),
   /// on the GPUs of planned.device (`knobs`: the GPU search's sizes), searching with the bytes
   /// around each candidate that the sites read: without bulges the GPU's own scan of the PAM

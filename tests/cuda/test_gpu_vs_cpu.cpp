@@ -2,6 +2,8 @@
 // randomized inputs: same hits, same order, for every mode the CPU driver offers.
 #include <gtest/gtest.h>
 
+#include <atomic>
+
 #include "gpu/gpu_internal.hpp"
 #include "gpu_test_util.hpp"
 #include "record_hits.hpp"
@@ -296,12 +298,17 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
   struct variant {
     std::vector<std::string> pams;
     trawl::offtarget::pam_side side;
-    int mm, pam_mm;
+    int mm, pam_mm, dna = 0, rna = 0, max_edits = -1;
   };
+  // with bulges the GPU's candidates are the library's search, their ends site-tested on the
+  // device (site_end_test), the ends cut by a chunk's edge on the host
   const variant variants[] = {{{"NGG"}, trawl::offtarget::pam_side::three_prime, 4, 0},
                               {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 3, 1},
                               {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0},
-                              {{"NRG"}, trawl::offtarget::pam_side::three_prime, 7, 0}};
+                              {{"NRG"}, trawl::offtarget::pam_side::three_prime, 7, 0},
+                              {{"NGG"}, trawl::offtarget::pam_side::three_prime, 3, 0, 1, 1},
+                              {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 2, 1, 2, 1, 4},
+                              {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0, 1, 2}};
   const auto run = [&](const trawl::matcher& m, unsigned threads, std::size_t slice) {
     trawl::search_options so;
     so.threads = threads;
@@ -319,17 +326,42 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
     o.side = v.side;
     o.mismatches = v.mm;
     o.pam_mismatches = v.pam_mm;
+    o.dna_bulges = v.dna;
+    o.rna_bulges = v.rna;
+    o.max_edits = v.max_edits;
     const trawl::offtarget::site_search s(guides, o);
     const auto cpu = run(s.cpu_matcher(), 2, 0);
-    ASSERT_GT(cpu.size(), 50u) << v.pams[0] << " mm " << v.mm;
+    const std::string what = v.pams[0] + " mm " + std::to_string(v.mm) + " bulges " + std::to_string(v.dna) + "/" +
+                              std::to_string(v.rna);
+    ASSERT_GT(cpu.size(), 50u) << what;
     trawl::gpu::gpu_options g;
     g.chunk_size = 4096;
     trawl::search_options planned = s.candidate_options();
-    EXPECT_EQ(run(*s.gpu_matcher(planned, g), 1, genome.size()), cpu) << v.pams[0] << " mm " << v.mm;
+    EXPECT_EQ(run(*s.gpu_matcher(planned, g), 1, genome.size()), cpu) << what;
+    if (v.dna + v.rna > 0) {
+      // the device's test drops or confirms nearly every end: the host's test sees only those
+      // the chunks' edges cut, and without the device's test every end
+      std::atomic<std::uint64_t> asked{0};
+      const auto host_test = s.site_test();
+      trawl::gpu::detail::gpu_knobs knobs(g);
+      knobs.keep_end = [&](std::string_view seq, std::uint64_t end, std::uint32_t pattern, trawl::strand dir) {
+        ++asked;
+        return host_test(seq, end, pattern, dir);
+      };
+      const auto ends = [&](const trawl::gpu::detail::gpu_knobs& k) {
+        return run(*trawl::gpu::detail::make_matcher(s.patterns(), planned, k), 1, genome.size());
+      };
+      const auto host_only = ends(knobs);
+      const std::uint64_t asked_host = asked.exchange(0);
+      knobs.device_end_test = s.device_site_test();
+      EXPECT_EQ(ends(knobs), host_only) << what;
+      EXPECT_GT(asked_host, 20 * asked.load()) << what << ": " << asked_host << " ends tested on the host, then "
+                                               << asked.load();
+    }
     planned.device = {trawl::device_kind::gpu, {0, 0}};
     const auto pool = s.gpu_matcher(planned, g);
     EXPECT_EQ(pool->device(), planned.device);
-    EXPECT_EQ(run(*pool, 2, genome.size() / 3 + 1), cpu) << v.pams[0] << " pool";
+    EXPECT_EQ(run(*pool, 2, genome.size() / 3 + 1), cpu) << what << " pool";
   }
 }
 

@@ -1,0 +1,126 @@
+// cuda/kernels/site_test.cu — the site test of offtarget's candidate ends with bulges
+// (site_end_test), one thread per end: the PAM positions the end implies, the PAM's
+// mismatches, then the bulge-aware alignment of the guide from the PAM outward, as
+// src/offtarget/offtarget.cpp's align_bits computes it without its trace. Ends without a site
+// are dropped; the rest go back to the host.
+#include "agents/bases.cuh"
+#include "agents/emit.cuh"
+#include "common/check.cuh"
+#include "kernels/launch.cuh"
+
+namespace trawl::cuda {
+namespace {
+
+enum class verdict { none, site, unknown };
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kBlocksPerSm = 8;
+constexpr unsigned kUnreached = 255;  ///< a state no alignment within the limits reaches
+
+/// Whether guide g with PAM p has a site whose PAM starts at window byte ps, read on the
+/// reverse strand when `reverse`: unknown when the bytes it reads are not all in the window.
+__device__ verdict test_at(const site_test_tasks& t, const text_window& w, std::uint32_t g, std::uint32_t p,
+                           bool reverse, long long ps) {
+  const std::uint8_t* pam = t.pam_bits + t.pam_offset[p];
+  const long long P = t.pam_offset[p + 1] - t.pam_offset[p];
+  const long long n = static_cast<long long>(w.len);
+  if (ps < 0 || ps + P > n) return verdict::unknown;
+  const auto bit = [&](long long i) {
+    const unsigned b = base_bit(w.data[i]);
+    return reverse ? complement_bit(b) : b;
+  };
+  std::uint32_t pam_mm = 0;
+  for (long long i = 0; i < P; ++i) pam_mm += (pam[i] & bit(reverse ? ps + P - 1 - i : ps + i)) == 0 ? 1u : 0u;
+  if (pam_mm > t.pam_limit) return verdict::none;
+  const std::uint8_t* guide = t.guide_bits + t.guide_offset[g];
+  const int m = static_cast<int>(t.guide_offset[g + 1] - t.guide_offset[g]);
+  const int far = m + static_cast<int>(t.dna_bulges);  // genome bases an alignment may read
+  const bool leftward = t.three_prime == !reverse;      // the protospacer lies left of the PAM
+  if (leftward ? ps - far < 0 : ps + P + far > n) return verdict::unknown;
+  const auto base = [&](int j) { return bit(leftward ? ps - 1 - j : ps + P + j); };
+  // One row per guide base i: state (d, r, last) at (d * R + r) * 3 + last, holding the fewest
+  // mismatches of an alignment of i guide bases with d DNA and r RNA bulges whose last column
+  // is a base pair (0), a DNA bulge (1) or an RNA bulge (2).
+  const int D = static_cast<int>(t.dna_bulges) + 1, R = static_cast<int>(t.rna_bulges) + 1, S = D * R * 3;
+  const int max_mm = t.limits[g];
+  std::uint8_t row[2][site_end_test::max_states];
+  std::uint8_t* cur = row[0];
+  std::uint8_t* next = row[1];
+  for (int s = 0; s < S; ++s) cur[s] = kUnreached;
+  cur[0] = 0;
+  const auto lower = [](std::uint8_t& to, unsigned c) {
+    if (c < to) to = static_cast<std::uint8_t>(c);
+  };
+  for (int i = 0; i < m; ++i) {
+    for (int s = 0; s < S; ++s) next[s] = kUnreached;
+    bool any = false;
+    for (int d = 0; d < D; ++d)
+      for (int r = 0; r < R; ++r)
+        for (int last = 0; last < 3; ++last) {
+          const unsigned c = cur[(d * R + r) * 3 + last];
+          if (c == kUnreached) continue;
+          const int j = i + d - r;
+          if (j < far) {
+            const unsigned nc = c + ((guide[i] & base(j)) != 0 ? 0u : 1u);
+            if (nc <= static_cast<unsigned>(max_mm)) lower(next[(d * R + r) * 3], nc), any = true;
+          }
+          if (i == 0) continue;  // no bulge as the first column
+          // a DNA bulge stays in this row, at a state visited later (d + 1)
+          if (d + 1 < D && j < far && last != 2) lower(cur[((d + 1) * R + r) * 3 + 1], c);
+          if (r + 1 < R && last != 1) lower(next[(d * R + r + 1) * 3 + 2], c), any = true;
+        }
+    if (!any) return verdict::none;
+    std::uint8_t* swap = cur;
+    cur = next;
+    next = swap;
+  }
+  // row m: its last column a base pair, within the edits allowed
+  for (int d = 0; d < D; ++d)
+    for (int r = 0; r < R; ++r) {
+      const unsigned c = cur[(d * R + r) * 3];
+      if (c != kUnreached && (t.max_edits < 0 || static_cast<int>(c) + d + r <= t.max_edits)) return verdict::site;
+    }
+  return verdict::none;
+}
+
+__global__ void site_test_kernel(site_test_tasks t, text_window w, const candidate* in,
+                                 const unsigned long long* in_count, std::size_t in_capacity, candidate_sink sink) {
+  const unsigned long long total = *in_count < in_capacity ? *in_count : in_capacity;
+  for (unsigned long long i = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x; i < total;
+       i += static_cast<unsigned long long>(gridDim.x) * blockDim.x) {
+    candidate c = in[i];
+    const std::uint32_t g = t.guide_of[c.task], p = t.pam_of[c.task];
+    const bool reverse = t.reverse[c.task] != 0;
+    const long long P = t.pam_offset[p + 1] - t.pam_offset[p];
+    const long long end = static_cast<long long>(c.pos - w.base) + 1;  // one past the end's byte
+    bool site = false, unknown = false;
+    const auto consider = [&](long long ps) {
+      if (site) return;
+      const verdict v = test_at(t, w, g, p, reverse, ps);
+      site = v == verdict::site;
+      unknown = unknown || v == verdict::unknown;
+    };
+    if (t.three_prime == !reverse) {  // the PAM at the hit's right end
+      consider(end - P);
+    } else {  // the PAM on the left, m - RNA .. m + DNA bulges before the far end
+      const long long m = t.guide_offset[g + 1] - t.guide_offset[g];
+      for (long long len = m - (m < t.rna_bulges ? m : t.rna_bulges); len <= m + t.dna_bulges; ++len)
+        consider(end - len - P);
+    }
+    if (site) c.score |= site_end_test::confirmed;
+    if (site || unknown) emit_candidate(sink.out, sink.count, sink.capacity, c.pos, c.task, c.score);
+  }
+}
+
+}  // namespace
+
+void launch_site_test(const site_test_tasks& tasks, const text_window& w, const candidate* in,
+                      const unsigned long long* in_count, std::size_t in_capacity, const candidate_sink& sink,
+                      int sm_count, cudaStream_t stream) {
+  if (in_capacity == 0) return;
+  const unsigned grid = static_cast<unsigned>(sm_count > 0 ? sm_count : 1) * kBlocksPerSm;
+  site_test_kernel<<<grid, kThreads, 0, stream>>>(tasks, w, in, in_count, in_capacity, sink);
+  TRAWL_CUDA_CHECK_LAUNCH("site_test_kernel");
+}
+
+}  // namespace trawl::cuda
