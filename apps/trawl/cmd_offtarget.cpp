@@ -12,12 +12,10 @@
 #include <cstdio>
 #include <cstring>
 #include <iterator>
-#include <map>
 #include <optional>
 #include <span>
 #include <string>
 #include <utility>
-#include <tuple>
 
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
@@ -55,16 +53,42 @@ struct offtarget_args {
 };
 
 /// A guide's sites by (mismatches, DNA bulges, RNA bulges).
-using site_classes = std::map<std::tuple<int, int, int>, std::uint64_t>;
+/// A guide's sites by class (mismatches, DNA bulges, RNA bulges): the count of class
+/// (m, d, r) at (m * (most DNA bulges + 1) + d) * (most RNA bulges + 1) + r, so that the
+/// classes run fewest first.
+class site_classes {
+ public:
+  site_classes(int dna_bulges, int rna_bulges) : d_(dna_bulges + 1), r_(rna_bulges + 1) {}
+  void add(int mismatches, int dna, int rna) {
+    const auto at = static_cast<std::size_t>((mismatches * d_ + dna) * r_ + rna);
+    if (at >= n_.size()) n_.resize(at + 1, 0);
+    ++n_[at];
+  }
+  /// Calls fn(mismatches, dna, rna, count) for every class with sites, fewest first.
+  template <class Fn>
+  void each(Fn&& fn) const {
+    for (std::size_t at = 0; at < n_.size(); ++at)
+      if (n_[at] != 0) {
+        const int i = static_cast<int>(at);
+        fn(i / (d_ * r_), i / r_ % d_, i % r_, n_[at]);
+      }
+  }
+
+ private:
+  int d_, r_;
+  std::vector<std::uint64_t> n_;
+};
 
 /// Writes --summary: per guide (in input order), its sites by (mismatches, DNA bulges, RNA
 /// bulges), fewest first; a guide without sites as one line with "-" classes and 0.
-void write_summary(const std::string& path, const std::vector<offtarget::guide>& guides, const std::vector<site_classes>& classes) {
+void write_summary(const std::string& path, const std::vector<offtarget::guide>& guides,
+                   const std::vector<std::uint64_t>& sites, const std::vector<site_classes>& classes) {
   std::string text = "#guide\tmismatches\tdna_bulges\trna_bulges\tsites\n";
   for (std::size_t g = 0; g < guides.size(); ++g) {
-    if (classes[g].empty()) text += fmt::format("{}\t-\t-\t-\t0\n", guides[g].name);
-    for (const auto& [c, n] : classes[g])
-      text += fmt::format("{}\t{}\t{}\t{}\t{}\n", guides[g].name, std::get<0>(c), std::get<1>(c), std::get<2>(c), n);
+    if (sites[g] == 0) text += fmt::format("{}\t-\t-\t-\t0\n", guides[g].name);
+    classes[g].each([&](int m, int d, int r, std::uint64_t n) {
+      text += fmt::format("{}\t{}\t{}\t{}\t{}\n", guides[g].name, m, d, r, n);
+    });
   }
   io::write_file_atomically(path, text);
 }
@@ -111,7 +135,7 @@ class site_printer final : public offtarget::site_sink {
       return false;
     }
     ++sites_[s.guide];
-    if (!a_.summary.empty()) ++classes_[s.guide][{s.mismatches, s.dna_bulges, s.rna_bulges}];
+    classes_[s.guide].add(s.mismatches, s.dna_bulges, s.rna_bulges);
     return true;
   }
 
@@ -214,7 +238,7 @@ int run_offtarget(offtarget_args& a) {
   };
   std::vector<std::uint64_t> sites(n, 0);
   std::vector<bool> warned(n, false);
-  std::vector<site_classes> classes(n);
+  std::vector<site_classes> classes(n, site_classes(searcher.opts().dna_bulges, searcher.opts().rna_bulges));
   site_printer printer(out, searcher, a, sites, warned, classes);
   bool any_error = false;
   if (!a.index.empty()) {
@@ -242,7 +266,7 @@ int run_offtarget(offtarget_args& a) {
   }
   out.flush();
   if (any_error) return 2;
-  if (!a.summary.empty()) write_summary(a.summary, searcher.guides(), classes);
+  if (!a.summary.empty()) write_summary(a.summary, searcher.guides(), sites, classes);
   return std::any_of(sites.begin(), sites.end(), [](std::uint64_t x) { return x > 0; }) ? 0 : 1;
 }
 

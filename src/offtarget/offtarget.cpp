@@ -314,6 +314,8 @@ class site_finder {
     const std::string& gq = outward_[gi];
     // aligned strings, outward from the PAM, then turned to the guide's 5'->3' order
     std::string ga, ta;
+    ga.reserve(al->ops.size() + P);
+    ta.reserve(al->ops.size() + P);
     std::size_t i = 0, j = 0;
     for (const char op : al->ops) {
       if (op == 'M') {
@@ -476,7 +478,7 @@ class candidate_sink final : public search_sink {
           entry& e = batch[i];  // its rank names its PAM
           finder_.consider(e.key.guide, e.rank.second, e.key.dir, e.key.pam_start, text,
                            [&](const site_key& k, found_site&& st) {
-                             blocks[b].push_back(to_site(k, st));
+                             blocks[b].push_back(to_site(k, std::move(st)));
                              e.s = &blocks[b].back();
                            });
         }
@@ -541,7 +543,7 @@ class candidate_sink final : public search_sink {
     for (; first_batch_ < oldest; ++first_batch_) store_.pop_front();
   }
 
-  site to_site(const site_key& k, const found_site& f) const {
+  site to_site(const site_key& k, found_site&& f) const {
     site s;
     s.guide = f.guide;
     s.pam = f.pam;
@@ -552,8 +554,6 @@ class candidate_sink final : public search_sink {
     s.dna_bulges = f.al.dna_bulges;
     s.rna_bulges = f.al.rna_bulges;
     s.pam_mismatches = f.pam_mismatches;
-    s.aligned_guide = f.g_out;
-    s.aligned_target = f.t_out;
     for (std::size_t i = 0; i < f.t_out.size();) {  // =, X, I (RNA bulge: guide only), D (DNA bulge)
       auto col = [&](std::size_t c) {
         return f.g_out[c] == '-' ? 'D' : f.t_out[c] == '-' ? 'I' : std::isupper(static_cast<unsigned char>(f.t_out[c])) ? '=' : 'X';
@@ -567,6 +567,8 @@ class candidate_sink final : public search_sink {
     }
     const std::size_t P = o_.pams[f.pam].size();
     s.pam_bases = o_.side == pam_side::five_prime ? f.t_out.substr(0, P) : f.t_out.substr(f.t_out.size() - P);
+    s.aligned_guide = std::move(f.g_out);
+    s.aligned_target = std::move(f.t_out);
     return s;
   }
 
