@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
 # readme_test.sh TRAWL SOURCE_DIR — README.md and docs/ARCHITECTURE.md against the tree and the binary.
 # README.md: at most 350 lines; its first screen (40 lines) holds the Install section's commands
-# (the CI's test command among them) and a `trawl search` example; every example block, a fenced
-# block after a line `<!-- example: NAME -->`, prints what the README shows. In such a block a
-# line `$ CMD` is a command and the lines after it, up to the next command, its output (stdout and
-# stderr). The commands of one block run in order, in one bash and a folder of their own, with
-# `trawl` standing for TRAWL. `<!-- example: NAME demo -->`: run beside the demo genome
+# (the CI's test command among them) and a `trawl search` example. In README.md,
+# docs/SEMANTICS.md and docs/USAGE.md every example block, a fenced block after a line
+# `<!-- example: NAME -->`, prints what the document shows. In such a block a line `$ CMD` is a
+# command and the lines after it, up to the next command, its output (stdout and stderr). The
+# commands of one block run in order, in one bash and a folder of their own, with `trawl`
+# standing for TRAWL. `<!-- example: NAME demo -->`: run beside the demo genome
 # build/demo/genome.fa, made as scripts/setup.sh makes it, by $TRAWL_MKGENOME or else
-# bench/trawl-mkgenome beside TRAWL (skipped, visibly, when there is none). The examples `grep`
-# and `fasta` must exist: they need nothing but TRAWL. An example whose commands run `mpirun`
-# finds `trawl` on PATH, and is skipped (visibly) without mpirun or a trawl built with MPI. The C++ example compiles against the
-# libtrawl.so beside TRAWL and prints its output (the Python one: tests/python/test_trawl.py).
+# bench/trawl-mkgenome beside TRAWL (skipped, visibly, when there is none).
+# `<!-- example: NAME commands -->`: a block of command lines without their output (the
+# cheat sheets of docs/USAGE.md), each line not a comment a command that must end with status 0
+# or 1, run beside stand-ins for the files the lines name (made here: see stand_ins; the
+# genome, build/demo/genome.fa too, is the demo's on 400 kbp); `tail -f` reads its file once. The examples `grep` and `fasta` must exist: they
+# need nothing but TRAWL. An example whose commands run `mpirun` finds `trawl` on PATH, and is
+# skipped (visibly) without mpirun or a trawl built with MPI; `srun CMD` runs CMD. The C++
+# example compiles against the libtrawl.so beside TRAWL and prints its output (the Python one:
+# tests/python/test_trawl.py, which also runs docs/USAGE.md's Python block); docs/USAGE.md's C++
+# fragments compile as the body of a function given `text` and `my_site_sink`.
 # docs/ARCHITECTURE.md: every repository path it names in backticks exists (a folder: `src/hits/`;
 # a file under a top-level folder: `src/approx/plan.cpp`), and it names every folder under src/
 # and every top-level folder git tracks, as `NAME/`.
@@ -46,18 +53,44 @@ grep -q '^\$ trawl search ' "$D/screen" && pass || fail "README.md: no \`\$ traw
 # transcript: @@i@@ before the output of command i)
 X=$D/examples
 mkdir -p "$X"
-awk -v dir="$X" '
-  /^<!-- example: [^ ]+( demo)? -->$/ { n++; state = 1; print $3 > (dir "/" n ".name")
-    if ($4 == "demo") print "" > (dir "/" n ".demo")
-    printf "" > (dir "/" n ".cmds"); printf "" > (dir "/" n ".want"); next }
-  state == 1 && /^```/ { state = 2; c = 0; next }
-  state == 2 && /^```/ { state = 0; next }
-  state == 2 && /^\$ / { print substr($0, 3) > (dir "/" n ".cmds"); print "@@" c++ "@@" > (dir "/" n ".want"); next }
-  state == 2 { print > (dir "/" n ".want") }' "$R"
+for doc in "$R" "$SRC/docs/SEMANTICS.md" "$SRC/docs/USAGE.md"; do
+  [ -f "$doc" ] || continue
+  awk -v dir="$X" -v doc="${doc#"$SRC"/}" -v n="$(find "$X" -name '*.name' | wc -l)" '
+    /^<!-- example: [^ ]+( demo| commands)? -->$/ { n++; state = 1; mode = $4 == "commands" ? $4 : ""
+      print doc ": " $3 > (dir "/" n ".name")
+      if ($4 == "demo" || $4 == "commands") print "" > (dir "/" n ".demo")
+      if ($4 == "commands") print "" > (dir "/" n ".commands")
+      printf "" > (dir "/" n ".cmds"); printf "" > (dir "/" n ".want"); next }
+    state == 1 && /^```/ { state = 2; c = 0; next }
+    state == 2 && /^```/ { state = 0; next }
+    state == 2 && mode == "" && /^\$ / { print substr($0, 3) > (dir "/" n ".cmds"); print "@@" c++ "@@" > (dir "/" n ".want"); next }
+    state == 2 { print > (dir "/" n ".want") }' "$doc"
+done
 names=$(cat "$X"/*.name 2>/dev/null | tr '\n' ' ')
 for need in grep fasta; do
-  case " $names" in *" $need "*) pass ;; *) fail "README.md: no example block marked <!-- example: $need -->" ;; esac
+  case " $names" in *"README.md: $need "*) pass ;; *) fail "README.md: no example block marked <!-- example: $need -->" ;; esac
 done
+grep -q 'commands' "$SRC/docs/USAGE.md" 2>/dev/null && [ "$(find "$X" -name '*.commands' | wc -l)" -ge 5 ] && pass ||
+  fail "docs/USAGE.md: fewer than five command blocks marked <!-- example: NAME commands -->"
+
+# stand_ins DIR: the files docs/USAGE.md's command blocks name, small, beside the demo genome
+stand_ins() {
+  local d=$1
+  cp "$D/small/genome.fa" "$d/genome.fa" && gzip -kf "$d/genome.fa"
+  printf 'GACGCATAAAGATGAGACGC\nTTGACGGATCAG\n' >"$d/patterns.txt"
+  printf 'line with GACGCATAAAGATGAGACGC\nnothing\n' >"$d/big.txt"
+  printf '>bc1\nACGTACGTAC\n>bc2\nTTGCAACGGA\n' >"$d/barcodes.fa"
+  printf 'g1 GACGCATAAAGATGAGACGC\n' >"$d/guides.txt"
+  printf '>g1\nGACGCATAAAGATGAGACGC\n' >"$d/guides.fa"
+  printf 'ERROR: 3 files\nok\n' >"$d/app.log"
+  mkdir -p "$d/docs" "$d/build" && printf '# notes\nTODO: more\n' >"$d/docs/notes.md"
+  printf 'void *p = malloc(8);\n' >"$d/a.c" && cp "$d/a.c" "$d/build/b.c"
+  local r
+  for r in reads sample_R1 sample_R2; do
+    printf '@r1\nACGTAGATCGGAAGAGCACAC\n+\nIIIIIIIIIIIIIIIIIIIII\n@r2\nACGTACGTACGTACGTACGTA\n+\nIIIIIIIIIIIIIIIIIIIII\n' |
+      gzip >"$d/$r.fq.gz"
+  done
+}
 
 MK=${TRAWL_MKGENOME:-$(dirname "$T")/bench/trawl-mkgenome}
 demo=""
@@ -69,6 +102,10 @@ if [ -x "$MK" ]; then
   if [ "${#mkargs[@]}" -gt 0 ] && (cd "$D/demo" && "$MK" "${mkargs[@]}" >build/demo/genome.fa) 2>"$D/mk.err"; then
     demo=$D/demo/build/demo/genome.fa
     pass
+    # the command blocks' stand-in genome: the demo's records and motifs on 400 kbp, so that the
+    # blocks stay quick under the sanitizers
+    mkdir -p "$D/small" && "$MK" --length 400000 --records 4 --motif GACGCATAAAGATGAGACGCTGG --exact 10 --mutated 10 \
+      --errors 2 --seed 1 >"$D/small/genome.fa" && pass || fail "could not make the command blocks' genome with $MK"
   else
     fail "could not make the demo genome with $MK and scripts/setup.sh's arguments [${mkargs[*]:-}]: $(head -c 200 "$D/mk.err")"
   fi
@@ -79,12 +116,16 @@ for f in "$X"/*.name; do
   i=${f%.name}
   name=$(cat "$f")
   if [ -e "$i.demo" ] && [ -z "$demo" ]; then
-    echo "SKIP: README example $name: no demo genome (no trawl-mkgenome at $MK; set TRAWL_MKGENOME)"
+    echo "SKIP: example $name: no demo genome (no trawl-mkgenome at $MK; set TRAWL_MKGENOME)"
     continue
   fi
   dir=$D/run-$(basename "$i")
   mkdir -p "$dir"
-  if [ -e "$i.demo" ]; then mkdir -p "$dir/build/demo" && ln -s "$demo" "$dir/build/demo/genome.fa"; fi
+  if [ -e "$i.commands" ]; then mkdir -p "$dir/build/demo" && cp "$D/small/genome.fa" "$dir/build/demo/genome.fa"
+  elif [ -e "$i.demo" ]; then mkdir -p "$dir/build/demo" && ln -s "$demo" "$dir/build/demo/genome.fa"; fi
+  # a command block: each line not a comment is a command
+  [ -e "$i.commands" ] && grep -v '^[[:space:]]*#' "$i.want" | grep -v '^[[:space:]]*$' >"$i.cmds"
+
   # an example that runs mpirun finds `trawl` on PATH (mpirun starts programs, not functions);
   # it needs mpirun and a trawl built with MPI
   mpi=0
@@ -93,11 +134,34 @@ for f in "$X"/*.name; do
     printf 'hello\n' >"$D/mpi_probe.txt"
     if ! command -v mpirun >/dev/null ||
       [ "$(timeout 60 mpirun -np 2 "$T" search -c hello "$D/mpi_probe.txt" 2>/dev/null | wc -l)" != 1 ]; then
-      echo "SKIP: README example $name: no mpirun, or trawl was built without MPI"
+      echo "SKIP: example $name: no mpirun, or trawl was built without MPI"
       continue
     fi
     mpi=1
     mkdir -p "$D/mpibin" && ln -sf "$T" "$D/mpibin/trawl"
+  fi
+  if [ -e "$i.commands" ]; then
+    # each command must end with status 0 (hits) or 1 (none); in order, in one bash
+    stand_ins "$dir"
+    {
+      printf 'trawl() { %q "$@"; }\n' "$T"
+      [ "$mpi" = 1 ] && printf 'export PATH=%q:"$PATH"\n' "$D/mpibin"
+      printf 'tail() { local a=(); for x; do [ "$x" = -f ] || a+=("$x"); done; command tail "${a[@]}"; }\n'
+      printf 'srun() { "$@"; }\n'
+      c=0
+      while IFS= read -r cmd; do
+        printf '%s\nrc=$?; [ $rc -le 1 ] || echo "@@%d@@ status $rc: %s"\n' "$cmd" "$c" "${cmd//[\'\"\$\`]/}"
+        c=$((c + 1))
+      done <"$i.cmds"
+    } >"$i.sh"
+    [ -s "$i.cmds" ] && pass || fail "example $name: no command in its block"
+    (cd "$dir" && timeout 120 bash "$i.sh" >"$i.got" 2>&1)
+    if grep -q '^@@[0-9]*@@ status' "$i.got"; then
+      fail "example $name: a command failed: $(grep -B3 '^@@[0-9]*@@ status' "$i.got" | head -8)"
+    else
+      pass
+    fi
+    continue
   fi
   {
     printf 'trawl() { %q "$@"; }\n' "$T"
@@ -108,10 +172,10 @@ for f in "$X"/*.name; do
       c=$((c + 1))
     done <"$i.cmds"
   } >"$i.sh"
-  [ -s "$i.cmds" ] && pass || fail "README example $name: no \$ command in its block"
+  [ -s "$i.cmds" ] && pass || fail "example $name: no \$ command in its block"
   (cd "$dir" && timeout 60 bash "$i.sh" >"$i.got" 2>&1)
   if cmp -s "$i.want" "$i.got"; then pass; else
-    fail "README example $name: the output differs from the README's (< README, > $T):
+    fail "example $name: the output differs from the document's (< document, > $T):
 $(diff "$i.want" "$i.got" | head -12)"
   fi
 done
@@ -193,6 +257,23 @@ if [ "$sanitized" = 0 ] && [ -e "$lib" ] && command -v g++ >/dev/null; then
   fi
 else
   echo "readme_test: the C++ example is not compiled here (sanitized build, or no libtrawl.so beside $T)" >&2
+fi
+
+# --- docs/USAGE.md's C++ fragments: their #include lines, then the rest as the body of one
+# function whose parameters are the names the fragments take as given
+if command -v g++ >/dev/null && [ -f "$SRC/docs/USAGE.md" ]; then
+  awk '/^```cpp/ {b = 1; next} b && /^```/ {b = 0; next} b' "$SRC/docs/USAGE.md" >"$D/usage.cpp.in"
+  {
+    grep '^#include' "$D/usage.cpp.in"
+    echo '#include <cstdio>'
+    echo 'void usage_fragments(std::string_view text, trawl::offtarget::site_sink& my_site_sink) {'
+    grep -v '^#include' "$D/usage.cpp.in"
+    echo '}'
+  } >"$D/usage.cpp"
+  [ "$(grep -c . "$D/usage.cpp.in")" -ge 5 ] && pass || fail "docs/USAGE.md: no C++ fragments"
+  if g++ -std=c++20 -fsyntax-only -I "$SRC/include" "$D/usage.cpp" 2>"$D/usage.err"; then pass; else
+    fail "docs/USAGE.md's C++ fragments do not compile: $(head -c 400 "$D/usage.err")"
+  fi
 fi
 
 echo "readme_test: $checks checks, $fails failed"

@@ -693,3 +693,28 @@ def test_readme_python_example(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     exec(compile(code, "README.md", "exec"), {})
     assert capsys.readouterr().out == want
+
+
+def test_usage_python_block(tmp_path, monkeypatch, capsys):
+    """docs/USAGE.md's Python cheat sheet runs, beside small stand-ins for the files and names
+    it uses, and its prints show what it found."""
+    usage = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "USAGE.md").read_text()
+    code = usage.split("```python\n", 1)[1].split("```\n", 1)[0]
+    monkeypatch.chdir(tmp_path)
+    rng = random.Random(71)
+    site = "GACGCATAAAGATGAGACGCTGG"
+    seq = "".join(rng.choice("ACGT") for _ in range(3000))
+    seq = seq[:1000] + site + seq[1000:2000] + site.replace("ATA", "ATT") + seq[2000:]
+    with gzip.open(tmp_path / "genome.fa.gz", "wt") as f:
+        f.write(">chr1\n" + seq + "\n")
+    (tmp_path / "pangenome.fa").write_text(">h1\n" + seq + "\n>h2\n" + seq[:1500] + "GATTACA" + seq[1500:] + "\n")
+    (tmp_path / "guides.fa").write_text(">g1\nGACGCATAAAGATGAGACGC\n")
+    (tmp_path / "app.log").write_text("ERROR: 3\nok\nERRORS: 12\n")
+    names = {"barcodes": ["ACGTACGT", "TTGCAACG"], "list_of_reads": ["ACGTACGTTT", "GGGTTGCAAC", "CCCC"],
+             "text": "xxACGTTGCAyyACGTAGCA"}
+    exec(compile(code, "docs/USAGE.md", "exec"), names)
+    out = capsys.readouterr().out.splitlines()
+    # the search's first hits and the off-target sites, each a line
+    assert any(line.startswith("chr1 1000 1023 0 +") for line in out), out
+    assert any(line.startswith("g1 chr1 1000 +") for line in out), out
+    assert (tmp_path / "pg.idx").exists()
