@@ -148,6 +148,59 @@ std::optional<site_alignment> align_bits(std::span<const unsigned char> gb, std:
   return best;
 }
 
+/// align_bits<false> one row of states at a time, on the stack, for limits whose row fits
+/// (the common case: a few bulges); the same counts. The test every candidate of a search
+/// with bulges takes, and the ranking of every site.
+std::optional<site_alignment> align_counts(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
+                                           int max_mm, int max_dna, int max_rna) {
+  constexpr int most = 75;  // states of a row kept on the stack: (DNA + 1)(RNA + 1) 3
+  const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
+  const int D = max_dna + 1, R = max_rna + 1, S = D * R * 3;
+  if (S > most || max_mm > 250) return align_bits<false>(gb, tb, max_mm, max_dna, max_rna);
+  constexpr unsigned unreached = 255;
+  std::array<std::uint8_t, most> a, b;
+  std::uint8_t* cur = a.data();
+  std::uint8_t* next = b.data();
+  std::fill_n(cur, S, static_cast<std::uint8_t>(unreached));
+  cur[0] = 0;
+  const auto lower = [](std::uint8_t& to, unsigned c) {
+    if (c < to) to = static_cast<std::uint8_t>(c);
+  };
+  for (int i = 0; i < m; ++i) {
+    std::fill_n(next, S, static_cast<std::uint8_t>(unreached));
+    bool any = false;
+    for (int d = 0; d < D; ++d)
+      for (int r = 0; r < R; ++r)
+        for (int last = 0; last < 3; ++last) {
+          const unsigned c = cur[(d * R + r) * 3 + last];
+          if (c == unreached) continue;
+          const int j = i + d - r;
+          if (j < n) {
+            const unsigned nc = c + ((gb[i] & tb[j]) != 0 ? 0u : 1u);
+            if (nc <= static_cast<unsigned>(max_mm)) lower(next[(d * R + r) * 3], nc), any = true;
+          }
+          if (i == 0) continue;  // no bulge as the first column
+          // a DNA bulge stays in this row, at a state visited later (d + 1)
+          if (d + 1 < D && j < n && last != 2) lower(cur[((d + 1) * R + r) * 3 + 1], c);
+          if (r + 1 < R && last != 1) lower(next[(d * R + r + 1) * 3 + 2], c), any = true;
+        }
+    if (!any) return std::nullopt;
+    std::swap(cur, next);
+  }
+  std::optional<site_alignment> best;
+  auto rank = [](const site_alignment& x) {
+    return std::make_tuple(x.mismatches + x.dna_bulges + x.rna_bulges, x.dna_bulges + x.rna_bulges, x.mismatches,
+                           x.dna_bulges);
+  };
+  for (int d = 0; d < D; ++d)
+    for (int r = 0; r < R; ++r)
+      if (const unsigned c = cur[(d * R + r) * 3]; c != unreached) {  // the last column is not a bulge
+        site_alignment x{static_cast<int>(c), d, r, static_cast<std::size_t>(m + d - r), {}};
+        if (!best || rank(x) < rank(*best)) best = x;
+      }
+  return best;
+}
+
 /// A site as classified: its alignment and the aligned strings.
 struct found_site {
   std::uint32_t guide, pam;
@@ -293,7 +346,8 @@ class site_finder {
         std::reverse(side->begin(), side->end());
       }
     }
-    auto al = align_bits<Trace>(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges);
+    auto al = Trace ? align_bits<true>(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges)
+                    : align_counts(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges);
     // the best alignment has the fewest edits: beyond --max-edits, so is every other
     if (al && a_.max_edits >= 0 && al->mismatches + al->dna_bulges + al->rna_bulges > a_.max_edits) return std::nullopt;
     return al;
