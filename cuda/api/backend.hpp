@@ -56,13 +56,10 @@ struct exact_plan {
 /// has_site: the PAMs the end implies, each with the bulge-aware alignment of its guide), run
 /// on the device over each chunk's ends before they are copied back. An end without a site is
 /// dropped; an end with one comes back with `confirmed` set in its score; an end whose bases
-/// reach past the chunk's bytes, or whose limits exceed the device's, comes back as it was, for
-/// the host to test.
+/// reach past the chunk's bytes comes back as it was, for the host to test; with more bulges
+/// than a row of src/offtarget/site_rows.hpp holds, every end does.
 struct site_end_test {
   static constexpr std::uint32_t confirmed = 1u << 31;  ///< candidate::score flag
-  /// The alignment's states per guide base ((DNA bulges + 1) (RNA bulges + 1) 3) the device
-  /// keeps; past it every end goes to the host.
-  static constexpr std::uint32_t max_states = 75;
   bool three_prime = true;
   std::uint32_t pam_limit = 0, dna_bulges = 0, rna_bulges = 0;
   std::int32_t max_edits = -1;                    ///< < 0: none

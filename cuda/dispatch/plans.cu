@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "dispatch/plans.cuh"
+#include "offtarget/site_rows.hpp"
 
 namespace trawl::cuda {
 
@@ -219,7 +220,7 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
 
 void approx_device_plan::upload_sites(const site_end_test& test) {
   const std::uint32_t states = (test.dna_bulges + 1) * (test.rna_bulges + 1) * 3;
-  if (states > site_end_test::max_states) return;  // the host tests every end
+  if (states > offtarget::site_rows::max_states) return;  // the host tests every end
   const auto concat = [](const std::vector<std::vector<std::uint8_t>>& lists, std::vector<std::uint32_t>& offset) {
     std::vector<std::uint8_t> all;
     offset.assign(1, 0);

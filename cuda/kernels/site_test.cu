@@ -1,12 +1,13 @@
 // cuda/kernels/site_test.cu — the site test of offtarget's candidate ends with bulges
 // (site_end_test), one thread per end: the PAM positions the end implies, the PAM's
-// mismatches, then the bulge-aware alignment of the guide from the PAM outward, as
-// src/offtarget/offtarget.cpp's align_bits computes it without its trace. Ends without a site
-// are dropped; the rest go back to the host.
+// mismatches, then the bulge-aware alignment of the guide from the PAM outward
+// (src/offtarget/site_rows.hpp, as the host runs it). Ends without a site are dropped; the rest
+// go back to the host.
 #include "agents/bases.cuh"
 #include "agents/emit.cuh"
 #include "common/check.cuh"
 #include "kernels/launch.cuh"
+#include "offtarget/site_rows.hpp"
 
 namespace trawl::cuda {
 namespace {
@@ -15,7 +16,6 @@ enum class verdict { none, site, unknown };
 
 constexpr unsigned kThreads = 256;
 constexpr unsigned kBlocksPerSm = 8;
-constexpr unsigned kUnreached = 255;  ///< a state no alignment within the limits reaches
 
 /// Whether guide g with PAM p has a site whose PAM starts at window byte ps, read on the
 /// reverse strand when `reverse`: unknown when the bytes it reads are not all in the window.
@@ -38,49 +38,11 @@ __device__ verdict test_at(const site_test_tasks& t, const text_window& w, std::
   const bool leftward = t.three_prime == !reverse;      // the protospacer lies left of the PAM
   if (leftward ? ps - far < 0 : ps + P + far > n) return verdict::unknown;
   const auto base = [&](int j) { return bit(leftward ? ps - 1 - j : ps + P + j); };
-  // One row per guide base i: state (d, r, last) at (d * R + r) * 3 + last, holding the fewest
-  // mismatches of an alignment of i guide bases with d DNA and r RNA bulges whose last column
-  // is a base pair (0), a DNA bulge (1) or an RNA bulge (2).
-  const int D = static_cast<int>(t.dna_bulges) + 1, R = static_cast<int>(t.rna_bulges) + 1, S = D * R * 3;
-  const int max_mm = t.limits[g];
-  std::uint8_t row[2][site_end_test::max_states];
-  std::uint8_t* cur = row[0];
-  std::uint8_t* next = row[1];
-  for (int s = 0; s < S; ++s) cur[s] = kUnreached;
-  cur[0] = 0;
-  const auto lower = [](std::uint8_t& to, unsigned c) {
-    if (c < to) to = static_cast<std::uint8_t>(c);
-  };
-  for (int i = 0; i < m; ++i) {
-    for (int s = 0; s < S; ++s) next[s] = kUnreached;
-    bool any = false;
-    for (int d = 0; d < D; ++d)
-      for (int r = 0; r < R; ++r)
-        for (int last = 0; last < 3; ++last) {
-          const unsigned c = cur[(d * R + r) * 3 + last];
-          if (c == kUnreached) continue;
-          const int j = i + d - r;
-          if (j < far) {
-            const unsigned nc = c + ((guide[i] & base(j)) != 0 ? 0u : 1u);
-            if (nc <= static_cast<unsigned>(max_mm)) lower(next[(d * R + r) * 3], nc), any = true;
-          }
-          if (i == 0) continue;  // no bulge as the first column
-          // a DNA bulge stays in this row, at a state visited later (d + 1)
-          if (d + 1 < D && j < far && last != 2) lower(cur[((d + 1) * R + r) * 3 + 1], c);
-          if (r + 1 < R && last != 1) lower(next[(d * R + r + 1) * 3 + 2], c), any = true;
-        }
-    if (!any) return verdict::none;
-    std::uint8_t* swap = cur;
-    cur = next;
-    next = swap;
-  }
-  // row m: its last column a base pair, within the edits allowed
-  for (int d = 0; d < D; ++d)
-    for (int r = 0; r < R; ++r) {
-      const unsigned c = cur[(d * R + r) * 3];
-      if (c != kUnreached && (t.max_edits < 0 || static_cast<int>(c) + d + r <= t.max_edits)) return verdict::site;
-    }
-  return verdict::none;
+  const auto c = offtarget::site_rows::best_counts(
+      m, far, [&](int i) { return static_cast<unsigned>(guide[i]); }, base, t.limits[g], static_cast<int>(t.dna_bulges),
+      static_cast<int>(t.rna_bulges));
+  if (!c.found) return verdict::none;
+  return t.max_edits < 0 || c.mismatches + c.dna_bulges + c.rna_bulges <= t.max_edits ? verdict::site : verdict::none;
 }
 
 __global__ void site_test_kernel(site_test_tasks t, text_window w, const candidate* in,

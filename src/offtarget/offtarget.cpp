@@ -25,6 +25,7 @@
 #include "common/line_vector.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "offtarget/pam_scan.hpp"
+#include "offtarget/site_rows.hpp"
 #include "offtarget/site_search.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
@@ -148,57 +149,20 @@ std::optional<site_alignment> align_bits(std::span<const unsigned char> gb, std:
   return best;
 }
 
-/// align_bits<false> one row of states at a time, on the stack, for limits whose row fits
-/// (the common case: a few bulges); the same counts. The test every candidate of a search
-/// with bulges takes, and the ranking of every site.
+/// align_bits<false> one row of states at a time (site_rows.hpp), for limits whose row fits:
+/// the same counts. The test every candidate of a search with bulges takes, and the ranking of
+/// every site.
 std::optional<site_alignment> align_counts(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
                                            int max_mm, int max_dna, int max_rna) {
-  constexpr int most = 75;  // states of a row kept on the stack: (DNA + 1)(RNA + 1) 3
+  if ((max_dna + 1) * (max_rna + 1) * 3 > site_rows::max_states || max_mm >= 255)
+    return align_bits<false>(gb, tb, max_mm, max_dna, max_rna);
   const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
-  const int D = max_dna + 1, R = max_rna + 1, S = D * R * 3;
-  if (S > most || max_mm > 250) return align_bits<false>(gb, tb, max_mm, max_dna, max_rna);
-  constexpr unsigned unreached = 255;
-  std::array<std::uint8_t, most> a, b;
-  std::uint8_t* cur = a.data();
-  std::uint8_t* next = b.data();
-  std::fill_n(cur, S, static_cast<std::uint8_t>(unreached));
-  cur[0] = 0;
-  const auto lower = [](std::uint8_t& to, unsigned c) {
-    if (c < to) to = static_cast<std::uint8_t>(c);
-  };
-  for (int i = 0; i < m; ++i) {
-    std::fill_n(next, S, static_cast<std::uint8_t>(unreached));
-    bool any = false;
-    for (int d = 0; d < D; ++d)
-      for (int r = 0; r < R; ++r)
-        for (int last = 0; last < 3; ++last) {
-          const unsigned c = cur[(d * R + r) * 3 + last];
-          if (c == unreached) continue;
-          const int j = i + d - r;
-          if (j < n) {
-            const unsigned nc = c + ((gb[i] & tb[j]) != 0 ? 0u : 1u);
-            if (nc <= static_cast<unsigned>(max_mm)) lower(next[(d * R + r) * 3], nc), any = true;
-          }
-          if (i == 0) continue;  // no bulge as the first column
-          // a DNA bulge stays in this row, at a state visited later (d + 1)
-          if (d + 1 < D && j < n && last != 2) lower(cur[((d + 1) * R + r) * 3 + 1], c);
-          if (r + 1 < R && last != 1) lower(next[(d * R + r + 1) * 3 + 2], c), any = true;
-        }
-    if (!any) return std::nullopt;
-    std::swap(cur, next);
-  }
-  std::optional<site_alignment> best;
-  auto rank = [](const site_alignment& x) {
-    return std::make_tuple(x.mismatches + x.dna_bulges + x.rna_bulges, x.dna_bulges + x.rna_bulges, x.mismatches,
-                           x.dna_bulges);
-  };
-  for (int d = 0; d < D; ++d)
-    for (int r = 0; r < R; ++r)
-      if (const unsigned c = cur[(d * R + r) * 3]; c != unreached) {  // the last column is not a bulge
-        site_alignment x{static_cast<int>(c), d, r, static_cast<std::size_t>(m + d - r), {}};
-        if (!best || rank(x) < rank(*best)) best = x;
-      }
-  return best;
+  const auto c = site_rows::best_counts(
+      m, n, [&](int i) { return gb[static_cast<std::size_t>(i)]; }, [&](int j) { return tb[static_cast<std::size_t>(j)]; },
+      max_mm, max_dna, max_rna);
+  if (!c.found) return std::nullopt;
+  return site_alignment{c.mismatches, c.dna_bulges, c.rna_bulges,
+                        static_cast<std::size_t>(m + c.dna_bulges - c.rna_bulges), {}};
 }
 
 /// A site as classified: its alignment and the aligned strings.
