@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""report.py — turns the output of bench/approx/run.sh into the tables of bench/results:
-the target table (one thread, DNA, m <= 64, k <= 3), per corpus one row per (m, k) with
-one thread, all threads, scaling, edlib and the ratio, then the many-pattern, grep-like peer
-and `trawl best` sections as run.sh printed them.
+"""report.py — turns the output of bench/approx/run.sh into Markdown tables (their figures go
+into bench/records/approx-*.csv): the target table (one thread, DNA, m <= 64, k <= 3), per
+corpus one row per (m, k) with one thread, all threads, scaling, edlib and the ratio, then the
+many-pattern, grep-like peer and `trawl best` sections as run.sh printed them.
 
     bench/approx/report.py RUN.md [--also OTHER.md LABEL] > tables.md
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run.sh — approximate-search benchmark: trawl's engines (single thread and all threads) vs
 # edlib (EDLIB_MODE_HW, one pattern over the whole text prefix), ugrep -Z and tre-agrep, on
-# the corpora made by ../shared/data/make-corpora.sh. Prints markdown tables; paste them into
-# bench/results/approx-<machine>.md with the lscpu model line.
+# the corpora made by ../shared/data/make-corpora.sh. Prints markdown tables (bench/approx/report.py
+# arranges them); their figures go into bench/records/approx-*-<commit>-<machine>.csv.
 #
 #   bench/approx/run.sh [BUILD_DIR] [CORPORA_DIR]
 #

@@ -10,7 +10,7 @@ they agree for patterns without a proper border). Also times trawl's single-thre
 (bf, kmp, horspool, sunday, simd) to compare with the seed's Sunday-vs-BF/KMP claim.
 
 usage: bench/exact/run.py --trawl build/trawl --corpora /work/corpora [--threads N]
-                          [--patterns 3] [--reps 3] [--out bench/results/exact-MACHINE.md]
+                          [--patterns 3] [--reps 3] [--out exact-MACHINE.md]
 """
 import argparse, os, platform, shutil, subprocess, sys, time
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run.sh — the Hybrid Index benchmark on the corpora; writes bench/results/index-<machine>.md.
+# run.sh — the Hybrid Index benchmark on the corpora; writes BUILD_DIR/index-<machine>.md
+# (Markdown), whose figures go into a bench/records/ CSV (index-locate-*.csv).
 #   bench/index/run.sh [BUILD_DIR] [CORPORA_DIR] [THREADS]
 # BUILD_DIR holds bench/index/trawl_index_bench (default build-index); CORPORA_DIR is the output
 # of shared/data/make-corpora.sh (default /work/corpora); THREADS e.g. 1,2,4,8,16.
@@ -19,7 +20,7 @@ profiles=${PROFILES:-fast small}
 bin=$build/bench/index/trawl_index_bench
 [ -x "$bin" ] || bin=$build/trawl_index_bench
 machine=$(hostname -s 2>/dev/null || echo host)
-out=${OUT:-$repo/bench/results/index-$machine.md}
+out=${OUT:-$build/index-$machine.md}
 log=${LOG:-$build/index-bench.log}   # the bench's stderr (time -v lines, mismatches)
 mkdir -p "$(dirname "$out")"
 {

@@ -32,7 +32,7 @@ double seconds(clk::time_point a, clk::time_point b) { return std::chrono::durat
 
 constexpr std::size_t kPadding = 128;
 constexpr std::size_t kAlign = 256;  // a resident window's first byte: cudaMalloc's alignment
-constexpr std::size_t kDefaultChunk = std::size_t{16} << 20;  // tuned: bench/results/stream-h100host-xeon16.md
+constexpr std::size_t kDefaultChunk = std::size_t{16} << 20;  // tuned: bench/records/stream-45052f7-h100.csv
 constexpr std::size_t kDefaultSlots = 4;
 
 struct slot {

@@ -17,7 +17,7 @@
 // Where both codes apply (DNA on a VBMI CPU) the 3-bit ones take the pattern: they are a
 // little faster, and DNA then runs one path on every AVX-512BW CPU. The 4-bit codes are
 // several times as fast as the gathers (tuned on Zen 5, the kernel alone:
-// bench/results/approx-blocked-stripes-tuning.md).
+// bench/records/approx-stripes-d8cbe46-zen4-zen5-h100.csv).
 // Compiled with -mavx512*; called only through the dispatch table (common/dispatch.hpp), which
 // picks the Vbmi instantiation from the features of the table's level.
 #pragma GCC diagnostic push

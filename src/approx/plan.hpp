@@ -17,7 +17,7 @@ namespace trawl::approx_detail {
 
 namespace tuning {
 // pigeonhole pieces of at least this many bytes are selective enough for auto's filter
-// (bench/results/approx-blocked-stripes-tuning.md, m = 128 over DNA)
+// (bench/records/approx-stripes-d8cbe46-zen4-zen5-h100.csv, m = 128 over DNA)
 inline constexpr std::size_t pigeon_min_piece = 5;
 // ... and of at least this many where a striped kernel would take the pattern (ibid.)
 inline constexpr std::size_t pigeon_min_piece_striped = 8;
@@ -28,7 +28,7 @@ inline constexpr std::size_t striped_max_m = 32;
 // one machine word of Myers: the lanes and one-word kernels take m <= 64
 inline constexpr std::size_t word_max_m = 64;
 // striped blocked kernel against the scalar blocked loop, break-even block factor per kernel
-// flavour (bench/results/approx-blocked-stripes-tuning.md, Zen 4, Zen 5, Sapphire Rapids)
+// flavour (bench/records/approx-stripes-d8cbe46-zen4-zen5-h100.csv, Zen 4, Zen 5, Sapphire Rapids)
 inline constexpr std::size_t stripes_factor_avx2_coded = 8;
 inline constexpr std::size_t stripes_factor_avx2_gather = 2;
 inline constexpr std::size_t stripes_factor_avx512_3bit = 16;

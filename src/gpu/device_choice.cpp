@@ -24,7 +24,7 @@ device_kind choose_device(const search_options& options, std::size_t patterns, s
   }
   // The GPU pays for its start-up (context and first copy) only on compute-heavy work:
   // approximate search of several patterns (the CRISPR-guide workload) over a long text. The
-  // cores are modelled at cpu_rate below (bench/results/approx-h100host-spr16.md), and the GPU
+  // cores are modelled at cpu_rate below (bench/records/approx-device-d8cbe46-h100.csv), and the GPU
   // takes the search when pattern-strands x bytes passes what they do in about its start-up. Below 8 pattern-strands the CPU runs faster
   // engines per pattern (the pigeonhole filter, the striped kernel). Exact search is
   // memory-bound and stays on the CPU.
@@ -87,7 +87,7 @@ search_plan plan_search(const search_options& options, std::size_t patterns, con
   plan.device = device_kind::gpu;
   const std::size_t workers = options.device.workers().size();
   // A mapped FASTA file's chunks are parsed into fresh buffers: 32 MiB kept them few and
-  // recycled (bench/results/gpu-fasta-h100host-xeon16.md); a stream's come whole from its reader.
+  // recycled (bench/records/gpu-fasta-37faf0f-vs-de76109-h100.csv); a stream's come whole from its reader.
   if (plan.stream.chunk_size == 0) plan.stream.chunk_size = input.is_mapped() ? std::size_t{32} << 20 : std::size_t{256} << 20;
   plan.options.slice_size = input.is_mapped() ? input.mapped().size() / workers + 1 : plan.stream.chunk_size;
   plan.options.threads = static_cast<unsigned>(workers + 1);

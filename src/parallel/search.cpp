@@ -81,7 +81,7 @@ std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads
   // Approximate slices of 4 KiB times an odd number: the striped kernels' 64 stripes, whose
   // stride is an odd multiple of 64 bytes, then cover a slice in one round (256 KiB would
   // take a second round of 64 stripes of 64 bytes, each with its own warm-up;
-  // bench/results/approx-h100host-spr16.md, "slices in one round").
+  // bench/records/approx-slices-7894e6f-h100.csv).
   if (approx) s = (s / 4096 - 1) / 2 * 2 * 4096 + 4096;
   return std::max(s, 16 * context);
 }
