@@ -52,7 +52,6 @@ struct offtarget_args {
   std::string index;  ///< --index IDX: the genome is that index's text
 };
 
-/// A guide's sites by (mismatches, DNA bulges, RNA bulges).
 /// A guide's sites by class (mismatches, DNA bulges, RNA bulges): the count of class
 /// (m, d, r) at (m * (most DNA bulges + 1) + d) * (most RNA bulges + 1) + r, so that the
 /// classes run fewest first.

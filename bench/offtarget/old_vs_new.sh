@@ -12,7 +12,7 @@ bench_args 2 "old_vs_new.sh BIN_DIR OUT.csv [MBP...]" "$@"
 B=$(realpath "$1") out=$2
 shift 2
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(300 3100)
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo none)
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 host="$(lscpu | sed -n 's/^Model name: *//p' | head -1) x$(nproc), ${gpu:-none}"
 echo "build,device,genome,limits,seconds,rc,sites,md5,host" >"$out"
 run() {  # run BIN DEV GENOME ARGS...

@@ -84,7 +84,9 @@ struct approx_plan {
   /// tiled_grouped never does (the generic tiled kernel, for comparison).
   enum class engine { automatic, tiled, warp, tiled_grouped } algo = engine::automatic;
   std::size_t slice_length = 0;  ///< ends per thread (tiled) / per warp (warp); 0 = automatic
-  std::shared_ptr<const site_end_test> sites;  ///< when set, the ends are site-tested on the device
+  /// When set, the ends are site-tested on the device (with at most as many bulges as a row
+  /// of src/offtarget/site_rows.hpp holds; past that the host tests them all)
+  std::shared_ptr<const site_end_test> sites;
 };
 
 /// Where the time of one streamed search went (host clocks; filled when stream_config::stats

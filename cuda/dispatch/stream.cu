@@ -196,7 +196,7 @@ void take_candidates(slot& s, bool sites, stream_stats& stats, std::vector<candi
       a.reset(0);
       a.reset(n + n / 4);
     };
-    grow(s.out, total);
+    grow(s.out, std::max(total, raw));  // every end kept is one of the raw ends
     grow(s.raw, raw);
     again();
     TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));

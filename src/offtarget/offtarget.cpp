@@ -180,8 +180,9 @@ struct site_key {
   bool operator<(const site_key& o) const { return std::tie(pam_start, guide, dir) < std::tie(o.pam_start, o.guide, o.dir); }
 };
 
-/// Finds the sites of a candidate hit: the PAM positions it implies, each classified by
-/// align_bits. Used on the workers (site_filter_matcher) and by the site sink.
+/// Finds the sites of a candidate hit: the PAM positions it implies, each tested and ranked by
+/// align_counts and, for the sites reported, aligned by align_bits. Used on the workers
+/// (site_filter_matcher) and by the site sink.
 class site_finder {
  public:
   site_finder(const std::vector<guide>& guides, const options& o,

@@ -150,14 +150,17 @@ for f in "$X"/*.name; do
       printf 'srun() { "$@"; }\n'
       c=0
       while IFS= read -r cmd; do
-        printf '%s\nrc=$?; [ $rc -le 1 ] || echo "@@%d@@ status $rc: %s"\n' "$cmd" "$c" "${cmd//[\'\"\$\`]/}"
+        # every command of a pipeline: 0, 1, or killed by SIGPIPE when a later one stops reading
+        printf '%s\nfor rc in "${PIPESTATUS[@]}"; do [ $rc -le 1 ] || [ $rc = 141 ] || echo "@@%d@@ status $rc: %s"; done\n' \
+          "$cmd" "$c" "${cmd//[\'\"\$\`]/}"
         c=$((c + 1))
       done <"$i.cmds"
     } >"$i.sh"
     [ -s "$i.cmds" ] && pass || fail "example $name: no command in its block"
     (cd "$dir" && timeout 120 bash "$i.sh" >"$i.got" 2>&1)
-    if grep -q '^@@[0-9]*@@ status' "$i.got"; then
-      fail "example $name: a command failed: $(grep -B3 '^@@[0-9]*@@ status' "$i.got" | head -8)"
+    [ $? = 124 ] && echo "@@-@@ status 124: the block ran past 120 s" >>"$i.got"
+    if grep -q '^@@[0-9-]*@@ status' "$i.got"; then
+      fail "example $name: a command failed: $(grep -B3 '^@@[0-9-]*@@ status' "$i.got" | head -8)"
     else
       pass
     fi

@@ -365,6 +365,39 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
   }
 }
 
+TEST(GpuVsCpu, OfftargetBulgesWhereEveryEndHasASite) {
+  // a run of G where nearly every end of two PAMs' patterns has a site: more ends than a
+  // chunk's candidate buffers hold, before the device's site test and after it (both grown, the
+  // chunk run again)
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(73);
+  const std::string genome =
+      oracle::random_text(rng, 5000, "ACGT") + std::string(30000, 'G') + oracle::random_text(rng, 5000, "ACGT");
+  const std::vector<trawl::offtarget::guide> guides = {{"g", std::string(20, 'G'), -1}};
+  trawl::offtarget::options o;
+  o.pams = {"NGG", "NRG"};
+  o.mismatches = 2;
+  o.dna_bulges = 1;
+  o.rna_bulges = 1;
+  const trawl::offtarget::site_search s(guides, o);
+  const auto run = [&](const trawl::matcher& m) {
+    trawl::search_options so;
+    so.threads = 1;
+    so.slice_size = genome.size();
+    std::vector<trawl::hit> out;
+    trawl::search_sequence(m, genome, so, [&](std::span<const trawl::hit> h) {
+      out.insert(out.end(), h.begin(), h.end());
+      return true;
+    });
+    return out;
+  };
+  const auto cpu = run(s.cpu_matcher());
+  ASSERT_GT(cpu.size(), 50000u);
+  trawl::gpu::gpu_options g;
+  g.chunk_size = 4096;
+  EXPECT_EQ(run(*s.gpu_matcher(s.candidate_options(), g)), cpu);
+}
+
 TEST(GpuVsCpu, BestSubstring) {
   TRAWL_REQUIRE_GPU();
   std::mt19937_64 rng(43);
