@@ -642,7 +642,7 @@ TEST(ApproxEngines, StripedBlockedOnLongTexts) {
   // (no pigeonhole filter: pieces under 8 bytes; k < m/2): texts long enough for the stripes,
   // every engine and both modes against the oracle, and the threaded driver on slices. DNA
   // (here) and 0/1 texts (`trawl best`'s tests) take the 3-bit byte codes;
-  // approx_blocked_avx512_test.cpp checks each of the kernel's lookups.
+  // approx_blocked_test.cpp checks each of the kernel's lookups.
   std::mt19937_64 rng(18);
   for (const pk c : {pk{65, 20}, pk{128, 40}, pk{200, 60}}) {
     const std::string p = approx_test::random_pattern(rng, c.m, "ACGT");
