@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <tuple>
@@ -113,6 +114,17 @@ inline void expected_approx(std::string_view p, std::string_view t, std::uint32_
 inline std::vector<trawl::hit> collect(const std::vector<std::string>& patterns, std::string_view text,
                                        const trawl::search_options& o, const trawl::gpu::gpu_options& g) {
   return trawl::gpu::search(text, patterns, o, g);
+}
+
+/// collect() with each of `chunks` as the chunk size gives `want`.
+inline void expect_at_chunks(const std::vector<std::string>& patterns, std::string_view text,
+                             const trawl::search_options& o, const std::vector<trawl::hit>& want,
+                             std::initializer_list<std::size_t> chunks) {
+  for (const std::size_t chunk : chunks) {
+    trawl::gpu::gpu_options g;
+    g.chunk_size = chunk;
+    EXPECT_EQ(collect(patterns, text, o, g), want) << "chunk " << chunk;
+  }
 }
 
 }  // namespace gputest

@@ -108,11 +108,7 @@ TEST(GpuApprox, ManyPatternsCodedTiles) {
   o.max_errors = 2;
   o.both_strands = true;
   const auto want = expected(pats, text, o);
-  for (std::size_t chunk : {std::size_t{0}, std::size_t{257}}) {
-    trawl::gpu::gpu_options g;
-    g.chunk_size = chunk;
-    EXPECT_EQ(gputest::collect(pats, text, o, g), want) << "chunk " << chunk;
-  }
+  gputest::expect_at_chunks(pats, text, o, want, {0, 257});
 }
 
 TEST(GpuApprox, IgnoreCase) {

@@ -128,11 +128,7 @@ TEST(GpuExact, IupacCodesMatchTheirBases) {
   std::sort(want.begin(), want.end(), gputest::key_less_start);
   trawl::search_options o;
   o.iupac = true;
-  for (std::size_t chunk : {std::size_t{0}, std::size_t{3}, std::size_t{77}}) {
-    trawl::gpu::gpu_options g;
-    g.chunk_size = chunk;
-    EXPECT_EQ(gputest::collect(pats, text, o, g), want) << "chunk " << chunk;
-  }
+  gputest::expect_at_chunks(pats, text, o, want, {0, 3, 77});
 }
 
 TEST(GpuExact, MaxHitsAndEarlyStopGiveAPrefix) {

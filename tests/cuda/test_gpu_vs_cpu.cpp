@@ -7,6 +7,7 @@
 #include "gpu/gpu_internal.hpp"
 #include "gpu_test_util.hpp"
 #include "record_hits.hpp"
+#include "search_cases.hpp"
 #include "trawl/approx.hpp"
 #include "trawl/genome.hpp"
 #include "trawl/gpu.hpp"
@@ -20,33 +21,33 @@
 
 namespace {
 
+/// A named search mode.
 struct mode {
   const char* name;
-  int k;
-  bool all_ends, both, fold, hamming;
+  test_cases::search_mode m;
 };
 
 TEST(GpuVsCpu, SearchEveryMode) {
   TRAWL_REQUIRE_GPU();
-  const mode modes[] = {{"exact", 0, false, false, false, false},     {"exact both", 0, false, true, false, false},
-                        {"exact fold", 0, false, false, true, false},  {"all-ends k0", 0, true, false, false, false},
-                        {"k1 clusters", 1, false, false, false, false}, {"k2 both", 2, false, true, false, false},
-                        {"k3 all-ends", 3, true, true, false, false},  {"k2 fold", 2, false, false, true, false},
-                        {"hamming k2", 2, false, true, false, true},   {"hamming all", 1, true, false, false, true}};
+  const mode modes[] = {{"exact", {}},
+                        {"exact both", {.both = true}},
+                        {"exact fold", {.fold = true}},
+                        {"all-ends k0", {.all_ends = true}},
+                        {"k1 clusters", {.k = 1}},
+                        {"k2 both", {.k = 2, .both = true}},
+                        {"k3 all-ends", {.k = 3, .both = true, .all_ends = true}},
+                        {"k2 fold", {.k = 2, .fold = true}},
+                        {"hamming k2", {.k = 2, .both = true, .hamming = true}},
+                        {"hamming all", {.k = 1, .all_ends = true, .hamming = true}}};
   std::mt19937_64 rng(41);
   for (const auto& md : modes) {
     for (int round = 0; round < 5; ++round) {
       std::vector<std::string> pats;
       const int np = 1 + static_cast<int>(rng() % 6);
       for (int i = 0; i < np; ++i) pats.push_back(oracle::random_text(rng, 3 + rng() % (round < 3 ? 30 : 100), "ACGTacgt"));
-      const std::string text = gputest::text_with_plants(rng, 500 + rng() % 5000, md.fold ? "ACGTacgt" : "ACGT", pats, 30,
-                                                         md.k > 0 ? static_cast<int>(rng() % 3) : 0);
-      trawl::search_options o;
-      o.max_errors = md.k;
-      o.all_ends = md.all_ends;
-      o.both_strands = md.both;
-      o.ignore_case = md.fold;
-      o.hamming = md.hamming;
+      const std::string text = gputest::text_with_plants(rng, 500 + rng() % 5000, md.m.fold ? "ACGTacgt" : "ACGT", pats,
+                                                         30, md.m.k > 0 ? static_cast<int>(rng() % 3) : 0);
+      const trawl::search_options o = test_cases::options_of(md.m);
       const auto cpu = trawl::search(text, pats, o);
       for (std::size_t chunk : {std::size_t{0}, std::size_t{333}}) {
         // One device, and the same card listed twice: two workers, the text in 8 slices.
@@ -112,13 +113,10 @@ TEST(GpuVsCpu, ConcurrentSlicesOfManyRecords) {
   std::string fasta;
   for (int r = 0; r < 40; ++r)
     fasta += ">r" + std::to_string(r) + "\n" + gputest::text_with_plants(rng, 20000 + rng() % 40000, "ACGT", pats, 20, 2) + "\n";
-  for (const mode& md : {mode{"k2 all-ends both", 2, true, true, false, false}, mode{"hamming k2", 2, true, true, false, true},
-                         mode{"k3 clusters", 3, false, true, false, false}, mode{"exact", 0, false, true, false, false}}) {
-    trawl::search_options o;
-    o.max_errors = md.k;
-    o.all_ends = md.all_ends;
-    o.both_strands = md.both;
-    o.hamming = md.hamming;
+  for (const mode& md : {mode{"k2 all-ends both", {.k = 2, .both = true, .all_ends = true}},
+                         mode{"hamming k2", {.k = 2, .both = true, .all_ends = true, .hamming = true}},
+                         mode{"k3 clusters", {.k = 3, .both = true}}, mode{"exact", {.both = true}}}) {
+    trawl::search_options o = test_cases::options_of(md.m);
     o.threads = 4;
     trawl::stream_options st;
     st.chunk_size = 100000;
@@ -235,31 +233,22 @@ TEST(GpuVsCpu, OfftargetSitesWithBulgesPamsAndStrands) {
     }
     void end_record() override {}
   };
-  struct limits {
-    std::vector<std::string> pams;
-    trawl::offtarget::pam_side side;
-    int mm, pam_mm, dna, rna;
-  };
-  const limits cases[] = {{{"NGG"}, trawl::offtarget::pam_side::three_prime, 3, 0, 1, 1},
-                          {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 2, 1, 0, 1},
-                          {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0, 1, 1},
-                          {{"NGG"}, trawl::offtarget::pam_side::three_prime, 4, 0, 0, 0},
-                          {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 3, 1, 0, 0},
-                          {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0, 0, 0}};
-  for (const limits& c : cases) {
+  constexpr auto five_prime = trawl::offtarget::pam_side::five_prime;
+  const test_cases::offtarget_variant cases[] = {
+      {.dna_bulges = 1, .rna_bulges = 1},
+      {.pams = {"NGG", "NAG"}, .mismatches = 2, .pam_mismatches = 1, .rna_bulges = 1},
+      {.pams = {"TTTV"}, .side = five_prime, .dna_bulges = 1, .rna_bulges = 1},
+      {.mismatches = 4},
+      {.pams = {"NGG", "NAG"}, .pam_mismatches = 1},
+      {.pams = {"TTTV"}, .side = five_prime}};
+  for (const auto& c : cases) {
     // the CPU, GPU 0, and GPU 0 listed twice (two workers on one card): the list reaches the
     // search, whose result names the GPUs that ran it
     const trawl::device_spec devices[] = {trawl::device_kind::cpu, trawl::parse_device("gpu"), trawl::parse_device("gpu:0,0")};
     std::vector<std::string> found[3];
     for (int d = 0; d < 3; ++d) {
       const trawl::device_spec& device = devices[d];
-      trawl::offtarget::options o;
-      o.pams = c.pams;
-      o.side = c.side;
-      o.mismatches = c.mm;
-      o.pam_mismatches = c.pam_mm;
-      o.dna_bulges = c.dna;
-      o.rna_bulges = c.rna;
+      trawl::offtarget::options o = test_cases::options_of(c);
       o.device = device;
       const trawl::offtarget::searcher s(guides, o);
       auto src = trawl::io::source::from_memory(fasta, "mem");
@@ -268,9 +257,9 @@ TEST(GpuVsCpu, OfftargetSitesWithBulgesPamsAndStrands) {
       EXPECT_EQ(ran.device, d == 0 ? trawl::device_spec(trawl::device_kind::cpu) : device) << trawl::to_string(ran.device);
       found[d] = std::move(sink.rows);
     }
-    EXPECT_GT(found[0].size(), 100u) << c.pams[0] << " mm " << c.mm;
-    EXPECT_EQ(found[1], found[0]) << c.pams[0] << " mm " << c.mm << " dna " << c.dna << " rna " << c.rna;
-    EXPECT_EQ(found[2], found[0]) << c.pams[0] << " mm " << c.mm << " dna " << c.dna << " rna " << c.rna << " gpu:0,0";
+    EXPECT_GT(found[0].size(), 100u) << test_cases::describe(c);
+    EXPECT_EQ(found[1], found[0]) << test_cases::describe(c);
+    EXPECT_EQ(found[2], found[0]) << test_cases::describe(c) << " gpu:0,0";
   }
 }
 
@@ -295,20 +284,17 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
     genome.replace(rng() % (genome.size() - site.size()), site.size(), site);
   }
   genome.replace(5000, 3000, std::string(3000, 'N'));
-  struct variant {
-    std::vector<std::string> pams;
-    trawl::offtarget::pam_side side;
-    int mm, pam_mm, dna = 0, rna = 0, max_edits = -1;
-  };
   // with bulges the GPU's candidates are the library's search, their ends site-tested on the
   // device (site_end_test), the ends cut by a chunk's edge on the host
-  const variant variants[] = {{{"NGG"}, trawl::offtarget::pam_side::three_prime, 4, 0},
-                              {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 3, 1},
-                              {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0},
-                              {{"NRG"}, trawl::offtarget::pam_side::three_prime, 7, 0},
-                              {{"NGG"}, trawl::offtarget::pam_side::three_prime, 3, 0, 1, 1},
-                              {{"NGG", "NAG"}, trawl::offtarget::pam_side::three_prime, 2, 1, 2, 1, 4},
-                              {{"TTTV"}, trawl::offtarget::pam_side::five_prime, 3, 0, 1, 2}};
+  constexpr auto five_prime = trawl::offtarget::pam_side::five_prime;
+  const test_cases::offtarget_variant variants[] = {
+      {.mismatches = 4},
+      {.pams = {"NGG", "NAG"}, .pam_mismatches = 1},
+      {.pams = {"TTTV"}, .side = five_prime},
+      {.pams = {"NRG"}, .mismatches = 7},
+      {.dna_bulges = 1, .rna_bulges = 1},
+      {.pams = {"NGG", "NAG"}, .mismatches = 2, .pam_mismatches = 1, .dna_bulges = 2, .rna_bulges = 1, .max_edits = 4},
+      {.pams = {"TTTV"}, .side = five_prime, .dna_bulges = 1, .rna_bulges = 2}};
   const auto run = [&](const trawl::matcher& m, unsigned threads, std::size_t slice) {
     trawl::search_options so;
     so.threads = threads;
@@ -320,25 +306,16 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
     });
     return out;
   };
-  for (const variant& v : variants) {
-    trawl::offtarget::options o;
-    o.pams = v.pams;
-    o.side = v.side;
-    o.mismatches = v.mm;
-    o.pam_mismatches = v.pam_mm;
-    o.dna_bulges = v.dna;
-    o.rna_bulges = v.rna;
-    o.max_edits = v.max_edits;
-    const trawl::offtarget::site_search s(guides, o);
+  for (const auto& v : variants) {
+    const trawl::offtarget::site_search s(guides, test_cases::options_of(v));
     const auto cpu = run(s.cpu_matcher(), 2, 0);
-    const std::string what = v.pams[0] + " mm " + std::to_string(v.mm) + " bulges " + std::to_string(v.dna) + "/" +
-                              std::to_string(v.rna);
+    const std::string what = test_cases::describe(v);
     ASSERT_GT(cpu.size(), 50u) << what;
     trawl::gpu::gpu_options g;
     g.chunk_size = 4096;
     trawl::search_options planned = s.candidate_options();
     EXPECT_EQ(run(*s.gpu_matcher(planned, g), 1, genome.size()), cpu) << what;
-    if (v.dna + v.rna > 0) {
+    if (v.dna_bulges + v.rna_bulges > 0) {
       // the device's test drops or confirms nearly every end: the host's test sees only those
       // the chunks' edges cut, and without the device's test every end
       std::atomic<std::uint64_t> asked{0};
@@ -374,12 +351,8 @@ TEST(GpuVsCpu, OfftargetBulgesWhereEveryEndHasASite) {
   const std::string genome =
       oracle::random_text(rng, 5000, "ACGT") + std::string(30000, 'G') + oracle::random_text(rng, 5000, "ACGT");
   const std::vector<trawl::offtarget::guide> guides = {{"g", std::string(20, 'G'), -1}};
-  trawl::offtarget::options o;
-  o.pams = {"NGG", "NRG"};
-  o.mismatches = 2;
-  o.dna_bulges = 1;
-  o.rna_bulges = 1;
-  const trawl::offtarget::site_search s(guides, o);
+  const trawl::offtarget::site_search s(
+      guides, test_cases::options_of({.pams = {"NGG", "NRG"}, .mismatches = 2, .dna_bulges = 1, .rna_bulges = 1}));
   const auto run = [&](const trawl::matcher& m) {
     trawl::search_options so;
     so.threads = 1;
@@ -442,10 +415,7 @@ TEST(GpuVsCpu, SearchThroughAnIndexScansItsKernelOnTheGpu) {
     fa += ">hap" + std::to_string(c) + "\n" + h + "\n";
     recs.push_back(h);
   }
-  struct index_mode {
-    int k;
-    bool both, all_ends, hamming;
-  };
+  using index_mode = test_cases::search_mode;
   for (const std::uint32_t M : {16u, 32u}) {
     trawl::index::build_options bo;
     bo.max_len = M;
@@ -462,11 +432,7 @@ TEST(GpuVsCpu, SearchThroughAnIndexScansItsKernelOnTheGpu) {
           ps.push_back(p);
         }
         ps.push_back(oracle::random_text(rng, m, "ACGT"));
-        trawl::search_options o;
-        o.max_errors = md.k;
-        o.both_strands = md.both;
-        o.all_ends = md.all_ends;
-        o.hamming = md.hamming;
+        trawl::search_options o = test_cases::options_of(md);
         std::vector<trawl::index::record_hit> want;
         for (std::size_t r = 0; r < recs.size(); ++r)
           for (const trawl::hit& h : trawl::search(recs[r], ps, o)) want.push_back({static_cast<std::uint32_t>(r), h});

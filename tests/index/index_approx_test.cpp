@@ -16,6 +16,7 @@
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
 #include "trawl/search.hpp"
+#include "search_cases.hpp"
 
 namespace {
 
@@ -85,10 +86,7 @@ std::string show(const std::vector<record_hit>& v, std::size_t limit = 12) {
   return s;
 }
 
-struct mode {
-  int k;
-  bool both, all_ends, hamming, iupac, icase;
-};
+using mode = test_cases::search_mode;
 
 TEST(IndexApprox, EqualsSearchOverTheRecords) {
   std::mt19937_64 rng(20261126);
@@ -116,13 +114,7 @@ TEST(IndexApprox, EqualsSearchOverTheRecords) {
         const auto ps = patterns_from(rng, recs, static_cast<std::size_t>(m), 4, md.iupac);
         ++cases;
         if (!share.runs()) continue;
-        trawl::search_options o;
-        o.max_errors = md.k;
-        o.both_strands = md.both;
-        o.all_ends = md.all_ends;
-        o.hamming = md.hamming;
-        o.iupac = md.iupac;
-        o.ignore_case = md.icase;
+        trawl::search_options o = test_cases::options_of(md);
         o.threads = 1 + static_cast<unsigned>(cases % 3);
         const auto want = plain_search(recs, ps, o);
         const auto got = ix.search_records(ps, o);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "offtarget/site_search.hpp"
+#include "search_cases.hpp"
 #include "trawl/offtarget.hpp"
 #include "trawl/search.hpp"
 
@@ -59,24 +60,17 @@ TEST(PamScan, SameEndsAsTheCandidateSearchWithASiteAndAnySlices) {
   const std::vector<ot::guide> guides = {{"a", "GACGCATAAAGATGAGACGC", -1},     {"b", "TTGACCAGTCAAGGTACCAT", -1},
                                          {"iupac", "GACGRATAAAGNTGAGACYC", -1}, {"short", "ACGTTTGCAGG", -1},
                                          {"long", "CCTTGACGGATCAGTTGCAATGCC", 2}, {"n", "NNNNNNNNACGTACGTAC", -1}};
-  struct variant {
-    std::vector<std::string> pams;
-    ot::pam_side side;
-    int mismatches, pam_mismatches, max_edits;
-  };
-  const std::vector<variant> variants = {
-      {{"NGG"}, ot::pam_side::three_prime, 4, 0, -1},          {{"NGG", "NAG"}, ot::pam_side::three_prime, 3, 1, -1},
-      {{"TTTV"}, ot::pam_side::five_prime, 3, 0, -1},          {{"NRG"}, ot::pam_side::three_prime, 7, 0, -1},
-      {{"TTTN", "NGG"}, ot::pam_side::five_prime, 2, 2, 1},   {{"NGG"}, ot::pam_side::three_prime, 0, 0, -1}};
+  constexpr auto five_prime = ot::pam_side::five_prime;
+  const test_cases::offtarget_variant variants[] = {
+      {.mismatches = 4},
+      {.pams = {"NGG", "NAG"}, .pam_mismatches = 1},
+      {.pams = {"TTTV"}, .side = five_prime},
+      {.pams = {"NRG"}, .mismatches = 7},
+      {.pams = {"TTTN", "NGG"}, .side = five_prime, .mismatches = 2, .pam_mismatches = 2, .max_edits = 1},
+      {.mismatches = 0}};
   const std::string genome = random_genome(rng, 150000, guides);
-  for (const variant& v : variants) {
-    ot::options o;
-    o.pams = v.pams;
-    o.side = v.side;
-    o.mismatches = v.mismatches;
-    o.pam_mismatches = v.pam_mismatches;
-    o.max_edits = v.max_edits;
-    const ot::site_search s(guides, o);
+  for (const auto& v : variants) {
+    const ot::site_search s(guides, test_cases::options_of(v));
     const std::vector<hit> whole = run(s.cpu_matcher(), genome, genome.size(), 1);
     // the Hamming candidate search over guide + PAM, its ends that pass the site test
     const auto candidates = trawl::make_matcher(s.patterns(), s.candidate_options());
@@ -85,10 +79,10 @@ TEST(PamScan, SameEndsAsTheCandidateSearchWithASiteAndAnySlices) {
     for (const hit& h : run(*candidates, genome, 0, 2))
       if (test(genome, h.end, h.pattern, h.dir)) want.push_back(key(h));
     for (const hit& h : whole) got.push_back(key(h));
-    ASSERT_GT(want.size(), 20u) << v.pams[0] << " m=" << v.mismatches;
-    EXPECT_EQ(got, want) << v.pams[0] << " m=" << v.mismatches;
+    ASSERT_GT(want.size(), 20u) << test_cases::describe(v);
+    EXPECT_EQ(got, want) << test_cases::describe(v);
     for (const std::size_t slice : {std::size_t{64}, std::size_t{1000}, std::size_t{4096}})
-      EXPECT_EQ(run(s.cpu_matcher(), genome, slice, 2), whole) << v.pams[0] << " slice " << slice;
+      EXPECT_EQ(run(s.cpu_matcher(), genome, slice, 2), whole) << test_cases::describe(v) << " slice " << slice;
   }
 }
 

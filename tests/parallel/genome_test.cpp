@@ -10,6 +10,7 @@
 #include <tuple>
 #include <vector>
 
+#include "search_cases.hpp"
 #include "oracle.hpp"
 #include "trawl/error.hpp"
 #include "trawl/genome.hpp"
@@ -127,27 +128,22 @@ TEST(Genome, SearchesAreThoseOfTheFile) {
   const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
   struct job {
     std::vector<std::string> pats;
-    int k;
-    bool hamming, both, all_ends;
+    test_cases::search_mode m;
   };
   const std::string long_pat = recs[7].seq.substr(500, 270);
-  const job jobs[] = {{{"ACGTAC", "TTGCA"}, 1, false, false, false}, {{"ACGTACGTAC"}, 2, false, true, false},
-                      {{"ACGTACG"}, 1, true, false, false},           {{"GATTACA"}, 1, false, false, true},
-                      {{long_pat}, 3, false, true, false},             {{"acgtNNN"}, 0, false, true, false}};
+  const job jobs[] = {{{"ACGTAC", "TTGCA"}, {.k = 1}},       {{"ACGTACGTAC"}, {.k = 2, .both = true}},
+                      {{"ACGTACG"}, {.k = 1, .hamming = true}}, {{"GATTACA"}, {.k = 1, .all_ends = true}},
+                      {{long_pat}, {.k = 3, .both = true}},       {{"acgtNNN"}, {.both = true}}};
   for (const auto& j : jobs) {
-    trawl::search_options o;
-    o.max_errors = j.k;
-    o.hamming = j.hamming;
-    o.both_strands = j.both;
-    o.all_ends = j.all_ends;
+    trawl::search_options o = test_cases::options_of(j.m);
     o.device = trawl::device_kind::cpu;
     const auto want = file_hits(fa, j.pats, o);
     const auto got = genome_hits(g, j.pats, o);
     EXPECT_FALSE(want.empty()) << j.pats[0];
-    ASSERT_EQ(got.size(), want.size()) << j.pats[0] << " k " << j.k;
+    ASSERT_EQ(got.size(), want.size()) << j.pats[0] << " k " << j.m.k;
     for (std::size_t i = 0; i < want.size(); ++i) {
       EXPECT_EQ(std::get<0>(got[i]), std::get<0>(want[i])) << i;
-      EXPECT_EQ(std::get<1>(got[i]), std::get<1>(want[i])) << j.pats[0] << " k " << j.k << " hit " << i;
+      EXPECT_EQ(std::get<1>(got[i]), std::get<1>(want[i])) << j.pats[0] << " k " << j.m.k << " hit " << i;
     }
   }
   // a stop after the first record's hits
@@ -191,13 +187,10 @@ TEST(Genome, OfftargetSitesAreThoseOfTheFile) {
     }
     void end_record() override { rows.push_back("end"); }
   };
-  for (const auto& [mm, dna, rna, pmm] : {std::tuple{3, 0, 0, 0}, std::tuple{2, 1, 1, 0}, std::tuple{3, 0, 0, 1}}) {
-    trawl::offtarget::options o;
-    o.mismatches = mm;
-    o.dna_bulges = dna;
-    o.rna_bulges = rna;
-    o.pam_mismatches = pmm;
-    if (pmm > 0) o.pams = {"NRGN", "NGG"};
+  for (const test_cases::offtarget_variant& v :
+       {test_cases::offtarget_variant{}, test_cases::offtarget_variant{.mismatches = 2, .dna_bulges = 1, .rna_bulges = 1},
+        test_cases::offtarget_variant{.pams = {"NRGN", "NGG"}, .pam_mismatches = 1}}) {
+    trawl::offtarget::options o = test_cases::options_of(v);
     o.device = trawl::device_kind::cpu;
     const trawl::offtarget::searcher s({{"g1", guide, -1}, {"g2", recs[1].seq.substr(0, 17) + "ACG", -1}}, o);
     sink_t want, got;
@@ -205,7 +198,7 @@ TEST(Genome, OfftargetSitesAreThoseOfTheFile) {
     (void)s.search(src, want);
     g.offtarget(s, got);
     EXPECT_GE(want.rows.size(), 2 * recs.size() + 3);  // every record begun and ended, and the planted sites
-    EXPECT_EQ(got.rows, want.rows) << "mismatches " << mm;
+    EXPECT_EQ(got.rows, want.rows) << test_cases::describe(v);
   }
 }
 
