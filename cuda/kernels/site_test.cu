@@ -38,7 +38,7 @@ __device__ verdict test_at(const site_test_tasks& t, const text_window& w, std::
   const bool leftward = t.three_prime == !reverse;      // the protospacer lies left of the PAM
   if (leftward ? ps - far < 0 : ps + P + far > n) return verdict::unknown;
   const auto base = [&](int j) { return bit(leftward ? ps - 1 - j : ps + P + j); };
-  const auto c = offtarget::site_rows::best_counts(
+  const auto c = offtarget::site_rows::best_alignment(
       m, far, [&](int i) { return static_cast<unsigned>(guide[i]); }, base, t.limits[g], static_cast<int>(t.dna_bulges),
       static_cast<int>(t.rna_bulges));
   if (!c.found) return verdict::none;

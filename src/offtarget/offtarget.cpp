@@ -149,20 +149,42 @@ std::optional<site_alignment> align_bits(std::span<const unsigned char> gb, std:
   return best;
 }
 
-/// align_bits<false> one row of states at a time (site_rows.hpp), for limits whose row fits:
-/// the same counts. The test every candidate of a search with bulges takes, and the ranking of
-/// every site.
+/// Whether site_rows.hpp's row DP takes an alignment of these limits.
+bool rows_fit(int max_mm, int max_dna, int max_rna) {
+  return (max_dna + 1) * (max_rna + 1) * 3 <= site_rows::max_states && max_mm < 255;
+}
+
+/// align_bits<false> one row of states at a time (site_rows.hpp) where the limits fit: the same
+/// counts. The test every candidate of a search with bulges takes, and the ranking of every
+/// site.
 std::optional<site_alignment> align_counts(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
                                            int max_mm, int max_dna, int max_rna) {
-  if ((max_dna + 1) * (max_rna + 1) * 3 > site_rows::max_states || max_mm >= 255)
-    return align_bits<false>(gb, tb, max_mm, max_dna, max_rna);
+  if (!rows_fit(max_mm, max_dna, max_rna)) return align_bits<false>(gb, tb, max_mm, max_dna, max_rna);
   const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
-  const auto c = site_rows::best_counts(
+  const auto c = site_rows::best_alignment(
       m, n, [&](int i) { return gb[static_cast<std::size_t>(i)]; }, [&](int j) { return tb[static_cast<std::size_t>(j)]; },
       max_mm, max_dna, max_rna);
   if (!c.found) return std::nullopt;
   return site_alignment{c.mismatches, c.dna_bulges, c.rna_bulges,
                         static_cast<std::size_t>(m + c.dna_bulges - c.rna_bulges), {}};
+}
+
+/// align_bits<true> the same way, its columns from the row DP's trace: the same alignment.
+std::optional<site_alignment> align_traced(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
+                                           int max_mm, int max_dna, int max_rna) {
+  const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
+  if (!rows_fit(max_mm, max_dna, max_rna) || m > site_rows::max_traced_guide)
+    return align_bits<true>(gb, tb, max_mm, max_dna, max_rna);
+  thread_local site_rows::trace_table table;
+  std::array<char, site_rows::max_traced_guide + 64> ops;  // at most m + DNA bulges columns
+  int len = 0;
+  const auto c = site_rows::best_alignment(
+      m, n, [&](int i) { return gb[static_cast<std::size_t>(i)]; }, [&](int j) { return tb[static_cast<std::size_t>(j)]; },
+      max_mm, max_dna, max_rna, &table, ops.data(), &len);
+  if (!c.found) return std::nullopt;
+  return site_alignment{c.mismatches, c.dna_bulges, c.rna_bulges,
+                        static_cast<std::size_t>(m + c.dna_bulges - c.rna_bulges),
+                        std::string(ops.data(), static_cast<std::size_t>(len))};
 }
 
 /// A site as classified: its alignment and the aligned strings.
@@ -204,6 +226,9 @@ class site_finder {
   /// Order of two alignments of one site: fewest edits, bulges, mismatches, DNA bulges, PAM
   /// mismatches, then the first PAM (each count below 2^8: the searcher's limits bound them).
   using rank_t = std::pair<std::uint64_t, std::uint32_t>;
+  static rank_t rank(const site& x) {
+    return rank(site_alignment{x.mismatches, x.dna_bulges, x.rna_bulges, 0, {}}, x.pam_mismatches, x.pam);
+  }
   static rank_t rank(const site_alignment& al, int pam_mismatches, std::uint32_t pam) {
     const auto u = [](int v) { return static_cast<std::uint64_t>(v); };
     const std::uint64_t bulges = u(al.dna_bulges + al.rna_bulges);
@@ -212,16 +237,22 @@ class site_finder {
             pam};
   }
 
-  /// Calls on_site(key, rank) for every site of candidate h (the PAM positions it implies,
-  /// each classified by align_site) without building the site: the alignment's counts only.
-  template <class Text, class OnSite>
-  void ranks_of(const hit& h, const Text& text, OnSite&& on_site) const {
+  /// Calls fn(key, pam) for every place where candidate h may have a site: the PAM positions
+  /// it implies (pam_starts), each with its guide, strand and PAM.
+  template <class Fn>
+  void places_of(const hit& h, Fn&& fn) const {
     const std::uint32_t gi = pattern_of_[h.pattern].first, pi = pattern_of_[h.pattern].second;
-    pam_starts(h.pattern, h.dir, h.end, [&](std::uint64_t ps) {
-      int pam_mm = 0;
-      if (const auto al = align_site<false>(gi, pi, h.dir, ps, text, pam_mm, nullptr))
-        on_site(site_key{ps, gi, h.dir}, rank(*al, pam_mm, pi));
-    });
+    pam_starts(h.pattern, h.dir, h.end, [&](std::uint64_t ps) { fn(site_key{ps, gi, h.dir}, pi); });
+  }
+
+  /// The rank of the site of PAM pi at place k, if there is one (align_site without the site's
+  /// strings: the alignment's counts only).
+  template <class Text>
+  [[nodiscard]] std::optional<rank_t> rank_at(const site_key& k, std::uint32_t pi, const Text& text) const {
+    int pam_mm = 0;
+    const auto al = align_site<false>(k.guide, pi, k.dir, k.pam_start, text, pam_mm, nullptr);
+    if (!al) return std::nullopt;
+    return rank(*al, pam_mm, pi);
   }
 
   /// Whether a PAM within the PAM mismatch limit lies where a candidate of `pattern` on `dir`
@@ -311,7 +342,7 @@ class site_finder {
         std::reverse(side->begin(), side->end());
       }
     }
-    auto al = Trace ? align_bits<true>(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges)
+    auto al = Trace ? align_traced(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges)
                     : align_counts(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges);
     // the best alignment has the fewest edits: beyond --max-edits, so is every other
     if (al && a_.max_edits >= 0 && al->mismatches + al->dna_bulges + al->rna_bulges > a_.max_edits) return std::nullopt;
@@ -468,40 +499,78 @@ class candidate_sink final : public search_sink {
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
   bool hits(std::span<const hit> hits) override {
     const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
-    // on all cores (in an arena of its own: the search's may have a thread per GPU): first
-    // each candidate's sites as keys and ranks, then one per key, the best (many candidates
-    // of a search with bulges share a site); only those are built, a block per task, and stay
-    // where they are built
+    // on all cores (in an arena of its own: the search's may have a thread per GPU): first the
+    // places where the candidates may have sites, each once (many candidates of a search with
+    // bulges imply the same ones), then the rank of each place's site, then one site per key,
+    // the best; only those are built, a block per task, and stay where they are built
     constexpr std::size_t block = 64;
     const std::uint64_t batch_no = first_batch_ + store_.size();
     std::vector<entry> batch;
     auto& blocks = store_.emplace_back();
     arena_.execute([&] {
+      struct place {
+        site_key key;
+        std::uint32_t pam;
+        bool operator<(const place& o) const { return key < o.key || (!(o.key < key) && pam < o.pam); }
+        bool operator==(const place& o) const { return !(key < o.key) && !(o.key < key) && pam == o.pam; }
+      };
       const std::size_t nb = (hits.size() + block - 1) / block;
-      std::vector<std::vector<entry>> found(nb);
+      std::vector<std::vector<place>> at(nb);
       tbb::parallel_for(std::size_t{0}, nb, [&](std::size_t b) {
         for (std::size_t i = b * block; i < std::min(hits.size(), (b + 1) * block); ++i)
-          finder_.ranks_of(hits[i], text, [&](const site_key& k, const site_finder::rank_t& r) {
-            found[b].push_back(entry{k, r, batch_no, nullptr});
-          });
+          finder_.places_of(hits[i], [&](const site_key& k, std::uint32_t pam) { at[b].push_back(place{k, pam}); });
       });
-      for (auto& f : found) batch.insert(batch.end(), f.begin(), f.end());
-      tbb::parallel_sort(batch.begin(), batch.end(), by_key_then_rank);
-      batch.erase(std::unique(batch.begin(), batch.end(),
-                              [](const entry& x, const entry& y) { return !(x.key < y.key) && !(y.key < x.key); }),
-                  batch.end());
-      blocks.resize((batch.size() + block - 1) / block);
+      std::vector<place> places;
+      for (const auto& a : at) places.insert(places.end(), a.begin(), a.end());
+      tbb::parallel_sort(places.begin(), places.end());
+      places.erase(std::unique(places.begin(), places.end()), places.end());
+      // a key with places of several PAMs: each place ranked, the best kept; a key of one
+      // place: that place (built below if it has a site)
+      std::vector<entry> chosen;
+      std::vector<std::size_t> ranked;  // the places of keys with several
+      for (std::size_t i = 0, j; i < places.size(); i = j) {
+        for (j = i + 1; j < places.size() && !(places[i].key < places[j].key); ++j) {
+        }
+        if (j - i == 1) chosen.push_back(entry{places[i].key, {0, places[i].pam}, batch_no, nullptr});
+        else
+          for (std::size_t k = i; k < j; ++k) ranked.push_back(k);
+      }
+      if (!ranked.empty()) {
+        std::vector<std::optional<site_finder::rank_t>> ranks(ranked.size());
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranked.size(), 256), [&](const auto& r) {
+          for (std::size_t i = r.begin(); i != r.end(); ++i)
+            ranks[i] = finder_.rank_at(places[ranked[i]].key, places[ranked[i]].pam, text);
+        });
+        std::vector<entry> best;
+        for (std::size_t i = 0; i < ranked.size(); ++i) {
+          if (!ranks[i]) continue;
+          const entry e{places[ranked[i]].key, *ranks[i], batch_no, nullptr};
+          if (!best.empty() && !(best.back().key < e.key)) {  // the same key: the better site
+            if (e.rank < best.back().rank) best.back() = e;
+          } else {
+            best.push_back(e);
+          }
+        }
+        std::vector<entry> all(chosen.size() + best.size());
+        std::merge(chosen.begin(), chosen.end(), best.begin(), best.end(), all.begin(),
+                   [](const entry& x, const entry& y) { return x.key < y.key; });
+        chosen = std::move(all);
+      }
+      blocks.resize((chosen.size() + block - 1) / block);
       tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
         blocks[b].reserve(block);
-        for (std::size_t i = b * block; i < std::min(batch.size(), (b + 1) * block); ++i) {
-          entry& e = batch[i];  // its rank names its PAM
+        for (std::size_t i = b * block; i < std::min(chosen.size(), (b + 1) * block); ++i) {
+          entry& e = chosen[i];  // its rank names its PAM
           finder_.consider(e.key.guide, e.rank.second, e.key.dir, e.key.pam_start, text,
                            [&](const site_key& k, found_site&& st) {
                              blocks[b].push_back(to_site(k, std::move(st)));
                              e.s = &blocks[b].back();
+                             e.rank = site_finder::rank(*e.s);
                            });
         }
       });
+      for (const entry& e : chosen)
+        if (e.s) batch.push_back(e);
     });
     // merged with the sites not handed over yet: one per key, its best alignment (a site
     // already pending wins a tie). Only the pending sites from the batch's first key on take

@@ -1,9 +1,9 @@
 // site_rows.hpp — the alignment of a guide at a PAM, with bulges, one row of states at a time:
-// the counts of the best alignment of the guide's codes read outward from the PAM against the
-// genome's bases read the same way, within the limits. One function for the host
-// (offtarget.cpp's align_counts) and the device (cuda/kernels/site_test.cu). The alignment is
-// offtarget.cpp's align_bits (global on the guide, free at the far end of the genome's bases; no
-// bulge as the first or last column; no DNA bulge next to an RNA bulge), without its trace.
+// the best alignment of the guide's codes read outward from the PAM against the genome's bases
+// read the same way, within the limits, and on the host its columns. One function for the host
+// (offtarget.cpp's align_counts and align_traced) and the device (cuda/kernels/site_test.cu).
+// The alignment is offtarget.cpp's align_bits (global on the guide, free at the far end of the
+// genome's bases; no bulge as the first or last column; no DNA bulge next to an RNA bulge).
 #pragma once
 
 #if defined(__CUDACC__)
@@ -16,6 +16,9 @@ namespace trawl::offtarget::site_rows {
 
 /// The most states a row holds: (DNA bulges + 1) (RNA bulges + 1) 3.
 inline constexpr int max_states = 75;
+/// A row's bytes: max_states rounded up to a word, so that a row is cleared in stores of a
+/// known count (a clear of S bytes becomes `rep stos`, whose start-up costs more than a row).
+inline constexpr int row_bytes = (max_states + 7) / 8 * 8;
 
 /// The counts of the best alignment (found false: none within the limits).
 struct row_counts {
@@ -23,50 +26,77 @@ struct row_counts {
   int mismatches = 0, dna_bulges = 0, rna_bulges = 0;
 };
 
+/// The longest guide a traced alignment takes (offtarget's limit on guides).
+inline constexpr int max_traced_guide = 100;
+
+/// Where a traced alignment records how it reached each state: the move ('M' a base pair or a
+/// mismatch, 'D' a DNA bulge, 'R' an RNA bulge) and the state it came from (in the row before,
+/// for 'M' and 'R'; in the same row, for 'D').
+struct trace_table {
+  unsigned char op[(max_traced_guide + 1) * max_states];
+  unsigned char from[(max_traced_guide + 1) * max_states];
+};
+
 /// The best alignment of m guide codes, guide(i) (IUPAC bits), against n genome bases, base(j)
 /// (base bits), with at most max_mm mismatches, max_dna DNA and max_rna RNA bulges, which must
 /// leave (max_dna + 1) (max_rna + 1) 3 <= max_states and max_mm < 255. Best: fewest edits,
-/// then fewest bulges, then fewest mismatches, then fewest DNA bulges.
+/// then fewest bulges, then fewest mismatches, then fewest DNA bulges. With a trace table (m <=
+/// max_traced_guide), its columns from the PAM outward go to ops[0, the returned count): the
+/// moves align_bits<true> records, the same ones (each state keeps the first move that reached
+/// it at its lowest cost, in the same order of states and moves).
 template <class Guide, class Base>
-TRAWL_HOST_DEVICE row_counts best_counts(int m, int n, const Guide& guide, const Base& base, int max_mm, int max_dna,
-                                         int max_rna) {
+TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, const Base& base, int max_mm, int max_dna,
+                                            int max_rna, trace_table* trace = nullptr, char* ops = nullptr,
+                                            int* ops_len = nullptr) {
   // state (d, r, last) at (d * R + r) * 3 + last: the fewest mismatches of an alignment of the
   // row's guide bases with d DNA and r RNA bulges whose last column is a base pair (0), a DNA
   // bulge (1) or an RNA bulge (2)
   constexpr unsigned unreached = 255;
   const int D = max_dna + 1, R = max_rna + 1, S = D * R * 3;
-  unsigned char rows[2][max_states];
+  unsigned char rows[2][row_bytes];
   unsigned char* cur = rows[0];
   unsigned char* next = rows[1];
-  for (int s = 0; s < S; ++s) cur[s] = unreached;
+  const auto clear = [](unsigned char* row) {
+    for (int s = 0; s < row_bytes; ++s) row[s] = unreached;
+  };
+  clear(cur);
   cur[0] = 0;
-  const auto lower = [](unsigned char& to, unsigned c) {
-    if (c < to) to = static_cast<unsigned char>(c);
+  // lowers state `to` of row `row` (cost array `at`) to c, coming from state `from` by `op`
+  const auto lower = [&](unsigned char* at, int row, int to, unsigned c, int from, char op) {
+    if (c < at[to]) {
+      at[to] = static_cast<unsigned char>(c);
+      if (trace) {
+        trace->op[row * S + to] = static_cast<unsigned char>(op);
+        trace->from[row * S + to] = static_cast<unsigned char>(from);
+      }
+    }
   };
   row_counts best;
   for (int i = 0; i < m; ++i) {
-    for (int s = 0; s < S; ++s) next[s] = unreached;
+    clear(next);
     bool any = false;
     for (int d = 0; d < D; ++d)
       for (int r = 0; r < R; ++r)
         for (int last = 0; last < 3; ++last) {
-          const unsigned c = cur[(d * R + r) * 3 + last];
+          const int here = (d * R + r) * 3 + last;
+          const unsigned c = cur[here];
           if (c == unreached) continue;
           const int j = i + d - r;
           if (j < n) {
             const unsigned nc = c + ((guide(i) & base(j)) != 0 ? 0u : 1u);
-            if (nc <= static_cast<unsigned>(max_mm)) lower(next[(d * R + r) * 3], nc), any = true;
+            if (nc <= static_cast<unsigned>(max_mm)) lower(next, i + 1, (d * R + r) * 3, nc, here, 'M'), any = true;
           }
           if (i == 0) continue;  // no bulge as the first column
           // a DNA bulge stays in this row, at a state visited later (d + 1)
-          if (d + 1 < D && j < n && last != 2) lower(cur[((d + 1) * R + r) * 3 + 1], c);
-          if (r + 1 < R && last != 1) lower(next[(d * R + r + 1) * 3 + 2], c), any = true;
+          if (d + 1 < D && j < n && last != 2) lower(cur, i, ((d + 1) * R + r) * 3 + 1, c, here, 'D');
+          if (r + 1 < R && last != 1) lower(next, i + 1, (d * R + r + 1) * 3 + 2, c, here, 'R'), any = true;
         }
     if (!any) return best;
     unsigned char* swap = cur;
     cur = next;
     next = swap;
   }
+  int best_state = 0;
   for (int d = 0; d < D; ++d)
     for (int r = 0; r < R; ++r) {
       const unsigned c = cur[(d * R + r) * 3];  // the last column is not a bulge
@@ -78,8 +108,23 @@ TRAWL_HOST_DEVICE row_counts best_counts(int m, int n, const Guide& guide, const
                           (edits == best_edits && (bulges < best_bulges ||
                                                    (bulges == best_bulges && (mm < best.mismatches ||
                                                                               (mm == best.mismatches && d < best.dna_bulges)))));
-      if (better) best = row_counts{true, mm, d, r};
+      if (better) best = row_counts{true, mm, d, r}, best_state = (d * R + r) * 3;
     }
+  if (trace && best.found) {  // back from the best state to row 0's start, then turned around
+    int len = 0;
+    for (int row = m, st = best_state; row > 0 || st != 0;) {
+      const char op = static_cast<char>(trace->op[row * S + st]);
+      ops[len++] = op;
+      st = trace->from[row * S + st];
+      if (op != 'D') --row;
+    }
+    for (int a = 0, b = len - 1; a < b; ++a, --b) {
+      const char t = ops[a];
+      ops[a] = ops[b];
+      ops[b] = t;
+    }
+    *ops_len = len;
+  }
   return best;
 }
 
