@@ -8,6 +8,7 @@
 #include <map>
 #include <random>
 
+#include "search_cases.hpp"
 #include "approx/approx_internal.hpp"
 #include "approx_test_util.hpp"
 #include "oracle.hpp"
@@ -67,20 +68,6 @@ std::vector<trawl::hit> scan_in_slices(const trawl::matcher& m, std::string_view
   return done;
 }
 
-/// Every hit of trawl::search_sequence with `threads` workers and slices of `slice` bytes, in
-/// the order delivered.
-std::vector<trawl::hit> search_all(const trawl::matcher& m, std::string_view t, trawl::search_options o,
-                                   unsigned threads, std::size_t slice) {
-  o.threads = threads;
-  o.slice_size = slice;
-  std::vector<trawl::hit> got;
-  trawl::search_sequence(m, t, o, [&](std::span<const trawl::hit> hs) {
-    got.insert(got.end(), hs.begin(), hs.end());
-    return true;
-  });
-  return got;
-}
-
 TEST(ApproxSlices, SliceInvariance) {
   std::mt19937_64 rng(41);
   test_share::cases share;
@@ -126,7 +113,8 @@ TEST(ApproxSlices, DriverThreadsAndSlices) {
     for (unsigned th = 1; th <= 8; ++th) {
       for (std::size_t slice : {1, 5, 333, 4096}) {
         if (slice < 300 && th > 2) continue;  // tiny slices: keep the run time sane
-        ASSERT_EQ(search_all(*mt, t, o, th, slice), want) << "threads " << th << " slice " << slice << (all_ends ? " all-ends" : " clusters");
+        ASSERT_EQ(test_cases::sliced_hits(*mt, t, o, th, slice), want)
+            << "threads " << th << " slice " << slice << (all_ends ? " all-ends" : " clusters");
       }
     }
   }
@@ -148,7 +136,8 @@ TEST(ApproxSlices, DriverMergesDensePiecesOfManyPatterns) {
     auto mt = trawl::make_matcher(pats, o);
     for (unsigned th : {1u, 3u}) {
       for (std::size_t slice : {4, 7, 29, 64, 333}) {
-        ASSERT_EQ(search_all(*mt, t, o, th, slice), want) << "k " << k << " threads " << th << " slice " << slice;
+        ASSERT_EQ(test_cases::sliced_hits(*mt, t, o, th, slice), want)
+            << "k " << k << " threads " << th << " slice " << slice;
       }
     }
   }
@@ -179,7 +168,7 @@ TEST(ApproxSlices, DriverOnePatternOneStrandAgainstTheOracle) {
         for (std::size_t slice : {1, 4, 29, 333, 4096}) {
           SCOPED_TRACE("m " + std::to_string(m) + " threads " + std::to_string(th) + " slice " +
                        std::to_string(slice) + (all_ends ? " all-ends" : " clusters"));
-          const std::vector<trawl::hit> got = search_all(*mt, t, o, th, slice);
+          const std::vector<trawl::hit> got = test_cases::sliced_hits(*mt, t, o, th, slice);
           const std::size_t want_n = all_ends ? want_ends.size() : want_clusters.size();
           ASSERT_EQ(got.size(), want_n);
           for (std::size_t i = 0; i < got.size(); ++i) {

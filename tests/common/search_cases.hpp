@@ -1,10 +1,13 @@
 // search_cases.hpp — the cases of the randomized tests as the library's options, in one place:
 // a search mode (k, strands, every end, Hamming, IUPAC, case folding) and an off-target
-// variant (PAMs, PAM side, limits, bulges). A test's table lists the cases, designated
-// initializers naming what differs from the default.
+// variant (PAMs, PAM side, limits, bulges); a test's table lists the cases, designated
+// initializers naming what differs from the default. And the hits of a sliced search of one
+// matcher, as the tests collect them.
 #pragma once
 
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trawl/offtarget.hpp"
@@ -55,6 +58,20 @@ inline std::string describe(const offtarget_variant& v) {
   return v.pams[0] + " mm " + std::to_string(v.mismatches) + " pam mm " + std::to_string(v.pam_mismatches) +
          " bulges " + std::to_string(v.dna_bulges) + "/" + std::to_string(v.rna_bulges) + " max edits " +
          std::to_string(v.max_edits);
+}
+
+/// Every hit of trawl::search_sequence of matcher m over t with options o, `threads` workers
+/// and slices of `slice` bytes (0: the options' own), in the order delivered.
+inline std::vector<trawl::hit> sliced_hits(const trawl::matcher& m, std::string_view t, trawl::search_options o,
+                                           unsigned threads, std::size_t slice) {
+  o.threads = threads;
+  o.slice_size = slice;
+  std::vector<trawl::hit> got;
+  trawl::search_sequence(m, t, o, [&](std::span<const trawl::hit> hs) {
+    got.insert(got.end(), hs.begin(), hs.end());
+    return true;
+  });
+  return got;
 }
 
 }  // namespace test_cases

@@ -28,25 +28,6 @@ inline std::string fold(std::string s) {
   return s;
 }
 
-/// Reverse complement over ACGT/acgt only (the tests use plain DNA for both strands).
-inline std::string rc(const std::string& s) {
-  std::string r(s.rbegin(), s.rend());
-  for (char& c : r) {
-    switch (c) {
-      case 'A': c = 'T'; break;
-      case 'T': c = 'A'; break;
-      case 'C': c = 'G'; break;
-      case 'G': c = 'C'; break;
-      case 'a': c = 't'; break;
-      case 't': c = 'a'; break;
-      case 'c': c = 'g'; break;
-      case 'g': c = 'c'; break;
-      default: break;
-    }
-  }
-  return r;
-}
-
 inline bool key_less_start(const trawl::hit& a, const trawl::hit& b) {
   return std::tie(a.start, a.pattern, a.dir, a.end) < std::tie(b.start, b.pattern, b.dir, b.end);
 }

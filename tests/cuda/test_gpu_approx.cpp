@@ -15,7 +15,7 @@ std::vector<hit> expected(const std::vector<std::string>& pats, const std::strin
   const std::string t = o.ignore_case ? gputest::fold(text) : text;
   for (std::uint32_t i = 0; i < pats.size(); ++i)
     for (int d = 0; d < (o.both_strands ? 2 : 1); ++d) {
-      std::string p = d ? gputest::rc(pats[i]) : pats[i];
+      std::string p = d ? oracle::reverse_complement(pats[i]) : pats[i];
       if (o.ignore_case) p = gputest::fold(p);
       gputest::expected_approx(p, t, static_cast<std::uint32_t>(o.max_errors), o.all_ends, i,
                                d ? strand::reverse : strand::forward, out);

@@ -16,7 +16,7 @@ std::vector<hit> expected_exact(const std::vector<std::string>& pats, const std:
   std::vector<hit> out;
   for (std::uint32_t i = 0; i < pats.size(); ++i) {
     for (int d = 0; d < (both ? 2 : 1); ++d) {
-      const std::string p = d ? gputest::rc(pats[i]) : pats[i];
+      const std::string p = d ? oracle::reverse_complement(pats[i]) : pats[i];
       for (auto s : oracle::naive_find(text, p, fold))
         out.push_back(hit{s, s + p.size(), i, 0, d ? strand::reverse : strand::forward});
     }

@@ -215,7 +215,7 @@ TEST(GpuVsCpu, OfftargetSitesWithBulgesPamsAndStrands) {
     for (int p = 0; p < 80; ++p) {
       const std::string& g = guides[rng() % guides.size()].protospacer;
       std::string site = rng() % 2 ? mutate(g) + "AGG" : "TTTA" + mutate(g);
-      if (rng() % 2) site = gputest::rc(site);
+      if (rng() % 2) site = oracle::reverse_complement(site);
       seq.replace(rng() % (seq.size() - site.size()), site.size(), site);
     }
     seq.replace(rng() % (seq.size() - 500), 300, std::string(300, 'N'));
@@ -280,7 +280,7 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
       if (c == 'R' || c == 'N' || c == 'Y') c = "ACGT"[rng() % 4];
     std::string site = rng() % 2 ? g + (rng() % 2 ? "AGG" : "CAG") : "TTTA" + g;
     for (int e = static_cast<int>(rng() % 5); e > 0; --e) site[rng() % site.size()] = "ACGTN"[rng() % 5];
-    if (rng() % 2) site = gputest::rc(site);
+    if (rng() % 2) site = oracle::reverse_complement(site);
     genome.replace(rng() % (genome.size() - site.size()), site.size(), site);
   }
   genome.replace(5000, 3000, std::string(3000, 'N'));
@@ -296,15 +296,7 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
       {.pams = {"NGG", "NAG"}, .mismatches = 2, .pam_mismatches = 1, .dna_bulges = 2, .rna_bulges = 1, .max_edits = 4},
       {.pams = {"TTTV"}, .side = five_prime, .dna_bulges = 1, .rna_bulges = 2}};
   const auto run = [&](const trawl::matcher& m, unsigned threads, std::size_t slice) {
-    trawl::search_options so;
-    so.threads = threads;
-    so.slice_size = slice;
-    std::vector<trawl::hit> out;
-    trawl::search_sequence(m, genome, so, [&](std::span<const trawl::hit> h) {
-      out.insert(out.end(), h.begin(), h.end());
-      return true;
-    });
-    return out;
+    return test_cases::sliced_hits(m, genome, {}, threads, slice);
   };
   for (const auto& v : variants) {
     const trawl::offtarget::site_search s(guides, test_cases::options_of(v));
@@ -353,17 +345,7 @@ TEST(GpuVsCpu, OfftargetBulgesWhereEveryEndHasASite) {
   const std::vector<trawl::offtarget::guide> guides = {{"g", std::string(20, 'G'), -1}};
   const trawl::offtarget::site_search s(
       guides, test_cases::options_of({.pams = {"NGG", "NRG"}, .mismatches = 2, .dna_bulges = 1, .rna_bulges = 1}));
-  const auto run = [&](const trawl::matcher& m) {
-    trawl::search_options so;
-    so.threads = 1;
-    so.slice_size = genome.size();
-    std::vector<trawl::hit> out;
-    trawl::search_sequence(m, genome, so, [&](std::span<const trawl::hit> h) {
-      out.insert(out.end(), h.begin(), h.end());
-      return true;
-    });
-    return out;
-  };
+  const auto run = [&](const trawl::matcher& m) { return test_cases::sliced_hits(m, genome, {}, 1, genome.size()); };
   const auto cpu = run(s.cpu_matcher());
   ASSERT_GT(cpu.size(), 50000u);
   trawl::gpu::gpu_options g;

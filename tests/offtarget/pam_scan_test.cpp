@@ -42,15 +42,7 @@ std::string random_genome(std::mt19937_64& rng, std::size_t n, const std::vector
 }
 
 std::vector<hit> run(const trawl::matcher& m, std::string_view seq, std::size_t slice, unsigned threads) {
-  trawl::search_options o;
-  o.threads = threads;
-  o.slice_size = slice;
-  std::vector<hit> out;
-  trawl::search_sequence(m, seq, o, [&](std::span<const hit> h) {
-    out.insert(out.end(), h.begin(), h.end());
-    return true;
-  });
-  return out;
+  return test_cases::sliced_hits(m, seq, {}, threads, slice);
 }
 
 auto key(const hit& h) { return std::make_tuple(h.end, h.pattern, h.dir); }
