@@ -4,6 +4,8 @@
 # along: kjv.txt.gz, dna-plain.txt.gz, rand01-4m.txt.gz, kjv-rep50.txt.xz,
 # repetitive-100m.txt.xz (byte-identical copies of make-corpora.sh's outputs) and the pattern files. Same construction as
 # make-corpora.sh: the base text repeated and cut to exactly 256 MiB.
+. "$(dirname "$0")/lib.sh"
+bench_usage 2 "device-corpora.sh SRC DST" "$@"
 set -euo pipefail
 src=${1:?src} dst=${2:?dst}
 mkdir -p "$dst/patterns"

@@ -3,6 +3,8 @@
 # root or with sudo), when they are missing: ripgrep, GNU grep, ugrep, tre-agrep, seqkit.
 # edlib and sdsl are build dependencies already (scripts/deps.sh). The bench scripts run
 # without these too and mark a missing peer "not installed".
+. "$(dirname "$0")/lib.sh"
+bench_usage 0 "peers.sh" "$@"
 set -euo pipefail
 declare -A pkg_of=([rg]=ripgrep [grep]=grep [ugrep]=ugrep [tre-agrep]=tre-agrep [seqkit]=seqkit)
 missing=()

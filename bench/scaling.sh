@@ -4,6 +4,8 @@
 # Prints a markdown table: wall seconds (best of 3), GB/s of text, speedup over 1 thread,
 # and checks that every run reports the same count.
 #   bench/scaling.sh build/trawl /work/corpora/dna-256m.txt /work/corpora/patterns 1,2,4,8,16
+. "$(dirname "$0")/lib.sh"
+bench_usage 3 "scaling.sh TRAWL TEXT PATTERNS_DIR [THREADS]" "$@"
 set -euo pipefail
 trawl=$1 text=$2 pats=$3 threads=${4:-1,2,4,8,16}
 stem=$(basename "$text" .txt)

@@ -8,8 +8,8 @@ many-pattern, grep-like peer and `trawl best` sections as run.sh printed them.
 
 --also adds a column with the one-thread GB/s of the same cell in another run (noise check).
 """
+import argparse
 import re
-import sys
 
 
 def parse(path):
@@ -42,13 +42,12 @@ def parse(path):
 
 
 def main():
-    args = sys.argv[1:]
-    if not args:
-        sys.exit(__doc__)
-    run = args[0]
-    other, label = None, None
-    if len(args) >= 3 and args[1] == "--also":
-        other, label = parse(args[2])[0], args[3]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("run", help="the output of bench/approx/run.sh")
+    ap.add_argument("--also", nargs=2, metavar=("OTHER", "LABEL"), help="another run's output and its column's label")
+    a = ap.parse_args()
+    run = a.run
+    other, label = (parse(a.also[0])[0], a.also[1]) if a.also else (None, None)
     cells, sections, header = parse(run)
     print(f"Run: {header}\n")
     dna = cells.get("dna-256m", {})

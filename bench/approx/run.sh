@@ -13,6 +13,8 @@
 # Sizes are chosen for a small shared machine: trawl scans the full 256 MiB corpora, edlib
 # a 32 MiB prefix, ugrep / tre-agrep an 8 MiB prefix (each run capped at 60 s), the
 # many-pattern run an 8 MiB prefix (edlib timed on 20 of the 1000 patterns, extrapolated).
+. "$(dirname "$0")/../lib.sh"
+bench_usage 0 "run.sh [BUILD_DIR]" "$@"
 set -euo pipefail
 build=${1:-build-approx}
 corpora=${2:-/work/corpora}

@@ -14,6 +14,8 @@
 # first in VERSIONS). BUILD_ARGS adds to every `index build` (e.g. "-M 26"). SEARCH=0 leaves out the searches (the build and the bench only); SETS="6 16" picks the
 # bench's pattern lengths (of 6 7 8 16 23), BUDGET its seconds per serial column.
 # Prints one line per run: name, exit status, seconds, peak RSS, output lines and md5.
+. "$(dirname "$0")/../lib.sh"
+bench_usage 0 "pangenome-split.sh" "$@"
 set -u
 P=${PACK:-$PWD/pack}; export LD_LIBRARY_PATH=$P/lib
 D=/tmp/pgx; mkdir -p $D

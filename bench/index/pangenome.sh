@@ -9,6 +9,8 @@
 # approximate search does not need).
 # Prints Markdown. TRAWL and MKGENOME name the binaries (default build/trawl, build/bench/trawl-mkgenome).
 # GPU=1 adds the same two searches with --device gpu (the kernel's scan on the GPU).
+. "$(dirname "$0")/../lib.sh"
+bench_usage 0 "pangenome.sh [BASE_LEN] [HAPLOTYPES] [GUIDES]" "$@"
 set -euo pipefail
 T=${TRAWL:-build/trawl}
 MK=${MKGENOME:-build/bench/trawl-mkgenome}

@@ -57,6 +57,7 @@
 # patterns concatenated) for the peers; every tool reads the same patterns.
 set -euo pipefail
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0; fi
+for a in "$@"; do case $a in -?*) echo "peers.sh: unknown option $a (see --help)" >&2; exit 2 ;; esac; done
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 peers=${PEERS_DIR:-/work/peers}

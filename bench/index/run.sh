@@ -6,6 +6,8 @@
 # of shared/data/make-corpora.sh (default /work/corpora); THREADS e.g. 1,2,4,8,16.
 # Environment: BUDGET (seconds of serial locate per pattern set, default 20), TEXTS, MAXLEN (fast
 # profile, default 32), MAXLEN_SMALL (small profile, default 16), PROFILES (default "fast small").
+. "$(dirname "$0")/../lib.sh"
+bench_usage 0 "run.sh [BUILD_DIR]" "$@"
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)

@@ -19,7 +19,6 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 import benchlib  # noqa: E402
-import trawl  # noqa: E402
 
 
 def timed(f):
@@ -37,6 +36,8 @@ def main():
     ap.add_argument("--device", default="gpu")
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
+    global trawl
+    import trawl  # after the arguments: --help needs no built package
     pats = [l.strip() for l in a.patterns.read_text().splitlines() if l.strip()]
     opts = dict(k=a.k, both_strands=True, device=a.device)
 

@@ -4,6 +4,8 @@
 # output written, on the GPU and on the CPU; outputs compared byte for byte (GPU = CPU), and
 # the same with 1 DNA + 1 RNA bulge on a 20 Mbp part (the CPU takes long there). Prints one
 # line per run: what, seconds, sites. MBP: genome size in Mbp (default 1000).
+. "$(dirname "$0")/../lib.sh"
+bench_usage 3 "run.sh TRAWL MKGENOME OUT [MBP]" "$@"
 set -euo pipefail
 T=${1:?trawl} MK=${2:?trawl-mkgenome} OUT=${3:?out dir} MBP=${4:-1000}
 mkdir -p "$OUT"

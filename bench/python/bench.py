@@ -23,11 +23,8 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 import benchlib  # noqa: E402
-import trawl  # noqa: E402
 
 os.environ.setdefault("RUST_BACKTRACE", "0")  # sassy-rs prints a panic's backtrace otherwise
 try:
@@ -39,11 +36,11 @@ try:
 except ImportError:
     edlib = None
 
-BASES = np.frombuffer(b"ACGT", dtype=np.uint8)
+BASES = b"ACGT"
 
 
 def dna(rng, n):
-    return BASES[rng.integers(0, 4, n, dtype=np.uint8)].tobytes()
+    return np.frombuffer(BASES, dtype=np.uint8)[rng.integers(0, 4, n, dtype=np.uint8)].tobytes()
 
 
 def plant(rng, text, pattern, copies):
@@ -159,6 +156,9 @@ def main():
     ap.add_argument("--cli", default="build/trawl")
     ap.add_argument("--scale", type=float, default=1.0)
     args = ap.parse_args()
+    global np, trawl
+    import numpy as np  # after the arguments: --help needs neither numpy nor the built package
+    import trawl
     rng = np.random.default_rng(1)
     print(f"# Python package benchmark\n\nMachine: {benchlib.machine()}. trawl {trawl.__version__}, "
           f"sassy-rs {getattr(sassy, '__version__', 'installed') if sassy else 'missing'}, "

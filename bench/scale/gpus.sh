@@ -5,6 +5,8 @@
 # gpu:0,0 (two workers on one card), and 2, 4, 8 cards as the host has; every run's output
 # must be byte-identical to gpu:0's. Prints a markdown table.
 #   bench/scale/gpus.sh build/trawl build/bench/trawl-mkgenome
+. "$(dirname "$0")/../lib.sh"
+bench_usage 2 "gpus.sh TRAWL MKGENOME [LENGTH]" "$@"
 set -euo pipefail
 trawl=$1 mk=$2 len=${3:-3100000000}
 dir=${TMPDIR:-/tmp}/trawl-scale

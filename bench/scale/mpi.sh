@@ -6,6 +6,8 @@
 # 1,2,4,8,16); every output must equal the single process's. Prints a markdown table.
 # trawl-mpi (the MPI build, which TRAWL executes under mpirun) must be beside TRAWL.
 #   bench/scale/mpi.sh build/trawl build/bench/trawl-mkgenome 300000000 1,2,4,8,16
+. "$(dirname "$0")/../lib.sh"
+bench_usage 2 "mpi.sh TRAWL MKGENOME [LENGTH] [RANKS] [ROUNDS]" "$@"
 set -euo pipefail
 trawl=$1 mk=$2 len=${3:-300000000} ranks=${4:-1,2,4,8,16} rounds=${5:-2}
 dir=${TMPDIR:-/tmp}/trawl-mpi

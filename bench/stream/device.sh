@@ -5,6 +5,8 @@
 # trawl_old (a baseline build), the test programs and the peers (rg, igzip, pigz, zstd);
 # CORPORA_SRC holds kjv.txt.gz and dna-plain.txt.gz (bench/device-corpora.sh rebuilds the
 # 256 MiB corpora from them). Logs go to OUT.
+. "$(dirname "$0")/../lib.sh"
+bench_usage 3 "device.sh PACK CORPORA_SRC OUT" "$@"
 set -uo pipefail
 pack=$(cd "${1:?pack}" && pwd) src=${2:?corpora src} out=${3:?out}
 export LD_LIBRARY_PATH=$pack/lib PATH=$pack/bin:$PATH
