@@ -14,7 +14,7 @@
 # a 32 MiB prefix, ugrep / tre-agrep an 8 MiB prefix (each run capped at 60 s), the
 # many-pattern run an 8 MiB prefix (edlib timed on 20 of the 1000 patterns, extrapolated).
 . "$(dirname "$0")/../lib.sh"
-bench_usage 0 "run.sh [BUILD_DIR]" "$@"
+bench_usage 0 "run.sh [BUILD_DIR] [CORPORA_DIR]" "$@"
 set -euo pipefail
 build=${1:-build-approx}
 corpora=${2:-/work/corpora}

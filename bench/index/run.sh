@@ -7,7 +7,7 @@
 # Environment: BUDGET (seconds of serial locate per pattern set, default 20), TEXTS, MAXLEN (fast
 # profile, default 32), MAXLEN_SMALL (small profile, default 16), PROFILES (default "fast small").
 . "$(dirname "$0")/../lib.sh"
-bench_usage 0 "run.sh [BUILD_DIR]" "$@"
+bench_usage 0 "run.sh [BUILD_DIR] [CORPORA_DIR] [THREADS]" "$@"
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)

@@ -1,5 +1,6 @@
 // offtarget.cpp — CRISPR off-target sites (offtarget.hpp): the candidate search over
-// protospacer + PAM, the exact classification of each candidate's PAM positions (align_bits),
+// protospacer + PAM, the exact classification of each candidate's PAM positions (align_counts,
+// align_traced; align_bits past their limits),
 // and the sink that hands sites over in order.
 #include "trawl/detail/text_buffer.hpp"
 #include "trawl/detail/engine.hpp"
@@ -203,7 +204,7 @@ struct site_key {
 };
 
 /// Finds the sites of a candidate hit: the PAM positions it implies, each tested and ranked by
-/// align_counts and, for the sites reported, aligned by align_bits. Used on the workers
+/// align_counts and, for the sites reported, aligned by align_traced. Used on the workers
 /// (site_filter_matcher) and by the site sink.
 class site_finder {
  public:
@@ -778,6 +779,7 @@ struct site_search::data {
 /// The longest guide a searcher takes (protospacers are 17-30 bases; past this it is a
 /// sequence pasted by mistake).
 constexpr std::size_t max_guide = 100;
+static_assert(max_guide <= site_rows::max_traced_guide, "align_traced takes every guide");
 
 site_search::site_search(std::vector<guide> guides, options o) : d_(std::make_unique<data>()) {
   data& s = *d_;

@@ -16,8 +16,9 @@ namespace trawl::offtarget::site_rows {
 
 /// The most states a row holds: (DNA bulges + 1) (RNA bulges + 1) 3.
 inline constexpr int max_states = 75;
-/// A row's bytes: max_states rounded up to a word, so that a row is cleared in stores of a
-/// known count (a clear of S bytes becomes `rep stos`, whose start-up costs more than a row).
+/// A row's bytes: max_states rounded up to a word, so that the host clears a row in stores of
+/// a known count (a clear of S bytes becomes `rep stos`, whose start-up costs more than a row);
+/// the device clears the row's S states.
 inline constexpr int row_bytes = (max_states + 7) / 8 * 8;
 
 /// The counts of the best alignment (found false: none within the limits).
@@ -41,7 +42,7 @@ struct trace_table {
 /// (base bits), with at most max_mm mismatches, max_dna DNA and max_rna RNA bulges, which must
 /// leave (max_dna + 1) (max_rna + 1) 3 <= max_states and max_mm < 255. Best: fewest edits,
 /// then fewest bulges, then fewest mismatches, then fewest DNA bulges. With a trace table (m <=
-/// max_traced_guide), its columns from the PAM outward go to ops[0, the returned count): the
+/// max_traced_guide), its columns from the PAM outward go to ops[0, *ops_len): the
 /// moves align_bits<true> records, the same ones (each state keeps the first move that reached
 /// it at its lowest cost, in the same order of states and moves).
 template <class Guide, class Base>
@@ -56,8 +57,13 @@ TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, co
   unsigned char rows[2][row_bytes];
   unsigned char* cur = rows[0];
   unsigned char* next = rows[1];
-  const auto clear = [](unsigned char* row) {
+  const auto clear = [S](unsigned char* row) {
+#if defined(__CUDA_ARCH__)
+    for (int s = 0; s < S; ++s) row[s] = unreached;
+#else
+    (void)S;
     for (int s = 0; s < row_bytes; ++s) row[s] = unreached;
+#endif
   };
   clear(cur);
   cur[0] = 0;

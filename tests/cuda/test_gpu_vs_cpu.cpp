@@ -402,8 +402,8 @@ TEST(GpuVsCpu, SearchThroughAnIndexScansItsKernelOnTheGpu) {
     trawl::index::build_options bo;
     bo.max_len = M;
     const auto ix = trawl::index::hybrid_index::build(fa, "hap.fa", bo);
-    for (const index_mode md : {index_mode{1, true, false, false}, index_mode{3, true, false, false},
-                                index_mode{2, false, true, false}, index_mode{3, true, false, true}})
+    for (const index_mode md : {index_mode{.k = 1, .both = true}, index_mode{.k = 3, .both = true},
+                                index_mode{.k = 2, .all_ends = true}, index_mode{.k = 3, .both = true, .hamming = true}})
       for (const std::uint32_t under : {0u, 3u}) {
         const std::size_t m = M - (md.hamming ? 0 : static_cast<std::uint32_t>(md.k)) - under;
         std::vector<std::string> ps;

@@ -103,10 +103,9 @@ TEST(IndexApprox, EqualsSearchOverTheRecords) {
     if (relative) bo.lz_reference = recs[0].size();
     const hybrid_index ix = hybrid_index::build(fa, "hap.fa", bo);
     ASSERT_EQ(ix.records().size(), recs.size());
-    for (const mode md : {mode{1, false, false, false, false, false}, mode{2, true, false, false, false, false},
-                          mode{3, true, true, false, false, false}, mode{2, false, false, true, false, false},
-                          mode{1, true, false, false, true, false}, mode{0, true, false, false, true, true},
-                          mode{4, false, false, false, false, false}, mode{0, false, true, false, false, false}}) {
+    for (const mode md : {mode{.k = 1}, mode{.k = 2, .both = true}, mode{.k = 3, .both = true, .all_ends = true},
+                          mode{.k = 2, .hamming = true}, mode{.k = 1, .both = true, .iupac = true},
+                          mode{.both = true, .iupac = true, .fold = true}, mode{.k = 4}, mode{.all_ends = true}}) {
       // m + k at M, just under, just over, and well under
       for (const std::int64_t delta : {0, -1, 1, -5}) {
         const std::int64_t m = static_cast<std::int64_t>(M) - (md.hamming ? 0 : md.k) + delta;
