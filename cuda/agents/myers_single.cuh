@@ -140,7 +140,7 @@ struct myers_single_agent {
       for (int g = 0; g < kRound / kGroup; ++g) {
         const std::uint32_t bytes = row + static_cast<std::uint32_t>(g * kGroup);
         // Each step loads its own Peq word: hoisting the group's 8 loads above the score check
-        // is no faster and costs 6-10 registers (bench/records/cuda-78089da-h200.csv).
+        // is no faster and takes more registers (bench/records/cuda-78089da-h200.csv).
         auto peq_of = [&](auto b) -> Word { return shared_peq<Word>(table, shared_byte<b()>(bytes), scale); };
         const int score0 = column_score(pv, mv);
         if (__any_sync(0xffffffffu, score0 <= k + kGroup)) {
