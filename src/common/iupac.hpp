@@ -1,7 +1,10 @@
 // iupac.hpp — the IUPAC nucleotide codes, one table for every engine. Not installed.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <string>
+#include <string_view>
 
 namespace trawl::detail {
 
@@ -50,5 +53,18 @@ inline constexpr auto strand_base_bits = [] {
   }
   return t;
 }();
+
+/// True when s is not empty and each of its bytes is an IUPAC code.
+inline bool iupac_sequence(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return iupac_bits(static_cast<unsigned char>(c)) != 0; });
+}
+
+/// s with its ASCII letters in upper case.
+inline std::string ascii_upper(std::string_view s) {
+  std::string r(s);
+  for (char& c : r)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+  return r;
+}
 
 }  // namespace trawl::detail

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <cstdio>
 #include <deque>
 #include <optional>
 #include <span>
@@ -26,7 +25,7 @@
 #include "common/line_vector.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "offtarget/pam_scan.hpp"
-#include "offtarget/site_rows.hpp"
+#include "offtarget/site_align.hpp"
 #include "offtarget/site_search.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
@@ -34,28 +33,7 @@
 namespace trawl::offtarget {
 namespace {
 
-bool is_iupac(std::string_view s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return detail::iupac_bits(static_cast<unsigned char>(c)) != 0; });
-}
-
-std::string upper(std::string_view s) {
-  std::string r(s);
-  for (char& c : r) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return r;
-}
-
-std::vector<std::string_view> fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    std::size_t j = i;
-    while (j < line.size() && !std::isspace(static_cast<unsigned char>(line[j]))) ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
+using namespace site_align;
 
 /// text(a, b) over a whole sequence, as site_finder reads it: the bytes [a, b), clipped to
 /// what is there.
@@ -67,126 +45,7 @@ auto text_of(std::string_view seq) {
   };
 }
 
-/// The best alignment of a guide at one PAM, read outward from the PAM: g = the guide from
-/// its PAM side (reversed for a 3' PAM), t = the genome's bases on the guide's strand from the
-/// PAM outward (as many as there are, up to m + DNA bulges). Global on the guide, free at the
-/// far end of t; a bulge is never the first or last column, and a DNA bulge is never next to an
-/// RNA bulge (that pair is a mismatch written as two bulges). Best: fewest edits, then fewest
-/// bulges, then fewest mismatches, then fewest DNA bulges.
-struct site_alignment {
-  int mismatches = 0, dna_bulges = 0, rna_bulges = 0;
-  std::size_t text_len = 0;  ///< genome bases used
-  std::string ops;           ///< columns from the PAM outward: 'M' (match or mismatch), 'D' (DNA bulge), 'R' (RNA bulge)
-};
-
 constexpr const auto& base_bits = detail::strand_base_bits;
-
-/// The best alignment (site_alignment) of a guide's IUPAC codes gb (iupac_bits) against the
-/// genome's bases tb (base_bits), both read outward from the PAM. Without `Trace` the counts
-/// are filled and `ops` is not: the test of whether a site is there.
-template <bool Trace>
-std::optional<site_alignment> align_bits(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
-                                         int max_mm, int max_dna, int max_rna) {
-  const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
-  constexpr int inf = 1 << 29;
-  // state (i, d, r, last): i guide bases, d DNA and r RNA bulges used (so i + d - r genome
-  // bases), the last column a base pair (last = 0), a DNA bulge (1) or an RNA bulge (2);
-  // cost = fewest mismatches
-  constexpr int lasts = 3;
-  const int D = max_dna + 1, R = max_rna + 1, row = D * R * lasts;
-  auto at = [&](int i, int d, int r, int last) { return ((i * D + d) * R + r) * lasts + last; };
-  // scratch of this thread's last call: the classification runs once per candidate PAM
-  thread_local trawl::detail::line_vector<int> cost, prev;
-  thread_local trawl::detail::line_vector<char> op;
-  const auto states = static_cast<std::size_t>((m + 1) * row);
-  cost.assign(states, inf);
-  if constexpr (Trace) {
-    prev.assign(states, -1);
-    op.assign(states, 0);
-  }
-  auto relax = [&](int to, int c, int from, char o) {
-    if (c < cost[to]) {
-      cost[to] = c;
-      if constexpr (Trace) prev[to] = from, op[to] = o;
-    }
-  };
-  cost[at(0, 0, 0, 0)] = 0;
-  for (int i = 0; i <= m; ++i) {  // every move increases i or d: this order visits a state after its sources
-    for (int d = 0; d < D; ++d)
-      for (int r = 0; r < R; ++r)
-        for (int last = 0; last < lasts; ++last) {
-          const int here = at(i, d, r, last), c = cost[here];
-          if (c >= inf) continue;
-          const int j = i + d - r;
-          if (i < m && j < n) {
-            const int nc = c + ((gb[i] & tb[j]) != 0 ? 0 : 1);
-            if (nc <= max_mm) relax(at(i + 1, d, r, 0), nc, here, 'M');
-          }
-          if (i == 0 || i == m) continue;  // no bulge as the first column, nor past the guide
-          if (d + 1 < D && j < n && last != 2) relax(at(i, d + 1, r, 1), c, here, 'D');
-          if (r + 1 < R && last != 1) relax(at(i + 1, d, r + 1, 2), c, here, 'R');
-        }
-    // row i + 1 is reached from row i only (and from itself by DNA bulges)
-    if (i < m && std::all_of(cost.begin() + (i + 1) * row, cost.begin() + (i + 2) * row, [](int c) { return c >= inf; }))
-      return std::nullopt;
-  }
-  std::optional<site_alignment> best;
-  int best_state = -1;
-  auto rank = [](const site_alignment& x) {
-    return std::make_tuple(x.mismatches + x.dna_bulges + x.rna_bulges, x.dna_bulges + x.rna_bulges, x.mismatches,
-                           x.dna_bulges);
-  };
-  for (int d = 0; d < D; ++d)
-    for (int r = 0; r < R; ++r)
-      if (const int c = cost[at(m, d, r, 0)]; c < inf) {  // the last column is not a bulge
-        site_alignment x{c, d, r, static_cast<std::size_t>(m + d - r), {}};
-        if (!best || rank(x) < rank(*best)) best = x, best_state = at(m, d, r, 0);
-      }
-  if constexpr (Trace) {
-    if (!best) return best;
-    for (int st = best_state; prev[st] >= 0; st = prev[st]) best->ops.push_back(op[st]);
-    std::reverse(best->ops.begin(), best->ops.end());
-  }
-  return best;
-}
-
-/// Whether site_rows.hpp's row DP takes an alignment of these limits.
-bool rows_fit(int max_mm, int max_dna, int max_rna) {
-  return (max_dna + 1) * (max_rna + 1) * 3 <= site_rows::max_states && max_mm < 255;
-}
-
-/// align_bits<false> one row of states at a time (site_rows.hpp) where the limits fit: the same
-/// counts. The test every candidate of a search with bulges takes, and the ranking of every
-/// site.
-std::optional<site_alignment> align_counts(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
-                                           int max_mm, int max_dna, int max_rna) {
-  if (!rows_fit(max_mm, max_dna, max_rna)) return align_bits<false>(gb, tb, max_mm, max_dna, max_rna);
-  const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
-  const auto c = site_rows::best_alignment(
-      m, n, [&](int i) { return gb[static_cast<std::size_t>(i)]; }, [&](int j) { return tb[static_cast<std::size_t>(j)]; },
-      max_mm, max_dna, max_rna);
-  if (!c.found) return std::nullopt;
-  return site_alignment{c.mismatches, c.dna_bulges, c.rna_bulges,
-                        static_cast<std::size_t>(m + c.dna_bulges - c.rna_bulges), {}};
-}
-
-/// align_bits<true> the same way, its columns from the row DP's trace: the same alignment.
-std::optional<site_alignment> align_traced(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
-                                           int max_mm, int max_dna, int max_rna) {
-  const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
-  if (!rows_fit(max_mm, max_dna, max_rna) || m > site_rows::max_traced_guide)
-    return align_bits<true>(gb, tb, max_mm, max_dna, max_rna);
-  thread_local site_rows::trace_table table;
-  std::array<char, site_rows::max_traced_guide + 64> ops;  // at most m + DNA bulges columns
-  int len = 0;
-  const auto c = site_rows::best_alignment(
-      m, n, [&](int i) { return gb[static_cast<std::size_t>(i)]; }, [&](int j) { return tb[static_cast<std::size_t>(j)]; },
-      max_mm, max_dna, max_rna, &table, ops.data(), &len);
-  if (!c.found) return std::nullopt;
-  return site_alignment{c.mismatches, c.dna_bulges, c.rna_bulges,
-                        static_cast<std::size_t>(m + c.dna_bulges - c.rna_bulges),
-                        std::string(ops.data(), static_cast<std::size_t>(len))};
-}
 
 /// A site as classified: its alignment and the aligned strings.
 struct found_site {
@@ -676,90 +535,6 @@ class candidate_sink final : public search_sink {
 
 }  // namespace
 
-guide_file parse_guides(std::string_view b, const std::string& path) {
-  guide_file file;
-  std::vector<guide>& out = file.guides;
-  if (io::detect_format(b) != io::format::plain) {
-    io::record_reader rr(b, io::format::automatic, path);
-    io::record r;
-    while (rr.next(r)) out.push_back({std::string(r.name), upper(r.sequence), -1});
-  } else {
-    std::vector<std::string_view> lines;
-    for (std::size_t pos = 0; pos < b.size();) {
-      std::size_t nl = b.find('\n', pos);
-      if (nl == std::string_view::npos) nl = b.size();
-      std::string_view l = b.substr(pos, nl - pos);
-      if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-      if (!fields(l).empty() && l.front() != '#') lines.push_back(l);
-      pos = nl + 1;
-    }
-    // Cas-OFFinder: the genome's path, the pattern (Cas-OFFinder 3: with the DNA and RNA bulge
-    // sizes after it), then `SEQ MISMATCHES [NAME]` lines
-    const auto pattern_line = [&] {
-      if (lines.size() < 3 || fields(lines[2]).size() < 2) return false;
-      const auto f = fields(lines[1]);
-      if (f.empty() || !is_iupac(f[0])) return false;
-      int v = 0;
-      return f.size() == 1 || (f.size() == 3 && std::sscanf(std::string(f[1]).c_str(), "%d", &v) == 1 &&
-                               std::sscanf(std::string(f[2]).c_str(), "%d", &v) == 1);
-    };
-    const bool casoffinder = pattern_line();
-    const bool one_per_line = !casoffinder && std::all_of(lines.begin(), lines.end(), [](std::string_view l) {
-      const auto f = fields(l);
-      return f.size() == 1 && is_iupac(f[0]);
-    });
-    if (casoffinder) {
-      const auto pf = fields(lines[1]);
-      const std::string pattern = upper(pf[0]);
-      if (pf.size() == 3) {
-        int dna = -1, rna = -1;
-        std::sscanf(std::string(pf[1]).c_str(), "%d", &dna);
-        std::sscanf(std::string(pf[2]).c_str(), "%d", &rna);
-        if (dna < 0 || rna < 0 || dna > 16 || rna > 16)
-          throw error(errc::invalid_argument, path + ": line 2: the bulge sizes must be in 0..16");
-        file.dna_bulges = dna;
-        file.rna_bulges = rna;
-      }
-      // the PAM is where the guides are padded with N (after the protospacer: a 3' PAM)
-      const std::string first = upper(fields(lines[2])[0]);
-      const std::size_t trail = first.size() - 1 - std::min(first.size() - 1, first.find_last_not_of('N'));
-      const std::size_t lead = std::min(first.size(), first.find_first_not_of('N'));
-      const bool five = trail == 0;
-      const std::size_t pam_len = five ? lead : trail;
-      if (pam_len == 0 || pam_len >= pattern.size() || first.size() != pattern.size())
-        throw error(errc::invalid_argument, path + ": the guides are not padded with N where the PAM is");
-      file.side = five ? pam_side::five_prime : pam_side::three_prime;
-      file.pams = {five ? pattern.substr(0, pam_len) : pattern.substr(pattern.size() - pam_len)};
-      for (std::size_t i = 2; i < lines.size(); ++i) {
-        const auto f = fields(lines[i]);
-        int mm = 0;
-        if (f.size() < 2 || f[0].size() != pattern.size() || std::sscanf(std::string(f[1]).c_str(), "%d", &mm) != 1 ||
-            mm < 0)
-          throw error(errc::invalid_argument, path + ": line " + std::to_string(i + 1) +
-                                                  ": want SEQ MISMATCHES [NAME] with SEQ as long as the pattern line");
-        const std::string seq = upper(f[0]);
-        out.push_back({f.size() > 2 ? std::string(f[2]) : seq,
-                       five ? seq.substr(pam_len) : seq.substr(0, seq.size() - pam_len), mm});
-      }
-    } else if (one_per_line) {
-      for (std::string_view l : lines) out.push_back({"guide" + std::to_string(out.size() + 1), upper(fields(l)[0]), -1});
-    } else {
-      for (std::string_view l : lines) {
-        const auto f = fields(l);
-        if (f.size() != 2)
-          throw error(errc::invalid_argument,
-                      path + ": want FASTA, `NAME SEQ` lines, one sequence a line or a Cas-OFFinder input file");
-        out.push_back({std::string(f[0]), upper(f[1]), -1});
-      }
-    }
-  }
-  if (out.empty()) throw error(errc::invalid_argument, path + ": no guide");
-  for (const guide& g : out)
-    if (!is_iupac(g.protospacer))
-      throw error(errc::invalid_argument, path + ": guide " + g.name + " is not DNA (IUPAC)");
-  return file;
-}
-
 struct site_search::data {
   std::vector<guide> guides;  ///< upper case, each with its mismatch limit
   options o;
@@ -790,12 +565,12 @@ site_search::site_search(std::vector<guide> guides, options o) : d_(std::make_un
     throw error(errc::invalid_argument,
                 "offtarget::options: mismatches and pam_mismatches must be in 0..64, bulges in 0..16, max_edits <= 96");
   for (std::string& p : o.pams) {
-    p = upper(p);
-    if (!is_iupac(p)) throw error(errc::invalid_argument, "offtarget: PAM " + p + " is not DNA (IUPAC)");
+    p = detail::ascii_upper(p);
+    if (!detail::iupac_sequence(p)) throw error(errc::invalid_argument, "offtarget: PAM " + p + " is not DNA (IUPAC)");
   }
   for (guide& g : guides) {
-    g.protospacer = upper(g.protospacer);
-    if (!is_iupac(g.protospacer)) throw error(errc::invalid_argument, "offtarget: guide " + g.name + " is not DNA (IUPAC)");
+    g.protospacer = detail::ascii_upper(g.protospacer);
+    if (!detail::iupac_sequence(g.protospacer)) throw error(errc::invalid_argument, "offtarget: guide " + g.name + " is not DNA (IUPAC)");
     if (g.protospacer.size() > max_guide)
       throw error(errc::invalid_argument, "offtarget: guide " + g.name + " is longer than " + std::to_string(max_guide) +
                                               " bases: give the protospacer alone");
