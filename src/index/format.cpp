@@ -234,8 +234,9 @@ void check_phrases(detail::index_impl& ix) {
         __builtin_prefetch(&starts[later]);
       }
       const std::uint64_t id = packed_at(ix.by_src, j);
-      if (id >= ix.kept || packed_at(ix.src_rank, id) != j || (j > 0 && ix.source_start(j) < ix.source_start(j - 1)) ||
-          ix.source_start(j) >= starts[id] || (j % by_src_block == 0 && packed_at(ix.src_delta, j) != 0))
+      if (id >= ix.kept || packed_at(ix.src_rank, id) != j ||
+          (j > 0 && ix.stored_source_start(j) < ix.stored_source_start(j - 1)) ||
+          ix.stored_source_start(j) >= starts[id] || (j % by_src_block == 0 && packed_at(ix.src_delta, j) != 0))
         bad("inconsistent sections");
     }
   });
@@ -261,7 +262,7 @@ void check_phrases(detail::index_impl& ix) {
   // the plain segment table (index_impl::segments_plain) from the arrays decoded here
   text_starts[segs] = ix.n;
   std::call_once(ix.segment_table_once, [&] { ix.set_segments(std::move(s2_starts), std::move(text_starts)); });
-  ix.src_end.build(ix.kept, [&](std::uint64_t j) { return ix.source_end(j); });
+  ix.index_sources(starts);
 }
 
 void deserialize_index(std::string_view bytes, detail::index_impl& ix) {

@@ -110,24 +110,34 @@ bool detail::index_impl::is_primary(std::uint64_t x, std::uint64_t m) const {
   return k == 0 || x + m > kept_end(k - 1);
 }
 
-std::uint64_t detail::index_impl::sources_upto(std::uint64_t x) const {
-  // Sampled binary search (every by_src_block-th source start), then one block; both
-  // branch-free (the outcome of each comparison is unpredictable) and written with inlined
-  // operator[] reads (int_vector iterators and size() cost a call and a division each).
-  const std::uint64_t samples = (kept + by_src_block - 1) / by_src_block;
-  if (samples == 0 || packed_at(src_sample, 0) > x) return 0;
-  std::uint64_t base = 0, len = samples;  // last sample <= x lies in [base, base + len)
-  while (len > 1) {
-    const std::uint64_t half = len / 2;
-    base = packed_at(src_sample, base + half) <= x ? base + half : base;
-    len -= half;
+void detail::index_impl::index_sources(std::span<const std::uint64_t> starts) {
+  const auto w = static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(n))));
+  src_start = sdsl::int_vector<>(kept, 0, w);
+  src_reach = sdsl::int_vector<>(2 * kept, 0, w);
+  // 64 sources a task: their packed values fill whole words, so no two workers write one word
+  constexpr std::uint64_t run = 64;
+  tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, (kept + run - 1) / run, 256), [&](const auto& runs) {
+    for (std::uint64_t j = runs.begin() * run; j < std::min(kept, runs.end() * run); ++j) {
+      const std::uint64_t start = stored_source_start(j);
+      src_start[j] = start;
+      src_reach[2 * j] = start + packed_at(src_len, j) - 1;
+      src_reach[2 * j + 1] = starts[packed_at(by_src, j)] - start;
+    }
+  });
+  const std::uint64_t per = n / std::max<std::uint64_t>(kept, 1);
+  src_bucket_shift = per > 1 ? static_cast<unsigned>(std::bit_width(per) - 1) : 0;
+  const std::uint64_t buckets = (n >> src_bucket_shift) + 2;
+  src_bucket = sdsl::int_vector<>(buckets, 0, static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(kept)))));
+  for (std::uint64_t b = 0, j = 0; b < buckets; ++b) {
+    while (j < kept && (packed_at(src_start, j) >> src_bucket_shift) < b) ++j;
+    src_bucket[b] = j;
   }
-  // first j in (lo, hi) with source_start(j) > x, or hi; source_start(lo) <= x holds
-  const std::uint64_t lo = base * by_src_block, hi = std::min(kept, lo + by_src_block);
-  const std::uint64_t s0 = packed_at(src_sample, base);
-  std::uint64_t j = lo + 1;
-  while (j < hi && s0 + packed_at(src_delta, j) <= x) ++j;
-  return j;
+  src_end.build(kept, [&](std::uint64_t j) { return source_end(j); });
+  src_prefix_best = sdsl::int_vector<>(kept, 0, static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(kept)))));
+  for (std::uint64_t j = 0, best = 0; j < kept; ++j) {
+    if (source_end(j) > source_end(best)) best = j;
+    src_prefix_best[j] = best;
+  }
 }
 
 const detail::index_impl::segment_table& detail::index_impl::segments_plain() const {
@@ -509,7 +519,11 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
     ix->src_len[j] = phrases[kept_ids[id]].len;
   }
   for (auto* v : {&ix->by_src, &ix->src_rank, &ix->src_sample, &ix->src_delta, &ix->src_len}) sdsl::util::bit_compress(*v);
-  ix->src_end.build(kz, [&](std::uint64_t j) { return ix->source_end(j); });
+  {
+    std::vector<std::uint64_t> starts(kz);
+    for (std::uint64_t i = 0; i < kz; ++i) starts[i] = phrases[kept_ids[i]].pos;
+    ix->index_sources(starts);
+  }
   if (opt.progress) opt.progress("sources", z, z);
 
   // S'' and its segment maps

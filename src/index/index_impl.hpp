@@ -198,7 +198,17 @@ struct detail::index_impl {
   sdsl::int_vector<> src_sample;       // source start of j = k·by_src_block (predecessor search)
   sdsl::int_vector<> src_delta;        // source start of j minus src_sample[j / by_src_block]
   sdsl::int_vector<> src_len;          // length of the copy phrase by_src[j]
+  // -- the sources as the recursion reads them, derived from the arrays above by
+  //    index_sources() (after a build, and on load once they are checked): one packed read for
+  //    each value a step needs, where the arrays above take two to four and a select --
+  sdsl::int_vector<> src_start;        // source start of j
+  sdsl::int_vector<> src_reach;        // inclusive source end of j at 2j, copy distance at 2j+1
+  sdsl::int_vector<> src_bucket;       // number of sources starting before b << src_bucket_shift
+  unsigned src_bucket_shift = 0;       // about one source a bucket on average
   range_max src_end;                   // range max over the inclusive source ends, by_src order
+  sdsl::int_vector<> src_prefix_best;  // a j' <= j whose source reaches furthest (every item a
+                                       // recursion starts, and every left part it splits off,
+                                       // asks of a prefix: one read, not a range-max query)
 
   // -- S'' --
   std::uint64_t s2_len = 0;
@@ -336,16 +346,34 @@ struct detail::index_impl {
   /// True if [x, x+m) is not inside one kept phrase.
   [[nodiscard]] bool is_primary(std::uint64_t x, std::uint64_t m) const;
   /// Number of copy phrases whose source starts at or before x (prefix of by_src).
-  [[nodiscard]] std::uint64_t sources_upto(std::uint64_t x) const;
-  /// Source start of the copy phrase by_src[j] (nondecreasing in j; stored in j order, so the
-  /// predecessor search reads neighbouring bits).
-  [[nodiscard]] std::uint64_t source_start(std::uint64_t j) const {
+  [[nodiscard]] std::uint64_t sources_upto(std::uint64_t x) const {
+    const std::uint64_t b = x >> src_bucket_shift;
+    if (b + 1 >= src_bucket.size()) return kept;
+    // the sources of bucket b that start at or before x, by a branch-free binary search
+    std::uint64_t first = packed_at(src_bucket, b), len = packed_at(src_bucket, b + 1) - first;
+    while (len > 0) {
+      const std::uint64_t half = len / 2;
+      const bool at_or_before = packed_at(src_start, first + half) <= x;
+      first = at_or_before ? first + half + 1 : first;
+      len = at_or_before ? len - half - 1 : half;
+    }
+    return first;
+  }
+  /// Source start of by_src[j] as the file keeps it (sampled start plus delta), for the load's
+  /// checks and index_sources().
+  [[nodiscard]] std::uint64_t stored_source_start(std::uint64_t j) const {
     return packed_at(src_sample, j / by_src_block) + packed_at(src_delta, j);
   }
+  /// Fills src_start, src_reach, src_bucket, src_end and src_prefix_best from the checked arrays above and the
+  /// decoded kept phrase starts (text order), on the calling arena's workers.
+  void index_sources(std::span<const std::uint64_t> starts);
+  /// Source start of the copy phrase by_src[j] (nondecreasing in j).
+  [[nodiscard]] std::uint64_t source_start(std::uint64_t j) const { return packed_at(src_start, j); }
   /// Inclusive end of the source of by_src[j] (the values of src_end).
-  [[nodiscard]] std::uint64_t source_end(std::uint64_t j) const { return source_start(j) + packed_at(src_len, j) - 1; }
+  [[nodiscard]] std::uint64_t source_end(std::uint64_t j) const { return packed_at(src_reach, 2 * j); }
   /// An index in [lo, hi] of a source reaching furthest right.
   [[nodiscard]] std::uint64_t furthest_source(std::uint64_t lo, std::uint64_t hi) const {
+    if (lo == 0) return packed_at(src_prefix_best, hi);
     return src_end.argmax(lo, hi, [this](std::uint64_t j) { return source_end(j); });
   }
   /// Source start of kept phrase id (text order).
@@ -353,7 +381,7 @@ struct detail::index_impl {
   /// Target start minus source start of the copy phrase by_src[j] (an occurrence x inside its
   /// source recurs at x + distance).
   [[nodiscard]] std::uint64_t copy_distance(std::uint64_t j) const {
-    return kept_starts.at(packed_at(by_src, j)) - source_start(j);
+    return packed_at(src_reach, 2 * j + 1);
   }
   /// Text starts of the primary occurrences of `pattern` (see locate_primary), unsorted.
   /// With `parallel`, the suffix-array rows are located with tbb::parallel_for in the
