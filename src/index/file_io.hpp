@@ -141,16 +141,18 @@ void put_ef(std::string& out, std::uint64_t universe, std::uint64_t count, const
   put_bits(out, high);
 }
 
-/// Reads a put_ef set, checking that its members increase strictly and stay below the universe.
-inline std::vector<std::uint64_t> get_ef(reader& r, std::uint64_t& universe, const char* what) {
+/// Reads a put_ef set into `members` (a std::vector or an sdsl::int_vector made wide enough by
+/// the caller, resized here), checking that they increase strictly and stay below the universe.
+template <class Members>
+void get_ef_into(reader& r, std::uint64_t& universe, const char* what, Members& members) {
   universe = r.get<std::uint64_t>();
   const auto w = r.get<std::uint8_t>();
   const sdsl::int_vector<> low = get_ints(r, what);
   const sdsl::bit_vector high = get_bits(r, what);
   const auto malformed = [&](const char* how) { bad(std::string("'") + what + "' " + how); };
   if (w > 63) malformed("has a bad low width");
-  std::vector<std::uint64_t> members;
-  members.reserve(low.size());
+  members.resize(low.size());
+  std::uint64_t i = 0, last = 0;
   // the set bits of `high`, a word at a time
   const std::uint64_t* words = high.data();
   for (std::uint64_t wi = 0, nw = (high.size() + 63) / 64; wi < nw; ++wi) {
@@ -158,16 +160,21 @@ inline std::vector<std::uint64_t> get_ef(reader& r, std::uint64_t& universe, con
     if (wi == nw - 1 && high.size() % 64 != 0) bits &= (std::uint64_t{1} << (high.size() % 64)) - 1;
     for (; bits != 0; bits &= bits - 1) {
       const std::uint64_t p = wi * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
-      const std::uint64_t i = members.size();
       if (i == low.size()) malformed("has more members than low parts");
       const std::uint64_t hi = p - i;
       if (hi > (universe >> w) || (w > 0 && low[i] >> w) != 0 || (w == 0 && low[i] != 0)) malformed("is malformed");
       const std::uint64_t v = (hi << w) | low[i];
-      if (v >= universe || (i > 0 && v <= members.back())) malformed("is not increasing");
-      members.push_back(v);
+      if (v >= universe || (i > 0 && v <= last)) malformed("is not increasing");
+      members[i++] = last = v;
     }
   }
-  if (members.size() != low.size()) malformed("has fewer members than low parts");
+  if (i != low.size()) malformed("has fewer members than low parts");
+}
+
+/// get_ef_into a vector.
+inline std::vector<std::uint64_t> get_ef(reader& r, std::uint64_t& universe, const char* what) {
+  std::vector<std::uint64_t> members;
+  get_ef_into(r, universe, what, members);
   return members;
 }
 

@@ -10,7 +10,7 @@
 
 namespace trawl::index {
 
-fm_dna::fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const std::vector<std::uint64_t>& marked,
+fm_dna::fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const sdsl::int_vector<>& marked,
                const sdsl::int_vector<>& samples, std::uint64_t step)
     : rows_(rows), sentinel_(sentinel), step_(step), samples_(samples) {
   const std::uint64_t nblocks = (rows >> block_shift) + 1;

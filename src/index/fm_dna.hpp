@@ -29,7 +29,7 @@ class fm_dna {
   fm_dna() = default;
   /// From a checked section: `bwt` holds the symbols (1..4) of every row but the sentinel's,
   /// `marked` the sampled rows ascending and `samples` their text positions divided by `step`.
-  fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const std::vector<std::uint64_t>& marked,
+  fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const sdsl::int_vector<>& marked,
          const sdsl::int_vector<>& samples, std::uint64_t step);
 
   [[nodiscard]] std::uint64_t size() const { return rows_; }

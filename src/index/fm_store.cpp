@@ -20,6 +20,7 @@
 // bounded (sa_at) so a wrong BWT gives wrong answers or "corrupt", never a hang.
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -81,6 +82,11 @@ void store_in_ram(const IntVector& v, const char* key, sdsl::cache_config& cfg) 
   cfg.file_map[key] = file;
 }
 
+/// The width of a marked row below `rows`.
+std::uint8_t marked_width(std::uint64_t rows) {
+  return static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(rows - 1))));
+}
+
 std::string cache_id() {
   static std::atomic<std::uint64_t> next{0};
   return "trawl_fm_" + std::to_string(::getpid()) + "_" + std::to_string(next++);
@@ -118,7 +124,8 @@ detail::index_impl::fm_section check_section(std::string_view body, std::uint32_
                        kind == 1 ? std::function<void(std::string_view)>() : std::function<void(std::string_view)>(symbols));
       },
       [&] {
-        out.marked = file::get_ef(r, universe, "FM-index marked rows");
+        out.marked = sdsl::int_vector<>(0, 0, marked_width(rows));
+        file::get_ef_into(r, universe, "FM-index marked rows", out.marked);
         out.samples = file::get_ints(r, "FM-index samples");
         if (r.left() != 0) bad("FM-index section has trailing bytes");
         if (universe != rows || out.marked.size() != k || out.samples.size() != k) bad("FM-index samples do not match S''");
@@ -230,17 +237,28 @@ detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_
     for (std::uint64_t b = 0; b < blocks; ++b) sampled[b + 1] += sampled[b];
     sec.sentinel = sentinel.load();
     sec.bwt.resize(n);
-    sec.marked.resize(sampled[blocks]);
-    sec.samples = sdsl::int_vector<>(sampled[blocks], 0, static_cast<std::uint8_t>(sdsl::bits::hi(rows / s) + 1));
+    // the samples as words first: blocks start at any index, and two workers must not write
+    // one word of a packed vector
+    const std::uint64_t k = sampled[blocks];
+    std::vector<std::uint64_t> marked(k), samples(k);
     tbb::parallel_for(std::uint64_t{0}, blocks, [&](std::uint64_t b) {
       std::uint64_t at = sampled[b];
       for (std::uint64_t r = b * block, e = std::min(rows, r + block); r < e; ++r) {
         const std::uint64_t p = pos(r);
         if (p != 0) sec.bwt[r - (r > sec.sentinel ? 1 : 0)] = s2[p - 1];
         if (p % s == 0) {
-          sec.marked[at] = r;
-          sec.samples[at++] = p / s;
+          marked[at] = r;
+          samples[at++] = p / s;
         }
+      }
+    });
+    sec.marked = sdsl::int_vector<>(k, 0, marked_width(rows));
+    sec.samples = sdsl::int_vector<>(k, 0, static_cast<std::uint8_t>(sdsl::bits::hi(rows / s) + 1));
+    constexpr std::uint64_t run = 64;  // a run's packed values fill whole words
+    tbb::parallel_for(std::uint64_t{0}, (k + run - 1) / run, [&](std::uint64_t i) {
+      for (std::uint64_t j = i * run; j < std::min(k, (i + 1) * run); ++j) {
+        sec.marked[j] = marked[j];
+        sec.samples[j] = samples[j];
       }
     });
   };

@@ -68,7 +68,7 @@ struct huffman {
 
 }  // namespace
 
-fm_wt::fm_wt(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const std::vector<std::uint64_t>& marked,
+fm_wt::fm_wt(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const sdsl::int_vector<>& marked,
              const sdsl::int_vector<>& samples, std::uint64_t step, unsigned max_code)
     : rows_(rows), step_(step), samples_(samples) {
   // the symbol of row r: the sentinel's row holds symbol 0

@@ -81,7 +81,7 @@ class fm_wt {
   /// From a checked section: `bwt` holds the symbols (1..255) of every row but the sentinel's,
   /// `marked` the sampled rows ascending and `samples` their text positions divided by `step`.
   /// No symbol's code is longer than `max_code` bits (8 to 32; tests lower it).
-  fm_wt(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const std::vector<std::uint64_t>& marked,
+  fm_wt(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const sdsl::int_vector<>& marked,
         const sdsl::int_vector<>& samples, std::uint64_t step, unsigned max_code = 32);
 
   [[nodiscard]] std::uint64_t size() const { return rows_; }

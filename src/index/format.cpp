@@ -163,7 +163,8 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const detail::index_
   s.emplace_back(sec_src_len, ints_bytes(ix.src_len));
   s.emplace_back(sec_seg_s2, ef_bytes(ix.seg_s2));
   std::string fm;
-  if (const auto& f = ix.fm_checked()) write_fm(*f, fm);
+  if (ix.fm_file) write_fm(*ix.fm_file, fm);
+  else fm.assign(ix.fm_bytes.view());
   s.emplace_back(sec_fm, std::move(fm));
   std::string text;  // empty: not stored
   if (ix.s2_stored) {
@@ -378,8 +379,8 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   tbb::parallel_invoke(
       [&] {
         if (ix.s2_len == 0) return;
-        if (ix.s2_stored) ix.fm_bytes = copy_of(payload[sec_fm]);  // read on first use (fm_checked)
-        else ix.fm_file = read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);
+        if (!ix.s2_stored) (void)read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);  // checked, not kept
+        ix.fm_bytes = copy_of(payload[sec_fm]);
       },
       [&] {
         if (!ix.s2_stored) return;

@@ -144,7 +144,7 @@ const detail::index_impl::segment_table& detail::index_impl::segments_plain() co
   std::call_once(segment_table_once, [this] {
     const std::uint64_t segs = seg_s2.count_below(s2_len + 1) - 1;
     std::vector<std::uint64_t> s2(segs + 1), text(segs + 1);
-    tbb::this_task_arena::isolate([&] {  // as in fm_checked
+    tbb::this_task_arena::isolate([&] {  // as in fm_index
       decode_all(seg_s2, segs, s2.data());
       // segment k > 0 starts M - 1 bytes before the end of kept phrase k - 1
       decode_all(kept_starts, std::min(segs, kept), text.data() + 1);
@@ -279,23 +279,21 @@ void detail::index_impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
   }
 }
 
-const std::optional<detail::index_impl::fm_section>& detail::index_impl::fm_checked() const {
-  // The first uses (here, fm_index, s2_text) run parallel work under a once flag, isolated: a
-  // worker waiting inside must not take up another query's task that would wait on that flag.
-  std::call_once(fm_file_once, [this] {
-    if (fm_bytes.size() == 0) return;
-    tbb::this_task_arena::isolate(
-        [this] { file::with_sizes_checked([this] { fm_file = read_fm(fm_bytes.view(), fm_kind, s2_len + 1, sigma); }); });
-    fm_bytes = byte_buffer();
-  });
-  return fm_file;
+void detail::index_impl::with_fm_section(const std::function<void(const fm_section&)>& f) const {
+  if (fm_file) {
+    f(*fm_file);
+  } else if (fm_bytes.size() > 0) {
+    std::optional<fm_section> read;
+    file::with_sizes_checked([&] { read = read_fm(fm_bytes.view(), fm_kind, s2_len + 1, sigma); });
+    f(*read);
+  }
 }
 
 const fm_variant& detail::index_impl::fm_index() const {
+  // The first uses (here, s2_text) run parallel work under a once flag, isolated: a worker
+  // waiting inside must not take up another query's task that would wait on that flag.
   std::call_once(fm_once, [this] {
-    tbb::this_task_arena::isolate([this] {
-      if (const auto& f = fm_checked()) build_fm(*f, sigma, fm);
-    });
+    tbb::this_task_arena::isolate([this] { with_fm_section([this](const fm_section& f) { build_fm(f, sigma, fm); }); });
   });
   return fm;
 }
@@ -392,10 +390,14 @@ byte_buffer decode_section(const detail::index_impl::fm_section& sec, std::uint6
 std::string_view detail::index_impl::s2_text() const {
   if (s2_decoded.load(std::memory_order_acquire)) return s2_bytes.view();  // built, or read from the file
   std::call_once(s2_once, [this] {
-    tbb::this_task_arena::isolate([this] {  // as in fm_checked
-      if (const auto& f = fm_checked(); f && f->rows <= std::uint64_t{0xffffffff}) {
-        s2_bytes = decode_section(*f, fm_sample_step(f->kind), char_unmap);
-      } else {
+    tbb::this_task_arena::isolate([this] {  // as in fm_index
+      bool decoded = false;
+      with_fm_section([&](const fm_section& f) {
+        if (f.rows > std::uint64_t{0xffffffff}) return;
+        s2_bytes = decode_section(f, fm_sample_step(f.kind), char_unmap);
+        decoded = true;
+      });
+      if (!decoded) {
         byte_buffer s(s2_len);
         constexpr std::uint64_t piece = std::uint64_t{1} << 20;
         tbb::parallel_for(std::uint64_t{0}, (s2_len + piece - 1) / piece, [&](std::uint64_t i) {

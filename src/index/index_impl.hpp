@@ -216,7 +216,7 @@ struct detail::index_impl {
   std::array<std::uint8_t, 256> char_map{};  // byte -> FM symbol (0 = absent)
   std::array<std::uint8_t, 256> char_unmap{};  // FM symbol (byte alphabet) -> byte
   std::uint32_t sigma = 0;
-  /// The FM-index, built by fm_index() from fm_file on the first call.
+  /// The FM-index, built by fm_index() from the FM-index section on the first call.
   mutable fm_variant fm;
 
   /// An FM-index as its file section holds it: the BWT (raw bytes, the sentinel's row left out)
@@ -228,18 +228,22 @@ struct detail::index_impl {
     std::uint64_t rows = 0;  ///< |S''| + 1
     std::uint64_t sentinel = 0;
     std::string bwt;                    ///< rows - 1 bytes: the BWT without the sentinel's row
-    std::vector<std::uint64_t> marked;  ///< the sampled rows, ascending
+    sdsl::int_vector<> marked;          ///< the sampled rows, ascending
     sdsl::int_vector<> samples;         ///< their text positions divided by the sampling step
   };
   std::uint32_t fm_kind = 0;  ///< fm_section::kind, also while the section is unread
-  /// The section: made by the build, or read and checked on load, or, in a file that keeps S''
-  /// as text (which approximate search reads instead), left as its bytes in fm_bytes and read
-  /// and checked by fm_checked() on first use.
-  mutable std::optional<fm_section> fm_file;
-  mutable byte_buffer fm_bytes;  ///< a copy: the file (mapped by load) may change under a long-lived index
-  mutable std::once_flag fm_file_once;
-  /// fm_file, read from fm_bytes first if the load left it unread (bad_format if it is corrupt).
-  [[nodiscard]] const std::optional<fm_section>& fm_checked() const;
+  /// The section of a built index: the query structure and S'' are made from it and the file
+  /// is written from it.
+  std::optional<fm_section> fm_file;
+  /// The section of a loaded index in its file form, compressed (the decoded form is several
+  /// times larger and only the first FM-index use needs it): decoded for each use by
+  /// with_fm_section(), written back as it is. A copy: the file (mapped by load) may change
+  /// under a long-lived index. The load checks it, except in a file that keeps S'' as text
+  /// (approximate search reads that instead), where the first use does.
+  byte_buffer fm_bytes;
+  /// Calls f with the FM-index section (fm_file, or fm_bytes decoded for the call; bad_format
+  /// if they are corrupt); does not call it when S'' is empty.
+  void with_fm_section(const std::function<void(const fm_section&)>& f) const;
   mutable std::once_flag fm_once;
   /// The FM-index over S'': built on the first call.
   [[nodiscard]] const fm_variant& fm_index() const;

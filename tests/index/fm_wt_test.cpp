@@ -34,9 +34,10 @@ built build(const std::string& t, std::uint64_t step, unsigned max_code = 32) {
     else bwt.push_back(t[b.pos[r] - 1]);
     if (b.pos[r] % step == 0) marked.push_back(r), sample_values.push_back(b.pos[r] / step);
   }
-  sdsl::int_vector<> samples(sample_values.size(), 0, 64);
+  sdsl::int_vector<> samples(sample_values.size(), 0, 64), marked_rows(marked.size(), 0, 64);
   for (std::size_t j = 0; j < sample_values.size(); ++j) samples[j] = sample_values[j];
-  b.fm = fm_wt(rows, sentinel, bwt, marked, samples, step, max_code);
+  for (std::size_t j = 0; j < marked.size(); ++j) marked_rows[j] = marked[j];
+  b.fm = fm_wt(rows, sentinel, bwt, marked_rows, samples, step, max_code);
   return b;
 }
 
