@@ -58,7 +58,7 @@ void check_patterns(const std::vector<std::string>& patterns, const search_optio
 }
 
 std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads, const detail::engine& m,
-                              std::size_t requested) {
+                              std::size_t requested, bool line_breaks) {
   // a slice is a job with its own bookkeeping: a chunk of n bytes is cut into at most 65536 of
   // them whatever size is asked, so that their memory stays bounded by the chunk
   constexpr std::size_t max_slices = std::size_t{1} << 16;
@@ -73,8 +73,12 @@ std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads
   // up per slice: its slices grow with the set, up to 1 MiB, while the whole input, where it
   // is known, still gives every thread four of them.
   const std::size_t scans = approx ? std::max<std::size_t>(1, m.scans_per_byte()) : 1;
-  const std::size_t cap = approx ? std::min(std::size_t{1} << 20, (std::size_t{256} << 10) * scans)
-                                 : (std::size_t{4} << 20);
+  // Where the sink counts lines, a worker reads a slice a second time for its line breaks
+  // (search_sink::line_breaks): exact slices stay small enough for that read to find them in
+  // the core's cache (lines-count-*.csv in bench/records).
+  const std::size_t cap = approx        ? std::min(std::size_t{1} << 20, (std::size_t{256} << 10) * scans)
+                          : line_breaks ? (std::size_t{512} << 10)
+                                        : (std::size_t{4} << 20);
   std::size_t s = n * scans / (static_cast<std::size_t>(threads) * 16 + 1);
   if (scans > 1 && total != 0) s = std::min(s, total / (static_cast<std::size_t>(threads) * 4));
   s = std::clamp<std::size_t>(s, std::size_t{1} << 16, cap);
@@ -83,7 +87,7 @@ std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads
   // take a second round of 64 stripes of 64 bytes, each with its own warm-up;
   // bench/records/approx-slices-7894e6f-h100.csv).
   if (approx) s = (s / 4096 - 1) / 2 * 2 * 4096 + 4096;
-  return std::max(s, 16 * context);
+  return std::max({s, 16 * context, (n + max_slices - 1) / max_slices});
 }
 
 // ---- the scheduler: chunks of an input, slices of chunks, in-order delivery --------------
@@ -117,7 +121,8 @@ class stream_search {
     p.own_end = seq.size();
     p.first = p.last = true;
     c->pieces.push_back(p);
-    chunker::split(std::move(c), choose_slice_size(seq.size(), seq.size(), threads_, m_, o_.slice_size), jobs_);
+    chunker::split(std::move(c), choose_slice_size(seq.size(), seq.size(), threads_, m_, o_.slice_size, wants_breaks_),
+                   jobs_);
     input_done_ = true;
     memory_input_ = true;
     format_ = io::format::plain;
@@ -140,7 +145,8 @@ class stream_search {
     }
     const std::size_t chunk_size = so.chunk_size != 0 ? so.chunk_size : kDefaultChunk;
     const std::size_t total = input.is_mapped() ? input.mapped().size() : 0;
-    chunker_ = std::make_unique<chunker>(m_, chunk_size, choose_slice_size(chunk_size, total, threads_, m_, o_.slice_size),
+    chunker_ = std::make_unique<chunker>(m_, chunk_size,
+                                         choose_slice_size(chunk_size, total, threads_, m_, o_.slice_size, wants_breaks_),
                                          pool_, jobs_);
     // A mapped FASTA file is parsed in pieces on every worker (fasta_pieces.hpp).
     fasta_pieces_ = input.is_mapped() && threads_ > 1 &&
