@@ -18,7 +18,14 @@ constexpr std::size_t min_stripe = 8;                     // below this the word
 struct striped_scratch {
   std::vector<lane_hit> hits, sorted;
   striped_clusters runs;
+  /// The calls in a row on this thread that met a byte outside 0x40-0x7F or ran masked
+  /// without trying (see scan_myers_striped).
+  unsigned masked_calls = 0;
 };
+
+/// How often a thread whose text has left 0x40-0x7F tries the unmasked lookup again: one call
+/// in this many.
+constexpr unsigned unmasked_retry = 32;
 
 }  // namespace
 
@@ -78,8 +85,13 @@ void scan_myers_striped(const striped_kernels& kernel, const compiled_pattern& p
   const striped_clusters_kernel runs_kernel = sink.wants_clusters() ? kernel.runs : nullptr;
   // Only a pattern matching bytes of 0x40-0x7F alone can use the AVX-512 kernel's unmasked
   // lookup; it is tried while the text keeps to those bytes (the kernel checks them as it
-  // reads), and a round that meets another byte is run again with the mask.
-  bool q1 = kernel.quarter1 && sp.quarters == 2u;
+  // reads), and a round that meets another byte is run again with the mask. A text that met
+  // one (spaces, line breaks) is likely to meet more in the next slice, whose first round
+  // would then run twice: after such a call this thread runs masked, trying again every
+  // unmasked_retry calls.
+  const bool can_q1 = kernel.quarter1 && sp.quarters == 2u;
+  bool q1 = can_q1 && scratch.masked_calls % unmasked_retry == 0;
+  const bool tried = q1;
   while (a < to) {
     // Stripe lengths are odd multiples of 64 bytes (or below 64): with a stride of a multiple
     // of 4 KiB all 64 streams would fall into one L1 set and thrash it. The ends left over
@@ -108,6 +120,7 @@ void scan_myers_striped(const striped_kernels& kernel, const compiled_pattern& p
     }
     a += stripes * stripe;
   }
+  if (can_q1) scratch.masked_calls = tried && q1 ? 0 : scratch.masked_calls + 1;
 }
 
 }  // namespace trawl::approx_detail

@@ -455,6 +455,24 @@ TEST(ApproxEngines, StripedUnmaskedLookupMeetsOtherBytes) {
   }
 }
 
+TEST(ApproxEngines, StripedCallsAfterOtherBytesOnOneThread) {
+  // After a call whose text left 0x40-0x7F, a thread runs the next calls masked and tries the
+  // unmasked lookup again every few calls: texts of letters and of other bytes in turn, many
+  // calls each on this thread, every one against the oracle.
+  std::mt19937_64 rng(19);
+  const std::string p = approx_test::random_pattern(rng, 12, "ACGT");
+  for (const auto& e : engines(p.size())) {
+    if (e.algorithm != "myers-striped") continue;
+    SCOPED_TRACE(e.name);
+    for (int call = 0; call < 150; ++call) {
+      const bool letters = call / 50 != 1;  // 50 calls of letters, 50 of other bytes, 50 of letters
+      const std::string t = oracle::random_text(rng, 6000, letters ? "ACGT" : "ACGT \n");
+      ASSERT_EQ(trawl::approx_end_scores(p, t, opts(e, 2, true)), approx_test::oracle_ends(oracle::end_scores(p, t), 2))
+          << call;
+    }
+  }
+}
+
 TEST(ApproxEngines, ByteKernelWithoutVbmi) {
   // m <= 8 runs in byte lanes; with AVX512_VBMI its Peq comes from vpermb (the lanes then in
   // another order). The tests above run whichever this CPU has; this one runs the other path,
