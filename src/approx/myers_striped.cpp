@@ -92,6 +92,7 @@ void scan_myers_striped(const striped_kernels& kernel, const compiled_pattern& p
   const bool can_q1 = kernel.quarter1 && sp.quarters == 2u;
   bool q1 = can_q1 && scratch.masked_calls % unmasked_retry == 0;
   const bool tried = q1;
+  bool rounds = false;  // whether a striped round ran (short texts run word-wise only)
   while (a < to) {
     // Stripe lengths are odd multiples of 64 bytes (or below 64): with a stride of a multiple
     // of 4 KiB all 64 streams would fall into one L1 set and thrash it. The ends left over
@@ -101,6 +102,7 @@ void scan_myers_striped(const striped_kernels& kernel, const compiled_pattern& p
       scan_myers_word(p, seq, a - w, a, to, k, sink);
       break;
     }
+    rounds = true;
     std::size_t stripe = raw;
     if (raw >= 128) stripe = raw % 128 >= 64 ? raw - raw % 128 + 64 : raw - raw % 128 - 64;
     else if (raw >= 64) stripe = 64;
@@ -120,7 +122,7 @@ void scan_myers_striped(const striped_kernels& kernel, const compiled_pattern& p
     }
     a += stripes * stripe;
   }
-  if (can_q1) scratch.masked_calls = tried && q1 ? 0 : scratch.masked_calls + 1;
+  if (can_q1 && rounds) scratch.masked_calls = tried && q1 ? 0 : scratch.masked_calls + 1;
 }
 
 }  // namespace trawl::approx_detail

@@ -23,10 +23,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <utility>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -216,6 +219,25 @@ void each(std::uint64_t n, F&& f) {
   });
 }
 
+/// Runs the tasks side by side, each to its end even when another throws (TBB would cancel the
+/// others' nested parallel checks, and their serial code would go on to read what those had
+/// not checked), then rethrows the first task's exception.
+template <class... F>
+void invoke_checked(const F&... f) {
+  std::array<std::exception_ptr, sizeof...(F)> errors;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    tbb::parallel_invoke([&] {
+      try {
+        f();
+      } catch (...) {
+        errors[I] = std::current_exception();
+      }
+    }...);
+  }(std::index_sequence_for<F...>{});
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 /// The phrase and segment sections against each other, then the sources' range maximum.
 void check_phrases(detail::index_impl& ix) {
   // the kept phrase starts and the segments' S'' starts, decoded once for the checks below
@@ -345,7 +367,7 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
     }
     if (at != ix.n || m.at != payload[sec_meta].size()) bad("bad meta section");
   }
-  tbb::parallel_invoke([&] { load_ef(payload[sec_kept_starts], ix.kept_starts, "kept phrase starts"); },
+  invoke_checked([&] { load_ef(payload[sec_kept_starts], ix.kept_starts, "kept phrase starts"); },
                        [&] { load_ef(payload[sec_seg_s2], ix.seg_s2, "S'' segment map"); },
                        [&] {
                          load_ints(payload[sec_src_rank], ix.src_rank, "source ranks");
@@ -376,7 +398,7 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   // what is loaded). With the S'' text in the file, the FM-index's section is checked on its
   // first use instead: approximate search needs only the text.
   ix.fm_kind = flags;
-  tbb::parallel_invoke(
+  invoke_checked(
       [&] {
         if (ix.s2_len == 0) return;
         if (!ix.s2_stored) (void)read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);  // checked, not kept

@@ -127,6 +127,7 @@ void detail::index_impl::index_sources(std::span<const std::uint64_t> starts) {
   const std::uint64_t per = n / std::max<std::uint64_t>(kept, 1);
   src_bucket_shift = per > 1 ? static_cast<unsigned>(std::bit_width(per) - 1) : 0;
   const std::uint64_t buckets = (n >> src_bucket_shift) + 2;
+  src_buckets = buckets;
   src_bucket = sdsl::int_vector<>(buckets, 0, static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(kept)))));
   for (std::uint64_t b = 0, j = 0; b < buckets; ++b) {
     while (j < kept && (packed_at(src_start, j) >> src_bucket_shift) < b) ++j;
@@ -391,13 +392,9 @@ std::string_view detail::index_impl::s2_text() const {
   if (s2_decoded.load(std::memory_order_acquire)) return s2_bytes.view();  // built, or read from the file
   std::call_once(s2_once, [this] {
     tbb::this_task_arena::isolate([this] {  // as in fm_index
-      bool decoded = false;
-      with_fm_section([&](const fm_section& f) {
-        if (f.rows > std::uint64_t{0xffffffff}) return;
-        s2_bytes = decode_section(f, fm_sample_step(f.kind), char_unmap);
-        decoded = true;
-      });
-      if (!decoded) {
+      if (s2_len < std::uint64_t{0xffffffff}) {  // rows = s2_len + 1 fit the decoder's 32 bits
+        with_fm_section([&](const fm_section& f) { s2_bytes = decode_section(f, fm_sample_step(f.kind), char_unmap); });
+      } else {
         byte_buffer s(s2_len);
         constexpr std::uint64_t piece = std::uint64_t{1} << 20;
         tbb::parallel_for(std::uint64_t{0}, (s2_len + piece - 1) / piece, [&](std::uint64_t i) {

@@ -204,6 +204,7 @@ struct detail::index_impl {
   sdsl::int_vector<> src_start;        // source start of j
   sdsl::int_vector<> src_reach;        // inclusive source end of j at 2j, copy distance at 2j+1
   sdsl::int_vector<> src_bucket;       // number of sources starting before b << src_bucket_shift
+  std::uint64_t src_buckets = 0;       // src_bucket.size() (a division in sdsl)
   unsigned src_bucket_shift = 0;       // about one source a bucket on average
   range_max src_end;                   // range max over the inclusive source ends, by_src order
   sdsl::int_vector<> src_prefix_best;  // a j' <= j whose source reaches furthest (every item a
@@ -352,7 +353,7 @@ struct detail::index_impl {
   /// Number of copy phrases whose source starts at or before x (prefix of by_src).
   [[nodiscard]] std::uint64_t sources_upto(std::uint64_t x) const {
     const std::uint64_t b = x >> src_bucket_shift;
-    if (b + 1 >= src_bucket.size()) return kept;
+    if (b + 1 >= src_buckets) return kept;
     // the sources of bucket b that start at or before x, by a branch-free binary search
     std::uint64_t first = packed_at(src_bucket, b), len = packed_at(src_bucket, b + 1) - first;
     while (len > 0) {

@@ -4,6 +4,7 @@
 // naive oracle on the true text), or fail a query with bad_format, or be caught by verify().
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 #include <string>
 
@@ -293,6 +294,48 @@ TEST(HostileIndex, SourcesAndSegments) {
     }
   }
   EXPECT_GT(loaded_wrong, 0);
+}
+
+TEST(HostileIndex, TwoBadSectionsAtOnce) {
+  // The load checks the FM-index section and the phrases side by side: a bad FM-index must not
+  // cut the phrase checks short while their serial part goes on to read a source rank that
+  // points far outside (M = 1 reads the last kept phrase's length through it).
+  std::mt19937_64 rng(12);
+  const std::string text = textgen::mutated_copies(rng, 700, 6, 0.01, "acgt");
+  trawl::index::build_options bo;
+  bo.max_len = 1;
+  const std::string file = hybrid_index::build(text, "t", bo).to_bytes();
+  ASSERT_GT(hybrid_index::from_bytes(file).info().kept, 2u);
+  // the source ranks as 64-bit integers, the last one huge
+  const std::string ranks = section(file, src_rank);
+  std::uint8_t width = 0;
+  std::uint64_t count = 0;
+  std::memcpy(&width, ranks.data(), 1);
+  std::memcpy(&count, ranks.data() + 1, 8);
+  const auto value = [&](std::uint64_t i) {
+    std::uint64_t v = 0;
+    for (std::uint64_t b = 0; b < width; ++b) {
+      const std::uint64_t bit = i * width + b;
+      std::uint64_t word = 0;
+      std::memcpy(&word, ranks.data() + 9 + bit / 64 * 8, 8);
+      v |= (word >> (bit % 64) & 1) << b;
+    }
+    return v;
+  };
+  std::string wide(1, static_cast<char>(64));
+  wide.append(ranks.data() + 1, 8);
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t v = i + 1 == count ? std::uint64_t{1} << 60 : value(i);
+    wide.append(reinterpret_cast<const char*>(&v), 8);
+  }
+  const auto fm_body = index_file::parse_fm(section(file, fm));
+  ASSERT_TRUE(fm_body);
+  index_file::fm_section bad_fm = *fm_body;
+  bad_fm.sentinel = bad_fm.rows;  // refused at once, while the phrase checks may still run
+  const std::string both =
+      index_file::with_section(index_file::with_section(file, src_rank, wide), fm, index_file::compose_fm(bad_fm));
+  for (int run = 0; run < 20; ++run) expect_refused(both, "bad FM-index and source rank, run " + std::to_string(run));
+  expect_refused(index_file::with_section(file, src_rank, wide), "source rank");
 }
 
 TEST(HostileIndex, CountSection) {
