@@ -124,15 +124,7 @@ void detail::index_impl::index_sources(std::span<const std::uint64_t> starts) {
       src_reach[2 * j + 1] = starts[packed_at(by_src, j)] - start;
     }
   });
-  const std::uint64_t per = n / std::max<std::uint64_t>(kept, 1);
-  src_bucket_shift = per > 1 ? static_cast<unsigned>(std::bit_width(per) - 1) : 0;
-  const std::uint64_t buckets = (n >> src_bucket_shift) + 2;
-  src_buckets = buckets;
-  src_bucket = sdsl::int_vector<>(buckets, 0, static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(kept)))));
-  for (std::uint64_t b = 0, j = 0; b < buckets; ++b) {
-    while (j < kept && (packed_at(src_start, j) >> src_bucket_shift) < b) ++j;
-    src_bucket[b] = j;
-  }
+  src_start_rank = bucket_rank(kept, n + 1, [this](std::uint64_t j) { return packed_at(src_start, j); });
   src_end.build(kept, [&](std::uint64_t j) { return source_end(j); });
   src_prefix_best = sdsl::int_vector<>(kept, 0, static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(kept)))));
   for (std::uint64_t j = 0, best = 0; j < kept; ++j) {

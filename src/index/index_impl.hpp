@@ -128,52 +128,70 @@ class byte_buffer {
   std::size_t n_ = 0;
 };
 
-/// Rank queries (how many elements are < x) on a sorted array of values below a universe,
+/// Rank queries (how many elements are < x) on a sorted sequence of values below a universe,
 /// through a table of bucket starts with about one element per bucket: O(1 + log of one
-/// bucket's size) per query, O(size) words, built on the calling arena's workers.
+/// bucket's size) per query, O(size) packed entries, built on the calling arena's workers. The
+/// sequence is a vector or any value(i), i < count, which every query is given again.
 class bucket_rank {
  public:
   bucket_rank() = default;
-  bucket_rank(const std::vector<std::uint64_t>& v, std::uint64_t universe) {
-    const std::uint64_t per = universe / std::max<std::uint64_t>(v.size(), 1);
+  bucket_rank(const std::vector<std::uint64_t>& v, std::uint64_t universe)
+      : bucket_rank(v.size(), universe, [&v](std::uint64_t i) { return v[i]; }) {}
+  template <class Value>
+  bucket_rank(std::uint64_t count, std::uint64_t universe, const Value& value) {
+    const std::uint64_t per = universe / std::max<std::uint64_t>(count, 1);
     shift_ = per > 1 ? static_cast<unsigned>(std::bit_width(per) - 1) : 0;
     size_ = (universe >> shift_) + 2;
-    first_.reset(new std::uint64_t[size_]);  // uninitialized: its pages fault in on the workers
-    constexpr std::uint64_t run = std::uint64_t{1} << 14;  // buckets a worker fills in one pass
+    first_ = sdsl::int_vector<>(size_, 0, static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(count)))));
+    // buckets a worker fills in one pass: whole words of first_, so no two workers write one
+    constexpr std::uint64_t run = std::uint64_t{1} << 14;
     tbb::parallel_for(std::uint64_t{0}, (size_ + run - 1) / run, [&](std::uint64_t r) {
       const std::uint64_t b0 = r * run, b1 = std::min(size_, b0 + run);
-      // the first element of bucket b0 or later
-      std::size_t i = b0 == 0 ? 0
-                              : static_cast<std::size_t>(std::lower_bound(v.begin(), v.end(), b0,
-                                                                          [this](std::uint64_t x, std::uint64_t b) {
-                                                                            return (x >> shift_) < b;
-                                                                          }) -
-                                                         v.begin());
+      std::uint64_t i = b0 == 0 ? 0 : first_at_or_after(0, count, b0 << shift_, value);
       for (std::uint64_t b = b0; b < b1; ++b) {
-        while (i < v.size() && (v[i] >> shift_) < b) ++i;
+        while (i < count && (value(i) >> shift_) < b) ++i;
         first_[b] = i;
       }
     });
   }
-  /// Elements of `v` (the array it was built over) below x.
+  /// Elements of `v` (the vector it was built over) below x.
   [[nodiscard]] std::uint64_t below(const std::vector<std::uint64_t>& v, std::uint64_t x) const {
+    return below(v.size(), x, [&v](std::uint64_t i) { return v[i]; });
+  }
+  /// Values below x of the sequence it was built over.
+  template <class Value>
+  [[nodiscard]] std::uint64_t below(std::uint64_t count, std::uint64_t x, const Value& value) const {
     const std::uint64_t b = x >> shift_;
-    if (b + 1 >= size_) return v.size();
-    const auto lo = v.begin() + static_cast<std::ptrdiff_t>(first_[b]);
-    const auto hi = v.begin() + static_cast<std::ptrdiff_t>(first_[b + 1]);
-    return static_cast<std::uint64_t>(std::lower_bound(lo, hi, x) - v.begin());
+    if (b + 1 >= size_) return count;
+    const std::uint64_t lo = packed_at(first_, b);
+    return first_at_or_after(lo, packed_at(first_, b + 1) - lo, x, value);
   }
   /// What below(v, x) reads, in two steps for a batch of queries: its bucket, then (with the
   /// bucket in cache) the elements it searches.
-  void prefetch_bucket(std::uint64_t x) const { __builtin_prefetch(&first_[std::min<std::uint64_t>(x >> shift_, size_ - 1)]); }
+  void prefetch_bucket(std::uint64_t x) const { prefetch_packed(first_, std::min<std::uint64_t>(x >> shift_, size_ - 1)); }
   void prefetch_elements(const std::vector<std::uint64_t>& v, std::uint64_t x) const {
-    if (const std::uint64_t b = x >> shift_; b + 1 < size_ && first_[b] < v.size()) __builtin_prefetch(&v[first_[b]]);
+    if (const std::uint64_t b = x >> shift_; b + 1 < size_) {
+      if (const std::uint64_t i = packed_at(first_, b); i < v.size()) __builtin_prefetch(&v[i]);
+    }
   }
 
  private:
+  /// The first i in [lo, lo + len) with value(i) >= x, or lo + len: a branch-free binary search.
+  template <class Value>
+  [[nodiscard]] static std::uint64_t first_at_or_after(std::uint64_t lo, std::uint64_t len, std::uint64_t x,
+                                                       const Value& value) {
+    while (len > 0) {
+      const std::uint64_t half = len / 2;
+      const bool below_x = value(lo + half) < x;
+      lo = below_x ? lo + half + 1 : lo;
+      len = below_x ? len - half - 1 : half;
+    }
+    return lo;
+  }
+
   unsigned shift_ = 0;
   std::uint64_t size_ = 0;
-  std::unique_ptr<std::uint64_t[]> first_;  // elements below b << shift_
+  sdsl::int_vector<> first_;  // elements below b << shift_
 };
 
 /// Every by_src_block-th source start is sampled for the predecessor search.
@@ -203,9 +221,7 @@ struct detail::index_impl {
   //    each value a step needs, where the arrays above take two to four and a select --
   sdsl::int_vector<> src_start;        // source start of j
   sdsl::int_vector<> src_reach;        // inclusive source end of j at 2j, copy distance at 2j+1
-  sdsl::int_vector<> src_bucket;       // number of sources starting before b << src_bucket_shift
-  std::uint64_t src_buckets = 0;       // src_bucket.size() (a division in sdsl)
-  unsigned src_bucket_shift = 0;       // about one source a bucket on average
+  bucket_rank src_start_rank;          // over src_start
   range_max src_end;                   // range max over the inclusive source ends, by_src order
   sdsl::int_vector<> src_prefix_best;  // a j' <= j whose source reaches furthest (every item a
                                        // recursion starts, and every left part it splits off,
@@ -352,24 +368,14 @@ struct detail::index_impl {
   [[nodiscard]] bool is_primary(std::uint64_t x, std::uint64_t m) const;
   /// Number of copy phrases whose source starts at or before x (prefix of by_src).
   [[nodiscard]] std::uint64_t sources_upto(std::uint64_t x) const {
-    const std::uint64_t b = x >> src_bucket_shift;
-    if (b + 1 >= src_buckets) return kept;
-    // the sources of bucket b that start at or before x, by a branch-free binary search
-    std::uint64_t first = packed_at(src_bucket, b), len = packed_at(src_bucket, b + 1) - first;
-    while (len > 0) {
-      const std::uint64_t half = len / 2;
-      const bool at_or_before = packed_at(src_start, first + half) <= x;
-      first = at_or_before ? first + half + 1 : first;
-      len = at_or_before ? len - half - 1 : half;
-    }
-    return first;
+    return src_start_rank.below(kept, x + 1, [this](std::uint64_t j) { return packed_at(src_start, j); });
   }
   /// Source start of by_src[j] as the file keeps it (sampled start plus delta), for the load's
   /// checks and index_sources().
   [[nodiscard]] std::uint64_t stored_source_start(std::uint64_t j) const {
     return packed_at(src_sample, j / by_src_block) + packed_at(src_delta, j);
   }
-  /// Fills src_start, src_reach, src_bucket, src_end and src_prefix_best from the checked arrays above and the
+  /// Fills src_start, src_reach, src_start_rank, src_end and src_prefix_best from the checked arrays above and the
   /// decoded kept phrase starts (text order), on the calling arena's workers.
   void index_sources(std::span<const std::uint64_t> starts);
   /// Source start of the copy phrase by_src[j] (nondecreasing in j).
