@@ -139,8 +139,8 @@ struct myers_single_agent {
 #pragma unroll 2
       for (int g = 0; g < kRound / kGroup; ++g) {
         const std::uint32_t bytes = row + static_cast<std::uint32_t>(g * kGroup);
-        // Each step loads its own Peq word: hoisting the group's 8 loads above the score check
-        // is no faster and takes more registers (bench/records/cuda-78089da-h200.csv).
+        // Each step loads its own Peq word where it uses it, so the group holds no 8 words
+        // loaded ahead of the score check (bench/records/cuda-78089da-h200.csv).
         auto peq_of = [&](auto b) -> Word { return shared_peq<Word>(table, shared_byte<b()>(bytes), scale); };
         const int score0 = column_score(pv, mv);
         if (__any_sync(0xffffffffu, score0 <= k + kGroup)) {
