@@ -238,7 +238,8 @@ void invoke_checked(const F&... f) {
     if (e) std::rethrow_exception(e);
 }
 
-/// The phrase and segment sections against each other, then the sources' range maximum.
+/// The phrase and segment sections against each other, then the recursion's source tables
+/// (index_impl::index_sources).
 void check_phrases(detail::index_impl& ix) {
   // the kept phrase starts and the segments' S'' starts, decoded once for the checks below
   const std::uint64_t M = ix.max_len;
