@@ -2,7 +2,7 @@
 // answer (hit counts against planted occurrences or the public API), so a wrong kernel fails.
 //
 //   trawl_bench_cuda [--quick] [--genome-gbp 3.1] [--file /tmp/trawl_bench.txt] [--keep-file]
-//                    [--sections 012345]
+//                    [--sections 0123456]
 //
 // Sections: (0) device, device-to-device copy bandwidth; (1) device-resident exact filter;
 // (2) device-resident Myers, one pattern m = 16/32/64, k = 4, 1 GiB DNA: GB/s and TCUPS;
@@ -10,7 +10,10 @@
 // (4) best approximate substring |X| = 32..1024 vs |Y| = 2^22 random 0/1, both engines;
 // (5) end to end from a file in the page cache through gpu::search_sequence vs pinned and
 // pageable H2D bandwidth measured in the same run, with a breakdown: host fill rate per
-// method, device-resident kernel time on the same bytes, the streamer's own clocks.
+// method, device-resident kernel time on the same bytes, the streamer's own clocks;
+// (6) off-target sites without bulges (20 nt + NGG, mismatches <= 4, both strands) of 1 to 256
+// guides over a generated genome, device-resident: the block tables' scan against the direct
+// test of every start (cuda::site_plan::direct_up_to), their sites compared.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,6 +21,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fcntl.h>
@@ -30,7 +34,9 @@
 #include "dispatch/plans.cuh"
 #include "gpu/gpu_internal.hpp"
 #include "kernels/launch.cuh"
+#include "offtarget/pam_scan.hpp"
 #include "trawl/gpu.hpp"
+#include "trawl/offtarget.hpp"
 
 using namespace trawl;
 using clk = std::chrono::steady_clock;
@@ -88,9 +94,10 @@ cuda::approx_plan plan_for(const std::vector<std::string>& pats, int k, bool bot
 namespace {
 
 constexpr const char* usage =
-    "usage: trawl_bench_cuda [--quick] [--genome-gbp GBP] [--file PATH] [--keep-file] [--sections 012345]\n"
+    "usage: trawl_bench_cuda [--quick] [--genome-gbp GBP] [--file PATH] [--keep-file] [--sections 0123456]\n"
     "  sections: 0 device and copy bandwidth, 1 device-resident exact filter, 2 device-resident Myers,\n"
-    "  3 312 guides x a generated genome, 4 best approximate substring, 5 end to end from a file\n";
+    "  3 312 guides x a generated genome, 4 best approximate substring, 5 end to end from a file,\n"
+    "  6 off-target site scan, block tables against the direct test\n";
 
 }  // namespace
 
@@ -98,7 +105,7 @@ int main(int argc, char** argv) try {
   bool quick = false;
   double genome_gbp = 3.1;
   std::string file = "/tmp/trawl_bench.txt";
-  std::string sections = "012345";
+  std::string sections = "012345";  // 6 on request
   bool keep_file = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -421,6 +428,56 @@ int main(int argc, char** argv) try {
     close(fd);
     if (!keep_file) std::remove(file.c_str());
     else std::printf("\nkept %s; pattern for the CLI: %s\n", file.c_str(), p32.c_str());
+  }
+
+  // ---- (6) off-target site scan: block tables against the direct test ----
+  if (want('6')) {
+    const std::size_t len = static_cast<std::size_t>((quick ? 0.1 : genome_gbp) * 1e9);
+    cuda::device_array<std::uint8_t> g(len + 256);
+    generate(g.get(), len + 256, 78, "ACGT");
+    cuda::device_array<unsigned long long> sites_count(1);
+    std::mt19937_64 rng(6);
+    std::vector<offtarget::guide> guides;
+    for (int i = 0; i < 256; ++i) guides.push_back({"g" + std::to_string(i), download(g.get(), rng() % (len - 20), 20), 4});
+    offtarget::options o;
+    o.mismatches = 4;
+    std::printf("\n| guides | tables ms | direct ms | sites | same |\n|---|---|---|---|---|\n");
+    for (const std::size_t G : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
+      const std::vector<offtarget::guide> some(guides.begin(), guides.begin() + static_cast<std::ptrdiff_t>(G));
+      cuda::site_plan plan = offtarget::gpu_site_plan(offtarget::make_pam_tables(some, o));
+      double ms[2];
+      std::vector<cuda::candidate> found[2];
+      for (int direct = 0; direct < 2; ++direct) {
+        plan.direct_up_to = direct ? 1000 : 0;
+        const cuda::site_device_plan dp(plan);
+        const cuda::text_window w{g.get(), len, 0, len, 0};
+        ms[direct] = tm.median_ms(3, [&] {
+          TRAWL_CUDA_CHECK(cudaMemset(sites_count.get(), 0, sizeof(unsigned long long)));
+          dp.launch(w, cuda::candidate_sink{cand.get(), sites_count.get(), cand.size()}, nullptr);
+        });
+        unsigned long long got = 0;
+        TRAWL_CUDA_CHECK(cudaMemcpy(&got, sites_count.get(), sizeof got, cudaMemcpyDeviceToHost));
+        if (got > cand.size()) throw std::runtime_error("site scan: more candidates than the buffer holds");
+        found[direct].resize(got);
+        TRAWL_CUDA_CHECK(cudaMemcpy(found[direct].data(), cand.get(), got * sizeof(cuda::candidate), cudaMemcpyDeviceToHost));
+        // the tables report a site once for each exact block: as a set
+        std::sort(found[direct].begin(), found[direct].end(), [](const cuda::candidate& a, const cuda::candidate& b) {
+          return std::tie(a.pos, a.task, a.score) < std::tie(b.pos, b.task, b.score);
+        });
+        found[direct].erase(std::unique(found[direct].begin(), found[direct].end(),
+                                        [](const cuda::candidate& a, const cuda::candidate& b) {
+                                          return a.pos == b.pos && a.task == b.task && a.score == b.score;
+                                        }),
+                            found[direct].end());
+      }
+      const bool same = found[0].size() == found[1].size() &&
+                        std::equal(found[0].begin(), found[0].end(), found[1].begin(),
+                                   [](const cuda::candidate& a, const cuda::candidate& b) {
+                                     return a.pos == b.pos && a.task == b.task && a.score == b.score;
+                                   });
+      std::printf("| %zu | %.2f | %.2f | %zu | %s |\n", G, ms[0], ms[1], found[0].size(), same ? "yes" : "NO");
+      if (!same) throw std::runtime_error("site scan: the two kernels found different sites");
+    }
   }
   return 0;
 } catch (const std::exception& e) {

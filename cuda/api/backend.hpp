@@ -165,7 +165,15 @@ struct site_plan {
   std::uint32_t shortest = 0, longest = 0, longest_pam = 0;
   std::uint32_t blocks = 0, block_len = 0;
   std::vector<std::uint32_t> first, ids, always;  ///< the block tables and the guides tested everywhere
+  /// Patterns (guide x PAM) up to which each guide is compared directly with the bases beside
+  /// every PAM that fits (guides of at most 32 bases of A, C, G, T, N; sites_direct.cu) instead
+  /// of through the block tables: the direct test's work grows with the guides, the tables'
+  /// hardly. Either gives the same sites.
+  std::uint32_t direct_up_to = 64;  // the crossing on an H200: bench/records/sites-direct-*-h200.csv
 };
+
+/// Whether the direct test serves `plan` (site_plan::direct_up_to) rather than the block tables.
+bool direct_serves(const site_plan& plan);
 
 /// The sites of `plan` over `seq` in chunks overlapping by longest + longest_pam bytes.
 void stream_sites(const site_plan& plan, std::string_view seq, const stream_config& config, const chunk_sink& sink);

@@ -309,6 +309,76 @@ site_device_plan::site_device_plan(const site_plan& plan) {
   view.ids = ids.get();
   view.always = always.get();
   view.nalways = static_cast<std::uint32_t>(plan.always.size());
+  make_direct(plan);
+}
+
+bool direct_serves(const site_plan& plan) {
+  const std::size_t patterns = plan.lengths.size() * plan.pams.size();
+  if (patterns == 0 || patterns > plan.direct_up_to || plan.longest > 32 || std::min(plan.pam_limit, plan.longest_pam) > 7)
+    return false;
+  for (std::size_t g = 0; g < plan.lengths.size(); ++g)
+    for (std::uint32_t i = 0; i < plan.lengths[g]; ++i) {
+      const auto code = plan.words[g * plan.stride + i / 16] >> (4 * (i % 16)) & 15u;
+      if (code != 1 && code != 2 && code != 4 && code != 8 && code != 15) return false;
+    }
+  return true;
+}
+
+void site_device_plan::make_direct(const site_plan& plan) {
+  if (!direct_serves(plan)) return;
+  const std::uint32_t pam_limit = std::min(plan.pam_limit, plan.longest_pam);
+  const auto complement = [](unsigned b) { return ((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3); };
+  std::vector<std::uint32_t> pam_offset{0}, group_first{0};
+  std::vector<std::uint8_t> pam_text;
+  for (const auto& pam : plan.pams) {
+    const std::size_t P = pam.size();
+    for (std::size_t i = 0; i < P; ++i) pam_text.push_back(pam[i]);
+    for (std::size_t i = 0; i < P; ++i) pam_text.push_back(static_cast<std::uint8_t>(complement(pam[P - 1 - i])));
+    pam_offset.push_back(static_cast<std::uint32_t>(pam_text.size() / 2));
+  }
+  std::vector<site_direct_guide> guides;
+  for (std::size_t pi = 0; pi < plan.pams.size(); ++pi) {
+    for (const bool reverse : {false, true}) {
+      const bool left = plan.three_prime == !reverse;
+      for (std::size_t g = 0; g < plan.lengths.size(); ++g) {
+        const std::uint32_t m = plan.lengths[g];
+        if (plan.limits[g] < 0) continue;  // no site
+        site_direct_guide d;
+        d.length = static_cast<std::int32_t>(m);
+        d.limit = std::min(plan.limits[g], static_cast<std::int32_t>(m));
+        d.task = static_cast<std::uint32_t>(2 * (g * plan.pams.size() + pi) + (reverse ? 1 : 0));
+        for (std::uint32_t i = 0; i < m; ++i) {  // base i from the PAM outward
+          unsigned code = static_cast<unsigned>(plan.words[g * plan.stride + i / 16] >> (4 * (i % 16)) & 15u);
+          if (reverse) code = complement(code);
+          const std::uint32_t bit = 1u << (left ? 31 - i : i);
+          d.mask |= bit;
+          if (code == 15u) continue;  // N: any base
+          static constexpr int two_bits[9] = {-1, 0, 1, -1, 3, -1, -1, -1, 2};  // A C G T (IUPAC bits) -> code
+          d.care |= bit;
+          if (two_bits[code] & 1) d.bits0 |= bit;
+          if (two_bits[code] & 2) d.bits1 |= bit;
+        }
+        guides.push_back(d);
+      }
+      group_first.push_back(static_cast<std::uint32_t>(guides.size()));
+    }
+  }
+  auto d = std::make_unique<direct_tasks>();
+  d->pam_offset = upload(pam_offset);
+  d->group_first = upload(group_first);
+  d->pam_text = upload(pam_text);
+  d->guides = upload(guides);
+  d->view.three_prime = plan.three_prime;
+  d->view.npams = static_cast<std::uint32_t>(plan.pams.size());
+  d->view.pam_limit = pam_limit;
+  d->view.pam_offset = d->pam_offset.get();
+  d->view.pam_text = d->pam_text.get();
+  d->view.group_first = d->group_first.get();
+  d->view.guides = d->guides.get();
+  d->view.nguides = static_cast<std::uint32_t>(guides.size());
+  d->view.longest = plan.longest;
+  d->view.longest_pam = plan.longest_pam;
+  direct = std::move(d);
 }
 
 }  // namespace trawl::cuda

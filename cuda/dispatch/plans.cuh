@@ -94,10 +94,20 @@ struct site_device_plan {
   device_array<std::int32_t> limits;
   device_array<std::uint64_t> words;
   site_device_tasks view;
+  /// The direct test (site_plan::direct_up_to), when it serves the plan; its tables above unused.
+  struct direct_tasks {
+    device_array<std::uint32_t> pam_offset, group_first;
+    device_array<std::uint8_t> pam_text;
+    device_array<site_direct_guide> guides;
+    site_direct_tasks view;
+  };
+  std::unique_ptr<direct_tasks> direct;
 
   explicit site_device_plan(const site_plan& plan);
+  void make_direct(const site_plan& plan);
   void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
-    launch_sites(view, w, sink, stream);
+    if (direct && reinterpret_cast<std::uintptr_t>(w.data) % 16 == 0) launch_sites_direct(direct->view, w, sink, stream);
+    else launch_sites(view, w, sink, stream);
   }
   void remap(std::vector<candidate>&) const {}
 };

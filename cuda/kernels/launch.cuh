@@ -128,6 +128,31 @@ struct site_device_tasks {
   std::uint32_t nalways = 0;
 };
 void launch_sites(const site_device_tasks& tasks, const text_window& w, const candidate_sink& sink, cudaStream_t stream);
+/// One guide of the direct test (sites_direct.cu) on one PAM and strand: its bases beside the
+/// PAM as 32 bases read from the planes hold them (the left protospacer in bits 32 - length ..
+/// 31, the right one in bits 0 .. length - 1), in text order.
+struct site_direct_guide {
+  std::uint32_t bits0 = 0, bits1 = 0;  ///< the two bits of each base's code (A 0, C 1, T 2, G 3)
+  std::uint32_t care = 0;              ///< the bases that are not N
+  std::uint32_t mask = 0;              ///< the guide's bases
+  std::int32_t length = 0, limit = 0;  ///< limit: protospacer mismatches allowed
+  std::uint32_t task = 0;              ///< 2 * pattern + strand
+};
+struct site_direct_tasks {
+  bool three_prime = true;
+  std::uint32_t npams = 0, pam_limit = 0;  ///< pam_limit <= 7
+  const std::uint32_t* pam_offset = nullptr;  ///< PAM p: pam_text[2 * pam_offset[p] ..), 2 * its length
+  /// per PAM: its IUPAC bits in text order on the forward strand, then on the reverse one
+  const std::uint8_t* pam_text = nullptr;
+  /// per group 2 * PAM + strand: guides[group_first[g] .. group_first[g + 1])
+  const std::uint32_t* group_first = nullptr;
+  const site_direct_guide* guides = nullptr;
+  std::uint32_t nguides = 0;
+  std::uint32_t shared_guides = 0;  ///< set by the launch: the guides copied to shared memory (all or none)
+  std::uint32_t longest = 0, longest_pam = 0;
+};
+void launch_sites_direct(const site_direct_tasks& tasks, const text_window& w, const candidate_sink& sink,
+                         cudaStream_t stream);
 
 // ---- the site test of candidate ends with bulges (site_end_test) ----
 struct site_test_tasks {

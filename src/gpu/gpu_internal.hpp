@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,8 @@ struct gpu_knobs : gpu_options {
   /// pam_of indexed by pattern (the matcher makes them per task); ends it confirms skip
   /// keep_end.
   std::shared_ptr<const trawl::cuda::site_end_test> device_end_test;
+  /// Offtarget without bulges: cuda::site_plan::direct_up_to in place of its default.
+  std::optional<std::uint32_t> site_direct_up_to;
 };
 
 /// gpu::make_matcher and gpu::search_sequence with the added knobs.

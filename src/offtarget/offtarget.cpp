@@ -688,27 +688,12 @@ std::unique_ptr<search_sink> site_search::sink(site_sink& out) const {
   return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out);
 }
 
-std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned, const gpu::gpu_options& given) const {
+std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned, const gpu::detail::gpu_knobs& given) const {
   gpu::detail::gpu_knobs knobs(given);
   const data& s = *d_;
   if (s.tables && s.tables->longest <= cuda::site_plan::max_longest) {
-    const pam_tables& t = *s.tables;
-    cuda::site_plan plan;
-    plan.three_prime = t.three_prime;
-    plan.pam_limit = static_cast<std::uint32_t>(t.pam_limit);
-    plan.pams.assign(t.pams.begin(), t.pams.end());
-    plan.lengths = t.length;
-    plan.limits.assign(t.limit.begin(), t.limit.end());
-    plan.stride = static_cast<std::uint32_t>(t.stride);
-    plan.words = t.words;
-    plan.shortest = static_cast<std::uint32_t>(t.shortest);
-    plan.longest = static_cast<std::uint32_t>(t.longest);
-    plan.longest_pam = static_cast<std::uint32_t>(t.longest_pam);
-    plan.blocks = static_cast<std::uint32_t>(t.blocks);
-    plan.block_len = static_cast<std::uint32_t>(t.block_len);
-    plan.first = t.first;
-    plan.ids = t.ids;
-    plan.always = t.always;
+    cuda::site_plan plan = gpu_site_plan(*s.tables);
+    if (knobs.site_direct_up_to) plan.direct_up_to = *knobs.site_direct_up_to;
     auto scan = std::make_unique<matcher>(gpu::detail::make_site_engine(plan, planned.device, knobs));
     const detail::engine& inner = trawl::detail::engine_of(*scan);
     return std::make_unique<matcher>(make_filter(inner, false, std::move(scan)));

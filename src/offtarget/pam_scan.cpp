@@ -301,4 +301,24 @@ std::unique_ptr<detail::engine> make_pam_scan(pam_tables tables) {
   return std::make_unique<pam_scan>(std::move(tables));
 }
 
+cuda::site_plan gpu_site_plan(const pam_tables& t) {
+  cuda::site_plan plan;
+  plan.three_prime = t.three_prime;
+  plan.pam_limit = static_cast<std::uint32_t>(t.pam_limit);
+  plan.pams.assign(t.pams.begin(), t.pams.end());
+  plan.lengths = t.length;
+  plan.limits.assign(t.limit.begin(), t.limit.end());
+  plan.stride = static_cast<std::uint32_t>(t.stride);
+  plan.words = t.words;
+  plan.shortest = static_cast<std::uint32_t>(t.shortest);
+  plan.longest = static_cast<std::uint32_t>(t.longest);
+  plan.longest_pam = static_cast<std::uint32_t>(t.longest_pam);
+  plan.blocks = static_cast<std::uint32_t>(t.blocks);
+  plan.block_len = static_cast<std::uint32_t>(t.block_len);
+  plan.first = t.first;
+  plan.ids = t.ids;
+  plan.always = t.always;
+  return plan;
+}
+
 }  // namespace trawl::offtarget

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "../../cuda/api/backend.hpp"
 #include "trawl/detail/engine.hpp"
 #include "trawl/offtarget.hpp"
 
@@ -47,5 +48,8 @@ pam_tables make_pam_tables(const std::vector<guide>& guides, const options& o);
 /// both strands (key hit_key::last), exactly the candidate ends that have a site.
 /// O(n * PAMs + sites * (blocks * block_len + candidate guides * stride)) per scan.
 std::unique_ptr<detail::engine> make_pam_scan(pam_tables tables);
+
+/// The GPU's PAM scan of the same tables (guides of at most cuda::site_plan::max_longest bases).
+cuda::site_plan gpu_site_plan(const pam_tables& t);
 
 }  // namespace trawl::offtarget

@@ -40,11 +40,11 @@ class site_search {
   /// site_test() as the device runs it (gpu_knobs::device_end_test), per pattern.
   [[nodiscard]] std::shared_ptr<const cuda::site_end_test> device_site_test() const;
   /// The GPU's candidate matcher for a search planned from candidate_options() (plan_search),
-  /// on the GPUs of planned.device (`knobs`: the GPU search's sizes), searching with the bytes
+  /// on the GPUs of planned.device (`knobs`: the GPU search's sizes and kernels), searching with the bytes
   /// around each candidate that the sites read: without bulges the GPU's own scan of the PAM
   /// positions (guides of at most 64 bases); otherwise the library's GPU search, its ends
   /// classified by site_test() as each chunk comes.
-  [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, const gpu::gpu_options& knobs = {}) const;
+  [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, const gpu::detail::gpu_knobs& knobs = {}) const;
   /// A sink for the candidate search of one input, handing its sites to `out`.
   [[nodiscard]] std::unique_ptr<search_sink> sink(site_sink& out) const;
   /// The sites of an index's records from its candidates (hybrid_index::search_records of

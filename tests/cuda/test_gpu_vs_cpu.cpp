@@ -14,6 +14,7 @@
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
 #include "trawl/io.hpp"
+#include "offtarget/pam_scan.hpp"
 #include "offtarget/site_search.hpp"
 #include "trawl/offtarget.hpp"
 #include "trawl/search.hpp"
@@ -292,6 +293,7 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
       {.pams = {"NGG", "NAG"}, .pam_mismatches = 1},
       {.pams = {"TTTV"}, .side = five_prime},
       {.pams = {"NRG"}, .mismatches = 7},
+      {.pams = {"NGG", "NAG"}, .mismatches = 8, .pam_mismatches = 1},
       {.dna_bulges = 1, .rna_bulges = 1},
       {.pams = {"NGG", "NAG"}, .mismatches = 2, .pam_mismatches = 1, .dna_bulges = 2, .rna_bulges = 1, .max_edits = 4},
       {.pams = {"TTTV"}, .side = five_prime, .dna_bulges = 1, .rna_bulges = 2}};
@@ -307,6 +309,30 @@ TEST(GpuVsCpu, OfftargetPamScanAcrossChunksSlicesAndWorkers) {
     g.chunk_size = 4096;
     trawl::search_options planned = s.candidate_options();
     EXPECT_EQ(run(*s.gpu_matcher(planned, g), 1, genome.size()), cpu) << what;
+    if (v.dna_bulges + v.rna_bulges == 0) {
+      // both kernels of the scan, whichever the pattern count would pick: the block tables,
+      // and the direct test (cuda::site_plan::direct_up_to), which serves guides of A, C, G, T
+      // and N: the guides without the one of other IUPAC codes, and one with N
+      std::vector<trawl::offtarget::guide> plain;
+      for (const auto& gd : guides)
+        if (gd.name != "iupac") plain.push_back(gd);
+      plain.push_back({"n", "GACGNATAAAGNTGAGACNC", -1});
+      const trawl::offtarget::site_search sp(plain, test_cases::options_of(v));
+      const auto cpu_plain = run(sp.cpu_matcher(), 2, 0);
+      for (const std::uint32_t up_to : {0u, 1000u}) {
+        trawl::cuda::site_plan plan =
+            trawl::offtarget::gpu_site_plan(trawl::offtarget::make_pam_tables(plain, test_cases::options_of(v)));
+        plan.direct_up_to = up_to;
+        EXPECT_EQ(trawl::cuda::direct_serves(plan), up_to != 0) << what;
+        plan = trawl::offtarget::gpu_site_plan(trawl::offtarget::make_pam_tables(guides, test_cases::options_of(v)));
+        plan.direct_up_to = up_to;
+        EXPECT_FALSE(trawl::cuda::direct_serves(plan)) << what << ": a guide of R and Y";
+        trawl::gpu::detail::gpu_knobs knobs(g);
+        knobs.site_direct_up_to = up_to;
+        EXPECT_EQ(run(*sp.gpu_matcher(sp.candidate_options(), knobs), 1, genome.size()), cpu_plain)
+            << what << " direct_up_to " << up_to;
+      }
+    }
     if (v.dna_bulges + v.rna_bulges > 0) {
       // the device's test drops or confirms nearly every end: the host's test sees only those
       // the chunks' edges cut, and without the device's test every end
