@@ -12,9 +12,14 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <map>
+#include <memory>
 #include <numeric>
 #include <string>
 #include <vector>
+
+#include <tbb/parallel_for.h>
 
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
@@ -134,81 +139,133 @@ class twobit_reader final : public byte_stream {
       for (int k = 0; k < 4; ++k) decode_[v][k] = "TCAG"[(v >> (6 - 2 * k)) & 3];
   }
 
+  /// The FASTA text from where the last read ended: headers, and sequence lines of line_bytes
+  /// bases. Lines are decoded straight into `buf`, on all cores when there are several parts;
+  /// a header or line longer than n goes through carry_.
   std::ptrdiff_t read(char* buf, std::size_t n, int) override {
-    if (at_ == text_.size() && !fill()) return 0;
-    const std::size_t take = std::min(n, text_.size() - at_);
-    std::memcpy(buf, text_.data() + at_, take);
-    at_ += take;
-    return static_cast<std::ptrdiff_t>(take);
+    if (carry_at_ == carry_.size()) plan(buf, n);
+    if (carry_at_ < carry_.size()) {
+      const std::size_t take = std::min(n, carry_.size() - carry_at_);
+      std::memcpy(buf, carry_.data() + carry_at_, take);
+      carry_at_ += take;
+      return static_cast<std::ptrdiff_t>(take);
+    }
+    if (parts_.size() == 1) {
+      decode_part(parts_[0], buf);
+    } else {
+      tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) { decode_part(parts_[i], buf); });
+    }
+    // the blocks of sequences ended are not needed again
+    for (auto it = blocks_.begin(); it != blocks_.end();) it = it->first < seq_ ? blocks_.erase(it) : std::next(it);
+    return static_cast<std::ptrdiff_t>(planned_);
   }
 
  private:
-  /// The next piece of the text: headers, and sequence lines of line_bytes bases. False at the
-  /// end.
-  bool fill() {
-    text_.clear();
-    at_ = 0;
-    while (text_.size() < (std::size_t{1} << 16) && seq_ < seqs_.size()) {
+  /// A run of whole lines of one sequence's bases, decoded into the caller's buffer at `out`.
+  struct part {
+    std::size_t seq;
+    std::uint64_t from, count;  // bases; from is a multiple of line_bytes
+    std::size_t out;
+  };
+  static constexpr std::uint64_t part_lines = 1024;  // lines one task decodes
+
+  /// What the next read of n bytes holds: headers copied into buf, parts_ to decode (planned_
+  /// bytes in all), or, when not even one header or line fits, that one in carry_.
+  void plan(char* buf, std::size_t n) {
+    parts_.clear();
+    carry_.clear();
+    carry_at_ = 0;
+    planned_ = 0;
+    while (seq_ < seqs_.size()) {
       const sequence& s = seqs_[seq_];
       if (!headed_) {
-        text_ += '>';
-        text_ += s.name;
-        text_ += '\n';
+        const std::string head = ">" + s.name + "\n";
+        if (head.size() > n - planned_) {
+          if (planned_ == 0) carry_ = head;
+          else break;
+        } else {
+          std::memcpy(buf + planned_, head.data(), head.size());
+          planned_ += head.size();
+        }
         headed_ = true;
         pos_ = 0;
-        n_blocks_ = read_blocks(w_, s.n_at, s.n_count, s.size, "N");
-        mask_blocks_ = read_blocks(w_, s.mask_at, s.mask_count, s.size, "mask");
-        n_at_ = mask_at_ = 0;
+        blocks_[seq_] = {read_blocks(w_, s.n_at, s.n_count, s.size, "N"), read_blocks(w_, s.mask_at, s.mask_count, s.size, "mask")};
+        if (!carry_.empty()) return;
       }
-      if (pos_ < s.size) {
-        const std::uint64_t take = std::min<std::uint64_t>(line_bytes - pos_ % line_bytes, s.size - pos_);
-        const std::size_t o = text_.size();
-        text_.resize(o + take);
-        decode(s, pos_, static_cast<std::size_t>(take), text_.data() + o);
-        pos_ += take;
-        text_ += '\n';
+      const std::uint64_t fit = (n - planned_) / (line_bytes + 1) * line_bytes;  // bases in the whole lines that fit
+      const std::uint64_t count = std::min<std::uint64_t>(fit, s.size - pos_);
+      if (count == 0 && pos_ < s.size) {
+        if (planned_ != 0) return;
+        // not one line fits: it goes through carry_
+        const std::uint64_t line = std::min<std::uint64_t>(line_bytes, s.size - pos_);
+        carry_.resize(line + 1);
+        decode_part({seq_, pos_, line, 0}, carry_.data());
+        pos_ += line;
       }
-      if (pos_ == s.size) {
-        ++seq_;
-        headed_ = false;
+      for (std::uint64_t done = 0; done < count;) {
+        const std::uint64_t c = std::min(part_lines * line_bytes, count - done);
+        parts_.push_back({seq_, pos_ + done, c, planned_});
+        planned_ += c + (c + line_bytes - 1) / line_bytes;
+        done += c;
       }
+      pos_ += count;
+      if (pos_ < s.size) return;  // buf is full
+      ++seq_;
+      headed_ = false;
+      if (!carry_.empty()) return;
     }
-    return !text_.empty();
   }
 
-  /// Bases [from, from + n) of s into out: packed bases, N blocks, mask blocks.
-  void decode(const sequence& s, std::uint64_t from, std::size_t n, char* out) {
+  void decode_part(const part& p, char* buf) const { decode_lines(seqs_[p.seq], blocks_.at(p.seq), p.from, p.count, buf + p.out); }
+
+  /// Bases [from, from + n) of s (from a multiple of line_bytes) into out as lines of
+  /// line_bytes bases, each ended by '\n': packed bases, N blocks, mask blocks.
+  void decode_lines(const sequence& s, const std::pair<std::vector<block>, std::vector<block>>& blocks,
+                    std::uint64_t from, std::uint64_t n, char* out) const {
+    static_assert(line_bytes % 4 == 0);
     const auto* packed = reinterpret_cast<const unsigned char*>(b_.data() + s.packed);
-    std::uint64_t p = from;
-    std::size_t o = 0;
-    while (o < n && (p & 3) != 0) out[o++] = decode_[packed[p / 4]][p & 3], ++p;
-    for (; n - o >= 4; o += 4, p += 4) std::memcpy(out + o, decode_[packed[p / 4]].data(), 4);
-    while (o < n) out[o++] = decode_[packed[p / 4]][p & 3], ++p;
+    for (std::uint64_t o = 0; o < n; o += line_bytes) {  // a line starts on a packed byte
+      const std::uint64_t len = std::min<std::uint64_t>(line_bytes, n - o);
+      char* line = out + o + o / line_bytes;
+      const unsigned char* q = packed + (from + o) / 4;
+      std::uint64_t b = 0;
+      for (; len - b >= 4; b += 4) std::memcpy(line + b, decode_[*q++].data(), 4);
+      for (std::uint64_t k = 0; b < len; ++b, ++k) line[b] = decode_[*q][k];
+      line[len] = '\n';
+    }
+    // the bases [a, e) in the lines, as runs of one line each
+    const auto each_run = [&](std::uint64_t a, std::uint64_t e, auto&& f) {
+      while (a < e) {
+        const std::uint64_t r = a - from, stop = std::min(e, from + (r / line_bytes + 1) * line_bytes);
+        f(out + r + r / line_bytes, static_cast<std::size_t>(stop - a));
+        a = stop;
+      }
+    };
     const std::uint64_t to = from + n;
-    // the blocks, each list walked once as the record is read in order
-    while (n_at_ < n_blocks_.size() && n_blocks_[n_at_].end <= from) ++n_at_;
-    for (std::size_t i = n_at_; i < n_blocks_.size() && n_blocks_[i].start < to; ++i) {
-      const std::uint64_t a = std::max(from, n_blocks_[i].start), e = std::min(to, n_blocks_[i].end);
-      std::memset(out + (a - from), 'N', e - a);
-    }
-    while (mask_at_ < mask_blocks_.size() && mask_blocks_[mask_at_].end <= from) ++mask_at_;
-    for (std::size_t i = mask_at_; i < mask_blocks_.size() && mask_blocks_[i].start < to; ++i) {
-      const std::uint64_t a = std::max(from, mask_blocks_[i].start), e = std::min(to, mask_blocks_[i].end);
-      for (std::uint64_t x = a; x < e; ++x) out[x - from] = static_cast<char>(out[x - from] | 0x20);
-    }
+    const auto first_after = [from](const std::vector<block>& v) {  // the first block that ends past `from`
+      return std::upper_bound(v.begin(), v.end(), from, [](std::uint64_t x, const block& k) { return x < k.end; });
+    };
+    for (auto it = first_after(blocks.first); it != blocks.first.end() && it->start < to; ++it)
+      each_run(std::max(from, it->start), std::min(to, it->end), [](char* at, std::size_t len) { std::memset(at, 'N', len); });
+    for (auto it = first_after(blocks.second); it != blocks.second.end() && it->start < to; ++it)
+      each_run(std::max(from, it->start), std::min(to, it->end), [](char* at, std::size_t len) {
+        for (std::size_t x = 0; x < len; ++x) at[x] = static_cast<char>(at[x] | 0x20);
+      });
   }
 
   std::string_view b_;
   words w_;
   std::vector<sequence> seqs_;
-  std::vector<block> n_blocks_, mask_blocks_;  ///< the current sequence's, sorted and merged
+  /// the N and mask blocks, sorted and merged, of the sequences being read
+  std::map<std::size_t, std::pair<std::vector<block>, std::vector<block>>> blocks_;
   std::array<std::array<char, 4>, 256> decode_{};
-  std::string text_;        ///< the piece being handed out, from at_
-  std::size_t at_ = 0;
+  std::vector<part> parts_;
+  std::size_t planned_ = 0;
+  std::string carry_;       ///< a header or line that did not fit a read, handed out from carry_at_
+  std::size_t carry_at_ = 0;
   std::size_t seq_ = 0;     ///< the sequence being written
   bool headed_ = false;     ///< its header is written
   std::uint64_t pos_ = 0;   ///< its next base
-  std::size_t n_at_ = 0, mask_at_ = 0;  ///< its first blocks that may cover pos_
 };
 
 }  // namespace

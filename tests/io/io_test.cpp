@@ -113,6 +113,35 @@ TEST(Records, PlainInputIsOneRecordAndCanBeForced) {
 
 // Pieces made line by line: the width is reported exactly when every line but the last is of
 // one width and ends in a bare '\n', and then sequence byte s is the piece's byte s + s / width.
+TEST(TwoBit, DecodesTheFastaItWasMadeFromAtEveryReadSize) {
+  // the decoder hands out 60-base lines, in parts decoded on several cores: a genome of long
+  // and tiny records, N and soft-masked runs across the parts' and lines' edges, read in
+  // pieces of 1 byte to several MiB, equals its FASTA written in 60-base lines
+  std::mt19937_64 rng(29);
+  std::string fasta;
+  for (int r = 0; r < 9; ++r) {
+    const std::size_t len = r % 3 == 0 ? 1 + rng() % 70 : 100000 + rng() % 3000000;
+    std::string seq(len, 'A');
+    for (char& c : seq) c = "ACGT"[rng() % 4];
+    for (int k = 0; k < 40 && len > 1; ++k) {  // runs of N and of lower case, some long
+      const std::size_t at = rng() % len, run = std::min<std::size_t>(len - at, 1 + rng() % (k % 5 == 0 ? 200000 : 90));
+      for (std::size_t x = at; x < at + run; ++x) seq[x] = k % 2 ? 'N' : static_cast<char>(seq[x] | 0x20);
+    }
+    fasta += ">r" + std::to_string(r) + (r == 4 ? std::string(200, 'x') : "") + "\n";
+    for (std::size_t o = 0; o < len; o += 60) fasta += seq.substr(o, 60) + "\n";
+  }
+  const std::string packed = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "in.fa");
+  ASSERT_TRUE(trawl::io::is_twobit(packed));
+  for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{61}, std::size_t{250}, std::size_t{4096},
+                                  std::size_t{1} << 20, std::size_t{5} << 20}) {
+    const auto in = trawl::io::twobit_stream(packed, "in.2bit");
+    std::string got, buf(piece, '\0');
+    for (std::ptrdiff_t r; (r = in->read(buf.data(), piece, -1)) > 0;) got.append(buf.data(), static_cast<std::size_t>(r));
+    ASSERT_EQ(got.size(), fasta.size()) << "pieces of " << piece;
+    EXPECT_TRUE(got == fasta) << "pieces of " << piece;
+  }
+}
+
 TEST(FastaPieces, LineWidthOnlyWhereEveryLineHasIt) {
   std::mt19937 rng(11);
   enum { uniform, short_line, long_line, crlf, blank, header, no_final_nl };
