@@ -312,18 +312,6 @@ site_device_plan::site_device_plan(const site_plan& plan) {
   make_direct(plan);
 }
 
-bool direct_serves(const site_plan& plan) {
-  const std::size_t patterns = plan.lengths.size() * plan.pams.size();
-  if (patterns == 0 || patterns > plan.direct_up_to || plan.longest > 32 || std::min(plan.pam_limit, plan.longest_pam) > 7)
-    return false;
-  for (std::size_t g = 0; g < plan.lengths.size(); ++g)
-    for (std::uint32_t i = 0; i < plan.lengths[g]; ++i) {
-      const auto code = plan.words[g * plan.stride + i / 16] >> (4 * (i % 16)) & 15u;
-      if (code != 1 && code != 2 && code != 4 && code != 8 && code != 15) return false;
-    }
-  return true;
-}
-
 void site_device_plan::make_direct(const site_plan& plan) {
   if (!direct_serves(plan)) return;
   const std::uint32_t pam_limit = std::min(plan.pam_limit, plan.longest_pam);

@@ -56,6 +56,30 @@ bool is_twobit(std::string_view head) noexcept;
 /// `name` when the file is not a valid .2bit (every count, offset and block is checked first).
 std::unique_ptr<byte_stream> twobit_stream(std::string_view bytes, std::string name);
 
+/// The sequences of a UCSC .2bit file, for reading straight into memory: its index read and
+/// checked as twobit_stream does (`bytes` are not copied; they must outlive it), each sequence
+/// decoded on all cores.
+class twobit_file {
+ public:
+  twobit_file(std::string_view bytes, const std::string& name);
+  ~twobit_file();
+  twobit_file(twobit_file&&) noexcept;
+  twobit_file& operator=(twobit_file&&) noexcept;
+
+  /// How many sequences it holds, and each one's name and length in bases, in file order.
+  [[nodiscard]] std::size_t size() const noexcept;
+  [[nodiscard]] std::string_view name(std::size_t i) const;
+  [[nodiscard]] std::uint64_t length(std::size_t i) const;
+  /// Sequence i's length(i) bases into out, as twobit_stream writes them (N blocks as N,
+  /// soft-masked blocks in lower case), without line breaks. Throws trawl::error(bad_format)
+  /// when its blocks are damaged.
+  void decode(std::size_t i, char* out) const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
 /// What an input holds: FASTA or FASTQ records, or plain bytes (automatic: decided by the
 /// file's name or content, format_of_name and detect_format).
 enum class format { automatic, plain, fasta, fastq };
@@ -97,6 +121,9 @@ class source {
   [[nodiscard]] std::string_view mapped() const noexcept;
   [[nodiscard]] byte_stream& stream();
   [[nodiscard]] compression compressed() const noexcept;
+  /// The .2bit file's own bytes when the input is one (stream() reads its FASTA text); empty
+  /// otherwise.
+  [[nodiscard]] std::string_view twobit() const noexcept;
   /// About how many bytes the input holds: the mapped size, about 4x the file's size for a
   /// compressed regular file (text and DNA compress 3-5x), 0 when unknown (pipes).
   [[nodiscard]] std::uint64_t expected_size() const noexcept;

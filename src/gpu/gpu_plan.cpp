@@ -1,6 +1,7 @@
 // src/gpu/gpu_plan.cpp — patterns → kernel plans for the CUDA backend: which text byte
 // matches which pattern symbol (case folding, IUPAC codes) is decided here once, as byte
-// classes and Myers match vectors (Peq). O(σ² + Σm·σ) time.
+// classes and Myers match vectors (Peq). O(σ² + Σm·σ) time. Also which kernel a site plan takes
+// (cuda::direct_serves), decided on the host.
 #include <algorithm>
 #include <array>
 #include <map>
@@ -115,3 +116,19 @@ trawl::cuda::approx_plan make_approx_plan(const std::vector<task>& tasks, const 
 }
 
 }  // namespace trawl::gpu::detail
+
+namespace trawl::cuda {
+
+bool direct_serves(const site_plan& plan) {
+  const std::size_t patterns = plan.lengths.size() * plan.pams.size();
+  if (patterns == 0 || patterns > plan.direct_up_to || plan.longest > 32 || std::min(plan.pam_limit, plan.longest_pam) > 7)
+    return false;
+  for (std::size_t g = 0; g < plan.lengths.size(); ++g)
+    for (std::uint32_t i = 0; i < plan.lengths[g]; ++i) {
+      const auto code = plan.words[g * plan.stride + i / 16] >> (4 * (i % 16)) & 15u;
+      if (code != 1 && code != 2 && code != 4 && code != 8 && code != 15) return false;
+    }
+  return true;
+}
+
+}  // namespace trawl::cuda

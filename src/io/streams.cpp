@@ -459,6 +459,10 @@ byte_stream& source::stream() {
   return *impl_->stream;
 }
 compression source::compressed() const noexcept { return impl_->comp; }
+std::string_view source::twobit() const noexcept {
+  if (impl_->comp != compression::twobit) return {};
+  return !impl_->whole.empty() ? std::string_view(impl_->whole) : std::string_view(impl_->map, impl_->map_len);
+}
 std::uint64_t source::expected_size() const noexcept {
   if (is_mapped()) return impl_->map_len;
   return impl_->comp != compression::none ? impl_->file_size * 4 : impl_->file_size;
@@ -477,6 +481,9 @@ source source::from_memory(std::string_view bytes, std::string name, const open_
     s.impl_->name = std::move(name);
     s.impl_->comp = compression::twobit;
     s.impl_->named = format::fasta;
+    s.impl_->map = bytes.data();
+    s.impl_->map_len = bytes.size();
+    s.impl_->unmap = false;
     s.impl_->stream = twobit_stream(bytes, s.impl_->name);
     return s;
   }

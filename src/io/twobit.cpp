@@ -89,10 +89,13 @@ std::vector<block> read_blocks(const words& w, std::uint64_t at, std::uint64_t c
   return merged;
 }
 
-/// The FASTA text of a .2bit file, made as it is read.
-class twobit_reader final : public byte_stream {
+/// A .2bit file's index, checked, and its bases decoded: the part the stream of its FASTA text
+/// (twobit_reader) and twobit_file share.
+class twobit_index {
  public:
-  twobit_reader(std::string_view bytes, std::string name) : b_(bytes), w_(bytes, name, false) {
+  using blocks = std::pair<std::vector<block>, std::vector<block>>;  ///< N blocks, mask blocks
+
+  twobit_index(std::string_view bytes, const std::string& name) : b_(bytes), w_(bytes, name, false) {
     if (bytes.size() < 16) throw error(errc::bad_format, name + ": not a valid .2bit file: shorter than its header");
     std::uint32_t sig;
     std::memcpy(&sig, bytes.data(), 4);
@@ -139,6 +142,61 @@ class twobit_reader final : public byte_stream {
       for (int k = 0; k < 4; ++k) decode_[v][k] = "TCAG"[(v >> (6 - 2 * k)) & 3];
   }
 
+  [[nodiscard]] const std::vector<sequence>& sequences() const { return seqs_; }
+  /// Sequence i's blocks, sorted and merged (checked against its size).
+  [[nodiscard]] blocks blocks_of(std::size_t i) const {
+    const sequence& s = seqs_[i];
+    return {read_blocks(w_, s.n_at, s.n_count, s.size, "N"), read_blocks(w_, s.mask_at, s.mask_count, s.size, "mask")};
+  }
+
+  /// Bases [from, from + n) of sequence i into out: with `width`, in lines of that many bases
+  /// (from a multiple of it, width a multiple of 4), each ended by '\n'; with 0, as they are.
+  /// Packed bases, then N blocks as N and mask blocks in lower case.
+  void decode(std::size_t i, const blocks& bl, std::uint64_t from, std::uint64_t n, char* out, std::size_t width) const {
+    const sequence& s = seqs_[i];
+    const auto* packed = reinterpret_cast<const unsigned char*>(b_.data() + s.packed);
+    const std::uint64_t line = width != 0 ? width : n;
+    for (std::uint64_t o = 0; o < n; o += line) {  // a line starts on a packed byte but for the first without width
+      const std::uint64_t len = std::min<std::uint64_t>(line, n - o);
+      char* at = out + o + (width != 0 ? o / width : 0);
+      std::uint64_t p = from + o, b = 0;
+      for (; b < len && (p & 3) != 0; ++b, ++p) at[b] = decode_[packed[p / 4]][p & 3];
+      for (; len - b >= 4; b += 4, p += 4) std::memcpy(at + b, decode_[packed[p / 4]].data(), 4);
+      for (; b < len; ++b, ++p) at[b] = decode_[packed[p / 4]][p & 3];
+      if (width != 0) at[len] = '\n';
+    }
+    // the bases [a, e) in the output, as runs of one line each
+    const auto each_run = [&](std::uint64_t a, std::uint64_t e, auto&& f) {
+      while (a < e) {
+        const std::uint64_t r = a - from, stop = width != 0 ? std::min(e, from + (r / width + 1) * width) : e;
+        f(out + r + (width != 0 ? r / width : 0), static_cast<std::size_t>(stop - a));
+        a = stop;
+      }
+    };
+    const std::uint64_t to = from + n;
+    const auto first_after = [from](const std::vector<block>& v) {  // the first block that ends past `from`
+      return std::upper_bound(v.begin(), v.end(), from, [](std::uint64_t x, const block& k) { return x < k.end; });
+    };
+    for (auto it = first_after(bl.first); it != bl.first.end() && it->start < to; ++it)
+      each_run(std::max(from, it->start), std::min(to, it->end), [](char* at, std::size_t len) { std::memset(at, 'N', len); });
+    for (auto it = first_after(bl.second); it != bl.second.end() && it->start < to; ++it)
+      each_run(std::max(from, it->start), std::min(to, it->end), [](char* at, std::size_t len) {
+        for (std::size_t x = 0; x < len; ++x) at[x] = static_cast<char>(at[x] | 0x20);
+      });
+  }
+
+ private:
+  std::string_view b_;
+  words w_;
+  std::vector<sequence> seqs_;
+  std::array<std::array<char, 4>, 256> decode_{};
+};
+
+/// The FASTA text of a .2bit file, made as it is read.
+class twobit_reader final : public byte_stream {
+ public:
+  twobit_reader(std::string_view bytes, const std::string& name) : x_(bytes, name) {}
+
   /// The FASTA text from where the last read ended: headers, and sequence lines of line_bytes
   /// bases. Lines are decoded straight into `buf`, on all cores when there are several parts;
   /// a header or line longer than n goes through carry_.
@@ -176,8 +234,9 @@ class twobit_reader final : public byte_stream {
     carry_.clear();
     carry_at_ = 0;
     planned_ = 0;
-    while (seq_ < seqs_.size()) {
-      const sequence& s = seqs_[seq_];
+    const std::vector<sequence>& seqs = x_.sequences();
+    while (seq_ < seqs.size()) {
+      const sequence& s = seqs[seq_];
       if (!headed_) {
         const std::string head = ">" + s.name + "\n";
         if (head.size() > n - planned_) {
@@ -189,7 +248,7 @@ class twobit_reader final : public byte_stream {
         }
         headed_ = true;
         pos_ = 0;
-        blocks_[seq_] = {read_blocks(w_, s.n_at, s.n_count, s.size, "N"), read_blocks(w_, s.mask_at, s.mask_count, s.size, "mask")};
+        blocks_[seq_] = x_.blocks_of(seq_);
         if (!carry_.empty()) return;
       }
       const std::uint64_t fit = (n - planned_) / (line_bytes + 1) * line_bytes;  // bases in the whole lines that fit
@@ -216,49 +275,11 @@ class twobit_reader final : public byte_stream {
     }
   }
 
-  void decode_part(const part& p, char* buf) const { decode_lines(seqs_[p.seq], blocks_.at(p.seq), p.from, p.count, buf + p.out); }
+  void decode_part(const part& p, char* buf) const { x_.decode(p.seq, blocks_.at(p.seq), p.from, p.count, buf + p.out, line_bytes); }
 
-  /// Bases [from, from + n) of s (from a multiple of line_bytes) into out as lines of
-  /// line_bytes bases, each ended by '\n': packed bases, N blocks, mask blocks.
-  void decode_lines(const sequence& s, const std::pair<std::vector<block>, std::vector<block>>& blocks,
-                    std::uint64_t from, std::uint64_t n, char* out) const {
-    static_assert(line_bytes % 4 == 0);
-    const auto* packed = reinterpret_cast<const unsigned char*>(b_.data() + s.packed);
-    for (std::uint64_t o = 0; o < n; o += line_bytes) {  // a line starts on a packed byte
-      const std::uint64_t len = std::min<std::uint64_t>(line_bytes, n - o);
-      char* line = out + o + o / line_bytes;
-      const unsigned char* q = packed + (from + o) / 4;
-      std::uint64_t b = 0;
-      for (; len - b >= 4; b += 4) std::memcpy(line + b, decode_[*q++].data(), 4);
-      for (std::uint64_t k = 0; b < len; ++b, ++k) line[b] = decode_[*q][k];
-      line[len] = '\n';
-    }
-    // the bases [a, e) in the lines, as runs of one line each
-    const auto each_run = [&](std::uint64_t a, std::uint64_t e, auto&& f) {
-      while (a < e) {
-        const std::uint64_t r = a - from, stop = std::min(e, from + (r / line_bytes + 1) * line_bytes);
-        f(out + r + r / line_bytes, static_cast<std::size_t>(stop - a));
-        a = stop;
-      }
-    };
-    const std::uint64_t to = from + n;
-    const auto first_after = [from](const std::vector<block>& v) {  // the first block that ends past `from`
-      return std::upper_bound(v.begin(), v.end(), from, [](std::uint64_t x, const block& k) { return x < k.end; });
-    };
-    for (auto it = first_after(blocks.first); it != blocks.first.end() && it->start < to; ++it)
-      each_run(std::max(from, it->start), std::min(to, it->end), [](char* at, std::size_t len) { std::memset(at, 'N', len); });
-    for (auto it = first_after(blocks.second); it != blocks.second.end() && it->start < to; ++it)
-      each_run(std::max(from, it->start), std::min(to, it->end), [](char* at, std::size_t len) {
-        for (std::size_t x = 0; x < len; ++x) at[x] = static_cast<char>(at[x] | 0x20);
-      });
-  }
-
-  std::string_view b_;
-  words w_;
-  std::vector<sequence> seqs_;
-  /// the N and mask blocks, sorted and merged, of the sequences being read
-  std::map<std::size_t, std::pair<std::vector<block>, std::vector<block>>> blocks_;
-  std::array<std::array<char, 4>, 256> decode_{};
+  twobit_index x_;
+  /// the blocks of the sequences being read
+  std::map<std::size_t, twobit_index::blocks> blocks_;
   std::vector<part> parts_;
   std::size_t planned_ = 0;
   std::string carry_;       ///< a header or line that did not fit a read, handed out from carry_at_
@@ -278,7 +299,31 @@ bool is_twobit(std::string_view head) noexcept {
 }
 
 std::unique_ptr<byte_stream> twobit_stream(std::string_view bytes, std::string name) {
-  return std::make_unique<twobit_reader>(bytes, std::move(name));
+  return std::make_unique<twobit_reader>(bytes, name);
+}
+
+struct twobit_file::impl {
+  twobit_index x;
+  impl(std::string_view bytes, const std::string& name) : x(bytes, name) {}
+};
+
+twobit_file::twobit_file(std::string_view bytes, const std::string& name) : impl_(std::make_unique<impl>(bytes, name)) {}
+twobit_file::~twobit_file() = default;
+twobit_file::twobit_file(twobit_file&&) noexcept = default;
+twobit_file& twobit_file::operator=(twobit_file&&) noexcept = default;
+std::size_t twobit_file::size() const noexcept { return impl_->x.sequences().size(); }
+std::string_view twobit_file::name(std::size_t i) const { return impl_->x.sequences().at(i).name; }
+std::uint64_t twobit_file::length(std::size_t i) const { return impl_->x.sequences().at(i).size; }
+
+void twobit_file::decode(std::size_t i, char* out) const {
+  const twobit_index& x = impl_->x;
+  const std::uint64_t n = x.sequences().at(i).size;
+  const twobit_index::blocks bl = x.blocks_of(i);
+  constexpr std::uint64_t part = std::uint64_t{1} << 18;  // bases a task decodes (a multiple of 4)
+  tbb::parallel_for(std::uint64_t{0}, (n + part - 1) / part, [&](std::uint64_t k) {
+    const std::uint64_t from = k * part;
+    x.decode(i, bl, from, std::min(part, n - from), out + from, 0);
+  });
 }
 
 std::string to_twobit(std::string_view bytes, format fmt, const std::string& name) {

@@ -33,6 +33,35 @@ struct genome::impl {
   std::shared_ptr<const void> resident;  // the GPUs' copies of `text`
 
   void read(io::source& src, const device_spec& device) {
+    if (!src.twobit().empty()) read_twobit(src.twobit());
+    else read_records(src);
+    const bool on_gpu = device.kind == device_kind::gpu || (device.kind == device_kind::automatic && gpu::available());
+    if (on_gpu && !text.empty()) {
+      gpus = device.workers();
+      std::sort(gpus.begin(), gpus.end());
+      gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+      resident = gpu::keep_resident(text, device_spec(device_kind::gpu, gpus));
+    }
+  }
+
+  /// A .2bit file's sequences decoded straight into the buffer, each on all cores.
+  void read_twobit(std::string_view bytes) {
+    const io::twobit_file f(bytes, name);
+    fmt = io::format::fasta;
+    std::uint64_t total = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) total += f.length(i) + record_gap;
+    text.assign(total, '\0');
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      const std::uint64_t at = bases + record_gap * i;
+      records.push_back({std::string(f.name(i)), at, f.length(i)});
+      begin.push_back(at);
+      length.push_back(f.length(i));
+      bases += f.length(i);
+      f.decode(i, text.data() + at);
+    }
+  }
+
+  void read_records(io::source& src) {
     std::string whole;
     std::string_view bytes;
     if (src.is_mapped()) {
@@ -62,13 +91,6 @@ struct genome::impl {
       text.append(record_gap, '\0');
     }
     text.shrink_to_fit();
-    const bool on_gpu = device.kind == device_kind::gpu || (device.kind == device_kind::automatic && gpu::available());
-    if (on_gpu && !text.empty()) {
-      gpus = device.workers();
-      std::sort(gpus.begin(), gpus.end());
-      gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
-      resident = gpu::keep_resident(text, device_spec(device_kind::gpu, gpus));
-    }
   }
 };
 

@@ -95,6 +95,35 @@ TEST(Genome, RecordsAreTheParse) {
   EXPECT_EQ(t.format(), trawl::io::format::plain);
 }
 
+TEST(Genome, TwoBitReadsAsItsFasta) {
+  // a .2bit is decoded straight into the genome's buffer, each sequence in parts on all
+  // cores: the same records as the FASTA it was packed from (a record of several parts, N
+  // and soft-masked runs across their edges)
+  std::mt19937_64 rng(5);
+  auto recs = random_records(rng);
+  std::string big = oracle::random_text(rng, 700001, "ACGT");
+  for (std::size_t j = 1000; j + 70000 < big.size(); j += 150001) {
+    std::fill(big.begin() + static_cast<std::ptrdiff_t>(j), big.begin() + static_cast<std::ptrdiff_t>(j + 70000), 'N');
+    for (std::size_t k = j + 90000; k < j + 140000; ++k) big[k] = static_cast<char>(big[k] | 0x20);
+  }
+  recs.push_back({"big", big});
+  const std::string fa = fasta_of(recs, 60);
+  const std::string tb = trawl::io::to_twobit(fa, trawl::io::format::fasta, "in.fa");
+  const genome want = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
+  const genome got = genome::from_bytes(tb, "in.2bit", trawl::device_kind::cpu);
+  EXPECT_EQ(got.format(), trawl::io::format::fasta);
+  EXPECT_EQ(got.bases(), want.bases());
+  ASSERT_EQ(got.records().size(), want.records().size());
+  for (std::uint32_t r = 0; r < want.records().size(); ++r) {
+    EXPECT_EQ(got.records()[r].name, recs[r].name);
+    EXPECT_TRUE(got.sequence(r) == recs[r].seq) << recs[r].name;
+  }
+  trawl::search_options o;
+  o.max_errors = 1;
+  o.device = trawl::device_kind::cpu;
+  EXPECT_EQ(genome_hits(got, {"ACGTTGCAAC", "NNNNACG"}, o), genome_hits(want, {"ACGTTGCAAC", "NNNNACG"}, o));
+}
+
 TEST(Genome, ExactHitsAreNaiveSearchOfEachRecord) {
   std::mt19937_64 rng(4);
   const auto recs = random_records(rng);
