@@ -4,6 +4,7 @@
 // record-by-record ways) and off-target sites are those of a search of the file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 #include <string>
@@ -104,7 +105,7 @@ TEST(Genome, TwoBitReadsAsItsFasta) {
   std::string big = oracle::random_text(rng, 700001, "ACGT");
   for (std::size_t j = 1000; j + 70000 < big.size(); j += 150001) {
     std::fill(big.begin() + static_cast<std::ptrdiff_t>(j), big.begin() + static_cast<std::ptrdiff_t>(j + 70000), 'N');
-    for (std::size_t k = j + 90000; k < j + 140000; ++k) big[k] = static_cast<char>(big[k] | 0x20);
+    for (std::size_t k = j + 90000; k < std::min(j + 140000, big.size()); ++k) big[k] = static_cast<char>(big[k] | 0x20);
   }
   recs.push_back({"big", big});
   const std::string fa = fasta_of(recs, 60);
