@@ -6,7 +6,9 @@
 # search of all at -k 3) on the GPU; each TRAWL then runs `offtarget --mismatches 4` and
 # `search -k 3` of all guides on the GPU from the file, best of 2, outputs compared by md5.
 # One CSV row per job: job, build, seconds, first seconds, found, host. DEVICE (environment):
-# another device than the GPU (cpu, gpu:1, ...); GENOME: the genome file to use or make.
+# another device than the GPU (cpu, gpu:1, ...); GENOME: the genome file to use or make;
+# TWOBIT=1: the same genome packed into .2bit by the first TRAWL (`trawl pack`), loaded by
+# trawl_genome_bench (job genome_load_2bit) and searched by each TRAWL (jobs cli_*_2bit).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 bench_args 4 "run.sh OUT.csv GENOME_BENCH MKGENOME [LABEL=]TRAWL [[LABEL=]TRAWL...]" "$@"
@@ -21,16 +23,26 @@ host="$(lscpu | sed -n 's/^Model name: *//p' | head -1) x$(nproc), $gpu"
 echo "job,build,seconds,first_seconds,found,host" >"$out"
 "$gb" "$g" "$work/guides.txt" --device "$dev" --calls 5 --mismatches 4 -k 3 | tail -n +2 | grep -v _file |
   while IFS=, read -r job _ best first found; do echo "genome_$job,resident,$best,$first,$found,\"$host\"" >>"$out"; done
+inputs=("$g")
+if [ "${TWOBIT:-}" = 1 ]; then
+  packer=${1#*=}
+  "$packer" pack "$g" -o "$work/genome.2bit"
+  inputs+=("$work/genome.2bit")
+  "$gb" "$work/genome.2bit" "$work/guides.txt" --device "$dev" --calls 1 --mismatches 4 -k 3 | grep '^load,' |
+    while IFS=, read -r _ _ best first_s found; do echo "genome_load_2bit,resident,$best,$first_s,$found,\"$host\"" >>"$out"; done
+fi
 for arg in "$@"; do
   t=${arg#*=}
   if [ "$t" != "$arg" ]; then name=${arg%%=*}; else name=$("$t" --version | head -1); fi
+  for in in "${inputs[@]}"; do
+  suffix=""; [ "$in" = "$g" ] || suffix=_2bit
   for job in offtarget search; do
     best=999 first=""
     for _ in 1 2; do
       s=$(date +%s.%N)
       case $job in
-        offtarget) "$t" offtarget --device "$dev" --mismatches 4 "$work/guides.txt" "$g" >"$work/$job.out" ;;
-        search) "$t" search --device "$dev" -k 3 -f "$work/patterns.txt" "$g" >"$work/$job.out" ;;
+        offtarget) "$t" offtarget --device "$dev" --mismatches 4 "$work/guides.txt" "$in" >"$work/$job.out" ;;
+        search) "$t" search --device "$dev" -k 3 -f "$work/patterns.txt" "$in" >"$work/$job.out" ;;
       esac
       e=$(date +%s.%N)
       sec=$(python3 -c "print(f'{$e - $s:.3f}')")
@@ -38,7 +50,8 @@ for arg in "$@"; do
       best=$(python3 -c "print(min($best, $sec))")
     done
     found="$(wc -l <"$work/$job.out") lines md5 $(md5sum <"$work/$job.out" | cut -c1-12)"
-    echo "cli_$job,$name,$best,$first,$found,\"$host\"" >>"$out"
-    echo "genome run: $job $name ${best}s $found" >&2
+    echo "cli_$job$suffix,$name,$best,$first,$found,\"$host\"" >>"$out"
+    echo "genome run: $job$suffix $name ${best}s $found" >&2
+  done
   done
 done

@@ -99,6 +99,9 @@ GENOME_JOBS = {
     "genome_search_k_all_resident": "search -k 3, 312 guides, forward",
     "cli_offtarget": "`trawl offtarget --mismatches 4`, 312 guides, from the FASTA",
     "cli_search": "`trawl search -k 3`, 312 guides, from the FASTA",
+    "genome_load_2bit": "read the genome from its .2bit and copy it to the GPU (once)",
+    "cli_offtarget_2bit": "`trawl offtarget --mismatches 4`, 312 guides, from the .2bit",
+    "cli_search_2bit": "`trawl search -k 3`, 312 guides, from the .2bit",
 }
 
 
