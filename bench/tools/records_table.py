@@ -12,6 +12,8 @@ KIND says what a record holds and which table to make of it:
                   locate (µs/occurrence) for every pattern length m
   genome          bench/genome/run.sh (job,build,seconds,first_seconds,found,host): the resident
                   genome's calls, then the command line's jobs of each build
+  sites-direct    trawl_bench_cuda --sections 6 (guides,tables_ms,direct_ms,sites,same,...): the
+                  GPU site scan's two kernels by guide count
   offtarget-bulges  bench/offtarget/old_vs_new.sh (build,device,genome,limits,seconds,...): each
                   job's runs with both builds, the commits taken from the record's name
   exact, patterns, regex, approx-grid, approx-many, approx-long, approx-best, cuda, scaling,
@@ -115,6 +117,16 @@ def genome(rows):
         build = "genome kept loaded" if r["build"] == "resident" else f"`{r['build']}`"
         found = r["found"].split(" md5")[0]
         out.append(f"| {what} | {build} | {fmt(r['seconds'])} ({fmt(r['first_seconds'])}) | {found} |")
+    return "\n".join(out)
+
+
+def sites_direct(rows):
+    r0 = rows[0]
+    out = [f"Host: {r0['host']}; build `{r0['build']}`; {r0['genome_gbp']} Gbp generated, guides of {r0['guide']} "
+           f"+ {r0['pam']}, mismatches <= {r0['mismatches']}, both strands; kernel time in ms.", "",
+           "| guides | block tables | direct test | sites | the same sites |", "|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['guides']} | {r['tables_ms']} | {r['direct_ms']} | {r['sites']} | {r['same']} |")
     return "\n".join(out)
 
 
@@ -625,7 +637,7 @@ def main():
     if args in (["--help"], ["-h"]):
         print(__doc__.strip())
         return
-    kinds = ("index-peers", "genome", *KINDS, *MULTI)
+    kinds = ("index-peers", "genome", "sites-direct", *KINDS, *MULTI)
     if len(args) < 2 or args[-1] not in kinds or (len(args) > 2 and args[-1] not in MULTI):
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         sys.exit(2)
@@ -639,6 +651,9 @@ def main():
         return
     if kind == "genome":
         print(genome(rows))
+        return
+    if kind == "sites-direct":
+        print(sites_direct(rows))
         return
     rows = [r for r in rows if r["benchmark"] == kind]
     if not rows:
