@@ -240,8 +240,10 @@ class records_only final : public search_sink {
   [[nodiscard]] bool wants_heads() const override { return inner_.wants_heads(); }
   [[nodiscard]] bool wants_line_breaks() const override { return inner_.wants_line_breaks(); }
   [[nodiscard]] bool counts_line_breaks() const override { return inner_.counts_line_breaks(); }
-  void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last) override {
-    inner_.line_breaks(ends, count, last);
+  [[nodiscard]] bool settles_lines() const override { return inner_.settles_lines(); }
+  void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last,
+                   std::uint64_t settled) override {
+    inner_.line_breaks(ends, count, last, settled);
   }
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { inner_.text(pos, bytes, stable); }
   bool hits(std::span<const hit> hits) override { return inner_.hits(hits); }

@@ -267,8 +267,16 @@ void line_counter::begin_record(const record_info& r) {
   counted_any_ = counted_open_ = false;
 }
 
-void line_counter::line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last) {
+void line_counter::line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last,
+                               std::uint64_t settled) {
   if (records_) return;
+  if (settled != 0 && !done_) {  // lines after those counted so far, before every start held
+    hit_lines_ += settled;
+    if (!opt_.invert) {
+      selected_ = opt_.max_lines != 0 ? std::min(hit_lines_, opt_.max_lines) : hit_lines_;
+      done_ = opt_.max_lines != 0 && selected_ >= opt_.max_lines;
+    }
+  }
   newlines_ += count;
   if (last != none) last_break_ = last;
   for (const std::uint64_t e : ends) {

@@ -115,10 +115,11 @@ class line_sink final : public search_sink {
 };
 
 /// -c, -l, -L and -q: the lines selected (the records, of FASTA/FASTQ input), counted without
-/// reading the text. The workers find the line ends of the hits' starts and each piece's first
-/// line break (search_sink::line_breaks); each start is placed among them once no earlier hit
-/// can come (search_sink::floor), so the counter holds only the hits and line ends of the
-/// bytes not decided yet. With -v every line break is counted too.
+/// reading the text. The workers count the lines with a hit that lie whole in a piece, and find
+/// each piece's first line break and the line ends of the other hits' starts
+/// (search_sink::line_breaks, settles_lines); each of those starts is placed among them once no
+/// earlier hit can come (search_sink::floor), so the counter holds only the hits and line ends
+/// of the bytes not decided yet. With -v every line break is counted too.
 class line_counter final : public search_sink {
  public:
   explicit line_counter(const line_options& opt) : opt_(opt) {}
@@ -126,7 +127,9 @@ class line_counter final : public search_sink {
   void begin_record(const record_info& record) override;
   [[nodiscard]] bool wants_line_breaks() const override { return true; }
   [[nodiscard]] bool counts_line_breaks() const override { return opt_.invert; }
-  void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last) override;
+  [[nodiscard]] bool settles_lines() const override { return true; }
+  void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last,
+                   std::uint64_t settled) override;
   bool hits(std::span<const hit> hits) override;
   void floor(std::uint64_t pos) override;
   void end_record(std::uint64_t length) override;

@@ -57,13 +57,19 @@ class search_sink {
   /// counted (grep -v -c).
   [[nodiscard]] virtual bool wants_line_breaks() const { return false; }
   [[nodiscard]] virtual bool counts_line_breaks() const { return false; }
+  /// With wants_line_breaks(): true when the sink needs of each line only whether a hit starts
+  /// on it (grep -c, -l, -L, -q). The workers then count the lines with a hit that lie whole
+  /// in their bytes themselves, and hand over neither those lines' hits nor their ends.
+  [[nodiscard]] virtual bool settles_lines() const { return false; }
   /// The next bytes of the current record (each byte once, in order; before the hits that
   /// end in them): `ends`, sorted, holds the first '\n' among them and, for each of their hits,
   /// the first '\n' at or after its start, up to their end (for a hit that starts before them
   /// it may lie before them); with counts_line_breaks(), `count` is their '\n' bytes and
-  /// `last` the last one's position (~0: none).
-  virtual void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last) {
-    (void)ends, (void)count, (void)last;
+  /// `last` the last one's position (~0: none); with settles_lines(), `settled` is the lines
+  /// with a hit that lie whole in them, after their first '\n' (their hits are left out).
+  virtual void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last,
+                           std::uint64_t settled) {
+    (void)ends, (void)count, (void)last, (void)settled;
   }
   /// No hit of the current record handed over from now on starts before `pos`.
   virtual void floor(std::uint64_t pos) { (void)pos; }

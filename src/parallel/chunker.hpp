@@ -119,6 +119,7 @@ struct job {
   std::vector<std::uint64_t> breaks;
   std::vector<std::uint32_t> breaks_end;
   std::vector<std::uint64_t> breaks_count, breaks_last;
+  std::vector<std::uint64_t> breaks_settled;  ///< per piece: the lines it counted itself (settles_lines)
   std::vector<std::uint64_t> starts;  ///< scratch of find_breaks
 };
 

@@ -105,6 +105,8 @@ class stream_search {
     wants_heads_ = sink.wants_heads();
     wants_breaks_ = sink.wants_line_breaks();
     counts_breaks_ = wants_breaks_ && sink.counts_line_breaks();
+    // a line's hits are left out only where none is dropped or cut short later
+    settles_lines_ = wants_breaks_ && sink.settles_lines() && o_.max_hits == 0;
     deliver_cb_ = [this](std::span<const hit> hs) {
       delivered_ += hs.size();
       return sink_.hits(hs);
@@ -467,7 +469,7 @@ class stream_search {
                        j.hits, j.open);
         else
           m_.scan(j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end, j.hits, j.open);
-        if (wants_breaks_) find_breaks(j, p, from);
+        if (wants_breaks_) find_breaks(j, p, from, j.open.size() == open_from);
         if (p.base != 0)
           for (std::size_t h = from; h < j.hits.size(); ++h) j.hits[h].start += p.base, j.hits[h].end += p.base;
         for (std::size_t o = open_from; o < j.open.size(); ++o) j.open[o].index -= from;  // piece-relative
@@ -484,12 +486,15 @@ class stream_search {
 
   /// For a sink that counts lines: the line ends the hits of piece p (j.hits from `from` on,
   /// in window coordinates) need, found on this worker, and the piece's first '\n', so that the
-  /// sink never reads the text (search_sink::line_breaks).
-  void find_breaks(job& j, const piece& p, std::size_t from) const {
+  /// sink never reads the text (search_sink::line_breaks). For a sink that settles_lines(), and
+  /// a piece whose hits are all final (`whole`: no cluster cut by its edges), the lines with a
+  /// hit between its first '\n' and its last are counted here and their hits dropped.
+  void find_breaks(job& j, const piece& p, std::size_t from, bool whole) const {
     if (p.sequence) {  // a FASTA/FASTQ record's sequence has no lines: nothing to find
       j.breaks_end.push_back(static_cast<std::uint32_t>(j.breaks.size()));
       j.breaks_count.push_back(0);
       j.breaks_last.push_back(~std::uint64_t{0});
+      j.breaks_settled.push_back(0);
       return;
     }
     const std::string_view w = j.c->window(p);
@@ -509,6 +514,9 @@ class stream_search {
     for (std::size_t h = from; h < j.hits.size(); ++h) starts.push_back(j.hits[h].start);
     std::sort(starts.begin(), starts.end());
     std::size_t end = f;  // the line end found last: [a, end] is read
+    const bool settle = settles_lines_ && whole;
+    std::uint64_t settled = 0;
+    std::size_t settled_to = f;  // the lines of the starts in (f, settled_to] lie whole in [a, b)
     for (const std::uint64_t s : starts) {
       if (s < a) {  // a start in the bytes before the piece: its line may end there
         const void* nl = std::memchr(w.data() + s, '\n', a - s);
@@ -517,8 +525,20 @@ class stream_search {
       }
       if (s >= b || s <= end) continue;  // the line end is found, or lies past b
       end = next_break(s);
-      if (end < b) j.breaks.push_back(p.base + end);
+      if (end >= b) continue;
+      if (settle) {  // s > f: its line begins and ends in the piece
+        ++settled;
+        settled_to = end;
+      } else {
+        j.breaks.push_back(p.base + end);
+      }
     }
+    if (settled != 0) {
+      const auto lies_whole = [&](const hit& h) { return h.start > f && h.start <= settled_to; };
+      j.hits.erase(std::remove_if(j.hits.begin() + static_cast<std::ptrdiff_t>(from), j.hits.end(), lies_whole),
+                   j.hits.end());
+    }
+    j.breaks_settled.push_back(settled);
     std::sort(j.breaks.begin() + static_cast<std::ptrdiff_t>(first), j.breaks.end());
     j.breaks.erase(std::unique(j.breaks.begin() + static_cast<std::ptrdiff_t>(first), j.breaks.end()), j.breaks.end());
     j.breaks_end.push_back(static_cast<std::uint32_t>(j.breaks.size()));
@@ -570,7 +590,7 @@ class stream_search {
           const std::size_t k = i - j.first;
           const std::uint32_t bf = k == 0 ? 0 : j.breaks_end[k - 1];
           sink_.line_breaks(std::span<const std::uint64_t>(j.breaks.data() + bf, j.breaks_end[k] - bf), j.breaks_count[k],
-                            j.breaks_last[k]);
+                            j.breaks_last[k], j.breaks_settled[k]);
         }
         const std::uint32_t from = i == j.first ? 0 : j.ends[i - j.first - 1];
         const std::uint32_t to = j.ends[i - j.first];
@@ -638,6 +658,7 @@ class stream_search {
   /// thread per scan in flight and the parts never wait on a thread held by a scan.
   std::optional<tbb::task_arena> parse_arena_;
   bool one_id_ = false, wants_text_ = false, wants_heads_ = false, wants_breaks_ = false, counts_breaks_ = false;
+  bool settles_lines_ = false;
   std::function<void(std::uint64_t)> progress_;  ///< stream_options::progress
   std::uint64_t consumed_ = 0;                   ///< input bytes taken in so far
   bool memory_input_ = false;                    ///< run_memory: its progress is told as it is delivered

@@ -97,6 +97,20 @@ agree "long lines -k 1 -c, small slices" "$T search --format tsv -k 1 gattaca lo
 import sys
 text = open('long.txt', 'rb').read()
 print(len({text.count(b'\\\\n', 0, int(l.split('\\\\t')[1])) for l in sys.stdin}))\"" "-k 1 -c --slice-size 4096 gattaca long.txt"
+# many short lines, several hits on some, in small slices: the workers count the lines that lie
+# whole in their slices themselves (search_sink::settles_lines), -m stops at the count
+python3 -c "
+import random
+r = random.Random(11)
+for i in range(30000):
+    print(''.join(r.choice('acgt') for _ in range(r.choice([0, 5, 30, 80, 200]))))" > short.txt
+for args in "-c gat" "-c -m 777 gat" "-v -c gat" "-v -c -m 50 gat" "-c gattaca" "-l gattaca" "-c -i GATC" "-c -m 1 zzz"; do
+  agree "short lines, small slices, $args" "grep $args short.txt" "$args --slice-size 1000 short.txt"
+done
+agree "short lines -k 1 -c, small slices" "$T search --format tsv -k 1 gattaca short.txt | python3 -c \"
+import sys
+text = open('short.txt', 'rb').read()
+print(len({text.count(b'\\\\n', 0, int(l.split('\\\\t')[1])) for l in sys.stdin}))\"" "-k 1 -c --slice-size 1000 gattaca short.txt"
 head -c -1 long.txt > long_nofinal.txt
 agree "no final newline, -l -v gattaca" "grep -l -v gattaca long_nofinal.txt" "-l -v gattaca long_nofinal.txt"
 for args in "-c gattaca" "-v -c gattaca" "-v -c zzz" "-c -v acgtacgtacgt"; do
