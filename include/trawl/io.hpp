@@ -66,7 +66,8 @@ class twobit_file {
   twobit_file(twobit_file&&) noexcept;
   twobit_file& operator=(twobit_file&&) noexcept;
 
-  /// How many sequences it holds, and each one's name and length in bases, in file order.
+  /// How many sequences it holds, and each one's name (up to a blank, as the record of its
+  /// FASTA text is named) and length in bases, in file order.
   [[nodiscard]] std::size_t size() const noexcept;
   [[nodiscard]] std::string_view name(std::size_t i) const;
   [[nodiscard]] std::uint64_t length(std::size_t i) const;

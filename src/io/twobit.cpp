@@ -213,8 +213,6 @@ class twobit_reader final : public byte_stream {
     } else {
       tbb::parallel_for(std::size_t{0}, parts_.size(), [&](std::size_t i) { decode_part(parts_[i], buf); });
     }
-    // the blocks of sequences ended are not needed again
-    for (auto it = blocks_.begin(); it != blocks_.end();) it = it->first < seq_ ? blocks_.erase(it) : std::next(it);
     return static_cast<std::ptrdiff_t>(planned_);
   }
 
@@ -230,6 +228,8 @@ class twobit_reader final : public byte_stream {
   /// What the next read of n bytes holds: headers copied into buf, parts_ to decode (planned_
   /// bytes in all), or, when not even one header or line fits, that one in carry_.
   void plan(char* buf, std::size_t n) {
+    // the blocks of sequences ended are not needed again
+    for (auto it = blocks_.begin(); it != blocks_.end();) it = it->first < seq_ ? blocks_.erase(it) : std::next(it);
     parts_.clear();
     carry_.clear();
     carry_at_ = 0;
@@ -312,7 +312,10 @@ twobit_file::~twobit_file() = default;
 twobit_file::twobit_file(twobit_file&&) noexcept = default;
 twobit_file& twobit_file::operator=(twobit_file&&) noexcept = default;
 std::size_t twobit_file::size() const noexcept { return impl_->x.sequences().size(); }
-std::string_view twobit_file::name(std::size_t i) const { return impl_->x.sequences().at(i).name; }
+std::string_view twobit_file::name(std::size_t i) const {
+  const std::string_view whole = impl_->x.sequences().at(i).name;
+  return whole.substr(0, whole.find_first_of(" \t"));  // as the FASTA text's header reads
+}
 std::uint64_t twobit_file::length(std::size_t i) const { return impl_->x.sequences().at(i).size; }
 
 void twobit_file::decode(std::size_t i, char* out) const {

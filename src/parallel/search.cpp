@@ -515,6 +515,10 @@ class stream_search {
     std::sort(starts.begin(), starts.end());
     std::size_t end = f;  // the line end found last: [a, end] is read
     const bool settle = settles_lines_ && whole;
+    // a hit of the next piece may start up to lookbehind bytes before b (hits kept by their
+    // end): only the lines that end before that are this piece's alone
+    const std::size_t settle_below =
+        m_.key() == hit_key::start ? b : (b > a + m_.lookbehind() ? b - m_.lookbehind() : a);
     std::uint64_t settled = 0;
     std::size_t settled_to = f;  // the lines of the starts in (f, settled_to] lie whole in [a, b)
     for (const std::uint64_t s : starts) {
@@ -526,7 +530,7 @@ class stream_search {
       if (s >= b || s <= end) continue;  // the line end is found, or lies past b
       end = next_break(s);
       if (end >= b) continue;
-      if (settle) {  // s > f: its line begins and ends in the piece
+      if (settle && end < settle_below) {  // s > f: its line begins and ends in the piece
         ++settled;
         settled_to = end;
       } else {

@@ -111,6 +111,11 @@ agree "short lines -k 1 -c, small slices" "$T search --format tsv -k 1 gattaca s
 import sys
 text = open('short.txt', 'rb').read()
 print(len({text.count(b'\\\\n', 0, int(l.split('\\\\t')[1])) for l in sys.stdin}))\"" "-k 1 -c --slice-size 1000 gattaca short.txt"
+# an approximate hit kept by the next slice may start on a line this slice's worker sees whole
+# (it crosses the line's '\n' and the slice's end): that line is counted once
+printf 'x\nACGTACGTTTT\nTTTTzz\n' > cross.txt
+agree "-k 1 -c, a hit across a line break and a slice edge" "echo 1" "-k 1 -e ACGTACGT -e TTTTTTTT --slice-size 16 -c cross.txt"
+agree "-k 1 -v -c, a hit across a line break and a slice edge" "echo 2" "-k 1 -v -e ACGTACGT -e TTTTTTTT --slice-size 16 -c cross.txt"
 head -c -1 long.txt > long_nofinal.txt
 agree "no final newline, -l -v gattaca" "grep -l -v gattaca long_nofinal.txt" "-l -v gattaca long_nofinal.txt"
 for args in "-c gattaca" "-v -c gattaca" "-v -c zzz" "-c -v acgtacgtacgt"; do
