@@ -118,6 +118,8 @@ class twobit_index {
       if (bytes.size() - at - 1 < len) w.bad("the index ends early");
       sequence s;
       s.name.assign(bytes.substr(at + 1, len));
+      for (const char c : s.name)  // a line break would cut the FASTA text's header
+        if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) w.bad("a sequence name with a control character");
       at += 1 + len;
       std::uint64_t off = version == 0 ? w.u32(at) : w.u64(at);
       at += version == 0 ? 4 : 8;

@@ -605,11 +605,12 @@ cases = {
     "offset": good[:17 + 4] + struct.pack("<I", 0x7FFFFFF0) + good[25:],
     "version": good[:4] + struct.pack("<I", 7) + good[8:],
     "header": good[:10],
+    "name": good[:17] + b"\n" + good[18:],  # a line break in a name would cut its FASTA header
 }
 for k, v in cases.items():
     open(d + "/bad_%s.2bit" % k, "wb").write(v)
 PY
-for k in trunc count offset version header; do
+for k in trunc count offset version header name; do
   expect_rc 2 timeout 10 "$T" search --hits ACGT "$D/bad_$k.2bit"
   [ "$(wc -l <"$D/err")" = 1 ] && grep -q "bad_$k.2bit" "$D/err" && pass || fail "damaged .2bit ($k): $(head -c 200 "$D/err")"
 done
