@@ -484,6 +484,12 @@ class stream_search {
     }
   }
 
+  /// The lowest start a hit kept past `own` (in the bytes after it) can have: `own` for hits
+  /// kept by their start, lookbehind bytes before it for hits kept by their end.
+  [[nodiscard]] std::uint64_t later_starts_from(std::uint64_t own) const {
+    return m_.key() == hit_key::start ? own : (own > m_.lookbehind() ? own - m_.lookbehind() : 0);
+  }
+
   /// For a sink that counts lines: the line ends the hits of piece p (j.hits from `from` on,
   /// in window coordinates) need, found on this worker, and the piece's first '\n', so that the
   /// sink never reads the text (search_sink::line_breaks). For a sink that settles_lines(), and
@@ -515,10 +521,8 @@ class stream_search {
     std::sort(starts.begin(), starts.end());
     std::size_t end = f;  // the line end found last: [a, end] is read
     const bool settle = settles_lines_ && whole;
-    // a hit of the next piece may start up to lookbehind bytes before b (hits kept by their
-    // end): only the lines that end before that are this piece's alone
-    const std::size_t settle_below =
-        m_.key() == hit_key::start ? b : (b > a + m_.lookbehind() ? b - m_.lookbehind() : a);
+    // only the lines that end before the next piece's hits can start are this piece's alone
+    const std::uint64_t settle_below = later_starts_from(b);
     std::uint64_t settled = 0;
     std::size_t settled_to = f;  // the lines of the starts in (f, settled_to] lie whole in [a, b)
     for (const std::uint64_t s : starts) {
@@ -613,7 +617,7 @@ class stream_search {
         }
         if (wants_text_ || wants_breaks_) {
           const std::uint64_t own = p.base + own_end;
-          const std::uint64_t bound = m_.key() == hit_key::start ? own : (own > m_.lookbehind() ? own - m_.lookbehind() : 0);
+          const std::uint64_t bound = later_starts_from(own);
           sink_.floor(std::min(bound, od_->lowest_start()));
         }
         if (ends_record) {
