@@ -58,7 +58,7 @@ void check_patterns(const std::vector<std::string>& patterns, const search_optio
 }
 
 std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads, const detail::engine& m,
-                              std::size_t requested, bool line_breaks) {
+                              std::size_t requested) {
   // a slice is a job with its own bookkeeping: a chunk of n bytes is cut into at most 65536 of
   // them whatever size is asked, so that their memory stays bounded by the chunk
   constexpr std::size_t max_slices = std::size_t{1} << 16;
@@ -73,12 +73,7 @@ std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads
   // up per slice: its slices grow with the set, up to 1 MiB, while the whole input, where it
   // is known, still gives every thread four of them.
   const std::size_t scans = approx ? std::max<std::size_t>(1, m.scans_per_byte()) : 1;
-  // Where the sink counts lines, a worker reads a slice a second time for its line breaks
-  // (search_sink::line_breaks): exact slices stay small enough for that read to find them in
-  // the core's cache (lines-count-*.csv in bench/records).
-  const std::size_t cap = approx        ? std::min(std::size_t{1} << 20, (std::size_t{256} << 10) * scans)
-                          : line_breaks ? (std::size_t{512} << 10)
-                                        : (std::size_t{4} << 20);
+  const std::size_t cap = approx ? std::min(std::size_t{1} << 20, (std::size_t{256} << 10) * scans) : (std::size_t{4} << 20);
   std::size_t s = n * scans / (static_cast<std::size_t>(threads) * 16 + 1);
   if (scans > 1 && total != 0) s = std::min(s, total / (static_cast<std::size_t>(threads) * 4));
   s = std::clamp<std::size_t>(s, std::size_t{1} << 16, cap);
@@ -123,7 +118,7 @@ class stream_search {
     p.own_end = seq.size();
     p.first = p.last = true;
     c->pieces.push_back(p);
-    chunker::split(std::move(c), choose_slice_size(seq.size(), seq.size(), threads_, m_, o_.slice_size, wants_breaks_),
+    chunker::split(std::move(c), choose_slice_size(seq.size(), seq.size(), threads_, m_, o_.slice_size),
                    jobs_);
     input_done_ = true;
     memory_input_ = true;
@@ -148,7 +143,7 @@ class stream_search {
     const std::size_t chunk_size = so.chunk_size != 0 ? so.chunk_size : kDefaultChunk;
     const std::size_t total = input.is_mapped() ? input.mapped().size() : 0;
     chunker_ = std::make_unique<chunker>(m_, chunk_size,
-                                         choose_slice_size(chunk_size, total, threads_, m_, o_.slice_size, wants_breaks_),
+                                         choose_slice_size(chunk_size, total, threads_, m_, o_.slice_size),
                                          pool_, jobs_);
     // A mapped FASTA file is parsed in pieces on every worker (fasta_pieces.hpp).
     fasta_pieces_ = input.is_mapped() && threads_ > 1 &&
@@ -181,6 +176,9 @@ class stream_search {
   static constexpr std::size_t kFastaAheadBytes = std::size_t{128} << 20;
   /// The parts a large FASTA piece is parsed in, in parallel (parse_in_parts).
   static constexpr std::size_t kFastaPart = std::size_t{4} << 20;
+  /// The steps a slice is scanned in where the sink counts lines (scan): small enough that the
+  /// read for their line breaks finds them in the core's cache.
+  static constexpr std::size_t kLineStep = std::size_t{512} << 10;
 
   /// `n` more input bytes taken in: told to stream_options::progress.
   void taken(std::uint64_t n) {
@@ -464,12 +462,33 @@ class stream_search {
         const piece& p = j.c->pieces[i];
         const std::size_t from = j.hits.size(), open_from = j.open.size();
         const detail::window_origin origin = j.c->origin(p);
-        if (origin.width != 0)
-          m_.scan_from(origin, j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end,
-                       j.hits, j.open);
-        else
-          m_.scan(j.c->window(p), j.split ? j.own_begin : p.own_begin, j.split ? j.own_end : p.own_end, j.hits, j.open);
-        if (wants_breaks_) find_breaks(j, p, from, j.open.size() == open_from);
+        const std::size_t own_begin = j.split ? j.own_begin : p.own_begin, own_end = j.split ? j.own_end : p.own_end;
+        const auto scan_range = [&](std::size_t b, std::size_t e) {
+          if (origin.width != 0)
+            m_.scan_from(origin, j.c->window(p), b, e, j.hits, j.open);
+          else
+            m_.scan(j.c->window(p), b, e, j.hits, j.open);
+        };
+        if (!wants_breaks_ || p.sequence) {
+          scan_range(own_begin, own_end);
+          if (wants_breaks_) no_breaks(j);
+        } else {
+          // Hits kept by their start: the slice is scanned in steps, and each step's line breaks
+          // are found right after its scan, while its bytes are in the core's cache. Hits kept
+          // by their end (clusters) are scanned whole, since a step's edge would cut them.
+          const std::size_t step = m_.key() == hit_key::start ? kLineStep : own_end - own_begin;
+          const std::size_t breaks_from = j.breaks.size();
+          line_tally tally;
+          std::size_t at = own_begin;
+          do {
+            const std::size_t to = own_end - at > step ? at + step : own_end;
+            const std::size_t step_from = j.hits.size(), step_open = j.open.size();
+            scan_range(at, to);
+            find_breaks(j, p, step_from, j.open.size() == step_open, at, to, tally);
+            at = to;
+          } while (at < own_end);
+          end_breaks(j, p, breaks_from, own_begin, own_end, tally);
+        }
         if (p.base != 0)
           for (std::size_t h = from; h < j.hits.size(); ++h) j.hits[h].start += p.base, j.hits[h].end += p.base;
         for (std::size_t o = open_from; o < j.open.size(); ++o) j.open[o].index -= from;  // piece-relative
@@ -490,29 +509,38 @@ class stream_search {
     return m_.key() == hit_key::start ? own : (own > m_.lookbehind() ? own - m_.lookbehind() : 0);
   }
 
-  /// For a sink that counts lines: the line ends the hits of piece p (j.hits from `from` on,
-  /// in window coordinates) need, found on this worker, and the piece's first '\n', so that the
-  /// sink never reads the text (search_sink::line_breaks). For a sink that settles_lines(), and
-  /// a piece whose hits are all final (`whole`: no cluster cut by its edges), the lines with a
-  /// hit between its first '\n' and its last are counted here and their hits dropped.
-  void find_breaks(job& j, const piece& p, std::size_t from, bool whole) const {
-    if (p.sequence) {  // a FASTA/FASTQ record's sequence has no lines: nothing to find
-      j.breaks_end.push_back(static_cast<std::uint32_t>(j.breaks.size()));
-      j.breaks_count.push_back(0);
-      j.breaks_last.push_back(~std::uint64_t{0});
-      j.breaks_settled.push_back(0);
-      return;
-    }
+  /// What find_breaks gathers of a piece's steps, for end_breaks.
+  struct line_tally {
+    std::uint64_t count = 0;                 ///< '\n' bytes (counts_breaks_)
+    std::uint64_t last = ~std::uint64_t{0};  ///< the last of them
+    std::uint64_t settled = 0;               ///< lines counted here (settles_lines_)
+  };
+
+  /// A FASTA/FASTQ record's sequence has no lines: a piece of it has no break to hand on.
+  static void no_breaks(job& j) {
+    j.breaks_end.push_back(static_cast<std::uint32_t>(j.breaks.size()));
+    j.breaks_count.push_back(0);
+    j.breaks_last.push_back(~std::uint64_t{0});
+    j.breaks_settled.push_back(0);
+  }
+
+  /// For a sink that counts lines: the line ends the hits of bytes [a, b) of piece p (j.hits
+  /// from `from` on, in window coordinates) need, found on this worker, and the first '\n' of
+  /// those bytes, so that the sink never reads the text (search_sink::line_breaks). For a sink
+  /// that settles_lines(), and bytes whose hits are all final (`whole`: no cluster cut by their
+  /// edges), the lines with a hit between their first '\n' and their last are counted here and
+  /// their hits dropped.
+  void find_breaks(job& j, const piece& p, std::size_t from, bool whole, std::size_t a, std::size_t b,
+                   line_tally& tally) const {
     const std::string_view w = j.c->window(p);
-    const std::size_t a = std::min(w.size(), j.split ? j.own_begin : p.own_begin);
-    const std::size_t b = std::min(w.size(), j.split ? j.own_end : p.own_end);
+    a = std::min(w.size(), a);
+    b = std::min(w.size(), b);
     const auto next_break = [&](std::size_t at) {
       const void* nl = at < b ? std::memchr(w.data() + at, '\n', b - at) : nullptr;
       return nl == nullptr ? b : static_cast<std::size_t>(static_cast<const char*>(nl) - w.data());
     };
-    const std::size_t first = j.breaks.size();
-    // the piece's first '\n' (it ends a line that earlier pieces left open), then the line end of
-    // each hit's start, in order of the starts: every byte of [a, b) is read once at most
+    // the first '\n' (it ends a line that earlier bytes left open), then the line end of each
+    // hit's start, in order of the starts: every byte of [a, b) is read once at most
     const std::size_t f = next_break(a);
     if (f < b) j.breaks.push_back(p.base + f);
     std::vector<std::uint64_t>& starts = j.starts;
@@ -521,12 +549,12 @@ class stream_search {
     std::sort(starts.begin(), starts.end());
     std::size_t end = f;  // the line end found last: [a, end] is read
     const bool settle = settles_lines_ && whole;
-    // only the lines that end before the next piece's hits can start are this piece's alone
+    // only the lines that end before the next bytes' hits can start are these bytes' alone
     const std::uint64_t settle_below = later_starts_from(b);
     std::uint64_t settled = 0;
     std::size_t settled_to = f;  // the lines of the starts in (f, settled_to] lie whole in [a, b)
     for (const std::uint64_t s : starts) {
-      if (s < a) {  // a start in the bytes before the piece: its line may end there
+      if (s < a) {  // a start in the bytes before: its line may end there
         const void* nl = std::memchr(w.data() + s, '\n', a - s);
         if (nl != nullptr) j.breaks.push_back(p.base + static_cast<std::uint64_t>(static_cast<const char*>(nl) - w.data()));
         continue;  // else its line ends at f, or past b
@@ -534,7 +562,7 @@ class stream_search {
       if (s >= b || s <= end) continue;  // the line end is found, or lies past b
       end = next_break(s);
       if (end >= b) continue;
-      if (settle && end < settle_below) {  // s > f: its line begins and ends in the piece
+      if (settle && end < settle_below) {  // s > f: its line begins and ends in [a, b)
         ++settled;
         settled_to = end;
       } else {
@@ -545,20 +573,34 @@ class stream_search {
       const auto lies_whole = [&](const hit& h) { return h.start > f && h.start <= settled_to; };
       j.hits.erase(std::remove_if(j.hits.begin() + static_cast<std::ptrdiff_t>(from), j.hits.end(), lies_whole),
                    j.hits.end());
+      tally.settled += settled;
     }
-    j.breaks_settled.push_back(settled);
+    if (counts_breaks_ && a < b) {
+      const std::uint64_t count = detail::count_byte(w.data() + a, b - a, '\n');
+      if (count != 0) {
+        tally.count += count;
+        tally.last =
+            p.base + static_cast<std::uint64_t>(static_cast<const char*>(memrchr(w.data() + a, '\n', b - a)) - w.data());
+      }
+    }
+  }
+
+  /// The piece's breaks, found from j.breaks[first] on by its steps over [a, b), and its tally,
+  /// as line_breaks() takes them.
+  void end_breaks(job& j, const piece& p, std::size_t first, std::size_t a, std::size_t b,
+                  const line_tally& tally) const {
     std::sort(j.breaks.begin() + static_cast<std::ptrdiff_t>(first), j.breaks.end());
     j.breaks.erase(std::unique(j.breaks.begin() + static_cast<std::ptrdiff_t>(first), j.breaks.end()), j.breaks.end());
     j.breaks_end.push_back(static_cast<std::uint32_t>(j.breaks.size()));
-    std::uint64_t count = 0, last = ~std::uint64_t{0};
-    if (counts_breaks_ && a < b) {
-      count = detail::count_byte(w.data() + a, b - a, '\n');
-      if (count != 0) last = p.base + static_cast<std::uint64_t>(static_cast<const char*>(memrchr(w.data() + a, '\n', b - a)) - w.data());
-    } else if (a < b && w[b - 1] == '\n') {  // the last '\n' where it ends the piece (the text's end)
-      last = p.base + b - 1;
+    std::uint64_t last = tally.last;
+    if (!counts_breaks_) {  // the last '\n' where it ends the piece (the text's end)
+      const std::string_view w = j.c->window(p);
+      b = std::min(w.size(), b);
+      if (std::min(w.size(), a) < b && w[b - 1] == '\n') last = p.base + b - 1;
     }
-    j.breaks_count.push_back(count);
+    j.breaks_count.push_back(tally.count);
     j.breaks_last.push_back(last);
+    j.breaks_settled.push_back(tally.settled);
   }
 
   /// The serial stage: records begun and ended, cluster pieces merged, hits to the sink.

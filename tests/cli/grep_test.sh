@@ -107,6 +107,13 @@ for i in range(30000):
 for args in "-c gat" "-c -m 777 gat" "-v -c gat" "-v -c -m 50 gat" "-c gattaca" "-l gattaca" "-c -i GATC" "-c -m 1 zzz"; do
   agree "short lines, small slices, $args" "grep $args short.txt" "$args --slice-size 1000 short.txt"
 done
+# slices of several of the workers' 512 KiB steps (kLineStep), whose lines the steps cut
+for args in "-c gat" "-v -c gat" "-c -m 777 gat" "-l gattaca"; do
+  agree "short lines, slices of several steps, $args" "grep $args short.txt" "$args -j 2 --slice-size 1500000 short.txt"
+done
+for args in "-c gattaca" "-v -c gattaca" "-c -i GATTACA" "-c acgtacgtacgt"; do
+  agree "long lines, slices of several steps, $args" "grep $args long.txt" "$args -j 2 --slice-size 3000000 long.txt"
+done
 agree "short lines -k 1 -c, small slices" "$T search --format tsv -k 1 gattaca short.txt | python3 -c \"
 import sys
 text = open('short.txt', 'rb').read()
