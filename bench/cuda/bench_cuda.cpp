@@ -442,6 +442,9 @@ int main(int argc, char** argv) try {
     offtarget::options o;
     o.mismatches = 4;
     std::printf("\n| guides | tables ms | direct ms | sites | same |\n|---|---|---|---|---|\n");
+    const auto same_site = [](const cuda::candidate& a, const cuda::candidate& b) {
+      return a.pos == b.pos && a.task == b.task && a.score == b.score;
+    };
     for (const std::size_t G : {1, 2, 4, 8, 16, 32, 64, 128, 256}) {
       const std::vector<offtarget::guide> some(guides.begin(), guides.begin() + static_cast<std::ptrdiff_t>(G));
       cuda::site_plan plan = offtarget::gpu_site_plan(offtarget::make_pam_tables(some, o));
@@ -464,17 +467,9 @@ int main(int argc, char** argv) try {
         std::sort(found[direct].begin(), found[direct].end(), [](const cuda::candidate& a, const cuda::candidate& b) {
           return std::tie(a.pos, a.task, a.score) < std::tie(b.pos, b.task, b.score);
         });
-        found[direct].erase(std::unique(found[direct].begin(), found[direct].end(),
-                                        [](const cuda::candidate& a, const cuda::candidate& b) {
-                                          return a.pos == b.pos && a.task == b.task && a.score == b.score;
-                                        }),
-                            found[direct].end());
+        found[direct].erase(std::unique(found[direct].begin(), found[direct].end(), same_site), found[direct].end());
       }
-      const bool same = found[0].size() == found[1].size() &&
-                        std::equal(found[0].begin(), found[0].end(), found[1].begin(),
-                                   [](const cuda::candidate& a, const cuda::candidate& b) {
-                                     return a.pos == b.pos && a.task == b.task && a.score == b.score;
-                                   });
+      const bool same = std::equal(found[0].begin(), found[0].end(), found[1].begin(), found[1].end(), same_site);
       std::printf("| %zu | %.2f | %.2f | %zu | %s |\n", G, ms[0], ms[1], found[0].size(), same ? "yes" : "NO");
       if (!same) throw std::runtime_error("site scan: the two kernels found different sites");
     }

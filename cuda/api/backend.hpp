@@ -162,6 +162,10 @@ struct site_plan {
   std::vector<std::int32_t> limits;             ///< per guide: mismatches allowed
   std::uint32_t stride = 0;                     ///< words per guide
   std::vector<std::uint64_t> words;             ///< per guide: 4-bit codes from the PAM outward, 16 per word
+  /// Guide g's IUPAC bits at base i from the PAM outward.
+  [[nodiscard]] unsigned code(std::size_t g, std::uint32_t i) const {
+    return static_cast<unsigned>(words[g * stride + i / 16] >> (4 * (i % 16)) & 15u);
+  }
   std::uint32_t shortest = 0, longest = 0, longest_pam = 0;
   std::uint32_t blocks = 0, block_len = 0;
   std::vector<std::uint32_t> first, ids, always;  ///< the block tables and the guides tested everywhere

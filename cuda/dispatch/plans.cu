@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/iupac.hpp"
 #include "dispatch/plans.cuh"
 #include "offtarget/site_rows.hpp"
 
@@ -315,13 +316,12 @@ site_device_plan::site_device_plan(const site_plan& plan) {
 void site_device_plan::make_direct(const site_plan& plan) {
   if (!direct_serves(plan)) return;
   const std::uint32_t pam_limit = std::min(plan.pam_limit, plan.longest_pam);
-  const auto complement = [](unsigned b) { return ((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3); };
   std::vector<std::uint32_t> pam_offset{0}, group_first{0};
   std::vector<std::uint8_t> pam_text;
   for (const auto& pam : plan.pams) {
     const std::size_t P = pam.size();
     for (std::size_t i = 0; i < P; ++i) pam_text.push_back(pam[i]);
-    for (std::size_t i = 0; i < P; ++i) pam_text.push_back(static_cast<std::uint8_t>(complement(pam[P - 1 - i])));
+    for (std::size_t i = 0; i < P; ++i) pam_text.push_back(static_cast<std::uint8_t>(trawl::detail::complement_bits(pam[P - 1 - i])));
     pam_offset.push_back(static_cast<std::uint32_t>(pam_text.size() / 2));
   }
   std::vector<site_direct_guide> guides;
@@ -336,8 +336,8 @@ void site_device_plan::make_direct(const site_plan& plan) {
         d.limit = std::min(plan.limits[g], static_cast<std::int32_t>(m));
         d.task = static_cast<std::uint32_t>(2 * (g * plan.pams.size() + pi) + (reverse ? 1 : 0));
         for (std::uint32_t i = 0; i < m; ++i) {  // base i from the PAM outward
-          unsigned code = static_cast<unsigned>(plan.words[g * plan.stride + i / 16] >> (4 * (i % 16)) & 15u);
-          if (reverse) code = complement(code);
+          unsigned code = plan.code(g, i);
+          if (reverse) code = trawl::detail::complement_bits(code);
           const std::uint32_t bit = 1u << (left ? 31 - i : i);
           d.mask |= bit;
           if (code == 15u) continue;  // N: any base

@@ -94,7 +94,9 @@ struct site_device_plan {
   device_array<std::int32_t> limits;
   device_array<std::uint64_t> words;
   site_device_tasks view;
-  /// The direct test (site_plan::direct_up_to), when it serves the plan; its tables above unused.
+  /// The direct test (site_plan::direct_up_to), when it serves the plan. The tables above stay
+  /// uploaded for a window that does not start 16-byte aligned, which the direct test's loads
+  /// need (launch).
   struct direct_tasks {
     device_array<std::uint32_t> pam_offset, group_first;
     device_array<std::uint8_t> pam_text;

@@ -42,6 +42,11 @@ constexpr unsigned base_bit(unsigned char c) {
   }
 }
 
+/// IUPAC bits (A 1, C 2, G 4, T 8) of the complement: A <-> T, C <-> G.
+constexpr unsigned complement_bits(unsigned b) {
+  return ((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3);
+}
+
 /// base_bit of a genome byte read on the forward strand ([0]) and on the reverse one ([1]: the
 /// complement, A <-> T and C <-> G).
 inline constexpr auto strand_base_bits = [] {
@@ -49,7 +54,7 @@ inline constexpr auto strand_base_bits = [] {
   for (unsigned c = 0; c < 256; ++c) {
     const unsigned b = base_bit(static_cast<unsigned char>(c));
     t[0][c] = static_cast<unsigned char>(b);
-    t[1][c] = static_cast<unsigned char>(((b & 1u) << 3) | ((b & 2u) << 1) | ((b & 4u) >> 1) | ((b & 8u) >> 3));
+    t[1][c] = static_cast<unsigned char>(complement_bits(b));
   }
   return t;
 }();

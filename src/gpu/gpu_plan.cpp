@@ -125,7 +125,7 @@ bool direct_serves(const site_plan& plan) {
     return false;
   for (std::size_t g = 0; g < plan.lengths.size(); ++g)
     for (std::uint32_t i = 0; i < plan.lengths[g]; ++i) {
-      const auto code = plan.words[g * plan.stride + i / 16] >> (4 * (i % 16)) & 15u;
+      const unsigned code = plan.code(g, i);
       if (code != 1 && code != 2 && code != 4 && code != 8 && code != 15) return false;
     }
   return true;
