@@ -71,10 +71,15 @@ class twobit_file {
   [[nodiscard]] std::size_t size() const noexcept;
   [[nodiscard]] std::string_view name(std::size_t i) const;
   [[nodiscard]] std::uint64_t length(std::size_t i) const;
+  /// Sequence i's whole name, as the header line of its FASTA text reads (after the '>').
+  [[nodiscard]] std::string_view header(std::size_t i) const;
   /// Sequence i's length(i) bases into out, as twobit_stream writes them (N blocks as N,
   /// soft-masked blocks in lower case), without line breaks. Throws trawl::error(bad_format)
   /// when its blocks are damaged.
   void decode(std::size_t i, char* out) const;
+  /// Its bases [from, from + n) into out, as decode(i, out) writes them. A sequence read in
+  /// ranges, one after another, reads its block lists once.
+  void decode(std::size_t i, std::uint64_t from, std::uint64_t n, char* out) const;
 
  private:
   struct impl;

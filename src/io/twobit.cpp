@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -306,7 +307,20 @@ std::unique_ptr<byte_stream> twobit_stream(std::string_view bytes, std::string n
 
 struct twobit_file::impl {
   twobit_index x;
+  /// The block lists of the sequence decoded last: a sequence read in many ranges reads them once.
+  std::mutex m;
+  std::size_t cached = ~std::size_t{0};
+  std::shared_ptr<const twobit_index::blocks> blocks;
   impl(std::string_view bytes, const std::string& name) : x(bytes, name) {}
+
+  std::shared_ptr<const twobit_index::blocks> blocks_of(std::size_t i) {
+    const std::lock_guard<std::mutex> lock(m);
+    if (cached != i) {
+      blocks = std::make_shared<const twobit_index::blocks>(x.blocks_of(i));
+      cached = i;
+    }
+    return blocks;
+  }
 };
 
 twobit_file::twobit_file(std::string_view bytes, const std::string& name) : impl_(std::make_unique<impl>(bytes, name)) {}
@@ -320,14 +334,21 @@ std::string_view twobit_file::name(std::size_t i) const {
 }
 std::uint64_t twobit_file::length(std::size_t i) const { return impl_->x.sequences().at(i).size; }
 
-void twobit_file::decode(std::size_t i, char* out) const {
+std::string_view twobit_file::header(std::size_t i) const { return impl_->x.sequences().at(i).name; }
+
+void twobit_file::decode(std::size_t i, char* out) const { decode(i, 0, length(i), out); }
+
+void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, char* out) const {
+  const std::uint64_t size = length(i);
+  if (from > size || n > size - from)
+    throw error(errc::invalid_argument, "twobit_file::decode: bases past the end of sequence " + std::string(name(i)));
+  if (n == 0) return;
+  const auto bl = impl_->blocks_of(i);
   const twobit_index& x = impl_->x;
-  const std::uint64_t n = x.sequences().at(i).size;
-  const twobit_index::blocks bl = x.blocks_of(i);
   constexpr std::uint64_t part = std::uint64_t{1} << 18;  // bases a task decodes (a multiple of 4)
   tbb::parallel_for(std::uint64_t{0}, (n + part - 1) / part, [&](std::uint64_t k) {
-    const std::uint64_t from = k * part;
-    x.decode(i, bl, from, std::min(part, n - from), out + from, 0);
+    const std::uint64_t at = k * part;
+    x.decode(i, *bl, from + at, std::min(part, n - at), out + at, 0);
   });
 }
 

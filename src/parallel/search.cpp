@@ -134,13 +134,14 @@ class stream_search {
     stream_options so = given;
     if (so.format == io::format::automatic) so.format = input.named_format();
     format_ = so.format;
+    const std::size_t chunk_size = so.chunk_size != 0 ? so.chunk_size : kDefaultChunk;
+    if (!input.twobit().empty() && so.format == io::format::fasta) return run_twobit(input, chunk_size);
     if (input.is_mapped()) {
       const std::string_view bytes = input.mapped();
       if (so.format == io::format::plain ||
           (so.format == io::format::automatic && io::detect_format(bytes) == io::format::plain))
         return run_memory(bytes, input.name());
     }
-    const std::size_t chunk_size = so.chunk_size != 0 ? so.chunk_size : kDefaultChunk;
     const std::size_t total = input.is_mapped() ? input.mapped().size() : 0;
     chunker_ = std::make_unique<chunker>(m_, chunk_size,
                                          choose_slice_size(chunk_size, total, threads_, m_, o_.slice_size),
@@ -167,6 +168,22 @@ class stream_search {
     }
     run();
     if (reader_) reader_->stop();
+    return result();
+  }
+
+  /// A .2bit file: its sequences decoded a chunk at a time, on all cores, straight into the
+  /// buffers the chunks adopt; no FASTA text is made or parsed.
+  stream_result run_twobit(io::source& input, std::size_t chunk_size) {
+    twobit_ = std::make_unique<io::twobit_file>(input.twobit(), input.name());
+    std::uint64_t bases = 0;
+    for (std::size_t i = 0; i < twobit_->size(); ++i) bases += twobit_->length(i);
+    chunker_ = std::make_unique<chunker>(
+        m_, chunk_size,
+        choose_slice_size(chunk_size, static_cast<std::size_t>(bases), threads_, m_, o_.slice_size), pool_, jobs_);
+    chunker_->keep_heads(wants_heads_);
+    piece_size_ = chunk_size;
+    format_ = io::format::fasta;
+    run();
     return result();
   }
 
@@ -266,6 +283,8 @@ class stream_search {
           if (b.error) std::rethrow_exception(b.error);
           if (b.end) finish_input();
           else if (b.idle) chunker_->seal(true);
+        } else if (twobit_) {
+          next_twobit_piece();
         } else if (fasta_pieces_) {
           next_fasta_piece();
           if (mapped_.empty() && ahead_.empty()) {
@@ -444,6 +463,39 @@ class stream_search {
                            part(h + 1).width);
     }
     pool_.give(std::move(o));
+  }
+
+  /// The next chunk's worth of the .2bit's current sequence to the chunker, its record begun
+  /// and ended around it; the input's end after the last.
+  void next_twobit_piece() {
+    const io::twobit_file& f = *twobit_;
+    if (twobit_seq_ == f.size()) {
+      chunker_->seal(false);
+      input_done_ = true;
+      return;
+    }
+    if (!twobit_open_) {
+      chunker_->heads(wants_heads_ ? f.header(twobit_seq_) : std::string_view(), {});
+      chunker_->begin_record(f.name(twobit_seq_));
+      twobit_open_ = true;
+    }
+    const std::uint64_t length = f.length(twobit_seq_);
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size_, length - twobit_at_));
+    if (n != 0) {
+      const std::size_t headroom = m_.lookbehind() + m_.lookahead();
+      std::string block = pool_.take();
+      block.resize(headroom + n);
+      f.decode(twobit_seq_, twobit_at_, n, block.data() + headroom);
+      twobit_at_ += n;
+      taken(n);
+      chunker_->adopt(std::move(block), headroom);
+    }
+    if (twobit_at_ == length) {
+      chunker_->end_record();
+      twobit_open_ = false;
+      ++twobit_seq_;
+      twobit_at_ = 0;
+    }
   }
 
   void finish_input() {
@@ -727,6 +779,10 @@ class stream_search {
   std::condition_variable parsed_cv_;
   tbb::task_group parse_tasks_;
   std::unique_ptr<block_reader> reader_;
+  std::unique_ptr<io::twobit_file> twobit_;  ///< a .2bit input (run_twobit)
+  std::size_t twobit_seq_ = 0;               ///< its sequence being read
+  std::uint64_t twobit_at_ = 0;              ///< the bases of it read so far
+  bool twobit_open_ = false;                 ///< its record begun
   std::string_view mapped_;
   std::deque<std::shared_ptr<job>> jobs_;
   bool input_done_ = false;

@@ -561,13 +561,19 @@ $TB write "$D/tb.fa" "$D/tb1.2bit" --version 1
 $TB write "$D/tb.fa" "$D/tbbe.2bit" --big-endian
 printf '>g1\nGACGCATAAAGATGAGACGC\n' >"$D/tb_guide.fa"
 for f in tb0 tb1 tbbe; do
-  for args in "--hits -k 1 ACGTACG" "--hits -i --both-strands GATTA" "-c -k 2 GACGCATAAAGATGAG"; do
-    # shellcheck disable=SC2086
-    "$T" search $args "$D/tb.fa" >"$D/tb.want"
-    # shellcheck disable=SC2086
-    "$T" search $args "$D/$f.2bit" >"$D/tb.got"
+  # small chunks: a sequence decoded in many pieces, its N and soft-masked runs cut by their edges
+  for args in "--hits -k 1 ACGTACG" "--hits -i --both-strands GATTA" "-c -k 2 GACGCATAAAGATGAG" \
+    "--hits -k 1 --chunk-size 1000 -j 2 ACGTACG" "--hits -i --chunk-size 64 -j 3 GATTA" \
+    "--hits --chunk-size 100 -j 2 -i -E 'n+a'"; do
+    eval "\"\$T\" search $args \"\$D/tb.fa\"" >"$D/tb.want"
+    eval "\"\$T\" search $args \"\$D/\$f.2bit\"" >"$D/tb.got"
     same "$D/tb.want" "$D/tb.got" ".2bit $f: search $args"
   done
+  # whole records with their header lines, as the .2bit's FASTA text (tests/oracle/twobit.py) reads
+  $TB read "$D/$f.2bit" >"$D/tb_text.fa"
+  "$T" search --records -i --chunk-size 200 ACGTNN "$D/tb_text.fa" >"$D/tb.want"
+  "$T" search --records -i --chunk-size 200 ACGTNN "$D/$f.2bit" >"$D/tb.got"
+  same "$D/tb.want" "$D/tb.got" ".2bit $f: search --records"
   "$T" offtarget --mismatches 3 "$D/tb_guide.fa" "$D/tb.fa" >"$D/tb.want"
   "$T" offtarget --mismatches 3 "$D/tb_guide.fa" "$D/$f.2bit" >"$D/tb.got"
   same "$D/tb.want" "$D/tb.got" ".2bit $f: offtarget"

@@ -113,33 +113,75 @@ TEST(Records, PlainInputIsOneRecordAndCanBeForced) {
 
 // Pieces made line by line: the width is reported exactly when every line but the last is of
 // one width and ends in a bare '\n', and then sequence byte s is the piece's byte s + s / width.
-TEST(TwoBit, DecodesTheFastaItWasMadeFromAtEveryReadSize) {
-  // the decoder hands out 60-base lines, in parts decoded on several cores: a genome of long
-  // and tiny records, N and soft-masked runs across the parts' and lines' edges, read in
-  // pieces of 1 byte to several MiB, equals its FASTA written in 60-base lines
-  std::mt19937_64 rng(29);
+/// A genome of long and tiny records with N and soft-masked runs, some long: its sequences and
+/// its FASTA text in 60-base lines (record 4 has a long name).
+struct twobit_genome {
+  std::vector<std::string> seqs;
   std::string fasta;
-  for (int r = 0; r < 9; ++r) {
-    const std::size_t len = r % 3 == 0 ? 1 + rng() % 70 : 100000 + rng() % 3000000;
-    std::string seq(len, 'A');
-    for (char& c : seq) c = "ACGT"[rng() % 4];
-    for (int k = 0; k < 40 && len > 1; ++k) {  // runs of N and of lower case, some long
-      const std::size_t at = rng() % len, run = std::min<std::size_t>(len - at, 1 + rng() % (k % 5 == 0 ? 200000 : 90));
-      for (std::size_t x = at; x < at + run; ++x) seq[x] = k % 2 ? 'N' : static_cast<char>(seq[x] | 0x20);
+  explicit twobit_genome(std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    for (int r = 0; r < 9; ++r) {
+      const std::size_t len = r % 3 == 0 ? 1 + rng() % 70 : 100000 + rng() % 3000000;
+      std::string seq(len, 'A');
+      for (char& c : seq) c = "ACGT"[rng() % 4];
+      for (int k = 0; k < 40 && len > 1; ++k) {
+        const std::size_t at = rng() % len, run = std::min<std::size_t>(len - at, 1 + rng() % (k % 5 == 0 ? 200000 : 90));
+        for (std::size_t x = at; x < at + run; ++x) seq[x] = k % 2 ? 'N' : static_cast<char>(seq[x] | 0x20);
+      }
+      fasta += ">r" + std::to_string(r) + (r == 4 ? std::string(200, 'x') : "") + "\n";
+      for (std::size_t o = 0; o < len; o += 60) fasta += seq.substr(o, 60) + "\n";
+      seqs.push_back(std::move(seq));
     }
-    fasta += ">r" + std::to_string(r) + (r == 4 ? std::string(200, 'x') : "") + "\n";
-    for (std::size_t o = 0; o < len; o += 60) fasta += seq.substr(o, 60) + "\n";
   }
-  const std::string packed = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "in.fa");
+};
+
+TEST(TwoBit, DecodesTheFastaItWasMadeFromAtEveryReadSize) {
+  // the decoder hands out 60-base lines, in parts decoded on several cores: N and soft-masked
+  // runs across the parts' and lines' edges, read in pieces of 1 byte to several MiB
+  const twobit_genome g(29);
+  const std::string packed = trawl::io::to_twobit(g.fasta, trawl::io::format::fasta, "in.fa");
   ASSERT_TRUE(trawl::io::is_twobit(packed));
   for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{61}, std::size_t{250}, std::size_t{4096},
                                   std::size_t{1} << 20, std::size_t{5} << 20}) {
     const auto in = trawl::io::twobit_stream(packed, "in.2bit");
     std::string got, buf(piece, '\0');
     for (std::ptrdiff_t r; (r = in->read(buf.data(), piece, -1)) > 0;) got.append(buf.data(), static_cast<std::size_t>(r));
-    ASSERT_EQ(got.size(), fasta.size()) << "pieces of " << piece;
-    EXPECT_TRUE(got == fasta) << "pieces of " << piece;
+    ASSERT_EQ(got.size(), g.fasta.size()) << "pieces of " << piece;
+    EXPECT_TRUE(got == g.fasta) << "pieces of " << piece;
   }
+}
+
+TEST(TwoBit, FileDecodesEveryRangeAsItsSequence) {
+  // io::twobit_file: names and lengths as the FASTA's; whole sequences, and ranges of
+  // any start and length (inside a byte of four bases, across N and mask runs), in order and
+  // jumping between sequences, equal the FASTA's bases; a range past the end is refused
+  const twobit_genome g(31);
+  const std::string packed = trawl::io::to_twobit(g.fasta, trawl::io::format::fasta, "in.fa");
+  const trawl::io::twobit_file f(packed, "in.2bit");
+  ASSERT_EQ(f.size(), g.seqs.size());
+  std::mt19937_64 rng(5);
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    const std::string name = "r" + std::to_string(i) + (i == 4 ? std::string(200, 'x') : "");
+    EXPECT_EQ(f.name(i), name);
+    EXPECT_EQ(f.header(i), name);
+    ASSERT_EQ(f.length(i), g.seqs[i].size());
+    std::string whole(g.seqs[i].size(), '\0');
+    f.decode(i, whole.data());
+    EXPECT_TRUE(whole == g.seqs[i]) << "sequence " << i;
+  }
+  for (int t = 0; t < 400; ++t) {
+    const std::size_t i = t % 3 == 0 ? rng() % f.size() : 1 + t / 100 * 2;  // jumps, and runs in one sequence
+    const std::string& s = g.seqs[i];
+    const std::size_t from = rng() % (s.size() + 1);
+    const std::size_t n = std::min<std::size_t>(s.size() - from, t % 4 == 0 ? rng() % 9 : rng() % (1 << 20));
+    std::string got(n, '\0');
+    f.decode(i, from, n, got.data());
+    ASSERT_TRUE(got == s.substr(from, n)) << "sequence " << i << " bases " << from << " + " << n;
+  }
+  char c = 0;
+  EXPECT_THROW(f.decode(1, g.seqs[1].size(), 1, &c), trawl::error);
+  EXPECT_THROW(f.decode(1, g.seqs[1].size() + 1, 0, &c), trawl::error);
+  f.decode(1, g.seqs[1].size(), 0, &c);  // an empty range at the end
 }
 
 TEST(FastaPieces, LineWidthOnlyWhereEveryLineHasIt) {
