@@ -25,6 +25,8 @@ KIND says what a record holds and which table to make of it:
   index-approx    an index-approx-cli record, then an index-approx-warm one: search through the
                   index against the search of the FASTA
   python          python records, one table each
+  lines-count     bench/lines/count.sh records of builds measured in one call (input,threads,k,
+                  count_s,count_matches_s,ratio,...): -c over --count-matches, a column a build
 
 Transcribed records split a cell of several runs into columns NAME_1, NAME_2, ... and a range
 into NAME_min, NAME_max; the tables print runs as "a / b" and a range as "a–b", with the
@@ -602,6 +604,33 @@ def index_sets(path, rows):
     return page(head, ["patterns", "#", "occurrences", "serial µs/occ", "set, 16 threads", "one by one, 16 threads"], body)
 
 
+def lines_count(paths, records):
+    """bench/lines/count.sh records: -c over --count-matches, per build, in one call"""
+    r0 = records[0][0]
+    head = ["Records " + ", ".join(f"`{p}`" for p in paths) + f", one call on one host ({r0['cpu']}, {r0['cores']} cores).",
+            "",
+            f"`bench/lines/count.sh`, {r0['mb']} MB of each input in the page cache: the time of `search -c` (lines "
+            "with a hit) over `search --count-matches` (hits) on the same file, best of 7 each, the two alternating; "
+            f"pattern {r0['pattern']} on one-line DNA, {records[0][-1]['pattern']} on the KJV's lines. "
+            "Exact / `-k 1`.", ""]
+    header = ["input", "threads"] + [f"`{rows[0]['build']}`" for rows in records]
+    body = []
+    for inp, label in (("dna", "one-line DNA"), ("kjv", "KJV lines")):
+        for j in dict.fromkeys(r["threads"] for r in records[0] if r["input"] == inp):
+            line = [label, j]
+            for rows in records:
+                cell = {r["k"]: r["ratio"] for r in rows if r["input"] == inp and r["threads"] == j}
+                line.append(f"{cell.get('0', '—')} / {cell.get('1', '—')}")
+            body.append(line)
+    tail = [""]
+    for rows in records:  # the most threads against 4, in the cell where they gain least
+        most = max(int(r["threads"]) for r in rows)
+        t = {(r["input"], r["k"], int(r["threads"])): float(r["count_s"]) for r in rows}
+        worst = max(t[i, k, most] / t[i, k, 4] for (i, k, j) in t if j == most and (i, k, 4) in t)
+        tail.append(f"`{rows[0]['build']}`: `-c` at {most} threads takes at most {worst:.2f}× its time at 4 threads.")
+    return page(head, header, body, tail)
+
+
 def python(paths, records):
     out = []
     for path, rows in zip(paths, records):
@@ -629,7 +658,7 @@ KINDS = {
     "offtarget-bulges": offtarget_bulges, "sassy": sassy, "index-build": index_build, "index-pangenome": index_pangenome,
     "index-count": index_count, "index-sets": index_sets,
 }
-MULTI = {"approx-cpus": approx_cpus, "index-approx": index_approx, "python": python}
+MULTI = {"approx-cpus": approx_cpus, "index-approx": index_approx, "python": python, "lines-count": lines_count}
 
 
 def main():
