@@ -135,7 +135,8 @@ class stream_search {
     if (so.format == io::format::automatic) so.format = input.named_format();
     format_ = so.format;
     const std::size_t chunk_size = so.chunk_size != 0 ? so.chunk_size : kDefaultChunk;
-    if (!input.twobit().empty() && so.format == io::format::fasta) return run_twobit(input, chunk_size);
+    if (!input.twobit().empty() && so.format == io::format::fasta)
+      return run_twobit(input, chunk_size, std::max(threads_, so.parse_threads));
     if (input.is_mapped()) {
       const std::string_view bytes = input.mapped();
       if (so.format == io::format::plain ||
@@ -171,9 +172,11 @@ class stream_search {
     return result();
   }
 
-  /// A .2bit file: its sequences decoded a chunk at a time, on all cores, straight into the
-  /// buffers the chunks adopt; no FASTA text is made or parsed.
-  stream_result run_twobit(io::source& input, std::size_t chunk_size) {
+  /// A .2bit file: its sequences decoded a chunk at a time, on `parse_threads` cores (a GPU's
+  /// search has few threads of its own), straight into the buffers the chunks adopt; no FASTA
+  /// text is made or parsed.
+  stream_result run_twobit(io::source& input, std::size_t chunk_size, unsigned parse_threads) {
+    if (parse_threads > threads_) parse_arena_.emplace(static_cast<int>(parse_threads));
     twobit_ = std::make_unique<io::twobit_file>(input.twobit(), input.name());
     std::uint64_t bases = 0;
     for (std::size_t i = 0; i < twobit_->size(); ++i) bases += twobit_->length(i);
@@ -485,7 +488,9 @@ class stream_search {
       const std::size_t headroom = m_.lookbehind() + m_.lookahead();
       std::string block = pool_.take();
       block.resize(headroom + n);
-      f.decode(twobit_seq_, twobit_at_, n, block.data() + headroom);
+      const auto decode = [&] { f.decode(twobit_seq_, twobit_at_, n, block.data() + headroom); };
+      if (parse_arena_) parse_arena_->execute(decode);
+      else decode();
       twobit_at_ += n;
       taken(n);
       chunker_->adopt(std::move(block), headroom);
@@ -756,8 +761,8 @@ class stream_search {
   const search_options& o_;
   search_sink& sink_;
   unsigned threads_ = 1;
-  /// parse_in_parts' threads: an arena of their own, so that the search's arena keeps one
-  /// thread per scan in flight and the parts never wait on a thread held by a scan.
+  /// parse_in_parts' and a .2bit's decode's threads: an arena of their own, so that the search's
+  /// arena keeps one thread per scan in flight and the parts never wait on a thread held by a scan.
   std::optional<tbb::task_arena> parse_arena_;
   bool one_id_ = false, wants_text_ = false, wants_heads_ = false, wants_breaks_ = false, counts_breaks_ = false;
   bool settles_lines_ = false;

@@ -554,6 +554,52 @@ TEST(StreamSearch, LargePiecesParsedInPartsAgainstTheOracle) {
   }
 }
 
+TEST(StreamSearch, TwoBitDecodedIntoChunksAgainstTheOracle) {
+  // A .2bit is decoded straight into the chunks, on the search's threads or a parse arena of
+  // its own (a GPU's search): empty, tiny and long records, N and soft-masked runs across the
+  // chunks' edges, against the oracle over the sequences it was packed from.
+  temp_dir dir;
+  std::mt19937_64 rng(81);
+  std::vector<oracle::record> recs;
+  for (int i = 0; i < 40; ++i) {
+    const std::size_t len = i == 3 ? 0 : i % 13 == 5 ? 2000000 + rng() % 1000 : rng() % 5000;
+    std::string seq = oracle::random_text(rng, len, "ACGT");
+    for (int k = 0; k < 6 && len > 100; ++k) {
+      const std::size_t at = rng() % (len - 60), run = 1 + rng() % 60;
+      for (std::size_t x = at; x < at + run; ++x) seq[x] = k % 2 ? 'N' : static_cast<char>(seq[x] | 0x20);
+    }
+    recs.push_back({"s" + std::to_string(i), std::move(seq)});
+  }
+  const fs::path p = dir.path / "g.2bit";
+  std::ofstream(p, std::ios::binary) << trawl::io::to_twobit(fasta_of(recs, 60, false), trawl::io::format::fasta, "g.fa");
+  const std::vector<std::string> pats = {"ACGTAC", "acgN", "NNNA", recs[5].seq.substr(1000000, 12)};
+  const auto want = exact_oracle(recs, pats);
+  auto m = trawl::make_matcher(pats, {});
+  struct way {
+    unsigned threads, parse_threads;
+    std::size_t chunk;
+  };
+  for (const way w : {way{1, 0, 0}, way{2, 4, 65536}, way{4, 0, 1000}, way{2, 3, std::size_t{1} << 20}}) {
+    trawl::search_options o;
+    o.threads = w.threads;
+    trawl::stream_options so;
+    so.chunk_size = w.chunk;
+    so.parse_threads = w.parse_threads;
+    collecting_sink sink(true);
+    auto src = trawl::io::source::open(p.string(), {});
+    const auto r = trawl::search_input(*m, src, o, so, sink);
+    const std::string where = std::to_string(w.threads) + " threads, parse " + std::to_string(w.parse_threads) +
+                              ", chunk " + std::to_string(w.chunk);
+    EXPECT_TRUE(sink.all == want) << where;
+    EXPECT_EQ(r.records, recs.size()) << where;
+    ASSERT_EQ(sink.names.size(), recs.size()) << where;
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      ASSERT_EQ(sink.names[i], recs[i].name) << where;
+      ASSERT_EQ(sink.texts[i], recs[i].seq) << where;
+    }
+  }
+}
+
 TEST(StreamSearch, PlainStreamsOfEverySizeAgainstTheOracle) {
   temp_dir dir;
   std::mt19937_64 rng(7);
