@@ -477,13 +477,16 @@ class stream_search {
       input_done_ = true;
       return;
     }
+    const std::uint64_t length = f.length(twobit_seq_);
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size_, length - twobit_at_));
     if (!twobit_open_) {
+      // a long record starts a chunk of its own, which adopts its first block instead of
+      // copying it after the records before
+      if (n >= piece_size_ / 4 && chunker_->holds_new_bytes()) chunker_->seal(false);
       chunker_->heads(wants_heads_ ? f.header(twobit_seq_) : std::string_view(), {});
       chunker_->begin_record(f.name(twobit_seq_));
       twobit_open_ = true;
     }
-    const std::uint64_t length = f.length(twobit_seq_);
-    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size_, length - twobit_at_));
     if (n != 0) {
       const std::size_t headroom = m_.lookbehind() + m_.lookahead();
       std::string block = pool_.take();
