@@ -181,6 +181,18 @@ std::vector<found> exact_oracle(const std::vector<oracle::record>& recs, const s
   return v;
 }
 
+/// The sink saw `recs` whole (names and bytes, in order) and the hits `want`.
+void expect_records(const collecting_sink& sink, const trawl::stream_result& r, const std::vector<oracle::record>& recs,
+                    const std::vector<found>& want, const std::string& where) {
+  EXPECT_TRUE(sink.all == want) << where;
+  EXPECT_EQ(r.records, recs.size()) << where;
+  ASSERT_EQ(sink.names.size(), recs.size()) << where;
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    ASSERT_EQ(sink.names[i], recs[i].name) << where;
+    ASSERT_EQ(sink.texts[i], recs[i].seq) << where;
+  }
+}
+
 /// All-ends hits (every end with score <= k) by Sellers' DP, in the delivered order.
 std::vector<found> all_ends_oracle(const std::vector<oracle::record>& recs, const std::string& p, std::uint32_t k) {
   std::vector<found> v;
@@ -534,13 +546,7 @@ TEST(StreamSearch, LargePiecesParsedInPartsAgainstTheOracle) {
     auto src = trawl::io::source::open(p.string(), {});
     const auto r = trawl::search_input(*m, src, o, so, sink);
     const std::string where = "chunk " + std::to_string(chunk);
-    EXPECT_TRUE(sink.all == want) << where;
-    EXPECT_EQ(r.records, recs.size()) << where;
-    ASSERT_EQ(sink.names.size(), recs.size()) << where;
-    for (std::size_t i = 0; i < recs.size(); ++i) {
-      ASSERT_EQ(sink.names[i], recs[i].name) << where;
-      ASSERT_EQ(sink.texts[i], recs[i].seq) << where;
-    }
+    expect_records(sink, r, recs, want, where);
     // the parts' record heads point at their header lines: the origins place every byte
     auto checker = std::make_unique<origin_checker>(trawl::detail::engine_of(*m), in);
     const origin_checker& c = *checker;
@@ -590,13 +596,7 @@ TEST(StreamSearch, TwoBitDecodedIntoChunksAgainstTheOracle) {
     const auto r = trawl::search_input(*m, src, o, so, sink);
     const std::string where = std::to_string(w.threads) + " threads, parse " + std::to_string(w.parse_threads) +
                               ", chunk " + std::to_string(w.chunk);
-    EXPECT_TRUE(sink.all == want) << where;
-    EXPECT_EQ(r.records, recs.size()) << where;
-    ASSERT_EQ(sink.names.size(), recs.size()) << where;
-    for (std::size_t i = 0; i < recs.size(); ++i) {
-      ASSERT_EQ(sink.names[i], recs[i].name) << where;
-      ASSERT_EQ(sink.texts[i], recs[i].seq) << where;
-    }
+    expect_records(sink, r, recs, want, where);
   }
 }
 
