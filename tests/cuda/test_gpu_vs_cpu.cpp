@@ -106,7 +106,7 @@ using collect_sink = testing_sinks::record_hits;
 
 TEST(GpuVsCpu, ConcurrentSlicesOfManyRecords) {
   // Many FASTA records in small chunks: several pieces searched at once on host threads (one
-  // card, and the card listed twice), every hit as the CPU's.
+  // card, and the card listed twice), every hit as the CPU's, from the FASTA and its .2bit.
   TRAWL_REQUIRE_GPU();
   std::mt19937_64 rng(43);
   std::vector<std::string> pats;
@@ -114,6 +114,7 @@ TEST(GpuVsCpu, ConcurrentSlicesOfManyRecords) {
   std::string fasta;
   for (int r = 0; r < 40; ++r)
     fasta += ">r" + std::to_string(r) + "\n" + gputest::text_with_plants(rng, 20000 + rng() % 40000, "ACGT", pats, 20, 2) + "\n";
+  const std::string packed = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "mem.fa");
   for (const mode& md : {mode{"k2 all-ends both", {.k = 2, .both = true, .all_ends = true}},
                          mode{"hamming k2", {.k = 2, .both = true, .all_ends = true, .hamming = true}},
                          mode{"k3 clusters", {.k = 3, .both = true}}, mode{"exact", {.both = true}}}) {
@@ -134,6 +135,14 @@ TEST(GpuVsCpu, ConcurrentSlicesOfManyRecords) {
       on.device = {trawl::device_kind::gpu, devices};
       for (int round = 0; round < 3; ++round)
         ASSERT_EQ(run(*trawl::gpu::make_matcher(pats, on)), cpu) << md.name << " workers " << devices.size();
+      // the same records from a .2bit, decoded on parse threads of their own as a GPU's search
+      // has them, straight into the chunks the device reads
+      trawl::stream_options parse = st;
+      parse.parse_threads = 8;
+      auto src = trawl::io::source::from_memory(packed, "mem.2bit");
+      collect_sink sink;
+      trawl::search_input(*trawl::gpu::make_matcher(pats, on), src, o, parse, sink);
+      ASSERT_EQ(sink.found, cpu) << md.name << " from a .2bit, workers " << devices.size();
     }
   }
 }
