@@ -342,8 +342,8 @@ void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, cha
   const std::uint64_t size = length(i);
   if (from > size || n > size - from)
     throw error(errc::invalid_argument, "twobit_file::decode: bases past the end of sequence " + std::string(name(i)));
+  const auto bl = impl_->blocks_of(i);  // checked, even for no bases: a damaged file is refused
   if (n == 0) return;
-  const auto bl = impl_->blocks_of(i);
   const twobit_index& x = impl_->x;
   constexpr std::uint64_t part = std::uint64_t{1} << 18;  // bases a task decodes (a multiple of 4)
   tbb::parallel_for(std::uint64_t{0}, (n + part - 1) / part, [&](std::uint64_t k) {

@@ -487,7 +487,9 @@ class stream_search {
       chunker_->begin_record(f.name(twobit_seq_));
       twobit_open_ = true;
     }
-    if (n != 0) {
+    if (n == 0) {
+      f.decode(twobit_seq_, twobit_at_, 0, nullptr);  // checks the blocks of a sequence without bases
+    } else {
       const std::size_t headroom = m_.lookbehind() + m_.lookahead();
       std::string block = pool_.take();
       block.resize(headroom + n);

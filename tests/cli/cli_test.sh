@@ -612,11 +612,14 @@ cases = {
     "version": good[:4] + struct.pack("<I", 7) + good[8:],
     "header": good[:10],
     "name": good[:17] + b"\n" + good[18:],  # a line break in a name would cut its FASTA header
+    # a sequence of no bases whose mask block runs past its end: its blocks are checked too
+    "emptymask": b"C'A\x1a" + bytes(4) + b"\x01" + bytes(7) + b"\x02s1\x17" + bytes(11) + b"\x01" + bytes(6)
+                 + b"\x90" + bytes(5) + b"\xf9\xff\xc5\xff\x00\x8b\x00\x00",
 }
 for k, v in cases.items():
     open(d + "/bad_%s.2bit" % k, "wb").write(v)
 PY
-for k in trunc count offset version header name; do
+for k in trunc count offset version header name emptymask; do
   expect_rc 2 timeout 10 "$T" search --hits ACGT "$D/bad_$k.2bit"
   [ "$(wc -l <"$D/err")" = 1 ] && grep -q "bad_$k.2bit" "$D/err" && pass || fail "damaged .2bit ($k): $(head -c 200 "$D/err")"
 done
