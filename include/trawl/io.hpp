@@ -77,8 +77,9 @@ class twobit_file {
   /// soft-masked blocks in lower case), without line breaks. Throws trawl::error(bad_format)
   /// when its blocks are damaged.
   void decode(std::size_t i, char* out) const;
-  /// Its bases [from, from + n) into out, as decode(i, out) writes them. A sequence read in
-  /// ranges, one after another, reads its block lists once.
+  /// Its bases [from, from + n) into out, as decode(i, out) writes them; throws
+  /// trawl::error(invalid_argument) for a range past its end. Ranges of one sequence decoded
+  /// one after another (no other sequence between) read its block lists once.
   void decode(std::size_t i, std::uint64_t from, std::uint64_t n, char* out) const;
 
  private:

@@ -89,7 +89,8 @@ search_plan plan_search(const search_options& options, std::size_t patterns, con
   // A mapped FASTA file's chunks are parsed, and a .2bit's decoded, into fresh buffers: 32 MiB
   // kept them few and recycled (bench/records/gpu-fasta-37faf0f-vs-de76109-h100.csv); a
   // stream's come whole from its reader.
-  const bool parsed = input.is_mapped() || !input.twobit().empty();
+  const bool parsed = input.is_mapped() || (!input.twobit().empty() && (stream.format == io::format::automatic ||
+                                                                         stream.format == io::format::fasta));
   if (plan.stream.chunk_size == 0) plan.stream.chunk_size = parsed ? std::size_t{32} << 20 : std::size_t{256} << 20;
   plan.options.slice_size = input.is_mapped() ? input.mapped().size() / workers + 1 : plan.stream.chunk_size;
   plan.options.threads = static_cast<unsigned>(workers + 1);

@@ -15,8 +15,8 @@
 #include <iterator>
 #include <map>
 #include <memory>
-#include <numeric>
 #include <mutex>
+#include <numeric>
 #include <string>
 #include <vector>
 

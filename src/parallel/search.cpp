@@ -102,6 +102,7 @@ class stream_search {
     counts_breaks_ = wants_breaks_ && sink.counts_line_breaks();
     // a line's hits are left out only where none is dropped or cut short later
     settles_lines_ = wants_breaks_ && sink.settles_lines() && o_.max_hits == 0;
+    steps_lines_ = wants_breaks_ && m_.key() == hit_key::start && m_.device() == device_kind::cpu;
     deliver_cb_ = [this](std::span<const hit> hs) {
       delivered_ += hs.size();
       return sink_.hits(hs);
@@ -176,7 +177,7 @@ class stream_search {
   /// search has few threads of its own), straight into the buffers the chunks adopt; no FASTA
   /// text is made or parsed.
   stream_result run_twobit(io::source& input, std::size_t chunk_size, unsigned parse_threads) {
-    if (parse_threads > threads_) parse_arena_.emplace(static_cast<int>(parse_threads));
+    parse_arena_.emplace(static_cast<int>(parse_threads));
     twobit_ = std::make_unique<io::twobit_file>(input.twobit(), input.name());
     std::uint64_t bases = 0;
     for (std::size_t i = 0; i < twobit_->size(); ++i) bases += twobit_->length(i);
@@ -185,7 +186,6 @@ class stream_search {
         choose_slice_size(chunk_size, static_cast<std::size_t>(bases), threads_, m_, o_.slice_size), pool_, jobs_);
     chunker_->keep_heads(wants_heads_);
     piece_size_ = chunk_size;
-    format_ = io::format::fasta;
     run();
     return result();
   }
@@ -493,9 +493,7 @@ class stream_search {
       const std::size_t headroom = m_.lookbehind() + m_.lookahead();
       std::string block = pool_.take();
       block.resize(headroom + n);
-      const auto decode = [&] { f.decode(twobit_seq_, twobit_at_, n, block.data() + headroom); };
-      if (parse_arena_) parse_arena_->execute(decode);
-      else decode();
+      parse_arena_->execute([&] { f.decode(twobit_seq_, twobit_at_, n, block.data() + headroom); });
       twobit_at_ += n;
       taken(n);
       chunker_->adopt(std::move(block), headroom);
@@ -535,10 +533,11 @@ class stream_search {
           scan_range(own_begin, own_end);
           if (wants_breaks_) no_breaks(j);
         } else {
-          // Hits kept by their start: the slice is scanned in steps, and each step's line breaks
-          // are found right after its scan, while its bytes are in the core's cache. Hits kept
-          // by their end (clusters) are scanned whole, since a step's edge would cut them.
-          const std::size_t step = m_.key() == hit_key::start ? kLineStep : own_end - own_begin;
+          // On the CPU, hits kept by their start: the slice is scanned in steps, and each step's
+          // line breaks are found right after its scan, while its bytes are in the core's cache.
+          // Hits kept by their end (clusters) are scanned whole, since a step's edge would cut
+          // them, and so is a device's slice, which it scans at once.
+          const std::size_t step = steps_lines_ ? kLineStep : own_end - own_begin;
           const std::size_t breaks_from = j.breaks.size();
           line_tally tally;
           std::size_t at = own_begin;
@@ -771,6 +770,7 @@ class stream_search {
   std::optional<tbb::task_arena> parse_arena_;
   bool one_id_ = false, wants_text_ = false, wants_heads_ = false, wants_breaks_ = false, counts_breaks_ = false;
   bool settles_lines_ = false;
+  bool steps_lines_ = false;  ///< scan: slices scanned in kLineStep steps for their line breaks
   std::function<void(std::uint64_t)> progress_;  ///< stream_options::progress
   std::uint64_t consumed_ = 0;                   ///< input bytes taken in so far
   bool memory_input_ = false;                    ///< run_memory: its progress is told as it is delivered
