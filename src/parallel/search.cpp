@@ -607,7 +607,7 @@ class stream_search {
     std::vector<std::uint64_t>& starts = j.starts;
     starts.clear();
     for (std::size_t h = from; h < j.hits.size(); ++h) starts.push_back(j.hits[h].start);
-    std::sort(starts.begin(), starts.end());
+    if (m_.key() != hit_key::start) std::sort(starts.begin(), starts.end());  // else a scan sorts them
     std::size_t end = f;  // the line end found last: [a, end] is read
     const bool settle = settles_lines_ && whole;
     // only the lines that end before the next bytes' hits can start are these bytes' alone
