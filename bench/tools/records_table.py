@@ -607,7 +607,7 @@ def index_sets(path, rows):
 def lines_count(paths, records):
     """bench/lines/count.sh records: -c over --count-matches, per build, in one call"""
     r0 = records[0][0]
-    head = ["Records " + ", ".join(f"`{p}`" for p in paths) + f", one call on one host ({r0['cpu']}, {r0['cores']} cores).",
+    head = ["Records " + ", ".join(f"`{p}`" for p in paths) + f" ({r0['cpu']}, {r0['cores']} cores).",
             "",
             f"`bench/lines/count.sh`, {r0['mb']} MB of each input in the page cache: the time of `search -c` (lines "
             "with a hit) over `search --count-matches` (hits) on the same file, best of 7 each, the two alternating; "
