@@ -86,12 +86,14 @@ search_plan plan_search(const search_options& options, std::size_t patterns, con
   if (choose_device(options, patterns, input.expected_size()) != device_kind::gpu) return plan;
   plan.device = device_kind::gpu;
   const std::size_t workers = options.device.workers().size();
-  // A mapped FASTA file's chunks are parsed, and a .2bit's decoded, into fresh buffers: 32 MiB
-  // kept them few and recycled (bench/records/gpu-fasta-37faf0f-vs-de76109-h100.csv); a
-  // stream's come whole from its reader.
-  const bool parsed = input.is_mapped() || (!input.twobit().empty() && (stream.format == io::format::automatic ||
-                                                                         stream.format == io::format::fasta));
-  if (plan.stream.chunk_size == 0) plan.stream.chunk_size = parsed ? std::size_t{32} << 20 : std::size_t{256} << 20;
+  // A mapped FASTA file's chunks are parsed into fresh buffers: 32 MiB kept them few and
+  // recycled (bench/records/gpu-fasta-37faf0f-vs-de76109-h100.csv). A .2bit's are decoded on
+  // all cores, where 128 MiB was the fastest (bench/records/gpu-2bit-chunks-6828238-h200.csv);
+  // a stream's come whole from its reader.
+  const bool twobit = !input.twobit().empty() &&
+                      (stream.format == io::format::automatic || stream.format == io::format::fasta);
+  if (plan.stream.chunk_size == 0)
+    plan.stream.chunk_size = input.is_mapped() ? std::size_t{32} << 20 : twobit ? std::size_t{128} << 20 : std::size_t{256} << 20;
   plan.options.slice_size = input.is_mapped() ? input.mapped().size() / workers + 1 : plan.stream.chunk_size;
   plan.options.threads = static_cast<unsigned>(workers + 1);
   // the scans wait on the devices; a FASTA file's parse takes the host's cores (as the fills do)
