@@ -6,6 +6,9 @@
 #include "trawl/genome.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string_view>
 #include <utility>
 
 #include "parallel/joined.hpp"
@@ -25,7 +28,9 @@ constexpr std::size_t record_gap = 256;
 struct genome::impl {
   std::string name;
   io::format fmt = io::format::plain;
-  std::string text;  // the sequences, each followed by record_gap NULs
+  std::string_view text;  // the sequences, each followed by record_gap NULs: in one of these
+  std::string read_text;                // read_records
+  std::unique_ptr<char[]> decoded;      // read_twobit: written once, never zero-filled first
   std::vector<index::record_span> records;
   std::vector<std::uint64_t> begin, length;  // per record, for detail::search_joined
   std::uint64_t bases = 0;
@@ -50,15 +55,18 @@ struct genome::impl {
     fmt = io::format::fasta;
     std::uint64_t total = 0;
     for (std::size_t i = 0; i < f.size(); ++i) total += f.length(i) + record_gap;
-    text.assign(total, '\0');
+    // uninitialized: each page is first touched by the decode, on all cores
+    decoded.reset(new char[total]);
     for (std::size_t i = 0; i < f.size(); ++i) {
       const std::uint64_t at = bases + record_gap * i;
       records.push_back({std::string(f.name(i)), at, f.length(i)});
       begin.push_back(at);
       length.push_back(f.length(i));
       bases += f.length(i);
-      f.decode(i, text.data() + at);
+      f.decode(i, decoded.get() + at);
+      std::memset(decoded.get() + at + f.length(i), 0, record_gap);
     }
+    text = std::string_view(decoded.get(), total);
   }
 
   void read_records(io::source& src) {
@@ -80,17 +88,19 @@ struct genome::impl {
       const std::string_view mark = fmt == io::format::fastq ? "\n@" : "\n>";
       for (std::size_t at = bytes.find(mark); at != std::string_view::npos; at = bytes.find(mark, at + 1)) ++heads;
     }
-    text.reserve(bytes.size() + record_gap * heads);
+    std::string& t = read_text;
+    t.reserve(bytes.size() + record_gap * heads);
     io::record r;
     while (rr.next(r)) {
-      records.push_back({std::string(r.name), text.size(), r.sequence.size()});
-      begin.push_back(text.size());
+      records.push_back({std::string(r.name), t.size(), r.sequence.size()});
+      begin.push_back(t.size());
       length.push_back(r.sequence.size());
       bases += r.sequence.size();
-      text.append(r.sequence);
-      text.append(record_gap, '\0');
+      t.append(r.sequence);
+      t.append(record_gap, '\0');
     }
-    text.shrink_to_fit();
+    t.shrink_to_fit();
+    text = t;
   }
 };
 
@@ -126,7 +136,7 @@ std::string_view genome::sequence(std::uint32_t record) const {
   if (record >= impl_->records.size())
     throw error(errc::invalid_argument, "genome: there is no record " + std::to_string(record));
   const auto& r = impl_->records[record];
-  return std::string_view(impl_->text).substr(r.start, r.length);
+  return impl_->text.substr(r.start, r.length);
 }
 
 void genome::search(const std::vector<std::string>& patterns, const search_options& options,
