@@ -108,6 +108,7 @@ void run_bwt::derive() {
     fill(members);
   }
   sdsl::construct_im(heads_, head_syms_);
+  head_syms_ = sdsl::int_vector<>();  // heads_ holds them: a loaded index keeps one copy
 }
 
 namespace {
@@ -136,8 +137,9 @@ void run_bwt::write(std::string& out) const {
   std::string heads;
   heads.reserve(runs_);
   for (std::uint64_t k = 0; k < runs_; ++k) {
-    if (head_syms_[k] == 0) sentinel = k;
-    else heads.push_back(static_cast<char>(head_syms_[k] - 1));
+    const auto c = heads_[k];
+    if (c == 0) sentinel = k;
+    else heads.push_back(static_cast<char>(c - 1));
   }
   file::put<std::uint64_t>(out, sentinel);
   file::put_zstd(out, heads, frame_bytes, zstd_level);
@@ -219,7 +221,7 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
 bool run_bwt::same_as(const run_bwt& o) const {
   if (rows_ != o.rows_ || runs_ != o.runs_ || symbol_of_ != o.symbol_of_) return false;
   for (std::uint64_t k = 0; k < runs_; ++k)
-    if (head_syms_[k] != o.head_syms_[k] || starts_.at(k) != o.starts_.at(k)) return false;
+    if (heads_[k] != o.heads_[k] || starts_.at(k) != o.starts_.at(k)) return false;
   return true;
 }
 

@@ -70,14 +70,14 @@ class run_bwt {
   [[nodiscard]] bool same_as(const run_bwt& o) const;
 
  private:
-  void derive();  // C, R, f_starts and heads' wavelet tree from starts and the heads' symbols
+  void derive();  // C, R, f_starts and heads' wavelet tree from starts and head_syms_ (then freed)
   [[nodiscard]] std::uint64_t rank(std::uint32_t c, std::uint64_t i) const;
 
   std::uint64_t rows_ = 0;
   std::uint64_t runs_ = 0;
   std::array<std::uint16_t, 256> symbol_of_{};
   ef_set starts_;
-  sdsl::int_vector<> head_syms_;  ///< the runs' symbols, bit-compressed (the file's copy)
+  sdsl::int_vector<> head_syms_;  ///< the runs' symbols, bit-compressed, until derive() builds heads_
   sdsl::wt_huff_int<> heads_;
   ef_set f_starts_;
   std::array<std::uint64_t, 258> c_{};  ///< rows before symbol c; c_[257] = rows
