@@ -64,9 +64,10 @@ class search_sink {
   /// The next bytes of the current record (each byte once, in order; before the hits that
   /// end in them): `ends`, sorted, holds the first '\n' among them and, for each of their hits,
   /// the first '\n' at or after its start, up to their end (for a hit that starts before them
-  /// it may lie before them); with counts_line_breaks(), `count` is their '\n' bytes and
-  /// `last` the last one's position (~0: none); with settles_lines(), `settled` is the lines
-  /// with a hit that lie whole in them, after their first '\n' (their hits are left out).
+  /// it may lie before them), and may hold other '\n' positions of them; with
+  /// counts_line_breaks(), `count` is their '\n' bytes and `last` the last one's position (~0:
+  /// none); with settles_lines(), `settled` is the lines with a hit that lie whole in them,
+  /// after their first '\n' (their hits are left out).
   virtual void line_breaks(std::span<const std::uint64_t> ends, std::uint64_t count, std::uint64_t last,
                            std::uint64_t settled) {
     (void)ends, (void)count, (void)last, (void)settled;
