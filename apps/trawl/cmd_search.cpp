@@ -568,7 +568,7 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("--iupac", a->iupac, "IUPAC codes in DNA patterns (N, R, Y, ...) match their base sets");
   cmd->add_flag("-i,--ignore-case", a->ignore_case, "ASCII case-insensitive");
   cmd->add_flag("--both-strands", a->both_strands, "DNA: also search the reverse complement (strand '-')");
-  cmd->add_option("--algorithm", a->algorithm, "exact: bf|kmp|horspool|sunday|simd|vectorscan|kmer|teddy|aho|auto; approximate: auto|myers|dp (or one engine: myers-word, myers-blocked, myers-simd, myers-striped, myers-filter, myers-suffix)");
+  cmd->add_option("--algorithm", a->algorithm, "exact: bf|kmp|horspool|sunday|simd|vectorscan|kmer|teddy|aho|auto; approximate: auto|myers|dp (or one engine: myers-word, myers-blocked, myers-simd, myers-striped, myers-filter, myers-suffix, myers-seeds)");
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)")->check(integer_in(0, 1 << 16));
   cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic; at least 1/65536 of a chunk)")
       ->check(integer_in(0, std::int64_t{1} << 40))

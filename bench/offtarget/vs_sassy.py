@@ -11,9 +11,14 @@ sassy-rs; reading it into Python is not timed). The hit sets are compared throug
 every sassy-rs match must end where trawl --all-ends has an end within k for that guide, and
 each trawl hit's run of ends must hold a sassy-rs match end.
 
+--baseline LABEL=PATH also times another trawl build's CPU search (an older commit) in the same
+run, and --csv OUT.csv writes every timing as a record row (bench/records, kind `sassy`; the commit
+is TRAWL_COMMIT's, or git's where the script runs).
+
 usage: bench/offtarget/vs_sassy.py --trawl build/trawl --genome G.fa --guides guides.fa [--threads T]
+                                   [--baseline LABEL=PATH] [--csv OUT.csv] [--runs N]
 """
-import argparse, os, subprocess, sys, time
+import argparse, csv, os, subprocess, sys, time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from benchlib import machine  # noqa: E402
@@ -50,19 +55,56 @@ def main():
     ap.add_argument("--genome", required=True)
     ap.add_argument("--guides", required=True)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--baseline", action="append", default=[], help="LABEL=PATH of another trawl build")
+    ap.add_argument("--csv", help="write the timings as record rows")
+    ap.add_argument("--runs", type=int, default=1, help="runs of each trawl command (min and max are kept)")
     a = ap.parse_args()
     j = a.threads
     _, guides = read_fasta(a.guides)
+    rows = []
+    commit = os.environ.get("TRAWL_COMMIT") or subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+        cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    gpu_name = subprocess.run(["sh", "-c", "nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1"],
+                              capture_output=True, text=True).stdout.strip() or "none"
+    what = (f"{os.path.basename(a.genome)} ({os.path.getsize(a.genome) / 1e9:.2f} GB), {len(guides)} guides x "
+            f"{len(guides[0])} nt, forward strand, k = 3, no PAM filter, {j} threads")
+
+    def record(tool, times, hits, command):
+        rows.append({"input": what, "tool": tool, "seconds_min": f"{min(times):.2f}", "seconds_max": f"{max(times):.2f}",
+                     "hits": hits, "commit": commit, "date": time.strftime("%Y-%m-%d"), "host": machine(),
+                     "cpu": machine().split(",")[0], "cores": os.cpu_count(), "gpu": gpu_name,
+                     "command": " ".join(command) + f", {len(times)} run(s), {time.strftime('%H:%M')}",
+                     "source": "bench/offtarget/vs_sassy.py"})
+
+    def timed(cmd):
+        times, out = [], ""
+        for _ in range(a.runs):
+            dt, out = run(cmd)
+            times.append(dt)
+        return times, out
     print(f"# Sassy2's CPU setup on {machine()}, {time.strftime('%Y-%m-%d %H:%M')}\n")
     print(f"{len(guides)} guides x {len(guides[0])} nt, forward strand, k = 3, no PAM filter, "
           f"genome {os.path.getsize(a.genome) / 1e9:.2f} GB ({a.genome}), {j} threads.\n")
     print("| tool | seconds | hits |\n|---|---|---|")
-    t_cpu, out = run([a.trawl, "search", "-k", "3", "-j", str(j), "--device", "cpu", "--count-matches", "-f", a.guides, a.genome])
+    cpu_cmd = ["search", "-k", "3", "-j", str(j), "--device", "cpu", "--count-matches", "-f", a.guides, a.genome]
+    times, out = timed([a.trawl] + cpu_cmd)
+    t_cpu = min(times)
     n_cpu = sum(int(line.rsplit(":", 1)[-1]) for line in out.split())
     print(f"| trawl, CPU | {t_cpu:.2f} | {n_cpu} |", flush=True)
+    record("trawl, CPU", times, n_cpu, ["trawl"] + cpu_cmd)
+    for b in a.baseline:
+        label, path = b.split("=", 1)
+        times, out = timed([path] + cpu_cmd)
+        n = sum(int(line.rsplit(":", 1)[-1]) for line in out.split())
+        print(f"| trawl {label}, CPU | {min(times):.2f} | {n} |", flush=True)
+        record(f"trawl {label}, CPU", times, n, ["trawl"] + cpu_cmd)
     try:
-        t_gpu, out = run([a.trawl, "search", "-k", "3", "--device", "gpu", "--count-matches", "-f", a.guides, a.genome])
-        print(f"| trawl, GPU | {t_gpu:.2f} | {sum(int(x.rsplit(':', 1)[-1]) for x in out.split())} |", flush=True)
+        gpu_cmd = ["search", "-k", "3", "--device", "gpu", "--count-matches", "-f", a.guides, a.genome]
+        times, out = timed([a.trawl] + gpu_cmd)
+        n = sum(int(x.rsplit(':', 1)[-1]) for x in out.split())
+        print(f"| trawl, GPU | {min(times):.2f} | {n} |", flush=True)
+        record("trawl, GPU", times, n, ["trawl"] + gpu_cmd)
     except RuntimeError as e:
         print(f"# no GPU run: {e}", file=sys.stderr)
     names, seqs = read_fasta(a.genome)
@@ -72,6 +114,8 @@ def main():
     matches = s.search_many(guides, seqs, 3, j, "single")
     t_sassy = time.perf_counter() - t0
     print(f"| sassy-rs {getattr(sassy, '__version__', '')} search_many (single) | {t_sassy:.2f} | {len(matches)} |")
+    record(f"sassy-rs {getattr(sassy, '__version__', '')} search_many (single)", [t_sassy], len(matches),
+           ["sassy.Searcher('dna', rc=False).search_many(guides, records, 3, threads, 'single')"])
     print(f"\ntrawl CPU is {t_sassy / t_cpu:.1f}x sassy-rs on the same cores.\n")
     # the hit sets, through the ends within k
     _, tsv = run([a.trawl, "search", "-k", "3", "-j", str(j), "--all-ends", "--format", "tsv", "-f", a.guides, a.genome])
@@ -103,6 +147,11 @@ def main():
         covered += any((r, g, y) in theirs for y in run_ends)
     print(f"Hit sets: trawl {len(ends)} ends within k in {len(hits)} runs; sassy-rs {len(theirs)} match ends, "
           f"{outside} of them not an end within k; {covered} of trawl's {len(hits)} runs hold a sassy-rs match end.")
+    if a.csv:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
 
 
 if __name__ == "__main__":

@@ -34,7 +34,10 @@
 namespace trawl {
 
 /// Builds the approximate matcher (options.max_errors >= 1, or all_ends). Key = last byte.
-/// options.approx picks the engine: automatic (per pattern: the pigeonhole filter +
+/// options.approx picks the engine: automatic (a set of at least 16 pattern-strands of
+/// m <= 64 over at most four byte classes (DNA): the seed filter, one pass over the text
+/// looking up every string within 0 or 1 edits of each pattern's pieces, each hit verified by
+/// Myers; then per pattern: the pigeonhole filter +
 /// Myers verification when its k+1 pieces are >= 5 bytes (>= 8 for m <= 32 on AVX-512) and
 /// there are at most 4 patterns (or m > 64); else, on a CPU with AVX-512BW or AVX2, for
 /// 16 < m <= 64 and k <= 3 (k <= 10 for m > 32) the suffix filter (the pattern's last 16 or 32
@@ -46,7 +49,8 @@ namespace trawl {
 /// myers_striped (AVX-512BW or AVX2 per options.simd, m <= 32; one-word / blocked Myers for
 /// longer patterns), myers_filter (pigeonhole filter wherever it applies, i.e. plain bytes and
 /// k < m; Myers elsewhere), myers_suffix (AVX-512BW or AVX2: the suffix filter for 16 < m <= 64
-/// up to k = 8 (16 for m > 32); as myers_striped elsewhere).
+/// up to k = 8 (16 for m > 32); as myers_striped elsewhere), myers_seeds (the seed filter
+/// wherever it applies, even for one pattern; as automatic elsewhere).
 /// Hamming mode always uses the Hamming engine.
 /// Throws trawl::error(invalid_argument) on bad options (k < 0, empty pattern, NUL byte,
 /// a SIMD level this CPU lacks).

@@ -53,7 +53,7 @@ inline constexpr std::size_t regex_max_line = std::size_t{256} << 10;
 /// The approximate search engine (search_options::approx; make_approx_matcher in approx.hpp
 /// says what each does).
 enum class approx_algorithm : std::uint8_t {
-  automatic,      ///< per pattern: the pigeonhole filter, the striped kernel, SIMD lanes or one-word Myers
+  automatic,      ///< per pattern: the seed, pigeonhole or suffix filter, the striped kernel, SIMD lanes or one-word Myers
   myers,          ///< the same as automatic
   dp,             ///< Sellers' DP (the reference)
   myers_word,     ///< one-word Myers (m <= 64)
@@ -62,10 +62,11 @@ enum class approx_algorithm : std::uint8_t {
   myers_striped,  ///< one pattern over 64 text stripes (AVX-512BW or AVX2, m <= 32)
   myers_filter,   ///< the pigeonhole filter wherever it applies
   myers_suffix,   ///< the suffix filter wherever it applies (16 < m <= 64, AVX-512BW or AVX2)
+  myers_seeds,    ///< the seed filter wherever it applies (m <= 64, at most four byte classes)
 };
 
 /// Parses "auto", "myers", "dp", "myers-word", "myers-blocked", "myers-simd", "myers-striped",
-/// "myers-filter", "myers-suffix"; throws trawl::error(invalid_argument) on any other name.
+/// "myers-filter", "myers-suffix", "myers-seeds"; throws trawl::error(invalid_argument) on any other name.
 approx_algorithm parse_approx_algorithm(std::string_view name);
 /// The name parse_approx_algorithm reads.
 std::string_view to_string(approx_algorithm a) noexcept;

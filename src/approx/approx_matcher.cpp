@@ -24,7 +24,7 @@ constexpr std::pair<approx_algorithm, std::string_view> approx_names[] = {
     {approx_algorithm::dp, "dp"},                  {approx_algorithm::myers_word, "myers-word"},
     {approx_algorithm::myers_blocked, "myers-blocked"}, {approx_algorithm::myers_simd, "myers-simd"},
     {approx_algorithm::myers_striped, "myers-striped"}, {approx_algorithm::myers_filter, "myers-filter"},
-    {approx_algorithm::myers_suffix, "myers-suffix"},
+    {approx_algorithm::myers_suffix, "myers-suffix"}, {approx_algorithm::myers_seeds, "myers-seeds"},
 };
 }  // namespace
 
@@ -33,7 +33,7 @@ approx_algorithm parse_approx_algorithm(std::string_view name) {
     if (name == n) return a;
   throw error(errc::invalid_argument,
               "unknown approximate algorithm '" + std::string(name) +
-                  "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter, myers-suffix)");
+                  "' (expected auto, myers, dp, myers-word, myers-blocked, myers-simd, myers-striped, myers-filter, myers-suffix, myers-seeds)");
 }
 
 std::string_view to_string(approx_algorithm a) noexcept {
@@ -276,6 +276,8 @@ class approx_matcher final : public detail::engine {
     approx_plan plan = plan_approx(pats_, ks_, options, kernels_);  // plan.hpp: every choice
     lanes_ = plan.lanes;
     finder_ = plan.finder;
+    seeds_ = std::move(plan.seeds);
+    seed_patterns_ = std::move(plan.seed_patterns);
     striped_ = plan.striped;
     blocked_ = plan.blocked;
     plans_ = std::move(plan.patterns);
@@ -300,6 +302,7 @@ class approx_matcher final : public detail::engine {
                     end_sink& sink, suffix_filter_state& state) const {
     const compiled_pattern& p = pats_[i];
     const std::uint32_t k = ks_[i];
+    if (plans_[i].filter == filter_kind::seeds) return true;  // scan_seeds takes it with the others
     if (plans_[i].filter == filter_kind::pigeon) {
       scan_pigeon(p, finder_, verify_lanes(), seq, from, report_from, to, k, sink);
       return true;
@@ -311,6 +314,23 @@ class approx_matcher final : public detail::engine {
       return true;
     }
     return scan_engine(i, seq, from, report_from, to, sink);
+  }
+  /// Scans ends [report_from, to) of the seed filter's patterns from a fresh column at `from`,
+  /// pattern i's ends going to sink_of(i).
+  template <class SinkOf>
+  void scan_seeds(std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
+                  SinkOf&& sink_of) const {
+    if (!seeds_) return;
+    scan_seeded(
+        *seeds_, seq, from, report_from, to,
+        [&](std::uint32_t member, std::size_t ctx, std::size_t lo, std::size_t hi) {
+          const std::size_t i = seed_patterns_[member];
+          scan_myers_word(pats_[i], seq, ctx, lo, hi, ks_[i], sink_of(i));
+        },
+        [&](std::uint32_t member) {
+          const std::size_t i = seed_patterns_[member];
+          scan_unfiltered(i, seq, from, report_from, to, sink_of(i));
+        });
   }
   /// scan_pattern without the filters: the engine's own kernel for pattern i.
   bool scan_engine(std::size_t i, std::string_view seq, std::size_t from, std::size_t report_from, std::size_t to,
@@ -394,10 +414,11 @@ class approx_matcher final : public detail::engine {
           lane_sinks.push_back(&sink);
         }
       }
-      if (!lane_pats.empty()) {
-        const std::size_t f = bb == own_begin ? from : std::max(from, bb - lookbehind_);
-        scan_myers_lanes(lanes_, lane_pats, lane_ks, seq, f, bb, be, lane_sinks);
-      }
+      const std::size_t fb = bb == own_begin ? from : std::max(from, bb - lookbehind_);
+      if (!lane_pats.empty()) scan_myers_lanes(lanes_, lane_pats, lane_ks, seq, fb, bb, be, lane_sinks);
+      scan_seeds(seq, fb, bb, be, [&](std::size_t i) -> end_sink& {
+        return hamming_ ? static_cast<end_sink&>(checks[i]) : *sinks[i];
+      });
       bb = be;
     }
     if (!all_ends_)
@@ -422,7 +443,10 @@ class approx_matcher final : public detail::engine {
     hamming_check check(p, text, k, ends);
     end_sink& sink = hamming_ ? static_cast<end_sink&>(check) : ends;
     suffix_filter_state state;
-    if (!scan_pattern(0, text, 0, 0, text.size(), sink, state)) scan_unfiltered(0, text, 0, 0, text.size(), sink);
+    if (plans_[0].filter == filter_kind::seeds)
+      scan_seeds(text, 0, 0, text.size(), [&](std::size_t) -> end_sink& { return sink; });
+    else if (!scan_pattern(0, text, 0, 0, text.size(), sink, state))
+      scan_unfiltered(0, text, 0, 0, text.size(), sink);
     return std::move(ends.ends);
   }
 
@@ -436,6 +460,8 @@ class approx_matcher final : public detail::engine {
   striped_kernels striped_;  ///< m <= 32 goes to the striped kernel when it has one
   blocked_kernel blocked_ = nullptr;  ///< the striped blocked kernel (m > 64), if any
   std::vector<pattern_plan> plans_;  ///< per pattern: its filter and kernel (plan_approx)
+  std::optional<seed_index> seeds_;  ///< the seed filter of the patterns whose filter is seeds
+  std::vector<std::size_t> seed_patterns_;  ///< the pattern of each member of seeds_
   std::vector<compiled_pattern> suffixes_;  ///< per pattern: the suffix the filter scans (empty: none)
   std::vector<compiled_pattern> pats_;
   std::vector<std::uint32_t> ks_;

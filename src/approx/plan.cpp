@@ -11,7 +11,7 @@ namespace {
 
 /// The engine the options ask for (automatic, myers and myers_simd: the lanes, refined per
 /// pattern).
-enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, suffix };
+enum class engine_kind { dp, myers_word, myers_blocked, myers_lanes, myers_striped, pigeon, suffix, seeds };
 
 engine_kind engine_of(const search_options& o) {
   switch (o.approx) {
@@ -21,6 +21,7 @@ engine_kind engine_of(const search_options& o) {
     case approx_algorithm::myers_filter: return engine_kind::pigeon;
     case approx_algorithm::myers_striped: return engine_kind::myers_striped;
     case approx_algorithm::myers_suffix: return engine_kind::suffix;
+    case approx_algorithm::myers_seeds: return engine_kind::seeds;
     default: return engine_kind::myers_lanes;
   }
 }
@@ -66,9 +67,36 @@ approx_plan plan_approx(const std::vector<compiled_pattern>& pats, const std::ve
                                             " needs AVX-512 (F, BW) or AVX2, and a simd level other than serial");
   // auto: one pattern of m <= 32 at a time over 64 stripes in 16/32-bit lanes where the CPU
   // has AVX-512BW or AVX2; the (pattern, stripe) lanes kernel for the rest of m <= 64
-  if (engine == engine_kind::myers_striped || engine == engine_kind::suffix ||
+  if (engine == engine_kind::myers_striped || engine == engine_kind::suffix || engine == engine_kind::seeds ||
       (engine == engine_kind::myers_lanes && !forced_lanes))
     out.striped = kt.striped;
+  // The seed filter: forced, or chosen by auto for a set of many patterns of m <= 64 over at
+  // most four byte classes (DNA); the pass over the text serves all of them at once.
+  std::vector<bool> seeded(pats.size(), false);
+  if (engine == engine_kind::seeds || (engine == engine_kind::myers_lanes && !forced_lanes) ||
+      (engine == engine_kind::myers_word && !forced_lanes && options.approx != approx_algorithm::myers_word)) {
+    std::vector<const compiled_pattern*> cand;
+    std::vector<std::uint32_t> cand_k;
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < pats.size(); ++i)
+      if (pats[i].m <= tuning::word_max_m) {
+        cand.push_back(&pats[i]);
+        cand_k.push_back(ks[i]);
+        at.push_back(i);
+      }
+    out.seeds = seed_index::build(cand, cand_k);
+    if (out.seeds && engine != engine_kind::seeds) {
+      double density = 0;
+      for (std::size_t mi = 0; mi < out.seeds->members().size(); ++mi) density += out.seeds->density(mi);
+      if (out.seeds->members().size() < tuning::seed_min_patterns || density > tuning::seed_max_density)
+        out.seeds.reset();
+    }
+    if (out.seeds)
+      for (const std::uint32_t c : out.seeds->members()) {
+        seeded[at[c]] = true;
+        out.seed_patterns.push_back(at[c]);
+      }
+  }
   if (engine == engine_kind::pigeon || options.approx == approx_algorithm::automatic ||
       options.approx == approx_algorithm::myers) {
     out.finder = kt.pieces;
@@ -97,12 +125,17 @@ approx_plan plan_approx(const std::vector<compiled_pattern>& pats, const std::ve
       case engine_kind::myers_word: plan.kernel = p.m <= tuning::word_max_m ? kernel_kind::word : kernel_kind::blocked; break;
       case engine_kind::myers_striped:
       case engine_kind::suffix:
+      case engine_kind::seeds:
       case engine_kind::myers_lanes:
         if (striped) plan.kernel = kernel_kind::striped;
-        else if (engine != engine_kind::myers_lanes) plan.kernel = p.m <= tuning::word_max_m ? kernel_kind::word : kernel_kind::blocked;
+        else if (engine != engine_kind::myers_lanes || seeded[i]) plan.kernel = p.m <= tuning::word_max_m ? kernel_kind::word : kernel_kind::blocked;
         else if (p.m <= tuning::word_max_m) plan.kernel = kernel_kind::lanes;
         else plan.kernel = stripes ? kernel_kind::blocked_stripes : kernel_kind::blocked;
         break;
+    }
+    if (seeded[i]) {
+      plan.filter = filter_kind::seeds;
+      continue;
     }
     // The pigeonhole filter: forced, or chosen by auto when its pieces are selective (longer
     // where a striped kernel would take the pattern, which beats the filter on short pieces)

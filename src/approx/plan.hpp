@@ -9,7 +9,10 @@
 #include <cstdint>
 #include <vector>
 
+#include <optional>
+
 #include "approx/approx_internal.hpp"
+#include "approx/seed_filter.hpp"
 #include "common/dispatch.hpp"
 #include "trawl/search.hpp"
 
@@ -27,6 +30,12 @@ inline constexpr std::size_t pigeon_max_short_patterns = 4;
 inline constexpr std::size_t striped_max_m = 32;
 // one machine word of Myers: the lanes and one-word kernels take m <= 64
 inline constexpr std::size_t word_max_m = 64;
+// auto's seed filter takes sets of at least this many pattern-strands (23-nt guides, k = 3: the
+// suffix filter is faster up to about 14; bench/records/seed-filter-crossover-*.csv)
+inline constexpr std::size_t seed_min_patterns = 16;
+// ... whose seeds together hit at most this often per text byte (the scan gives a block up
+// at one window per 8 ends)
+inline constexpr double seed_max_density = 1.0 / 32;
 // striped blocked kernel against the scalar blocked loop, break-even block factor per kernel
 // flavour (bench/records/approx-stripes-d8cbe46-zen4-zen5-h100.csv, Zen 4, Zen 5, Sapphire Rapids)
 inline constexpr std::size_t stripes_factor_avx2_coded = 8;
@@ -47,7 +56,7 @@ enum class kernel_kind : std::uint8_t {
 };
 
 /// A filter in front of the kernel.
-enum class filter_kind : std::uint8_t { none, pigeon, suffix };
+enum class filter_kind : std::uint8_t { none, pigeon, suffix, seeds };
 
 struct pattern_plan {
   filter_kind filter = filter_kind::none;
@@ -61,6 +70,8 @@ struct approx_plan {
   piece_finder finder = nullptr;   ///< the pigeonhole filter's piece search, when a pattern may use it
   striped_kernels striped;         ///< the striped kernels, when a pattern may use them
   blocked_kernel blocked = nullptr;  ///< the striped blocked kernel, when a pattern may use it
+  std::optional<seed_index> seeds;   ///< the seed filter of the patterns whose filter is seeds
+  std::vector<std::size_t> seed_patterns;  ///< the pattern of each member of `seeds`
   std::vector<pattern_plan> patterns;
 };
 

@@ -103,4 +103,39 @@ TEST(ApproxPlan, AutoFollowsItsRules) {
   }
 }
 
+TEST(ApproxPlan, SeedFilterForSetsOfManyPatternsOverFewClasses) {
+  std::mt19937_64 rng(5);
+  std::vector<std::string> dna;
+  for (std::size_t i = 0; i < ad::tuning::seed_min_patterns; ++i) dna.push_back(oracle::random_text(rng, 23, "ACGT"));
+  for (const simd_level level : levels_here()) {
+    // auto: a set of seed_min_patterns DNA patterns is seeded, one fewer is not
+    const auto all = plan(dna, 3, approx_algorithm::automatic, level);
+    ASSERT_TRUE(all.seeds.has_value());
+    EXPECT_EQ(all.seed_patterns.size(), dna.size());
+    for (const auto& pp : all.patterns) EXPECT_EQ(pp.filter, ad::filter_kind::seeds);
+    const std::vector<std::string> fewer(dna.begin() + 1, dna.end());
+    EXPECT_FALSE(plan(fewer, 3, approx_algorithm::automatic, level).seeds.has_value());
+    // forced: one pattern is seeded too
+    EXPECT_EQ(plan({dna[0]}, 3, approx_algorithm::myers_seeds, level).patterns[0].filter, ad::filter_kind::seeds);
+    // more than four byte classes: protein, or DNA with an N (a fifth letter under plain rules)
+    std::vector<std::string> protein;
+    for (std::size_t i = 0; i < dna.size(); ++i) protein.push_back(oracle::random_text(rng, 23, "ACDEFGHIKLMNPQRSTVWY"));
+    EXPECT_FALSE(plan(protein, 3, approx_algorithm::automatic, level).seeds.has_value());
+    std::vector<std::string> with_n = dna;
+    with_n[3][5] = 'N';
+    EXPECT_FALSE(plan(with_n, 3, approx_algorithm::automatic, level).seeds.has_value());
+    // seeds too short to filter (k large against m): those patterns keep the other engines
+    std::vector<std::string> mixed = dna;
+    mixed.push_back(oracle::random_text(rng, 10, "ACGT"));
+    const auto mp = plan(mixed, 3, approx_algorithm::automatic, level);
+    ASSERT_TRUE(mp.seeds.has_value());
+    EXPECT_EQ(mp.patterns.back().filter, ad::filter_kind::none);
+    EXPECT_EQ(mp.seed_patterns.size(), dna.size());
+    // m > 64: never seeded
+    std::vector<std::string> longer = dna;
+    longer.push_back(oracle::random_text(rng, 65, "ACGT"));
+    EXPECT_NE(plan(longer, 3, approx_algorithm::automatic, level).patterns.back().filter, ad::filter_kind::seeds);
+  }
+}
+
 }  // namespace
