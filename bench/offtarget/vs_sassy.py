@@ -72,10 +72,11 @@ def main():
 
     def record(tool, times, hits, command):
         rows.append({"input": what, "tool": tool, "seconds_min": f"{min(times):.2f}", "seconds_max": f"{max(times):.2f}",
-                     "hits": hits, "commit": commit, "date": time.strftime("%Y-%m-%d"), "host": machine(),
+                     "hits": hits, "commit": commit, "date": time.strftime("%Y-%m-%d"),
+                     "host": f"{gpu_name} host" if gpu_name != "none" else "CPU host",
                      "cpu": machine().split(",")[0], "cores": os.cpu_count(), "gpu": gpu_name,
                      "command": " ".join(command) + f", {len(times)} run(s), {time.strftime('%H:%M')}",
-                     "source": "bench/offtarget/vs_sassy.py"})
+                     "source": "measured by bench/offtarget/vs_sassy.py"})
 
     def timed(cmd):
         times, out = [], ""
@@ -109,12 +110,14 @@ def main():
         print(f"# no GPU run: {e}", file=sys.stderr)
     names, seqs = read_fasta(a.genome)
     import sassy
+    from importlib import metadata
+    sassy_version = metadata.version("sassy-rs")
     s = sassy.Searcher("dna", rc=False)
     t0 = time.perf_counter()
     matches = s.search_many(guides, seqs, 3, j, "single")
     t_sassy = time.perf_counter() - t0
-    print(f"| sassy-rs {getattr(sassy, '__version__', '')} search_many (single) | {t_sassy:.2f} | {len(matches)} |")
-    record(f"sassy-rs {getattr(sassy, '__version__', '')} search_many (single)", [t_sassy], len(matches),
+    print(f"| sassy-rs {sassy_version} search_many (single) | {t_sassy:.2f} | {len(matches)} |")
+    record(f"sassy-rs {sassy_version} search_many (single)", [t_sassy], len(matches),
            ["sassy.Searcher('dna', rc=False).search_many(guides, records, 3, threads, 'single')"])
     print(f"\ntrawl CPU is {t_sassy / t_cpu:.1f}x sassy-rs on the same cores.\n")
     # the hit sets, through the ends within k

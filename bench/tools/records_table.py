@@ -25,6 +25,8 @@ KIND says what a record holds and which table to make of it:
   index-approx    an index-approx-cli record, then an index-approx-warm one: search through the
                   index against the search of the FASTA
   python          python records, one table each
+  seed-crossover  bench/approx/seed_crossover.sh (patterns,engine,seconds,hits_md5,commit,host):
+                  the seed filter against the suffix filter by guide count
   lines-count     bench/lines/count.sh records of builds measured in one call (input,threads,k,
                   count_s,count_matches_s,ratio,...): -c over --count-matches, a column a build
 
@@ -495,11 +497,26 @@ def offtarget_bulges(path, rows):
 
 
 def sassy(path, rows):
-    sel = [r for r in rows if "17:37" in r["command"]]
+    # a transcribed record holds two calls (its 17:37 one is the table); vs_sassy.py --csv one call
+    sel = [r for r in rows if "17:37" in r["command"]] or rows
+    runs = "one run each" if "17:37" in sel[0]["command"] else "the fastest–slowest of the runs"
     head = [about(path, sel), "",
             "312 guides × 23 nt, forward strand, k = 3, no PAM filter, over the 3.15 GB genome of "
-            "bench/scale/inputs.sh, 16 threads, one run each; the hit sets agree.", ""]
+            f"bench/scale/inputs.sh, 16 threads, {runs}; the hit sets agree.", ""]
     return page(head, ["tool", "seconds", "hits"], [[r["tool"], col(r, "seconds"), col(r, "hits")] for r in sel])
+
+
+def seed_crossover(path, rows):
+    by_n = defaultdict(dict)
+    for r in rows:
+        by_n[int(r["patterns"])][r["engine"]] = r
+    body = [[str(n), e["myers-seeds"]["seconds"], e["myers-suffix"]["seconds"],
+             "yes" if e["myers-seeds"]["hits_md5"] == e["myers-suffix"]["hits_md5"] else "NO"]
+            for n, e in sorted(by_n.items())]
+    head = [f"Record `{path}`: {rows[0]['host']}; trawl `{rows[0]['commit']}`.", "",
+            "The first N of 312 guides (23 nt), k = 3, forward strand, over 30 MB of the 3.1 Gbp genome, one "
+            "thread, `--count-matches`, best of the runs, each engine forced.", ""]
+    return page(head, ["guides", "seed filter s", "suffix filter s", "same counts"], body)
 
 
 def index_build(path, rows):
@@ -655,7 +672,7 @@ KINDS = {
     "exact": exact, "patterns": patterns, "regex": regex, "approx-grid": approx_grid, "approx-many": approx_many,
     "approx-long": approx_long, "approx-best": approx_best, "cuda": cuda, "scaling": scaling, "scale-gpus": scale_gpus,
     "scale-mpi": scale_mpi, "gpu-fasta": gpu_fasta, "stream": stream, "offtarget": offtarget,
-    "offtarget-bulges": offtarget_bulges, "sassy": sassy, "index-build": index_build, "index-pangenome": index_pangenome,
+    "offtarget-bulges": offtarget_bulges, "sassy": sassy, "seed-crossover": seed_crossover, "index-build": index_build, "index-pangenome": index_pangenome,
     "index-count": index_count, "index-sets": index_sets,
 }
 MULTI = {"approx-cpus": approx_cpus, "index-approx": index_approx, "python": python, "lines-count": lines_count}
