@@ -192,37 +192,55 @@ bool seed_index::find(std::string_view seq, std::size_t from, std::size_t to, st
   const std::uint64_t tail_mask = len_mask(q);
   const std::uint64_t* bitmap = bitmap_.data();
   const std::size_t slot_mask = slots_.size() - 1;
+  // In batches: first every byte's tail is looked up in the bitmap without a branch, the
+  // positions it passes listed (the lookups are independent, so many are in flight at once);
+  // then the listed ones are compared with their seeds.
+  constexpr std::size_t batch = 1024;
+  std::array<std::uint32_t, batch> at;
+  std::array<std::uint64_t, batch> codes;
+  std::array<std::uint8_t, batch> valids;
   std::uint64_t code = 0;
-  std::size_t valid = 0;  // bytes of a class ending at t
-  std::size_t run_begin = from;
+  std::uint64_t valid = 0;  // bytes of a class ending at t, at most 64
   bool in_run = false;
-  for (std::size_t t = from; t < to; ++t) {
-    const std::uint8_t x = code_[text[t]];
-    if (x == no_class) {
-      if (!in_run) {
-        in_run = true;
-        run_begin = t;
+  std::size_t run_begin = from;
+  for (std::size_t b0 = from; b0 < to; b0 += batch) {
+    const std::size_t nb = std::min(batch, to - b0);
+    std::size_t passed = 0;
+    for (std::size_t i = 0; i < nb; ++i) {
+      const std::uint8_t x = code_[text[b0 + i]];
+      if (x == no_class) [[unlikely]] {
+        if (!in_run) {
+          in_run = true;
+          run_begin = b0 + i;
+        }
+        valid = 0;
+        continue;
       }
-      valid = 0;
-      continue;
+      if (in_run) [[unlikely]] {
+        in_run = false;
+        runs.push_back({run_begin, b0 + i});
+        if (runs.size() > cap) return false;
+      }
+      code = code << 2 | x;
+      valid = std::min<std::uint64_t>(valid + 1, 64);
+      const std::uint64_t tail = code & tail_mask;
+      at[passed] = static_cast<std::uint32_t>(i);
+      codes[passed] = code;
+      valids[passed] = static_cast<std::uint8_t>(valid);
+      passed += (bitmap[tail >> 6] >> (tail & 63)) & static_cast<std::uint64_t>(valid >= q);
     }
-    if (in_run) {
-      in_run = false;
-      runs.push_back({run_begin, t});
-      if (runs.size() > cap) return false;
-    }
-    code = code << 2 | x;
-    if (++valid < q) continue;
-    const std::uint64_t tail = code & tail_mask;
-    if (((bitmap[tail >> 6] >> (tail & 63)) & 1u) == 0) continue;
-    std::size_t s = seed_hash(tail) >> slot_shift_;
-    while (slots_[s].count == 0 || slots_[s].tail != tail) s = (s + 1) & slot_mask;  // the bitmap says it is there
-    const slot& sl = slots_[s];
-    for (std::uint32_t i = sl.first; i < sl.first + sl.count; ++i) {
-      const entry& en = entries_[i];
-      if (en.len > valid || (code & len_mask(en.len)) != en.key) continue;
-      const std::uint32_t k = ks_[en.member];
-      windows.push_back({t + (en.rest > k ? en.rest - k : 0), t + en.rest + k, en.member});
+    for (std::size_t p = 0; p < passed; ++p) {
+      const std::uint64_t c = codes[p], tail = c & tail_mask;
+      const std::size_t t = b0 + at[p];
+      std::size_t s = seed_hash(tail) >> slot_shift_;
+      while (slots_[s].count == 0 || slots_[s].tail != tail) s = (s + 1) & slot_mask;  // the bitmap says it is there
+      const slot& sl = slots_[s];
+      for (std::uint32_t i = sl.first; i < sl.first + sl.count; ++i) {
+        const entry& en = entries_[i];
+        if (en.len > valids[p] || (c & len_mask(en.len)) != en.key) continue;
+        const std::uint32_t k = ks_[en.member];
+        windows.push_back({t + (en.rest > k ? en.rest - k : 0), t + en.rest + k, en.member});
+      }
     }
     if (windows.size() > cap) return false;
   }
