@@ -76,7 +76,10 @@ std::string to_string(const device_spec& device) {
   }
   if (device.gpus.empty()) return "gpu";
   std::string s = "gpu:";
-  for (std::size_t i = 0; i < device.gpus.size(); ++i) s += (i ? "," : "") + std::to_string(device.gpus[i]);
+  for (std::size_t i = 0; i < device.gpus.size(); ++i) {
+    if (i != 0) s += ',';
+    s += std::to_string(device.gpus[i]);
+  }
   return s;
 }
 

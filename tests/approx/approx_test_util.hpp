@@ -154,6 +154,8 @@ inline std::vector<engine> engines(std::size_t m) {
                            {"myers-simd", trawl::simd_level::serial, "lanes-serial"},
                            {"myers-filter", trawl::simd_level::serial, "filter-serial"}};
   if (m <= 64) e.push_back({"myers-word", trawl::simd_level::automatic, "myers-word"});
+  // the seed filter wherever its pieces can be seeded (at most four byte classes), else auto
+  e.push_back({"myers-seeds", trawl::simd_level::automatic, "seeds"});
   if (trawl::cpu_supports(trawl::simd_level::avx2)) {
     e.push_back({"myers-simd", trawl::simd_level::avx2, "lanes-avx2"});
     e.push_back({"myers-filter", trawl::simd_level::avx2, "filter-avx2"});

@@ -32,7 +32,8 @@ std::vector<oracle::regex_match> as_matches(const std::vector<trawl::hit>& hs) {
 std::string show(const std::vector<oracle::regex_match>& v) {
   std::string s;
   for (const auto& m : v)
-    s += "(" + std::to_string(m.start) + "," + std::to_string(m.end) + ",p" + std::to_string(m.pattern) + ") ";
+    s.append("(").append(std::to_string(m.start)).append(",").append(std::to_string(m.end)).append(",p")
+        .append(std::to_string(m.pattern)).append(") ");
   return s;
 }
 

@@ -581,11 +581,11 @@ TEST(StreamSearch, TwoBitDecodedIntoChunksAgainstTheOracle) {
   const std::vector<std::string> pats = {"ACGTAC", "acgN", "NNNA", recs[5].seq.substr(1000000, 12)};
   const auto want = exact_oracle(recs, pats);
   auto m = trawl::make_matcher(pats, {});
-  struct way {
+  struct setup {
     unsigned threads, parse_threads;
     std::size_t chunk;
   };
-  for (const way w : {way{1, 0, 0}, way{2, 4, 65536}, way{4, 0, 1000}, way{2, 3, std::size_t{1} << 20}}) {
+  for (const setup w : {setup{1, 0, 0}, setup{2, 4, 65536}, setup{4, 0, 1000}, setup{2, 3, std::size_t{1} << 20}}) {
     trawl::search_options o;
     o.threads = w.threads;
     trawl::stream_options so;
