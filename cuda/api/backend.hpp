@@ -70,6 +70,24 @@ struct site_end_test {
   std::vector<std::uint8_t> reverse;              ///< per task: 1 on the reverse strand
 };
 
+/// The seed filter of a set of approximate tasks (src/approx/seed_filter.hpp, whose tables these
+/// fields copy): text bytes of four classes roll into a two-bit code; a code whose last
+/// tail_len bytes are set in `bitmap` is looked up in the open-addressing table (slot_*, Fibonacci
+/// hash >> slot_shift) and compared with its entries (entry_*); each entry that matches bounds
+/// its member's ends to [t + rest - k, t + rest + k] (clipped at t), which Myers verifies with
+/// its task's Peq (approx_plan::peq, over approx_plan::code). Every member is also verified
+/// around each run of bytes of no class (code 4).
+struct seed_plan {
+  std::array<std::uint8_t, 256> code{};
+  std::uint32_t tail_len = 0, slot_shift = 0;
+  std::vector<std::uint64_t> bitmap;
+  std::vector<std::uint64_t> slot_tail;
+  std::vector<std::uint32_t> slot_first, slot_count;
+  std::vector<std::uint64_t> entry_key;
+  std::vector<std::uint32_t> entry_member, entry_rest, entry_len;
+  std::vector<std::uint32_t> member_task, member_m, member_k;
+};
+
 /// Approximate search. Text bytes are mapped to class codes (`code`, `sigma` classes); task
 /// t's pattern has length lengths[t] and match bit-vectors peq[t][c * words(t) + w] (bit i of
 /// word w set when pattern symbol 64w+i matches code c), words(t) = ceil(lengths[t] / 64).
@@ -87,6 +105,9 @@ struct approx_plan {
   /// When set, the ends are site-tested on the device (with at most as many bulges as a row
   /// of src/offtarget/site_rows.hpp holds; past that the host tests them all)
   std::shared_ptr<const site_end_test> sites;
+  /// When set, every task is a member of this seed filter, which scans a chunk instead of the
+  /// kernels above unless its windows there are too many (then they scan it).
+  std::shared_ptr<const seed_plan> seeds;
 };
 
 /// Where the time of one streamed search went (host clocks; filled when stream_config::stats

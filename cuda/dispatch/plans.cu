@@ -217,6 +217,71 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
   if (!t512.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t512, 8));
   if (!t1024.empty()) tiled.push_back(make_tiled_group<std::uint64_t>(plan, t1024, 16));
   if (!multi.empty()) warp = make_multi_group(plan, multi);
+  if (plan.seeds && !plan.hamming && !plan.sites) {
+    const seed_plan& sp = *plan.seeds;
+    auto g = std::make_unique<seed_group>();
+    g->code = upload(std::vector<std::uint8_t>(sp.code.begin(), sp.code.end()));
+    g->bitmap = upload(sp.bitmap);
+    g->slot_tail = upload(sp.slot_tail);
+    g->slot_first = upload(sp.slot_first);
+    g->slot_count = upload(sp.slot_count);
+    g->entry_key = upload(sp.entry_key);
+    g->entry_member = upload(sp.entry_member);
+    g->entry_rest = upload(sp.entry_rest);
+    g->entry_len = upload(sp.entry_len);
+    g->member_task = upload(sp.member_task);
+    g->member_m = upload(sp.member_m);
+    g->member_k = upload(sp.member_k);
+    std::vector<std::uint64_t> peq;  // [member][sigma]: m <= 64, one word a class
+    for (const std::uint32_t t : sp.member_task)
+      for (std::uint32_t c = 0; c < plan.sigma; ++c) peq.push_back(plan.peq[t][c]);
+    g->peq = upload(peq);
+    seed_device_tasks& v = g->view;
+    v.code = g->code.get();
+    v.tail_len = sp.tail_len;
+    v.slot_shift = sp.slot_shift;
+    v.slot_mask = sp.slot_tail.size() - 1;
+    v.bitmap = g->bitmap.get();
+    v.slot_tail = g->slot_tail.get();
+    v.slot_first = g->slot_first.get();
+    v.slot_count = g->slot_count.get();
+    v.entry_key = g->entry_key.get();
+    v.entry_member = g->entry_member.get();
+    v.entry_rest = g->entry_rest.get();
+    v.entry_len = g->entry_len.get();
+    v.member_task = g->member_task.get();
+    v.member_m = g->member_m.get();
+    v.member_k = g->member_k.get();
+    v.peq = g->peq.get();
+    v.members = static_cast<std::uint32_t>(sp.member_task.size());
+    seeds = std::move(g);
+  }
+}
+
+bool approx_device_plan::launch_seeds(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
+  // Past one window per 8 ends the windows are dense: the kernels scan the chunk. Run edges
+  // are rarer (N runs, other letters).
+  if (w.len >= (std::size_t{1} << 32)) return false;
+  const std::size_t cap = (w.len + 7) / 8 + 1024, edge_cap = (w.len + 63) / 64 + 1024;
+  seed_scratch* sc = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(seed_mutex);
+    auto& slot = seed_scratch_of[stream];
+    if (!slot) slot = std::make_unique<seed_scratch>();
+    sc = slot.get();
+  }
+  if (sc->windows.size() < cap) sc->windows.reset(cap);
+  if (sc->edges.size() < edge_cap) sc->edges.reset(edge_cap);
+  seed_buffers buf{sc->windows.get(), sc->edges.get(), sc->counts.get(), cap, edge_cap};
+  TRAWL_CUDA_CHECK(cudaMemsetAsync(sc->counts.get(), 0, 2 * sizeof(unsigned long long), stream));
+  launch_seed_find(seeds->view, w, buf, stream);
+  TRAWL_CUDA_CHECK(cudaMemcpyAsync(sc->host_counts.get(), sc->counts.get(), 2 * sizeof(unsigned long long),
+                                   cudaMemcpyDeviceToHost, stream));
+  TRAWL_CUDA_CHECK(cudaStreamSynchronize(stream));
+  const std::uint64_t windows = sc->host_counts.get()[0], edges = sc->host_counts.get()[1];
+  if (windows > cap || edges > edge_cap || windows + edges * seeds->view.members > cap) return false;
+  launch_seed_verify(seeds->view, common, w, buf, windows, edges, sink, stream);
+  return true;
 }
 
 void approx_device_plan::upload_sites(const site_end_test& test) {
@@ -259,6 +324,7 @@ void approx_device_plan::upload_sites(const site_end_test& test) {
 }
 
 void approx_device_plan::launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
+  if (seeds && launch_seeds(w, sink, stream)) return;
   if (hamming) {
     launch_hamming(hamming->view, common, w, sink, stream);
     return;

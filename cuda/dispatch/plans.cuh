@@ -2,8 +2,11 @@
 // place that decides which kernel runs which pattern.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "api/backend.hpp"
@@ -65,8 +68,26 @@ struct approx_device_plan {
     device_array<std::int32_t> limits;
     site_test_tasks view;
   };
+  /// The seed filter (approx_plan::seeds), its tables uploaded; null: the kernels above.
+  struct seed_group {
+    device_array<std::uint8_t> code;
+    device_array<std::uint64_t> bitmap, slot_tail, entry_key, peq;
+    device_array<std::uint32_t> slot_first, slot_count, entry_member, entry_rest, entry_len, member_task, member_m,
+        member_k;
+    seed_device_tasks view;
+  };
+  /// Pass 1's output and its counts, one set per stream (the slots run at once).
+  struct seed_scratch {
+    device_array<seed_hit> windows;
+    device_array<seed_edge> edges;
+    device_array<unsigned long long> counts{2};
+    pinned_array<unsigned long long> host_counts{2};
+  };
   device_array<std::uint8_t> map;
   approx_common common;
+  std::unique_ptr<seed_group> seeds;
+  mutable std::mutex seed_mutex;
+  mutable std::map<cudaStream_t, std::unique_ptr<seed_scratch>> seed_scratch_of;
   std::vector<std::unique_ptr<tiled_group>> tiled;
   std::unique_ptr<multi_group> warp, hamming;
   std::unique_ptr<site_group> sites;  ///< null: every end goes to the host
@@ -77,7 +98,20 @@ struct approx_device_plan {
   approx_device_plan(const approx_plan& plan, const device_status& dev);
   void upload_sites(const site_end_test& test);
   void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
-  void remap(std::vector<candidate>&) const {}  // candidates carry global task ids already
+  /// Candidates carry global task ids already; the seed filter's windows may overlap and
+  /// report an end twice: kept once.
+  void remap(std::vector<candidate>& found) const {
+    if (!seeds) return;
+    std::sort(found.begin(), found.end(), [](const candidate& a, const candidate& b) {
+      return a.pos != b.pos ? a.pos < b.pos : a.task < b.task;
+    });
+    found.erase(std::unique(found.begin(), found.end(),
+                            [](const candidate& a, const candidate& b) { return a.pos == b.pos && a.task == b.task; }),
+                found.end());
+  }
+  /// Runs the seed filter over w; false (nothing emitted) when its windows there are too many,
+  /// and the kernels must scan it.
+  bool launch_seeds(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
   /// Whether launch()'s ends go through test_sites() before they are taken.
   [[nodiscard]] bool tests_sites() const { return sites != nullptr; }
   /// The site test of the ends in[0, min(*in_count, capacity)), those that may have a site

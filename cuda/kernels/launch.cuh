@@ -109,6 +109,47 @@ void launch_myers_warp(const multi_device_tasks& tasks, const approx_common& com
 void launch_hamming(const multi_device_tasks& tasks, const approx_common& common, const text_window& w,
                     const candidate_sink& sink, cudaStream_t stream);
 
+/// The seed filter's tables on the device (seed_plan) and the members' verification data.
+struct seed_device_tasks {
+  const std::uint8_t* code = nullptr;  ///< 256 entries: class 0-3, 4 none
+  std::uint32_t tail_len = 0, slot_shift = 0;
+  std::uint64_t slot_mask = 0;
+  const std::uint64_t* bitmap = nullptr;
+  const std::uint64_t* slot_tail = nullptr;
+  const std::uint32_t *slot_first = nullptr, *slot_count = nullptr;
+  const std::uint64_t* entry_key = nullptr;
+  const std::uint32_t *entry_member = nullptr, *entry_rest = nullptr, *entry_len = nullptr;
+  const std::uint32_t *member_task = nullptr, *member_m = nullptr, *member_k = nullptr;
+  const std::uint64_t* peq = nullptr;  ///< [member][sigma] over approx_common's classes
+  std::uint32_t members = 0;
+};
+/// A seed found: it ends at window position `pos` and is table entry `entry` (the window's
+/// ends [pos + rest - k, pos + rest + k] follow from the entry). Windows are below 4 GiB.
+struct seed_hit {
+  std::uint32_t pos, entry;
+};
+/// A run edge: at `pos` a run of bytes of no class starts (end = 0) or ends (end = 1).
+struct seed_edge {
+  std::uint32_t pos, end;
+};
+/// Where pass 1 writes: counts[0] windows and counts[1] edges (past the capacities they are
+/// counted, not written).
+struct seed_buffers {
+  seed_hit* windows = nullptr;
+  seed_edge* edges = nullptr;
+  unsigned long long* counts = nullptr;
+  std::size_t window_capacity = 0, edge_capacity = 0;
+};
+/// Pass 1: every seed and run edge in the window.
+void launch_seed_find(const seed_device_tasks& tasks, const text_window& w, const seed_buffers& out,
+                      cudaStream_t stream);
+/// Pass 2: one-word Myers over each of `windows` windows and, for every member, after each of
+/// `edges` run edges; ends of score <= k in the window's owned range are emitted as candidates
+/// (windows that overlap emit an end more than once).
+void launch_seed_verify(const seed_device_tasks& tasks, const approx_common& common, const text_window& w,
+                        const seed_buffers& in, std::size_t windows, std::size_t edges, const candidate_sink& sink,
+                        cudaStream_t stream);
+
 // ---- off-target sites (site_plan) ----
 struct site_device_tasks {
   const std::uint8_t* pam_bits = nullptr;     ///< every PAM's codes, concatenated

@@ -50,6 +50,17 @@ bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, const simd:
 
 }  // namespace
 
+std::optional<seed_index> plan_seeds(std::span<const compiled_pattern* const> pats, std::span<const std::uint32_t> ks,
+                                     bool forced) {
+  std::optional<seed_index> seeds = seed_index::build(pats, ks);
+  if (seeds && !forced) {
+    double density = 0;
+    for (std::size_t mi = 0; mi < seeds->members().size(); ++mi) density += seeds->density(mi);
+    if (seeds->members().size() < tuning::seed_min_patterns || density > tuning::seed_max_density) seeds.reset();
+  }
+  return seeds;
+}
+
 approx_plan plan_approx(const std::vector<compiled_pattern>& pats, const std::vector<std::uint32_t>& ks,
                         const search_options& options, const simd::kernels& kt) {
   approx_plan out;
@@ -84,13 +95,7 @@ approx_plan plan_approx(const std::vector<compiled_pattern>& pats, const std::ve
         cand_k.push_back(ks[i]);
         at.push_back(i);
       }
-    out.seeds = seed_index::build(cand, cand_k);
-    if (out.seeds && engine != engine_kind::seeds) {
-      double density = 0;
-      for (std::size_t mi = 0; mi < out.seeds->members().size(); ++mi) density += out.seeds->density(mi);
-      if (out.seeds->members().size() < tuning::seed_min_patterns || density > tuning::seed_max_density)
-        out.seeds.reset();
-    }
+    out.seeds = plan_seeds(cand, cand_k, engine == engine_kind::seeds);
     if (out.seeds)
       for (const std::uint32_t c : out.seeds->members()) {
         seeded[at[c]] = true;

@@ -7,9 +7,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
-
 #include <optional>
+#include <span>
+#include <vector>
 
 #include "approx/approx_internal.hpp"
 #include "approx/seed_filter.hpp"
@@ -33,9 +33,9 @@ inline constexpr std::size_t word_max_m = 64;
 // auto's seed filter takes sets of at least this many pattern-strands (23-nt guides, k = 3: the
 // suffix filter is faster up to about 14; bench/records/seed-filter-crossover-*.csv)
 inline constexpr std::size_t seed_min_patterns = 16;
-// ... whose seeds together hit at most this often per text byte (the scan gives a block up
-// at one window per 8 ends)
-inline constexpr double seed_max_density = 1.0 / 32;
+// ... whose seeds together hit at most this often per text byte, half the rate at which the
+// scan gives a block up (312 20-nt guides, k = 3: 0.05; on both strands 0.1)
+inline constexpr double seed_max_density = 1.0 / 8;
 // striped blocked kernel against the scalar blocked loop, break-even block factor per kernel
 // flavour (bench/records/approx-stripes-d8cbe46-zen4-zen5-h100.csv, Zen 4, Zen 5, Sapphire Rapids)
 inline constexpr std::size_t stripes_factor_avx2_coded = 8;
@@ -74,6 +74,13 @@ struct approx_plan {
   std::vector<std::size_t> seed_patterns;  ///< the pattern of each member of `seeds`
   std::vector<pattern_plan> patterns;
 };
+
+/// The seed filter of those of `pats` (m <= 64, error bounds `ks`) it can take, when it pays:
+/// forced, whenever it takes one; else for at least tuning::seed_min_patterns members whose
+/// seeds hit at most tuning::seed_max_density per byte together. The CPU plan below and the
+/// GPU's (gpu_search.cpp) both ask here.
+std::optional<seed_index> plan_seeds(std::span<const compiled_pattern* const> pats, std::span<const std::uint32_t> ks,
+                                     bool forced);
 
 /// The plan for `pats` (k: `ks`) under options.approx with the kernels `ks_table`. Throws
 /// trawl::error(invalid_argument) when a forced engine cannot run (striped kernels without

@@ -259,8 +259,9 @@ void scan_seeded(const seed_index& index, std::string_view seq, std::size_t from
   thread_local std::vector<classless_run> runs;
   wins.clear();
   runs.clear();
-  // Past one window per 8 ends the verifications cost about what the unfiltered scan does.
-  const std::size_t cap = (to - report_from) / 8 + 64;
+  // Past one window per 4 ends the verifications cost about what the unfiltered scan of a set
+  // of a few dozen patterns does.
+  const std::size_t cap = (to - report_from) / 4 + 64;
   const bool found = index.find(seq, from, to, wins, runs, cap);
   if (!found || runs.size() * 2 * members + wins.size() > cap) {
     for (std::uint32_t mi = 0; mi < members; ++mi) whole(mi);
@@ -275,9 +276,21 @@ void scan_seeded(const seed_index& index, std::string_view seq, std::size_t from
       wins.push_back({r.begin, std::min<std::uint64_t>(r.end, r.begin + k) - 1, mi});
       wins.push_back({r.end, r.end + m + k, mi});
     }
-  std::sort(wins.begin(), wins.end(), [](const seed_window& a, const seed_window& b) {
-    return a.member != b.member ? a.member < b.member : a.lo < b.lo;
-  });
+  // By member (a counting sort), then by first end within each member's few windows.
+  thread_local std::vector<seed_window> by_member;
+  thread_local std::vector<std::size_t> first;
+  first.assign(members + 1, 0);
+  for (const seed_window& sw : wins) ++first[sw.member + 1];
+  for (std::size_t mi = 0; mi < members; ++mi) first[mi + 1] += first[mi];
+  by_member.resize(wins.size());
+  for (const seed_window& sw : wins) by_member[first[sw.member]++] = sw;
+  wins.swap(by_member);
+  for (std::size_t mi = 0, b = 0; mi < members; ++mi) {
+    const std::size_t e = first[mi];
+    std::sort(wins.begin() + static_cast<std::ptrdiff_t>(b), wins.begin() + static_cast<std::ptrdiff_t>(e),
+              [](const seed_window& x, const seed_window& y) { return x.lo < y.lo; });
+    b = e;
+  }
   thread_local std::vector<std::pair<std::uint64_t, std::uint64_t>> merged;
   for (std::size_t g = 0; g < wins.size();) {
     const std::uint32_t mi = wins[g].member;

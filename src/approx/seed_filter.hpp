@@ -43,6 +43,10 @@ class seed_index {
                                          std::span<const std::uint32_t> ks);
 
   [[nodiscard]] const std::vector<std::uint32_t>& members() const { return members_; }
+  /// The filter's tables for the GPU (cuda::seed_plan's fields; member_task: the index of
+  /// each member's pattern among those build() was given).
+  template <class Plan>
+  void export_tables(Plan& out) const;
   /// Expected seed hits per text byte over a uniform random text of four classes, of one member.
   [[nodiscard]] double density(std::size_t member) const { return density_[member]; }
 
@@ -87,5 +91,27 @@ void scan_seeded(const seed_index& index, std::string_view seq, std::size_t from
                  std::size_t to,
                  const std::function<void(std::uint32_t, std::size_t, std::size_t, std::size_t)>& verify,
                  const std::function<void(std::uint32_t)>& whole);
+
+template <class Plan>
+void seed_index::export_tables(Plan& out) const {
+  out.code = code_;
+  out.tail_len = static_cast<std::uint32_t>(tail_len_);
+  out.slot_shift = slot_shift_;
+  out.bitmap = bitmap_;
+  for (const slot& s : slots_) {
+    out.slot_tail.push_back(s.tail);
+    out.slot_first.push_back(s.first);
+    out.slot_count.push_back(s.count);
+  }
+  for (const entry& e : entries_) {
+    out.entry_key.push_back(e.key);
+    out.entry_member.push_back(e.member);
+    out.entry_rest.push_back(e.rest);
+    out.entry_len.push_back(e.len);
+  }
+  out.member_task = members_;
+  out.member_m = ms_;
+  out.member_k = ks_;
+}
 
 }  // namespace trawl::approx_detail

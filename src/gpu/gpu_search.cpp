@@ -19,6 +19,7 @@
 #include <tbb/task_arena.h>
 
 #include "approx/approx_internal.hpp"
+#include "approx/plan.hpp"
 #include "exact/engines.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "common/dispatch.hpp"
@@ -148,6 +149,28 @@ class gpu_matcher final : public trawl::detail::engine {
                           : gpu.approx == approx_engine::tiled ? trawl::cuda::approx_plan::engine::tiled
                                                                : trawl::cuda::approx_plan::engine::automatic;
       approx_plan_.slice_length = gpu.slice_length;
+      // A set of short DNA patterns goes through the seed filter where the CPU's plan would
+      // take every one of them (approx/plan.hpp decides), verified on the device.
+      if (approx_ && !hamming_ && !(gpu.device_end_test && gpu.keep_end) && gpu.approx == approx_engine::automatic &&
+          (options.approx == approx_algorithm::automatic || options.approx == approx_algorithm::myers ||
+           options.approx == approx_algorithm::myers_seeds) &&
+          max_m_ <= 64) {
+        std::vector<approx_detail::compiled_pattern> compiled;
+        std::vector<const approx_detail::compiled_pattern*> ptrs;
+        std::vector<std::uint32_t> ks;
+        compiled.reserve(tasks_.size());
+        for (const task& t : tasks_) {
+          compiled.push_back(approx_detail::compile_pattern(t.text, 0, strand::forward, options.rules()));
+          ks.push_back(std::min<std::uint32_t>(k_, static_cast<std::uint32_t>(t.text.size())));
+        }
+        for (const auto& c : compiled) ptrs.push_back(&c);
+        const auto seeds = approx_detail::plan_seeds(ptrs, ks, options.approx == approx_algorithm::myers_seeds);
+        if (seeds && seeds->members().size() == tasks_.size()) {
+          auto sp = std::make_shared<trawl::cuda::seed_plan>();
+          seeds->export_tables(*sp);
+          approx_plan_.seeds = std::move(sp);
+        }
+      }
       if (gpu.device_end_test && gpu.keep_end) {
         auto test = std::make_shared<trawl::cuda::site_end_test>(*gpu.device_end_test);
         test->guide_of.clear();

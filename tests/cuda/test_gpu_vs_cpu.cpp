@@ -65,6 +65,47 @@ TEST(GpuVsCpu, SearchEveryMode) {
   }
 }
 
+TEST(GpuVsCpu, SeedFilterSetsOfShortDnaPatterns) {
+  // 16 or more DNA patterns go through the seed filter on both sides (approx/plan.hpp): the
+  // device's windows, run edges (N runs, IUPAC letters, lowercase of no class under
+  // case-sensitive rules) and its fallback to the kernels where the windows are dense, against
+  // the CPU's filter (tested against the oracle). Chunks of 333 bytes to 1 MiB, resident too.
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(53);
+  for (const int k : {0, 1, 2, 3}) {
+    std::vector<std::string> pats;
+    for (int i = 0; i < 24; ++i) pats.push_back(oracle::random_text(rng, 20 + rng() % 33, "ACGT"));
+    pats.push_back(std::string(20, 'A'));
+    std::string text = gputest::text_with_plants(rng, 300000, "ACGT", pats, 200, k + 1);
+    text.replace(1000, 3000, std::string(3000, 'N'));
+    text.replace(150000, 60000, std::string(60000, 'A'));  // dense: every seed of A's hits
+    for (int r = 0; r < 200; ++r) {
+      const std::size_t at = rng() % (text.size() - 10);
+      text[at] = r % 3 == 0 ? 'N' : r % 3 == 1 ? 'R' : static_cast<char>(text[at] | 0x20);
+    }
+    for (const bool both : {false, true})
+      for (const bool all_ends : {true, false}) {
+        trawl::search_options o;
+        o.max_errors = k;
+        o.all_ends = all_ends;
+        o.both_strands = both;
+        o.approx = trawl::approx_algorithm::myers_seeds;
+        const auto cpu = trawl::search(text, pats, o);
+        ASSERT_FALSE(cpu.empty());
+        trawl::search_options on = o;
+        on.approx = trawl::approx_algorithm::automatic;
+        on.device = trawl::device_kind::gpu;
+        for (std::size_t chunk : {std::size_t{0}, std::size_t{333}, std::size_t{77777}}) {
+          trawl::gpu::gpu_options g;
+          g.chunk_size = chunk;
+          ASSERT_EQ(trawl::gpu::search(text, pats, on, g), cpu) << "k " << k << " both " << both << " chunk " << chunk;
+        }
+        const auto kept = trawl::gpu::keep_resident(text, on.device);
+        ASSERT_EQ(trawl::gpu::search(text, pats, on), cpu) << "resident, k " << k;
+      }
+  }
+}
+
 TEST(GpuVsCpu, HammingByTheEditKernelAndByItsOwn) {
   // Hamming search runs the edit-distance kernel and checks each window on the host where
   // 5k <= m (every pattern), the Hamming kernel elsewhere: both against the CPU, with IUPAC

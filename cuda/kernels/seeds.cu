@@ -1,0 +1,134 @@
+// cuda/kernels/seeds.cu — the seed filter on the device (src/approx/seed_filter.hpp has the
+// method): pass 1 rolls each text byte into a two-bit code and looks its seeds up, a thread
+// per 64 ends; pass 2 verifies each window with one-word Myers, a thread per window.
+#include <algorithm>
+
+#include "agents/emit.cuh"
+#include "common/check.cuh"
+#include "kernels/launch.cuh"
+
+namespace trawl::cuda {
+
+namespace {
+
+constexpr std::uint32_t kEnds = 64;  // ends per thread in pass 1
+constexpr std::uint32_t kThreads = 256;
+constexpr std::uint8_t kNone = 4;
+constexpr std::uint32_t kLongest = 32;  // a seed's longest
+
+__device__ __forceinline__ std::uint64_t len_mask(std::uint32_t len) {
+  return len >= 32 ? ~std::uint64_t{0} : (std::uint64_t{1} << (2 * len)) - 1;
+}
+
+__global__ void __launch_bounds__(kThreads) seed_find_kernel(seed_device_tasks t, text_window w, seed_buffers out) {
+  const std::uint64_t first = (static_cast<std::uint64_t>(blockIdx.x) * kThreads + threadIdx.x) * kEnds;
+  if (first >= w.own_end) return;
+  const std::uint64_t last = first + kEnds < w.own_end ? first + kEnds : w.own_end;
+  const std::uint64_t tail_mask = len_mask(t.tail_len);
+  std::uint64_t code = 0;
+  std::uint32_t valid = 0;
+  const std::uint64_t warm = first > kLongest ? first - kLongest : 0;
+  bool prev_none = warm > 0 && t.code[w.data[warm - 1]] == kNone;
+  for (std::uint64_t j = warm; j < last; ++j) {
+    const std::uint8_t x = __ldg(t.code + w.data[j]);
+    const bool none = x == kNone;
+    // a run starts at j (or the window does, inside one), or one ended before j
+    if (j >= first && (none ? !prev_none || j == 0 : prev_none)) {
+      const unsigned long long at = atomicAdd(out.counts + 1, 1ull);
+      if (at < out.edge_capacity) out.edges[at] = seed_edge{static_cast<std::uint32_t>(j), none ? 0u : 1u};
+    }
+    prev_none = none;
+    if (none) {
+      valid = 0;
+      continue;
+    }
+    code = code << 2 | x;
+    valid = valid < 64 ? valid + 1 : 64;
+    if (j < first || valid < t.tail_len) continue;
+    const std::uint64_t tail = code & tail_mask;
+    if (((__ldg(t.bitmap + (tail >> 6)) >> (tail & 63)) & 1u) == 0) continue;
+    std::uint64_t s = (tail * 0x9E3779B97F4A7C15ull) >> t.slot_shift;
+    while (__ldg(t.slot_count + s) == 0 || __ldg(t.slot_tail + s) != tail) s = (s + 1) & t.slot_mask;
+    const std::uint32_t e0 = __ldg(t.slot_first + s), e1 = e0 + __ldg(t.slot_count + s);
+    for (std::uint32_t e = e0; e < e1; ++e) {
+      const std::uint32_t len = __ldg(t.entry_len + e);
+      if (len > valid || (code & len_mask(len)) != __ldg(t.entry_key + e)) continue;
+      const unsigned long long at = atomicAdd(out.counts, 1ull);
+      if (at < out.window_capacity) out.windows[at] = seed_hit{static_cast<std::uint32_t>(j), e};
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kThreads) seed_verify_kernel(seed_device_tasks t, approx_common common,
+                                                               text_window w, seed_buffers in, std::uint64_t windows,
+                                                               std::uint64_t edges, candidate_sink sink) {
+  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * kThreads + threadIdx.x;
+  if (i >= windows + edges * t.members) return;
+  std::uint32_t mi;
+  std::uint64_t lo, hi;
+  if (i < windows) {
+    const seed_hit h = in.windows[i];
+    mi = __ldg(t.entry_member + h.entry);
+    const std::uint32_t rest = __ldg(t.entry_rest + h.entry), k = __ldg(t.member_k + mi);
+    lo = h.pos + (rest > k ? rest - k : 0);
+    hi = std::uint64_t{h.pos} + rest + k;
+  } else {
+    // An alignment that holds a byte of no class ends inside its run's first k bytes, or after
+    // the run, starting at most k bytes before its end: within m + k of it.
+    const seed_edge e = in.edges[(i - windows) / t.members];
+    mi = static_cast<std::uint32_t>((i - windows) % t.members);
+    const std::uint32_t k = __ldg(t.member_k + mi);
+    if (k == 0) return;
+    lo = e.pos;
+    hi = e.end ? e.pos + __ldg(t.member_m + mi) + k : e.pos + k - 1;
+  }
+  if (lo < w.own_begin) lo = w.own_begin;
+  if (hi >= w.own_end) hi = w.own_end - 1;
+  if (lo > hi) return;
+  const std::uint32_t m = __ldg(t.member_m + mi), k = __ldg(t.member_k + mi);
+  const std::uint64_t warm = m + k - 1;  // an end's occurrence lies in the m + k - 1 bytes before it
+  const std::uint64_t* peq = t.peq + static_cast<std::uint64_t>(mi) * common.sigma;
+  const std::uint64_t top = std::uint64_t{1} << (m - 1);
+  const std::uint32_t task = __ldg(t.member_task + mi);
+  std::uint64_t pv = ~std::uint64_t{0}, mv = 0;
+  std::uint32_t score = m;
+  for (std::uint64_t j = lo > warm ? lo - warm : 0; j <= hi; ++j) {
+    const std::uint64_t eq = __ldg(peq + __ldg(common.code_map + w.data[j]));
+    const std::uint64_t xv = eq | mv;
+    const std::uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
+    std::uint64_t ph = mv | ~(xh | pv);
+    std::uint64_t mh = pv & xh;
+    score += (ph & top) != 0;
+    score -= (mh & top) != 0;
+    ph <<= 1;
+    mh <<= 1;
+    pv = mh | ~(xv | ph);
+    mv = ph & xv;
+    if (j >= lo && score <= k) emit_candidate(sink.out, sink.count, sink.capacity, w.base + j, task, score);
+  }
+}
+
+}  // namespace
+
+void launch_seed_find(const seed_device_tasks& tasks, const text_window& w, const seed_buffers& out,
+                      cudaStream_t stream) {
+  if (w.own_end <= w.own_begin) return;
+  const std::size_t threads = (w.own_end + kEnds - 1) / kEnds;
+  const std::size_t blocks = (threads + kThreads - 1) / kThreads;
+  seed_find_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(tasks, w, out);
+  TRAWL_CUDA_CHECK_LAUNCH("seed_find_kernel");
+}
+
+void launch_seed_verify(const seed_device_tasks& tasks, const approx_common& common, const text_window& w,
+                        const seed_buffers& in, std::size_t windows, std::size_t edges, const candidate_sink& sink,
+                        cudaStream_t stream) {
+  const std::uint64_t n = windows + static_cast<std::uint64_t>(edges) * tasks.members;
+  if (n == 0 || w.own_end <= w.own_begin) return;
+  const std::uint64_t blocks = (n + kThreads - 1) / kThreads;
+  if (blocks > 0x7fffffffu) throw trawl::error(errc::gpu_error, "seed_verify: too many windows for one launch");
+  seed_verify_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(tasks, common, w, in, windows, edges,
+                                                                           sink);
+  TRAWL_CUDA_CHECK_LAUNCH("seed_verify_kernel");
+}
+
+}  // namespace trawl::cuda
