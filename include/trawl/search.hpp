@@ -137,6 +137,11 @@ void set_algorithm(search_options& options, std::string_view name);
 /// present; CUDA is touched only then, so a search the CPU serves costs the same on a host
 /// with a GPU. Throws trawl::error(no_device) when options.device is gpu and none is present.
 device_kind choose_device(const search_options& options, std::size_t patterns, std::uint64_t bytes);
+/// The same, priced with the patterns themselves: a set the CPU runs through the seed filter
+/// (approx.hpp: many short DNA patterns) costs it about the same whatever its size, so the GPU
+/// takes it only where that pass over the bytes would outlast the GPU's start-up.
+device_kind choose_device(const search_options& options, const std::vector<std::string>& patterns,
+                          std::uint64_t bytes);
 
 /// Reverse complement of a DNA string (ACGT, acgt, IUPAC codes; other bytes are kept).
 std::string reverse_complement(std::string_view dna);

@@ -123,6 +123,10 @@ struct search_plan {
 /// The plan's options keep options.device whole. Throws trawl::error(no_device) as choose_device.
 search_plan plan_search(const search_options& options, std::size_t patterns, const io::source& input,
                         const stream_options& stream);
+/// The same, the device chosen with the patterns themselves (choose_device): for a search
+/// whose CPU matcher is make_matcher's.
+search_plan plan_search(const search_options& options, const std::vector<std::string>& patterns,
+                        const io::source& input, const stream_options& stream);
 
 /// What run_search does besides the default at each step: all optional.
 struct run_steps {

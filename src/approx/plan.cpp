@@ -1,6 +1,7 @@
 // plan.cpp — see plan.hpp.
 #include "approx/plan.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "trawl/error.hpp"
@@ -59,6 +60,32 @@ std::optional<seed_index> plan_seeds(std::span<const compiled_pattern* const> pa
     if (seeds->members().size() < tuning::seed_min_patterns || density > tuning::seed_max_density) seeds.reset();
   }
   return seeds;
+}
+
+std::optional<double> seeded_density(const std::vector<std::string>& patterns, const search_options& options) {
+  const bool automatic = options.approx == approx_algorithm::automatic || options.approx == approx_algorithm::myers ||
+                         options.approx == approx_algorithm::myers_seeds;
+  const std::size_t strands = patterns.size() * (options.both_strands ? 2 : 1);
+  if (!automatic || options.max_errors < 0 || options.regex || strands < tuning::seed_min_patterns) return std::nullopt;
+  std::vector<compiled_pattern> pats;
+  std::vector<std::uint32_t> ks;
+  for (const std::string& p : patterns) {
+    if (p.empty() || p.size() > tuning::word_max_m || p.find('\0') != std::string::npos) return std::nullopt;
+    const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(options.max_errors), p.size()));
+    pats.push_back(compile_pattern(p, 0, strand::forward, options.rules()));
+    ks.push_back(k);
+    if (options.both_strands) {
+      pats.push_back(compile_pattern(reverse_complement(p), 0, strand::reverse, options.rules()));
+      ks.push_back(k);
+    }
+  }
+  std::vector<const compiled_pattern*> ptrs;
+  for (const compiled_pattern& p : pats) ptrs.push_back(&p);
+  const auto seeds = plan_seeds(ptrs, ks, options.approx == approx_algorithm::myers_seeds);
+  if (!seeds || seeds->members().size() != pats.size()) return std::nullopt;
+  double density = 0;
+  for (std::size_t mi = 0; mi < pats.size(); ++mi) density += seeds->density(mi);
+  return density;
 }
 
 approx_plan plan_approx(const std::vector<compiled_pattern>& pats, const std::vector<std::uint32_t>& ks,

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "approx/approx_internal.hpp"
@@ -81,6 +82,11 @@ struct approx_plan {
 /// GPU's (gpu_search.cpp) both ask here.
 std::optional<seed_index> plan_seeds(std::span<const compiled_pattern* const> pats, std::span<const std::uint32_t> ks,
                                      bool forced);
+
+/// The seeds' hits per text byte of the seed filter the CPU would run `patterns` with (every
+/// pattern-strand a member), or nothing when it would not (device_choice.cpp prices the CPU's
+/// work with it).
+std::optional<double> seeded_density(const std::vector<std::string>& patterns, const search_options& options);
 
 /// The plan for `pats` (k: `ks`) under options.approx with the kernels `ks_table`. Throws
 /// trawl::error(invalid_argument) when a forced engine cannot run (striped kernels without

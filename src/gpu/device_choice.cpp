@@ -4,6 +4,7 @@
 #include <string>
 #include <thread>
 
+#include "approx/plan.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/search.hpp"
@@ -36,6 +37,21 @@ device_kind choose_device(const search_options& options, std::size_t patterns, s
   const double cpu_rate = 1.9e9 * cores;  // pattern-strand x bytes per second: 23-nt guides, k <= 3
   if (strands * static_cast<double>(bytes) < 0.4 * cpu_rate) return device_kind::cpu;
   return gpu::available() ? device_kind::gpu : device_kind::cpu;
+}
+
+device_kind choose_device(const search_options& options, const std::vector<std::string>& patterns, std::uint64_t bytes) {
+  const device_kind by_count = choose_device(options, patterns.size(), bytes);
+  if (by_count != device_kind::gpu || options.device != device_kind::automatic) return by_count;
+  // A set the CPU runs through the seed filter costs it a pass over the text and a
+  // verification per seed hit, whatever the number of patterns: the GPU takes it only when
+  // that passes its start-up (about 5 ns a byte and 300 ns a hit on a core, 312 guides of 23
+  // and of 20 nt: bench/records/offtarget-sassy-685c370-h200.csv, genome-*-h200.csv).
+  const std::optional<double> density = approx_detail::seeded_density(patterns, options);
+  if (!density) return by_count;
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  const double cores = options.threads != 0 ? std::min(options.threads, hw) : hw;
+  const double cpu_seconds = static_cast<double>(bytes) * (5e-9 + *density * 3e-7) / cores;
+  return cpu_seconds < 0.4 ? device_kind::cpu : device_kind::gpu;
 }
 
 device_spec parse_device(std::string_view spec) {
@@ -83,10 +99,12 @@ std::string to_string(const device_spec& device) {
   return s;
 }
 
-search_plan plan_search(const search_options& options, std::size_t patterns, const io::source& input,
-                        const stream_options& stream) {
+namespace {
+
+search_plan plan_on(device_kind device, const search_options& options, const io::source& input,
+                    const stream_options& stream) {
   search_plan plan{device_kind::cpu, options, stream};
-  if (choose_device(options, patterns, input.expected_size()) != device_kind::gpu) return plan;
+  if (device != device_kind::gpu) return plan;
   plan.device = device_kind::gpu;
   const std::size_t workers = options.device.workers().size();
   // A mapped FASTA file's chunks are parsed into fresh buffers: 32 MiB kept them few and
@@ -102,6 +120,18 @@ search_plan plan_search(const search_options& options, std::size_t patterns, con
   // the scans wait on the devices; a FASTA file's parse takes the host's cores (as the fills do)
   if (plan.stream.parse_threads == 0) plan.stream.parse_threads = std::max(1u, std::thread::hardware_concurrency());
   return plan;
+}
+
+}  // namespace
+
+search_plan plan_search(const search_options& options, std::size_t patterns, const io::source& input,
+                        const stream_options& stream) {
+  return plan_on(choose_device(options, patterns, input.expected_size()), options, input, stream);
+}
+
+search_plan plan_search(const search_options& options, const std::vector<std::string>& patterns,
+                        const io::source& input, const stream_options& stream) {
+  return plan_on(choose_device(options, patterns, input.expected_size()), options, input, stream);
 }
 
 }  // namespace trawl

@@ -185,7 +185,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
     const std::string_view s2 = ix.s2_text();
     const detail::index_impl::segment_table& segs = ix.segments_plain();
     const std::uint64_t nseg = segs.s2.size() - 1;
-    const bool gpu_scan = choose_device(search, patterns.size(), s2.size()) == device_kind::gpu;
+    const bool gpu_scan = choose_device(search, patterns, s2.size()) == device_kind::gpu;
     // Through S'' widest <= M. The GPU scans the segments whole: its scan of the bytes cut
     // costs less than copying the pieces.
     const std::uint64_t cut = gpu_scan ? 0 : ix.max_len - widest;

@@ -9,7 +9,10 @@ namespace trawl {
 
 stream_result run_search(const std::vector<std::string>& patterns, io::source& input, const search_options& options,
                          const stream_options& stream, search_sink& sink, const run_steps& steps) {
-  const search_plan plan = plan_search(options, patterns.size(), input, stream);
+  // A caller's own GPU matcher (offtarget's site scan) comes with a CPU engine other than
+  // make_matcher's, which the patterns alone cannot price.
+  const search_plan plan = steps.make_gpu ? plan_search(options, patterns.size(), input, stream)
+                                          : plan_search(options, patterns, input, stream);
   if (steps.planned) steps.planned(plan);
   std::unique_ptr<matcher> made;
   const matcher* m = steps.cpu;

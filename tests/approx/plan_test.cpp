@@ -136,6 +136,21 @@ TEST(ApproxPlan, SeedFilterForSetsOfManyPatternsOverFewClasses) {
     longer.push_back(oracle::random_text(rng, 65, "ACGT"));
     EXPECT_NE(plan(longer, 3, approx_algorithm::automatic, level).patterns.back().filter, ad::filter_kind::seeds);
   }
+  // what device_choice prices: the set's density when every pattern-strand is seeded
+  trawl::search_options o;
+  o.max_errors = 3;
+  const auto d = ad::seeded_density(dna, o);
+  ASSERT_TRUE(d.has_value());
+  EXPECT_GT(*d, 0.0);
+  o.both_strands = true;
+  EXPECT_GT(*ad::seeded_density(dna, o), *d);
+  o.both_strands = false;
+  EXPECT_FALSE(ad::seeded_density(std::vector<std::string>(dna.begin() + 1, dna.end()), o).has_value());
+  std::vector<std::string> mixed = dna;
+  mixed.push_back(oracle::random_text(rng, 10, "ACGT"));  // one that cannot be seeded at k = 3
+  EXPECT_FALSE(ad::seeded_density(mixed, o).has_value());
+  o.approx = approx_algorithm::myers_word;
+  EXPECT_FALSE(ad::seeded_density(dna, o).has_value());
 }
 
 }  // namespace

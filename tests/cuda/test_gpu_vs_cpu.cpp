@@ -106,6 +106,27 @@ TEST(GpuVsCpu, SeedFilterSetsOfShortDnaPatterns) {
   }
 }
 
+TEST(GpuVsCpu, AutoPricesSeededSetsByTheirPass) {
+  // 312 guides at k = 3: by their count the GPU takes 100 MB; priced as the seed filter's pass,
+  // the CPU does (and the GPU still takes 20 GB); a protein set keeps the count's answer.
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(54);
+  std::vector<std::string> dna, protein;
+  for (int i = 0; i < 312; ++i) {
+    dna.push_back(oracle::random_text(rng, 23, "ACGT"));
+    protein.push_back(oracle::random_text(rng, 23, "ACDEFGHIKLMNPQRSTVWY"));
+  }
+  trawl::search_options o;
+  o.max_errors = 3;
+  o.threads = 16;
+  EXPECT_EQ(trawl::choose_device(o, dna.size(), 100000000), trawl::device_kind::gpu);
+  EXPECT_EQ(trawl::choose_device(o, dna, 100000000), trawl::device_kind::cpu);
+  EXPECT_EQ(trawl::choose_device(o, dna, 20000000000ull), trawl::device_kind::gpu);
+  EXPECT_EQ(trawl::choose_device(o, protein, 100000000), trawl::device_kind::gpu);
+  o.device = trawl::device_kind::gpu;
+  EXPECT_EQ(trawl::choose_device(o, dna, 100000000), trawl::device_kind::gpu);
+}
+
 TEST(GpuVsCpu, HammingByTheEditKernelAndByItsOwn) {
   // Hamming search runs the edit-distance kernel and checks each window on the host where
   // 5k <= m (every pattern), the Hamming kernel elsewhere: both against the CPU, with IUPAC
