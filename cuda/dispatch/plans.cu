@@ -232,9 +232,14 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
     g->member_task = upload(sp.member_task);
     g->member_m = upload(sp.member_m);
     g->member_k = upload(sp.member_k);
-    std::vector<std::uint64_t> peq;  // [member][sigma]: m <= 64, one word a class
-    for (const std::uint32_t t : sp.member_task)
-      for (std::uint32_t c = 0; c < plan.sigma; ++c) peq.push_back(plan.peq[t][c]);
+    // [member][sigma]: m <= 64, one word a class, left-aligned as myers_step.cuh takes it (the
+    // pattern's last symbol the top bit, the free rows below it matching everything)
+    std::vector<std::uint64_t> peq;
+    for (const std::uint32_t t : sp.member_task) {
+      const std::uint32_t free_rows = 64 - plan.lengths[t];
+      const std::uint64_t below = free_rows == 0 ? 0 : (std::uint64_t{1} << free_rows) - 1;
+      for (std::uint32_t c = 0; c < plan.sigma; ++c) peq.push_back(plan.peq[t][c] << free_rows | below);
+    }
     g->peq = upload(peq);
     seed_device_tasks& v = g->view;
     v.code = g->code.get();

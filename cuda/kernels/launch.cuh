@@ -120,7 +120,7 @@ struct seed_device_tasks {
   const std::uint64_t* entry_key = nullptr;
   const std::uint32_t *entry_member = nullptr, *entry_rest = nullptr, *entry_len = nullptr;
   const std::uint32_t *member_task = nullptr, *member_m = nullptr, *member_k = nullptr;
-  const std::uint64_t* peq = nullptr;  ///< [member][sigma] over approx_common's classes
+  const std::uint64_t* peq = nullptr;  ///< [member][sigma] over approx_common's classes, left-aligned
   std::uint32_t members = 0;
 };
 /// A seed found: it ends at window position `pos` and is table entry `entry` (the window's

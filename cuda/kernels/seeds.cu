@@ -1,9 +1,11 @@
 // cuda/kernels/seeds.cu — the seed filter on the device (src/approx/seed_filter.hpp has the
 // method): pass 1 rolls each text byte into a two-bit code and looks its seeds up, a thread
-// per 64 ends; pass 2 verifies each window with one-word Myers, a thread per window.
+// per 64 ends; pass 2 verifies each window with one-word Myers (myers_step.cuh), a thread per
+// window.
 #include <algorithm>
 
 #include "agents/emit.cuh"
+#include "agents/myers_step.cuh"
 #include "common/check.cuh"
 #include "kernels/launch.cuh"
 
@@ -87,24 +89,14 @@ __global__ void __launch_bounds__(kThreads) seed_verify_kernel(seed_device_tasks
   if (lo > hi) return;
   const std::uint32_t m = __ldg(t.member_m + mi), k = __ldg(t.member_k + mi);
   const std::uint64_t warm = m + k - 1;  // an end's occurrence lies in the m + k - 1 bytes before it
-  const std::uint64_t* peq = t.peq + static_cast<std::uint64_t>(mi) * common.sigma;
-  const std::uint64_t top = std::uint64_t{1} << (m - 1);
+  const std::uint64_t* peq = t.peq + static_cast<std::uint64_t>(mi) * common.sigma;  // left-aligned
   const std::uint32_t task = __ldg(t.member_task + mi);
-  std::uint64_t pv = ~std::uint64_t{0}, mv = 0;
-  std::uint32_t score = m;
+  std::uint64_t pv = ~std::uint64_t{0} << (64 - m), mv = 0;  // D[i] = i in the pattern's rows
+  int score = static_cast<int>(m);
   for (std::uint64_t j = lo > warm ? lo - warm : 0; j <= hi; ++j) {
-    const std::uint64_t eq = __ldg(peq + __ldg(common.code_map + w.data[j]));
-    const std::uint64_t xv = eq | mv;
-    const std::uint64_t xh = (((eq & pv) + pv) ^ pv) | eq;
-    std::uint64_t ph = mv | ~(xh | pv);
-    std::uint64_t mh = pv & xh;
-    score += (ph & top) != 0;
-    score -= (mh & top) != 0;
-    ph <<= 1;
-    mh <<= 1;
-    pv = mh | ~(xv | ph);
-    mv = ph & xv;
-    if (j >= lo && score <= k) emit_candidate(sink.out, sink.count, sink.capacity, w.base + j, task, score);
+    score += myers_search_step(__ldg(peq + __ldg(common.code_map + w.data[j])), pv, mv);
+    if (j >= lo && score <= static_cast<int>(k))
+      emit_candidate(sink.out, sink.count, sink.capacity, w.base + j, task, static_cast<std::uint32_t>(score));
   }
 }
 
