@@ -64,7 +64,8 @@ std::vector<std::tuple<std::uint8_t, std::uint64_t, std::uint32_t>> pattern_seed
   std::vector<std::tuple<std::uint8_t, std::uint64_t, std::uint32_t>> best;
   density = 0;
   for (unsigned e = 0; e <= 1; ++e) {
-    const std::size_t j = std::max<std::size_t>(k / (e + 1) + 1, (m + e + 31) / 32);
+    // j·(e + 1) > k, and pieces short enough that a seed (a piece and e insertions) fits 32 bytes
+    const std::size_t j = std::max<std::size_t>(k / (e + 1) + 1, (m + 31 - e) / (32 - e));
     if (j > m || m / j < min_seed + e) continue;
     std::vector<std::tuple<std::uint8_t, std::uint64_t, std::uint32_t>> seeds;
     std::vector<std::pair<std::uint8_t, std::uint64_t>> near;
