@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(kThreads) seed_find_kernel(seed_device_tasks t
   const std::uint64_t last = first + kEnds < w.own_end ? first + kEnds : w.own_end;
   const std::uint64_t tail_mask = len_mask(t.tail_len);
   std::uint64_t code = 0;
-  std::uint32_t valid = 0;
+  std::uint32_t valid = 0, compares = 0;
   const std::uint64_t warm = first > kLongest ? first - kLongest : 0;
   bool prev_none = warm > 0 && t.code[w.data[warm - 1]] == kNone;
   for (std::uint64_t j = warm; j < last; ++j) {
@@ -52,6 +52,13 @@ __global__ void __launch_bounds__(kThreads) seed_find_kernel(seed_device_tasks t
     std::uint64_t s = (tail * 0x9E3779B97F4A7C15ull) >> t.slot_shift;
     while (__ldg(t.slot_count + s) == 0 || __ldg(t.slot_tail + s) != tail) s = (s + 1) & t.slot_mask;
     const std::uint32_t e0 = __ldg(t.slot_first + s), e1 = e0 + __ldg(t.slot_count + s);
+    // seeds that share a tail (many patterns with a common end, over text repeating it) cost
+    // their compares whether or not they hit: past 16 a byte, the chunk counts as dense
+    compares += e1 - e0;
+    if (compares > 16 * kEnds) {
+      atomicAdd(out.counts, static_cast<unsigned long long>(out.window_capacity) + 1);
+      return;
+    }
     for (std::uint32_t e = e0; e < e1; ++e) {
       const std::uint32_t len = __ldg(t.entry_len + e);
       if (len > valid || (code & len_mask(len)) != __ldg(t.entry_key + e)) continue;

@@ -37,7 +37,8 @@ namespace trawl {
 /// options.approx picks the engine: automatic (a set of at least 16 pattern-strands of
 /// m <= 64 over at most four byte classes (DNA): the seed filter, one pass over the text
 /// looking up every string within 0 or 1 edits of each pattern's pieces, each hit verified by
-/// Myers; then per pattern: the pigeonhole filter +
+/// Myers, for the patterns whose seeds are selective (pieces of 6 bytes or more, hitting at
+/// most 1/512 per text byte each and 1/8 together); then per pattern: the pigeonhole filter +
 /// Myers verification when its k+1 pieces are >= 5 bytes (>= 8 for m <= 32 on AVX-512) and
 /// there are at most 4 patterns (or m > 64); else, on a CPU with AVX-512BW or AVX2, for
 /// 16 < m <= 64 and k <= 3 (k <= 10 for m > 32) the suffix filter (the pattern's last 16 or 32
@@ -50,7 +51,8 @@ namespace trawl {
 /// longer patterns), myers_filter (pigeonhole filter wherever it applies, i.e. plain bytes and
 /// k < m; Myers elsewhere), myers_suffix (AVX-512BW or AVX2: the suffix filter for 16 < m <= 64
 /// up to k = 8 (16 for m > 32); as myers_striped elsewhere), myers_seeds (the seed filter
-/// wherever it applies, even for one pattern; as automatic elsewhere).
+/// wherever it applies, even for one pattern; elsewhere the striped kernel or one-word /
+/// blocked Myers, without a filter).
 /// Hamming mode always uses the Hamming engine.
 /// Throws trawl::error(invalid_argument) on bad options (k < 0, empty pattern, NUL byte,
 /// a SIMD level this CPU lacks).

@@ -112,7 +112,7 @@ approx_plan plan_approx(const std::vector<compiled_pattern>& pats, const std::ve
   // most four byte classes (DNA); the pass over the text serves all of them at once.
   std::vector<bool> seeded(pats.size(), false);
   if (engine == engine_kind::seeds || (engine == engine_kind::myers_lanes && !forced_lanes) ||
-      (engine == engine_kind::myers_word && !forced_lanes && options.approx != approx_algorithm::myers_word)) {
+      (engine == engine_kind::myers_word && options.approx != approx_algorithm::myers_word)) {
     std::vector<const compiled_pattern*> cand;
     std::vector<std::uint32_t> cand_k;
     std::vector<std::size_t> at;

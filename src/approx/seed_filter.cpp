@@ -1,9 +1,10 @@
-// seed_filter.cpp — see seed_filter.hpp. Building: O(256·4·n) for the classes, O(m·4·64) per
-// pattern for its neighbourhoods. A scan: O(lengths) table probes per text byte, plus
-// O(m + k) per window verified.
+// seed_filter.cpp — see seed_filter.hpp. Building: O(256·n) for the classes, O(m²) per pattern
+// for its neighbourhoods. A scan: one bitmap probe per text byte, the seeds of a passed tail
+// compared, O(m + k) per window verified.
 #include "approx/seed_filter.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <tuple>
@@ -98,28 +99,37 @@ std::optional<seed_index> seed_index::build(std::span<const compiled_pattern* co
   if (pats.empty()) return std::nullopt;
   for (const compiled_pattern* p : pats)
     if (p->words != 1) return std::nullopt;
+  // Each byte's match column over all patterns, through a hash (equal columns are then
+  // compared whole): O(256·n), however many patterns there are.
+  std::array<std::uint64_t, 256> hash{};
+  for (const compiled_pattern* p : pats)
+    for (unsigned c = 0; c < 256; ++c) hash[c] = (hash[c] ^ p->peq[c]) * 0x9E3779B97F4A7C15ull + 1;
   auto same_column = [&](unsigned a, unsigned b) {
+    if (hash[a] != hash[b]) return false;
     for (const compiled_pattern* p : pats)
       if (p->peq[a] != p->peq[b]) return false;
     return true;
   };
-  // The classes: the distinct match columns of the pattern bytes, at most four, each nonzero.
+  // The classes: the distinct match columns of the bytes the patterns use, at most four.
   std::vector<unsigned> reps;
-  std::vector<std::vector<std::uint8_t>> codes(pats.size());
-  for (std::size_t n = 0; n < pats.size(); ++n) {
-    const compiled_pattern& p = *pats[n];
-    for (std::size_t i = 0; i < p.m; ++i) {
-      const auto b = static_cast<unsigned char>(p.bytes[i]);
+  std::array<int, 256> class_of{};
+  class_of.fill(-1);
+  for (const compiled_pattern* p : pats)
+    for (const char ch : p->bytes) {
+      const auto b = static_cast<unsigned char>(ch);
+      if (class_of[b] >= 0) continue;
       std::size_t x = 0;
       while (x < reps.size() && !same_column(b, reps[x])) ++x;
       if (x == reps.size()) {
         if (reps.size() == 4) return std::nullopt;
         reps.push_back(b);
       }
-      codes[n].push_back(static_cast<std::uint8_t>(x));
+      class_of[b] = static_cast<int>(x);
     }
-  }
-  // Each pattern byte matches the bytes of its class and of no other class.
+  std::vector<std::vector<std::uint8_t>> codes(pats.size());
+  for (std::size_t n = 0; n < pats.size(); ++n)
+    for (const char ch : pats[n]->bytes) codes[n].push_back(static_cast<std::uint8_t>(class_of[static_cast<unsigned char>(ch)]));
+  // Each pattern byte matches the bytes of its class and of no other class ...
   for (std::size_t n = 0; n < pats.size(); ++n)
     for (std::size_t x = 0; x < reps.size(); ++x) {
       std::uint64_t want = 0;
@@ -127,11 +137,16 @@ std::optional<seed_index> seed_index::build(std::span<const compiled_pattern* co
         if (codes[n][i] == x) want |= std::uint64_t{1} << i;
       if (pats[n]->peq[reps[x]] != want) return std::nullopt;
     }
+  // ... and a byte of no class matches no pattern byte (under IUPAC rules a text G matches
+  // both R and S: with patterns of R and S it would be of neither class and still match).
   seed_index idx;
   for (unsigned c = 0; c < 256; ++c) {
     idx.code_[c] = no_class;
     for (std::size_t x = 0; x < reps.size(); ++x)
       if (same_column(c, reps[x])) idx.code_[c] = static_cast<std::uint8_t>(x);
+    if (idx.code_[c] == no_class)
+      for (const compiled_pattern* p : pats)
+        if (p->peq[c] != 0) return std::nullopt;
   }
   // Every member's seeds, then one table of (length, seed) over all of them.
   struct row {
@@ -202,6 +217,7 @@ bool seed_index::find(std::string_view seq, std::size_t from, std::size_t to, st
   std::array<std::uint8_t, batch> valids;
   std::uint64_t code = 0;
   std::uint64_t valid = 0;  // bytes of a class ending at t, at most 64
+  std::size_t compares = 0;
   bool in_run = false;
   std::size_t run_begin = from;
   for (std::size_t b0 = from; b0 < to; b0 += batch) {
@@ -236,6 +252,9 @@ bool seed_index::find(std::string_view seq, std::size_t from, std::size_t to, st
       std::size_t s = seed_hash(tail) >> slot_shift_;
       while (slots_[s].count == 0 || slots_[s].tail != tail) s = (s + 1) & slot_mask;  // the bitmap says it is there
       const slot& sl = slots_[s];
+      // seeds that share a tail (many patterns with a common end, over text repeating it)
+      // cost their compares whether or not they hit: they count against the cap too
+      compares += sl.count;
       for (std::uint32_t i = sl.first; i < sl.first + sl.count; ++i) {
         const entry& en = entries_[i];
         if (en.len > valids[p] || (c & len_mask(en.len)) != en.key) continue;
@@ -243,7 +262,7 @@ bool seed_index::find(std::string_view seq, std::size_t from, std::size_t to, st
         windows.push_back({t + (en.rest > k ? en.rest - k : 0), t + en.rest + k, en.member});
       }
     }
-    if (windows.size() > cap) return false;
+    if (windows.size() > cap || compares > 16 * cap) return false;
   }
   if (in_run) runs.push_back({run_begin, to});
   return true;

@@ -6,12 +6,14 @@
 // whole pattern to 2k + 1 positions, which one-word Myers verifies. The pass costs the same
 // for one pattern or hundreds, so the filter is for sets (plan.hpp decides).
 //
-// It needs patterns whose bytes fall into at most four classes (each pattern byte matches the
-// bytes of exactly one class: DNA under any case and IUPAC rules of the text); a text byte of
-// no class (N, IUPAC codes, lowercase under case-sensitive rules) cannot be in a seed, so every
-// alignment that holds one is verified around its run instead (<= k such bytes per alignment).
+// It needs patterns whose bytes fall into at most four classes: each pattern byte matches the
+// bytes of exactly one class, and a byte of no class matches no pattern byte (DNA patterns of
+// A, C, G, T, with or without -i; not IUPAC codes in the patterns under --iupac). A text byte of
+// no class (N, IUPAC letters, lowercase under case-sensitive rules) cannot be in a seed, so
+// every alignment that holds one (an error each: at most k) is verified around its run.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -52,7 +54,7 @@ class seed_index {
 
   /// Every window of the members' possible ends that a seed lying in seq[from, to) gives,
   /// and the runs of classless bytes of seq[from, to), in any order. False (and the outputs
-  /// cut short) once more than `cap` windows were found.
+  /// cut short) once more than `cap` windows or runs were found, or 16·cap seeds compared.
   bool find(std::string_view seq, std::size_t from, std::size_t to, std::vector<seed_window>& windows,
             std::vector<classless_run>& runs, std::size_t cap) const;
 

@@ -134,7 +134,7 @@ TEST(SeedFilter, OnePatternAndTinyTexts) {
 
 TEST(SeedFilter, CaseAndIupacRules) {
   // Under -i lowercase text bytes are of a class (the oracle reads both uppercased); with IUPAC
-  // rules a text R matches pattern A and G, so it is of no class and verified around.
+  // rules a text R still matches no pattern base, so it is of no class and verified around.
   std::mt19937_64 rng(43);
   std::vector<std::string> pats;
   for (int i = 0; i < 18; ++i) pats.push_back(approx_test::random_pattern(rng, 20 + rng() % 10, "ACGT"));
@@ -183,6 +183,42 @@ TEST(SeedFilter, AlignmentsWhoseOnlyGoodPieceHoldsAnN) {
     const auto o = seed_options(3, false, all_ends, trawl::approx_algorithm::myers_seeds);
     EXPECT_EQ(rows_of(trawl::approx_search_serial(t, pats, o)), oracle_rows(t, pats, 3, false, all_ends));
   }
+}
+
+TEST(SeedFilter, IupacPatternsWhoseCodesShareABaseAreNotSeeded) {
+  // Under --iupac, R (A or G) and S (C or G): text G matches both, so it is of neither class
+  // and yet matches. The filter must decline such a set (every engine then finds the G runs).
+  std::mt19937_64 rng(47);
+  std::vector<std::string> pats = {"RSRSRSRS"};
+  for (int i = 0; i < 16; ++i) pats.push_back(approx_test::random_pattern(rng, 20, "RS"));
+  std::string t = oracle::random_text(rng, 20000, "AC");
+  t.replace(10000, 60, std::string(60, 'G'));
+  for (const int k : {0, 1}) {
+    trawl::search_options o = seed_options(k, false, true, trawl::approx_algorithm::myers_seeds);
+    o.iupac = true;
+    trawl::search_options w = o;
+    w.approx = trawl::approx_algorithm::dp;
+    const auto want = rows_of(trawl::approx_search_serial(t, pats, w));
+    ASSERT_FALSE(want.empty());
+    EXPECT_EQ(rows_of(trawl::approx_search_serial(t, pats, o)), want) << "k " << k;
+    o.approx = trawl::approx_algorithm::automatic;
+    EXPECT_EQ(rows_of(trawl::approx_search_serial(t, pats, o)), want) << "auto, k " << k;
+  }
+}
+
+TEST(SeedFilter, PatternsSharingATailOverTextRepeatingIt) {
+  // 300 patterns ending in the same 11 bases, over text made of those bases: every byte
+  // passes the bitmap and meets 300 seeds that do not hit; the scan gives the block up (the
+  // compares count against its cap) and the patterns are scanned unfiltered, with the same hits.
+  std::mt19937_64 rng(48);
+  std::vector<std::string> pats;
+  for (int i = 0; i < 300; ++i) pats.push_back(approx_test::random_pattern(rng, 21, "ACGT") + std::string(11, 'A'));
+  std::string t = oracle::random_text(rng, 30000, "ACGT");
+  t.replace(5000, 20000, std::string(20000, 'A'));
+  const auto o = seed_options(1, false, false, trawl::approx_algorithm::automatic);
+  trawl::search_options w = o;
+  w.approx = trawl::approx_algorithm::myers_word;
+  EXPECT_EQ(rows_of(trawl::approx_search_serial(t, pats, o)), rows_of(trawl::approx_search_serial(t, pats, w)));
 }
 
 TEST(SeedFilter, HammingAgainstWindowCounts) {

@@ -106,6 +106,27 @@ TEST(GpuVsCpu, SeedFilterSetsOfShortDnaPatterns) {
   }
 }
 
+TEST(GpuVsCpu, SeedFilterPatternsSharingATail) {
+  // 300 patterns ending in the same 11 bases over text repeating them: the device's pass counts
+  // the seeds it compares and leaves such a chunk to the kernels.
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(55);
+  std::vector<std::string> pats;
+  for (int i = 0; i < 300; ++i) pats.push_back(oracle::random_text(rng, 21, "ACGT") + std::string(11, 'A'));
+  std::string text = oracle::random_text(rng, 200000, "ACGT");
+  text.replace(50000, 100000, std::string(100000, 'A'));
+  trawl::search_options o;
+  o.max_errors = 1;
+  const auto cpu = trawl::search(text, pats, o);
+  trawl::search_options on = o;
+  on.device = trawl::device_kind::gpu;
+  for (std::size_t chunk : {std::size_t{0}, std::size_t{40000}}) {
+    trawl::gpu::gpu_options g;
+    g.chunk_size = chunk;
+    ASSERT_EQ(trawl::gpu::search(text, pats, on, g), cpu) << "chunk " << chunk;
+  }
+}
+
 TEST(GpuVsCpu, AutoPricesSeededSetsByTheirPass) {
   // 312 guides at k = 3: by their count the GPU takes 100 MB; priced as the seed filter's pass,
   // the CPU does (and the GPU still takes 20 GB); a protein set keeps the count's answer.
