@@ -31,8 +31,8 @@ inline constexpr std::size_t pigeon_max_short_patterns = 4;
 inline constexpr std::size_t striped_max_m = 32;
 // one machine word of Myers: the lanes and one-word kernels take m <= 64
 inline constexpr std::size_t word_max_m = 64;
-// auto's seed filter takes sets of at least this many pattern-strands (23-nt guides, k = 3: the
-// suffix filter is faster up to about 14; bench/records/seed-filter-crossover-*.csv)
+// auto's seed filter takes sets of at least this many pattern-strands (23-nt guides, k = 3: it
+// ties the suffix filter at 16; bench/records/seed-filter-crossover-a8809f5-h200.csv)
 inline constexpr std::size_t seed_min_patterns = 16;
 // ... whose seeds together hit at most this often per text byte, half the rate at which the
 // scan gives a block up (312 20-nt guides, k = 3: 0.05; on both strands 0.1)
