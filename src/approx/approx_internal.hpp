@@ -46,6 +46,11 @@ inline std::uint32_t window_mismatches(const compiled_pattern& p, const unsigned
 /// Checks a pattern (non-empty, no NUL) and builds its Peq under `rules` (case, IUPAC).
 compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, strand dir, const match_rules& rules);
 
+/// The pattern-strands of a search: each pattern (index i), then with options.both_strands its
+/// reverse complement, each with its error bound min(options.max_errors, m) in `ks`.
+std::vector<compiled_pattern> compile_strands(const std::vector<std::string>& patterns, const search_options& options,
+                                              std::vector<std::uint32_t>& ks);
+
 struct lane_hit;
 
 /// The striped cluster kernel's output: runs of consecutive ends [first, last] with score <= k

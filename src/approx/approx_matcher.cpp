@@ -262,17 +262,8 @@ class approx_matcher final : public detail::engine {
         kernels_(simd::kernels_at(options.simd)) {
     if (options.max_errors < 0) throw error(errc::invalid_argument, "the error bound k must be >= 0");
     if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
-    for (std::size_t i = 0; i < patterns.size(); ++i) {
-      const auto idx = static_cast<std::uint32_t>(i);
-      pats_.push_back(compile_pattern(patterns[i], idx, strand::forward, options.rules()));
-      if (options.both_strands)
-        pats_.push_back(compile_pattern(reverse_complement(patterns[i]), idx, strand::reverse, options.rules()));
-    }
-    for (const compiled_pattern& p : pats_) {
-      const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(options.max_errors), p.m));
-      ks_.push_back(k);
-      lookbehind_ = std::max<std::size_t>(lookbehind_, p.m + k - 1);
-    }
+    pats_ = compile_strands(patterns, options, ks_);
+    for (std::size_t i = 0; i < pats_.size(); ++i) lookbehind_ = std::max<std::size_t>(lookbehind_, pats_[i].m + ks_[i] - 1);
     approx_plan plan = plan_approx(pats_, ks_, options, kernels_);  // plan.hpp: every choice
     lanes_ = plan.lanes;
     finder_ = plan.finder;

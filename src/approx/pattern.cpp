@@ -1,11 +1,13 @@
 // pattern.cpp — compiles a pattern into Peq match bit-vectors under the matching rules of
 // approx.hpp (exact bytes, ASCII case folding, IUPAC codes). O(256·m) time, O(256·⌈m/64⌉) space.
+#include <algorithm>
 #include <array>
 #include <string>
 
 #include "approx/approx_internal.hpp"
 #include "common/iupac.hpp"
 #include "trawl/error.hpp"
+#include "trawl/search.hpp"
 
 namespace trawl::approx_detail {
 namespace {
@@ -56,6 +58,21 @@ compiled_pattern compile_pattern(std::string_view bytes, std::uint32_t index, st
       }
   }
   return p;
+}
+
+std::vector<compiled_pattern> compile_strands(const std::vector<std::string>& patterns, const search_options& options,
+                                              std::vector<std::uint32_t>& ks) {
+  std::vector<compiled_pattern> pats;
+  ks.clear();
+  for (std::size_t i = 0; i < patterns.size(); ++i) {
+    const auto idx = static_cast<std::uint32_t>(i);
+    pats.push_back(compile_pattern(patterns[i], idx, strand::forward, options.rules()));
+    if (options.both_strands)
+      pats.push_back(compile_pattern(trawl::reverse_complement(patterns[i]), idx, strand::reverse, options.rules()));
+  }
+  for (const compiled_pattern& p : pats)
+    ks.push_back(static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(options.max_errors), p.m)));
+  return pats;
 }
 
 }  // namespace trawl::approx_detail

@@ -51,41 +51,33 @@ bool blocked_stripes_pay(const compiled_pattern& p, std::uint32_t k, const simd:
 
 }  // namespace
 
+bool seeds_allowed(const search_options& options) {
+  return options.approx == approx_algorithm::automatic || options.approx == approx_algorithm::myers ||
+         options.approx == approx_algorithm::myers_seeds;
+}
+
 std::optional<seed_index> plan_seeds(std::span<const compiled_pattern* const> pats, std::span<const std::uint32_t> ks,
                                      bool forced) {
   std::optional<seed_index> seeds = seed_index::build(pats, ks);
-  if (seeds && !forced) {
-    double density = 0;
-    for (std::size_t mi = 0; mi < seeds->members().size(); ++mi) density += seeds->density(mi);
-    if (seeds->members().size() < tuning::seed_min_patterns || density > tuning::seed_max_density) seeds.reset();
-  }
+  if (seeds && !forced &&
+      (seeds->members().size() < tuning::seed_min_patterns || seeds->total_density() > tuning::seed_max_density))
+    seeds.reset();
   return seeds;
 }
 
 std::optional<double> seeded_density(const std::vector<std::string>& patterns, const search_options& options) {
-  const bool automatic = options.approx == approx_algorithm::automatic || options.approx == approx_algorithm::myers ||
-                         options.approx == approx_algorithm::myers_seeds;
   const std::size_t strands = patterns.size() * (options.both_strands ? 2 : 1);
-  if (!automatic || options.max_errors < 0 || options.regex || strands < tuning::seed_min_patterns) return std::nullopt;
-  std::vector<compiled_pattern> pats;
-  std::vector<std::uint32_t> ks;
-  for (const std::string& p : patterns) {
+  if (!seeds_allowed(options) || options.max_errors < 0 || options.regex || strands < tuning::seed_min_patterns)
+    return std::nullopt;
+  for (const std::string& p : patterns)  // what compile_pattern would refuse, the matcher refuses later
     if (p.empty() || p.size() > tuning::word_max_m || p.find('\0') != std::string::npos) return std::nullopt;
-    const auto k = static_cast<std::uint32_t>(std::min<std::size_t>(static_cast<std::size_t>(options.max_errors), p.size()));
-    pats.push_back(compile_pattern(p, 0, strand::forward, options.rules()));
-    ks.push_back(k);
-    if (options.both_strands) {
-      pats.push_back(compile_pattern(reverse_complement(p), 0, strand::reverse, options.rules()));
-      ks.push_back(k);
-    }
-  }
+  std::vector<std::uint32_t> ks;
+  const std::vector<compiled_pattern> pats = compile_strands(patterns, options, ks);
   std::vector<const compiled_pattern*> ptrs;
   for (const compiled_pattern& p : pats) ptrs.push_back(&p);
   const auto seeds = plan_seeds(ptrs, ks, options.approx == approx_algorithm::myers_seeds);
   if (!seeds || seeds->members().size() != pats.size()) return std::nullopt;
-  double density = 0;
-  for (std::size_t mi = 0; mi < pats.size(); ++mi) density += seeds->density(mi);
-  return density;
+  return seeds->total_density();
 }
 
 approx_plan plan_approx(const std::vector<compiled_pattern>& pats, const std::vector<std::uint32_t>& ks,
@@ -111,8 +103,7 @@ approx_plan plan_approx(const std::vector<compiled_pattern>& pats, const std::ve
   // The seed filter: forced, or chosen by auto for a set of many patterns of m <= 64 over at
   // most four byte classes (DNA); the pass over the text serves all of them at once.
   std::vector<bool> seeded(pats.size(), false);
-  if (engine == engine_kind::seeds || (engine == engine_kind::myers_lanes && !forced_lanes) ||
-      (engine == engine_kind::myers_word && options.approx != approx_algorithm::myers_word)) {
+  if (seeds_allowed(options)) {
     std::vector<const compiled_pattern*> cand;
     std::vector<std::uint32_t> cand_k;
     std::vector<std::size_t> at;

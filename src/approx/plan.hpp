@@ -76,6 +76,9 @@ struct approx_plan {
   std::vector<pattern_plan> patterns;
 };
 
+/// Whether options.approx lets the seed filter take a set (automatic, myers, myers_seeds).
+bool seeds_allowed(const search_options& options);
+
 /// The seed filter of those of `pats` (m <= 64, error bounds `ks`) it can take, when it pays:
 /// forced, whenever it takes one; else for at least tuning::seed_min_patterns members whose
 /// seeds hit at most tuning::seed_max_density per byte together. The CPU plan below and the

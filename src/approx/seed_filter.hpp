@@ -51,6 +51,12 @@ class seed_index {
   void export_tables(Plan& out) const;
   /// Expected seed hits per text byte over a uniform random text of four classes, of one member.
   [[nodiscard]] double density(std::size_t member) const { return density_[member]; }
+  /// The same, of all members together.
+  [[nodiscard]] double total_density() const {
+    double d = 0;
+    for (const double x : density_) d += x;
+    return d;
+  }
 
   /// Every window of the members' possible ends that a seed lying in seq[from, to) gives,
   /// and the runs of classless bytes of seq[from, to), in any order. False (and the outputs

@@ -152,9 +152,7 @@ class gpu_matcher final : public trawl::detail::engine {
       // A set of short DNA patterns goes through the seed filter where the CPU's plan would
       // take every one of them (approx/plan.hpp decides), verified on the device.
       if (approx_ && !hamming_ && !(gpu.device_end_test && gpu.keep_end) && gpu.approx == approx_engine::automatic &&
-          (options.approx == approx_algorithm::automatic || options.approx == approx_algorithm::myers ||
-           options.approx == approx_algorithm::myers_seeds) &&
-          max_m_ <= 64) {
+          approx_detail::seeds_allowed(options) && max_m_ <= 64) {
         std::vector<approx_detail::compiled_pattern> compiled;
         std::vector<const approx_detail::compiled_pattern*> ptrs;
         std::vector<std::uint32_t> ks;
