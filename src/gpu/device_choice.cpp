@@ -12,6 +12,19 @@
 
 namespace trawl {
 
+namespace {
+
+/// The cores a CPU search of `options` runs on.
+double cpu_cores(const search_options& options) {
+  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  return options.threads != 0 ? std::min(options.threads, hw) : hw;
+}
+
+/// The GPU's fixed cost, context and first copy, in seconds: the work the CPU does in it stays there.
+constexpr double gpu_start_s = 0.4;
+
+}  // namespace
+
 device_kind choose_device(const search_options& options, std::size_t patterns, std::uint64_t bytes) {
   if (options.device == device_kind::cpu) return device_kind::cpu;
   if (options.regex) {
@@ -32,10 +45,8 @@ device_kind choose_device(const search_options& options, std::size_t patterns, s
   const bool approximate = options.max_errors > 0 || options.all_ends;
   const double strands = static_cast<double>(patterns) * (options.both_strands ? 2 : 1);
   if (!approximate || strands < 8 || bytes == 0) return device_kind::cpu;
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const double cores = options.threads != 0 ? std::min(options.threads, hw) : hw;
-  const double cpu_rate = 1.9e9 * cores;  // pattern-strand x bytes per second: 23-nt guides, k <= 3
-  if (strands * static_cast<double>(bytes) < 0.4 * cpu_rate) return device_kind::cpu;
+  const double cpu_rate = 1.9e9 * cpu_cores(options);  // pattern-strand x bytes per second: 23-nt guides, k <= 3
+  if (strands * static_cast<double>(bytes) < gpu_start_s * cpu_rate) return device_kind::cpu;
   return gpu::available() ? device_kind::gpu : device_kind::cpu;
 }
 
@@ -48,10 +59,8 @@ device_kind choose_device(const search_options& options, const std::vector<std::
   // and of 20 nt: bench/records/offtarget-sassy-685c370-h200.csv, genome-*-h200.csv).
   const std::optional<double> density = approx_detail::seeded_density(patterns, options);
   if (!density) return by_count;
-  const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  const double cores = options.threads != 0 ? std::min(options.threads, hw) : hw;
-  const double cpu_seconds = static_cast<double>(bytes) * (5e-9 + *density * 3e-7) / cores;
-  return cpu_seconds < 0.4 ? device_kind::cpu : device_kind::gpu;
+  const double cpu_seconds = static_cast<double>(bytes) * (5e-9 + *density * 3e-7) / cpu_cores(options);
+  return cpu_seconds < gpu_start_s ? device_kind::cpu : device_kind::gpu;
 }
 
 device_spec parse_device(std::string_view spec) {
