@@ -16,6 +16,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/dna_pack.hpp"
+
 namespace trawl::cuda {
 
 struct device_status {
@@ -114,8 +116,9 @@ struct approx_plan {
 /// is set). fill_s is the wall time the fill jobs ran (first part start to last part end,
 /// summed over chunks); the waits are time the calling thread was blocked.
 struct stream_stats {
-  std::uint64_t bytes = 0;   ///< bytes uploaded (chunks with their overlaps)
+  std::uint64_t bytes = 0;   ///< bytes uploaded (chunks with their overlaps; packed, where they were)
   std::uint64_t chunks = 0;
+  std::uint64_t packed_chunks = 0;  ///< chunks sent two bits a base
   double fill_s = 0;         ///< host → pinned fills, summed
   double fill_wait_s = 0;    ///< caller waiting for a fill to finish
   double gpu_wait_s = 0;     ///< caller waiting for a chunk's copy + kernels
@@ -136,6 +139,10 @@ struct stream_config {
   bool populate = true;         ///< pre-fault `seq` per part (MADV_POPULATE_READ) before copying
   bool write_combined = false;  ///< staging buffers write-combined (a private pool is used when
                                 ///< this differs from the device's persistent one)
+  /// When set (and fd < 0), chunks of DNA are packed with it and sent two bits a base
+  /// (src/common/dna_pack.hpp); a chunk that is not DNA enough goes as bytes, as does the
+  /// rest of the stream.
+  dna_pack::pack_fn pack = nullptr;
   stream_stats* stats = nullptr;
 };
 

@@ -119,13 +119,39 @@ void pread_all(int fd, char* dst, std::size_t len, std::uint64_t off) {
 
 }  // namespace
 
-std::shared_ptr<host_workers::job> submit_fill(host_workers& pool, void* dst, const fill_source& src, std::size_t pos,
-                                              std::size_t len) {
-  constexpr std::size_t kPage = 4096, kMinPart = std::size_t{1} << 20;
+namespace {
+
+constexpr std::size_t kPage = 4096;
+
+/// The parts a chunk of len bytes is filled in: page-aligned, about one per thread, at least
+/// 1 MiB.
+struct part_plan {
+  std::size_t part, parts;
+};
+part_plan plan_parts(const host_workers& pool, std::size_t len) {
+  constexpr std::size_t kMinPart = std::size_t{1} << 20;
   const std::size_t threads = pool.size() + 1;
   std::size_t part = std::max(kMinPart, (len + threads - 1) / threads);
   part = (part + kPage - 1) / kPage * kPage;
-  const std::size_t parts = (len + part - 1) / part;
+  return {part, (len + part - 1) / part};
+}
+
+/// Faults in text[from, from + len) ahead of its read: advice only, an error (an old kernel,
+/// memory that is not a mapping) changes nothing.
+void populate(const char* from, std::size_t len) {
+  const auto lo = reinterpret_cast<std::uintptr_t>(from) & ~std::uintptr_t{kPage - 1};
+  const auto hi = reinterpret_cast<std::uintptr_t>(from + len);
+  madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_READ);
+}
+
+/// Where a packed chunk's runs start in its buffer.
+std::size_t runs_offset(std::size_t len) { return ((len + 3) / 4 + 7) / 8 * 8; }
+
+}  // namespace
+
+std::shared_ptr<host_workers::job> submit_fill(host_workers& pool, void* dst, const fill_source& src, std::size_t pos,
+                                              std::size_t len) {
+  const auto [part, parts] = plan_parts(pool, len);
   char* out = static_cast<char*>(dst);
   fill_source s = src;
   return pool.submit(parts, [=](std::size_t p) {
@@ -135,13 +161,51 @@ std::shared_ptr<host_workers::job> submit_fill(host_workers& pool, void* dst, co
       return;
     }
     const char* from = s.text.data() + pos + a;
-    if (s.populate) {  // advice only: an error (old kernel, not a mapping) changes nothing
-      const auto lo = reinterpret_cast<std::uintptr_t>(from) & ~std::uintptr_t{kPage - 1};
-      const auto hi = reinterpret_cast<std::uintptr_t>(from + (b - a));
-      madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_READ);
-    }
+    if (s.populate) populate(from, b - a);
     std::memcpy(out + a, from, b - a);
   });
+}
+
+std::size_t packed_size(const host_workers& pool, std::size_t len) {
+  const auto [part, parts] = plan_parts(pool, len);
+  (void)part;
+  return runs_offset(len) + sizeof(dna_pack::run) * (len / 64 + parts);
+}
+
+packed_fill submit_pack(host_workers& pool, void* dst, const fill_source& src, std::size_t pos, std::size_t len,
+                        dna_pack::pack_fn pack) {
+  const auto [part, parts] = plan_parts(pool, len);
+  packed_fill f;
+  f.len = len;
+  f.runs_at = runs_offset(len);
+  for (std::size_t p = 0; p < parts; ++p) f.first_run.push_back(p * part / 64 + p);
+  f.counts = std::make_shared<std::vector<std::size_t>>(parts, dna_pack::failed);
+  auto* out = static_cast<std::uint8_t*>(dst);
+  auto* runs = reinterpret_cast<dna_pack::run*>(out + f.runs_at);
+  const fill_source s = src;
+  auto failed = std::make_shared<std::atomic<bool>>(false);
+  f.job = pool.submit(parts, [=, counts = f.counts, first = f.first_run](std::size_t p) {
+    if (failed->load(std::memory_order_relaxed)) return;  // another part was not DNA: the chunk goes as bytes
+    const std::size_t a = p * part, b = std::min(len, a + part);
+    const char* from = s.text.data() + pos + a;
+    if (s.populate) populate(from, b - a);
+    const std::size_t n = pack(from, b - a, out + a / 4, runs + first[p], (b - a) / 64 + 1, static_cast<std::uint32_t>(a));
+    (*counts)[p] = n;
+    if (n == dna_pack::failed) failed->store(true, std::memory_order_relaxed);
+  });
+  return f;
+}
+
+std::size_t packed_fill::gather(void* dst) const {
+  auto* runs = reinterpret_cast<dna_pack::run*>(static_cast<std::uint8_t*>(dst) + runs_at);
+  std::size_t total = 0;
+  for (std::size_t p = 0; p < counts->size(); ++p) {
+    const std::size_t c = (*counts)[p];
+    if (c == dna_pack::failed) return dna_pack::failed;
+    if (total != first_run[p]) std::memmove(runs + total, runs + first_run[p], c * sizeof(dna_pack::run));
+    total += c;
+  }
+  return total;
 }
 
 }  // namespace trawl::cuda

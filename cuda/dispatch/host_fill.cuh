@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "common/dna_pack.hpp"
+
 namespace trawl::cuda {
 
 /// Worker threads that run the parts of fill jobs. The thread that waits on a job runs
@@ -78,5 +80,28 @@ struct fill_source {
 /// trawl::error(io_error) when pread fails or the file is shorter than expected.
 std::shared_ptr<host_workers::job> submit_fill(host_workers& pool, void* dst, const fill_source& src, std::size_t pos,
                                               std::size_t len);
+
+/// A chunk being packed two bits a base (src/common/dna_pack.hpp) into a pinned buffer, in
+/// the parts submit_fill would copy: the packed bytes at [0, runs_at), then room for each
+/// part's runs (part p's from run first_run[p], one per 64 bytes of the part, plus one).
+struct packed_fill {
+  std::shared_ptr<host_workers::job> job;
+  std::size_t len = 0;
+  std::size_t runs_at = 0;
+  std::vector<std::size_t> first_run;
+  std::shared_ptr<std::vector<std::size_t>> counts;  ///< per part: its runs, or dna_pack::failed
+
+  /// After the job: the parts' runs moved together behind the packed bytes. Returns the runs,
+  /// or dna_pack::failed when a part's text was not DNA enough to pack (then the buffer must
+  /// be filled again by submit_fill).
+  std::size_t gather(void* dst) const;
+};
+
+/// Pinned bytes that submit_pack may write for a chunk of `len` bytes.
+std::size_t packed_size(const host_workers& pool, std::size_t len);
+
+/// As submit_fill, but packing [pos, pos + len) of src.text (a text in memory) with `pack`.
+packed_fill submit_pack(host_workers& pool, void* dst, const fill_source& src, std::size_t pos, std::size_t len,
+                        dna_pack::pack_fn pack);
 
 }  // namespace trawl::cuda

@@ -10,11 +10,16 @@
 // the GPU copies and scans chunks i-S+2..i, the host worker pool fills chunk i+1 on every
 // core (pread from a file descriptor, or a pre-faulted copy from memory), and the sink of
 // chunk i-S+1 runs on the calling thread. Cost: one host pass and one H2D copy per byte.
+// With stream_config::pack, DNA goes two bits a base (src/common/dna_pack.hpp): the fill packs
+// instead of copying, a quarter of the bytes (plus the runs of other bytes) cross the bus, and
+// a kernel unpacks them into the slot's text buffer. A chunk that is not DNA enough to pack
+// goes as bytes, and so does the rest of the stream.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "api/backend.hpp"
@@ -34,6 +39,8 @@ constexpr std::size_t kPadding = 128;
 constexpr std::size_t kAlign = 256;  // a resident window's first byte: cudaMalloc's alignment
 constexpr std::size_t kDefaultChunk = std::size_t{16} << 20;  // tuned: bench/records/stream-45052f7-h100.csv
 constexpr std::size_t kDefaultSlots = 4;
+/// Chunks shorter than this go as bytes: the pinned buffer must hold the packing and its runs.
+constexpr std::size_t kPackFrom = std::size_t{64} << 10;
 
 struct slot {
   pinned_array<std::uint8_t> host;
@@ -45,6 +52,9 @@ struct slot {
   device_array<candidate> raw;
   device_array<unsigned long long> raw_count{1};
   pinned_array<unsigned long long> host_raw_count{1};
+  /// A chunk sent two bits a base (stream_config::pack): its packed bytes and runs, unpacked
+  /// into `text` on the device.
+  device_array<std::uint8_t> packed;
   stream_owner stream;
 };
 
@@ -324,6 +334,7 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
 
   std::vector<geometry> geo(S);
   std::vector<std::shared_ptr<host_workers::job>> fills(S);
+  std::vector<std::optional<packed_fill>> packs(S);  // the slot's fill packs its chunk
   std::vector<clk::time_point> fill_start(S);
   // On any exit: no fill may still write into the pinned buffers, no copy may still read them.
   struct drain {
@@ -338,12 +349,50 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
     }
   } guard{pool, fills, st, S};
 
+  bool packing = config.pack != nullptr && config.fd < 0;  // off for good once a chunk is not DNA
   auto geometry_of = [&](std::size_t i) { return chunk_geometry(i, n, chunk, lookbehind, lookahead); };
   auto start_fill = [&](std::size_t i) {
     const std::size_t k = i % S;
+    slot& s = *st.slots[k];
     geo[k] = geometry_of(i);
     fill_start[k] = clk::now();
-    fills[k] = submit_fill(pool, st.slots[k]->host.get(), src, geo[k].b0, geo[k].len);
+    const std::size_t len = geo[k].len;
+    packs[k].reset();
+    if (packing && len >= kPackFrom && len <= UINT32_MAX && packed_size(pool, len) <= s.host.size()) {
+      const std::size_t need = packed_size(pool, len) + 4;  // the unpack reads whole words
+      if (s.packed.size() < need) {
+        s.packed.reset(0);
+        s.packed.reset(need);
+      }
+      packs[k] = submit_pack(pool, s.host.get(), src, geo[k].b0, len, config.pack);
+      fills[k] = packs[k]->job;
+    } else {
+      fills[k] = submit_fill(pool, s.host.get(), src, geo[k].b0, len);
+    }
+  };
+  // chunk i's bytes from its slot's pinned buffer into the text buffer: packed, or as they are
+  // (also when its packing failed: then the slot is filled again, here)
+  auto upload = [&](std::size_t i) {
+    const std::size_t k = i % S;
+    slot& s = *st.slots[k];
+    const std::size_t len = geo[k].len;
+    if (packs[k]) {
+      const std::size_t runs = packs[k]->gather(s.host.get());
+      if (runs != dna_pack::failed) {
+        const std::size_t bytes = packs[k]->runs_at + runs * sizeof(dna_pack::run);
+        TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.packed.get(), s.host.get(), bytes, cudaMemcpyHostToDevice, s.stream.get()));
+        launch_unpack_dna(s.packed.get(), reinterpret_cast<const dna_pack::run*>(s.packed.get() + packs[k]->runs_at),
+                          runs, s.text.get(), len, s.stream.get());
+        stats.bytes += bytes;
+        ++stats.packed_chunks;
+        return;
+      }
+      packing = false;
+      auto again = submit_fill(pool, s.host.get(), src, geo[k].b0, len);
+      pool.wait(*again);
+    }
+    TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.text.get(), s.host.get(), len, cudaMemcpyHostToDevice, s.stream.get()));
+    stats.bytes += len;
   };
   auto run_kernels = [&](slot& s, const geometry& g) {
     launch_window(plan, s, text_window{s.text.get(), g.len, g.c0 - g.b0, g.c1 - g.b0, g.b0});
@@ -377,9 +426,8 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
     stats.fill_s += last > first ? static_cast<double>(last - first) * 1e-9 : 0.0;
     fills[k].reset();
     slot& s = *st.slots[k];
-    TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.text.get(), s.host.get(), geo[k].len, cudaMemcpyHostToDevice, s.stream.get()));
+    upload(i);
     run_kernels(s, geo[k]);
-    stats.bytes += geo[k].len;
     ++stats.chunks;
     // the slot of chunk i + 1 was last used by chunk i + 1 - S: take its candidates, refill
     // the slot, then hand the candidates to the sink while the fill runs

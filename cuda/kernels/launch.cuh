@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "api/backend.hpp"
+#include "common/dna_pack.hpp"
 
 namespace trawl::cuda {
 
@@ -214,6 +215,13 @@ struct site_test_tasks {
 void launch_site_test(const site_test_tasks& tasks, const text_window& w, const candidate* in,
                       const unsigned long long* in_count, std::size_t in_capacity, const candidate_sink& sink,
                       int sm_count, cudaStream_t stream);
+
+// ---- the transfer ----
+/// Writes text[0, n) from its two-bit packing (src/common/dna_pack.hpp): `packed` holds
+/// (n + 3) / 4 bytes and at least 3 readable bytes after them, 4-byte aligned; `text` is
+/// 16-byte aligned; runs[0, nruns) are positioned from text[0].
+void launch_unpack_dna(const std::uint8_t* packed, const dna_pack::run* runs, std::size_t nruns, std::uint8_t* text,
+                       std::size_t n, cudaStream_t stream);
 
 // ---- best approximate substring ----
 /// Man, Nakano, Ito: per-end Sellers scores of x (m <= 1024) over y, one block of m threads

@@ -19,6 +19,7 @@ kernels serial_table() {
   t.lanes = {myers_lanes_serial, 8};
   t.pieces = find_pieces_serial;
   t.write_runs = write_run_hits_serial;
+  t.pack = dna_pack::pack_serial;
   return t;  // no striped, blocked or batched start kernels
 }
 
@@ -37,6 +38,7 @@ kernels avx2_table() {
   t.starts.hits = leftmost_starts_avx2;
   t.starts.min_batch = 8;
   t.write_runs = write_run_hits_serial;
+  t.pack = dna_pack::pack_avx2;
   return t;
 }
 
@@ -57,6 +59,7 @@ kernels avx512_table() {
   t.starts.min_batch = 16;
   t.starts.eight = leftmost_starts8_avx512;
   t.write_runs = write_run_hits_avx512;
+  t.pack = dna_pack::pack_avx2;
   return t;
 }
 

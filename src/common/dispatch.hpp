@@ -10,6 +10,7 @@
 
 #include "approx/approx_internal.hpp"
 #include "common/cpu.hpp"
+#include "common/dna_pack.hpp"
 #include "exact/engines.hpp"
 #include "exact/kmer_set.hpp"
 #include "exact/teddy.hpp"
@@ -32,6 +33,9 @@ struct kernels {
   approx_detail::piece_finder pieces = nullptr;            ///< the pigeonhole filter's exact pieces
   approx_detail::start_kernels starts;                     ///< leftmost starts of many ends at once
   approx_detail::run_writer write_runs = nullptr;          ///< cluster hits of the striped kernel's runs
+
+  // ---- the GPU's transfer (cuda/dispatch) ----
+  dna_pack::pack_fn pack = nullptr;                        ///< DNA text in two bits a base
 };
 
 /// The table of `level`; automatic is the best level cpu::active() allows. Throws

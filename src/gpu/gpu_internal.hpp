@@ -42,6 +42,9 @@ struct gpu_knobs : gpu_options {
   std::shared_ptr<const trawl::cuda::site_end_test> device_end_test;
   /// Offtarget without bulges: cuda::site_plan::direct_up_to in place of its default.
   std::optional<std::uint32_t> site_direct_up_to;
+  /// Chunks of DNA cross the bus two bits a base (cuda::stream_config::pack); false sends
+  /// every chunk as bytes (the tests compare both).
+  bool pack_dna = true;
 };
 
 /// gpu::make_matcher and gpu::search_sequence with the added knobs.

@@ -96,13 +96,16 @@ void parallel_sort(It first, It last, Less less) {
   host_arena().execute([&] { tbb::parallel_sort(first, last, less); });
 }
 
-/// The stream on GPU `ordinal` of a scan whose window starts at sequence offset `from`.
-trawl::cuda::stream_config stream_config_of(const detail::gpu_knobs& gpu, int ordinal, std::uint64_t from) {
+/// The stream on GPU `ordinal` of a scan whose window starts at sequence offset `from`; DNA
+/// is packed by the packer of dispatch level `level`.
+trawl::cuda::stream_config stream_config_of(const detail::gpu_knobs& gpu, int ordinal, std::uint64_t from,
+                                            simd_level level) {
   trawl::cuda::stream_config cfg;
   cfg.device = ordinal;
   cfg.chunk_size = gpu.chunk_size;
   cfg.fd = gpu.source_fd;
   cfg.fd_offset = gpu.source_offset + from;
+  if (gpu.pack_dna) cfg.pack = simd::kernels_at(level).pack;
   return cfg;
 }
 
@@ -115,7 +118,7 @@ class gpu_matcher final : public trawl::detail::engine {
   gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const detail::gpu_knobs& gpu,
               int ordinal)
       : tasks_(detail::make_tasks(patterns, options)), gpu_(gpu), ordinal_(ordinal),
-        k_(static_cast<std::uint32_t>(options.max_errors)) {
+        k_(static_cast<std::uint32_t>(options.max_errors)), simd_(options.simd) {
     if (!trawl::cuda::query_device(ordinal).present) throw trawl::error(errc::no_device, "no CUDA device present");
     if (gpu.keep_end && !options.all_ends)
       throw trawl::error(errc::invalid_argument, "keep_end needs search_options::all_ends");
@@ -207,7 +210,7 @@ class gpu_matcher final : public trawl::detail::engine {
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end + lookahead());
     const std::string_view window = seq.substr(from, to - from);
-    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from);
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, simd_);
     // Candidates in sequence coordinates, keyed by their owned position (the start for exact
     // keys, the last byte otherwise), only those this slice owns.
     std::vector<trawl::cuda::candidate> found;
@@ -310,6 +313,7 @@ class gpu_matcher final : public trawl::detail::engine {
   detail::gpu_knobs gpu_;
   int ordinal_;  ///< the GPU it runs on
   std::uint32_t k_;
+  simd_level simd_;  ///< options.simd: the host's kernels, the transfer's packer included
   std::size_t max_m_ = 1;
   bool approx_ = false, iupac_ = false, hamming_ = false, clusters_ = false, starts_ = false;
   bool hamming_check_ = false;  ///< Hamming by the edit-distance kernel and a host check
@@ -340,7 +344,7 @@ class site_matcher final : public trawl::detail::engine {
     if (own_begin >= own_end) return;
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end);
-    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from);
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, simd_level::automatic);
     std::vector<trawl::cuda::candidate> found;
     trawl::cuda::stream_sites(plan_, seq.substr(from, to - from), cfg,
                               [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {

@@ -4,6 +4,7 @@
 
 #include <atomic>
 
+#include "common/dispatch.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "gpu_test_util.hpp"
 #include "record_hits.hpp"
@@ -125,6 +126,75 @@ TEST(GpuVsCpu, SeedFilterPatternsSharingATail) {
     g.chunk_size = chunk;
     ASSERT_EQ(trawl::gpu::search(text, pats, on, g), cpu) << "chunk " << chunk;
   }
+}
+
+/// A DNA text as genomes hold it: planted copies of `pats`, soft-masked stretches, N runs
+/// longer than a packed run may be, IUPAC codes and a few bytes of any value.
+std::string genome_like(std::mt19937_64& rng, std::size_t n, const std::vector<std::string>& pats) {
+  std::string t = gputest::text_with_plants(rng, n, "ACGT", pats, 300, 1);
+  for (int r = 0; r < 40; ++r) {
+    const std::size_t b = rng() % (n - 5000), len = 1 + rng() % 5000;
+    for (std::size_t j = b; j < b + len; ++j) t[j] = static_cast<char>(t[j] | 0x20);
+  }
+  t.replace(n / 3, 70000, std::string(70000, 'N'));
+  for (int r = 0; r < 300; ++r) t[rng() % n] = r % 4 == 0 ? static_cast<char>(rng() % 256) : "RYSWKMBDHVNn"[rng() % 12];
+  return t;
+}
+
+TEST(GpuVsCpu, DnaCrossesTheBusTwoBitsABase) {
+  // Chunks of DNA are packed on the host and unpacked on the device (src/common/dna_pack.hpp):
+  // every byte must reach the kernels as it is in the text. A text that turns to prose goes as
+  // bytes from the chunk that does on, so mixed and prose texts are searched here too.
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(59);
+  std::vector<std::string> pats;
+  for (int i = 0; i < 5; ++i) pats.push_back(oracle::random_text(rng, 12 + rng() % 20, "ACGT"));
+  pats.push_back("acgtacgtac");
+  const std::string dna = genome_like(rng, 3000000, pats);
+  std::string prose;
+  while (prose.size() < 1500000) prose += "And God said, Let there be light: and there was light. ACGTTGCA acgt NNN\n";
+  const std::string mixed = dna.substr(0, 1500000) + prose + dna.substr(1500000);
+  const mode modes[] = {{"exact", {}},
+                        {"exact fold", {.fold = true}},
+                        {"k2 both", {.k = 2, .both = true}},
+                        {"k1 fold all-ends", {.k = 1, .all_ends = true, .fold = true}}};
+  for (const std::string* text : std::array<const std::string*, 3>{&dna, &mixed, &prose}) {
+    for (const auto& md : modes) {
+      trawl::search_options o = test_cases::options_of(md.m);
+      const auto cpu = trawl::search(*text, pats, o);
+      if (text != &prose) {
+        ASSERT_GT(cpu.size(), 100u) << md.name;
+      }
+      o.device = trawl::device_kind::gpu;
+      for (const std::size_t chunk : {std::size_t{0}, std::size_t{65536}, std::size_t{700001}}) {
+        for (const bool pack : {true, false}) {
+          trawl::gpu::detail::gpu_knobs g;
+          g.chunk_size = chunk;
+          g.pack_dna = pack;
+          const auto m = trawl::gpu::detail::make_matcher(pats, o, g);
+          EXPECT_EQ(test_cases::sliced_hits(*m, *text, o, 1, 0), cpu)
+              << md.name << " text " << text->size() << " chunk " << chunk << " pack " << pack;
+        }
+      }
+    }
+  }
+  // and the chunks did go packed: all of the DNA's, some of the mixed text's, none of prose
+  trawl::search_options o;
+  const auto plan = trawl::gpu::detail::make_exact_plan(trawl::gpu::detail::make_tasks(pats, o), o);
+  const auto chunks_packed = [&](const std::string& text) {
+    trawl::cuda::stream_stats stats;
+    trawl::cuda::stream_config cfg;
+    cfg.chunk_size = 300000;
+    cfg.pack = trawl::simd::kernels_at(trawl::simd_level::automatic).pack;
+    cfg.stats = &stats;
+    trawl::cuda::stream_exact(plan, text, cfg, [](std::uint64_t, std::uint64_t, auto&) { return true; });
+    return std::pair{stats.packed_chunks, stats.chunks};
+  };
+  const auto [dna_packed, dna_chunks] = chunks_packed(dna);
+  EXPECT_EQ(dna_packed, dna_chunks);
+  const auto [mixed_packed, mixed_chunks] = chunks_packed(mixed);
+  EXPECT_EQ(mixed_packed, 5u) << mixed_chunks;  // the chunks before the prose
+  EXPECT_EQ(chunks_packed(prose).first, 0u);
 }
 
 TEST(GpuVsCpu, AutoPricesSeededSetsByTheirPass) {

@@ -159,4 +159,23 @@ inline std::vector<record> parse_records(std::string_view in, bool fasta) {
   return out;
 }
 
+/// The text a two-bit packed DNA buffer stands for (src/common/dna_pack.hpp's format): byte j
+/// is "ACTG"[bits 2(j % 4) .. of packed byte j / 4], then each run (pos, len, byte, lower)
+/// makes its bytes lower case or `byte`. Runs are given as tuples so that the oracle needs
+/// none of the library's types.
+struct packed_run {
+  std::uint64_t pos, len;
+  unsigned char byte;
+  bool lower;
+};
+inline std::string unpack_dna(const std::uint8_t* packed, std::size_t n, const std::vector<packed_run>& runs,
+                              std::uint64_t pos0 = 0) {
+  std::string out(n, '?');
+  for (std::size_t j = 0; j < n; ++j) out[j] = "ACTG"[(packed[j / 4] >> (2 * (j % 4))) & 3];
+  for (const packed_run& r : runs)
+    for (std::uint64_t j = r.pos - pos0; j < r.pos - pos0 + r.len; ++j)
+      out.at(j) = r.lower ? static_cast<char>(std::tolower(static_cast<unsigned char>(out.at(j)))) : static_cast<char>(r.byte);
+  return out;
+}
+
 }  // namespace oracle
