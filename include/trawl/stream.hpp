@@ -48,7 +48,9 @@ class search_sink {
   /// The next bytes of the current record, starting at record position `pos`: every byte once,
   /// in order. Hits are handed over only after the bytes they cover. `stable`: the bytes stay
   /// where they are until the search returns (a mapped input), so a sink may keep a view of
-  /// them instead of a copy; otherwise they are valid during the call only.
+  /// them instead of a copy; otherwise they stay valid until the sink's next call of floor(),
+  /// end_record() or text() returns (the driver calls floor() after their hits), so a sink
+  /// may copy only the bytes it still needs then.
   virtual void text(std::uint64_t pos, std::string_view bytes, bool stable) { (void)pos, (void)bytes, (void)stable; }
   /// Hits of the current record in text order. Return false to stop the search.
   virtual bool hits(std::span<const hit> hits) = 0;

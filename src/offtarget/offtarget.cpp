@@ -344,7 +344,7 @@ class n_run_matcher final : public detail::engine_wrapper {
 class candidate_sink final : public search_sink {
  public:
   candidate_sink(const site_finder& finder, const options& o, std::size_t reach, site_sink& out)
-      : finder_(finder), o_(o), reach_(reach), out_(out),
+      : finder_(finder), o_(o), reach_(reach), out_(out), text_(2 * reach + 64),
         arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(), 1,
                tbb::task_arena::priority::high) {}
 
@@ -524,6 +524,8 @@ class candidate_sink final : public search_sink {
   const options& o_;
   std::size_t reach_;
   site_sink& out_;
+  /// The text a site reads: at most reach bytes before a candidate's end and the bulges' after
+  /// it, within 2 * reach + 64 (its seam): the text is copied only there.
   detail::text_buffer text_;
   /// The sites of the hits() calls from first_batch_ on, in blocks that never move
   std::deque<std::vector<std::vector<offtarget::site>>> store_;

@@ -1,5 +1,6 @@
 // text_buffer.cpp — see trawl/detail/text_buffer.hpp.
 #include <algorithm>
+#include <stdexcept>
 
 #include "trawl/detail/text_buffer.hpp"
 
@@ -8,9 +9,26 @@
 namespace trawl::detail {
 
 void text_buffer::append(std::uint64_t pos, std::string_view b, bool stable) {
+  if (!view_.empty()) settle(begin());  // no drop_before since the last view: all of it stays
   if (held_.size() == dead_) {  // nothing held: start at pos
     reset();
     base_ = pos;
+  }
+  if (!stable && seam_ != 0) {
+    // the bytes still held, copied, and the first seam bytes of the new ones; those held as a view
+    if (external_) {
+      owned_.assign(held_.substr(dead_));
+      external_ = false;
+    } else {
+      owned_.erase(0, dead_);
+    }
+    base_ += dead_;
+    dead_ = 0;
+    owned_.append(b.substr(0, std::min(seam_, b.size())));
+    held_ = owned_;
+    view_ = b;
+    view_pos_ = pos;
+    return;
   }
   if (stable && (held_.empty() || (external_ && held_.data() + held_.size() == b.data()))) {
     held_ = std::string_view(held_.empty() ? b.data() : held_.data(), held_.size() + b.size());
@@ -25,7 +43,25 @@ void text_buffer::append(std::uint64_t pos, std::string_view b, bool stable) {
   held_ = owned_;
 }
 
+void text_buffer::settle(std::uint64_t from) {
+  from = std::clamp(from, begin(), end());
+  std::string kept;
+  kept.reserve(static_cast<std::size_t>(end() - from));
+  if (from < view_pos_) kept.append(held_.substr(static_cast<std::size_t>(from - base_), static_cast<std::size_t>(view_pos_ - from)));
+  kept.append(view_.substr(static_cast<std::size_t>(std::max(from, view_pos_) - view_pos_)));
+  owned_ = std::move(kept);
+  held_ = owned_;
+  base_ = from;
+  dead_ = 0;
+  external_ = false;
+  view_ = {};
+}
+
 void text_buffer::drop_before(std::uint64_t pos) {
+  if (!view_.empty()) {  // the view's bytes are valid now, not after: copy what stays held
+    settle(std::max(pos, begin()));
+    return;
+  }
   if (pos <= begin()) return;
   dead_ = static_cast<std::size_t>(std::min(pos, end()) - base_);
   if (external_) {
@@ -44,7 +80,9 @@ std::string_view text_buffer::at(std::uint64_t a, std::uint64_t b) const {
   a = std::max(a, begin());
   b = std::min(b, end());
   if (a >= b) return {};
-  return held_.substr(static_cast<std::size_t>(a - base_), static_cast<std::size_t>(b - a));
+  if (b <= base_ + held_.size()) return held_.substr(static_cast<std::size_t>(a - base_), static_cast<std::size_t>(b - a));
+  if (a < view_pos_) throw std::logic_error("text_buffer: a range longer than its seam");
+  return view_.substr(static_cast<std::size_t>(a - view_pos_), static_cast<std::size_t>(b - a));
 }
 
 std::uint64_t text_buffer::find_newline(std::uint64_t pos) const {

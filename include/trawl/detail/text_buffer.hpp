@@ -11,14 +11,23 @@ namespace trawl::detail {
 /// The bytes of the current record that a search_sink still needs, [begin(), end()), for sinks
 /// that read the text around hits (wants_text): a view of a mapped input while its bytes come
 /// in one run (trawl::search_sink::text's `stable`), else a copy.
+///
+/// With a `seam` (the longest range at() is asked for), bytes that are not stable are not
+/// copied on arrival: they are held as a view, beside a copy of the bytes still held before
+/// them and of their first `seam` bytes, so that every range of at most `seam` bytes lies in
+/// one of the two; drop_before() (the sink's floor, while the bytes are still valid) then
+/// copies only what stays held. The copy per append is O(seam + the bytes still held).
 class text_buffer {
  public:
+  explicit text_buffer(std::size_t seam = 0) : seam_(seam) {}
   void reset() {
     base_ = 0;
     dead_ = 0;
     owned_.clear();
     held_ = {};
     external_ = false;
+    view_ = {};
+    view_pos_ = 0;
   }
   /// Appends the record's bytes from `pos` (the end of what is held); `stable`: they stay valid
   /// (trawl::search_sink::text), so a run of them is held as a view.
@@ -26,8 +35,9 @@ class text_buffer {
   /// Forgets the bytes before `pos` (amortized: the buffer is compacted when half is dead).
   void drop_before(std::uint64_t pos);
   [[nodiscard]] std::uint64_t begin() const { return base_ + dead_; }
-  [[nodiscard]] std::uint64_t end() const { return base_ + held_.size(); }
-  /// The held bytes of [a, b), clipped to what is held.
+  [[nodiscard]] std::uint64_t end() const { return view_.empty() ? base_ + held_.size() : view_pos_ + view_.size(); }
+  /// The held bytes of [a, b), clipped to what is held. With a seam, a range longer than it
+  /// across the copied bytes and the view throws std::logic_error.
   [[nodiscard]] std::string_view at(std::uint64_t a, std::uint64_t b) const;
   /// Position of the first '\n' at or after `pos`, or end() when none is held.
   [[nodiscard]] std::uint64_t find_newline(std::uint64_t pos) const;
@@ -43,6 +53,12 @@ class text_buffer {
   std::string owned_;        ///< the copy, when held_ is not a view of the input
   std::string_view held_;
   bool external_ = false;    ///< held_ views the input
+  std::size_t seam_ = 0;     ///< 0: bytes that are not stable are copied on arrival
+  std::string_view view_;    ///< with a seam: the last bytes that were not stable, until drop_before
+  std::uint64_t view_pos_ = 0;  ///< record position of view_[0] (held_ ends seam bytes into it)
+
+  /// The view copied: held_ becomes a copy of [from, end()).
+  void settle(std::uint64_t from);
 };
 
 }  // namespace trawl::detail
