@@ -24,6 +24,8 @@
 #include <optional>
 #include <thread>
 
+#include <sys/mman.h>
+
 #include "trawl/approx.hpp"
 #include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
@@ -83,6 +85,29 @@ std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads
   // bench/records/approx-slices-7894e6f-h100.csv).
   if (approx) s = (s / 4096 - 1) / 2 * 2 * 4096 + 4096;
   return std::max({s, 16 * context, (n + max_slices - 1) / max_slices});
+}
+
+/// `s` resized to n bytes. A buffer that grows by much is first faulted in on the cores of
+/// `arena` (its capacity, MADV_POPULATE_WRITE, Linux 5.14; elsewhere advice that does
+/// nothing), so that the resize's zero fill does not take its page faults one at a time on
+/// the calling thread.
+void resize_faulted(std::string& s, std::size_t n, tbb::task_arena& arena) {
+#ifndef MADV_POPULATE_WRITE
+  constexpr int MADV_POPULATE_WRITE = 23;
+#endif
+  constexpr std::size_t part = std::size_t{8} << 20, page = 4096;
+  if (n > s.size() + 2 * part) {
+    s.reserve(n);
+    const auto lo = reinterpret_cast<std::uintptr_t>(s.data() + s.size() + page - 1) & ~std::uintptr_t{page - 1};
+    const auto hi = reinterpret_cast<std::uintptr_t>(s.data() + n) & ~std::uintptr_t{page - 1};
+    arena.execute([&] {
+      tbb::parallel_for(std::uintptr_t{0}, (hi - lo + part - 1) / part, [&](std::uintptr_t i) {
+        const std::uintptr_t a = lo + i * part;
+        madvise(reinterpret_cast<void*>(a), std::min<std::uintptr_t>(part, hi - a), MADV_POPULATE_WRITE);
+      });
+    });
+  }
+  s.resize(n);
 }
 
 // ---- the scheduler: chunks of an input, slices of chunks, in-order delivery --------------
@@ -492,7 +517,7 @@ class stream_search {
     } else {
       const std::size_t headroom = m_.lookbehind() + m_.lookahead();
       std::string block = pool_.take();
-      block.resize(headroom + n);
+      resize_faulted(block, headroom + n, *parse_arena_);
       parse_arena_->execute([&] { f.decode(twobit_seq_, twobit_at_, n, block.data() + headroom); });
       twobit_at_ += n;
       taken(n);
