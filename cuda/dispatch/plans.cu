@@ -263,10 +263,11 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
   }
 }
 
-bool approx_device_plan::launch_seeds(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
+const unsigned* approx_device_plan::launch_seeds(const text_window& w, const candidate_sink& sink,
+                                                cudaStream_t stream) const {
   // Past one window per 8 ends the windows are dense: the kernels scan the chunk. Run edges
   // are rarer (N runs, other letters).
-  if (w.len >= (std::size_t{1} << 32)) return false;
+  if (w.len >= (std::size_t{1} << 32)) return nullptr;
   const std::size_t cap = (w.len + 7) / 8 + 1024, edge_cap = (w.len + 63) / 64 + 1024;
   seed_scratch* sc = nullptr;
   {
@@ -277,16 +278,11 @@ bool approx_device_plan::launch_seeds(const text_window& w, const candidate_sink
   }
   if (sc->windows.size() < cap) sc->windows.reset(cap);
   if (sc->edges.size() < edge_cap) sc->edges.reset(edge_cap);
-  seed_buffers buf{sc->windows.get(), sc->edges.get(), sc->counts.get(), cap, edge_cap};
+  seed_buffers buf{sc->windows.get(), sc->edges.get(), sc->counts.get(), cap, edge_cap, sc->dense.get()};
   TRAWL_CUDA_CHECK(cudaMemsetAsync(sc->counts.get(), 0, 2 * sizeof(unsigned long long), stream));
   launch_seed_find(seeds->view, w, buf, stream);
-  TRAWL_CUDA_CHECK(cudaMemcpyAsync(sc->host_counts.get(), sc->counts.get(), 2 * sizeof(unsigned long long),
-                                   cudaMemcpyDeviceToHost, stream));
-  TRAWL_CUDA_CHECK(cudaStreamSynchronize(stream));
-  const std::uint64_t windows = sc->host_counts.get()[0], edges = sc->host_counts.get()[1];
-  if (windows > cap || edges > edge_cap || windows + edges * seeds->view.members > cap) return false;
-  launch_seed_verify(seeds->view, common, w, buf, windows, edges, sink, stream);
-  return true;
+  launch_seed_verify(seeds->view, common, w, buf, sink, stream);
+  return sc->dense.get();
 }
 
 void approx_device_plan::upload_sites(const site_end_test& test) {
@@ -329,18 +325,20 @@ void approx_device_plan::upload_sites(const site_end_test& test) {
 }
 
 void approx_device_plan::launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
-  if (seeds && launch_seeds(w, sink, stream)) return;
+  // the seed filter's pass, and the kernels gated to run only where its chunk is dense
+  approx_common c = common;
+  if (seeds) c.gate = launch_seeds(w, sink, stream);
   if (hamming) {
-    launch_hamming(hamming->view, common, w, sink, stream);
+    launch_hamming(hamming->view, c, w, sink, stream);
     return;
   }
   for (const auto& g : tiled) {
     if (single_pattern && g->view.ntasks == 1 && g->view.words == 1)
-      launch_myers_single(g->view, common, w, sink, slice_length, stream);
+      launch_myers_single(g->view, c, w, sink, slice_length, stream);
     else
-      launch_myers_tiled(g->view, common, w, sink, slice_length, stream);
+      launch_myers_tiled(g->view, c, w, sink, slice_length, stream);
   }
-  if (warp) launch_myers_warp(warp->view, common, w, sink, nullptr, slice_length, stream);
+  if (warp) launch_myers_warp(warp->view, c, w, sink, nullptr, slice_length, stream);
 }
 
 site_device_plan::site_device_plan(const site_plan& plan) {

@@ -81,7 +81,7 @@ struct approx_device_plan {
     device_array<seed_hit> windows;
     device_array<seed_edge> edges;
     device_array<unsigned long long> counts{2};
-    pinned_array<unsigned long long> host_counts{2};
+    device_array<unsigned> dense{1};
   };
   device_array<std::uint8_t> map;
   approx_common common;
@@ -111,7 +111,7 @@ struct approx_device_plan {
   }
   /// Runs the seed filter over w; false (nothing emitted) when its windows there are too many,
   /// and the kernels must scan it.
-  bool launch_seeds(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
+  const unsigned* launch_seeds(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
   /// Whether launch()'s ends go through test_sites() before they are taken.
   [[nodiscard]] bool tests_sites() const { return sites != nullptr; }
   /// The site test of the ends in[0, min(*in_count, capacity)), those that may have a site

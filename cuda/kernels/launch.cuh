@@ -95,7 +95,12 @@ struct approx_common {
   std::uint32_t k = 0;
   int sm_count = 132;
   std::size_t smem_optin = 48 * 1024;
+  /// When set, the kernels run only where *gate != 0, else return at once: the seed filter's
+  /// fallback, decided on the device (seed_buffers::dense) without a wait on the host.
+  const unsigned* gate = nullptr;
 };
+/// The start of every approximate kernel: false when its launch is gated off.
+__device__ __forceinline__ bool gate_open(const approx_common& c) { return c.gate == nullptr || *c.gate != 0; }
 void launch_myers_tiled(const tiled_device_tasks& tasks, const approx_common& common, const text_window& w,
                         const candidate_sink& sink, std::size_t slice_length, cudaStream_t stream);
 /// One pattern of m <= 64 (task.ntasks == 1, task.words == 1), 32- or 64-bit word: the
@@ -140,16 +145,20 @@ struct seed_buffers {
   seed_edge* edges = nullptr;
   unsigned long long* counts = nullptr;
   std::size_t window_capacity = 0, edge_capacity = 0;
+  /// Set by pass 2: 1 when the windows and edges outgrew the capacities (or a thread of pass 1
+  /// compared too many seeds): the chunk is dense, pass 2 verifies nothing and the kernels,
+  /// gated by it, scan the chunk.
+  unsigned* dense = nullptr;
 };
 /// Pass 1: every seed and run edge in the window.
 void launch_seed_find(const seed_device_tasks& tasks, const text_window& w, const seed_buffers& out,
                       cudaStream_t stream);
-/// Pass 2: one-word Myers over each of `windows` windows and, for every member, after each of
-/// `edges` run edges; ends of score <= k in the window's owned range are emitted as candidates
-/// (windows that overlap emit an end more than once).
+/// Pass 2, on the counts pass 1 left on the device: sets *in.dense, and unless it is set runs
+/// one-word Myers over each window and, for every member, after each run edge; ends of score
+/// <= k in the window's owned range are emitted as candidates (windows that overlap emit an
+/// end more than once).
 void launch_seed_verify(const seed_device_tasks& tasks, const approx_common& common, const text_window& w,
-                        const seed_buffers& in, std::size_t windows, std::size_t edges, const candidate_sink& sink,
-                        cudaStream_t stream);
+                        const seed_buffers& in, const candidate_sink& sink, cudaStream_t stream);
 
 // ---- off-target sites (site_plan) ----
 struct site_device_tasks {

@@ -11,6 +11,7 @@ namespace trawl::cuda {
 template <class Word>
 __global__ void __launch_bounds__(256) myers_single_kernel(tiled_device_tasks task, approx_common common,
                                                              text_window w, candidate_sink sink, single_shape shape) {
+  if (!gate_open(common)) return;
   myers_single_agent<Word>{task, common, w, sink, shape}.run();
 }
 

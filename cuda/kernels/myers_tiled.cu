@@ -13,6 +13,7 @@ template <class Word, int W, bool Raw>
 __global__ void __launch_bounds__(256) myers_tiled_kernel(tiled_device_tasks tasks, approx_common common, text_window w,
                                                           candidate_sink sink, tiled_shape shape) {
   extern __shared__ __align__(16) unsigned char smem[];
+  if (!gate_open(common)) return;
   myers_tiled_agent<Word, W, Raw>{tasks, common, w, sink, shape, smem}.run();
 }
 

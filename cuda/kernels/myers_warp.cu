@@ -13,6 +13,7 @@ __global__ void __launch_bounds__(128) myers_warp_kernel(multi_device_tasks task
                                                          candidate_sink sink, std::uint32_t* scores, std::size_t slice,
                                                          std::size_t pieces) {
   __shared__ std::uint8_t map_s[256];
+  if (!gate_open(common)) return;
   for (unsigned i = threadIdx.x; i < 256; i += blockDim.x) map_s[i] = common.code_map[i];
   __syncthreads();
   const std::size_t warp = (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
@@ -56,6 +57,7 @@ void launch_myers_warp(const multi_device_tasks& tasks, const approx_common& com
 }
 
 __global__ void hamming_kernel(multi_device_tasks tasks, approx_common common, text_window w, candidate_sink sink) {
+  if (!gate_open(common)) return;
   __shared__ std::uint8_t map_s[256];
   for (unsigned i = threadIdx.x; i < 256; i += blockDim.x) map_s[i] = common.code_map[i];
   __syncthreads();

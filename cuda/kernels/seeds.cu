@@ -68,11 +68,14 @@ __global__ void __launch_bounds__(kThreads) seed_find_kernel(seed_device_tasks t
   }
 }
 
-__global__ void __launch_bounds__(kThreads) seed_verify_kernel(seed_device_tasks t, approx_common common,
-                                                               text_window w, seed_buffers in, std::uint64_t windows,
-                                                               std::uint64_t edges, candidate_sink sink) {
-  const std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * kThreads + threadIdx.x;
-  if (i >= windows + edges * t.members) return;
+__global__ void seed_decide_kernel(seed_buffers b, std::uint32_t members) {
+  const unsigned long long windows = b.counts[0], edges = b.counts[1];
+  *b.dense = windows > b.window_capacity || edges > b.edge_capacity || windows + edges * members > b.window_capacity;
+}
+
+/// Item i of pass 2: window i, or past the windows a (run edge, member) pair.
+__device__ void verify_item(const seed_device_tasks& t, const approx_common& common, const text_window& w,
+                            const seed_buffers& in, std::uint64_t windows, std::uint64_t i, const candidate_sink& sink) {
   std::uint32_t mi;
   std::uint64_t lo, hi;
   if (i < windows) {
@@ -107,6 +110,15 @@ __global__ void __launch_bounds__(kThreads) seed_verify_kernel(seed_device_tasks
   }
 }
 
+__global__ void __launch_bounds__(kThreads) seed_verify_kernel(seed_device_tasks t, approx_common common,
+                                                               text_window w, seed_buffers in, candidate_sink sink) {
+  if (*in.dense != 0) return;
+  const std::uint64_t windows = in.counts[0], n = windows + in.counts[1] * t.members;
+  const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * kThreads;
+  for (std::uint64_t i = static_cast<std::uint64_t>(blockIdx.x) * kThreads + threadIdx.x; i < n; i += stride)
+    verify_item(t, common, w, in, windows, i, sink);
+}
+
 }  // namespace
 
 void launch_seed_find(const seed_device_tasks& tasks, const text_window& w, const seed_buffers& out,
@@ -119,14 +131,14 @@ void launch_seed_find(const seed_device_tasks& tasks, const text_window& w, cons
 }
 
 void launch_seed_verify(const seed_device_tasks& tasks, const approx_common& common, const text_window& w,
-                        const seed_buffers& in, std::size_t windows, std::size_t edges, const candidate_sink& sink,
-                        cudaStream_t stream) {
-  const std::uint64_t n = windows + static_cast<std::uint64_t>(edges) * tasks.members;
-  if (n == 0 || w.own_end <= w.own_begin) return;
-  const std::uint64_t blocks = (n + kThreads - 1) / kThreads;
-  if (blocks > 0x7fffffffu) throw trawl::error(errc::gpu_error, "seed_verify: too many windows for one launch");
-  seed_verify_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(tasks, common, w, in, windows, edges,
-                                                                           sink);
+                        const seed_buffers& in, const candidate_sink& sink, cudaStream_t stream) {
+  seed_decide_kernel<<<1, 1, 0, stream>>>(in, tasks.members);
+  TRAWL_CUDA_CHECK_LAUNCH("seed_decide_kernel");
+  if (w.own_end <= w.own_begin) return;
+  // a grid-stride loop over at most window_capacity items (more make the chunk dense)
+  const std::size_t blocks = std::clamp<std::size_t>((in.window_capacity + kThreads - 1) / kThreads, 1,
+                                                     static_cast<std::size_t>(std::max(1, common.sm_count)) * 16);
+  seed_verify_kernel<<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(tasks, common, w, in, sink);
   TRAWL_CUDA_CHECK_LAUNCH("seed_verify_kernel");
 }
 
