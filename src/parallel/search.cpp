@@ -364,7 +364,8 @@ class stream_search {
   /// parse_fasta_piece on the parse arena's threads, for a large piece (a GPU's chunk): parts
   /// of about kFastaPart bytes, cut at line starts, each parsed into a buffer of its own and
   /// then copied into place. `out` keeps its old bytes until they are overwritten (no
-  /// zero-fill when a recycled buffer is large enough). The parts' buffers are recycled.
+  /// zero-fill when a recycled buffer is large enough; a fresh one is faulted in on all
+  /// cores first). The parts' buffers are recycled.
   void parse_in_parts(std::string_view bytes, std::size_t headroom, std::string& out, std::vector<io::fasta_head>& heads) {
     std::vector<std::size_t> cuts{0};
     while (cuts.back() < bytes.size()) cuts.push_back(io::fasta_piece_end(bytes, cuts.back(), kFastaPart));
@@ -389,7 +390,7 @@ class stream_search {
     heads.clear();
     for (std::size_t i = 0; i < n; ++i)
       for (const io::fasta_head& h : hs[i]) heads.push_back({at[i] + h.at, h.name, cuts[i] + h.line});
-    out.resize(at[n]);
+    resize_faulted(out, at[n], *parse_arena_);
     parse_arena_->execute([&] {
       tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
         if (!outs[i].empty()) std::memcpy(out.data() + at[i], outs[i].data(), outs[i].size());
