@@ -349,7 +349,16 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
     }
   } guard{pool, fills, st, S};
 
-  bool packing = config.pack != nullptr && config.fd < 0;  // off for good once a chunk is not DNA
+  bool packing = config.pack != nullptr && config.fd < 0 && max_len >= kPackFrom;  // off once a chunk is not DNA
+  if (packing)  // before the pipeline: a cudaMalloc in it would wait for the whole device
+    for (std::size_t i = 0; i < S; ++i) {
+      slot& s = *st.slots[i];
+      const std::size_t need = packed_size(pool, max_len) + 4;  // the unpack reads whole words
+      if (s.packed.size() < need) {
+        s.packed.reset(0);
+        s.packed.reset(need);
+      }
+    }
   auto geometry_of = [&](std::size_t i) { return chunk_geometry(i, n, chunk, lookbehind, lookahead); };
   auto start_fill = [&](std::size_t i) {
     const std::size_t k = i % S;
@@ -358,12 +367,8 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
     fill_start[k] = clk::now();
     const std::size_t len = geo[k].len;
     packs[k].reset();
-    if (packing && len >= kPackFrom && len <= UINT32_MAX && packed_size(pool, len) <= s.host.size()) {
-      const std::size_t need = packed_size(pool, len) + 4;  // the unpack reads whole words
-      if (s.packed.size() < need) {
-        s.packed.reset(0);
-        s.packed.reset(need);
-      }
+    if (packing && len >= kPackFrom && len <= UINT32_MAX && packed_size(pool, len) <= s.host.size() &&
+        packed_size(pool, len) + 4 <= s.packed.size()) {
       packs[k] = submit_pack(pool, s.host.get(), src, geo[k].b0, len, config.pack);
       fills[k] = packs[k]->job;
     } else {

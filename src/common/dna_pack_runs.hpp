@@ -1,6 +1,7 @@
 // dna_pack_runs.hpp — the run list a packer builds (dna_pack.hpp): bytes the codes do not
 // give are added one stretch at a time and merged with the open run where they continue it.
-// Shared by the serial and the AVX2 packer.
+// Shared by the serial and the AVX2 packer, each compiling its own copy (internal linkage:
+// the AVX2 file's copy is built with AVX2 and must not stand in for the serial one's).
 #pragma once
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include "common/dna_pack.hpp"
 
 namespace trawl::dna_pack::detail {
+namespace {  // NOLINT(cert-dcl59-cpp,google-build-namespaces): one copy per instruction set
 
 /// The kind of a text byte: an upper-case base (no run), a lower-case base, or any other.
 enum class kind : unsigned char { base, lower, other };
@@ -116,4 +118,5 @@ inline bool pack_words(const unsigned char* t, std::size_t i, std::size_t n, std
   return runs.close();
 }
 
+}  // namespace
 }  // namespace trawl::dna_pack::detail

@@ -96,16 +96,21 @@ void parallel_sort(It first, It last, Less less) {
   host_arena().execute([&] { tbb::parallel_sort(first, last, less); });
 }
 
+/// The packer of dispatch level `level` for a stream's DNA, or none when `gpu` sends bytes.
+dna_pack::pack_fn packer_of(const detail::gpu_knobs& gpu, simd_level level) {
+  return gpu.pack_dna ? simd::kernels_at(level).pack : nullptr;
+}
+
 /// The stream on GPU `ordinal` of a scan whose window starts at sequence offset `from`; DNA
-/// is packed by the packer of dispatch level `level`.
+/// is packed by `pack` (packer_of).
 trawl::cuda::stream_config stream_config_of(const detail::gpu_knobs& gpu, int ordinal, std::uint64_t from,
-                                            simd_level level) {
+                                            dna_pack::pack_fn pack) {
   trawl::cuda::stream_config cfg;
   cfg.device = ordinal;
   cfg.chunk_size = gpu.chunk_size;
   cfg.fd = gpu.source_fd;
   cfg.fd_offset = gpu.source_offset + from;
-  if (gpu.pack_dna) cfg.pack = simd::kernels_at(level).pack;
+  cfg.pack = pack;
   return cfg;
 }
 
@@ -118,7 +123,7 @@ class gpu_matcher final : public trawl::detail::engine {
   gpu_matcher(const std::vector<std::string>& patterns, const search_options& options, const detail::gpu_knobs& gpu,
               int ordinal)
       : tasks_(detail::make_tasks(patterns, options)), gpu_(gpu), ordinal_(ordinal),
-        k_(static_cast<std::uint32_t>(options.max_errors)), simd_(options.simd) {
+        k_(static_cast<std::uint32_t>(options.max_errors)), pack_(packer_of(gpu, options.simd)) {
     if (!trawl::cuda::query_device(ordinal).present) throw trawl::error(errc::no_device, "no CUDA device present");
     if (gpu.keep_end && !options.all_ends)
       throw trawl::error(errc::invalid_argument, "keep_end needs search_options::all_ends");
@@ -210,7 +215,7 @@ class gpu_matcher final : public trawl::detail::engine {
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end + lookahead());
     const std::string_view window = seq.substr(from, to - from);
-    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, simd_);
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_);
     // Candidates in sequence coordinates, keyed by their owned position (the start for exact
     // keys, the last byte otherwise), only those this slice owns.
     std::vector<trawl::cuda::candidate> found;
@@ -313,7 +318,7 @@ class gpu_matcher final : public trawl::detail::engine {
   detail::gpu_knobs gpu_;
   int ordinal_;  ///< the GPU it runs on
   std::uint32_t k_;
-  simd_level simd_;  ///< options.simd: the host's kernels, the transfer's packer included
+  dna_pack::pack_fn pack_;  ///< the transfer's packer, of options.simd's dispatch table
   std::size_t max_m_ = 1;
   bool approx_ = false, iupac_ = false, hamming_ = false, clusters_ = false, starts_ = false;
   bool hamming_check_ = false;  ///< Hamming by the edit-distance kernel and a host check
@@ -329,7 +334,7 @@ class gpu_matcher final : public trawl::detail::engine {
 class site_matcher final : public trawl::detail::engine {
  public:
   site_matcher(trawl::cuda::site_plan plan, const detail::gpu_knobs& gpu, int ordinal)
-      : plan_(std::move(plan)), gpu_(gpu), ordinal_(ordinal) {
+      : plan_(std::move(plan)), gpu_(gpu), ordinal_(ordinal), pack_(packer_of(gpu, simd_level::automatic)) {
     if (!trawl::cuda::query_device(ordinal).present) throw trawl::error(errc::no_device, "no CUDA device present");
     if (plan_.longest > trawl::cuda::site_plan::max_longest)
       throw trawl::error(errc::unsupported, "the GPU's site scan takes guides of at most 64 bases");
@@ -344,7 +349,7 @@ class site_matcher final : public trawl::detail::engine {
     if (own_begin >= own_end) return;
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end);
-    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, simd_level::automatic);
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_);
     std::vector<trawl::cuda::candidate> found;
     trawl::cuda::stream_sites(plan_, seq.substr(from, to - from), cfg,
                               [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {
@@ -372,6 +377,7 @@ class site_matcher final : public trawl::detail::engine {
   trawl::cuda::site_plan plan_;
   detail::gpu_knobs gpu_;
   int ordinal_;
+  dna_pack::pack_fn pack_;  ///< the transfer's packer
 };
 
 }  // namespace
