@@ -219,8 +219,10 @@ class stream_search {
   static constexpr std::size_t kDefaultChunk = std::size_t{4} << 20;
   /// At most this many bytes of FASTA pieces are cut ahead (and at most one piece per worker).
   static constexpr std::size_t kFastaAheadBytes = std::size_t{128} << 20;
-  /// The parts a large FASTA piece is parsed in, in parallel (parse_in_parts).
+  /// The parts a large FASTA piece is parsed in, in parallel (parse_in_parts): at most this
+  /// size, and small enough that each parse thread gets two.
   static constexpr std::size_t kFastaPart = std::size_t{4} << 20;
+  static constexpr std::size_t kFastaMinPart = std::size_t{1} << 20;
   /// The steps a slice is scanned in where the sink counts lines (scan): small enough that the
   /// read for their line breaks finds them in the core's cache.
   static constexpr std::size_t kLineStep = std::size_t{512} << 10;
@@ -362,13 +364,15 @@ class stream_search {
 
 
   /// parse_fasta_piece on the parse arena's threads, for a large piece (a GPU's chunk): parts
-  /// of about kFastaPart bytes, cut at line starts, each parsed into a buffer of its own and
+  /// of 1-4 MiB (two a thread), cut at line starts, each parsed into a buffer of its own and
   /// then copied into place. `out` keeps its old bytes until they are overwritten (no
   /// zero-fill when a recycled buffer is large enough; a fresh one is faulted in on all
   /// cores first). The parts' buffers are recycled.
   void parse_in_parts(std::string_view bytes, std::size_t headroom, std::string& out, std::vector<io::fasta_head>& heads) {
     std::vector<std::size_t> cuts{0};
-    while (cuts.back() < bytes.size()) cuts.push_back(io::fasta_piece_end(bytes, cuts.back(), kFastaPart));
+    const auto workers = static_cast<std::size_t>(std::max(1, parse_arena_->max_concurrency()));
+    const std::size_t part = std::clamp(bytes.size() / (2 * workers), kFastaMinPart, kFastaPart);
+    while (cuts.back() < bytes.size()) cuts.push_back(io::fasta_piece_end(bytes, cuts.back(), part));
     const std::size_t n = cuts.size() - 1;
     std::vector<std::string> outs(n);
     {
