@@ -1,4 +1,4 @@
-// dna_pack.hpp — DNA text in two bits a byte, for the trip to the GPU: the packed bases and a
+// dna_pack.hpp — DNA text in two bits a base, for the trip to the GPU: the packed bases and a
 // list of runs that give back every byte they do not (lower case, N, IUPAC codes, anything).
 //
 // Format of n text bytes: packed byte j holds the codes of bytes 4j .. 4j+3, the first in the

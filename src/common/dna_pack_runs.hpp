@@ -11,7 +11,7 @@
 #include "common/dna_pack.hpp"
 
 namespace trawl::dna_pack::detail {
-namespace {  // NOLINT(cert-dcl59-cpp,google-build-namespaces): one copy per instruction set
+namespace {  // one copy per instruction set (above)
 
 /// The kind of a text byte: an upper-case base (no run), a lower-case base, or any other.
 enum class kind : unsigned char { base, lower, other };
