@@ -24,8 +24,6 @@
 #include <optional>
 #include <thread>
 
-#include <sys/mman.h>
-
 #include "trawl/approx.hpp"
 #include "trawl/detail/engine.hpp"
 #include "trawl/error.hpp"
@@ -46,9 +44,11 @@ using slicing::block_reader;
 using slicing::buffer_capacity;
 using slicing::buffer_pool;
 using slicing::chunk;
+using slicing::choose_slice_size;
 using slicing::chunker;
 using slicing::job;
 using slicing::piece;
+using slicing::resize_faulted;
 
 void check_patterns(const std::vector<std::string>& patterns, const search_options& options) {
   if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
@@ -57,57 +57,6 @@ void check_patterns(const std::vector<std::string>& patterns, const search_optio
     if (p.find('\0') != std::string::npos) throw error(errc::invalid_argument, "pattern contains a NUL byte");
   }
   if (options.max_errors < 0) throw error(errc::invalid_argument, "search_options::max_errors must be >= 0");
-}
-
-std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads, const detail::engine& m,
-                              std::size_t requested) {
-  // a slice is a job with its own bookkeeping: a chunk of n bytes is cut into at most 65536 of
-  // them whatever size is asked, so that their memory stays bounded by the chunk
-  constexpr std::size_t max_slices = std::size_t{1} << 16;
-  if (requested != 0) return std::max(requested, (n + max_slices - 1) / max_slices);
-  // Enough slices to balance the threads, large enough that the context re-read is noise,
-  // small enough that the hits of the slices in flight stay bounded when every position
-  // matches (k >= m, or a one-letter DNA pattern): at most ~32 B per byte of a slice.
-  // Approximate search is compute-bound, so its slices can be smaller still.
-  const std::size_t context = m.lookbehind() + m.lookahead();
-  const bool approx = m.key() == hit_key::last;
-  // A set of approximate patterns scans each byte once per pattern-strand and sets every one
-  // up per slice: its slices grow with the set, up to 1 MiB, while the whole input, where it
-  // is known, still gives every thread four of them.
-  const std::size_t scans = approx ? std::max<std::size_t>(1, m.scans_per_byte()) : 1;
-  const std::size_t cap = approx ? std::min(std::size_t{1} << 20, (std::size_t{256} << 10) * scans) : (std::size_t{4} << 20);
-  std::size_t s = n * scans / (static_cast<std::size_t>(threads) * 16 + 1);
-  if (scans > 1 && total != 0) s = std::min(s, total / (static_cast<std::size_t>(threads) * 4));
-  s = std::clamp<std::size_t>(s, std::size_t{1} << 16, cap);
-  // Approximate slices of 4 KiB times an odd number: the striped kernels' 64 stripes, whose
-  // stride is an odd multiple of 64 bytes, then cover a slice in one round (256 KiB would
-  // take a second round of 64 stripes of 64 bytes, each with its own warm-up;
-  // bench/records/approx-slices-7894e6f-h100.csv).
-  if (approx) s = (s / 4096 - 1) / 2 * 2 * 4096 + 4096;
-  return std::max({s, 16 * context, (n + max_slices - 1) / max_slices});
-}
-
-/// `s` resized to n bytes. A buffer that grows by much is first faulted in on the cores of
-/// `arena` (its capacity, MADV_POPULATE_WRITE, Linux 5.14; elsewhere advice that does
-/// nothing), so that the resize's zero fill does not take its page faults one at a time on
-/// the calling thread.
-void resize_faulted(std::string& s, std::size_t n, tbb::task_arena& arena) {
-#ifndef MADV_POPULATE_WRITE
-  constexpr int MADV_POPULATE_WRITE = 23;
-#endif
-  constexpr std::size_t part = std::size_t{8} << 20, page = 4096;
-  if (n > s.size() + 2 * part) {
-    s.reserve(n);
-    const auto lo = reinterpret_cast<std::uintptr_t>(s.data() + s.size() + page - 1) & ~std::uintptr_t{page - 1};
-    const auto hi = reinterpret_cast<std::uintptr_t>(s.data() + n) & ~std::uintptr_t{page - 1};
-    arena.execute([&] {
-      tbb::parallel_for(std::uintptr_t{0}, (hi - lo + part - 1) / part, [&](std::uintptr_t i) {
-        const std::uintptr_t a = lo + i * part;
-        madvise(reinterpret_cast<void*>(a), std::min<std::uintptr_t>(part, hi - a), MADV_POPULATE_WRITE);
-      });
-    });
-  }
-  s.resize(n);
 }
 
 // ---- the scheduler: chunks of an input, slices of chunks, in-order delivery --------------
