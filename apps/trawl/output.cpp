@@ -7,33 +7,120 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <mutex>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "trawl/approx.hpp"
 
 namespace trawl::cli {
+
+/// What the writer and its thread share.
+struct writer::queue {
+  std::mutex mu;
+  std::condition_variable changed;
+  std::deque<block> full;   ///< handed over, in order
+  std::vector<block> empty;  ///< written, for reuse
+  bool busy = false;         ///< the thread is writing a block it took
+  bool stop = false;
+  std::exception_ptr failed;  ///< the first failed write's error; later blocks are dropped
+  std::thread thread;
+};
+
+writer::writer(int fd) : fd_(fd) {}
 
 writer::~writer() {
   try {
     flush();
   } catch (...) {  // a destructor must not throw; a closed pipe at exit is not an error
   }
+  if (q_) {
+    {
+      std::lock_guard<std::mutex> lock(q_->mu);
+      q_->stop = true;
+    }
+    q_->changed.notify_all();
+    q_->thread.join();
+  }
+}
+
+void writer::hand_over() {
+  if (buf_.size == 0) return;
+  if (!q_) {
+    q_ = std::make_unique<queue>();
+    q_->thread = std::thread([this] { drain(); });
+  }
+  std::unique_lock<std::mutex> lock(q_->mu);
+  q_->changed.wait(lock, [&] { return q_->full.size() < in_flight || q_->failed; });
+  if (q_->failed) {
+    lock.unlock();
+    buf_.size = 0;
+    rethrow();
+  }
+  block next = q_->empty.empty() ? block() : std::move(q_->empty.back());
+  if (!q_->empty.empty()) q_->empty.pop_back();
+  q_->full.push_back(std::move(buf_));
+  buf_ = std::move(next);
+  buf_.size = 0;
+  lock.unlock();
+  q_->changed.notify_all();
+}
+
+void writer::drain() {
+  queue& q = *q_;
+  std::unique_lock<std::mutex> lock(q.mu);
+  for (;;) {
+    q.changed.wait(lock, [&] { return !q.full.empty() || q.stop; });
+    if (q.full.empty()) return;
+    block b = std::move(q.full.front());
+    q.full.pop_front();
+    q.busy = true;
+    const bool dropped = static_cast<bool>(q.failed);
+    lock.unlock();
+    std::exception_ptr error;
+    for (std::size_t off = 0; !dropped && off < b.size;) {
+      const ssize_t r = ::write(fd_, b.data.get() + off, b.size - off);
+      if (r < 0) {
+        if (errno == EINTR) continue;
+        error = errno == EPIPE ? std::make_exception_ptr(broken_pipe{})
+                               : std::make_exception_ptr(std::runtime_error(std::string("write error: ") + std::strerror(errno)));
+        break;
+      }
+      off += static_cast<std::size_t>(r);
+    }
+    b.size = 0;
+    lock.lock();
+    if (error && !q.failed) q.failed = error;
+    if (b.cap == 2 * flush_at && q.empty.size() < in_flight) q.empty.push_back(std::move(b));
+    q.busy = false;
+    q.changed.notify_all();
+  }
+}
+
+void writer::rethrow() {
+  std::exception_ptr e;
+  {
+    std::lock_guard<std::mutex> lock(q_->mu);
+    std::swap(e, q_->failed);
+    q_->full.clear();
+  }
+  if (e) std::rethrow_exception(e);
 }
 
 void writer::flush() {
-  std::size_t off = 0;
-  while (off < size_) {
-    const ssize_t r = ::write(fd_, buf_.get() + off, size_ - off);
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      size_ = 0;
-      if (errno == EPIPE) throw broken_pipe{};
-      throw std::runtime_error(std::string("write error: ") + std::strerror(errno));
-    }
-    off += static_cast<std::size_t>(r);
+  hand_over();
+  if (!q_) return;
+  {
+    std::unique_lock<std::mutex> lock(q_->mu);
+    q_->changed.wait(lock, [&] { return (q_->full.empty() && !q_->busy) || q_->failed; });
   }
-  size_ = 0;
+  if (q_->failed) buf_.size = 0;
+  rethrow();
 }
 
 std::string json_escape(std::string_view s) {

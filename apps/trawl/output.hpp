@@ -28,10 +28,13 @@ namespace trawl::cli {
 
 enum class out_format { tsv, json, bed, human };
 
-/// Buffered writer to a file descriptor; a closed pipe throws broken_pipe.
+/// Buffered writer to a file descriptor; a closed pipe throws broken_pipe. Full buffers are
+/// written by a thread of its own (started by the first), so that the command goes on while
+/// the system takes large outputs; flush() returns once everything put is written, and a
+/// failed write throws at the next put() or flush().
 class writer {
  public:
-  explicit writer(int fd = 1) : fd_(fd), buf_(new char[cap_]) {}
+  explicit writer(int fd = 1);
   ~writer();
   writer(const writer&) = delete;
   writer& operator=(const writer&) = delete;
@@ -42,26 +45,39 @@ class writer {
   }
   /// Room for n bytes written in place, ended by commit(end of what was written).
   char* reserve(std::size_t n) {
-    if (size_ + n > cap_) {
-      flush();
-      if (n > cap_) {
-        cap_ = n;
-        buf_.reset(new char[cap_]);
-      }
+    if (buf_.size + n > buf_.cap) {
+      hand_over();
+      if (n > buf_.cap) buf_ = block(n);
     }
-    return buf_.get() + size_;
+    return buf_.data.get() + buf_.size;
   }
   void commit(const char* end) {
-    size_ = static_cast<std::size_t>(end - buf_.get());
-    if (size_ >= flush_at) flush();
+    buf_.size = static_cast<std::size_t>(end - buf_.data.get());
+    if (buf_.size >= flush_at) hand_over();
   }
+  /// Writes everything put so far and waits until it is written.
   void flush();
 
  private:
   static constexpr std::size_t flush_at = std::size_t{1} << 20;
+  /// Buffers handed over and not written yet, at most: the writer waits beyond.
+  static constexpr std::size_t in_flight = 4;
+  struct block {
+    explicit block(std::size_t c = 2 * flush_at) : data(new char[c]), cap(c) {}
+    std::unique_ptr<char[]> data;
+    std::size_t cap, size = 0;
+  };
+  /// Queues the buffer for the writing thread and takes an empty one.
+  void hand_over();
+  /// The writing thread: writes the queued buffers in order until told to stop.
+  void drain();
+  /// Throws what a write failed with, once.
+  void rethrow();
+
   int fd_;
-  std::size_t cap_ = 2 * flush_at, size_ = 0;
-  std::unique_ptr<char[]> buf_;
+  block buf_;
+  struct queue;
+  std::unique_ptr<queue> q_;  ///< shared with the writing thread, made with it
 };
 
 /// Thrown when stdout is a closed pipe: the command ends quietly.

@@ -1,0 +1,103 @@
+// The off-target site sink (site_search::sink): the candidates of one record handed over in
+// batches of any size, with the floors between them, give the same sites as all of them at
+// once, each site once (its best alignment), in order. The sites of one batch are checked
+// against the brute-force oracles in tests/cli/offtarget_test.sh.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "offtarget/site_search.hpp"
+#include "oracle.hpp"
+#include "search_cases.hpp"
+#include "trawl/offtarget.hpp"
+#include "trawl/search.hpp"
+
+namespace {
+
+using trawl::hit;
+namespace ot = trawl::offtarget;
+
+struct collect final : ot::site_sink {
+  std::vector<std::string> rows;
+  void begin_record(const trawl::record_info& r) override { rows.push_back("record " + std::string(r.name)); }
+  void site(const ot::site& s) override {
+    rows.push_back(std::to_string(s.guide) + " " + std::to_string(s.pam) + " " + std::to_string(s.start) + " " +
+                   std::to_string(s.end) + " " + (s.dir == trawl::strand::forward ? "+" : "-") + " " +
+                   std::to_string(s.mismatches) + " " + std::to_string(s.dna_bulges) + " " +
+                   std::to_string(s.rna_bulges) + " " + std::to_string(s.pam_mismatches) + " " + s.aligned_guide +
+                   " " + s.aligned_target + " " + s.cigar + " " + s.pam_bases);
+  }
+  void end_record() override { rows.emplace_back("end"); }
+};
+
+/// The sites of `found` (the record's candidates, in the search's order) handed to the sink in
+/// batches whose sizes `cut` gives, each followed by a floor at the next batch's first end.
+template <class Cut>
+std::vector<std::string> sites_of(const ot::site_search& s, std::string_view seq, const std::vector<hit>& found,
+                                  Cut&& cut) {
+  collect out;
+  const auto sink = s.sink(out);
+  trawl::record_info r;
+  r.name = "chr1";
+  sink->begin_record(r);
+  sink->text(0, seq, true);
+  for (std::size_t i = 0; i < found.size();) {
+    const std::size_t n = std::min(found.size() - i, cut());
+    EXPECT_TRUE(sink->hits(std::span<const hit>(found).subspan(i, n)));
+    i += n;
+    // every later candidate ends at or past the least end still to come
+    std::uint64_t next = seq.size();
+    for (std::size_t j = i; j < found.size(); ++j) next = std::min(next, found[j].end);
+    sink->floor(next);
+  }
+  sink->end_record(seq.size());
+  return out.rows;
+}
+
+TEST(SiteSink, BatchesOfAnySizeGiveTheSitesOfOne) {
+  std::mt19937_64 rng(23);
+  std::vector<ot::guide> guides;
+  for (int g = 0; g < 5; ++g) guides.push_back({std::string{'g', static_cast<char>('0' + g)}, oracle::random_text(rng, 20, "ACGT"), -1});
+  guides.push_back({"short", "ACGTTTGCAGG", 2});
+  // sites close together: a place several candidates and PAMs imply, often cut by a batch's edge
+  std::string seq = oracle::random_text(rng, 60000, "ACGTacgt");
+  for (int p = 0; p < 600; ++p) {
+    std::string site = guides[rng() % guides.size()].protospacer;
+    for (int e = static_cast<int>(rng() % 4); e > 0; --e) {
+      const std::size_t at = 1 + rng() % (site.size() - 2);
+      const auto what = rng() % 3;
+      if (what == 0) site[at] = "ACGT"[rng() % 4];
+      else if (what == 1) site.insert(at, 1, "ACGT"[rng() % 4]);
+      else site.erase(at, 1);
+    }
+    if (rng() % 2) site += rng() % 2 ? "AGG" : "GAG";
+    else site.insert(0, "TTTA");
+    if (rng() % 2) site = oracle::reverse_complement(site);
+    seq.replace(rng() % (seq.size() - site.size()), site.size(), site);
+  }
+  seq.replace(30000, 200, std::string(200, 'N'));
+  constexpr auto five_prime = ot::pam_side::five_prime;
+  const test_cases::offtarget_variant variants[] = {
+      {.pams = {"NGG", "NAG"}, .mismatches = 3, .dna_bulges = 1, .rna_bulges = 1},
+      {.pams = {"NGG"}, .mismatches = 2, .pam_mismatches = 1, .dna_bulges = 2, .rna_bulges = 1},
+      {.pams = {"TTTV", "TTTN"}, .side = five_prime, .mismatches = 3, .dna_bulges = 1, .rna_bulges = 2},
+      {.pams = {"NGG", "NAG"}, .mismatches = 4},
+      {.pams = {"NGG", "NRG"}, .mismatches = 0}};  // exact: candidates come by start
+  for (const auto& v : variants) {
+    const ot::site_search s(guides, test_cases::options_of(v));
+    const auto candidates = trawl::make_matcher(s.patterns(), s.candidate_options());
+    const std::vector<hit> found = test_cases::sliced_hits(*candidates, seq, s.candidate_options(), 1, 0);
+    const auto whole = sites_of(s, seq, found, [&] { return found.size(); });
+    ASSERT_GT(whole.size(), 40u) << test_cases::describe(v);
+    for (const std::size_t most : {std::size_t{1}, std::size_t{7}, std::size_t{300}}) {
+      std::mt19937_64 cuts(most);
+      EXPECT_EQ(sites_of(s, seq, found, [&] { return 1 + cuts() % most; }), whole)
+          << test_cases::describe(v) << " batches of up to " << most;
+    }
+  }
+}
+
+}  // namespace
