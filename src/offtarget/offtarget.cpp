@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <deque>
 #include <optional>
 #include <span>
@@ -26,6 +27,7 @@
 #include "gpu/gpu_internal.hpp"
 #include "offtarget/pam_scan.hpp"
 #include "offtarget/site_align.hpp"
+#include "offtarget/site_handover.hpp"
 #include "offtarget/site_search.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
@@ -47,14 +49,21 @@ auto text_of(std::string_view seq) {
 
 constexpr const auto& base_bits = detail::strand_base_bits;
 
-/// A site as classified: its alignment and the aligned strings.
-struct found_site {
-  std::uint32_t guide, pam;
-  int pam_mismatches;
-  site_alignment al;
-  std::uint64_t start, end;  ///< forward-strand coordinates of protospacer + PAM
-  std::string g_out, t_out;  ///< aligned guide and target, in the guide's orientation
-};
+/// The complement of each byte, as reverse_complement writes it.
+const auto complement = [] {
+  std::array<char, 256> t{};
+  for (unsigned c = 0; c < 256; ++c) {
+    const char b = static_cast<char>(c);
+    t[c] = reverse_complement(std::string_view(&b, 1))[0];
+  }
+  return t;
+}();
+
+/// A genome base as a site shows it: upper case where it matches, lower case where not.
+char cased(unsigned char b, bool match) {
+  return static_cast<char>(match ? std::toupper(b) : std::tolower(b));
+}
+
 struct site_key {
   std::uint64_t pam_start;
   std::uint32_t guide;
@@ -195,11 +204,10 @@ class site_finder {
     for (std::size_t j = 0; j < bytes.size(); ++j)
       tb[j] = to_bits[static_cast<unsigned char>(bytes[outward_left ? bytes.size() - 1 - j : j])];
     if (side) {  // the same bases as letters: complemented on the reverse strand
-      side->assign(bytes);
-      if (outward_left) std::reverse(side->begin(), side->end());
-      if (dir == strand::reverse) {
-        *side = reverse_complement(*side);
-        std::reverse(side->begin(), side->end());
+      side->resize(bytes.size());
+      for (std::size_t j = 0; j < bytes.size(); ++j) {
+        const char b = bytes[outward_left ? bytes.size() - 1 - j : j];
+        (*side)[j] = dir == strand::reverse ? complement[static_cast<unsigned char>(b)] : b;
       }
     }
     auto al = Trace ? align_traced(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges)
@@ -209,58 +217,85 @@ class site_finder {
     return al;
   }
 
-  /// The site of guide gi with PAM pi whose PAM starts at forward position ps, if within limits.
-  template <class Text, class OnSite>
-  void consider(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text,
-                OnSite&& on_site) const {
+  /// The site of guide gi with PAM pi whose PAM starts at forward position ps on strand dir,
+  /// if one is within the limits: written to `to`, every field set. False if none.
+  template <class Text>
+  bool build(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text, site& to) const {
+    int pam_mm = 0;
+    thread_local std::string side;  // the protospacer side's bases on the guide's strand, outward
+    const auto al = align_site<true>(gi, pi, dir, ps, text, pam_mm, &side);
+    if (!al) return false;
     const std::string& pam = pams_[pi];
     const std::uint64_t P = pam.size();
     const bool three = a_.side == pam_side::three_prime;
     const bool pam_right_of_spacer = three == (dir == strand::forward);  // forward coordinates
-    int pam_mm = 0;
-    std::string out;
-    const auto al = align_site<true>(gi, pi, dir, ps, text, pam_mm, &out);
-    if (!al) return;
+    const std::uint64_t used = al->text_len;
+    to.guide = gi;
+    to.pam = pi;
+    to.dir = dir;
+    to.start = pam_right_of_spacer ? ps - used : ps;
+    to.end = pam_right_of_spacer ? ps + P : ps + P + used;
+    to.mismatches = al->mismatches;
+    to.dna_bulges = al->dna_bulges;
+    to.rna_bulges = al->rna_bulges;
+    to.pam_mismatches = pam_mm;
+    // the PAM's bases in the guide's reading order (5' to 3' on its strand), upper case where
+    // they match the PAM's codes
+    const std::string_view pam_fwd = text(ps, ps + P);
+    to.pam_bases.resize(P);
+    for (std::size_t k = 0; k < P; ++k) {
+      const auto b = static_cast<unsigned char>(dir == strand::forward ? pam_fwd[k] : complement[static_cast<unsigned char>(pam_fwd[P - 1 - k])]);
+      to.pam_bases[k] = cased(b, (detail::iupac_bits(static_cast<unsigned char>(pam[k])) & detail::base_bit(b)) != 0);
+    }
+    // the columns, outward from the PAM; the strings are written in the guide's 5'->3' order:
+    // from their end for a 3' PAM (outward is 3'->5'), after the PAM for a 5' one
     const std::string& gq = outward_[gi];
-    // aligned strings, outward from the PAM, then turned to the guide's 5'->3' order
-    std::string ga, ta;
-    ga.reserve(al->ops.size() + P);
-    ta.reserve(al->ops.size() + P);
+    const std::size_t cols = al->ops.size() + P;
+    to.aligned_guide.resize(cols);
+    to.aligned_target.resize(cols);
+    const auto at = [&](std::size_t c) { return three ? cols - 1 - P - c : P + c; };  // spacer column c, outward
+    for (std::size_t k = 0; k < P; ++k) {  // the PAM's columns, 5'->3'
+      const std::size_t c = three ? cols - P + k : k;
+      to.aligned_guide[c] = pam[k];
+      to.aligned_target[c] = to.pam_bases[k];
+    }
     std::size_t i = 0, j = 0;
-    for (const char op : al->ops) {
+    for (std::size_t c = 0; c < al->ops.size(); ++c) {
+      const char op = al->ops[c];
+      const auto b = static_cast<unsigned char>(op == 'R' ? '-' : side[j]);
+      char g = '-', t = '-';
       if (op == 'M') {
-        const bool ok = (detail::iupac_bits(static_cast<unsigned char>(gq[i])) & detail::base_bit(static_cast<unsigned char>(out[j]))) != 0;
-        ga += gq[i++];
-        ta += static_cast<char>(ok ? std::toupper(static_cast<unsigned char>(out[j])) : std::tolower(static_cast<unsigned char>(out[j])));
+        g = gq[i++];
+        t = cased(b, (detail::iupac_bits(static_cast<unsigned char>(g)) & detail::base_bit(b)) != 0);
         ++j;
       } else if (op == 'D') {
-        ga += '-';
-        ta += static_cast<char>(std::toupper(static_cast<unsigned char>(out[j++])));
+        t = static_cast<char>(std::toupper(b));
+        ++j;
       } else {
-        ga += gq[i++];
-        ta += '-';
+        g = gq[i++];
       }
+      to.aligned_guide[at(c)] = g;
+      to.aligned_target[at(c)] = t;
     }
-    // the PAM's bases in the guide's reading order (5' to 3' on its strand)
-    const std::string pam_bases(text(ps, ps + P));
-    const std::string pam_read = dir == strand::forward ? pam_bases : reverse_complement(pam_bases);
-    std::string pam_t;
-    for (std::size_t k = 0; k < P; ++k)
-      pam_t += static_cast<char>((detail::iupac_bits(static_cast<unsigned char>(pam[k])) & detail::base_bit(static_cast<unsigned char>(pam_read[k]))) != 0
-                                     ? std::toupper(static_cast<unsigned char>(pam_read[k]))
-                                     : std::tolower(static_cast<unsigned char>(pam_read[k])));
-    if (three) {
-      std::reverse(ga.begin(), ga.end());
-      std::reverse(ta.begin(), ta.end());
-      ga += pam, ta += pam_t;
-    } else {
-      ga = pam + ga, ta = pam_t + ta;
+    // =, X, I (RNA bulge: guide only), D (DNA bulge: target only), over the whole alignment
+    to.cigar.clear();
+    const auto col = [&](std::size_t c) {
+      const char g = to.aligned_guide[c], t = to.aligned_target[c];
+      return g == '-' ? 'D' : t == '-' ? 'I' : std::isupper(static_cast<unsigned char>(t)) ? '=' : 'X';
+    };
+    for (std::size_t c = 0; c < cols;) {
+      const char op = col(c);
+      std::size_t e = c + 1;
+      while (e < cols && col(e) == op) ++e;
+      char digits[24];
+      const auto r = std::to_chars(digits, digits + sizeof digits, e - c);
+      to.cigar.append(digits, r.ptr);
+      to.cigar += op;
+      c = e;
     }
-    const std::uint64_t used = al->text_len;
-    const std::uint64_t start = pam_right_of_spacer ? ps - used : ps, end = pam_right_of_spacer ? ps + P : ps + P + used;
-    found_site st{gi, pi, pam_mm, *al, start, end, std::move(ga), std::move(ta)};
-    on_site(site_key{ps, gi, dir}, std::move(st));
+    return true;
   }
+
  private:
   const std::vector<guide>& guides_;
   const std::vector<std::string>& pams_;
@@ -341,109 +376,45 @@ class n_run_matcher final : public detail::engine_wrapper {
 
 /// Collects the candidates of one input's records and hands their sites to a site_sink, each
 /// site once (its best alignment over the candidates and PAMs that give it), in order.
-class candidate_sink final : public search_sink {
+///
+/// A batch of hits is cut by position into blocks, each the sites whose PAM starts in its
+/// range, built on all cores apart (places, ranks, alignments): the blocks come out in key
+/// order, and the sink hands their sites over where they were built, through a site_handover
+/// (while the next batch is built).
+class candidate_sink final : public site_collector {
  public:
-  candidate_sink(const site_finder& finder, const options& o, std::size_t reach, site_sink& out)
-      : finder_(finder), o_(o), reach_(reach), out_(out), text_(2 * reach + 64),
+  candidate_sink(const site_finder& finder, const options& o, std::size_t reach, site_sink& out, std::size_t async_from)
+      : finder_(finder), reach_(reach), text_(2 * reach + 64),
         arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(), 1,
-               tbb::task_arena::priority::high) {}
+               tbb::task_arena::priority::high),
+        handover_(out, async_from) {}
 
   void begin_record(const record_info& r) override {
     text_.reset();
+    for (site_block& b : pending_) handover_.release(std::move(b.sites));
     pending_.clear();
-    first_batch_ += store_.size();
-    store_.clear();
-    out_.begin_record(r);
+    handover_.begin_record(r);
   }
   [[nodiscard]] bool wants_text() const override { return true; }
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
-  bool hits(std::span<const hit> hits) override {
-    const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
-    // on all cores (in an arena of its own: the search's may have a thread per GPU): first the
-    // places where the candidates may have sites, each once (many candidates of a search with
-    // bulges imply the same ones), then the rank of each place's site, then one site per key,
-    // the best; only those are built, a block per task, and stay where they are built
-    constexpr std::size_t block = 64;
-    const std::uint64_t batch_no = first_batch_ + store_.size();
-    std::vector<entry> batch;
-    auto& blocks = store_.emplace_back();
+  bool hits(std::span<const hit> found) override {
+    if (found.empty()) return true;
+    const auto by_end = [](const hit& a, const hit& b) { return a.end < b.end; };
+    std::vector<hit> sorted;
+    if (!std::is_sorted(found.begin(), found.end(), by_end)) {  // an exact search's come by start
+      sorted.assign(found.begin(), found.end());
+      arena_.execute([&] { tbb::parallel_sort(sorted.begin(), sorted.end(), by_end); });
+      found = sorted;
+    }
+    // on all cores (in an arena of its own: the search's may have a thread per GPU), a few
+    // blocks a core
+    const std::size_t per = std::clamp<std::size_t>(found.size() / (8 * static_cast<std::size_t>(arena_.max_concurrency())),
+                                                    256, 8192);
+    std::vector<site_block> built((found.size() + per - 1) / per);
     arena_.execute([&] {
-      struct place {
-        site_key key;
-        std::uint32_t pam;
-        bool operator<(const place& o) const { return key < o.key || (!(o.key < key) && pam < o.pam); }
-        bool operator==(const place& o) const { return !(key < o.key) && !(o.key < key) && pam == o.pam; }
-      };
-      const std::size_t nb = (hits.size() + block - 1) / block;
-      std::vector<std::vector<place>> at(nb);
-      tbb::parallel_for(std::size_t{0}, nb, [&](std::size_t b) {
-        for (std::size_t i = b * block; i < std::min(hits.size(), (b + 1) * block); ++i)
-          finder_.places_of(hits[i], [&](const site_key& k, std::uint32_t pam) { at[b].push_back(place{k, pam}); });
-      });
-      std::vector<place> places;
-      for (const auto& a : at) places.insert(places.end(), a.begin(), a.end());
-      tbb::parallel_sort(places.begin(), places.end());
-      places.erase(std::unique(places.begin(), places.end()), places.end());
-      // a key with places of several PAMs: each place ranked, the best kept; a key of one
-      // place: that place (built below if it has a site)
-      std::vector<entry> chosen;
-      std::vector<std::size_t> ranked;  // the places of keys with several
-      for (std::size_t i = 0, j; i < places.size(); i = j) {
-        for (j = i + 1; j < places.size() && !(places[i].key < places[j].key); ++j) {
-        }
-        if (j - i == 1) chosen.push_back(entry{places[i].key, {0, places[i].pam}, batch_no, nullptr});
-        else
-          for (std::size_t k = i; k < j; ++k) ranked.push_back(k);
-      }
-      if (!ranked.empty()) {
-        std::vector<std::optional<site_finder::rank_t>> ranks(ranked.size());
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, ranked.size(), 256), [&](const auto& r) {
-          for (std::size_t i = r.begin(); i != r.end(); ++i)
-            ranks[i] = finder_.rank_at(places[ranked[i]].key, places[ranked[i]].pam, text);
-        });
-        std::vector<entry> best;
-        for (std::size_t i = 0; i < ranked.size(); ++i) {
-          if (!ranks[i]) continue;
-          const entry e{places[ranked[i]].key, *ranks[i], batch_no, nullptr};
-          if (!best.empty() && !(best.back().key < e.key)) {  // the same key: the better site
-            if (e.rank < best.back().rank) best.back() = e;
-          } else {
-            best.push_back(e);
-          }
-        }
-        std::vector<entry> all(chosen.size() + best.size());
-        std::merge(chosen.begin(), chosen.end(), best.begin(), best.end(), all.begin(),
-                   [](const entry& x, const entry& y) { return x.key < y.key; });
-        chosen = std::move(all);
-      }
-      blocks.resize((chosen.size() + block - 1) / block);
-      tbb::parallel_for(std::size_t{0}, blocks.size(), [&](std::size_t b) {
-        blocks[b].reserve(block);
-        for (std::size_t i = b * block; i < std::min(chosen.size(), (b + 1) * block); ++i) {
-          entry& e = chosen[i];  // its rank names its PAM
-          finder_.consider(e.key.guide, e.rank.second, e.key.dir, e.key.pam_start, text,
-                           [&](const site_key& k, found_site&& st) {
-                             blocks[b].push_back(to_site(k, std::move(st)));
-                             e.s = &blocks[b].back();
-                             e.rank = site_finder::rank(*e.s);
-                           });
-        }
-      });
-      for (const entry& e : chosen)
-        if (e.s) batch.push_back(e);
+      tbb::parallel_for(std::size_t{0}, built.size(), [&](std::size_t b) { build(found, b * per, per, built[b]); });
     });
-    // merged with the sites not handed over yet: one per key, its best alignment (a site
-    // already pending wins a tie). Only the pending sites from the batch's first key on take
-    // part: the ones before it stay where they are.
-    if (batch.empty()) return true;
-    const auto from = std::lower_bound(pending_.begin(), pending_.end(), batch.front().key,
-                                       [](const entry& x, const site_key& k) { return x.key < k; });
-    const std::ptrdiff_t lo = from - pending_.begin(), mid = static_cast<std::ptrdiff_t>(pending_.size());
-    pending_.insert(pending_.end(), batch.begin(), batch.end());
-    std::inplace_merge(pending_.begin() + lo, pending_.begin() + mid, pending_.end(), by_key_then_rank);
-    const auto last = std::unique(pending_.begin() + lo, pending_.end(),
-                                  [](const entry& a, const entry& b) { return !(a.key < b.key) && !(b.key < a.key); });
-    pending_.erase(last, pending_.end());
+    add(built);
     return true;
   }
   void floor(std::uint64_t pos) override {
@@ -454,85 +425,144 @@ class candidate_sink final : public search_sink {
   }
   void end_record(std::uint64_t) override {
     flush(~std::uint64_t{0});
-    out_.end_record();
+    handover_.end_record();
   }
+  void finish() override { handover_.finish(); }
 
  private:
-  /// A site as the merge sees it: its key, its rank (site_finder::rank) and where it is.
-  struct entry {
-    site_key key;
-    site_finder::rank_t rank;
-    std::uint64_t batch;  ///< the hits() call that built it
-    offtarget::site* s;
+  /// Sites in key order with their keys and ranks (site_finder::rank); those before `first`
+  /// are handed over.
+  struct site_block {
+    std::vector<offtarget::site> sites;
+    std::vector<site_key> keys;
+    std::vector<site_finder::rank_t> ranks;
+    std::size_t first = 0;
+    [[nodiscard]] bool empty() const { return first == sites.size(); }
   };
-  /// By key, then best alignment first.
-  static bool by_key_then_rank(const entry& a, const entry& b) {
-    return a.key < b.key || (!(b.key < a.key) && a.rank < b.rank);
-  }
 
-  /// Hands over the sites whose PAM starts before `bound`.
-  void flush(std::uint64_t bound) {
-    const auto end = std::lower_bound(pending_.begin(), pending_.end(), site_key{bound, 0, strand::forward},
-                                      [](const entry& x, const site_key& k) { return x.key < k; });
-    if (end == pending_.begin()) return;
-    const auto n = static_cast<std::size_t>(end - pending_.begin());
-    ready_.resize(n);
-    const auto take = [&](std::size_t i) { ready_[i] = std::move(*pending_[i].s); };
-    if (n < 4096) {
-      for (std::size_t i = 0; i < n; ++i) take(i);
-    } else {
-      arena_.execute([&] { tbb::parallel_for(std::size_t{0}, n, take); });
+  /// The sites of `found` (by end) whose PAM starts in [the end of hit `from`, the end of hit
+  /// `from + per`): the places its hits imply there, each key's best, each built.
+  void build(std::span<const hit> found, std::size_t from, std::size_t per, site_block& to) const {
+    const std::uint64_t lo = from == 0 ? 0 : found[from].end;
+    const bool last = from + per >= found.size();
+    const std::uint64_t hi = last ? ~std::uint64_t{0} : found[from + per].end;
+    if (lo == hi) return;
+    // a hit's places start in [end - reach, end): the hits that end in (lo, hi + reach)
+    const auto first = std::upper_bound(found.begin(), found.end(), lo, [](std::uint64_t v, const hit& h) { return v < h.end; });
+    const auto stop = last ? found.end()
+                           : std::lower_bound(first, found.end(), hi + reach_, [](const hit& h, std::uint64_t v) { return h.end < v; });
+    struct place {
+      site_key key;
+      std::uint32_t pam;
+      bool operator<(const place& o) const { return key < o.key || (!(o.key < key) && pam < o.pam); }
+      bool operator==(const place& o) const { return !(key < o.key) && !(o.key < key) && pam == o.pam; }
+    };
+    thread_local std::vector<place> places;
+    places.clear();
+    for (auto h = first; h != stop; ++h)
+      finder_.places_of(*h, [&](const site_key& k, std::uint32_t pam) {
+        if (k.pam_start >= lo && k.pam_start < hi) places.push_back(place{k, pam});
+      });
+    // many candidates of a search with bulges imply the same places
+    std::sort(places.begin(), places.end());
+    places.erase(std::unique(places.begin(), places.end()), places.end());
+    const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
+    for (std::size_t i = 0, j; i < places.size(); i = j) {
+      for (j = i + 1; j < places.size() && !(places[i].key < places[j].key); ++j) {
+      }
+      std::uint32_t pam = places[i].pam;
+      if (j - i > 1) {  // places of several PAMs: the best site's
+        std::optional<site_finder::rank_t> best;
+        for (std::size_t k = i; k < j; ++k)
+          if (const auto r = finder_.rank_at(places[k].key, places[k].pam, text); r && (!best || *r < *best)) best = r;
+        if (!best) continue;
+        pam = best->second;
+      }
+      const site_key& key = places[i].key;
+      offtarget::site& st = to.sites.emplace_back();
+      if (!finder_.build(key.guide, pam, key.dir, key.pam_start, text, st)) {
+        to.sites.pop_back();
+        continue;
+      }
+      to.keys.push_back(key);
+      to.ranks.push_back(site_finder::rank(st));
     }
-    pending_.erase(pending_.begin(), end);
-    out_.sites(ready_);
-    // the batches no pending site is in any more
-    std::uint64_t oldest = first_batch_ + store_.size();
-    for (const entry& e : pending_) oldest = std::min(oldest, e.batch);
-    for (; first_batch_ < oldest; ++first_batch_) store_.pop_front();
   }
 
-  site to_site(const site_key& k, found_site&& f) const {
-    site s;
-    s.guide = f.guide;
-    s.pam = f.pam;
-    s.start = f.start;
-    s.end = f.end;
-    s.dir = k.dir;
-    s.mismatches = f.al.mismatches;
-    s.dna_bulges = f.al.dna_bulges;
-    s.rna_bulges = f.al.rna_bulges;
-    s.pam_mismatches = f.pam_mismatches;
-    for (std::size_t i = 0; i < f.t_out.size();) {  // =, X, I (RNA bulge: guide only), D (DNA bulge)
-      auto col = [&](std::size_t c) {
-        return f.g_out[c] == '-' ? 'D' : f.t_out[c] == '-' ? 'I' : std::isupper(static_cast<unsigned char>(f.t_out[c])) ? '=' : 'X';
+  /// Adds the blocks of a batch (in key order) to the pending sites. A pending site of a key
+  /// the batch has too (a place the last batch's candidates implied as well) is merged with
+  /// it: the better alignment stays, the pending one on a tie.
+  void add(std::vector<site_block>& built) {
+    auto head = std::find_if(built.begin(), built.end(), [](const site_block& b) { return !b.empty(); });
+    if (head == built.end()) return;
+    if (!pending_.empty() && !(pending_.back().keys.back() < head->keys[head->first])) {
+      const site_key from = head->keys[head->first], upto = pending_.back().keys.back();
+      site_block old, fresh, merged;  // the pending sites from `from` on, the batch's up to `upto`
+      const auto take = [](site_block& b, std::size_t i, site_block& to) {
+        to.sites.push_back(std::move(b.sites[i]));
+        to.keys.push_back(b.keys[i]);
+        to.ranks.push_back(b.ranks[i]);
       };
-      const char op = col(i);
-      std::size_t j = i;
-      while (j < f.t_out.size() && col(j) == op) ++j;
-      s.cigar += std::to_string(j - i);
-      s.cigar += op;
-      i = j;
+      // the pending sites from `from` on: the last blocks' (a block may hold few sites)
+      std::size_t at = pending_.size() - 1;
+      while (at > 0 && !(pending_[at].keys[pending_[at].first] < from)) --at;
+      for (std::size_t q = at; q < pending_.size(); ++q) {
+        site_block& p = pending_[q];
+        const auto n = static_cast<std::size_t>(
+            std::lower_bound(p.keys.begin() + static_cast<std::ptrdiff_t>(p.first), p.keys.end(), from) - p.keys.begin());
+        for (std::size_t i = n; i < p.sites.size(); ++i) take(p, i, old);
+        p.sites.resize(n), p.keys.resize(n), p.ranks.resize(n);
+      }
+      while (!pending_.empty() && pending_.back().empty()) {
+        handover_.release(std::move(pending_.back().sites));
+        pending_.pop_back();
+      }
+      for (auto b = head; b != built.end(); ++b) {
+        while (!b->empty() && !(upto < b->keys[b->first])) take(*b, b->first++, fresh);
+        if (!b->empty()) break;
+      }
+      for (std::size_t i = 0, j = 0; i < old.sites.size() || j < fresh.sites.size();) {
+        if (j == fresh.sites.size() || (i < old.sites.size() && old.keys[i] < fresh.keys[j])) {
+          take(old, i++, merged);
+        } else if (i == old.sites.size() || fresh.keys[j] < old.keys[i]) {
+          take(fresh, j++, merged);
+        } else {  // one key: the better alignment
+          if (fresh.ranks[j] < old.ranks[i]) take(fresh, j, merged);
+          else take(old, i, merged);
+          ++i, ++j;
+        }
+      }
+      if (!merged.empty()) pending_.push_back(std::move(merged));
     }
-    const std::size_t P = o_.pams[f.pam].size();
-    s.pam_bases = o_.side == pam_side::five_prime ? f.t_out.substr(0, P) : f.t_out.substr(f.t_out.size() - P);
-    s.aligned_guide = std::move(f.g_out);
-    s.aligned_target = std::move(f.t_out);
-    return s;
+    for (site_block& b : built)
+      if (!b.empty()) pending_.push_back(std::move(b));
+  }
+
+  /// Hands over the sites whose PAM starts before `bound`, where they are.
+  void flush(std::uint64_t bound) {
+    const site_key end_key{bound, 0, strand::forward};
+    while (!pending_.empty()) {
+      site_block& b = pending_.front();
+      const auto e = std::lower_bound(b.keys.begin() + static_cast<std::ptrdiff_t>(b.first), b.keys.end(), end_key);
+      const auto n = static_cast<std::size_t>(e - b.keys.begin()) - b.first;
+      handover_.sites(std::span<const offtarget::site>(b.sites).subspan(b.first, n));
+      b.first += n;
+      if (!b.empty()) break;
+      handover_.release(std::move(b.sites));
+      pending_.pop_front();
+    }
   }
 
   const site_finder& finder_;
-  const options& o_;
   std::size_t reach_;
-  site_sink& out_;
   /// The text a site reads: at most reach bytes before a candidate's end and the bulges' after
   /// it, within 2 * reach + 64 (its seam): the text is copied only there.
   detail::text_buffer text_;
-  /// The sites of the hits() calls from first_batch_ on, in blocks that never move
-  std::deque<std::vector<std::vector<offtarget::site>>> store_;
-  std::uint64_t first_batch_ = 0;
-  std::vector<entry> pending_;  ///< by key, one per key: the sites not handed over yet
-  std::vector<offtarget::site> ready_;
-  tbb::task_arena arena_;  ///< classifies a batch of hits
+  /// The sites not handed over yet, in key order, one per key; a block's sites before its
+  /// `first` may be waiting in handover_, which frees the block once it has them all.
+  std::deque<site_block> pending_;
+  tbb::task_arena arena_;   ///< builds a batch's sites
+  site_handover handover_;  ///< after pending_: ends its thread before the blocks go
 };
 
 }  // namespace
@@ -686,8 +716,8 @@ std::shared_ptr<const cuda::site_end_test> site_search::device_site_test() const
   return t;
 }
 
-std::unique_ptr<search_sink> site_search::sink(site_sink& out) const {
-  return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out);
+std::unique_ptr<site_collector> site_search::sink(site_sink& out, std::size_t async_from) const {
+  return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out, async_from);
 }
 
 std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned, const gpu::detail::gpu_knobs& given) const {
@@ -718,7 +748,9 @@ stream_result site_search::search(io::source& input, site_sink& out,
   steps.make_gpu = [this](const search_options& options) { return gpu_matcher(options); };
   stream_options stream;
   stream.progress = progress;
-  return run_search(s.patterns, input, s.so, stream, *sites, steps);
+  const stream_result r = run_search(s.patterns, input, s.so, stream, *sites, steps);
+  sites->finish();
+  return r;
 }
 
 void site_search::search(const index::hybrid_index& idx, site_sink& out) const {
@@ -760,7 +792,7 @@ void site_search::classify(const index::hybrid_index& idx, const std::vector<ind
     for (std::size_t h = 0; h < hits.size(); ++h)
       if (keep[h]) hits[w++] = hits[h];
     hits.resize(w);
-    candidate_sink sink(*s.finder, s.o, s.reach, out);
+    candidate_sink sink(*s.finder, s.o, s.reach, out, site_handover::async_from);
     record_info info;
     info.name = records[r].name;
     info.index = r;
@@ -769,6 +801,7 @@ void site_search::classify(const index::hybrid_index& idx, const std::vector<ind
     sink.text(0, seq, true);
     sink.hits(hits);
     sink.end_record(len);
+    sink.finish();
     i = e;
   }
 }

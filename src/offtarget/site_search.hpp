@@ -10,10 +10,20 @@
 
 #include "trawl/detail/engine.hpp"
 #include "gpu/gpu_internal.hpp"
+#include "offtarget/site_handover.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/offtarget.hpp"
 
 namespace trawl::offtarget {
+
+/// The sink of one input's candidate search (site_search::sink): each site once, in order, to
+/// a site_sink, large batches on a thread of their own (site_handover).
+class site_collector : public search_sink {
+ public:
+  /// Returns once every site has been handed over; throws what the site_sink threw. Called
+  /// once the search has returned.
+  virtual void finish() = 0;
+};
 
 class site_search {
  public:
@@ -45,8 +55,9 @@ class site_search {
   /// positions (guides of at most 64 bases); otherwise the library's GPU search, its ends
   /// classified by site_test() as each chunk comes.
   [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, const gpu::detail::gpu_knobs& knobs = {}) const;
-  /// A sink for the candidate search of one input, handing its sites to `out`.
-  [[nodiscard]] std::unique_ptr<search_sink> sink(site_sink& out) const;
+  /// A sink for the candidate search of one input, handing its sites to `out`: batches of
+  /// `async_from` sites or more on a thread of their own.
+  [[nodiscard]] std::unique_ptr<site_collector> sink(site_sink& out, std::size_t async_from = site_handover::async_from) const;
   /// The sites of an index's records from its candidates (hybrid_index::search_records of
   /// patterns() with candidate_options()).
   void classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& candidates, site_sink& out) const;

@@ -1,11 +1,12 @@
 // The off-target site sink (site_search::sink): the candidates of one record handed over in
 // batches of any size, with the floors between them, give the same sites as all of them at
-// once, each site once (its best alignment), in order. The sites of one batch are checked
+// once, each site once (its best alignment), in order, whichever thread hands them over. The sites of one batch are checked
 // against the brute-force oracles in tests/cli/offtarget_test.sh.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,9 @@ struct collect final : ot::site_sink {
 /// batches whose sizes `cut` gives, each followed by a floor at the next batch's first end.
 template <class Cut>
 std::vector<std::string> sites_of(const ot::site_search& s, std::string_view seq, const std::vector<hit>& found,
-                                  Cut&& cut) {
+                                  std::size_t async_from, Cut&& cut) {
   collect out;
-  const auto sink = s.sink(out);
+  const auto sink = s.sink(out, async_from);
   trawl::record_info r;
   r.name = "chr1";
   sink->begin_record(r);
@@ -54,6 +55,7 @@ std::vector<std::string> sites_of(const ot::site_search& s, std::string_view seq
     sink->floor(next);
   }
   sink->end_record(seq.size());
+  sink->finish();
   return out.rows;
 }
 
@@ -90,13 +92,58 @@ TEST(SiteSink, BatchesOfAnySizeGiveTheSitesOfOne) {
     const ot::site_search s(guides, test_cases::options_of(v));
     const auto candidates = trawl::make_matcher(s.patterns(), s.candidate_options());
     const std::vector<hit> found = test_cases::sliced_hits(*candidates, seq, s.candidate_options(), 1, 0);
-    const auto whole = sites_of(s, seq, found, [&] { return found.size(); });
+    const auto whole = sites_of(s, seq, found, ~std::size_t{0}, [&] { return found.size(); });
     ASSERT_GT(whole.size(), 40u) << test_cases::describe(v);
-    for (const std::size_t most : {std::size_t{1}, std::size_t{7}, std::size_t{300}}) {
-      std::mt19937_64 cuts(most);
-      EXPECT_EQ(sites_of(s, seq, found, [&] { return 1 + cuts() % most; }), whole)
-          << test_cases::describe(v) << " batches of up to " << most;
+    // every batch handed over on the caller's thread, on the handover's, or as it comes
+    for (const std::size_t async_from : {~std::size_t{0}, std::size_t{0}, std::size_t{20}}) {
+      EXPECT_EQ(sites_of(s, seq, found, async_from, [&] { return found.size(); }), whole) << test_cases::describe(v);
+      for (const std::size_t most : {std::size_t{1}, std::size_t{7}, std::size_t{300}}) {
+        std::mt19937_64 cuts(most);
+        EXPECT_EQ(sites_of(s, seq, found, async_from, [&] { return 1 + cuts() % most; }), whole)
+            << test_cases::describe(v) << " batches of up to " << most << ", async from " << async_from;
+      }
     }
+  }
+}
+
+TEST(SiteSink, WhatTheSiteSinkThrowsComesBackAndStopsIt) {
+  // a site_sink that fails on its third batch (a closed pipe, a full disk): the error reaches
+  // the search's side, on the handover's thread or not, and no batch is handed over after it
+  std::mt19937_64 rng(29);
+  const std::vector<ot::guide> guides = {{"g", oracle::random_text(rng, 20, "ACGT"), -1}};
+  std::string seq = oracle::random_text(rng, 40000, "ACGT");
+  for (std::size_t at = 100; at + 30 < seq.size(); at += 97) seq.replace(at, 23, guides[0].protospacer + "AGG");
+  ot::options o;
+  o.mismatches = 2;
+  o.dna_bulges = 1;
+  const ot::site_search s(guides, o);
+  const auto candidates = trawl::make_matcher(s.patterns(), s.candidate_options());
+  const std::vector<hit> found = test_cases::sliced_hits(*candidates, seq, s.candidate_options(), 1, 0);
+  struct failing final : ot::site_sink {
+    int batches = 0;
+    void begin_record(const trawl::record_info&) override {}
+    void site(const ot::site&) override {}
+    void sites(std::span<const ot::site>) override {
+      if (++batches == 3) throw std::runtime_error("write error");
+    }
+    void end_record() override {}
+  };
+  for (const std::size_t async_from : {~std::size_t{0}, std::size_t{0}}) {
+    failing out;
+    auto sink = s.sink(out, async_from);
+    const auto run = [&] {
+      sink->begin_record(trawl::record_info{});
+      sink->text(0, seq, true);
+      for (std::size_t i = 0; i < found.size(); i += 10) {
+        sink->hits(std::span<const hit>(found).subspan(i, std::min<std::size_t>(10, found.size() - i)));
+        sink->floor(i + 10 < found.size() ? found[i + 10].end : seq.size());
+      }
+      sink->end_record(seq.size());
+      sink->finish();
+    };
+    EXPECT_THROW(run(), std::runtime_error) << "async from " << async_from;
+    sink.reset();  // waits for the handover's thread
+    EXPECT_EQ(out.batches, 3) << "async from " << async_from;
   }
 }
 

@@ -1,0 +1,146 @@
+// site_handover.cpp — a site_sink's calls in order on a thread of their own (site_handover.hpp).
+#include "offtarget/site_handover.hpp"
+
+#include <tbb/parallel_for.h>
+
+#include <utility>
+
+namespace trawl::offtarget {
+
+namespace {
+/// The most sites queued: about 300 MB of sites and strings; the caller waits beyond.
+constexpr std::size_t max_queued = std::size_t{1} << 20;
+}  // namespace
+
+site_handover::site_handover(site_sink& out, std::size_t from) : out_(out), from_(from) {}
+
+site_handover::~site_handover() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+bool site_handover::idle() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return queue_.empty() && !busy_;
+}
+
+void site_handover::rethrow() {
+  std::exception_ptr e;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    e = failed_;
+  }
+  if (e) std::rethrow_exception(e);
+}
+
+void site_handover::push(job&& j) {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [&] { return queued_sites_ < max_queued || failed_; });
+    if (!failed_) {
+      queued_sites_ += j.sites.size();
+      queue_.push_back(std::move(j));
+    }
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+  }
+  changed_.notify_all();
+  rethrow();
+}
+
+void site_handover::begin_record(const record_info& r) {
+  rethrow();
+  if (idle()) return out_.begin_record(r);
+  job j;
+  j.what = job::begin;
+  j.name = r.name;
+  j.info = r;
+  push(std::move(j));
+}
+
+void site_handover::sites(std::span<const site> batch) {
+  rethrow();
+  if (batch.empty()) return;
+  if (batch.size() < from_ && idle()) return out_.sites(batch);
+  job j;
+  j.sites = batch;
+  push(std::move(j));
+}
+
+void site_handover::release(std::vector<site>&& storage) {
+  if (idle()) {
+    std::vector<site>().swap(storage);
+    return;
+  }
+  job j;
+  j.what = job::free;
+  j.storage = std::move(storage);
+  push(std::move(j));
+}
+
+void site_handover::end_record() {
+  rethrow();
+  if (idle()) return out_.end_record();
+  job j;
+  j.what = job::end;
+  push(std::move(j));
+}
+
+void site_handover::finish() {
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    changed_.wait(lock, [&] { return queue_.empty() && !busy_; });
+  }
+  rethrow();
+}
+
+void site_handover::run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    changed_.wait(lock, [&] { return !queue_.empty() || stop_; });
+    if (queue_.empty()) return;
+    // the storage released next, together: its strings are freed on all cores
+    std::vector<std::vector<site>> freed;
+    while (!queue_.empty() && queue_.front().what == job::free) {
+      freed.push_back(std::move(queue_.front().storage));
+      queue_.pop_front();
+    }
+    job j;
+    const bool call = freed.empty();
+    if (call) {
+      j = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    busy_ = true;
+    const bool dropped = static_cast<bool>(failed_);
+    lock.unlock();
+    std::exception_ptr error;
+    if (!call) {
+      tbb::parallel_for(std::size_t{0}, freed.size(), [&](std::size_t i) { std::vector<site>().swap(freed[i]); });
+    } else if (!dropped) {
+      try {
+        if (j.what == job::begin) {
+          j.info.name = j.name;
+          out_.begin_record(j.info);
+        } else if (j.what == job::batch) {
+          out_.sites(j.sites);
+        } else {
+          out_.end_record();
+        }
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    lock.lock();
+    if (call) queued_sites_ -= j.sites.size();
+    if (error && !failed_) failed_ = error;
+    busy_ = false;
+    changed_.notify_all();
+  }
+}
+
+}  // namespace trawl::offtarget

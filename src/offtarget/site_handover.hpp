@@ -1,0 +1,70 @@
+// site_handover.hpp — a site_sink's calls made in order on a thread of their own, so that the
+// off-target search's sink (offtarget.cpp) builds the next batch of sites while the last one
+// is handed over (printed, for the CLI). Small batches, with nothing queued, are handed over
+// on the caller's thread, and no thread is started.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "trawl/offtarget.hpp"
+#include "trawl/stream.hpp"
+
+namespace trawl::offtarget {
+
+class site_handover {
+ public:
+  /// The least batch queued for the thread while nothing waits, unless told otherwise.
+  static constexpr std::size_t async_from = 4096;
+  explicit site_handover(site_sink& out, std::size_t from = async_from);
+  /// Makes every call queued (dropping what they throw), then ends the thread.
+  ~site_handover();
+  site_handover(const site_handover&) = delete;
+  site_handover& operator=(const site_handover&) = delete;
+
+  void begin_record(const record_info& r);
+  /// Sites to hand over, in order. Their storage stays where it is until release() is given
+  /// it or finish() returns.
+  void sites(std::span<const site> batch);
+  /// Storage whose sites have all been given to sites(): freed once they are handed over.
+  void release(std::vector<site>&& storage);
+  void end_record();
+  /// Returns once every call is made; throws what the first call that threw threw. A call
+  /// that throws drops the calls after it, and every later call of the caller throws it too.
+  void finish();
+
+ private:
+  struct job {
+    enum kind { begin, batch, free, end } what = batch;
+    std::string name;  ///< begin: the record's name (info.name views it)
+    record_info info;
+    std::span<const site> sites;
+    std::vector<site> storage;
+  };
+  /// Queues j, waiting while too many sites wait; starts the thread.
+  void push(job&& j);
+  /// True when nothing is queued or being handed over (the caller may call out_ itself).
+  bool idle();
+  /// Throws what a call on the thread threw.
+  void rethrow();
+  void run();
+
+  site_sink& out_;
+  std::size_t from_;
+  std::mutex mu_;
+  std::condition_variable changed_;
+  std::deque<job> queue_;
+  std::size_t queued_sites_ = 0;
+  bool busy_ = false, stop_ = false;
+  std::exception_ptr failed_;
+  std::thread thread_;
+};
+
+}  // namespace trawl::offtarget
