@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -92,6 +93,13 @@ void write_summary(const std::string& path, const std::vector<offtarget::guide>&
   io::write_file_atomically(path, text);
 }
 
+/// Appends v in decimal to `to`.
+std::string& append_number(std::string& to, std::uint64_t v) {
+  char digits[20];
+  const auto r = std::to_chars(digits, digits + sizeof digits, v);
+  return to.append(digits, r.ptr);
+}
+
 /// Prints sites in the chosen format, --max-sites-per-guide applied, and counts them for
 /// --summary.
 class site_printer final : public offtarget::site_sink {
@@ -165,10 +173,14 @@ class site_printer final : public offtarget::site_sink {
                                                               : "X";
       fmt::format_to(out, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, type, cr, s.aligned_target, name_, s.start, dir,
                      s.mismatches, s.dna_bulges + s.rna_bulges);
-    } else {
-      fmt::format_to(out, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, g.protospacer, name_, s.start,
-                     s.end, dir, s.mismatches, s.dna_bulges, s.rna_bulges, s.aligned_guide, s.aligned_target, s.cigar,
-                     s.pam_bases);
+    } else {  // TSV, the fields appended as they are: millions of lines, no format string parsed
+      for (const std::string_view f : {std::string_view(g.name), std::string_view(g.protospacer), std::string_view(name_)})
+        to.append(f) += '\t';
+      for (const std::uint64_t v : {s.start, s.end}) append_number(to, v) += '\t';
+      to += dir;
+      for (const int v : {s.mismatches, s.dna_bulges, s.rna_bulges}) append_number(to += '\t', static_cast<std::uint64_t>(v));
+      for (const std::string* f : {&s.aligned_guide, &s.aligned_target, &s.cigar, &s.pam_bases}) (to += '\t').append(*f);
+      to += '\n';
     }
   }
 

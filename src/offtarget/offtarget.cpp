@@ -541,14 +541,19 @@ class candidate_sink final : public site_collector {
   /// Hands over the sites whose PAM starts before `bound`, where they are.
   void flush(std::uint64_t bound) {
     const site_key end_key{bound, 0, strand::forward};
-    while (!pending_.empty()) {
-      site_block& b = pending_.front();
+    std::vector<std::span<const offtarget::site>> spans;
+    std::size_t spent = 0;  // the blocks handed over whole
+    for (; spent < pending_.size(); ++spent) {
+      site_block& b = pending_[spent];
       const auto e = std::lower_bound(b.keys.begin() + static_cast<std::ptrdiff_t>(b.first), b.keys.end(), end_key);
       const auto n = static_cast<std::size_t>(e - b.keys.begin()) - b.first;
-      handover_.sites(std::span<const offtarget::site>(b.sites).subspan(b.first, n));
+      spans.push_back(std::span<const offtarget::site>(b.sites).subspan(b.first, n));
       b.first += n;
       if (!b.empty()) break;
-      handover_.release(std::move(b.sites));
+    }
+    handover_.sites(spans);
+    for (; spent > 0; --spent) {
+      handover_.release(std::move(pending_.front().sites));
       pending_.pop_front();
     }
   }

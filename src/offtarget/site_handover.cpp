@@ -43,7 +43,7 @@ void site_handover::push(job&& j) {
     std::unique_lock<std::mutex> lock(mu_);
     changed_.wait(lock, [&] { return queued_sites_ < max_queued || failed_; });
     if (!failed_) {
-      queued_sites_ += j.sites.size();
+      queued_sites_ += j.sites;
       queue_.push_back(std::move(j));
     }
     if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
@@ -62,12 +62,16 @@ void site_handover::begin_record(const record_info& r) {
   push(std::move(j));
 }
 
-void site_handover::sites(std::span<const site> batch) {
+void site_handover::sites(std::span<const std::span<const site>> batches) {
   rethrow();
-  if (batch.empty()) return;
-  if (batch.size() < from_ && idle()) return out_.sites(batch);
   job j;
-  j.sites = batch;
+  for (const auto& b : batches)
+    if (!b.empty()) j.batches.push_back(b), j.sites += b.size();
+  if (j.sites == 0) return;
+  if (j.sites < from_ && idle()) {
+    for (const auto& b : j.batches) out_.sites(b);
+    return;
+  }
   push(std::move(j));
 }
 
@@ -127,7 +131,7 @@ void site_handover::run() {
           j.info.name = j.name;
           out_.begin_record(j.info);
         } else if (j.what == job::batch) {
-          out_.sites(j.sites);
+          for (const auto& b : j.batches) out_.sites(b);
         } else {
           out_.end_record();
         }
@@ -136,7 +140,7 @@ void site_handover::run() {
       }
     }
     lock.lock();
-    if (call) queued_sites_ -= j.sites.size();
+    if (call) queued_sites_ -= j.sites;
     if (error && !failed_) failed_ = error;
     busy_ = false;
     changed_.notify_all();

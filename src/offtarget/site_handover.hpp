@@ -30,9 +30,9 @@ class site_handover {
   site_handover& operator=(const site_handover&) = delete;
 
   void begin_record(const record_info& r);
-  /// Sites to hand over, in order. Their storage stays where it is until release() is given
-  /// it or finish() returns.
-  void sites(std::span<const site> batch);
+  /// Sites to hand over, in order: the batches one after another. Their storage stays where
+  /// it is until release() is given it or finish() returns.
+  void sites(std::span<const std::span<const site>> batches);
   /// Storage whose sites have all been given to sites(): freed once they are handed over.
   void release(std::vector<site>&& storage);
   void end_record();
@@ -45,7 +45,8 @@ class site_handover {
     enum kind { begin, batch, free, end } what = batch;
     std::string name;  ///< begin: the record's name (info.name views it)
     record_info info;
-    std::span<const site> sites;
+    std::vector<std::span<const site>> batches;
+    std::size_t sites = 0;  ///< in the batches
     std::vector<site> storage;
   };
   /// Queues j, waiting while too many sites wait; starts the thread.
