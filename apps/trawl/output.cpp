@@ -12,6 +12,7 @@
 #include <deque>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -28,7 +29,7 @@ struct writer::queue {
   std::vector<block> empty;  ///< written, for reuse
   bool busy = false;         ///< the thread is writing a block it took
   bool stop = false;
-  std::exception_ptr failed;  ///< the first failed write's error; later blocks are dropped
+  std::exception_ptr failed;  ///< the first failed write's error; the blocks after it are dropped
   std::thread thread;
 };
 
@@ -39,7 +40,7 @@ writer::~writer() {
     flush();
   } catch (...) {  // a destructor must not throw; a closed pipe at exit is not an error
   }
-  if (q_) {
+  if (q_ && q_->thread.joinable()) {
     {
       std::lock_guard<std::mutex> lock(q_->mu);
       q_->stop = true;
@@ -51,28 +52,31 @@ writer::~writer() {
 
 void writer::hand_over() {
   if (buf_.size == 0) return;
-  if (!q_) {
-    q_ = std::make_unique<queue>();
-    q_->thread = std::thread([this] { drain(); });
+  if (!q_) {  // the thread first: if it cannot start, nothing waits for it
+    auto q = std::make_unique<queue>();
+    q->thread = std::thread([this, p = q.get()] { drain(*p); });
+    q_ = std::move(q);
   }
-  std::unique_lock<std::mutex> lock(q_->mu);
-  q_->changed.wait(lock, [&] { return q_->full.size() < in_flight || q_->failed; });
-  if (q_->failed) {
-    lock.unlock();
-    buf_.size = 0;
-    rethrow();
+  std::optional<block> next;
+  {
+    std::unique_lock<std::mutex> lock(q_->mu);
+    q_->changed.wait(lock, [&] { return q_->full.size() < in_flight || q_->failed; });
+    if (q_->failed) {
+      buf_.size = 0;
+      std::rethrow_exception(q_->failed);
+    }
+    q_->full.push_back(std::move(buf_));
+    if (!q_->empty.empty()) {
+      next = std::move(q_->empty.back());
+      q_->empty.pop_back();
+    }
   }
-  block next = q_->empty.empty() ? block() : std::move(q_->empty.back());
-  if (!q_->empty.empty()) q_->empty.pop_back();
-  q_->full.push_back(std::move(buf_));
-  buf_ = std::move(next);
-  buf_.size = 0;
-  lock.unlock();
   q_->changed.notify_all();
+  buf_ = next ? std::move(*next) : block::of(2 * flush_at);
+  buf_.size = 0;
 }
 
-void writer::drain() {
-  queue& q = *q_;
+void writer::drain(queue& q) {
   std::unique_lock<std::mutex> lock(q.mu);
   for (;;) {
     q.changed.wait(lock, [&] { return !q.full.empty() || q.stop; });
@@ -106,8 +110,7 @@ void writer::rethrow() {
   std::exception_ptr e;
   {
     std::lock_guard<std::mutex> lock(q_->mu);
-    std::swap(e, q_->failed);
-    q_->full.clear();
+    e = q_->failed;
   }
   if (e) std::rethrow_exception(e);
 }
@@ -119,7 +122,6 @@ void writer::flush() {
     std::unique_lock<std::mutex> lock(q_->mu);
     q_->changed.wait(lock, [&] { return (q_->full.empty() && !q_->busy) || q_->failed; });
   }
-  if (q_->failed) buf_.size = 0;
   rethrow();
 }
 

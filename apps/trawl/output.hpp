@@ -30,8 +30,9 @@ enum class out_format { tsv, json, bed, human };
 
 /// Buffered writer to a file descriptor; a closed pipe throws broken_pipe. Full buffers are
 /// written by a thread of its own (started by the first), so that the command goes on while
-/// the system takes large outputs; flush() returns once everything put is written, and a
-/// failed write throws at the next put() or flush().
+/// the system takes large outputs; flush() returns once everything put is written. A failed
+/// write drops what comes after it and throws at the next put() that hands a buffer over or
+/// at the next flush(), and at every one after.
 class writer {
  public:
   explicit writer(int fd = 1);
@@ -47,7 +48,7 @@ class writer {
   char* reserve(std::size_t n) {
     if (buf_.size + n > buf_.cap) {
       hand_over();
-      if (n > buf_.cap) buf_ = block(n);
+      if (n > buf_.cap) buf_ = block::of(n);
     }
     return buf_.data.get() + buf_.size;
   }
@@ -60,23 +61,29 @@ class writer {
 
  private:
   static constexpr std::size_t flush_at = std::size_t{1} << 20;
-  /// Buffers handed over and not written yet, at most: the writer waits beyond.
+  /// Buffers handed over and waiting, at most (besides the one being written and the one
+  /// being filled): the writer waits beyond.
   static constexpr std::size_t in_flight = 4;
   struct block {
-    explicit block(std::size_t c = 2 * flush_at) : data(new char[c]), cap(c) {}
+    static block of(std::size_t cap) {
+      block b;
+      b.data.reset(new char[cap]);
+      b.cap = cap;
+      return b;
+    }
     std::unique_ptr<char[]> data;
-    std::size_t cap, size = 0;
+    std::size_t cap = 0, size = 0;
   };
+  struct queue;
   /// Queues the buffer for the writing thread and takes an empty one.
   void hand_over();
   /// The writing thread: writes the queued buffers in order until told to stop.
-  void drain();
-  /// Throws what a write failed with, once.
+  void drain(queue& q);
+  /// Throws what a write failed with, if one did.
   void rethrow();
 
   int fd_;
-  block buf_;
-  struct queue;
+  block buf_ = block::of(2 * flush_at);
   std::unique_ptr<queue> q_;  ///< shared with the writing thread, made with it
 };
 

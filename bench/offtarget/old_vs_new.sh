@@ -4,8 +4,9 @@
 # size (default 300 3100 Mbp; `trawl-mkgenome --records 24 --seed 7`, 312 guides of 20 nt
 # sampled from it, + NGG, both strands, output written): mismatches <= 4 on the GPU, and with
 # 1 DNA + 1 RNA bulge on the GPU, the builds interleaved, twice each; up to 1 Gbp also the
-# bulge job on the CPU. One CSV row per run: build, device, genome, limits, seconds, exit
-# status, sites, md5 of the output, host.
+# bulge job on the CPU. TWOBIT=1 (environment): the GPU bulge job also from the genome packed
+# into .2bit by the new build (`trawl pack`). One CSV row per run: build, device, genome
+# (file name), limits, seconds, exit status, sites, md5 of the output, host.
 set -u
 . "$(dirname "$0")/../lib.sh"
 bench_args 2 "old_vs_new.sh BIN_DIR OUT.csv [MBP...]" "$@"
@@ -34,6 +35,12 @@ for mbp in "${sizes[@]}"; do
   for _ in 1 2; do run trawl-old gpu "$G" --mismatches 4; run trawl gpu "$G" --mismatches 4; done
   # shellcheck disable=SC2086 # BU is a list of options
   for _ in 1 2; do run trawl-old gpu "$G" $BU; run trawl gpu "$G" $BU; done
+  if [ "${TWOBIT:-}" = 1 ]; then
+    "$B/trawl" pack "$G" -o "$work/g$mbp.2bit"
+    # shellcheck disable=SC2086
+    for _ in 1 2; do run trawl-old gpu "$work/g$mbp.2bit" $BU; run trawl gpu "$work/g$mbp.2bit" $BU; done
+    rm -f "$work/g$mbp.2bit"
+  fi
   # shellcheck disable=SC2086
   [ "$mbp" -le 1000 ] && { run trawl-old cpu "$G" $BU; run trawl cpu "$G" $BU; }
   rm -f "$G"

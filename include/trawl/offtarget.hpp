@@ -90,7 +90,10 @@ struct site {
 };
 
 /// Receives the sites of a search, record by record, in order: PAM position (the PAM's first
-/// base on the forward strand), then guide, then strand.
+/// base on the forward strand), then guide, then strand. Called on one thread at a time, not
+/// always the one that called search (large batches are handed over on a thread of their
+/// own while the next are found); every call has returned when search returns. What a call
+/// is given (a record_info's views, a batch) is valid during the call only.
 class site_sink {
  public:
   virtual ~site_sink() = default;

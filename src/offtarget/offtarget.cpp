@@ -387,7 +387,7 @@ class candidate_sink final : public site_collector {
       : finder_(finder), reach_(reach), text_(2 * reach + 64),
         arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(), 1,
                tbb::task_arena::priority::high),
-        handover_(out, async_from) {}
+        handover_(out, o.threads, async_from) {}
 
   void begin_record(const record_info& r) override {
     text_.reset();
@@ -441,7 +441,8 @@ class candidate_sink final : public site_collector {
   };
 
   /// The sites of `found` (by end) whose PAM starts in [the end of hit `from`, the end of hit
-  /// `from + per`): the places its hits imply there, each key's best, each built.
+  /// `from + per`) (the first block from 0, the last one with no end): the places its hits
+  /// imply there, each key's best, each built.
   void build(std::span<const hit> found, std::size_t from, std::size_t per, site_block& to) const {
     const std::uint64_t lo = from == 0 ? 0 : found[from].end;
     const bool last = from + per >= found.size();

@@ -8,11 +8,13 @@
 namespace trawl::offtarget {
 
 namespace {
-/// The most sites queued: about 300 MB of sites and strings; the caller waits beyond.
+/// The most sites queued: about 300 MB of sites and strings (and the released storage not
+/// freed yet, about as much again at most); the caller waits beyond.
 constexpr std::size_t max_queued = std::size_t{1} << 20;
 }  // namespace
 
-site_handover::site_handover(site_sink& out, std::size_t from) : out_(out), from_(from) {}
+site_handover::site_handover(site_sink& out, unsigned threads, std::size_t from)
+    : out_(out), from_(from), arena_(threads != 0 ? static_cast<int>(threads) : tbb::task_arena::automatic) {}
 
 site_handover::~site_handover() {
   if (!thread_.joinable()) return;
@@ -107,7 +109,7 @@ void site_handover::run() {
   for (;;) {
     changed_.wait(lock, [&] { return !queue_.empty() || stop_; });
     if (queue_.empty()) return;
-    // the storage released next, together: its strings are freed on all cores
+    // the storage released next, all of it at once: each one's strings freed on a core
     std::vector<std::vector<site>> freed;
     while (!queue_.empty() && queue_.front().what == job::free) {
       freed.push_back(std::move(queue_.front().storage));
@@ -124,7 +126,9 @@ void site_handover::run() {
     lock.unlock();
     std::exception_ptr error;
     if (!call) {
-      tbb::parallel_for(std::size_t{0}, freed.size(), [&](std::size_t i) { std::vector<site>().swap(freed[i]); });
+      arena_.execute([&] {
+        tbb::parallel_for(std::size_t{0}, freed.size(), [&](std::size_t i) { std::vector<site>().swap(freed[i]); });
+      });
     } else if (!dropped) {
       try {
         if (j.what == job::begin) {

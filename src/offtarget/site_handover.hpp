@@ -14,6 +14,8 @@
 #include <thread>
 #include <vector>
 
+#include <tbb/task_arena.h>
+
 #include "trawl/offtarget.hpp"
 #include "trawl/stream.hpp"
 
@@ -23,8 +25,10 @@ class site_handover {
  public:
   /// The least batch queued for the thread while nothing waits, unless told otherwise.
   static constexpr std::size_t async_from = 4096;
-  explicit site_handover(site_sink& out, std::size_t from = async_from);
-  /// Makes every call queued (dropping what they throw), then ends the thread.
+  /// `threads`: the cores that free released storage (0: all).
+  site_handover(site_sink& out, unsigned threads, std::size_t from = async_from);
+  /// Makes every call queued (dropping what they throw), then ends the thread: when the
+  /// caller unwinds from an error, the sites found before it are still handed over first.
   ~site_handover();
   site_handover(const site_handover&) = delete;
   site_handover& operator=(const site_handover&) = delete;
@@ -65,6 +69,7 @@ class site_handover {
   std::size_t queued_sites_ = 0;
   bool busy_ = false, stop_ = false;
   std::exception_ptr failed_;
+  tbb::task_arena arena_;  ///< frees released storage
   std::thread thread_;
 };
 

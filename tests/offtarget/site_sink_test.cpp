@@ -1,7 +1,8 @@
 // The off-target site sink (site_search::sink): the candidates of one record handed over in
 // batches of any size, with the floors between them, give the same sites as all of them at
-// once, each site once (its best alignment), in order, whichever thread hands them over. The sites of one batch are checked
-// against the brute-force oracles in tests/cli/offtarget_test.sh.
+// once, each site once (its best alignment), in order, whichever thread hands them over.
+// The sites of one batch are checked against the brute-force oracles in
+// tests/cli/offtarget_test.sh.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,6 +87,8 @@ TEST(SiteSink, BatchesOfAnySizeGiveTheSitesOfOne) {
       {.pams = {"NGG", "NAG"}, .mismatches = 3, .dna_bulges = 1, .rna_bulges = 1},
       {.pams = {"NGG"}, .mismatches = 2, .pam_mismatches = 1, .dna_bulges = 2, .rna_bulges = 1},
       {.pams = {"TTTV", "TTTN"}, .side = five_prime, .mismatches = 3, .dna_bulges = 1, .rna_bulges = 2},
+      {.pams = {"NGG", "NAGG"}, .mismatches = 3, .dna_bulges = 1, .rna_bulges = 1},  // PAMs of two lengths
+      {.pams = {"NGG", "NAGG"}, .mismatches = 3},
       {.pams = {"NGG", "NAG"}, .mismatches = 4},
       {.pams = {"NGG", "NRG"}, .mismatches = 0}};  // exact: candidates come by start
   for (const auto& v : variants) {
