@@ -43,12 +43,13 @@ void site_handover::rethrow() {
 void site_handover::push(job&& j) {
   {
     std::unique_lock<std::mutex> lock(mu_);
+    // the thread first: if it cannot start, nothing is queued for it
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
     changed_.wait(lock, [&] { return queued_sites_ < max_queued || failed_; });
     if (!failed_) {
       queued_sites_ += j.sites;
       queue_.push_back(std::move(j));
     }
-    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
   }
   changed_.notify_all();
   rethrow();
