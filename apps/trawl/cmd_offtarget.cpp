@@ -173,7 +173,7 @@ class site_printer final : public offtarget::site_sink {
                                                               : "X";
       fmt::format_to(out, "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", g.name, type, cr, s.aligned_target, name_, s.start, dir,
                      s.mismatches, s.dna_bulges + s.rna_bulges);
-    } else {  // TSV, the fields appended as they are: millions of lines, no format string parsed
+    } else {  // TSV: the fields appended as they are, without a format string to parse
       for (const std::string_view f : {std::string_view(g.name), std::string_view(g.protospacer), std::string_view(name_)})
         to.append(f) += '\t';
       for (const std::uint64_t v : {s.start, s.end}) append_number(to, v) += '\t';

@@ -124,17 +124,6 @@ class site_finder {
     return rank(*al, pam_mm, pi);
   }
 
-  /// Whether a PAM within the PAM mismatch limit lies where a candidate of `pattern` on `dir`
-  /// ending at `end` puts one: the test every site starts with, cheap enough for every
-  /// candidate end of a dense search.
-  template <class Text>
-  [[nodiscard]] bool pam_fits(std::uint32_t pattern, strand dir, std::uint64_t end, const Text& text) const {
-    const std::uint32_t pi = pattern_of_[pattern].second;
-    bool any = false;
-    pam_starts(pattern, dir, end, [&](std::uint64_t ps) { any = any || pam_mismatches(pi, dir, ps, text) <= a_.pam_mismatches; });
-    return any;
-  }
-
   /// Calls fn(ps) for every forward position ps where the PAM of a candidate of (guide + PAM)
   /// `pattern` on `dir` ending at `end` may start: at that end of the hit (3' PAM forward, 5'
   /// PAM reverse), or at a distance the bulges set from it.

@@ -8,8 +8,8 @@
 namespace trawl::offtarget {
 
 namespace {
-/// The most sites queued: about 300 MB of sites and strings (and the released storage not
-/// freed yet, about as much again at most); the caller waits beyond.
+/// The most sites queued (with their strings; the storage released after them waits too):
+/// the caller waits beyond.
 constexpr std::size_t max_queued = std::size_t{1} << 20;
 }  // namespace
 
