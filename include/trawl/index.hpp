@@ -177,10 +177,18 @@ class hybrid_index {
   static hybrid_index build_records(std::string text, std::vector<record_span> records, std::string source_name,
                                     const build_options& options = {});
 
-  /// Reads an index file. Throws trawl::error(io_error) if unreadable, trawl::error(bad_format)
-  /// for a truncated, corrupted, foreign or newer-version file (checked by magic, version,
-  /// section sizes and CRC-32 of every section before anything is parsed).
+  /// Reads an index file. A regular file is kept open and read a part at a time, when a query
+  /// first needs it: the header, section table and records now; the phrases and FM-index (for
+  /// locate, extract, search, and count without a count index) and the count index later. So
+  /// a process that only counts never holds the rest, and a file saved over this one by name
+  /// leaves it answering. Anything else (standard input "-", a pipe, a compressed file) is read
+  /// whole now. Each part is checked (magic, version, section sizes, its CRC-32, then its
+  /// contents) before anything reads it. Throws trawl::error(io_error) if unreadable,
+  /// trawl::error(bad_format) for a truncated, corrupted, foreign or newer-version file; a
+  /// query throws the same, naming the file, when the part it reads is corrupt or the file was
+  /// changed in place since the load.
   static hybrid_index load(const std::string& path);
+  /// Reads an index from its file's bytes, whole and checked as load() checks a file.
   static hybrid_index from_bytes(std::string_view file_bytes);
   /// Writes the index (versioned binary format, see src/index/format.cpp). Throws io_error.
   void save(const std::string& path) const;

@@ -138,6 +138,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
         *search.processes, patterns, [&](const std::vector<std::string>& mine) { return search_records(mine, here, gpu); },
         record_hit_order{hit_order::of(search.max_errors > 0 || search.all_ends)});
   }
+  impl_->need(impl::part::phrases);
   const impl& ix = *impl_;
   const bool approximate = search.max_errors > 0 || search.all_ends;
   if (located(search)) {

@@ -290,10 +290,13 @@ std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view p
                                 detail::count_path path) {
   const std::uint64_t m = pattern.size();
   const bool by_record = in_records && ix.records.size() > 1;
-  if (m > 0 && !ix.counts.empty() && (path == detail::count_path::automatic || path == detail::count_path::runs)) {
+  if (m > 0 && ix.has_counts && (path == detail::count_path::automatic || path == detail::count_path::runs)) {
+    ix.need(detail::index_impl::part::counts);
     if (!by_record) return ix.counts.count(pattern);
+    ix.need(detail::index_impl::part::phrases);
     if (const auto n = runs_in_records(ix, pattern, path == detail::count_path::runs)) return *n;
   }
+  ix.need(detail::index_impl::part::phrases);
   std::vector<std::uint64_t> prim = ix.primaries(pattern, parallel);
   if (prim.empty()) return 0;
   std::sort(prim.begin(), prim.end());

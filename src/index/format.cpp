@@ -14,16 +14,23 @@
 //            count (run_bwt.hpp; empty when the build made none). Version 7 files, without the
 //            last two sections, and version 8 files, without the last, still load. Derived structures (rank/select supports, the range maximum
 //            over source ends, the FM-index's wavelet tree) are not stored but rebuilt.
-// Loading checks magic, version, the header and table CRCs, that sections tile the file, and
-// every section's CRC before anything is parsed; then every size against the bytes that back
-// it, and that the parts agree with each other, before any query can run (the FM-index's
-// section of a file that keeps S'' as text: before the first query that needs it). Nothing in
-// the file reaches a deserializer that trusts its input. Any failure is trawl::error(bad_format)
-// with one line. Time O(file size); the FM-index's wavelet tree is rebuilt on first use.
+// Loading checks magic, version, the header and table CRCs and that sections tile the file,
+// then reads the meta section. The other sections come in two parts, each read (from the
+// bytes, or from the file kept open: index_impl::need) and checked whole before a query reads
+// it: the phrases (kept phrase starts to S'' text) and the count index. A part's sections'
+// CRCs are checked before they are parsed; then every size against the bytes that back it,
+// and that the sections agree with each other and the meta values (the FM-index's section of
+// a file that keeps S'' as text: on the first query that needs it). Nothing in the file
+// reaches a deserializer that trusts its input. Any failure is trawl::error(bad_format) with
+// one line. Time O(size of the parts read); the FM-index's wavelet tree is rebuilt on first
+// use.
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <exception>
 #include <limits>
@@ -176,7 +183,7 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const detail::index_
   }
   s.emplace_back(sec_s2_text, std::move(text));
   std::string counts;  // empty: not built
-  if (!ix.counts.empty()) ix.counts.write(counts);
+  if (ix.has_counts) ix.counts.write(counts);
   s.emplace_back(sec_counts, std::move(counts));
   return s;
 }
@@ -289,32 +296,60 @@ void check_phrases(detail::index_impl& ix) {
   ix.index_sources(starts);
 }
 
-void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
-  if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
-  reader r{bytes, 8};
-  const auto version = r.get<std::uint32_t>();
-  if (version < oldest_version || version > format_version)
-    bad("unsupported version " + std::to_string(version) + " (this build reads versions " +
-        std::to_string(oldest_version) + " to " + std::to_string(format_version) + ")");
+namespace {
+
+/// Where the sections lie in an index file, from its header and section table.
+struct layout {
+  std::uint32_t version = 0, nsec = 0, flags = 0;
+  std::uint64_t file_size = 0;
+  std::array<std::uint64_t, sec_end> off{}, size{};
+  std::array<std::uint32_t, sec_end> crc{};  ///< as the table stores them
+  /// Section `id` of the file's bytes.
+  [[nodiscard]] std::string_view of(std::string_view bytes, std::uint32_t id) const { return bytes.substr(off[id], size[id]); }
+};
+
+/// The bytes of the header and the section table, from the header's first bytes (at least
+/// header_size, or the whole file when it is shorter).
+std::uint64_t head_size(std::string_view header) {
+  if (header.size() < 8 || std::memcmp(header.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
+  if (header.size() < header_size) bad("truncated header");
+  reader r{header, 12};
   const auto nsec = r.get<std::uint32_t>();
+  if (nsec == 0 || nsec >= sec_end) bad("unexpected section count");
+  return header_size + std::uint64_t{nsec} * entry_size + 4;
+}
+
+/// Checks the header and the section table (`head`: the file's first bytes, at least
+/// head_size of them) of a file of `file_size` bytes, sets the header's values in ix and
+/// returns the sections' places; every section lies inside the file and they tile it.
+layout read_layout(std::string_view head, std::uint64_t file_size, detail::index_impl& ix) {
+  if (head.size() < 8 || std::memcmp(head.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
+  layout L;
+  L.file_size = file_size;
+  reader r{head, 8};
+  L.version = r.get<std::uint32_t>();
+  if (L.version < oldest_version || L.version > format_version)
+    bad("unsupported version " + std::to_string(L.version) + " (this build reads versions " +
+        std::to_string(oldest_version) + " to " + std::to_string(format_version) + ")");
+  L.nsec = r.get<std::uint32_t>();
   ix.n = r.get<std::uint64_t>();
   ix.z = r.get<std::uint64_t>();
   ix.max_len = r.get<std::uint32_t>();
-  const auto flags = r.get<std::uint32_t>();
+  L.flags = r.get<std::uint32_t>();
   const auto hcrc = r.get<std::uint32_t>();
-  if (hcrc != crc(bytes.substr(0, header_size - 4))) bad("header checksum mismatch");
-  if (nsec != (version == 7 ? sec_s2_text - 1 : version == 8 ? sec_counts - 1 : sec_end - 1)) bad("unexpected section count");
-  if (ix.max_len < 1 || ix.max_len > 4096 || flags > 2 || ix.z > ix.n) bad("header values out of range");
+  if (hcrc != crc(head.substr(0, header_size - 4))) bad("header checksum mismatch");
+  if (L.nsec != (L.version == 7 ? sec_s2_text - 1 : L.version == 8 ? sec_counts - 1 : sec_end - 1))
+    bad("unexpected section count");
+  if (ix.max_len < 1 || ix.max_len > 4096 || L.flags > 2 || ix.z > ix.n) bad("header values out of range");
   const std::size_t table_at = r.at;
-  if (bytes.size() - table_at < nsec * entry_size + 4) bad("truncated section table");
-  const std::string_view table = bytes.substr(table_at, nsec * entry_size);
-  r.at = table_at + nsec * entry_size;
+  if (head.size() - table_at < L.nsec * entry_size + 4) bad("truncated section table");
+  const std::string_view table = head.substr(table_at, L.nsec * entry_size);
+  r.at = table_at + L.nsec * entry_size;
   if (r.get<std::uint32_t>() != crc(table)) bad("section table checksum mismatch");
-  std::vector<std::string_view> payload(sec_end);
-  std::vector<std::uint32_t> stored(sec_end);  // their checksums
-  std::uint64_t expect = header_size + nsec * entry_size + 4;
+  std::uint64_t expect = header_size + L.nsec * entry_size + 4;
   reader t{table, 0};
-  for (std::uint32_t i = 0; i < nsec; ++i) {
+  ix.file_parts.clear();
+  for (std::uint32_t i = 0; i < L.nsec; ++i) {
     const auto id = t.get<std::uint32_t>();
     t.get<std::uint32_t>();
     const auto off = t.get<std::uint64_t>();
@@ -322,69 +357,86 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
     const auto scrc = t.get<std::uint32_t>();
     t.get<std::uint32_t>();
     if (id != i + 1 || off != expect) bad("bad section table");
-    if (off > bytes.size() || size > bytes.size() - off) bad("truncated (section '" + std::string(section_names[id]) + "')");
-    payload[id] = bytes.substr(off, size);
-    stored[id] = scrc;
+    if (off > file_size || size > file_size - off) bad("truncated (section '" + std::string(section_names[id]) + "')");
+    L.off[id] = off;
+    L.size[id] = size;
+    L.crc[id] = scrc;
     ix.file_parts.emplace_back(section_names[id], size);
     expect = off + size;
   }
-  if (expect != bytes.size()) bad("trailing bytes after the last section");
-  const std::vector<std::uint32_t> computed = crcs({payload.begin() + 1, payload.begin() + 1 + nsec});
-  for (std::uint32_t id = 1; id <= nsec; ++id)
-    if (computed[id - 1] != stored[id]) bad("checksum mismatch in section '" + std::string(section_names[id]) + "'");
+  if (expect != file_size) bad("trailing bytes after the last section");
+  return L;
+}
 
-  // meta
-  {
-    reader m{payload[sec_meta], 0};
-    if (m.get<std::uint32_t>() != fm_layout_code)
-      bad("FM-index written with other sample rates / bit vectors than this build uses; rebuild the index");
-    ix.s2_len = m.get<std::uint64_t>();
-    ix.kept = m.get<std::uint64_t>();
-    ix.literal_bytes = m.get<std::uint64_t>();
-    ix.sigma = m.get<std::uint32_t>();
-    const std::string_view cm = m.bytes(256), cu = m.bytes(256);
-    std::memcpy(ix.char_map.data(), cm.data(), 256);
-    std::memcpy(ix.char_unmap.data(), cu.data(), 256);
-    // the byte maps are what the build makes of the set of bytes present
-    std::array<bool, 256> present{};
-    for (unsigned c = 0; c < 256; ++c) present[c] = ix.char_map[c] != 0;
-    std::array<std::uint8_t, 256> map{}, unmap{};
-    const std::uint32_t sigma = make_byte_maps(present, map, unmap);
-    if (sigma != ix.sigma || map != ix.char_map || unmap != ix.char_unmap || (flags == 1) != (sigma == 256))
-      bad("inconsistent byte alphabet");
-    ix.source_name = std::string(m.bytes(m.get<std::uint32_t>()));
-    const auto nrec = m.get<std::uint64_t>();
-    if (nrec > payload[sec_meta].size()) bad("bad record count");
-    ix.records.clear();
-    std::uint64_t at = 0;
-    for (std::uint64_t i = 0; i < nrec; ++i) {
-      record_span rs;
-      rs.name = std::string(m.bytes(m.get<std::uint32_t>()));
-      rs.start = m.get<std::uint64_t>();
-      rs.length = m.get<std::uint64_t>();
-      if (rs.start != at || rs.length > ix.n - at) bad("records do not tile the text");
-      at += rs.length;
-      ix.records.push_back(std::move(rs));
-    }
-    if (at != ix.n || m.at != payload[sec_meta].size()) bad("bad meta section");
+/// Checks that sections first..last (their bytes in `payload`, by id) have the checksums the
+/// table gives.
+void check_crcs(const layout& L, const std::array<std::string_view, sec_end>& payload, std::uint32_t first,
+                std::uint32_t last) {
+  const std::vector<std::string_view> parts(payload.begin() + first, payload.begin() + last + 1);
+  const std::vector<std::uint32_t> computed = crcs(parts);
+  for (std::uint32_t id = first; id <= last; ++id)
+    if (computed[id - first] != L.crc[id]) bad("checksum mismatch in section '" + std::string(section_names[id]) + "'");
+}
+
+void read_meta(std::string_view bytes, const layout& L, detail::index_impl& ix) {
+  reader m{bytes, 0};
+  if (m.get<std::uint32_t>() != fm_layout_code)
+    bad("FM-index written with other sample rates / bit vectors than this build uses; rebuild the index");
+  ix.s2_len = m.get<std::uint64_t>();
+  ix.kept = m.get<std::uint64_t>();
+  ix.literal_bytes = m.get<std::uint64_t>();
+  ix.sigma = m.get<std::uint32_t>();
+  const std::string_view cm = m.bytes(256), cu = m.bytes(256);
+  std::memcpy(ix.char_map.data(), cm.data(), 256);
+  std::memcpy(ix.char_unmap.data(), cu.data(), 256);
+  // the byte maps are what the build makes of the set of bytes present
+  std::array<bool, 256> present{};
+  for (unsigned c = 0; c < 256; ++c) present[c] = ix.char_map[c] != 0;
+  std::array<std::uint8_t, 256> map{}, unmap{};
+  const std::uint32_t sigma = make_byte_maps(present, map, unmap);
+  if (sigma != ix.sigma || map != ix.char_map || unmap != ix.char_unmap || (L.flags == 1) != (sigma == 256))
+    bad("inconsistent byte alphabet");
+  ix.source_name = std::string(m.bytes(m.get<std::uint32_t>()));
+  const auto nrec = m.get<std::uint64_t>();
+  if (nrec > bytes.size()) bad("bad record count");
+  ix.records.clear();
+  std::uint64_t at = 0;
+  for (std::uint64_t i = 0; i < nrec; ++i) {
+    record_span rs;
+    rs.name = std::string(m.bytes(m.get<std::uint32_t>()));
+    rs.start = m.get<std::uint64_t>();
+    rs.length = m.get<std::uint64_t>();
+    if (rs.start != at || rs.length > ix.n - at) bad("records do not tile the text");
+    at += rs.length;
+    ix.records.push_back(std::move(rs));
   }
+  if (at != ix.n || m.at != bytes.size()) bad("bad meta section");
+  // sections whose presence the meta values decide
+  if ((L.size[sec_fm] == 0) != (ix.s2_len == 0)) bad("inconsistent sections");
+  ix.fm_kind = L.flags;
+  ix.has_counts = L.size[sec_counts] > 0;
+}
+
+/// The phrase sections (kept phrase starts to S'' text, checksums checked) into ix, checked
+/// against each other and the meta values. `fm`: the FM-index section's bytes as the index
+/// keeps them (a copy of `payload`'s is made when it is empty).
+void read_phrases(const std::array<std::string_view, sec_end>& payload, byte_buffer fm, detail::index_impl& ix) {
   invoke_checked([&] { load_ef(payload[sec_kept_starts], ix.kept_starts, "kept phrase starts"); },
-                       [&] { load_ef(payload[sec_seg_s2], ix.seg_s2, "S'' segment map"); },
-                       [&] {
-                         load_ints(payload[sec_src_rank], ix.src_rank, "source ranks");
-                         load_ints(payload[sec_by_src], ix.by_src, "sources by start");
-                         load_ints(payload[sec_src_sample], ix.src_sample, "source start samples");
-                         load_ints(payload[sec_src_delta], ix.src_delta, "source start deltas");
-                         load_ints(payload[sec_src_len], ix.src_len, "source lengths");
-                       });
+                 [&] { load_ef(payload[sec_seg_s2], ix.seg_s2, "S'' segment map"); },
+                 [&] {
+                   load_ints(payload[sec_src_rank], ix.src_rank, "source ranks");
+                   load_ints(payload[sec_by_src], ix.by_src, "sources by start");
+                   load_ints(payload[sec_src_sample], ix.src_sample, "source start samples");
+                   load_ints(payload[sec_src_delta], ix.src_delta, "source start deltas");
+                   load_ints(payload[sec_src_len], ix.src_len, "source lengths");
+                 });
 
   // the parts must agree with each other and with the header
   const bool ok = ix.kept <= ix.z && ix.literal_bytes <= ix.n && ix.kept_starts.bits.size() == ix.n + 1 &&
                   ix.kept_starts.count_below(ix.n + 1) == ix.kept && ix.src_rank.size() == ix.kept &&
                   ix.by_src.size() == ix.kept && ix.src_delta.size() == ix.kept &&
                   ix.src_sample.size() == (ix.kept + by_src_block - 1) / by_src_block &&
-                  ix.src_len.size() == ix.kept && ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.s2_len <= ix.n &&
-                  payload[sec_fm].empty() == (ix.s2_len == 0);
+                  ix.src_len.size() == ix.kept && ix.seg_s2.bits.size() == ix.s2_len + 1 && ix.s2_len <= ix.n;
   if (!ok) bad("inconsistent sections");
   // S'' as text, when the file holds it: its length, then its frames
   std::string_view s2_frames;
@@ -398,12 +450,11 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   // The FM-index's section and the S'' text are read beside the other checks (each reads only
   // what is loaded). With the S'' text in the file, the FM-index's section is checked on its
   // first use instead: approximate search needs only the text.
-  ix.fm_kind = flags;
   invoke_checked(
       [&] {
         if (ix.s2_len == 0) return;
-        if (!ix.s2_stored) (void)read_fm(payload[sec_fm], flags, ix.s2_len + 1, ix.sigma);  // checked, not kept
-        ix.fm_bytes = copy_of(payload[sec_fm]);
+        if (!ix.s2_stored) (void)read_fm(payload[sec_fm], ix.fm_kind, ix.s2_len + 1, ix.sigma);  // checked, not kept
+        ix.fm_bytes = fm.size() > 0 ? std::move(fm) : copy_of(payload[sec_fm]);
       },
       [&] {
         if (!ix.s2_stored) return;
@@ -412,12 +463,102 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
         ix.s2_bytes = std::move(s2);
         ix.s2_decoded.store(true, std::memory_order_release);
       },
-      [&] { check_phrases(ix); },
-      [&] {
-        if (!payload[sec_counts].empty())
-          ix.counts = run_bwt::read(payload[sec_counts], ix.n, run_symbols(ix.char_map, ix.sigma), bytes.size());
-      });
+      [&] { check_phrases(ix); });
   if (ix.s2_len == 0) ix.fm = std::monostate{};
+}
+
+void read_counts(std::string_view payload, const layout& L, detail::index_impl& ix) {
+  if (!payload.empty()) ix.counts = run_bwt::read(payload, ix.n, run_symbols(ix.char_map, ix.sigma), L.file_size);
+}
+
+/// n bytes of fd at offset `at`, read in pieces of 8 MiB on the arena's threads (their pages
+/// fault in there). bad_format when the file ends before them.
+byte_buffer read_at(int fd, std::uint64_t at, std::uint64_t n) {
+  constexpr std::uint64_t piece = std::uint64_t{1} << 23;
+  byte_buffer out(n);
+  tbb::parallel_for(std::uint64_t{0}, (n + piece - 1) / piece, [&](std::uint64_t q) {
+    std::uint64_t got = q * piece;
+    const std::uint64_t end = std::min(n, got + piece);
+    while (got < end) {
+      const ssize_t r = ::pread(fd, out.data() + got, end - got, static_cast<off_t>(at + got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0) throw error(errc::io_error, std::string("read failed: ") + std::strerror(errno));
+      if (r == 0) bad("the file is shorter than when it was loaded");
+      got += static_cast<std::uint64_t>(r);
+    }
+  });
+  return out;
+}
+
+/// Runs f, an error of it naming the file `name` (io_error and bad_format; others as they are).
+template <class F>
+auto naming(const std::string& name, F&& f) {
+  try {
+    return f();
+  } catch (const error& e) {
+    if (e.code() == errc::io_error) throw error(errc::io_error, std::string("index file ") + e.what());
+    if (e.code() != errc::bad_format) throw;
+    throw error(errc::bad_format, (name == "-" ? std::string("(standard input)") : name) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+/// A loaded index's file while parts of it are unread: the file stays open (a file replaced
+/// under the same name leaves this one readable), and each part is read and checked again
+/// by its checksums when it is needed.
+struct detail::index_impl::unread_file {
+  int fd = -1;
+  std::string name;
+  layout at;
+  unread_file(int f, std::string n, const layout& L) : fd(f), name(std::move(n)), at(L) {}
+  unread_file(const unread_file&) = delete;
+  unread_file& operator=(const unread_file&) = delete;
+  ~unread_file() { ::close(fd); }
+};
+
+void detail::index_impl::need(part p) const {
+  if (!unread) return;
+  std::call_once(p == part::phrases ? phrases_read : counts_read, [&] {
+    // the parts a query reads are filled here, under the flag, before any query reads them
+    auto& self = const_cast<index_impl&>(*this);
+    const unread_file& f = *unread;
+    const layout& L = f.at;
+    naming(f.name, [&] {
+      file::with_sizes_checked([&] {
+        tbb::this_task_arena::isolate([&] {  // as in fm_index: parallel work under a once flag
+          std::array<std::string_view, sec_end> payload{};
+          if (p == part::counts) {
+            const byte_buffer bytes = read_at(f.fd, L.off[sec_counts], L.size[sec_counts]);
+            payload[sec_counts] = bytes.view();
+            check_crcs(L, payload, sec_counts, sec_counts);
+            read_counts(payload[sec_counts], L, self);
+            return;
+          }
+          // the FM-index section into the buffer the index keeps; the sections before it
+          // (small) and the S'' text (decompressed, then dropped) into buffers of their own
+          const byte_buffer head = read_at(f.fd, L.off[sec_kept_starts], L.off[sec_fm] - L.off[sec_kept_starts]);
+          byte_buffer fm_sec = read_at(f.fd, L.off[sec_fm], L.size[sec_fm]);
+          const byte_buffer text = L.nsec >= sec_s2_text ? read_at(f.fd, L.off[sec_s2_text], L.size[sec_s2_text]) : byte_buffer{};
+          for (std::uint32_t id = sec_kept_starts; id < sec_fm; ++id)
+            payload[id] = head.view().substr(L.off[id] - L.off[sec_kept_starts], L.size[id]);
+          payload[sec_fm] = fm_sec.view();
+          payload[sec_s2_text] = text.view();
+          check_crcs(L, payload, sec_kept_starts, sec_s2_text);
+          read_phrases(payload, std::move(fm_sec), self);
+        });
+      });
+    });
+  });
+}
+
+void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
+  const layout L = read_layout(bytes, bytes.size(), ix);
+  std::array<std::string_view, sec_end> payload{};
+  for (std::uint32_t id = 1; id <= L.nsec; ++id) payload[id] = L.of(bytes, id);
+  check_crcs(L, payload, 1, L.nsec);
+  read_meta(payload[sec_meta], L, ix);
+  invoke_checked([&] { read_phrases(payload, byte_buffer{}, ix); }, [&] { read_counts(payload[sec_counts], L, ix); });
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const detail::index_impl& ix) {
@@ -455,12 +596,10 @@ std::string read_index_stream(io::byte_stream& in) {
   append_up_to(in, 8, bytes);
   if (bytes.size() < 8 || std::memcmp(bytes.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
   append_up_to(in, header_size - 8, bytes);
-  if (bytes.size() < header_size) bad("truncated header");
-  reader r{bytes, 12};
-  const auto nsec = r.get<std::uint32_t>();
-  if (nsec == 0 || nsec >= sec_end) bad("unexpected section count");
-  append_up_to(in, nsec * entry_size + 4, bytes);
-  if (bytes.size() < header_size + nsec * entry_size + 4) bad("truncated section table");
+  const std::uint64_t head = head_size(bytes);
+  const auto nsec = static_cast<std::uint32_t>((head - header_size - 4) / entry_size);
+  append_up_to(in, head - header_size, bytes);
+  if (bytes.size() < head) bad("truncated section table");
   // the last section's end is the file's size
   reader t{std::string_view(bytes).substr(header_size + (nsec - 1) * entry_size, entry_size), 8};
   const auto off = t.get<std::uint64_t>();
@@ -482,26 +621,60 @@ std::string read_index_stream(io::byte_stream& in) {
 
 }  // namespace
 
+namespace {
+
+/// Loads into ix the index in a regular file `fd` (of `size` bytes, owned from here on) that
+/// starts with the index magic: its header, section table and meta read and checked now, its
+/// other parts on their first use (index_impl::need). False when the file does not start with
+/// the magic.
+bool load_lazily(int fd, std::uint64_t size, const std::string& path, detail::index_impl& ix) {
+  auto file = std::make_shared<detail::index_impl::unread_file>(fd, path, layout{});
+  const byte_buffer header = read_at(fd, 0, std::min<std::uint64_t>(size, header_size));
+  if (header.size() < 8 || std::memcmp(header.data(), magic, 8) != 0) return false;
+  const byte_buffer head = read_at(fd, 0, std::min(size, head_size(header.view())));
+  file->at = read_layout(head.view(), size, ix);
+  const layout& L = file->at;
+  const byte_buffer meta = read_at(fd, L.off[sec_meta], L.size[sec_meta]);
+  std::array<std::string_view, sec_end> payload{};
+  payload[sec_meta] = meta.view();
+  check_crcs(L, payload, sec_meta, sec_meta);
+  read_meta(meta.view(), L, ix);
+  ix.unread = std::move(file);
+  return true;
+}
+
+}  // namespace
+
 hybrid_index hybrid_index::load(const std::string& path) {
-  // mapped for the load only (a regular file), or read through (a pipe, "-") as far as its
-  // header says: the index keeps nothing of these bytes. Every error names the file.
-  try {
-    struct stat st {};
-    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-      const io::input_buffer in = io::input_buffer::open(path);
-      return from_bytes(in.bytes());
+  // A regular file holding an index is opened and kept open, and read part by part as queries
+  // need them (load_lazily). Anything else (a pipe, "-", a compressed file) is read whole, as
+  // far as its header says. Every error names the file.
+  return naming(path, [&]() -> hybrid_index {
+    if (path != "-") {
+      if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
+        struct stat st {};
+        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+          auto ix = std::make_unique<impl>();
+          bool loaded = false;
+          file::with_sizes_checked([&] { loaded = load_lazily(fd, static_cast<std::uint64_t>(st.st_size), path, *ix); });
+          if (loaded) return hybrid_index(std::move(ix));
+          const io::input_buffer in = io::input_buffer::open(path);  // compressed, or no index
+          return from_bytes(in.bytes());
+        }
+        ::close(fd);
+      }
     }
     auto src = io::source::open(path);
     const std::string bytes = read_index_stream(src.stream());
     return from_bytes(bytes);
-  } catch (const error& e) {
-    if (e.code() == errc::io_error) throw error(errc::io_error, std::string("index file ") + e.what());
-    if (e.code() != errc::bad_format) throw;
-    throw error(errc::bad_format, (path == "-" ? std::string("(standard input)") : path) + ": " + e.what());
-  }
+  });
 }
 
-std::string hybrid_index::to_bytes() const { return serialize_index(*impl_); }
+std::string hybrid_index::to_bytes() const {
+  impl_->need(impl::part::phrases);
+  impl_->need(impl::part::counts);
+  return serialize_index(*impl_);
+}
 
 void hybrid_index::save(const std::string& path) const { io::write_file_atomically(path, to_bytes()); }
 

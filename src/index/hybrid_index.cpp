@@ -465,6 +465,7 @@ std::unique_ptr<detail::index_impl> build_impl(std::string_view text, const buil
   auto set_counts = [&](auto&& make) {
     if (opt.progress) opt.progress("count index", 0, n);
     ix->counts = make();
+    ix->has_counts = !ix->counts.empty();
     if (opt.progress) opt.progress("count index", n, n);
     counted = true;
   };
@@ -623,6 +624,7 @@ std::uint32_t hybrid_index::record_of(std::uint64_t pos) const {
 }
 
 std::vector<std::uint64_t> detail::index_access::locate_primary(const hybrid_index& ix, std::string_view pattern) {
+  ix.impl_->need(index_impl::part::phrases);
   auto p = ix.impl_->primaries(pattern, false);
   std::sort(p.begin(), p.end());
   return p;
@@ -636,6 +638,7 @@ std::uint64_t detail::index_access::count(const hybrid_index& ix, std::string_vi
 }
 
 std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const locate_options& options) const {
+  impl_->need(impl::part::phrases);
   std::vector<std::uint64_t> occ;
   switch (options.engine) {
     case locate_engine::serial:
@@ -653,6 +656,7 @@ std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const 
 }
 
 std::uint64_t detail::index_access::leaf_phrases(const hybrid_index& ix) {
+  ix.impl_->need(index_impl::part::phrases);
   return ix.impl_->counting_tree().leaf_first.size();
 }
 
@@ -691,6 +695,7 @@ std::vector<std::uint64_t> hybrid_index::count_records(const std::vector<std::st
 }
 
 std::string hybrid_index::extract(std::uint64_t start, std::uint64_t len) const {
+  impl_->need(impl::part::phrases);
   if (start > impl_->n) throw error(errc::invalid_argument, "index: extract start is past the end of the text");
   len = std::min(len, impl_->n - start);
   std::string out;
@@ -714,6 +719,7 @@ std::string hybrid_index::extract_record(std::uint32_t record, std::uint64_t sta
     throw error(errc::invalid_argument, "index: " + rec.name + ":" + std::to_string(start) + "-" + std::to_string(end) +
                                             " is not within the record (length " + std::to_string(rec.length) + ")");
   std::string out;
+  impl_->need(impl::part::phrases);
   if (end > start) impl_->extract_into(rec.start + start, end - start, out);
   return out;
 }
@@ -722,6 +728,7 @@ std::vector<std::vector<std::uint64_t>> hybrid_index::locate_many(const std::vec
                                                                    const locate_options& options) const {
   // The balanced engine runs the patterns as tasks of one arena: the workers take patterns as
   // they free up, and a pattern with a large answer hands its recursion branches to them too.
+  impl_->need(impl::part::phrases);
   std::vector<std::vector<std::uint64_t>> occ(patterns.size());
   const unsigned nt = resolve_threads(options.threads);
   if (options.engine != locate_engine::balanced || nt == 1 || patterns.size() == 1) {
@@ -799,6 +806,7 @@ std::uint64_t hybrid_index::for_each_record_hit(const std::vector<std::string>& 
   }
   // sorted by (start, pattern), which is (record, start, pattern) since records are
   // consecutive in the text
+  impl_->need(impl::part::phrases);
   located_spill spill(impl_->n, patterns.size(), options.sort_memory);
   locate_each(*impl_, patterns, options, spill);
   std::vector<record_hit> out;
@@ -830,6 +838,8 @@ std::uint64_t hybrid_index::for_each_record_hit(const std::vector<std::string>& 
 }
 
 index_info hybrid_index::info() const {
+  impl_->need(impl::part::phrases);
+  impl_->need(impl::part::counts);
   index_info r;
   const auto& ix = *impl_;
   r.n = ix.n;

@@ -266,8 +266,23 @@ struct detail::index_impl {
   [[nodiscard]] const fm_variant& fm_index() const;
 
   // -- the whole text's run-length BWT, which count reads when the build made it (empty
-  //    otherwise) --
+  //    otherwise, and while a loaded index has not read it: need(part::counts)) --
   run_bwt counts;
+  bool has_counts = false;  ///< the build made a count index, or the file holds one
+
+  // -- the parts of an index loaded from a file that are read on their first use (format.cpp) --
+  /// `phrases`: every section from the kept phrase starts to the S'' text, which locate,
+  /// extract, search and count without a count index read; `counts`: the count index.
+  enum class part : std::uint8_t { phrases, counts };
+  /// Reads part `p` of a loaded index's file when it is still unread, once, with the checks a
+  /// load of the whole file makes; a no-op for an index built or read from bytes. Every public
+  /// query calls it for what it reads. Throws bad_format (naming the file) when the part is
+  /// corrupt or the file has changed since the load, io_error when it cannot be read.
+  void need(part p) const;
+  /// The file and the places of the sections still unread (format.cpp); null when all are read.
+  struct unread_file;
+  std::shared_ptr<const unread_file> unread;
+  mutable std::once_flag phrases_read, counts_read;
 
   // -- S'' as bytes, decoded from the FM-index on the first approximate search (s2_text) --
   mutable std::once_flag s2_once;

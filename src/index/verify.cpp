@@ -68,6 +68,8 @@ std::string decode_s2(const Csa& csa, const detail::index_impl& ix, std::string&
 }  // namespace
 
 std::string hybrid_index::verify(std::optional<std::string_view> source) const {
+  impl_->need(impl::part::phrases);
+  impl_->need(impl::part::counts);
   const impl& ix = *impl_;
   try {
     std::string s2;
@@ -111,7 +113,7 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
         return "extract does not give the text the parse and S'' spell (in bytes " + std::to_string(at) + " to " +
                std::to_string(std::min(ix.n, at + piece)) + ")";
     // the count index: the runs of this text's BWT, made again
-    if (!ix.counts.empty() && !ix.counts.same_as(run_bwt::of_text(t, run_symbols(ix.char_map, ix.sigma), false)))
+    if (ix.has_counts && !ix.counts.same_as(run_bwt::of_text(t, run_symbols(ix.char_map, ix.sigma), false)))
       return "the count index is not the run-length BWT of the text";
     if (source) {
       std::string text;

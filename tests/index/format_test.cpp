@@ -3,14 +3,18 @@
 // trawl::error(bad_format) or give exactly the right answers — never crash.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "index_file.hpp"
 #include "oracle.hpp"
+#include "temp_dir.hpp"
 #include "text_gen.hpp"
 #include "trawl/error.hpp"
 #include "trawl/index.hpp"
@@ -217,6 +221,149 @@ TEST(IndexFormat, FlippedAndTruncatedBytes) {
   for (std::size_t len = 0; len < good.size(); len = len < 600 ? len + 1 : len + 1 + at(rng) % 211)
     expect_bad_format_or_right(std::string_view(good).substr(0, len), f, "truncated to " + std::to_string(len));
   expect_bad_format_or_right(good + "x", f, "one byte appended");
+}
+
+/// Every query of an index loaded from a file, each as the first one after a load, gives what
+/// the same index read from bytes gives; the oracle checks locate, count and extract.
+TEST(IndexFormat, ALoadedIndexReadsEachPartOnItsFirstUse) {
+  std::mt19937_64 rng(7);
+  const fixture_text f = make_text(rng);
+  const std::string fa = ">r1\n" + f.text.substr(0, 1700) + "\n>r2\n" + f.text.substr(1700) + "\n";
+  const temp_dir dir;
+  for (const bool records : {false, true}) {
+    trawl::index::build_options bo;
+    bo.max_len = 10;
+    bo.count_index = trawl::index::count_structure::on;
+    const hybrid_index built = records ? hybrid_index::build(fa, "f.fa", bo) : hybrid_index::build(f.text, "t", bo);
+    const std::string bytes = built.to_bytes();
+    const std::string path = dir.write("ix.thi", bytes);
+    const hybrid_index whole = hybrid_index::from_bytes(bytes);
+    ASSERT_GT(whole.info().bwt_runs, 0u);
+    trawl::index::locate_options four;
+    four.threads = 4;
+    trawl::search_options approx;
+    approx.max_errors = 1;
+    approx.threads = 2;
+    const std::vector<std::string> pats(f.pats.begin(), f.pats.end());
+    // each query, as the first after a load, and then all of them
+    const std::vector<std::function<bool(const hybrid_index&)>> queries = {
+        [&](const hybrid_index& ix) {
+          for (const auto& p : pats)
+            if (ix.count(p) != oracle::naive_find(f.text, p).size() || ix.count(p) != whole.count(p)) return false;
+          return true;
+        },
+        [&](const hybrid_index& ix) { return ix.count_records(pats, four) == whole.count_records(pats, four); },
+        [&](const hybrid_index& ix) {
+          for (const auto& p : pats)
+            if (ix.locate(p) != oracle::naive_find(f.text, p)) return false;
+          return true;
+        },
+        [&](const hybrid_index& ix) { return ix.locate_many(pats, four) == whole.locate_many(pats, four); },
+        [&](const hybrid_index& ix) { return ix.search_records(pats, four) == whole.search_records(pats, four); },
+        [&](const hybrid_index& ix) { return ix.search_records(pats, approx) == whole.search_records(pats, approx); },
+        [&](const hybrid_index& ix) {
+          std::vector<trawl::index::record_hit> a, b;
+          trawl::search_options exact;
+          (void)ix.for_each_search_hit(pats, exact, [&](auto hits) { return a.insert(a.end(), hits.begin(), hits.end()), true; });
+          (void)whole.for_each_search_hit(pats, exact, [&](auto hits) { return b.insert(b.end(), hits.begin(), hits.end()), true; });
+          return !a.empty() && a == b;
+        },
+        [&](const hybrid_index& ix) {
+          const std::string want = records ? f.text.substr(1700, 33) : f.text.substr(1, 2000);
+          return (records ? ix.extract_record(1, 0, 33) : ix.extract(1, 2000)) == want;
+        },
+        [&](const hybrid_index& ix) {
+          const auto a = ix.info(), b = whole.info();
+          return a.part_bytes == b.part_bytes && a.segments == b.segments && a.bwt_runs == b.bwt_runs;
+        },
+        [&](const hybrid_index& ix) { return ix.verify(records ? std::string_view(fa) : std::string_view(f.text)) == ""; },
+        [&](const hybrid_index& ix) { return ix.to_bytes() == bytes; },
+    };
+    for (std::size_t first = 0; first < queries.size(); ++first) {
+      const hybrid_index ix = hybrid_index::load(path);
+      EXPECT_TRUE(queries[first](ix)) << "query " << first << " first, records " << records;
+      for (std::size_t q = 0; q < queries.size(); ++q) EXPECT_TRUE(queries[q](ix)) << "query " << q << " after " << first;
+    }
+    // the first uses from many threads at once
+    const hybrid_index ix = hybrid_index::load(path);
+    std::vector<std::thread> threads;
+    std::atomic<int> wrong{0};
+    for (int t = 0; t < 8; ++t)
+      threads.emplace_back([&, t] {
+        const std::string& p = pats[static_cast<std::size_t>(t) % pats.size()];
+        const bool right = t % 2 == 0 ? ix.count(p) == oracle::naive_find(f.text, p).size()
+                                      : ix.locate(p) == oracle::naive_find(f.text, p);
+        if (!right) ++wrong;
+      });
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(wrong.load(), 0);
+  }
+}
+
+/// A loaded index keeps its file open: a file saved over it by name leaves it answering; a file
+/// changed in place is refused, naming it, by the first query that reads the changed part,
+/// and read again by the next one; a part no query needs may be damaged.
+TEST(IndexFormat, ALoadedIndexWhoseFileChanges) {
+  std::mt19937_64 rng(8);
+  const fixture_text f = make_text(rng), g = make_text(rng);
+  trawl::index::build_options bo;
+  bo.max_len = 10;
+  bo.count_index = trawl::index::count_structure::on;
+  const hybrid_index built = hybrid_index::build(f.text, "t", bo);
+  const std::string bytes = built.to_bytes();
+  const temp_dir dir;
+  const std::string path = dir.write("ix.thi", bytes);
+  const std::string p = f.pats[3];
+  auto refused = [&](auto&& query, const char* why) {
+    try {
+      (void)query();
+      ADD_FAILURE() << why << ": answered";
+    } catch (const trawl::error& e) {
+      EXPECT_EQ(e.code(), trawl::errc::bad_format) << why;
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  {  // saved over by name
+    const hybrid_index ix = hybrid_index::load(path);
+    hybrid_index::build(g.text, "u", bo).save(path);
+    EXPECT_EQ(ix.locate(p), oracle::naive_find(f.text, p));
+    EXPECT_EQ(ix.count(p), oracle::naive_find(f.text, p).size());
+    (void)dir.write("ix.thi", bytes);
+  }
+  // the FM-index section lies before the count index, which ends the file
+  const auto secs = index_file::sections(bytes);
+  ASSERT_TRUE(secs);
+  const std::size_t fm_at = bytes.size() - (*secs)[10].size() - (*secs)[9].size() - (*secs)[8].size() / 2;
+  auto poke = [&](std::size_t at, char c) {
+    std::fstream out(path, std::ios::in | std::ios::out | std::ios::binary);
+    out.seekp(static_cast<std::streamoff>(at));
+    out.put(c);
+  };
+  {  // changed in place, then restored
+    const hybrid_index ix = hybrid_index::load(path);
+    poke(fm_at, static_cast<char>(bytes[fm_at] ^ 0x10));
+    refused([&] { return ix.locate(p); }, "checksum mismatch in section 'FM-index of S''");
+    EXPECT_EQ(ix.count(p), oracle::naive_find(f.text, p).size());  // the count index is intact
+    refused([&] { return ix.verify(); }, "checksum mismatch");
+    poke(fm_at, bytes[fm_at]);
+    EXPECT_EQ(ix.locate(p), oracle::naive_find(f.text, p));
+    EXPECT_EQ(ix.verify(f.text), "");
+  }
+  {  // truncated
+    const hybrid_index ix = hybrid_index::load(path);
+    std::filesystem::resize_file(path, bytes.size() / 2);
+    refused([&] { return ix.count(p); }, "shorter than when it was loaded");
+    refused([&] { return ix.locate(p); }, "shorter than when it was loaded");
+  }
+  // a damaged part is found by load only when load reads it: the header, table and meta
+  (void)dir.write("ix.thi", bytes);
+  poke(fm_at, static_cast<char>(bytes[fm_at] ^ 0x10));
+  const hybrid_index ix = hybrid_index::load(path);
+  EXPECT_EQ(ix.count(p), oracle::naive_find(f.text, p).size());
+  refused([&] { return ix.extract(0, 10); }, "checksum mismatch");
+  poke(60, static_cast<char>(bytes[60] ^ 1));  // in the section table
+  refused([&] { return hybrid_index::load(path); }, "checksum mismatch");
 }
 
 TEST(IndexFormat, ForeignFiles) {
