@@ -36,6 +36,7 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <utility>
 
 #include <tbb/blocked_range.h>
@@ -174,7 +175,8 @@ std::vector<std::pair<std::uint32_t, std::string>> sections(const detail::index_
   s.emplace_back(sec_seg_s2, ef_bytes(ix.seg_s2));
   std::string fm;
   if (ix.fm_file) write_fm(*ix.fm_file, fm);
-  else fm.assign(ix.fm_bytes.view());
+  else if (ix.fm_bytes.size() > 0 || !ix.unread || ix.s2_len == 0) fm.assign(ix.fm_bytes.view());
+  else fm.assign(ix.fm_bytes_from_file().view());
   s.emplace_back(sec_fm, std::move(fm));
   std::string text;  // empty: not stored
   if (ix.s2_stored) {
@@ -418,9 +420,10 @@ void read_meta(std::string_view bytes, const layout& L, detail::index_impl& ix) 
 }
 
 /// The phrase sections (kept phrase starts to S'' text, checksums checked) into ix, checked
-/// against each other and the meta values. `fm`: the FM-index section's bytes as the index
-/// keeps them (a copy of `payload`'s is made when it is empty).
-void read_phrases(const std::array<std::string_view, sec_end>& payload, byte_buffer fm, detail::index_impl& ix) {
+/// against each other and the meta values. The FM-index's section is checked and a copy kept
+/// (fm_bytes), unless `fm_in_file`: then each use reads it from the file and checks it there
+/// (index_impl::decode_fm_section).
+void read_phrases(const std::array<std::string_view, sec_end>& payload, bool fm_in_file, detail::index_impl& ix) {
   invoke_checked([&] { load_ef(payload[sec_kept_starts], ix.kept_starts, "kept phrase starts"); },
                  [&] { load_ef(payload[sec_seg_s2], ix.seg_s2, "S'' segment map"); },
                  [&] {
@@ -452,9 +455,9 @@ void read_phrases(const std::array<std::string_view, sec_end>& payload, byte_buf
   // first use instead: approximate search needs only the text.
   invoke_checked(
       [&] {
-        if (ix.s2_len == 0) return;
+        if (ix.s2_len == 0 || fm_in_file) return;
         if (!ix.s2_stored) (void)read_fm(payload[sec_fm], ix.fm_kind, ix.s2_len + 1, ix.sigma);  // checked, not kept
-        ix.fm_bytes = fm.size() > 0 ? std::move(fm) : copy_of(payload[sec_fm]);
+        ix.fm_bytes = copy_of(payload[sec_fm]);
       },
       [&] {
         if (!ix.s2_stored) return;
@@ -535,20 +538,44 @@ void detail::index_impl::need(part p) const {
             read_counts(payload[sec_counts], L, self);
             return;
           }
-          // the FM-index section into the buffer the index keeps; the sections before it
-          // (small) and the S'' text (decompressed, then dropped) into buffers of their own
+          // the sections before the FM-index's (small), and the S'' text (decompressed, then
+          // dropped); the FM-index's section is read on each use (decode_fm_section)
           const byte_buffer head = read_at(f.fd, L.off[sec_kept_starts], L.off[sec_fm] - L.off[sec_kept_starts]);
-          byte_buffer fm_sec = read_at(f.fd, L.off[sec_fm], L.size[sec_fm]);
           const byte_buffer text = L.nsec >= sec_s2_text ? read_at(f.fd, L.off[sec_s2_text], L.size[sec_s2_text]) : byte_buffer{};
           for (std::uint32_t id = sec_kept_starts; id < sec_fm; ++id)
             payload[id] = head.view().substr(L.off[id] - L.off[sec_kept_starts], L.size[id]);
-          payload[sec_fm] = fm_sec.view();
           payload[sec_s2_text] = text.view();
-          check_crcs(L, payload, sec_kept_starts, sec_s2_text);
-          read_phrases(payload, std::move(fm_sec), self);
+          check_crcs(L, payload, sec_kept_starts, sec_fm - 1);
+          check_crcs(L, payload, sec_s2_text, sec_s2_text);
+          read_phrases(payload, true, self);
         });
       });
     });
+  });
+}
+
+std::optional<detail::index_impl::fm_section> detail::index_impl::decode_fm_section() const {
+  std::optional<fm_section> out;
+  if (s2_len == 0) return out;
+  if (fm_bytes.size() > 0) {
+    file::with_sizes_checked([&] { out = read_fm(fm_bytes.view(), fm_kind, s2_len + 1, sigma); });
+  } else if (unread) {
+    const byte_buffer bytes = fm_bytes_from_file();
+    naming(unread->name, [&] {
+      file::with_sizes_checked([&] { out = read_fm(bytes.view(), fm_kind, s2_len + 1, sigma); });
+    });
+  }
+  return out;
+}
+
+byte_buffer detail::index_impl::fm_bytes_from_file() const {
+  return naming(unread->name, [&] {
+    const layout& L = unread->at;
+    byte_buffer bytes = read_at(unread->fd, L.off[sec_fm], L.size[sec_fm]);
+    std::array<std::string_view, sec_end> payload{};
+    payload[sec_fm] = bytes.view();
+    check_crcs(L, payload, sec_fm, sec_fm);
+    return bytes;
   });
 }
 
@@ -558,7 +585,7 @@ void deserialize_index(std::string_view bytes, detail::index_impl& ix) {
   for (std::uint32_t id = 1; id <= L.nsec; ++id) payload[id] = L.of(bytes, id);
   check_crcs(L, payload, 1, L.nsec);
   read_meta(payload[sec_meta], L, ix);
-  invoke_checked([&] { read_phrases(payload, byte_buffer{}, ix); }, [&] { read_counts(payload[sec_counts], L, ix); });
+  invoke_checked([&] { read_phrases(payload, false, ix); }, [&] { read_counts(payload[sec_counts], L, ix); });
 }
 
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const detail::index_impl& ix) {

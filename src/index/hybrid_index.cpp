@@ -275,9 +275,7 @@ void detail::index_impl::extract_into(std::uint64_t x, std::uint64_t len, std::s
 void detail::index_impl::with_fm_section(const std::function<void(const fm_section&)>& f) const {
   if (fm_file) {
     f(*fm_file);
-  } else if (fm_bytes.size() > 0) {
-    std::optional<fm_section> read;
-    file::with_sizes_checked([&] { read = read_fm(fm_bytes.view(), fm_kind, s2_len + 1, sigma); });
+  } else if (const std::optional<fm_section> read = decode_fm_section()) {
     f(*read);
   }
 }

@@ -252,15 +252,22 @@ struct detail::index_impl {
   /// The section of a built index: the query structure and S'' are made from it and the file
   /// is written from it.
   std::optional<fm_section> fm_file;
-  /// The section of a loaded index in its file form, compressed (the decoded form is several
-  /// times larger and only the first FM-index use needs it): decoded for each use by
-  /// with_fm_section(), written back as it is. A copy: the file (mapped by load) may change
-  /// under a long-lived index. The load checks it, except in a file that keeps S'' as text
-  /// (approximate search reads that instead), where the first use does.
+  /// The section of an index read from bytes in its file form, compressed (the decoded form is
+  /// several times larger and only the first FM-index use needs it): decoded for each use by
+  /// with_fm_section(), written back as it is. The load checks it, except in a file that keeps
+  /// S'' as text (approximate search reads that instead), where the first use does. Empty in
+  /// an index loaded from a file, which reads the section from there for each use.
   byte_buffer fm_bytes;
-  /// Calls f with the FM-index section (fm_file, or fm_bytes decoded for the call; bad_format
-  /// if they are corrupt); does not call it when S'' is empty.
+  /// Calls f with the FM-index section (fm_file, or decode_fm_section()'s); does not call it
+  /// when S'' is empty.
   void with_fm_section(const std::function<void(const fm_section&)>& f) const;
+  /// The FM-index section decoded from fm_bytes, or read from the file of a loaded index (its
+  /// checksum checked) and decoded; bad_format (naming that file) if it is corrupt. Nothing
+  /// when S'' is empty.
+  [[nodiscard]] std::optional<fm_section> decode_fm_section() const;
+  /// The FM-index section's bytes, read from the file of a loaded index (unread) and checked
+  /// against the table's checksum; bad_format or io_error naming the file.
+  [[nodiscard]] byte_buffer fm_bytes_from_file() const;
   mutable std::once_flag fm_once;
   /// The FM-index over S'': built on the first call.
   [[nodiscard]] const fm_variant& fm_index() const;
@@ -271,8 +278,9 @@ struct detail::index_impl {
   bool has_counts = false;  ///< the build made a count index, or the file holds one
 
   // -- the parts of an index loaded from a file that are read on their first use (format.cpp) --
-  /// `phrases`: every section from the kept phrase starts to the S'' text, which locate,
-  /// extract, search and count without a count index read; `counts`: the count index.
+  /// `phrases`: the sections from the kept phrase starts to the S'' text, which locate,
+  /// extract, search and count without a count index read (all but the FM-index's, which each
+  /// use reads: decode_fm_section); `counts`: the count index.
   enum class part : std::uint8_t { phrases, counts };
   /// Reads part `p` of a loaded index's file when it is still unread, once, with the checks a
   /// load of the whole file makes; a no-op for an index built or read from bytes. Every public

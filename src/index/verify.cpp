@@ -68,10 +68,10 @@ std::string decode_s2(const Csa& csa, const detail::index_impl& ix, std::string&
 }  // namespace
 
 std::string hybrid_index::verify(std::optional<std::string_view> source) const {
-  impl_->need(impl::part::phrases);
-  impl_->need(impl::part::counts);
   const impl& ix = *impl_;
   try {
+    ix.need(impl::part::phrases);
+    ix.need(impl::part::counts);
     std::string s2;
     if (ix.s2_len > 0) {
       const std::string why = std::visit(
