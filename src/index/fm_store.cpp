@@ -22,7 +22,6 @@
 #include <atomic>
 #include <bit>
 #include <sstream>
-#include <streambuf>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -30,10 +29,10 @@
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
-#include <unistd.h>
 
 #include "index/file_io.hpp"
 #include "index/index_impl.hpp"
+#include "index/sdsl_ram.hpp"
 
 namespace trawl::index {
 namespace {
@@ -49,47 +48,9 @@ constexpr int zstd_level = 9;
 /// The BWT's bytes per zstd frame.
 constexpr std::size_t zstd_frame = std::size_t{1} << 26;
 
-/// A stream buffer that appends to a vector (reserved by its owner).
-class vector_sink : public std::streambuf {
- public:
-  explicit vector_sink(std::vector<char>& v) : v_(v) {}
-
- protected:
-  std::streamsize xsputn(const char* s, std::streamsize n) override {
-    v_.insert(v_.end(), s, s + n);
-    return n;
-  }
-  int_type overflow(int_type c) override {
-    if (!traits_type::eq_int_type(c, traits_type::eof())) v_.push_back(traits_type::to_char_type(c));
-    return traits_type::not_eof(c);
-  }
-
- private:
-  std::vector<char>& v_;
-};
-
-/// Puts an int_vector into sdsl's RAM file system as the cache file `key`, serialized straight
-/// into the file's bytes.
-template <class IntVector>
-void store_in_ram(const IntVector& v, const char* key, sdsl::cache_config& cfg) {
-  sdsl::ram_fs::content_type bytes;
-  bytes.reserve(v.capacity() / 8 + 64);  // the words and a header
-  vector_sink sink(bytes);
-  std::ostream os(&sink);
-  v.serialize(os);
-  const std::string file = sdsl::cache_file_name(key, cfg);
-  sdsl::ram_fs::store(file, std::move(bytes));
-  cfg.file_map[key] = file;
-}
-
 /// The width of a marked row below `rows`.
 std::uint8_t marked_width(std::uint64_t rows) {
   return static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(rows - 1))));
-}
-
-std::string cache_id() {
-  static std::atomic<std::uint64_t> next{0};
-  return "trawl_fm_" + std::to_string(::getpid()) + "_" + std::to_string(next++);
 }
 
 /// Checks the section: its sizes, the BWT's symbols and the samples (a permutation of the
@@ -156,11 +117,8 @@ void build_int(const detail::index_impl::fm_section& sec, fm_variant& fm) {
   constexpr std::uint64_t s = Csa::sa_sample_dens;
   constexpr std::uint8_t width = Csa::alphabet_type::int_width;
   const std::uint64_t rows = sec.rows;
-  sdsl::cache_config cfg(false, "@", cache_id());
-  struct cleanup {
-    sdsl::cache_config& c;
-    ~cleanup() { sdsl::util::delete_all_files(c.file_map); }
-  } drop{cfg};
+  ram_cache cache;
+  sdsl::cache_config& cfg = cache.cfg;
   const char* const key = sdsl::key_trait<width>::KEY_BWT;
   {
     // the BWT as symbols byte + 1, with the sentinel (symbol 0) put back at its row

@@ -4,12 +4,11 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
-#include <limits>
-#include <type_traits>
 #include <vector>
 
 #include "index/file_io.hpp"
 #include "index/index_impl.hpp"
+#include "index/sdsl_ram.hpp"
 
 namespace trawl::index {
 
@@ -70,7 +69,7 @@ run_bwt run_bwt::of_text(std::string_view text, const std::array<std::uint16_t, 
 }
 
 void run_bwt::derive() {
-  // runs and rows per symbol, in one pass over the run starts (decoded a piece at a time)
+  // the runs in order, from the run starts (decoded a piece at a time)
   constexpr std::uint64_t piece = 4096;
   std::vector<std::uint64_t> at(piece + 1);
   auto each_run = [&](auto&& f) {  // f(k, symbol, length) for every run in order
@@ -81,34 +80,54 @@ void run_bwt::derive() {
       for (std::uint64_t k = b; k < e; ++k) f(k, static_cast<unsigned>(head_syms_[k]), at[k - b + 1] - at[k - b]);
     }
   };
-  std::array<std::uint64_t, 257> rows_of{}, runs_of{};
-  each_run([&](std::uint64_t, unsigned c, std::uint64_t len) { rows_of[c] += len, ++runs_of[c]; });
+  // runs, rows and the bytes of the runs' lengths as varints, per symbol
+  auto varint_bytes = [](std::uint64_t len) { return (static_cast<std::uint64_t>(std::bit_width(len)) + 6) / 7; };
+  std::array<std::uint64_t, 257> rows_of{}, runs_of{}, bytes_of{};
+  each_run([&](std::uint64_t, unsigned c, std::uint64_t len) {
+    rows_of[c] += len, ++runs_of[c];
+    bytes_of[c] += varint_bytes(len);
+  });
   c_[0] = r_[0] = 0;
+  std::array<std::uint64_t, 258> byte_at{};  // where each symbol's lengths start
   for (unsigned c = 0; c < 257; ++c) {
     c_[c + 1] = c_[c] + rows_of[c];
     r_[c + 1] = r_[c] + runs_of[c];
+    byte_at[c + 1] = byte_at[c] + bytes_of[c];
   }
-  // the F column's run starts, in (symbol, row) order: a second pass puts each run's in its
-  // symbol's next slot
-  std::array<std::uint64_t, 257> slot{}, row_at{};
-  for (unsigned c = 0; c < 257; ++c) slot[c] = r_[c], row_at[c] = c_[c];
-  auto fill = [&](auto& members) {
+  // the F column's run starts, in (symbol, row) order: each symbol's run lengths in row order
+  // (a second pass puts each run's in its symbol's next bytes), then summed from the symbol's
+  // first row
+  std::vector<std::uint8_t> lengths(byte_at[257]);
+  {
+    std::array<std::uint64_t, 257> put{};
+    std::copy_n(byte_at.begin(), 257, put.begin());
     each_run([&](std::uint64_t, unsigned c, std::uint64_t len) {
-      members[slot[c]++] = static_cast<std::remove_reference_t<decltype(members[0])>>(row_at[c]);
-      row_at[c] += len;
+      for (; len >= 0x80; len >>= 7) lengths[put[c]++] = static_cast<std::uint8_t>(len | 0x80);
+      lengths[put[c]++] = static_cast<std::uint8_t>(len);
     });
-    std::uint64_t i = 0;
-    f_starts_.assign_each(rows_, runs_, [&] { return static_cast<std::uint64_t>(members[i++]); });
-  };
-  if (rows_ <= std::numeric_limits<std::uint32_t>::max()) {
-    std::vector<std::uint32_t> members(runs_);
-    fill(members);
-  } else {
-    std::vector<std::uint64_t> members(runs_);
-    fill(members);
   }
-  sdsl::construct_im(heads_, head_syms_);
+  unsigned c = 0;
+  std::uint64_t pos = 0, row = c_[0];
+  f_starts_.assign_each(rows_, runs_, [&] {
+    while (pos == byte_at[c + 1]) row = c_[++c];
+    const std::uint64_t start = row;
+    std::uint64_t len = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      const std::uint8_t b = lengths[pos++];
+      len |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+      if (b < 0x80) break;
+    }
+    row += len;
+    return start;
+  });
+  std::vector<std::uint8_t>().swap(lengths);
+  // the heads' wavelet tree, which sdsl builds from a file: head_syms_ moved into one in RAM
+  ram_cache cache;
+  constexpr const char* key = "heads";
+  store_in_ram(head_syms_, key, cache.cfg);
   head_syms_ = sdsl::int_vector<>();  // heads_ holds them: a loaded index keeps one copy
+  sdsl::int_vector_buffer<> in(sdsl::cache_file_name(key, cache.cfg));
+  heads_ = sdsl::wt_huff_int<>(in, in.size());
 }
 
 namespace {
@@ -193,8 +212,6 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
     return start;
   });
   std::string().swap(lengths);
-  std::string heads(b.runs_ - 1, '\0');
-  file::get_zstd(frames, heads.data(), heads.size(), what);
   // symbols: the sentinel once, as a run of one row; every other symbol one the text's bytes
   // have, each of them present; neighbouring runs differ
   std::array<bool, 257> allowed{}, seen{};
@@ -204,13 +221,17 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
   unsigned top = 0;  // the largest symbol allowed: the heads' width
   for (unsigned c = 0; c < 257; ++c)
     if (allowed[c]) top = c;
-  b.head_syms_ = sdsl::int_vector<>(b.runs_, 0, static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(top)))));
-  for (std::uint64_t k = 0, i = 0; k < b.runs_; ++k) {
-    const std::uint64_t c = k == sentinel ? 0 : static_cast<unsigned char>(heads[i++]) + 1;
-    if (!allowed[c]) malformed("holds a symbol the text does not have");
-    if (k > 0 && b.head_syms_[k - 1] == c) malformed("has two neighbouring runs of one symbol");
-    b.head_syms_[k] = c;
-    seen[c] = true;
+  {
+    std::string heads(b.runs_ - 1, '\0');
+    file::get_zstd(frames, heads.data(), heads.size(), what);
+    b.head_syms_ = sdsl::int_vector<>(b.runs_, 0, static_cast<std::uint8_t>(std::max(1, static_cast<int>(std::bit_width(top)))));
+    for (std::uint64_t k = 0, i = 0; k < b.runs_; ++k) {
+      const std::uint64_t c = k == sentinel ? 0 : static_cast<unsigned char>(heads[i++]) + 1;
+      if (!allowed[c]) malformed("holds a symbol the text does not have");
+      if (k > 0 && b.head_syms_[k - 1] == c) malformed("has two neighbouring runs of one symbol");
+      b.head_syms_[k] = c;
+      seen[c] = true;
+    }
   }
   if (seen != allowed) malformed("does not hold the text's symbols");
   b.symbol_of_ = symbol_of;
