@@ -287,6 +287,11 @@ int run_extract(const index_args& a) {
   } else {
     std::vector<region_span> spans;  // every region checked before any output
     for (const auto& region : a.regions) spans.push_back(parse_region(ix, region));
+    for (const region_span& s : spans)  // a damaged index's error before any output: a byte of the first one
+      if (s.end > s.start) {
+        (void)ix.extract_record(s.record, s.start, s.start + 1);
+        break;
+      }
     for (std::size_t i = 0; i < spans.size(); ++i) {
       const region_span s = spans[i];
       w.put(fmt::format(">{}\n", a.regions[i]));

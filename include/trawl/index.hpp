@@ -177,10 +177,11 @@ class hybrid_index {
   static hybrid_index build_records(std::string text, std::vector<record_span> records, std::string source_name,
                                     const build_options& options = {});
 
-  /// Reads an index file. A regular file is kept open and read a part at a time, when a query
-  /// first needs it: the header, section table and records now; the phrases and FM-index (for
-  /// locate, extract, search, and count without a count index) and the count index later. So
-  /// a process that only counts never holds the rest, and a file saved over this one by name
+  /// Reads an index file. A regular file is kept open (one descriptor while the index lives)
+  /// and read a part at a time, when a query first needs it: the header, section table and
+  /// records now; the phrases and FM-index (for locate, extract, search, and count without a
+  /// count index or over several records) and the count index later. So a process that only
+  /// counts in a one-record index never holds the rest, and a file saved over this one by name
   /// leaves it answering. Anything else (standard input "-", a pipe, a compressed file) is read
   /// whole now. Each part is checked (magic, version, section sizes, its CRC-32, then its
   /// contents) before anything reads it. Throws trawl::error(io_error) if unreadable,

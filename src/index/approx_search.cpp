@@ -132,6 +132,7 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
   if (search.whole_words || search.whole_lines)
     throw error(errc::invalid_argument, "index: search_options::whole_words and whole_lines are not searched through an index");
   if (search.processes != nullptr && search.processes->size() > 1) {
+    impl_->need(impl::part::phrases);  // on every rank before the deal, as in count_records
     search_options here = search;
     here.processes = nullptr;
     return distributed::deal_records(

@@ -310,12 +310,20 @@ struct layout {
   [[nodiscard]] std::string_view of(std::string_view bytes, std::uint32_t id) const { return bytes.substr(off[id], size[id]); }
 };
 
+/// The version `v`, if this build reads it.
+void check_version(std::uint32_t v) {
+  if (v < oldest_version || v > format_version)
+    bad("unsupported version " + std::to_string(v) + " (this build reads versions " + std::to_string(oldest_version) +
+        " to " + std::to_string(format_version) + ")");
+}
+
 /// The bytes of the header and the section table, from the header's first bytes (at least
 /// header_size, or the whole file when it is shorter).
 std::uint64_t head_size(std::string_view header) {
   if (header.size() < 8 || std::memcmp(header.data(), magic, 8) != 0) bad("not a trawl index (bad magic)");
   if (header.size() < header_size) bad("truncated header");
-  reader r{header, 12};
+  reader r{header, 8};
+  check_version(r.get<std::uint32_t>());
   const auto nsec = r.get<std::uint32_t>();
   if (nsec == 0 || nsec >= sec_end) bad("unexpected section count");
   return header_size + std::uint64_t{nsec} * entry_size + 4;
@@ -330,9 +338,7 @@ layout read_layout(std::string_view head, std::uint64_t file_size, detail::index
   L.file_size = file_size;
   reader r{head, 8};
   L.version = r.get<std::uint32_t>();
-  if (L.version < oldest_version || L.version > format_version)
-    bad("unsupported version " + std::to_string(L.version) + " (this build reads versions " +
-        std::to_string(oldest_version) + " to " + std::to_string(format_version) + ")");
+  check_version(L.version);
   L.nsec = r.get<std::uint32_t>();
   ix.n = r.get<std::uint64_t>();
   ix.z = r.get<std::uint64_t>();
@@ -474,9 +480,9 @@ void read_counts(std::string_view payload, const layout& L, detail::index_impl& 
   if (!payload.empty()) ix.counts = run_bwt::read(payload, ix.n, run_symbols(ix.char_map, ix.sigma), L.file_size);
 }
 
-/// n bytes of fd at offset `at`, read in pieces of 8 MiB on the arena's threads (their pages
-/// fault in there). bad_format when the file ends before them.
-byte_buffer read_at(int fd, std::uint64_t at, std::uint64_t n) {
+/// n bytes of fd (the file `name`) at offset `at`, read in pieces of 8 MiB on the arena's
+/// threads (their pages fault in there). bad_format when the file ends before them.
+byte_buffer read_at(int fd, const std::string& name, std::uint64_t at, std::uint64_t n) {
   constexpr std::uint64_t piece = std::uint64_t{1} << 23;
   byte_buffer out(n);
   tbb::parallel_for(std::uint64_t{0}, (n + piece - 1) / piece, [&](std::uint64_t q) {
@@ -485,7 +491,7 @@ byte_buffer read_at(int fd, std::uint64_t at, std::uint64_t n) {
     while (got < end) {
       const ssize_t r = ::pread(fd, out.data() + got, end - got, static_cast<off_t>(at + got));
       if (r < 0 && errno == EINTR) continue;
-      if (r < 0) throw error(errc::io_error, std::string("read failed: ") + std::strerror(errno));
+      if (r < 0) throw error(errc::io_error, "cannot read " + name + ": " + std::strerror(errno));
       if (r == 0) bad("the file is shorter than when it was loaded");
       got += static_cast<std::uint64_t>(r);
     }
@@ -493,13 +499,13 @@ byte_buffer read_at(int fd, std::uint64_t at, std::uint64_t n) {
   return out;
 }
 
-/// Runs f, an error of it naming the file `name` (io_error and bad_format; others as they are).
+/// Runs f, a bad_format error of it naming the file `name` (io_error names it already).
 template <class F>
 auto naming(const std::string& name, F&& f) {
   try {
     return f();
   } catch (const error& e) {
-    if (e.code() == errc::io_error) throw error(errc::io_error, std::string("index file ") + e.what());
+    if (e.code() == errc::io_error) throw error(errc::io_error, std::string("index file: ") + e.what());
     if (e.code() != errc::bad_format) throw;
     throw error(errc::bad_format, (name == "-" ? std::string("(standard input)") : name) + ": " + e.what());
   }
@@ -520,6 +526,11 @@ struct detail::index_impl::unread_file {
   ~unread_file() { ::close(fd); }
 };
 
+const std::string& detail::index_impl::file_name() const {
+  static const std::string none;
+  return unread ? unread->name : none;
+}
+
 void detail::index_impl::need(part p) const {
   if (!unread) return;
   std::call_once(p == part::phrases ? phrases_read : counts_read, [&] {
@@ -532,7 +543,7 @@ void detail::index_impl::need(part p) const {
         tbb::this_task_arena::isolate([&] {  // as in fm_index: parallel work under a once flag
           std::array<std::string_view, sec_end> payload{};
           if (p == part::counts) {
-            const byte_buffer bytes = read_at(f.fd, L.off[sec_counts], L.size[sec_counts]);
+            const byte_buffer bytes = read_at(f.fd, f.name, L.off[sec_counts], L.size[sec_counts]);
             payload[sec_counts] = bytes.view();
             check_crcs(L, payload, sec_counts, sec_counts);
             read_counts(payload[sec_counts], L, self);
@@ -540,8 +551,8 @@ void detail::index_impl::need(part p) const {
           }
           // the sections before the FM-index's (small), and the S'' text (decompressed, then
           // dropped); the FM-index's section is read on each use (decode_fm_section)
-          const byte_buffer head = read_at(f.fd, L.off[sec_kept_starts], L.off[sec_fm] - L.off[sec_kept_starts]);
-          const byte_buffer text = L.nsec >= sec_s2_text ? read_at(f.fd, L.off[sec_s2_text], L.size[sec_s2_text]) : byte_buffer{};
+          const byte_buffer head = read_at(f.fd, f.name, L.off[sec_kept_starts], L.off[sec_fm] - L.off[sec_kept_starts]);
+          const byte_buffer text = L.nsec >= sec_s2_text ? read_at(f.fd, f.name, L.off[sec_s2_text], L.size[sec_s2_text]) : byte_buffer{};
           for (std::uint32_t id = sec_kept_starts; id < sec_fm; ++id)
             payload[id] = head.view().substr(L.off[id] - L.off[sec_kept_starts], L.size[id]);
           payload[sec_s2_text] = text.view();
@@ -571,7 +582,7 @@ std::optional<detail::index_impl::fm_section> detail::index_impl::decode_fm_sect
 byte_buffer detail::index_impl::fm_bytes_from_file() const {
   return naming(unread->name, [&] {
     const layout& L = unread->at;
-    byte_buffer bytes = read_at(unread->fd, L.off[sec_fm], L.size[sec_fm]);
+    byte_buffer bytes = read_at(unread->fd, unread->name, L.off[sec_fm], L.size[sec_fm]);
     std::array<std::string_view, sec_end> payload{};
     payload[sec_fm] = bytes.view();
     check_crcs(L, payload, sec_fm, sec_fm);
@@ -650,18 +661,29 @@ std::string read_index_stream(io::byte_stream& in) {
 
 namespace {
 
-/// Loads into ix the index in a regular file `fd` (of `size` bytes, owned from here on) that
-/// starts with the index magic: its header, section table and meta read and checked now, its
-/// other parts on their first use (index_impl::need). False when the file does not start with
-/// the magic.
-bool load_lazily(int fd, std::uint64_t size, const std::string& path, detail::index_impl& ix) {
-  auto file = std::make_shared<detail::index_impl::unread_file>(fd, path, layout{});
-  const byte_buffer header = read_at(fd, 0, std::min<std::uint64_t>(size, header_size));
+/// Loads into ix the index in the regular file `path` when it starts with the index magic: its
+/// header, section table and meta read and checked now, its other parts on their first use
+/// (index_impl::need), from the file kept open. False when it does not start with the magic or
+/// is no longer a regular file.
+bool load_lazily(const std::string& path, detail::index_impl& ix) {
+  struct owned {
+    int fd;
+    ~owned() {
+      if (fd >= 0) ::close(fd);
+    }
+  } own{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  if (own.fd < 0) throw error(errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(own.fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  auto file = std::make_shared<detail::index_impl::unread_file>(own.fd, path, layout{});
+  const int fd = std::exchange(own.fd, -1);  // the file's now
+  const byte_buffer header = read_at(fd, path, 0, std::min<std::uint64_t>(size, header_size));
   if (header.size() < 8 || std::memcmp(header.data(), magic, 8) != 0) return false;
-  const byte_buffer head = read_at(fd, 0, std::min(size, head_size(header.view())));
+  const byte_buffer head = read_at(fd, path, 0, std::min(size, head_size(header.view())));
   file->at = read_layout(head.view(), size, ix);
   const layout& L = file->at;
-  const byte_buffer meta = read_at(fd, L.off[sec_meta], L.size[sec_meta]);
+  const byte_buffer meta = read_at(fd, path, L.off[sec_meta], L.size[sec_meta]);
   std::array<std::string_view, sec_end> payload{};
   payload[sec_meta] = meta.view();
   check_crcs(L, payload, sec_meta, sec_meta);
@@ -677,19 +699,14 @@ hybrid_index hybrid_index::load(const std::string& path) {
   // need them (load_lazily). Anything else (a pipe, "-", a compressed file) is read whole, as
   // far as its header says. Every error names the file.
   return naming(path, [&]() -> hybrid_index {
-    if (path != "-") {
-      if (const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); fd >= 0) {
-        struct stat st {};
-        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-          auto ix = std::make_unique<impl>();
-          bool loaded = false;
-          file::with_sizes_checked([&] { loaded = load_lazily(fd, static_cast<std::uint64_t>(st.st_size), path, *ix); });
-          if (loaded) return hybrid_index(std::move(ix));
-          const io::input_buffer in = io::input_buffer::open(path);  // compressed, or no index
-          return from_bytes(in.bytes());
-        }
-        ::close(fd);
-      }
+    struct stat st {};
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {  // not opened first: a FIFO would block
+      auto ix = std::make_unique<impl>();
+      bool loaded = false;
+      file::with_sizes_checked([&] { loaded = load_lazily(path, *ix); });
+      if (loaded) return hybrid_index(std::move(ix));
+      const io::input_buffer in = io::input_buffer::open(path);  // compressed, or no index
+      return from_bytes(in.bytes());
     }
     auto src = io::source::open(path);
     const std::string bytes = read_index_stream(src.stream());

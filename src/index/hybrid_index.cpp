@@ -668,6 +668,10 @@ std::uint64_t hybrid_index::count(std::string_view pattern, const locate_options
 std::vector<std::uint64_t> hybrid_index::count_records(const std::vector<std::string>& patterns,
                                                        const locate_options& options) const {
   if (options.processes != nullptr && options.processes->size() > 1) {
+    // every rank reads the parts its counts read before the patterns are dealt, so that a
+    // damaged one fails on every rank alike, outside the collective
+    if (impl_->has_counts) impl_->need(impl::part::counts);
+    if (!impl_->has_counts || impl_->records.size() > 1) impl_->need(impl::part::phrases);
     locate_options here = options;
     here.processes = nullptr;
     return distributed::deal_counts(*options.processes, patterns,
@@ -745,6 +749,7 @@ std::vector<std::vector<std::uint64_t>> hybrid_index::locate_many(const std::vec
 std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
                                                      const locate_options& options) const {
   if (options.processes != nullptr && options.processes->size() > 1) {
+    impl_->need(impl::part::phrases);  // on every rank before the deal, as in count_records
     locate_options here = options;
     here.processes = nullptr;
     return distributed::deal_records(

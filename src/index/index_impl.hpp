@@ -287,9 +287,12 @@ struct detail::index_impl {
   /// query calls it for what it reads. Throws bad_format (naming the file) when the part is
   /// corrupt or the file has changed since the load, io_error when it cannot be read.
   void need(part p) const;
-  /// The file and the places of the sections still unread (format.cpp); null when all are read.
+  /// The file of an index loaded from one (open while the index lives), and the places of its
+  /// sections (format.cpp); null for an index built or read from bytes.
   struct unread_file;
   std::shared_ptr<const unread_file> unread;
+  /// The path of that file ("" without one).
+  [[nodiscard]] const std::string& file_name() const;
   mutable std::once_flag phrases_read, counts_read;
 
   // -- S'' as bytes, decoded from the FM-index on the first approximate search (s2_text) --

@@ -81,7 +81,7 @@ void run_bwt::derive() {
     }
   };
   // runs, rows and the bytes of the runs' lengths as varints, per symbol
-  auto varint_bytes = [](std::uint64_t len) { return (static_cast<std::uint64_t>(std::bit_width(len)) + 6) / 7; };
+  auto varint_bytes = [](std::uint64_t len) { return (static_cast<std::uint64_t>(std::bit_width(len | 1)) + 6) / 7; };
   std::array<std::uint64_t, 257> rows_of{}, runs_of{}, bytes_of{};
   each_run([&](std::uint64_t, unsigned c, std::uint64_t len) {
     rows_of[c] += len, ++runs_of[c];

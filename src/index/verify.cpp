@@ -128,7 +128,11 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
       }
     }
   } catch (const error& e) {
-    return e.what();
+    // a part read now names its file, which the caller knows
+    std::string what = e.what();
+    if (const std::string prefix = ix.file_name() + ": "; !ix.file_name().empty() && what.starts_with(prefix))
+      what.erase(0, prefix.size());
+    return what;
   }
   return "";
 }

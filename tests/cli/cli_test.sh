@@ -489,6 +489,23 @@ for f in json bed; do
   same "$D/loc_f.want" "$D/loc_f.out" "index locate --format $f"
 done
 expect_out "$(printf '{"pattern":"ACG","count":%s}' "$("$T" index count "$D/ix_recs.thi" ACG | cut -f2)")" "$T" index count --format json "$D/ix_recs.thi" ACG
+# an index whose FM-index section is damaged: a one-record index still counts from its count
+# index; locate and extract say so in one line and write nothing (the section's CRC, read on use)
+python3 - "$D" <<'PY'
+import random, sys
+random.seed(9)
+open(sys.argv[1] + "/fmbad.fa", "w").write(">only\n" + "".join(random.choice("ACGT") for _ in range(20000)) + "\n")
+PY
+"$T" index build -q --count-index on "$D/fmbad.fa" -o "$D/fmbad.thi"
+want_count=$("$T" index count "$D/fmbad.thi" ACGTAC)
+# the FM-index section lies after the header, the table and the parts info lists before it
+fm_at=$("$T" index info "$D/fmbad.thi" | awk -F'\t' '/^bytes:/ && $1 != "bytes:total" { if ($1 == "bytes:FM-index of S'"''"'") { print at + int($2 / 2); exit } at += $2 } BEGIN { at = 44 + 11 * 32 + 4 }')
+python3 -c "import sys; p, at = sys.argv[1], int(sys.argv[2]); b = bytearray(open(p, 'rb').read()); b[at] ^= 0x10; open(p, 'wb').write(b)" "$D/fmbad.thi" "$fm_at"
+expect_out "$want_count" "$T" index count "$D/fmbad.thi" ACGTAC
+expect_err_line "$T" index locate "$D/fmbad.thi" ACGTAC
+grep -q "checksum mismatch in section 'FM-index of S''" "$D/err" && pass || fail "index locate of a damaged FM-index: $(cat "$D/err")"
+expect_err_line "$T" index extract "$D/fmbad.thi" only:0-10 only:20-30
+[ -s "$D/out" ] && fail "index extract of a damaged FM-index wrote output" || pass
 # index extract writes any length in pieces: the whole text, a record's range across pieces
 [ "$("$T" index extract "$D/many_a.thi" 0 $((mib << 20)) | wc -c)" = $(((mib << 20) + 1)) ] && pass || fail "extract of the whole text"
 python3 -c "import random, sys; random.seed(4); open(sys.argv[1], 'w').write('>big\n' + ''.join(random.choice('ACGT') for _ in range(3 << 20)) + '\n')" "$D/big_rec.fa"
