@@ -296,7 +296,7 @@ std::uint64_t count_occurrences(const detail::index_impl& ix, std::string_view p
     ix.need(detail::index_impl::part::phrases);
     if (const auto n = runs_in_records(ix, pattern, path == detail::count_path::runs)) return *n;
   }
-  ix.need(detail::index_impl::part::phrases);
+  ix.need_for_locate();
   std::vector<std::uint64_t> prim = ix.primaries(pattern, parallel);
   if (prim.empty()) return 0;
   std::sort(prim.begin(), prim.end());

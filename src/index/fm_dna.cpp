@@ -11,8 +11,8 @@
 namespace trawl::index {
 
 fm_dna::fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const sdsl::int_vector<>& marked,
-               const sdsl::int_vector<>& samples, std::uint64_t step)
-    : rows_(rows), sentinel_(sentinel), step_(step), samples_(samples) {
+               sdsl::int_vector<> samples, std::uint64_t step)
+    : rows_(rows), sentinel_(sentinel), step_(step), samples_(std::move(samples)) {
   const std::uint64_t nblocks = (rows >> block_shift) + 1;
   blocks_.reset(new block[nblocks]);  // every field written below, each block by one task
   // Chunks of whole superblocks: each writes its blocks' bits and marks and counts its codes
@@ -87,7 +87,7 @@ fm_dna::fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt,
   isa_.assign((rows - 1) / isa_step_ + 1, 0);
   tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, marked.size(), 1 << 16), [&](const auto& rg) {
     for (std::uint64_t j = rg.begin(); j < rg.end(); ++j)
-      if (const std::uint64_t p = samples[j] * step; p % isa_step_ == 0) isa_[p / isa_step_] = marked[j];
+      if (const std::uint64_t p = samples_[j] * step; p % isa_step_ == 0) isa_[p / isa_step_] = marked[j];
   });
 }
 

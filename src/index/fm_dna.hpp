@@ -28,9 +28,10 @@ class fm_dna {
 
   fm_dna() = default;
   /// From a checked section: `bwt` holds the symbols (1..4) of every row but the sentinel's,
-  /// `marked` the sampled rows ascending and `samples` their text positions divided by `step`.
+  /// `marked` the sampled rows ascending and `samples` their text positions divided by `step`
+  /// (kept).
   fm_dna(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const sdsl::int_vector<>& marked,
-         const sdsl::int_vector<>& samples, std::uint64_t step);
+         sdsl::int_vector<> samples, std::uint64_t step);
 
   [[nodiscard]] std::uint64_t size() const { return rows_; }
   [[nodiscard]] std::uint64_t sample_step() const { return step_; }

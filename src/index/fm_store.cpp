@@ -239,13 +239,28 @@ detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind
   return check_section(body, kind, rows, sigma, fm_sample_step(kind));
 }
 
-void build_fm(const detail::index_impl::fm_section& section, std::uint32_t sigma, fm_variant& fm) {
+namespace {
+
+/// build_fm with the section's samples given apart (copied or moved out of it).
+void build_own(const detail::index_impl::fm_section& section, sdsl::int_vector<> samples, std::uint32_t sigma,
+               fm_variant& fm) {
   const std::uint64_t step = fm_sample_step(section.kind);
-  if (section.kind == 1) build_int(section, fm);
-  else if (sigma <= fm_dna::max_sigma)
-    fm.emplace<fm_dna>(section.rows, section.sentinel, section.bwt, section.marked, section.samples, step);
+  if (sigma <= fm_dna::max_sigma)
+    fm.emplace<fm_dna>(section.rows, section.sentinel, section.bwt, section.marked, std::move(samples), step);
   else
-    fm.emplace<fm_wt>(section.rows, section.sentinel, section.bwt, section.marked, section.samples, step);
+    fm.emplace<fm_wt>(section.rows, section.sentinel, section.bwt, section.marked, std::move(samples), step);
+}
+
+}  // namespace
+
+void build_fm(const detail::index_impl::fm_section& section, std::uint32_t sigma, fm_variant& fm) {
+  if (section.kind == 1) build_int(section, fm);
+  else build_own(section, section.samples, sigma, fm);
+}
+
+void build_fm(detail::index_impl::fm_section&& section, std::uint32_t sigma, fm_variant& fm) {
+  if (section.kind == 1) build_int(section, fm);
+  else build_own(section, std::move(section.samples), sigma, fm);
 }
 
 }  // namespace trawl::index

@@ -69,8 +69,8 @@ struct huffman {
 }  // namespace
 
 fm_wt::fm_wt(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const sdsl::int_vector<>& marked,
-             const sdsl::int_vector<>& samples, std::uint64_t step, unsigned max_code)
-    : rows_(rows), step_(step), samples_(samples) {
+             sdsl::int_vector<> samples, std::uint64_t step, unsigned max_code)
+    : rows_(rows), step_(step), samples_(std::move(samples)) {
   // the symbol of row r: the sentinel's row holds symbol 0
   const auto* const bytes = reinterpret_cast<const unsigned char*>(bwt.data());
   const auto symbol_at = [&](std::uint64_t r) -> unsigned { return r == sentinel ? 0u : bytes[r - (r > sentinel ? 1 : 0)]; };
@@ -172,7 +172,7 @@ fm_wt::fm_wt(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, c
   isa_step_ = step * 4;
   isa_ = sdsl::int_vector<>((rows - 1) / isa_step_ + 1, 0, static_cast<std::uint8_t>(std::bit_width(rows)));
   for (std::uint64_t j = 0; j < marked.size(); ++j)
-    if (const std::uint64_t p = samples[j] * step; p % isa_step_ == 0) isa_[p / isa_step_] = marked[j];
+    if (const std::uint64_t p = samples_[j] * step; p % isa_step_ == 0) isa_[p / isa_step_] = marked[j];
 }
 
 std::uint64_t fm_wt::rank_of(unsigned c, std::uint64_t r) const {

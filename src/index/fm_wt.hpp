@@ -79,10 +79,10 @@ class fm_wt {
 
   fm_wt() = default;
   /// From a checked section: `bwt` holds the symbols (1..255) of every row but the sentinel's,
-  /// `marked` the sampled rows ascending and `samples` their text positions divided by `step`.
-  /// No symbol's code is longer than `max_code` bits (8 to 32; tests lower it).
+  /// `marked` the sampled rows ascending and `samples` their text positions divided by `step`
+  /// (kept). No symbol's code is longer than `max_code` bits (8 to 32; tests lower it).
   fm_wt(std::uint64_t rows, std::uint64_t sentinel, std::string_view bwt, const sdsl::int_vector<>& marked,
-        const sdsl::int_vector<>& samples, std::uint64_t step, unsigned max_code = 32);
+        sdsl::int_vector<> samples, std::uint64_t step, unsigned max_code = 32);
 
   [[nodiscard]] std::uint64_t size() const { return rows_; }
   [[nodiscard]] std::uint64_t sample_step() const { return step_; }

@@ -423,6 +423,7 @@ void read_meta(std::string_view bytes, const layout& L, detail::index_impl& ix) 
   if ((L.size[sec_fm] == 0) != (ix.s2_len == 0)) bad("inconsistent sections");
   ix.fm_kind = L.flags;
   ix.has_counts = L.size[sec_counts] > 0;
+  ix.s2_stored = L.size[sec_s2_text] > 0;
 }
 
 /// The phrase sections (kept phrase starts to S'' text, checksums checked) into ix, checked

@@ -284,7 +284,10 @@ const fm_variant& detail::index_impl::fm_index() const {
   // The first uses (here, s2_text) run parallel work under a once flag, isolated: a worker
   // waiting inside must not take up another query's task that would wait on that flag.
   std::call_once(fm_once, [this] {
-    tbb::this_task_arena::isolate([this] { with_fm_section([this](const fm_section& f) { build_fm(f, sigma, fm); }); });
+    tbb::this_task_arena::isolate([this] {
+      if (fm_file) build_fm(*fm_file, sigma, fm);
+      else if (std::optional<fm_section> read = decode_fm_section()) build_fm(std::move(*read), sigma, fm);
+    });
   });
   return fm;
 }
@@ -622,7 +625,7 @@ std::uint32_t hybrid_index::record_of(std::uint64_t pos) const {
 }
 
 std::vector<std::uint64_t> detail::index_access::locate_primary(const hybrid_index& ix, std::string_view pattern) {
-  ix.impl_->need(index_impl::part::phrases);
+  ix.impl_->need_for_locate();
   auto p = ix.impl_->primaries(pattern, false);
   std::sort(p.begin(), p.end());
   return p;
@@ -636,7 +639,7 @@ std::uint64_t detail::index_access::count(const hybrid_index& ix, std::string_vi
 }
 
 std::vector<std::uint64_t> hybrid_index::locate(std::string_view pattern, const locate_options& options) const {
-  impl_->need(impl::part::phrases);
+  impl_->need_for_locate();
   std::vector<std::uint64_t> occ;
   switch (options.engine) {
     case locate_engine::serial:
@@ -697,7 +700,7 @@ std::vector<std::uint64_t> hybrid_index::count_records(const std::vector<std::st
 }
 
 std::string hybrid_index::extract(std::uint64_t start, std::uint64_t len) const {
-  impl_->need(impl::part::phrases);
+  impl_->need_for_extract();
   if (start > impl_->n) throw error(errc::invalid_argument, "index: extract start is past the end of the text");
   len = std::min(len, impl_->n - start);
   std::string out;
@@ -721,7 +724,7 @@ std::string hybrid_index::extract_record(std::uint32_t record, std::uint64_t sta
     throw error(errc::invalid_argument, "index: " + rec.name + ":" + std::to_string(start) + "-" + std::to_string(end) +
                                             " is not within the record (length " + std::to_string(rec.length) + ")");
   std::string out;
-  impl_->need(impl::part::phrases);
+  impl_->need_for_extract();
   if (end > start) impl_->extract_into(rec.start + start, end - start, out);
   return out;
 }
@@ -730,7 +733,7 @@ std::vector<std::vector<std::uint64_t>> hybrid_index::locate_many(const std::vec
                                                                    const locate_options& options) const {
   // The balanced engine runs the patterns as tasks of one arena: the workers take patterns as
   // they free up, and a pattern with a large answer hands its recursion branches to them too.
-  impl_->need(impl::part::phrases);
+  impl_->need_for_locate();
   std::vector<std::vector<std::uint64_t>> occ(patterns.size());
   const unsigned nt = resolve_threads(options.threads);
   if (options.engine != locate_engine::balanced || nt == 1 || patterns.size() == 1) {
@@ -809,7 +812,7 @@ std::uint64_t hybrid_index::for_each_record_hit(const std::vector<std::string>& 
   }
   // sorted by (start, pattern), which is (record, start, pattern) since records are
   // consecutive in the text
-  impl_->need(impl::part::phrases);
+  impl_->need_for_locate();
   located_spill spill(impl_->n, patterns.size(), options.sort_memory);
   locate_each(*impl_, patterns, options, spill);
   std::vector<record_hit> out;

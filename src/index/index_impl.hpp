@@ -287,6 +287,17 @@ struct detail::index_impl {
   /// query calls it for what it reads. Throws bad_format (naming the file) when the part is
   /// corrupt or the file has changed since the load, io_error when it cannot be read.
   void need(part p) const;
+  /// need(part::phrases) for a query that locates through the FM-index, with its query
+  /// structure built first, so that the peak of that build does not meet the phrases.
+  void need_for_locate() const {
+    (void)fm_index();
+    need(part::phrases);
+  }
+  /// The same for extract, which reads S'' through the FM-index unless the file holds S''.
+  void need_for_extract() const {
+    if (!s2_stored) (void)fm_index();
+    need(part::phrases);
+  }
   /// The file of an index loaded from one (open while the index lives), and the places of its
   /// sections (format.cpp); null for an index built or read from bytes.
   struct unread_file;
@@ -299,7 +310,7 @@ struct detail::index_impl {
   mutable std::once_flag s2_once;
   mutable byte_buffer s2_bytes;
   mutable std::atomic<bool> s2_decoded{false};  ///< s2_bytes is complete: extract reads it
-  /// The file holds S'' as text (build_options::kernel_text): s2_bytes is read on load.
+  /// The file holds S'' as text (build_options::kernel_text): s2_bytes is read with the phrases.
   bool s2_stored = false;
 
   // -- the segment map as plain arrays, for mapping FM-index rows to the text (primaries) --
@@ -537,6 +548,8 @@ detail::index_impl::fm_section make_fm_section(std::string_view s2, std::uint32_
 detail::index_impl::fm_section read_fm(std::string_view body, std::uint32_t kind, std::uint64_t rows, std::uint32_t sigma);
 /// Builds the FM-index of a checked section into `fm`.
 void build_fm(const detail::index_impl::fm_section& section, std::uint32_t sigma, fm_variant& fm);
+/// The same, taking the section's samples (the query structure keeps them).
+void build_fm(detail::index_impl::fm_section&& section, std::uint32_t sigma, fm_variant& fm);
 /// Serialized size of each part, for info().
 std::vector<std::pair<std::string, std::uint64_t>> part_sizes(const detail::index_impl& ix);
 
