@@ -446,7 +446,9 @@ class Index:
 
     @classmethod
     def load(cls, path: Union[str, os.PathLike]) -> "Index":
-        """Reads an index file (every section checksummed; ValueError on a damaged or foreign file)."""
+        """Reads an index file: its header and records now, each other part (every section
+        checksummed) when a query first needs it, from the file kept open. ValueError on a
+        damaged or foreign file, at load or at the query that reads the damaged part."""
         return cls(_trawl.Index.load(os.fsdecode(os.fspath(path))))
 
     def save(self, path: Union[str, os.PathLike]) -> None:

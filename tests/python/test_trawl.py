@@ -427,13 +427,17 @@ def test_genome_kept_searches_as_the_file(tmp_path):
 
 
 def test_damaged_index_file_raises_value_error(tmp_path):
+    # a damaged byte anywhere: refused by the load (header, table, records) or by the first
+    # query that reads its part (verify reads them all; the count index ends the file)
     path = tmp_path / "t.idx"
     trawl.Index.build(b"abracadabra" * 50).save(path)
-    raw = bytearray(path.read_bytes())
-    raw[len(raw) // 2] ^= 0x40
-    path.write_bytes(bytes(raw))
-    with pytest.raises(ValueError):
-        trawl.Index.load(path)
+    good = path.read_bytes()
+    for at in (20, 200, len(good) // 2, len(good) - 30):
+        raw = bytearray(good)
+        raw[at] ^= 0x40
+        path.write_bytes(bytes(raw))
+        with pytest.raises(ValueError):
+            trawl.Index.load(path).verify()
     with pytest.raises(OSError):
         trawl.Index.load(tmp_path / "missing.idx")
 
