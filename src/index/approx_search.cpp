@@ -132,7 +132,13 @@ std::vector<record_hit> hybrid_index::search_records(const std::vector<std::stri
   if (search.whole_words || search.whole_lines)
     throw error(errc::invalid_argument, "index: search_options::whole_words and whole_lines are not searched through an index");
   if (search.processes != nullptr && search.processes->size() > 1) {
-    impl_->need(impl::part::phrases);  // on every rank before the deal, as in count_records
+    // on every rank before the deal, as in count_records: what the search reads
+    if (located(search)) {
+      impl_->need_for_locate();
+    } else {
+      impl_->need(impl::part::phrases);
+      (void)impl_->s2_text();
+    }
     search_options here = search;
     here.processes = nullptr;
     return distributed::deal_records(

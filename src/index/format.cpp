@@ -455,7 +455,6 @@ void read_phrases(const std::array<std::string_view, sec_end>& payload, bool fm_
     if (r2.get<std::uint64_t>() != ix.s2_len) bad("S'' text does not match the segment map");
     s2_frames = file::get_zstd_bytes(r2, ix.s2_len, max_s2_text_expansion, "S'' text");
     if (r2.left() != 0) bad("S'' text section has trailing bytes");
-    ix.s2_stored = true;
   }
   // The FM-index's section and the S'' text are read beside the other checks (each reads only
   // what is loaded). With the S'' text in the file, the FM-index's section is checked on its
@@ -672,10 +671,11 @@ bool load_lazily(const std::string& path, detail::index_impl& ix) {
     ~owned() {
       if (fd >= 0) ::close(fd);
     }
-  } own{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  } own{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};  // a FIFO put in its place does not block
   if (own.fd < 0) throw error(errc::io_error, "cannot open " + path + ": " + std::strerror(errno));
   struct stat st {};
   if (::fstat(own.fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  ::fcntl(own.fd, F_SETFL, ::fcntl(own.fd, F_GETFL) & ~O_NONBLOCK);
   const auto size = static_cast<std::uint64_t>(st.st_size);
   auto file = std::make_shared<detail::index_impl::unread_file>(own.fd, path, layout{});
   const int fd = std::exchange(own.fd, -1);  // the file's now

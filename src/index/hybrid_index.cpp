@@ -674,7 +674,7 @@ std::vector<std::uint64_t> hybrid_index::count_records(const std::vector<std::st
     // every rank reads the parts its counts read before the patterns are dealt, so that a
     // damaged one fails on every rank alike, outside the collective
     if (impl_->has_counts) impl_->need(impl::part::counts);
-    if (!impl_->has_counts || impl_->records.size() > 1) impl_->need(impl::part::phrases);
+    if (!impl_->has_counts || impl_->records.size() > 1) impl_->need_for_locate();
     locate_options here = options;
     here.processes = nullptr;
     return distributed::deal_counts(*options.processes, patterns,
@@ -700,11 +700,13 @@ std::vector<std::uint64_t> hybrid_index::count_records(const std::vector<std::st
 }
 
 std::string hybrid_index::extract(std::uint64_t start, std::uint64_t len) const {
-  impl_->need_for_extract();
   if (start > impl_->n) throw error(errc::invalid_argument, "index: extract start is past the end of the text");
   len = std::min(len, impl_->n - start);
   std::string out;
-  if (len > 0) impl_->extract_into(start, len, out);
+  if (len > 0) {
+    impl_->need_for_extract();
+    impl_->extract_into(start, len, out);
+  }
   return out;
 }
 
@@ -724,8 +726,10 @@ std::string hybrid_index::extract_record(std::uint32_t record, std::uint64_t sta
     throw error(errc::invalid_argument, "index: " + rec.name + ":" + std::to_string(start) + "-" + std::to_string(end) +
                                             " is not within the record (length " + std::to_string(rec.length) + ")");
   std::string out;
-  impl_->need_for_extract();
-  if (end > start) impl_->extract_into(rec.start + start, end - start, out);
+  if (end > start) {
+    impl_->need_for_extract();
+    impl_->extract_into(rec.start + start, end - start, out);
+  }
   return out;
 }
 
@@ -752,7 +756,7 @@ std::vector<std::vector<std::uint64_t>> hybrid_index::locate_many(const std::vec
 std::vector<record_hit> hybrid_index::search_records(const std::vector<std::string>& patterns,
                                                      const locate_options& options) const {
   if (options.processes != nullptr && options.processes->size() > 1) {
-    impl_->need(impl::part::phrases);  // on every rank before the deal, as in count_records
+    impl_->need_for_locate();  // on every rank before the deal, as in count_records
     locate_options here = options;
     here.processes = nullptr;
     return distributed::deal_records(
