@@ -513,8 +513,8 @@ auto naming(const std::string& name, F&& f) {
 
 }  // namespace
 
-/// A loaded index's file while parts of it are unread: the file stays open (a file replaced
-/// under the same name leaves this one readable), and each part is read and checked again
+/// A loaded index's file, open while the index lives (a file replaced under the same name
+/// leaves this one readable), and where its sections lie: each part is read from it and checked
 /// by its checksums when it is needed.
 struct detail::index_impl::unread_file {
   int fd = -1;
