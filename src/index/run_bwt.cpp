@@ -11,6 +11,20 @@
 #include "index/sdsl_ram.hpp"
 
 namespace trawl::index {
+namespace {
+
+/// v as an LEB128 varint, its bytes given to emit in order: the file's run lengths, and
+/// derive()'s lengths by symbol.
+template <class Emit>
+void put_varint(std::uint64_t v, Emit&& emit) {
+  for (; v >= 0x80; v >>= 7) emit(static_cast<std::uint8_t>(v | 0x80));
+  emit(static_cast<std::uint8_t>(v));
+}
+
+/// The bytes put_varint gives for v.
+constexpr std::uint64_t varint_bytes(std::uint64_t v) { return (static_cast<std::uint64_t>(std::bit_width(v | 1)) + 6) / 7; }
+
+}  // namespace
 
 std::array<std::uint16_t, 256> run_symbols(const std::array<std::uint8_t, 256>& char_map, std::uint32_t sigma) {
   std::array<std::uint16_t, 256> s{};
@@ -81,7 +95,6 @@ void run_bwt::derive() {
     }
   };
   // runs, rows and the bytes of the runs' lengths as varints, per symbol
-  auto varint_bytes = [](std::uint64_t len) { return (static_cast<std::uint64_t>(std::bit_width(len | 1)) + 6) / 7; };
   std::array<std::uint64_t, 257> rows_of{}, runs_of{}, bytes_of{};
   each_run([&](std::uint64_t, unsigned c, std::uint64_t len) {
     rows_of[c] += len, ++runs_of[c];
@@ -102,8 +115,7 @@ void run_bwt::derive() {
     std::array<std::uint64_t, 257> put{};
     std::copy_n(byte_at.begin(), 257, put.begin());
     each_run([&](std::uint64_t, unsigned c, std::uint64_t len) {
-      for (; len >= 0x80; len >>= 7) lengths[put[c]++] = static_cast<std::uint8_t>(len | 0x80);
-      lengths[put[c]++] = static_cast<std::uint8_t>(len);
+      put_varint(len, [&](std::uint8_t b) { lengths[put[c]++] = b; });
     });
   }
   unsigned c = 0;
@@ -145,9 +157,8 @@ void run_bwt::write(std::string& out) const {
   // the runs' lengths as LEB128 varints, zstd-compressed (a collection's lengths repeat)
   std::string lengths;
   for (std::uint64_t k = 0; k < runs_; ++k) {
-    std::uint64_t len = (k + 1 < runs_ ? starts_.at(k + 1) : rows_) - starts_.at(k);
-    for (; len >= 0x80; len >>= 7) lengths.push_back(static_cast<char>(len | 0x80));
-    lengths.push_back(static_cast<char>(len));
+    const std::uint64_t len = (k + 1 < runs_ ? starts_.at(k + 1) : rows_) - starts_.at(k);
+    put_varint(len, [&](std::uint8_t b) { lengths.push_back(static_cast<char>(b)); });
   }
   file::put<std::uint64_t>(out, lengths.size());
   file::put_zstd(out, lengths, frame_bytes, zstd_level);
