@@ -5,12 +5,20 @@
 // a GPU keeps one copy of it. Other searches, and off-target searches, take each record alone.
 #include "trawl/genome.hpp"
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string_view>
 #include <utility>
 
+#include "io/fasta_pieces.hpp"
 #include "parallel/joined.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
@@ -23,6 +31,23 @@ namespace {
 /// NUL bytes after each record: a search of patterns up to 255 - k long scans all of them at once.
 constexpr std::size_t record_gap = 256;
 
+/// The lines of `bytes` that start with '>': at most that many FASTA records.
+std::size_t header_lines(std::string_view bytes) {
+  constexpr std::size_t block = std::size_t{1} << 22;
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, bytes.size(), block), std::size_t{0},
+      [&](const tbb::blocked_range<std::size_t>& r, std::size_t n) {
+        for (std::size_t i = r.begin(); i < r.end(); ++i) {
+          const void* gt = std::memchr(bytes.data() + i, '>', r.end() - i);
+          if (gt == nullptr) break;
+          i = static_cast<std::size_t>(static_cast<const char*>(gt) - bytes.data());
+          n += i == 0 || bytes[i - 1] == '\n';
+        }
+        return n;
+      },
+      std::plus<>());
+}
+
 }  // namespace
 
 struct genome::impl {
@@ -30,7 +55,7 @@ struct genome::impl {
   io::format fmt = io::format::plain;
   std::string_view text;  // the sequences, each followed by record_gap NULs: in one of these
   std::string read_text;                // read_records
-  std::unique_ptr<char[]> decoded;      // read_twobit: written once, never zero-filled first
+  std::unique_ptr<char[]> owned;        // read_twobit, read_fasta: written once, never zero-filled first
   std::vector<index::record_span> records;
   std::vector<std::uint64_t> begin, length;  // per record, for detail::search_joined
   std::uint64_t bases = 0;
@@ -56,17 +81,79 @@ struct genome::impl {
     std::uint64_t total = 0;
     for (std::size_t i = 0; i < f.size(); ++i) total += f.length(i) + record_gap;
     // uninitialized: each page is first touched by the decode, on all cores
-    decoded.reset(new char[total]);
+    owned.reset(new char[total]);
     for (std::size_t i = 0; i < f.size(); ++i) {
       const std::uint64_t at = bases + record_gap * i;
       records.push_back({std::string(f.name(i)), at, f.length(i)});
       begin.push_back(at);
       length.push_back(f.length(i));
       bases += f.length(i);
-      f.decode(i, decoded.get() + at);
-      std::memset(decoded.get() + at + f.length(i), 0, record_gap);
+      f.decode(i, owned.get() + at);
+      std::memset(owned.get() + at + f.length(i), 0, record_gap);
     }
-    text = std::string_view(decoded.get(), total);
+    text = std::string_view(owned.get(), total);
+  }
+
+  /// A FASTA input parsed on all cores: cut into pieces (io/fasta_pieces.hpp), a window of
+  /// pieces parsed at once, then their sequences copied into place, a copy on each worker.
+  /// `bytes` starts with a header line.
+  void read_fasta(std::string_view bytes) {
+    fmt = io::format::fasta;
+    const std::size_t cap = bytes.size() + record_gap * header_lines(bytes);
+    owned.reset(new char[cap]);  // uninitialized: the pages past the sequences are never touched
+    const auto workers = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+    const std::size_t piece = std::clamp<std::size_t>(bytes.size() / (8 * workers), std::size_t{1} << 16, std::size_t{1} << 22);
+    const std::size_t window = 2 * workers;
+    std::vector<std::string> out(window);
+    std::vector<std::vector<io::fasta_head>> heads(window);
+    std::vector<std::string_view> pieces;
+    struct copy {
+      const char* from;  ///< nullptr: record_gap NULs
+      std::size_t n, to;
+    };
+    std::vector<copy> copies;
+    std::size_t at = 0;  // bytes placed
+    const auto end_record = [&] {
+      if (records.empty()) return;
+      records.back().length = length.back() = at - begin.back();
+      bases += length.back();
+      copies.push_back({nullptr, record_gap, at});
+      at += record_gap;
+    };
+    for (std::size_t p = 0; p < bytes.size();) {
+      pieces.clear();
+      while (pieces.size() < window && p < bytes.size()) {
+        const std::size_t e = io::fasta_piece_end(bytes, p, piece);
+        pieces.push_back(bytes.substr(p, e - p));
+        p = e;
+      }
+      tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t k) { io::parse_fasta_piece(pieces[k], 0, out[k], heads[k]); });
+      copies.clear();
+      for (std::size_t k = 0; k < pieces.size(); ++k) {
+        std::size_t from = 0;
+        const auto place = [&](std::size_t to) {
+          if (to > from) copies.push_back({out[k].data() + from, to - from, at});
+          at += to - from;
+          from = to;
+        };
+        for (const io::fasta_head& h : heads[k]) {
+          place(h.at);  // the open record's bytes (none before the first record: bytes starts with '>')
+          end_record();
+          records.push_back({std::string(h.name), at, 0});
+          begin.push_back(at);
+          length.push_back(0);
+        }
+        place(out[k].size());
+      }
+      if (p == bytes.size()) end_record();
+      if (at > cap) throw std::logic_error("genome: a FASTA parse outgrew its header count");
+      tbb::parallel_for(std::size_t{0}, copies.size(), [&](std::size_t i) {
+        const copy& c = copies[i];
+        if (c.from != nullptr) std::memcpy(owned.get() + c.to, c.from, c.n);
+        else std::memset(owned.get() + c.to, 0, c.n);
+      });
+    }
+    text = std::string_view(owned.get(), at);
   }
 
   void read_records(io::source& src) {
@@ -80,7 +167,13 @@ struct genome::impl {
     }
     io::format named = src.named_format();
     if (named == io::format::automatic) named = io::format_of_name(name);
-    io::record_reader rr(bytes, named != io::format::automatic ? named : io::detect_format(bytes), name);
+    const io::format f = named != io::format::automatic ? named : io::detect_format(bytes);
+    if (f == io::format::fasta) {
+      std::size_t p = 0;
+      while (p < bytes.size() && (bytes[p] == '\n' || bytes[p] == '\r')) ++p;
+      if (p < bytes.size() && bytes[p] == '>') return read_fasta(bytes.substr(p));
+    }
+    io::record_reader rr(bytes, f, name);  // FASTQ, plain text, and the error of a FASTA without a header first
     fmt = rr.detected();
     // the sequences never outgrow the input; a gap for each record header there may be
     std::size_t heads = 1;

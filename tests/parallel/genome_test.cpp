@@ -3,6 +3,7 @@
 // each record; approximate, Hamming, both-strand and long-pattern searches (joined and
 // record-by-record ways) and off-target sites are those of a search of the file.
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <random>
@@ -94,6 +95,52 @@ TEST(Genome, RecordsAreTheParse) {
   ASSERT_EQ(t.records().size(), 1u);
   EXPECT_EQ(t.records()[0].name, "notes.txt");
   EXPECT_EQ(t.format(), trawl::io::format::plain);
+}
+
+TEST(Genome, AFastaParsedInPiecesOnAllCoresIsTheParse) {
+  // a FASTA of about 2 MB is cut into 16-256 pieces, parsed a window at a time: records and
+  // lines of every shape across the pieces' edges
+  std::mt19937_64 rng(11);
+  std::string fa = "\n\r\n";  // blank lines before the first header
+  std::size_t made = 0;
+  for (int r = 0; fa.size() < 2'000'000; ++r) {
+    const std::string eol = rng() % 4 == 0 ? "\r\n" : "\n";
+    fa += ">rec" + std::to_string(r) + (rng() % 2 ? "\tsome description" : "") + eol;
+    const std::size_t shape = rng() % 8;
+    std::size_t len = shape == 0 ? 0 : shape == 1 ? 300'000 : rng() % 20'000;
+    const std::size_t width = shape == 2 ? len + 1 : 1 + rng() % 120;  // one long line, or lines of any width
+    std::string seq = oracle::random_text(rng, len, "ACGTNacgtRY");
+    for (std::size_t i = 1; r > 0 && i < seq.size(); i += 1 + rng() % 5000)
+      if (i % width != 0) seq[i] = '>';  // inside a line: a sequence byte (not in the lines that tell FASTA from text)
+    for (std::size_t i = 0; i < seq.size(); i += width) {
+      fa += seq.substr(i, width) + eol;
+      if (rng() % 50 == 0) fa += eol;  // a blank line inside a record
+    }
+    ++made;
+  }
+  fa += ">last-without-newline";
+  ++made;
+  const auto want = oracle::parse_records(fa, true);
+  ASSERT_EQ(want.size(), made);
+  for (const int threads : {1, 3}) {
+    tbb::task_arena arena(threads);
+    const genome g = arena.execute([&] { return genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu); });
+    EXPECT_EQ(g.format(), trawl::io::format::fasta);
+    ASSERT_EQ(g.records().size(), want.size()) << threads;
+    std::uint64_t bases = 0;
+    for (std::uint32_t r = 0; r < want.size(); ++r) {
+      EXPECT_EQ(g.records()[r].name, want[r].name);
+      ASSERT_TRUE(g.sequence(r) == want[r].seq) << want[r].name << " " << threads;
+      bases += want[r].seq.size();
+    }
+    EXPECT_EQ(g.bases(), bases);
+    // the sequences are found where the records say, each followed by its gap of NULs
+    trawl::search_options o;
+    o.device = trawl::device_kind::cpu;
+    EXPECT_EQ(genome_hits(g, {"ACGTA", "NNN"}, o), file_hits(fa, {"ACGTA", "NNN"}, o));
+  }
+  // a FASTA whose first line is not a header is refused as the file's search refuses it
+  EXPECT_THROW((void)genome::from_bytes("ACGT\n>r\nACGT\n", "in.fa", trawl::device_kind::cpu), trawl::error);
 }
 
 TEST(Genome, TwoBitReadsAsItsFasta) {
