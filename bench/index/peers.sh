@@ -22,7 +22,8 @@
 #   OCC_CAP       the locate set is the longest prefix of the 1000 patterns with at most OCC_CAP
 #                 occurrences in all (at least one pattern; default 5000000)
 #   SAMPLE        positions are compared for the first SAMPLE patterns of each locate set (default 20)
-#   TOOLS         subset of "trawl trawl-small r-index move-r" (default all four)
+#   TOOLS         subset of "trawl trawl-small r-index move-r" (default all four) holding trawl or
+#                 trawl-small, whose index cuts the locate sets
 #   WORK          scratch folder for the indexes and converted patterns (default a fresh mktemp -d,
 #                 removed at the end unless KEEP=1); an existing WORK's indexes are reused
 #   OUT           the CSV (default bench/records/index-peers-<host>-<trawl commit>.csv)
@@ -92,6 +93,7 @@ trawl=$work/bin/trawl
 tib=$work/bin/trawl_index_bench
 has() { [[ " $tools " == *" $1 "* ]]; }
 log() { echo "[peers $(date -u +%H:%M:%S)] $*" >&2; }
+has trawl || has trawl-small || { echo "peers.sh: TOOLS must hold trawl or trawl-small (their index cuts the locate sets)" >&2; exit 2; }
 
 # ---- the peers: sources and builds ------------------------------------------------------------
 # extract OWNER+NAME at COMMIT (or its HEAD when the snapshot lacks COMMIT) into DIR; echo the commit
@@ -163,8 +165,8 @@ rec() {
 }
 dirty=$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null | wc -l)
 rec "sources" trawl source_commit 0 - "$commit ($dirty tracked files modified in the work tree; binaries of $build, $(date -u -r "$build/trawl" +%Y-%m-%dT%H:%M:%SZ))"
-rec "sources" r-index source_commit 0 - "github.com/nicolaprezza/r-index@$ri_commit"
-rec "sources" move-r source_commit 0 - "github.com/LukasNalbach/Move-r@$mr_commit"
+! has r-index || rec "sources" r-index source_commit 0 - "github.com/nicolaprezza/r-index@$ri_commit"
+! has move-r || rec "sources" move-r source_commit 0 - "github.com/LukasNalbach/Move-r@$mr_commit"
 
 # ---- helpers ------------------------------------------------------------------------------------
 # timed OUTFILE CMD...: runs CMD, writes "wall_s peak_kib" to OUTFILE
