@@ -560,6 +560,48 @@ TEST(StreamSearch, LargePiecesParsedInPartsAgainstTheOracle) {
   }
 }
 
+TEST(StreamSearch, LongRecordsOfOneLineWidthParsedInPartsAgainstTheOracle) {
+  // Pieces of 16 MiB and more parsed in parts, inside long records of lines of one width each:
+  // a run of blank lines, one line for two, a line of another width, a CRLF and the records'
+  // headers fall inside the parts
+  temp_dir dir;
+  std::mt19937_64 rng(79);
+  std::vector<oracle::record> recs;
+  std::string in;
+  const std::size_t widths[] = {60, 71, 80, 1000};
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t len = (i == 0 ? 12000000 : 5000000) + rng() % 100000;
+    recs.push_back({"chr" + std::to_string(i), oracle::random_text(rng, len, "ACGTN")});
+    in += ">" + recs.back().name + " long\n";
+    const std::string& seq = recs.back().seq;
+    for (std::size_t at = 0, k = 0; at < seq.size(); ++k) {
+      std::size_t w = widths[i];
+      if (i == 1 && k == 40000) w = 30;  // one line of another width
+      if (i == 0 && k == 120000) w = 121;
+      in.append(seq, at, w);
+      if (i == 0 && k == 50000) in.append(61, '\n');
+      in += i == 2 && k == 70000 ? "\r\n" : "\n";
+      at += w;
+    }
+  }
+  const fs::path p = dir.path / "long.fa";
+  std::ofstream(p, std::ios::binary) << in;
+  const std::vector<std::string> pats = {"ACGTACGTA", recs[1].seq.substr(2400000, 14), recs[3].seq.substr(999990, 20)};
+  const auto want = exact_oracle(recs, pats);
+  auto m = trawl::make_matcher(pats, {});
+  for (const std::size_t chunk : {std::size_t{16} << 20, std::size_t{21} << 20}) {
+    trawl::search_options o;
+    o.threads = 2;
+    trawl::stream_options so;
+    so.chunk_size = chunk;
+    so.parse_threads = 4;
+    collecting_sink sink(true);
+    auto src = trawl::io::source::open(p.string(), {});
+    const auto r = trawl::search_input(*m, src, o, so, sink);
+    expect_records(sink, r, recs, want, "chunk " + std::to_string(chunk));
+  }
+}
+
 TEST(StreamSearch, TwoBitDecodedIntoChunksAgainstTheOracle) {
   // A .2bit is decoded straight into the chunks, on the search's threads or a parse arena of
   // its own (a GPU's search): empty, tiny and long records, N and soft-masked runs across the
