@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "index/varint.hpp"
 #include "trawl/error.hpp"
 
 namespace trawl::index {
@@ -35,16 +36,13 @@ class run_reader {
 
   /// The next key (the run must have one left).
   std::uint64_t next() {
-    std::uint64_t delta = 0;
-    for (unsigned shift = 0;; shift += 7) {
+    const auto delta = get_varint([&] {
       if (pos_ == len_) refill();
-      const auto byte = static_cast<unsigned char>(buf_[pos_++]);
-      delta |= std::uint64_t{byte & 0x7fu} << shift;
-      if ((byte & 0x80u) == 0) break;
-      if (shift >= 63) throw error(errc::io_error, "index: the temporary file of located positions in " + *dir_ + " changed while it was read");
-    }
+      return buf_[pos_++];
+    });
+    if (!delta) throw error(errc::io_error, "index: the temporary file of located positions in " + *dir_ + " changed while it was read");
     --left_;
-    last_ += delta;
+    last_ += *delta;
     return last_;
   }
   [[nodiscard]] bool empty() const noexcept { return left_ == 0; }
@@ -155,8 +153,7 @@ void located_spill::write_run() {
   for (std::uint64_t key : keys_) {
     std::uint64_t delta = key - last;
     last = key;
-    for (; delta >= 0x80; delta >>= 7) out.push_back(static_cast<char>(delta | 0x80));
-    out.push_back(static_cast<char>(delta));
+    put_varint(delta, [&](std::uint8_t b) { out.push_back(static_cast<char>(b)); });
     if (out.size() >= write_bytes) flush();
   }
   flush();

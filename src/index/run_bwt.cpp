@@ -9,22 +9,9 @@
 #include "index/file_io.hpp"
 #include "index/index_impl.hpp"
 #include "index/sdsl_ram.hpp"
+#include "index/varint.hpp"
 
 namespace trawl::index {
-namespace {
-
-/// v as an LEB128 varint, its bytes given to emit in order: the file's run lengths, and
-/// derive()'s lengths by symbol.
-template <class Emit>
-void put_varint(std::uint64_t v, Emit&& emit) {
-  for (; v >= 0x80; v >>= 7) emit(static_cast<std::uint8_t>(v | 0x80));
-  emit(static_cast<std::uint8_t>(v));
-}
-
-/// The bytes put_varint gives for v.
-constexpr std::uint64_t varint_bytes(std::uint64_t v) { return (static_cast<std::uint64_t>(std::bit_width(v | 1)) + 6) / 7; }
-
-}  // namespace
 
 std::array<std::uint16_t, 256> run_symbols(const std::array<std::uint8_t, 256>& char_map, std::uint32_t sigma) {
   std::array<std::uint16_t, 256> s{};
@@ -123,13 +110,7 @@ void run_bwt::derive() {
   f_starts_.assign_each(rows_, runs_, [&] {
     while (pos == byte_at[c + 1]) row = c_[++c];
     const std::uint64_t start = row;
-    std::uint64_t len = 0;
-    for (unsigned shift = 0;; shift += 7) {
-      const std::uint8_t b = lengths[pos++];
-      len |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if (b < 0x80) break;
-    }
-    row += len;
+    row += *get_varint([&] { return lengths[pos++]; });  // written by put_varint above
     return start;
   });
   std::vector<std::uint8_t>().swap(lengths);
@@ -200,13 +181,12 @@ run_bwt run_bwt::read(std::string_view bytes, std::uint64_t n, const std::array<
   // the lengths, checked in one pass and set down as the run starts in a second
   std::uint64_t at = 0;
   auto next_length = [&] {
-    std::uint64_t len = 0;
-    for (unsigned shift = 0;; shift += 7) {
-      if (at == lengths.size() || shift > 63) malformed("has a malformed run length");
-      const auto byte = static_cast<unsigned char>(lengths[at++]);
-      len |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0) return len;
-    }
+    const auto len = get_varint([&] {
+      if (at == lengths.size()) malformed("has a malformed run length");
+      return lengths[at++];
+    });
+    if (!len) malformed("has a malformed run length");
+    return *len;
   };
   std::uint64_t row = 0;
   for (std::uint64_t k = 0; k < b.runs_; ++k) {
