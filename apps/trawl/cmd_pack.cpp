@@ -2,6 +2,8 @@
 // bits a base, N blocks, soft-mask blocks), which every command then reads as that FASTA.
 #include <fmt/format.h>
 
+#include <cstdio>
+
 #include <memory>
 #include <initializer_list>
 #include <string>
@@ -36,7 +38,11 @@ int run_pack(const pack_args& a) {
   const auto in = io::input_buffer::open(a.input);
   const std::string name = a.input == "-" ? "(standard input)" : a.input;
   const io::format named = a.input == "-" ? io::format::automatic : io::format_of_name(a.input);
-  io::write_file_atomically(out, io::to_twobit(in.bytes(), named, name));
+  const io::twobit_image image = io::to_twobit(in.bytes(), named, name);
+  io::write_file_atomically(out, image.bytes);
+  if (image.replaced > 0)
+    fmt::print(stderr, "trawl pack: {} bases of {} were IUPAC codes other than N and are N in {} (.2bit holds A, C, G, T and N only)\n",
+               image.replaced, name, out);
   return 0;
 }
 
@@ -48,7 +54,8 @@ void add_pack_command(CLI::App& root, run_state& state) {
   cmd->footer(
       "A .2bit file holds each record's name and its bases at two bits each, with its runs of N and its\n"
       "lower-case (soft-masked) runs; every trawl command reads it as the FASTA it came from (same names,\n"
-      "coordinates and output), and so do UCSC's tools. Bases other than A, C, G, T and N are refused.");
+      "coordinates and output), and so do UCSC's tools. IUPAC codes other than N (R, Y, S, W, K, M, B, D,\n"
+      "H, V, U) are written as N, and their number is said on stderr; any other byte is refused.");
   cmd->add_option("input", a->input, "FASTA/FASTQ file (gzip, zstd; '-' = stdin)")->required();
   cmd->add_option("-o,--output", a->output, "the .2bit file (default: the input's name with .2bit for .fa/.fasta/...)");
   cmd->callback([a, &state] { state.exit_code = run_pack(*a); });

@@ -276,11 +276,20 @@ class record_reader {
   std::string seq_buf_;
 };
 
+/// A .2bit file made by to_twobit: its bytes, and how many bases it wrote as N that were IUPAC
+/// codes other than N.
+struct twobit_image {
+  std::string bytes;
+  std::uint64_t replaced = 0;
+};
+
 /// The UCSC .2bit file of the FASTA/FASTQ records in `bytes` (`fmt`: as record_reader takes
 /// it), version 0, or 1 when its offsets pass 32 bits: names and soft-masking (lower case) kept,
-/// runs of N as N blocks. Throws trawl::error(invalid_argument) naming `name` on plain text, a
-/// name of more than 255 bytes, a record over 4 Gbases, or a base other than A, C, G, T, N (any
-/// case): .2bit holds no other.
-std::string to_twobit(std::string_view bytes, format fmt, const std::string& name);
+/// runs of N as N blocks. .2bit holds A, C, G, T and N only: the IUPAC codes R, Y, S, W, K, M,
+/// B, D, H, V and U (any case) are written as N (`replaced` counts them). Throws
+/// trawl::error(invalid_argument) naming `name` on plain text, a name of more than 255 bytes, a
+/// record over 4 Gbases, or any other byte in a sequence. Each long sequence is encoded on all
+/// cores.
+twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& name);
 
 }  // namespace trawl::io

@@ -352,7 +352,76 @@ void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, cha
   });
 }
 
-std::string to_twobit(std::string_view bytes, format fmt, const std::string& name) {
+namespace {
+
+/// A sequence byte as .2bit keeps it: its two-bit code (T 0, C 1, A 2, G 3; N as T), in an N
+/// block, in a mask block (lower case), an IUPAC code other than N written as N, or a byte
+/// .2bit cannot hold.
+struct base_kind {
+  std::uint8_t code = 0;
+  bool n = false, lower = false, iupac = false, bad = true;
+};
+constexpr std::array<base_kind, 256> base_kinds = [] {
+  std::array<base_kind, 256> k;
+  k.fill(base_kind{});  // not `k{}`: GCC 12 constant-evaluates that with some elements' members zeroed
+  const auto set = [&](char upper, base_kind v) {
+    k[static_cast<unsigned char>(upper)] = v;
+    v.lower = true;
+    k[static_cast<unsigned char>(upper | 0x20)] = v;
+  };
+  set('T', {0, false, false, false, false});
+  set('C', {1, false, false, false, false});
+  set('A', {2, false, false, false, false});
+  set('G', {3, false, false, false, false});
+  set('N', {0, true, false, false, false});
+  for (const char c : std::string_view("RYSWKMBDHVU")) set(c, {0, true, false, true, false});
+  return k;
+}();
+
+/// A part of a sequence encoded: its N and mask blocks, the IUPAC codes written as N, and its
+/// first byte .2bit cannot hold (npos: none).
+struct encoded_part {
+  std::vector<block> ns, masks;
+  std::uint64_t replaced = 0;
+  std::size_t bad = std::string_view::npos;
+};
+
+void extend(std::vector<block>& list, std::uint64_t i) {
+  if (!list.empty() && list.back().end == i) ++list.back().end;
+  else list.push_back({i, i + 1});
+}
+
+/// seq[from, to) (from a multiple of 4) into its packed bytes, four bases a byte, the first in
+/// the high bits.
+void encode_part(std::string_view seq, std::size_t from, std::size_t to, char* packed, encoded_part& out) {
+  for (std::size_t i = from; i < to; i += 4) {
+    const std::size_t e = std::min(to, i + 4);
+    unsigned byte = 0;
+    for (std::size_t j = i; j < e; ++j) {
+      const base_kind& k = base_kinds[static_cast<unsigned char>(seq[j])];
+      if (k.bad) {
+        out.bad = std::min(out.bad, j);
+        continue;
+      }
+      byte |= static_cast<unsigned>(k.code) << (6 - 2 * (j - i));
+      if (k.n) extend(out.ns, j);
+      if (k.lower) extend(out.masks, j);
+      out.replaced += k.iupac ? 1 : 0;
+    }
+    packed[i / 4] = static_cast<char>(byte);
+  }
+}
+
+/// A part's blocks after the ones before it: a block that continues the last is joined to it.
+void append_blocks(std::vector<block>& to, const std::vector<block>& part) {
+  auto from = part.begin();
+  if (!to.empty() && from != part.end() && to.back().end == from->start) to.back().end = (from++)->end;
+  to.insert(to.end(), from, part.end());
+}
+
+}  // namespace
+
+twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& name) {
   record_reader rr(bytes, fmt, name);
   if (rr.detected() == format::plain)
     throw error(errc::invalid_argument, name + ": not FASTA or FASTQ (.2bit holds named DNA sequences)");
@@ -365,6 +434,9 @@ std::string to_twobit(std::string_view bytes, format fmt, const std::string& nam
     const auto x = static_cast<std::uint32_t>(v);
     s.append(reinterpret_cast<const char*>(&x), 4);
   };
+  std::uint64_t replaced = 0;
+  constexpr std::size_t part = std::size_t{1} << 22;  // bases a worker encodes at once
+  std::vector<encoded_part> parts;
   record r;
   while (rr.next(r)) {
     const std::string_view seq = r.sequence;
@@ -373,30 +445,20 @@ std::string to_twobit(std::string_view bytes, format fmt, const std::string& nam
                                               ": a .2bit name has 1 to 255 bytes");
     if (seq.size() > 0xffffffffu)
       throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " is longer than .2bit's 4 Gbases");
-    std::vector<block> ns, masks;
     std::string packed((seq.size() + 3) / 4, '\0');
-    for (std::size_t i = 0; i < seq.size(); ++i) {
-      const char c = seq[i];
-      const char u = static_cast<char>(c & ~0x20);
-      unsigned code = 0;
-      switch (u) {
-        case 'T': code = 0; break;
-        case 'C': code = 1; break;
-        case 'A': code = 2; break;
-        case 'G': code = 3; break;
-        case 'N':
-          if (!ns.empty() && ns.back().end == i) ++ns.back().end;
-          else ns.push_back({i, i + 1});
-          break;
-        default:
-          throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " holds '" + std::string(1, c) +
-                                                  "' at " + std::to_string(i) + ": .2bit holds A, C, G, T and N only");
-      }
-      if (c >= 'a' && c <= 'z') {
-        if (!masks.empty() && masks.back().end == i) ++masks.back().end;
-        else masks.push_back({i, i + 1});
-      }
-      packed[i / 4] = static_cast<char>(packed[i / 4] | code << (6 - 2 * (i & 3)));
+    parts.assign((seq.size() + part - 1) / part, encoded_part{});
+    tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t k) {
+      encode_part(seq, k * part, std::min(seq.size(), (k + 1) * part), packed.data(), parts[k]);
+    });
+    std::vector<block> ns, masks;
+    for (const encoded_part& e : parts) {
+      if (e.bad != std::string_view::npos)
+        throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " holds '" +
+                                                std::string(1, seq[e.bad]) + "' at " + std::to_string(e.bad) +
+                                                ": .2bit holds A, C, G, T, N and IUPAC codes (written as N) only");
+      append_blocks(ns, e.ns);
+      append_blocks(masks, e.masks);
+      replaced += e.replaced;
     }
     packed_seq p;
     p.name = r.name;
@@ -434,7 +496,7 @@ std::string to_twobit(std::string_view bytes, format fmt, const std::string& nam
     off += s.body.size();
   }
   for (const auto& s : seqs) out += s.body;
-  return out;
+  return {std::move(out), replaced};
 }
 
 }  // namespace trawl::io

@@ -269,7 +269,7 @@ TEST(GpuVsCpu, ConcurrentSlicesOfManyRecords) {
   std::string fasta;
   for (int r = 0; r < 40; ++r)
     fasta += ">r" + std::to_string(r) + "\n" + gputest::text_with_plants(rng, 20000 + rng() % 40000, "ACGT", pats, 20, 2) + "\n";
-  const std::string packed = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "mem.fa");
+  const std::string packed = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "mem.fa").bytes;
   for (const mode& md : {mode{"k2 all-ends both", {.k = 2, .both = true, .all_ends = true}},
                          mode{"hamming k2", {.k = 2, .both = true, .all_ends = true, .hamming = true}},
                          mode{"k3 clusters", {.k = 3, .both = true}}, mode{"exact", {.both = true}}}) {

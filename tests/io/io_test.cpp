@@ -139,7 +139,7 @@ TEST(TwoBit, DecodesTheFastaItWasMadeFromAtEveryReadSize) {
   // the decoder hands out 60-base lines, in parts decoded on several cores: N and soft-masked
   // runs across the parts' and lines' edges, read in pieces of 1 byte to several MiB
   const twobit_genome g(29);
-  const std::string packed = trawl::io::to_twobit(g.fasta, trawl::io::format::fasta, "in.fa");
+  const std::string packed = trawl::io::to_twobit(g.fasta, trawl::io::format::fasta, "in.fa").bytes;
   ASSERT_TRUE(trawl::io::is_twobit(packed));
   for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{61}, std::size_t{250}, std::size_t{4096},
                                   std::size_t{1} << 20, std::size_t{5} << 20}) {
@@ -151,12 +151,63 @@ TEST(TwoBit, DecodesTheFastaItWasMadeFromAtEveryReadSize) {
   }
 }
 
+TEST(TwoBit, PackWritesIupacCodesAsNAndRefusesOtherBytes) {
+  // IUPAC codes other than N, upper and lower case, alone and in runs, next to N runs and across
+  // the 4 Mi-base parts a long sequence is encoded in: each reads back as N in its case; the
+  // count is theirs; a byte no .2bit holds is refused, the first one named
+  std::mt19937_64 rng(37);
+  std::string fasta;
+  std::vector<std::string> want;
+  std::uint64_t iupac = 0;
+  for (int r = 0; r < 3; ++r) {
+    const std::size_t len = r == 1 ? (std::size_t{9} << 20) + 3 : 1000 + rng() % 5000;
+    std::string seq(len, 'A');
+    for (char& c : seq) c = "ACGT"[rng() % 4];
+    std::string as_n = seq;
+    for (int k = 0; k < 60; ++k) {
+      std::size_t at = rng() % len;
+      if (r == 1 && k < 6) at = (std::size_t{4} << 20) * (1 + k % 2) - 2 + static_cast<std::size_t>(k / 2);  // at the parts' edges
+      const std::size_t run = std::min<std::size_t>(len - at, 1 + rng() % 12);
+      const bool lower = rng() % 2 != 0;
+      for (std::size_t x = at; x < at + run; ++x) {
+        const char code = k % 3 == 0 ? 'N' : "RYSWKMBDHVU"[rng() % 11];
+        seq[x] = lower ? static_cast<char>(code | 0x20) : code;
+        as_n[x] = lower ? 'n' : 'N';
+      }
+    }
+    for (const char c : seq) iupac += std::string_view("RYSWKMBDHVUryswkmbdhvu").find(c) != std::string_view::npos;
+    fasta += ">r" + std::to_string(r) + "\n";
+    for (std::size_t o = 0; o < len; o += 60) fasta += seq.substr(o, 60) + "\n";
+    want.push_back(as_n);
+  }
+  const trawl::io::twobit_image img = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "in.fa");
+  EXPECT_EQ(img.replaced, iupac);
+  EXPECT_GT(iupac, 100u);
+  const trawl::io::twobit_file f(img.bytes, "in.2bit");
+  ASSERT_EQ(f.size(), want.size());
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    std::string got(f.length(i), '\0');
+    f.decode(i, got.data());
+    EXPECT_TRUE(got == want[i]) << "sequence " << i;
+  }
+  // bytes no .2bit holds, in the second and the first part of a long sequence: the first named
+  std::string bad = ">x\n" + std::string((std::size_t{5} << 20), 'A') + "\n";
+  bad[3 + (std::size_t{4} << 20) + 10] = '*';
+  bad[3 + 777] = 'X';
+  try {
+    (void)trawl::io::to_twobit(bad, trawl::io::format::fasta, "bad.fa");
+    ADD_FAILURE() << "a '*' and an 'X' packed";
+  } catch (const trawl::error& e) {
+    EXPECT_NE(std::string(e.what()).find("holds 'X' at 777"), std::string::npos) << e.what();
+  }
+}
+
 TEST(TwoBit, FileDecodesEveryRangeAsItsSequence) {
   // io::twobit_file: names and lengths as the FASTA's; whole sequences, and ranges of
   // any start and length (inside a byte of four bases, across N and mask runs), in order and
   // jumping between sequences, equal the FASTA's bases; a range past the end is refused
   const twobit_genome g(31);
-  const std::string packed = trawl::io::to_twobit(g.fasta, trawl::io::format::fasta, "in.fa");
+  const std::string packed = trawl::io::to_twobit(g.fasta, trawl::io::format::fasta, "in.fa").bytes;
   const trawl::io::twobit_file f(packed, "in.2bit");
   ASSERT_EQ(f.size(), g.seqs.size());
   std::mt19937_64 rng(5);

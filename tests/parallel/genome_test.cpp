@@ -156,7 +156,7 @@ TEST(Genome, TwoBitReadsAsItsFasta) {
   }
   recs.push_back({"big", big});
   const std::string fa = fasta_of(recs, 60);
-  const std::string tb = trawl::io::to_twobit(fa, trawl::io::format::fasta, "in.fa");
+  const std::string tb = trawl::io::to_twobit(fa, trawl::io::format::fasta, "in.fa").bytes;
   const genome want = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
   const genome got = genome::from_bytes(tb, "in.2bit", trawl::device_kind::cpu);
   EXPECT_EQ(got.format(), trawl::io::format::fasta);

@@ -619,7 +619,7 @@ TEST(StreamSearch, TwoBitDecodedIntoChunksAgainstTheOracle) {
     recs.push_back({"s" + std::to_string(i), std::move(seq)});
   }
   const fs::path p = dir.path / "g.2bit";
-  std::ofstream(p, std::ios::binary) << trawl::io::to_twobit(fasta_of(recs, 60, false), trawl::io::format::fasta, "g.fa");
+  std::ofstream(p, std::ios::binary) << trawl::io::to_twobit(fasta_of(recs, 60, false), trawl::io::format::fasta, "g.fa").bytes;
   const std::vector<std::string> pats = {"ACGTAC", "acgN", "NNNA", recs[5].seq.substr(1000000, 12)};
   const auto want = exact_oracle(recs, pats);
   auto m = trawl::make_matcher(pats, {});
