@@ -4,7 +4,7 @@
 trawl_install_deps() {
   local pkgs=(build-essential cmake pkg-config zlib1g-dev libcli11-dev libfmt-dev libtbb-dev
               libsdsl-dev libdivsufsort-dev libzstd-dev libisal-dev libvectorscan-dev libpcre2-dev zstd libgtest-dev libbenchmark-dev libedlib-dev gzip ripgrep seqkit
-              clang libclang-rt-14-dev libopenmpi-dev openmpi-bin python3-dev python3-venv ccache)
+              clang libclang-rt-14-dev libopenmpi-dev openmpi-bin python3-dev python3-venv python3-py2bit ccache)
   local missing=() p
   for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

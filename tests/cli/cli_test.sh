@@ -630,6 +630,22 @@ for args in "search --hits -i -k 1 ACGTNN" "search --hits GACGCATAAAG" "offtarge
   same "$D/tb.want" "$D/tb.got" "trawl pack of IUPAC codes: $args as the FASTA with N"
 done
 "$T" pack "$D/tb.fa" -o "$D/quiet.2bit" 2>"$D/err" && [ ! -s "$D/err" ] && pass || fail "trawl pack says nothing without IUPAC codes"
+# Debian's py2bit (UCSC's reader in C) reads both as the FASTA with N: names, lengths, bases and
+# soft-masked lengths (it gives N in upper case, masked or not)
+for f in quiet iupac; do
+  want=$D/tb.fa; [ $f = iupac ] && want=$D/iupac_n.fa
+  /usr/bin/python3 - "$D/$f.2bit" "$want" "$(dirname "$0")/../oracle" <<'PY' && pass || fail "py2bit reads trawl pack's $f.2bit"
+import sys
+sys.path.insert(0, sys.argv[3])
+import py2bit, twobit
+want = twobit.fasta_records(open(sys.argv[2]).read())
+tb = py2bit.open(sys.argv[1], True)
+assert list(tb.chroms().items()) == [(n, len(s)) for n, s in want], (tb.chroms(), [(n, len(s)) for n, s in want])
+for n, s in want:
+    assert not s or tb.sequence(n) == s.replace("n", "N"), n  # py2bit refuses to read an empty one
+assert tb.info()["soft-masked length"] == sum(c.islower() for _, s in want for c in s)
+PY
+done
 printf '>x\nACGTX*\n' >"$D/bad.fa"
 expect_rc 2 "$T" pack "$D/bad.fa" -o "$D/bad.2bit"
 grep -q "holds 'X' at 4" "$D/err" && [ ! -e "$D/bad.2bit" ] && [ "$(wc -l <"$D/err")" = 1 ] && pass || fail "pack of a byte .2bit cannot hold: $(cat "$D/err")"
