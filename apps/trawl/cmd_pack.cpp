@@ -53,9 +53,10 @@ void add_pack_command(CLI::App& root, run_state& state) {
   CLI::App* cmd = root.add_subcommand("pack", "write a FASTA/FASTQ genome as a UCSC .2bit file");
   cmd->footer(
       "A .2bit file holds each record's name and its bases at two bits each, with its runs of N and its\n"
-      "lower-case (soft-masked) runs; every trawl command reads it as the FASTA it came from (same names,\n"
-      "coordinates and output), and so do UCSC's tools. IUPAC codes other than N (R, Y, S, W, K, M, B, D,\n"
-      "H, V, U) are written as N, and their number is said on stderr; any other byte is refused.");
+      "lower-case (soft-masked) runs: A, C, G, T and N only. U is written as T, and the other IUPAC codes\n"
+      "(R, Y, S, W, K, M, B, D, H, V) as N, their number said on stderr; any other byte is refused. Every\n"
+      "trawl command reads the file as that FASTA (same names, coordinates and output), and so do UCSC's\n"
+      "tools.");
   cmd->add_option("input", a->input, "FASTA/FASTQ file (gzip, zstd; '-' = stdin)")->required();
   cmd->add_option("-o,--output", a->output, "the .2bit file (default: the input's name with .2bit for .fa/.fasta/...)");
   cmd->callback([a, &state] { state.exit_code = run_pack(*a); });

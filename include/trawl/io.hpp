@@ -285,8 +285,9 @@ struct twobit_image {
 
 /// The UCSC .2bit file of the FASTA/FASTQ records in `bytes` (`fmt`: as record_reader takes
 /// it), version 0, or 1 when its offsets pass 32 bits: names and soft-masking (lower case) kept,
-/// runs of N as N blocks. .2bit holds A, C, G, T and N only: the IUPAC codes R, Y, S, W, K, M,
-/// B, D, H, V and U (any case) are written as N (`replaced` counts them). Throws
+/// runs of N as N blocks. .2bit holds A, C, G, T and N only: U is written as T (as UCSC reads
+/// it), and the IUPAC codes R, Y, S, W, K, M, B, D, H and V (any case) as N (`replaced` counts
+/// them). Throws
 /// trawl::error(invalid_argument) naming `name` on plain text, a name of more than 255 bytes, a
 /// record over 4 Gbases, or any other byte in a sequence. Each long sequence is encoded on all
 /// cores.

@@ -20,16 +20,18 @@ void put_varint(std::uint64_t v, Emit&& emit) {
 constexpr std::uint64_t varint_bytes(std::uint64_t v) { return (static_cast<std::uint64_t>(std::bit_width(v | 1)) + 6) / 7; }
 
 /// A varint read a byte at a time from next() (which throws where there is none); nullopt when
-/// it runs past ten bytes, more than 64 bits.
+/// it holds more than 64 bits.
 template <class Next>
 std::optional<std::uint64_t> get_varint(Next&& next) {
   std::uint64_t v = 0;
-  for (unsigned shift = 0; shift < 64; shift += 7) {
+  for (unsigned shift = 0; shift < 63; shift += 7) {
     const auto b = static_cast<std::uint8_t>(next());
     v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
     if (b < 0x80) return v;
   }
-  return std::nullopt;
+  const auto last = static_cast<std::uint8_t>(next());  // bit 63 only
+  if (last > 1) return std::nullopt;
+  return v | static_cast<std::uint64_t>(last) << 63;
 }
 
 }  // namespace trawl::index

@@ -354,9 +354,9 @@ void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, cha
 
 namespace {
 
-/// A sequence byte as .2bit keeps it: its two-bit code (T 0, C 1, A 2, G 3; N as T), in an N
-/// block, in a mask block (lower case), an IUPAC code other than N written as N, or a byte
-/// .2bit cannot hold.
+/// A sequence byte as .2bit keeps it: its two-bit code (T 0, C 1, A 2, G 3; U as T, as UCSC
+/// reads it; N as T), in an N block, in a mask block (lower case), an IUPAC code other than N
+/// written as N, or a byte .2bit cannot hold.
 struct base_kind {
   std::uint8_t code = 0;
   bool n = false, lower = false, iupac = false, bad = true;
@@ -370,13 +370,17 @@ constexpr std::array<base_kind, 256> base_kinds = [] {
     k[static_cast<unsigned char>(upper | 0x20)] = v;
   };
   set('T', {0, false, false, false, false});
+  set('U', {0, false, false, false, false});
   set('C', {1, false, false, false, false});
   set('A', {2, false, false, false, false});
   set('G', {3, false, false, false, false});
   set('N', {0, true, false, false, false});
-  for (const char c : std::string_view("RYSWKMBDHVU")) set(c, {0, true, false, true, false});
+  for (const char c : std::string_view("RYSWKMBDHV")) set(c, {0, true, false, true, false});
   return k;
 }();
+static_assert(base_kinds['X'].bad && base_kinds[0].bad && base_kinds['*'].bad && !base_kinds['a'].bad &&
+              base_kinds['a'].lower && !base_kinds['A'].lower && base_kinds['r'].iupac && base_kinds['r'].n &&
+              !base_kinds['n'].iupac && base_kinds['u'].code == 0 && !base_kinds['u'].n);
 
 /// A part of a sequence encoded: its N and mask blocks, the IUPAC codes written as N, and its
 /// first byte .2bit cannot hold (npos: none).
@@ -410,6 +414,14 @@ void encode_part(std::string_view seq, std::size_t from, std::size_t to, char* p
     }
     packed[i / 4] = static_cast<char>(byte);
   }
+}
+
+/// A byte in an error line: 'c' when printable, else '\xNN'.
+std::string shown_byte(char c) {
+  const auto b = static_cast<unsigned char>(c);
+  if (b > 0x20 && b < 0x7f) return std::string{'\'', c, '\''};
+  constexpr char hex[] = "0123456789abcdef";
+  return std::string{'\'', '\\', 'x', hex[b >> 4], hex[b & 15], '\''};
 }
 
 /// A part's blocks after the ones before it: a block that continues the last is joined to it.
@@ -446,15 +458,17 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
     if (seq.size() > 0xffffffffu)
       throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " is longer than .2bit's 4 Gbases");
     std::string packed((seq.size() + 3) / 4, '\0');
-    parts.assign((seq.size() + part - 1) / part, encoded_part{});
-    tbb::parallel_for(std::size_t{0}, parts.size(), [&](std::size_t k) {
+    parts.assign(std::max<std::size_t>(1, (seq.size() + part - 1) / part), encoded_part{});
+    const auto encode = [&](std::size_t k) {
       encode_part(seq, k * part, std::min(seq.size(), (k + 1) * part), packed.data(), parts[k]);
-    });
+    };
+    if (parts.size() == 1) encode(0);  // a short sequence (reads, contigs): no task
+    else tbb::parallel_for(std::size_t{0}, parts.size(), encode);
     std::vector<block> ns, masks;
     for (const encoded_part& e : parts) {
       if (e.bad != std::string_view::npos)
-        throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " holds '" +
-                                                std::string(1, seq[e.bad]) + "' at " + std::to_string(e.bad) +
+        throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " holds " +
+                                                shown_byte(seq[e.bad]) + " at " + std::to_string(e.bad) +
                                                 ": .2bit holds A, C, G, T, N and IUPAC codes (written as N) only");
       append_blocks(ns, e.ns);
       append_blocks(masks, e.masks);

@@ -614,15 +614,15 @@ same "$D/tb.want" "$D/tb.got" "trawl pack, read by the oracle"
 cmp -s "$D/packed.2bit" "$D/tb0.2bit" && pass || fail "trawl pack: not the bytes the format's description gives"
 gzip -c "$D/tb.fa" >"$D/tbz.fa.gz"
 "$T" pack "$D/tbz.fa.gz" && cmp -s "$D/tbz.2bit" "$D/tb0.2bit" && pass || fail "trawl pack of a .fa.gz to NAME.2bit"
-# IUPAC codes other than N are written as N, in their case, and counted on stderr; the .2bit
-# reads as that FASTA (the oracle's reading, search and offtarget)
+# IUPAC codes other than N are written as N, in their case, and counted on stderr, U as T; the
+# .2bit reads as that FASTA (the oracle's reading, search and offtarget)
 printf '>x desc\nACGTRYNNacgtkmbn\nGACGCATAAAGATGAGACGCwGG\n>y\nsACGTACGuvdh\n' >"$D/iupac.fa"
-printf '>x desc\nACGTNNNNacgtnnnn\nGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGnnnn\n' >"$D/iupac_n.fa"
+printf '>x desc\nACGTNNNNacgtnnnn\nGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGtnnn\n' >"$D/iupac_n.fa"
 expect_rc 0 "$T" pack "$D/iupac.fa" -o "$D/iupac.2bit"
-grep -q "^trawl pack: 11 bases of .*iupac.fa were IUPAC codes other than N" "$D/err" && [ "$(wc -l <"$D/err")" = 1 ] &&
+grep -q "^trawl pack: 10 bases of .*iupac.fa were IUPAC codes other than N" "$D/err" && [ "$(wc -l <"$D/err")" = 1 ] &&
   pass || fail "pack of IUPAC codes: $(cat "$D/err")"
 $TB read "$D/iupac.2bit" >"$D/tb.got"
-printf '>x\nACGTNNNNacgtnnnnGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGnnnn\n' >"$D/tb.want"
+printf '>x\nACGTNNNNacgtnnnnGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGtnnn\n' >"$D/tb.want"
 same "$D/tb.want" "$D/tb.got" "trawl pack of IUPAC codes, read by the oracle"
 for args in "search --hits -i -k 1 ACGTNN" "search --hits GACGCATAAAG" "offtarget --mismatches 3 $D/tb_guide.fa"; do
   eval "\"\$T\" $args \"\$D/iupac_n.fa\"" >"$D/tb.want"
@@ -649,6 +649,9 @@ done
 printf '>x\nACGTX*\n' >"$D/bad.fa"
 expect_rc 2 "$T" pack "$D/bad.fa" -o "$D/bad.2bit"
 grep -q "holds 'X' at 4" "$D/err" && [ ! -e "$D/bad.2bit" ] && [ "$(wc -l <"$D/err")" = 1 ] && pass || fail "pack of a byte .2bit cannot hold: $(cat "$D/err")"
+printf '>x\nAC\000GT\n' >"$D/bad.fa"
+expect_rc 2 "$T" pack "$D/bad.fa" -o "$D/bad.2bit"
+grep -q "holds '\\\\x00' at 2: " "$D/err" && [ "$(wc -l <"$D/err")" = 1 ] && pass || fail "pack of a NUL byte: $(cat "$D/err")"
 # a damaged .2bit: one line naming the file, exit 2, never a crash or a hang
 python3 - "$D" <<'PY'
 import struct, sys
