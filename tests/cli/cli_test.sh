@@ -612,6 +612,23 @@ import twobit
 for n, s in twobit.fasta_records(open(sys.argv[1]).read()): print('>%s\n%s' % (n, s))" "$D/tb.fa" "$(dirname "$0")/../oracle" >"$D/tb.want"
 same "$D/tb.want" "$D/tb.got" "trawl pack, read by the oracle"
 cmp -s "$D/packed.2bit" "$D/tb0.2bit" && pass || fail "trawl pack: not the bytes the format's description gives"
+# a sequence longer than the 4 Mi-base parts pack encodes at once: N and soft-masked runs over
+# the parts' edge are one block each, as the format's description writes them
+python3 - "$D/long.fa" <<'PY'
+import random, sys
+r = random.Random(5)
+edge = 4 << 20
+s = [r.choice("ACGT") for _ in range(edge + 3001)]
+s[edge - 7:edge + 5] = ["N"] * 12
+s[edge + 1000:edge + 1000 + 9] = [c.lower() for c in s[edge + 1000:edge + 1009]]
+s[edge - 2000:edge + 2000] = [c.lower() for c in s[edge - 2000:edge + 2000]]
+s[edge + 2000:edge + 2004] = ["n"] * 4
+seq = "".join(s)
+open(sys.argv[1], "w").write(">long\n" + "\n".join(seq[i:i + 60] for i in range(0, len(seq), 60)) + "\n>tiny\nACGn\n")
+PY
+$TB write "$D/long.fa" "$D/long0.2bit"
+"$T" pack "$D/long.fa" -o "$D/long.2bit" && cmp -s "$D/long.2bit" "$D/long0.2bit" && pass ||
+  fail "trawl pack of a sequence over 4 Mi bases: not the bytes the format's description gives"
 gzip -c "$D/tb.fa" >"$D/tbz.fa.gz"
 "$T" pack "$D/tbz.fa.gz" && cmp -s "$D/tbz.2bit" "$D/tb0.2bit" && pass || fail "trawl pack of a .fa.gz to NAME.2bit"
 # IUPAC codes other than N are written as N, in their case, and counted on stderr, U as T; the
