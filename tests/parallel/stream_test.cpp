@@ -510,6 +510,19 @@ TEST(StreamSearch, MappedFastaParsedInPiecesAgainstTheOracle) {
   }
 }
 
+/// search_input of `m` over the file `p` in chunks of `chunk` bytes, two search threads and four
+/// parse threads: pieces of 16 MiB and more (a GPU's chunks) are parsed in parts on these.
+trawl::stream_result search_in_large_pieces(const trawl::matcher& m, const fs::path& p, std::size_t chunk,
+                                            trawl::search_sink& sink) {
+  trawl::search_options o;
+  o.threads = 2;
+  trawl::stream_options so;
+  so.chunk_size = chunk;
+  so.parse_threads = 4;
+  auto src = trawl::io::source::open(p.string(), {});
+  return trawl::search_input(m, src, o, so, sink);
+}
+
 TEST(StreamSearch, LargePiecesParsedInPartsAgainstTheOracle) {
   // Pieces of 16 MiB and more (a GPU's chunks) are parsed in parts on all the parse threads:
   // small and large records, CRLF and blank lines falling anywhere in the parts.
@@ -537,14 +550,8 @@ TEST(StreamSearch, LargePiecesParsedInPartsAgainstTheOracle) {
   const auto want = exact_oracle(recs, pats);
   auto m = trawl::make_matcher(pats, {});
   for (const std::size_t chunk : {std::size_t{16} << 20, std::size_t{23} << 20}) {
-    trawl::search_options o;
-    o.threads = 2;
-    trawl::stream_options so;
-    so.chunk_size = chunk;
-    so.parse_threads = 4;
     collecting_sink sink(true);
-    auto src = trawl::io::source::open(p.string(), {});
-    const auto r = trawl::search_input(*m, src, o, so, sink);
+    const auto r = search_in_large_pieces(*m, p, chunk, sink);
     const std::string where = "chunk " + std::to_string(chunk);
     expect_records(sink, r, recs, want, where);
     // the parts' record heads point at their header lines: the origins place every byte
@@ -552,8 +559,7 @@ TEST(StreamSearch, LargePiecesParsedInPartsAgainstTheOracle) {
     const origin_checker& c = *checker;
     const trawl::matcher checked(std::move(checker));
     collecting_sink sink2(false);
-    auto src2 = trawl::io::source::open(p.string(), {});
-    trawl::search_input(checked, src2, o, so, sink2);
+    search_in_large_pieces(checked, p, chunk, sink2);
     EXPECT_TRUE(sink2.all == want) << where;
     EXPECT_EQ(c.bad_.load(), 0u) << where;
     EXPECT_GT(c.placed_.load(), 0u) << where;  // the records without a CRLF or blank line
@@ -590,14 +596,8 @@ TEST(StreamSearch, LongRecordsOfOneLineWidthParsedInPartsAgainstTheOracle) {
   const auto want = exact_oracle(recs, pats);
   auto m = trawl::make_matcher(pats, {});
   for (const std::size_t chunk : {std::size_t{16} << 20, std::size_t{21} << 20}) {
-    trawl::search_options o;
-    o.threads = 2;
-    trawl::stream_options so;
-    so.chunk_size = chunk;
-    so.parse_threads = 4;
     collecting_sink sink(true);
-    auto src = trawl::io::source::open(p.string(), {});
-    const auto r = trawl::search_input(*m, src, o, so, sink);
+    const auto r = search_in_large_pieces(*m, p, chunk, sink);
     expect_records(sink, r, recs, want, "chunk " + std::to_string(chunk));
   }
 }
