@@ -570,12 +570,14 @@ void add_search_command(CLI::App& root, run_state& state) {
   cmd->add_flag("--both-strands", a->both_strands, "DNA: also search the reverse complement (strand '-')");
   cmd->add_option("--algorithm", a->algorithm, "exact: bf|kmp|horspool|sunday|simd|vectorscan|kmer|teddy|aho|auto; approximate: auto|myers|dp (or one engine: myers-word, myers-blocked, myers-simd, myers-striped, myers-filter, myers-suffix, myers-seeds)");
   cmd->add_option("-j,--threads", a->threads, "worker threads (default: all cores)")->check(integer_in(0, 1 << 16));
-  cmd->add_option("--slice-size", a->slice_size, "bytes per parallel slice (default: automatic; at least 1/65536 of a chunk)")
-      ->check(integer_in(0, std::int64_t{1} << 40))
+  cmd->add_option("--slice-size", a->slice_size,
+                  "bytes per parallel slice, K/M/G: KiB/MiB/GiB (default: automatic; at least 1/65536 of a chunk)")
+      ->transform(bytes_in(0, std::int64_t{1} << 40))
       ->group("Tuning");
   cmd->add_option("--chunk-size", a->chunk_size,
-                  "new bytes per chunk of a stream, at most 1 GiB: about two a thread are held at once (default: automatic)")
-      ->check(integer_in(0, std::int64_t{1} << 30))
+                  "new bytes per chunk of a stream, K/M/G: KiB/MiB/GiB, at most 1 GiB: about two a thread are held at "
+                  "once (default: automatic)")
+      ->transform(bytes_in(0, std::int64_t{1} << 30))
       ->group("Tuning");
   cmd->add_option("--inflater", a->inflater, "gzip: auto|isal|zlib")->group("Tuning")->check(CLI::IsMember({"auto", "isal", "zlib"}));
   cmd->add_flag("--pattern-names", a->pattern_names,

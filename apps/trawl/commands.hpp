@@ -27,6 +27,28 @@ inline CLI::Validator integer_in(std::int64_t lo, std::int64_t hi) {
       "INT", "integer_in");
 }
 
+/// Byte counts: integer_in's decimal integer, or one followed by K, M or G (KiB, MiB, GiB:
+/// powers of 1024; "k", "KB", "KiB" alike), which the option then reads as its bytes.
+inline CLI::Validator bytes_in(std::int64_t lo, std::int64_t hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& s) -> std::string {
+        const std::string range = "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+        std::int64_t v = 0;
+        const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+        if (ec != std::errc() || end == s.data() || v < 0) return s + " is not a byte count in " + range + " (K, M, G: KiB, MiB, GiB)";
+        std::string unit(end, static_cast<const char*>(s.data() + s.size()));
+        for (char& c : unit) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 32 : c);
+        if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();
+        if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();
+        const int shift = unit.empty() ? 0 : unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : -1;
+        if (shift < 0) return s + " is not a byte count in " + range + " (K, M, G: KiB, MiB, GiB)";
+        if (v > (hi >> shift) || (v << shift) < lo) return s + " is out of range " + range;
+        s = std::to_string(v << shift);
+        return {};
+      },
+      "BYTES", "bytes_in");
+}
+
 /// Exit status of the command that ran: 0 = hits found / success, 1 = no hit, 2 = error.
 struct run_state {
   int exit_code = 0;

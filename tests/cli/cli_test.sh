@@ -305,7 +305,7 @@ expect_err_line "$T" search --bogus-option hello "$D/h.txt"
 expect_err_line "$T" search -k -1 hello "$D/h.txt"
 expect_err_line "$T" search --algorithm nosuch hello "$D/h.txt"
 # a bad value's line names its option, the tuning ones included
-for o in "--threads -j x" "--slice-size --slice-size 4M" "--chunk-size --chunk-size -1" "--inflater --inflater lzma"; do
+for o in "--threads -j x" "--slice-size --slice-size 4X" "--chunk-size --chunk-size -1" "--inflater --inflater lzma"; do
   read -r name opt val <<<"$o"
   "$T" search "$opt" "$val" hello "$D/h.txt" >/dev/null 2>"$D/err"
   grep -q -- "^trawl: $name: " "$D/err" && pass || fail "search $opt $val: the error does not name $name: $(head -c 200 "$D/err")"
@@ -366,9 +366,14 @@ expect_err_line "$T" search --device gpu:x hello "$D/h.txt"
 expect_err_line "$T" search --device gpu:0,,1 hello "$D/h.txt"
 
 # Numbers: overflow, negatives where they make no sense and junk are one line and exit 2
-for args in "-m 18446744073709551616" "-m 99999999999999999999" "-j -1" "-k 1x" "-k 99999999999" "--chunk-size -5"; do
+for args in "-m 18446744073709551616" "-m 99999999999999999999" "-j -1" "-k 1x" "-k 99999999999" "--chunk-size -5" \
+  "--chunk-size 2G" "--chunk-size 1.5M" "--chunk-size 4T" "--slice-size 2048G" "--slice-size K"; do
   expect_err_line "$T" search $args hello "$D/h.txt"
 done
+# byte counts in K, M, G (KiB, MiB, GiB)
+expect_out "$("$T" search --hits --chunk-size 1024 --slice-size 65536 hello "$D/h.txt")" \
+  "$T" search --hits --chunk-size 1K --slice-size 64kib hello "$D/h.txt"
+expect_out "$("$T" search -c --chunk-size 33554432 hello "$D/h.txt")" "$T" search -c --chunk-size 32M hello "$D/h.txt"
 expect_out "h.txt${TAB}0${TAB}5${TAB}0${TAB}+${TAB}hello" bash -c "cd $D && $T search --hits -m -1 hello h.txt | head -1"
 "$T" index build "$D/h.txt" -o "$D/hh.idx" >/dev/null 2>&1
 expect_err_line "$T" index extract "$D/hh.idx" -1 5
