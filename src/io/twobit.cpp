@@ -439,7 +439,9 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
     throw error(errc::invalid_argument, name + ": not FASTA or FASTQ (.2bit holds named DNA sequences)");
   struct packed_seq {
     std::string name;
-    std::string body;  // size, blocks, reserved, packed bases
+    std::string head;    // size, blocks, reserved
+    std::string packed;  // the bases
+    [[nodiscard]] std::size_t size() const { return head.size() + packed.size(); }
   };
   std::vector<packed_seq> seqs;
   const auto put32 = [](std::string& s, std::uint64_t v) {
@@ -476,19 +478,19 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
     }
     packed_seq p;
     p.name = r.name;
-    put32(p.body, seq.size());
+    put32(p.head, seq.size());
     for (const auto* list : {&ns, &masks}) {
-      put32(p.body, list->size());
-      for (const block& b : *list) put32(p.body, b.start);
-      for (const block& b : *list) put32(p.body, b.end - b.start);
+      put32(p.head, list->size());
+      for (const block& b : *list) put32(p.head, b.start);
+      for (const block& b : *list) put32(p.head, b.end - b.start);
     }
-    put32(p.body, 0);  // reserved
-    p.body += packed;
+    put32(p.head, 0);  // reserved
+    p.packed = std::move(packed);
     seqs.push_back(std::move(p));
   }
   // the index's size, then each sequence's offset: version 1 when one passes 32 bits
   std::uint64_t index = 16, data = 0;
-  for (const auto& s : seqs) index += 1 + s.name.size() + 4, data += s.body.size();
+  for (const auto& s : seqs) index += 1 + s.name.size() + 4, data += s.size();
   const bool wide = index + data + 4 * seqs.size() > 0xffffffffu;
   if (wide) index += 4 * seqs.size();
   std::string out;
@@ -507,9 +509,9 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
     } else {
       put32(out, off);
     }
-    off += s.body.size();
+    off += s.size();
   }
-  for (const auto& s : seqs) out += s.body;
+  for (const auto& s : seqs) out.append(s.head).append(s.packed);
   return {std::move(out), replaced};
 }
 
