@@ -156,9 +156,13 @@ void release_staging(int device) noexcept;
 
 /// Keeps a copy of `text` in the memory of `device` while the returned handle lives: a
 /// streamed search (stream_exact, stream_approx, stream_sites) of a sequence that lies inside
-/// `text` reads it there instead of copying it from the host. The bytes of `text` must not
+/// `text` reads it there instead of copying it from the host. With `pack`, DNA is packed
+/// with it and kept two bits a base (src/common/dna_pack.hpp), and each window a search scans
+/// is unpacked on the device; other text is kept as bytes. The bytes of `text` must not
 /// change while the handle lives. Throws gpu_error (also when the device memory is short).
-std::shared_ptr<const void> keep_resident(int device, std::string_view text);
+std::shared_ptr<const void> keep_resident(int device, std::string_view text, dna_pack::pack_fn pack);
+/// The device memory a keep_resident handle holds.
+std::size_t resident_bytes(const void* handle) noexcept;
 
 /// Receives one chunk's candidates (owned positions own_begin <= pos < own_end, unordered).
 /// Chunks arrive in text order. Return false to stop.

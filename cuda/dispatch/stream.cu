@@ -13,13 +13,16 @@
 // With stream_config::pack, DNA goes two bits a base (src/common/dna_pack.hpp): the fill packs
 // instead of copying, a quarter of the bytes (plus the runs of other bytes) cross the bus, and
 // a kernel unpacks them into the slot's text buffer. A chunk that is not DNA enough to pack
-// goes as bytes, and so does the rest of the stream.
+// goes as bytes, and so does the rest of the stream. A text kept on the device
+// (keep_resident) is kept two bits a base when it is DNA, and each chunk's window is unpacked
+// from it into a slot.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "api/backend.hpp"
@@ -221,12 +224,25 @@ void take_candidates(slot& s, bool sites, stream_stats& stats, std::vector<candi
 }
 
 /// A host text's copy in device memory (keep_resident), found by the host address of a
-/// sequence that lies inside it.
+/// sequence that lies inside it: the bytes, or for DNA the two-bit packing and its runs, of
+/// which a search unpacks each window into a slot.
 struct resident_copy {
   int device;
   const char* host;
   std::size_t size;
-  device_array<std::uint8_t> text;
+  device_array<std::uint8_t> text;    ///< the bytes, when not packed
+  device_array<std::uint8_t> packed;  ///< (size + 3) / 4 bytes and kPackedTail more, when packed
+  device_array<resident_run> runs;
+  std::vector<resident_run> host_runs;  ///< the same, in text order: which meet a window
+
+  [[nodiscard]] bool is_packed() const noexcept { return packed.size() != 0; }
+  /// The runs [first, last) that meet bytes [from, from + n).
+  [[nodiscard]] std::pair<std::size_t, std::size_t> runs_meeting(std::uint64_t from, std::size_t n) const {
+    const auto b = host_runs.begin();
+    const auto first = std::partition_point(b, host_runs.end(), [&](const resident_run& r) { return r.pos + r.len <= from; });
+    const auto last = std::partition_point(first, host_runs.end(), [&](const resident_run& r) { return r.pos < from + n; });
+    return {static_cast<std::size_t>(first - b), static_cast<std::size_t>(last - b)};
+  }
 };
 
 struct resident_registry {
@@ -267,7 +283,7 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
   staging_lease lease(config.device, config.write_combined);
   staging& st = lease.get();
   st.ensure(S, max_len, capacity, tests_sites(plan) ? capacity : 0);
-  const std::uint8_t* base = copy.text.get() + (seq.data() - copy.host);
+  const auto origin = static_cast<std::uint64_t>(seq.data() - copy.host);  // seq's first byte in the copy
   stream_stats stats;
   stats.setup_s = seconds(t_begin, clk::now());
   struct drain {  // on any exit: no kernel may still write a slot's candidates
@@ -279,12 +295,19 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
   } guard{st, S};
   auto geometry_of = [&](std::size_t i) { return chunk_geometry(i, n, chunk, lookbehind, lookahead); };
   auto run_kernels = [&](slot& s, const geometry& g) {
+    if (copy.is_packed()) {  // the window unpacked into the slot's buffer, from its first byte
+      const auto [first, last] = copy.runs_meeting(origin + g.b0, g.len);
+      launch_unpack_dna_window(copy.packed.get(), origin + g.b0, copy.runs.get() + first, last - first, s.text.get(),
+                               g.len, s.stream.get());
+      launch_window(plan, s, text_window{s.text.get(), g.len, g.c0 - g.b0, g.c1 - g.b0, g.b0});
+      return;
+    }
     // The kernels load the text in aligned vectors. Inside the sequence the window starts
     // at the aligned byte of the copy (cudaMalloc aligns it) at or before its first byte: the
     // bytes it adds lie further back than any hit reaches, so they change no hit. A first
     // window that would start before the sequence (and see bytes that are not in it) is
     // copied to the slot's aligned buffer instead.
-    const std::uint8_t* at = base + g.b0;
+    const std::uint8_t* at = copy.text.get() + origin + g.b0;
     const std::size_t shift = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(at) % kAlign);
     text_window w{at - shift, g.len + shift, g.c0 - g.b0 + shift, g.c1 - g.b0 + shift, g.b0 - shift};
     if (shift > g.b0) {
@@ -460,47 +483,111 @@ void host_fill(void* dst, std::string_view seq, std::size_t pos, std::size_t len
   pool.wait(*job);
 }
 
-std::shared_ptr<const void> keep_resident(int device, std::string_view text) {
+namespace {
+
+/// Bytes kept after a resident packing, zero: a window's unpack reads the word after its last.
+constexpr std::size_t kPackedTail = 16;
+
+/// `text` sent to copy.text as bytes, a chunk at a time through the staging slots' pinned
+/// buffers, each filled on every core.
+void upload_bytes(resident_copy& copy, std::string_view text) {
+  copy.text.reset(text.size() + kPadding);
+  TRAWL_CUDA_CHECK(cudaMemset(copy.text.get() + text.size(), 0, kPadding));
+  const std::size_t chunk = std::min(text.size(), kDefaultChunk);
+  if (chunk == 0) return;
+  staging_lease lease(copy.device, false);
+  staging& st = lease.get();
+  const std::size_t S = std::min<std::size_t>(kDefaultSlots, (text.size() + chunk - 1) / chunk);
+  st.ensure(S, chunk, 4096);
+  struct drain {  // on any exit: no copy may still read the pinned buffers
+    staging& st;
+    std::size_t S;
+    ~drain() {
+      for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
+    }
+  } guard{st, S};
+  host_workers& pool = host_workers::instance();
+  const fill_source src{text, -1, 0, stream_config{}.populate};
+  for (std::size_t at = 0, i = 0; at < text.size(); at += chunk, ++i) {
+    slot& s = *st.slots[i % S];
+    TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));  // its last copy is done
+    const std::size_t len = std::min(chunk, text.size() - at);
+    auto job = submit_fill(pool, s.host.get(), src, at, len);
+    pool.wait(*job);
+    TRAWL_CUDA_CHECK(cudaMemcpyAsync(copy.text.get() + at, s.host.get(), len, cudaMemcpyHostToDevice, s.stream.get()));
+  }
+  for (std::size_t i = 0; i < S; ++i) TRAWL_CUDA_CHECK(cudaStreamSynchronize(st.slots[i]->stream.get()));
+}
+
+/// `text` packed two bits a base with `pack` (a chunk at a time on every core, as a stream
+/// packs) into copy.packed and copy.runs. False, with nothing kept, when a chunk is not DNA
+/// enough to pack.
+bool upload_packed(resident_copy& copy, std::string_view text, dna_pack::pack_fn pack) {
+  const std::size_t n = text.size();
+  const std::size_t chunk = std::min(n, kDefaultChunk);  // a multiple of 4: chunk i packs to bytes [i * chunk / 4, ...)
+  staging_lease lease(copy.device, false);
+  staging& st = lease.get();
+  const std::size_t S = std::min<std::size_t>(kDefaultSlots, (n + chunk - 1) / chunk);
+  st.ensure(S, chunk, 4096);
+  host_workers& pool = host_workers::instance();
+  if (packed_size(pool, chunk) > chunk) return false;  // the pinned buffer would not hold the packing
+  copy.packed.reset((n + 3) / 4 + kPackedTail);
+  TRAWL_CUDA_CHECK(cudaMemset(copy.packed.get() + (n + 3) / 4, 0, kPackedTail));
+  struct drain {  // on any exit: no copy may still read the pinned buffers
+    staging& st;
+    std::size_t S;
+    ~drain() {
+      for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
+    }
+  } guard{st, S};
+  const fill_source src{text, -1, 0, stream_config{}.populate};
+  std::vector<resident_run>& runs = copy.host_runs;
+  for (std::size_t at = 0, i = 0; at < n; at += chunk, ++i) {
+    slot& s = *st.slots[i % S];
+    TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));  // its last copy is done
+    const std::size_t len = std::min(chunk, n - at);
+    const packed_fill f = submit_pack(pool, s.host.get(), src, at, len, pack);
+    pool.wait(*f.job);
+    const std::size_t count = f.gather(s.host.get());
+    if (count == dna_pack::failed) {
+      for (std::size_t k = 0; k < S; ++k) TRAWL_CUDA_CHECK(cudaStreamSynchronize(st.slots[k]->stream.get()));
+      copy.packed.reset(0);
+      runs = {};
+      return false;
+    }
+    const auto* r = reinterpret_cast<const dna_pack::run*>(s.host.get() + f.runs_at);
+    for (std::size_t k = 0; k < count; ++k) runs.push_back({at + r[k].pos, r[k].len, r[k].byte, r[k].lower});
+    TRAWL_CUDA_CHECK(cudaMemcpyAsync(copy.packed.get() + at / 4, s.host.get(), (len + 3) / 4, cudaMemcpyHostToDevice,
+                                     s.stream.get()));
+  }
+  for (std::size_t i = 0; i < S; ++i) TRAWL_CUDA_CHECK(cudaStreamSynchronize(st.slots[i]->stream.get()));
+  if (!runs.empty()) {
+    copy.runs.reset(runs.size());
+    TRAWL_CUDA_CHECK(cudaMemcpy(copy.runs.get(), runs.data(), runs.size() * sizeof(resident_run), cudaMemcpyHostToDevice));
+  }
+  return true;
+}
+
+}  // namespace
+
+std::shared_ptr<const void> keep_resident(int device, std::string_view text, dna_pack::pack_fn pack) {
   select_device(device);
   auto copy = std::make_shared<resident_copy>();
   copy->device = device;
   copy->host = text.data();
   copy->size = text.size();
-  copy->text.reset(text.size() + kPadding);
-  TRAWL_CUDA_CHECK(cudaMemset(copy->text.get() + text.size(), 0, kPadding));
-  // through the staging slots' pinned buffers, a chunk at a time, filled on every core
-  const std::size_t chunk = std::min(text.size(), kDefaultChunk);
-  if (chunk > 0) {
-    staging_lease lease(device, false);
-    staging& st = lease.get();
-    const std::size_t S = std::min<std::size_t>(kDefaultSlots, (text.size() + chunk - 1) / chunk);
-    st.ensure(S, chunk, 4096);
-    struct drain {  // on any exit: no copy may still read the pinned buffers
-      staging& st;
-      std::size_t S;
-      ~drain() {
-        for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
-      }
-    } guard{st, S};
-    host_workers& pool = host_workers::instance();
-    const stream_config plain;
-    const fill_source src{text, -1, 0, plain.populate};
-    for (std::size_t at = 0, i = 0; at < text.size(); at += chunk, ++i) {
-      slot& s = *st.slots[i % S];
-      TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));  // its last copy is done
-      const std::size_t len = std::min(chunk, text.size() - at);
-      auto job = submit_fill(pool, s.host.get(), src, at, len);
-      pool.wait(*job);
-      TRAWL_CUDA_CHECK(cudaMemcpyAsync(copy->text.get() + at, s.host.get(), len, cudaMemcpyHostToDevice, s.stream.get()));
-    }
-    for (std::size_t i = 0; i < S; ++i) TRAWL_CUDA_CHECK(cudaStreamSynchronize(st.slots[i]->stream.get()));
-  }
+  if (pack == nullptr || text.size() < kPackFrom || !upload_packed(*copy, text, pack)) upload_bytes(*copy, text);
   resident_registry& r = resident_registry::instance();
   {
     std::lock_guard<std::mutex> lock(r.m);
     r.copies.push_back(copy);
   }
   return copy;
+}
+
+std::size_t resident_bytes(const void* handle) noexcept {
+  const auto* c = static_cast<const resident_copy*>(handle);
+  return c->text.size() + c->packed.size() + c->runs.size() * sizeof(resident_run);
 }
 
 void release_staging(int device) noexcept {

@@ -232,6 +232,20 @@ void launch_site_test(const site_test_tasks& tasks, const text_window& w, const 
 void launch_unpack_dna(const std::uint8_t* packed, const dna_pack::run* runs, std::size_t nruns, std::uint8_t* text,
                        std::size_t n, cudaStream_t stream);
 
+/// A run of a text kept packed on the device (keep_resident): a dna_pack::run placed in the
+/// whole text, which may be longer than 4 GiB.
+struct resident_run {
+  std::uint64_t pos;
+  std::uint32_t len;
+  std::uint8_t byte;   ///< every byte of the run, unless `lower`
+  std::uint8_t lower;  ///< 1: the bases' own letters in lower case
+};
+/// Writes text[0, n) from bases [from, from + n) of a whole text's two-bit packing: `packed`
+/// 4-byte aligned, readable 4 bytes past the word of base from + n - 1; `text` 16-byte
+/// aligned; runs[0, nruns): the text's runs that meet [from, from + n), in any order.
+void launch_unpack_dna_window(const std::uint8_t* packed, std::uint64_t from, const resident_run* runs,
+                              std::size_t nruns, std::uint8_t* text, std::size_t n, cudaStream_t stream);
+
 // ---- best approximate substring ----
 /// Man, Nakano, Ito: per-end Sellers scores of x (m <= 1024) over y, one block of m threads
 /// per piece of y, three rolling anti-diagonals in shared memory.

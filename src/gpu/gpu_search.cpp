@@ -38,6 +38,7 @@ void prepare(const device_spec&) noexcept {}
 std::shared_ptr<const void> keep_resident(std::string_view, const device_spec&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
+std::uint64_t resident_bytes(const std::shared_ptr<const void>&) noexcept { return 0; }
 std::unique_ptr<matcher> make_matcher(const std::vector<std::string>&, const search_options&, const gpu_options&) {
   throw trawl::error(errc::unsupported, "trawl was built without the CUDA backend");
 }
@@ -414,9 +415,15 @@ std::shared_ptr<const void> keep_resident(std::string_view text, const device_sp
   for (const int d : device.workers()) {
     if (d < 0 || d >= present)
       throw trawl::error(errc::no_device, present == 0 ? "no CUDA device is present" : "there is no GPU " + std::to_string(d));
-    copies.push_back(trawl::cuda::keep_resident(d, text));
+    copies.push_back(trawl::cuda::keep_resident(d, text, packer_of(detail::gpu_knobs{}, simd_level::automatic)));
   }
   return std::make_shared<std::vector<std::shared_ptr<const void>>>(std::move(copies));
+}
+
+std::uint64_t resident_bytes(const std::shared_ptr<const void>& handle) noexcept {
+  if (!handle) return 0;
+  const auto& copies = *static_cast<const std::vector<std::shared_ptr<const void>>*>(handle.get());
+  return copies.empty() ? 0 : trawl::cuda::resident_bytes(copies.front().get());
 }
 
 /// Several GPU workers behind one matcher: a scan takes a free worker and runs on its device,

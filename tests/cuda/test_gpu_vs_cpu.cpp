@@ -624,6 +624,67 @@ TEST(GpuVsCpu, SearchThroughAnIndexScansItsKernelOnTheGpu) {
   }
 }
 
+// A DNA text kept on the GPU is kept two bits a base (a quarter of its bytes, and its runs),
+// packed in more than one chunk, and a search of a view at any offset unpacks each window with
+// the CPU's hits: lower-case, N, IUPAC and NUL runs at the windows' and the packing chunks'
+// edges, one longer than a run holds. A text that is not DNA is kept as bytes, with the same hits.
+TEST(GpuVsCpu, ResidentDnaIsKeptTwoBitsABase) {
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(78);
+  const std::vector<std::string> pats = {"ACGTAGGTCA", "TTGACCAGT"};
+  std::string text = gputest::text_with_plants(rng, (std::size_t{40} << 20) + 12345, "ACGT", pats, 20000, 1);
+  const auto put = [&](std::size_t at, std::size_t len, char byte, bool lower) {
+    for (std::size_t i = at; i < std::min(text.size(), at + len); ++i)
+      text[i] = lower ? static_cast<char>(text[i] | 0x20) : byte;
+  };
+  const std::size_t edge = std::size_t{16} << 20;  // the packing's chunk (stream.cu's kDefaultChunk)
+  put(edge - 7, 20, 'N', false);
+  put(2 * edge - 3, 5, 0, true);
+  put(5000, 70000, 0, true);  // longer than a run (dna_pack::max_run)
+  put(100000, 3, 'R', false);
+  put(200000, 256, '\0', false);
+  const std::string others("NRy\0", 4);
+  for (int i = 0; i < 3000; ++i) {
+    const std::size_t at = rng() % text.size(), len = 1 + rng() % 40;
+    if (i % 5 == 4) put(at, len, 0, true);
+    else put(at, len, others[static_cast<std::size_t>(i) % 4], false);
+  }
+  std::string words = oracle::random_text(rng, 1 << 20, "acdefghiklmnpqrstvwy");  // not DNA
+  words.replace(1000, 10, pats[0]);
+  trawl::device_spec gpu(trawl::device_kind::gpu);
+  for (const bool dna : {true, false}) {
+    const std::string& t = dna ? text : words;
+    const auto kept = trawl::gpu::keep_resident(t, gpu);
+    if (dna) EXPECT_LT(trawl::gpu::resident_bytes(kept), t.size() / 3);
+    else EXPECT_GE(trawl::gpu::resident_bytes(kept), t.size());
+    const std::size_t n = t.size();
+    for (const auto& [from, len, chunk] :
+         {std::tuple<std::size_t, std::size_t, std::size_t>{0, n, 0}, {17, n - 17, 0}, {15, 3 << 20, 65536 + 5},
+          {edge - 10, 2 << 20, 4099}, {2 * edge + 3, n - 2 * edge - 3, 0}, {1, 500000, 4099}}) {
+      if (from >= n || len > n - from) continue;  // a view the text does not hold (len may have wrapped)
+      const std::string_view view = std::string_view(t).substr(from, len);
+      for (const auto& [k, fold, iupac] : {std::tuple{0, false, false}, std::tuple{1, false, false},
+                                           std::tuple{0, true, false}, std::tuple{1, false, true}}) {
+        trawl::search_options o;
+        o.max_errors = k;
+        o.ignore_case = fold;
+        o.iupac = iupac;
+        o.both_strands = true;
+        const auto cpu = trawl::search(view, pats, o);
+        if (dna && from == 0) {
+          ASSERT_GT(cpu.size(), 200u);
+        }
+        o.device = gpu;
+        trawl::gpu::gpu_options g;
+        g.chunk_size = chunk;
+        EXPECT_EQ(trawl::gpu::search(view, pats, o, g), cpu)
+            << "dna " << dna << " from " << from << " len " << len << " chunk " << chunk << " k " << k << " fold " << fold
+            << " iupac " << iupac;
+      }
+    }
+  }
+}
+
 // A text kept on the GPU (keep_resident) is searched there, with the CPU's hits, for a view
 // inside it and across chunk edges; once its handle is gone the same search copies again. A
 // genome on the GPU gives the CPU genome's hits and off-target sites.
