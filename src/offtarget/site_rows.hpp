@@ -30,12 +30,10 @@ struct row_counts {
 /// The longest guide a traced alignment takes (offtarget's limit on guides).
 inline constexpr int max_traced_guide = 100;
 
-/// Where a traced alignment records how it reached each state: the move ('M' a base pair or a
-/// mismatch, 'D' a DNA bulge, 'R' an RNA bulge) and the state it came from (in the row before,
-/// for 'M' and 'R'; in the same row, for 'D').
+/// Where a traced alignment keeps every row of states, m + 1 rows of row_bytes, from which
+/// its columns are traced back.
 struct trace_table {
-  unsigned char op[(max_traced_guide + 1) * max_states];
-  unsigned char from[(max_traced_guide + 1) * max_states];
+  unsigned char rows[(max_traced_guide + 1) * row_bytes];
 };
 
 /// The best alignment of m guide codes, guide(i) (IUPAC bits), against n genome bases, base(j)
@@ -51,12 +49,14 @@ TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, co
                                             int* ops_len = nullptr) {
   // state (d, r, last) at (d * R + r) * 3 + last: the fewest mismatches of an alignment of the
   // row's guide bases with d DNA and r RNA bulges whose last column is a base pair (0), a DNA
-  // bulge (1) or an RNA bulge (2)
+  // bulge (1) or an RNA bulge (2). A state is reached by one kind of move only: a base pair
+  // (last 0) from the row before, a DNA bulge (1) from the same row, an RNA bulge (2) from the
+  // row before.
   constexpr unsigned unreached = 255;
   const int D = max_dna + 1, R = max_rna + 1, S = D * R * 3;
-  unsigned char rows[2][row_bytes];
-  unsigned char* cur = rows[0];
-  unsigned char* next = rows[1];
+  unsigned char rolling[2][row_bytes];
+  // row i: in the trace table when tracing (every row kept), else one of two rolling rows
+  const auto row_at = [&](int i) { return trace ? trace->rows + i * row_bytes : rolling[i & 1]; };
   const auto clear = [S](unsigned char* row) {
 #if defined(__CUDA_ARCH__)
     for (int s = 0; s < S; ++s) row[s] = unreached;
@@ -65,20 +65,15 @@ TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, co
     for (int s = 0; s < row_bytes; ++s) row[s] = unreached;
 #endif
   };
+  unsigned char* cur = row_at(0);
   clear(cur);
   cur[0] = 0;
-  // lowers state `to` of row `row` (cost array `at`) to c, coming from state `from` by `op`
-  const auto lower = [&](unsigned char* at, int row, int to, unsigned c, int from, char op) {
-    if (c < at[to]) {
-      at[to] = static_cast<unsigned char>(c);
-      if (trace) {
-        trace->op[row * S + to] = static_cast<unsigned char>(op);
-        trace->from[row * S + to] = static_cast<unsigned char>(from);
-      }
-    }
+  const auto lower = [](unsigned char* at, int to, unsigned c) {
+    if (c < at[to]) at[to] = static_cast<unsigned char>(c);
   };
   row_counts best;
   for (int i = 0; i < m; ++i) {
+    unsigned char* next = row_at(i + 1);
     clear(next);
     bool any = false;
     for (int d = 0; d < D; ++d)
@@ -90,17 +85,15 @@ TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, co
           const int j = i + d - r;
           if (j < n) {
             const unsigned nc = c + ((guide(i) & base(j)) != 0 ? 0u : 1u);
-            if (nc <= static_cast<unsigned>(max_mm)) lower(next, i + 1, (d * R + r) * 3, nc, here, 'M'), any = true;
+            if (nc <= static_cast<unsigned>(max_mm)) lower(next, (d * R + r) * 3, nc), any = true;
           }
           if (i == 0) continue;  // no bulge as the first column
           // a DNA bulge stays in this row, at a state visited later (d + 1)
-          if (d + 1 < D && j < n && last != 2) lower(cur, i, ((d + 1) * R + r) * 3 + 1, c, here, 'D');
-          if (r + 1 < R && last != 1) lower(next, i + 1, (d * R + r + 1) * 3 + 2, c, here, 'R'), any = true;
+          if (d + 1 < D && j < n && last != 2) lower(cur, ((d + 1) * R + r) * 3 + 1, c);
+          if (r + 1 < R && last != 1) lower(next, (d * R + r + 1) * 3 + 2, c), any = true;
         }
     if (!any) return best;
-    unsigned char* swap = cur;
     cur = next;
-    next = swap;
   }
   int best_state = 0;
   for (int d = 0; d < D; ++d)
@@ -116,13 +109,35 @@ TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, co
                                                                               (mm == best.mismatches && d < best.dna_bulges)))));
       if (better) best = row_counts{true, mm, d, r}, best_state = (d * R + r) * 3;
     }
-  if (trace && best.found) {  // back from the best state to row 0's start, then turned around
+  if (trace && best.found) {
+    // Back from the best state to row 0's start: at each state, the move that first reached it
+    // at its cost, which is the first of its sources, in the order the rows visit them, that
+    // gives that cost. Then turned around.
     int len = 0;
     for (int row = m, st = best_state; row > 0 || st != 0;) {
-      const char op = static_cast<char>(trace->op[row * S + st]);
-      ops[len++] = op;
-      st = trace->from[row * S + st];
-      if (op != 'D') --row;
+      const unsigned c = row_at(row)[st];
+      const int last = st % 3, d = st / 3 / R, r = st / 3 % R;
+      if (last == 0) {  // a base pair from (row - 1, d, r, any last)
+        const unsigned char* from = row_at(row - 1);
+        const int i = row - 1, j = i + d - r;
+        const unsigned mm = (guide(i) & base(j)) != 0 ? 0u : 1u;
+        int s = (d * R + r) * 3;
+        while (from[s] == unreached || from[s] + mm != c) ++s;
+        ops[len++] = 'M';
+        row = i, st = s;
+      } else if (last == 1) {  // a DNA bulge from (row, d - 1, r, last 0 or 1)
+        const unsigned char* from = row_at(row);
+        int s = ((d - 1) * R + r) * 3;
+        if (from[s] != c) ++s;
+        ops[len++] = 'D';
+        st = s;
+      } else {  // an RNA bulge from (row - 1, d, r - 1, last 0 or 2)
+        const unsigned char* from = row_at(row - 1);
+        int s = (d * R + r - 1) * 3;
+        if (from[s] != c) s += 2;
+        ops[len++] = 'R';
+        row = row - 1, st = s;
+      }
     }
     for (int a = 0, b = len - 1; a < b; ++a, --b) {
       const char t = ops[a];
