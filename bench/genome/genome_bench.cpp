@@ -3,7 +3,8 @@
 // sites of one guide and of every guide (--mismatches, both strands, NGG), and a search of
 // every guide at -k (forward), on the device asked for. The same calls through a file search
 // (run_search / offtarget::searcher over the file) for comparison. One CSV row per job to
-// stdout: job, device, seconds (best), seconds (first call), sites or hits.
+// stdout: job, device, seconds (best), seconds (first call), sites or hits (for the job
+// resident_bytes: the device memory the genome holds on each GPU).
 //
 // usage: trawl_genome_bench GENOME GUIDES [--device cpu|gpu|auto] [--calls R] [--mismatches M] [-k K]
 //   GUIDES: lines `NAME SEQUENCE` (bench/offtarget/guides.py)
@@ -125,6 +126,7 @@ int main(int argc, char** argv) {
     std::printf("gpu_start,%s,%.4f,%.4f,0\n", device.c_str(), start, start);
     std::printf("load,%s,%.4f,%.4f,%llu\n", device.c_str(), now() - t, now() - t,
                 static_cast<unsigned long long>(g.bases()));
+    std::printf("resident_bytes,%s,0,0,%llu\n", device.c_str(), static_cast<unsigned long long>(g.resident_bytes()));
     trawl::offtarget::options oo;
     oo.mismatches = mismatches;
     oo.device = dev;

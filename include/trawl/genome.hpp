@@ -5,7 +5,8 @@
 // into one buffer. Its searches run on those bytes with no further reading or parsing, and
 // give what the same search of the file gives (search_input over it, offtarget::searcher's
 // search of it), record by record. With a GPU in its device, the buffer is copied once to
-// each GPU listed and kept there (gpu::keep_resident): a GPU search then moves no text.
+// each GPU listed and kept there (gpu::keep_resident; DNA two bits a base): a GPU search then
+// moves no text.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +48,9 @@ class genome {
   [[nodiscard]] std::uint64_t bases() const noexcept;
   /// The GPUs that hold the sequences (none: the genome is kept in host memory only).
   [[nodiscard]] const std::vector<int>& resident_gpus() const noexcept;
+  /// The device memory that holds the sequences on each of those GPUs (gpu::resident_bytes):
+  /// for DNA, two bits a base and the runs of other bytes; 0 in host memory only.
+  [[nodiscard]] std::uint64_t resident_bytes() const noexcept;
 
   /// The hits of `patterns` in each record, in record coordinates, as a search of the file
   /// reports them: `on_hits` gets one record's hits at a time, records in order (records

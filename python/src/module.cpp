@@ -526,6 +526,7 @@ NB_MODULE(_trawl, m) {
       .def_prop_ro("name", &trawl::genome::name)
       .def_prop_ro("bases", &trawl::genome::bases)
       .def_prop_ro("resident_gpus", &trawl::genome::resident_gpus)
+      .def_prop_ro("resident_bytes", &trawl::genome::resident_bytes)
       .def_prop_ro("records",
                    [](const trawl::genome& g) {
                      nb::list out;

@@ -384,6 +384,12 @@ class Genome:
         """The GPUs that hold the sequences (empty: host memory only)."""
         return self._g.resident_gpus
 
+    @property
+    def resident_bytes(self) -> int:
+        """The device memory that holds the sequences on each of those GPUs (DNA: two bits a
+        base and the runs of other bytes); 0 in host memory only."""
+        return self._g.resident_bytes
+
     def sequence(self, record: Union[int, str]) -> bytes:
         """A record's sequence, by number or name."""
         if isinstance(record, str):

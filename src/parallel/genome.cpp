@@ -224,6 +224,7 @@ io::format genome::format() const noexcept { return impl_->fmt; }
 std::span<const index::record_span> genome::records() const noexcept { return impl_->records; }
 std::uint64_t genome::bases() const noexcept { return impl_->bases; }
 const std::vector<int>& genome::resident_gpus() const noexcept { return impl_->gpus; }
+std::uint64_t genome::resident_bytes() const noexcept { return gpu::resident_bytes(impl_->resident); }
 
 std::string_view genome::sequence(std::uint32_t record) const {
   if (record >= impl_->records.size())

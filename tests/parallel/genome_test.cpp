@@ -80,6 +80,7 @@ TEST(Genome, RecordsAreTheParse) {
   const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
   EXPECT_EQ(g.format(), trawl::io::format::fasta);
   EXPECT_TRUE(g.resident_gpus().empty());
+  EXPECT_EQ(g.resident_bytes(), 0u);
   const auto want = oracle::parse_records(fa, true);
   ASSERT_EQ(g.records().size(), want.size());
   std::uint64_t bases = 0;

@@ -402,7 +402,7 @@ def test_genome_kept_searches_as_the_file(tmp_path):
     data = make_fasta(fa, rng, records=4, length=5000)
     g = trawl.Genome(fa, device="cpu")
     assert [n for n, _ in g.records] == ["chr0", "chr1", "chr2", "chr3"] and g.bases == 20000
-    assert g.resident_gpus == [] and "4 record(s)" in repr(g)
+    assert g.resident_gpus == [] and g.resident_bytes == 0 and "4 record(s)" in repr(g)
     chr2 = b"".join(data.split(b">chr2 some description\n")[1].split(b">")[0].split(b"\n"))
     assert g.sequence("chr2") == chr2 == g.sequence(2)
     with pytest.raises(ValueError):
@@ -420,7 +420,7 @@ def test_genome_kept_searches_as_the_file(tmp_path):
     assert from_bytes.records == g.records and from_bytes.name == "mem.fa"
     if trawl.gpu_count() > 0:
         on_gpu = trawl.Genome(fa, device="gpu")
-        assert on_gpu.resident_gpus == [0]
+        assert on_gpu.resident_gpus == [0] and 0 < on_gpu.resident_bytes < g.bases // 2  # two bits a base
         assert as_tuples(on_gpu.search(pats, k=2, device="gpu")) == as_tuples(g.search(pats, k=2))
     with pytest.raises(OSError):
         trawl.Genome(tmp_path / "missing.fa")
