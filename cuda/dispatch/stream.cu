@@ -524,7 +524,8 @@ void upload_bytes(resident_copy& copy, std::string_view text) {
 /// enough to pack.
 bool upload_packed(resident_copy& copy, std::string_view text, dna_pack::pack_fn pack) {
   const std::size_t n = text.size();
-  const std::size_t chunk = std::min(n, kDefaultChunk);  // a multiple of 4: chunk i packs to bytes [i * chunk / 4, ...)
+  // chunk i packs to bytes [i * chunk / 4, ...): chunk is a multiple of 4 where there are more
+  const std::size_t chunk = std::min(n, kDefaultChunk);
   staging_lease lease(copy.device, false);
   staging& st = lease.get();
   const std::size_t S = std::min<std::size_t>(kDefaultSlots, (n + chunk - 1) / chunk);

@@ -49,7 +49,8 @@ class genome {
   /// The GPUs that hold the sequences (none: the genome is kept in host memory only).
   [[nodiscard]] const std::vector<int>& resident_gpus() const noexcept;
   /// The device memory that holds the sequences on each of those GPUs (gpu::resident_bytes):
-  /// for DNA, two bits a base and the runs of other bytes; 0 in host memory only.
+  /// for DNA of 64 KiB or more, two bits a base and the runs of other bytes; 0 in host memory
+  /// only.
   [[nodiscard]] std::uint64_t resident_bytes() const noexcept;
 
   /// The hits of `patterns` in each record, in record coordinates, as a search of the file

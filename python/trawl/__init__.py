@@ -386,8 +386,8 @@ class Genome:
 
     @property
     def resident_bytes(self) -> int:
-        """The device memory that holds the sequences on each of those GPUs (DNA: two bits a
-        base and the runs of other bytes); 0 in host memory only."""
+        """The device memory that holds the sequences on each of those GPUs (DNA of 64 KiB or
+        more: two bits a base and the runs of other bytes); 0 in host memory only."""
         return self._g.resident_bytes
 
     def sequence(self, record: Union[int, str]) -> bytes:

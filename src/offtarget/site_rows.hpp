@@ -41,7 +41,7 @@ struct trace_table {
 /// leave (max_dna + 1) (max_rna + 1) 3 <= max_states and max_mm < 255. Best: fewest edits,
 /// then fewest bulges, then fewest mismatches, then fewest DNA bulges. With a trace table (m <=
 /// max_traced_guide), its columns from the PAM outward go to ops[0, *ops_len): the
-/// moves align_bits<true> records, the same ones (each state keeps the first move that reached
+/// moves align_bits<true> records, the same ones (for each state, the first move that reached
 /// it at its lowest cost, in the same order of states and moves).
 template <class Guide, class Base>
 TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, const Base& base, int max_mm, int max_dna,

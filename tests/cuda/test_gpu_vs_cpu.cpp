@@ -627,7 +627,8 @@ TEST(GpuVsCpu, SearchThroughAnIndexScansItsKernelOnTheGpu) {
 // A DNA text kept on the GPU is kept two bits a base (a quarter of its bytes, and its runs),
 // packed in more than one chunk, and a search of a view at any offset unpacks each window with
 // the CPU's hits: lower-case, N, IUPAC and NUL runs at the windows' and the packing chunks'
-// edges, one longer than a run holds. A text that is not DNA is kept as bytes, with the same hits.
+// edges, one longer than a run holds. A text that is not DNA, or whose DNA turns into words
+// after the first chunk was packed, is kept as bytes, with the same hits.
 TEST(GpuVsCpu, ResidentDnaIsKeptTwoBitsABase) {
   TRAWL_REQUIRE_GPU();
   std::mt19937_64 rng(78);
@@ -651,9 +652,11 @@ TEST(GpuVsCpu, ResidentDnaIsKeptTwoBitsABase) {
   }
   std::string words = oracle::random_text(rng, 1 << 20, "acdefghiklmnpqrstvwy");  // not DNA
   words.replace(1000, 10, pats[0]);
+  const std::string dna_then_words = text.substr(0, std::size_t{17} << 20) + words;
   trawl::device_spec gpu(trawl::device_kind::gpu);
-  for (const bool dna : {true, false}) {
-    const std::string& t = dna ? text : words;
+  for (const std::string* each : std::initializer_list<const std::string*>{&text, &words, &dna_then_words}) {
+    const std::string& t = *each;
+    const bool dna = each == &text;
     const auto kept = trawl::gpu::keep_resident(t, gpu);
     if (dna) EXPECT_LT(trawl::gpu::resident_bytes(kept), t.size() / 3);
     else EXPECT_GE(trawl::gpu::resident_bytes(kept), t.size());
@@ -678,8 +681,8 @@ TEST(GpuVsCpu, ResidentDnaIsKeptTwoBitsABase) {
         trawl::gpu::gpu_options g;
         g.chunk_size = chunk;
         EXPECT_EQ(trawl::gpu::search(view, pats, o, g), cpu)
-            << "dna " << dna << " from " << from << " len " << len << " chunk " << chunk << " k " << k << " fold " << fold
-            << " iupac " << iupac;
+            << "text of " << n << " bytes, dna " << dna << " from " << from << " len " << len << " chunk " << chunk
+            << " k " << k << " fold " << fold << " iupac " << iupac;
       }
     }
   }

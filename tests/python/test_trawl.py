@@ -420,7 +420,9 @@ def test_genome_kept_searches_as_the_file(tmp_path):
     assert from_bytes.records == g.records and from_bytes.name == "mem.fa"
     if trawl.gpu_count() > 0:
         on_gpu = trawl.Genome(fa, device="gpu")
-        assert on_gpu.resident_gpus == [0] and 0 < on_gpu.resident_bytes < g.bases // 2  # two bits a base
+        assert on_gpu.resident_gpus == [0] and on_gpu.resident_bytes > g.bases  # under 64 KiB: kept as bytes
+        big = trawl.Genome(b">big\n" + bytes(rng.choice(b"ACGT") for _ in range(100000)) + b"\n", device="gpu")
+        assert 0 < big.resident_bytes < big.bases // 2  # two bits a base
         assert as_tuples(on_gpu.search(pats, k=2, device="gpu")) == as_tuples(g.search(pats, k=2))
     with pytest.raises(OSError):
         trawl.Genome(tmp_path / "missing.fa")
