@@ -103,6 +103,21 @@ struct staging {
   }
 };
 
+/// On any exit from a scope that drives the first S slots of a staging set: no copy may still
+/// read their pinned buffers, no kernel may still write their candidates.
+struct slots_drain {
+  staging& st;
+  std::size_t S;
+  ~slots_drain() {
+    for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
+  }
+};
+
+/// Waits for the work of the first S slots of `st`.
+void sync_slots(staging& st, std::size_t S) {
+  for (std::size_t i = 0; i < S; ++i) TRAWL_CUDA_CHECK(cudaStreamSynchronize(st.slots[i]->stream.get()));
+}
+
 /// Per-device persistent staging: the sets not in use, kept for the next search. Leaked on
 /// purpose (like the worker pool): freeing pinned memory from a static destructor races the
 /// CUDA runtime's own teardown at exit.
@@ -286,13 +301,7 @@ void run_resident(const Plan& plan, std::string_view seq, const resident_copy& c
   const auto origin = static_cast<std::uint64_t>(seq.data() - copy.host);  // seq's first byte in the copy
   stream_stats stats;
   stats.setup_s = seconds(t_begin, clk::now());
-  struct drain {  // on any exit: no kernel may still write a slot's candidates
-    staging& st;
-    std::size_t S;
-    ~drain() {
-      for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
-    }
-  } guard{st, S};
+  const slots_drain guard{st, S};
   auto geometry_of = [&](std::size_t i) { return chunk_geometry(i, n, chunk, lookbehind, lookahead); };
   auto run_kernels = [&](slot& s, const geometry& g) {
     if (copy.is_packed()) {  // the window unpacked into the slot's buffer, from its first byte
@@ -359,18 +368,16 @@ void run_stream(const Plan& plan, std::string_view seq, std::size_t lookbehind, 
   std::vector<std::shared_ptr<host_workers::job>> fills(S);
   std::vector<std::optional<packed_fill>> packs(S);  // the slot's fill packs its chunk
   std::vector<clk::time_point> fill_start(S);
-  // On any exit: no fill may still write into the pinned buffers, no copy may still read them.
+  // On any exit: no fill may still write into the pinned buffers (then, the slots drained).
   struct drain {
     host_workers& pool;
     std::vector<std::shared_ptr<host_workers::job>>& fills;
-    staging& st;
-    std::size_t S;
+    slots_drain slots;
     ~drain() {
       for (auto& f : fills)
         if (f) pool.cancel(*f);
-      for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
     }
-  } guard{pool, fills, st, S};
+  } guard{pool, fills, {st, S}};
 
   bool packing = config.pack != nullptr && config.fd < 0 && max_len >= kPackFrom;  // off once a chunk is not DNA
   if (packing)  // before the pipeline: a cudaMalloc in it would wait for the whole device
@@ -499,13 +506,7 @@ void upload_bytes(resident_copy& copy, std::string_view text) {
   staging& st = lease.get();
   const std::size_t S = std::min<std::size_t>(kDefaultSlots, (text.size() + chunk - 1) / chunk);
   st.ensure(S, chunk, 4096);
-  struct drain {  // on any exit: no copy may still read the pinned buffers
-    staging& st;
-    std::size_t S;
-    ~drain() {
-      for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
-    }
-  } guard{st, S};
+  const slots_drain guard{st, S};
   host_workers& pool = host_workers::instance();
   const fill_source src{text, -1, 0, stream_config{}.populate};
   for (std::size_t at = 0, i = 0; at < text.size(); at += chunk, ++i) {
@@ -516,7 +517,7 @@ void upload_bytes(resident_copy& copy, std::string_view text) {
     pool.wait(*job);
     TRAWL_CUDA_CHECK(cudaMemcpyAsync(copy.text.get() + at, s.host.get(), len, cudaMemcpyHostToDevice, s.stream.get()));
   }
-  for (std::size_t i = 0; i < S; ++i) TRAWL_CUDA_CHECK(cudaStreamSynchronize(st.slots[i]->stream.get()));
+  sync_slots(st, S);
 }
 
 /// `text` packed two bits a base with `pack` (a chunk at a time on every core, as a stream
@@ -534,13 +535,7 @@ bool upload_packed(resident_copy& copy, std::string_view text, dna_pack::pack_fn
   if (packed_size(pool, chunk) > chunk) return false;  // the pinned buffer would not hold the packing
   copy.packed.reset((n + 3) / 4 + kPackedTail);
   TRAWL_CUDA_CHECK(cudaMemset(copy.packed.get() + (n + 3) / 4, 0, kPackedTail));
-  struct drain {  // on any exit: no copy may still read the pinned buffers
-    staging& st;
-    std::size_t S;
-    ~drain() {
-      for (std::size_t i = 0; i < S; ++i) cudaStreamSynchronize(st.slots[i]->stream.get());
-    }
-  } guard{st, S};
+  const slots_drain guard{st, S};
   const fill_source src{text, -1, 0, stream_config{}.populate};
   std::vector<resident_run>& runs = copy.host_runs;
   for (std::size_t at = 0, i = 0; at < n; at += chunk, ++i) {
@@ -551,7 +546,7 @@ bool upload_packed(resident_copy& copy, std::string_view text, dna_pack::pack_fn
     pool.wait(*f.job);
     const std::size_t count = f.gather(s.host.get());
     if (count == dna_pack::failed) {
-      for (std::size_t k = 0; k < S; ++k) TRAWL_CUDA_CHECK(cudaStreamSynchronize(st.slots[k]->stream.get()));
+      sync_slots(st, S);
       copy.packed.reset(0);
       runs = {};
       return false;
@@ -561,7 +556,7 @@ bool upload_packed(resident_copy& copy, std::string_view text, dna_pack::pack_fn
     TRAWL_CUDA_CHECK(cudaMemcpyAsync(copy.packed.get() + at / 4, s.host.get(), (len + 3) / 4, cudaMemcpyHostToDevice,
                                      s.stream.get()));
   }
-  for (std::size_t i = 0; i < S; ++i) TRAWL_CUDA_CHECK(cudaStreamSynchronize(st.slots[i]->stream.get()));
+  sync_slots(st, S);
   if (!runs.empty()) {
     copy.runs.reset(runs.size());
     TRAWL_CUDA_CHECK(cudaMemcpy(copy.runs.get(), runs.data(), runs.size() * sizeof(resident_run), cudaMemcpyHostToDevice));
