@@ -233,7 +233,7 @@ void launch_unpack_dna(const std::uint8_t* packed, const dna_pack::run* runs, st
                        std::size_t n, cudaStream_t stream);
 
 /// A run of a text kept packed on the device (keep_resident): a dna_pack::run placed in the
-/// whole text, which may be longer than 4 GiB.
+/// whole text, with a position of 64 bits where a chunk's run has 32.
 struct resident_run {
   std::uint64_t pos;
   std::uint32_t len;

@@ -73,9 +73,9 @@ void prepare(const device_spec& device = {}) noexcept;
 /// offtarget site scan) reads it there instead of copying it from the host, with the same hits.
 /// DNA of 64 KiB or more (text the stream would send two bits a base, every part of it) is kept
 /// two bits a base, a quarter of its bytes plus its runs of other bytes, and unpacked on the
-/// device a window at a time; other text as bytes. `text` must neither change nor move while the handle lives. Throws
-/// unsupported without the backend, no_device without a GPU, gpu_error when a copy fails
-/// (device memory short).
+/// device a window at a time; other text as bytes. `text` must neither change nor move while
+/// the handle lives. Throws unsupported without the backend, no_device without a GPU, gpu_error
+/// when a copy fails (device memory short).
 std::shared_ptr<const void> keep_resident(std::string_view text, const device_spec& device);
 /// The device memory a keep_resident handle holds on each of its GPUs; 0 for none.
 std::uint64_t resident_bytes(const std::shared_ptr<const void>& handle) noexcept;
