@@ -119,6 +119,10 @@ def genome(rows):
             mib = int(r["found"]) / 2**20
             out.append(f"| device memory that holds the genome on the GPU | genome kept loaded | – | {mib:.0f} MiB |")
             continue
+        if r["job"] == "genome_host_bytes" and int(r["found"]) > 0:
+            mib = int(r["found"]) / 2**20
+            out.append(f"| host memory that holds the genome | genome kept loaded | – | {mib:.0f} MiB |")
+            continue
         if r["job"] not in GENOME_JOBS:
             continue
         what = GENOME_JOBS[r["job"]]

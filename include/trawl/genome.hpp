@@ -1,12 +1,17 @@
 // trawl/genome.hpp — a genome read once and kept for many searches.
 //
 // A genome is the records of a FASTA, FASTQ or .2bit file (any of them gzip- or
-// zstd-compressed; plain text is one record named as the input), their sequences read once
-// into one buffer. Its searches run on those bytes with no further reading or parsing, and
-// give what the same search of the file gives (search_input over it, offtarget::searcher's
-// search of it), record by record. With a GPU in its device, the buffer is copied once to
-// each GPU listed and kept there (gpu::keep_resident; DNA two bits a base): a GPU search then
-// moves no text.
+// zstd-compressed; plain text is one record named as the input), read once. Its searches give
+// what the same search of the file gives (search_input over it, offtarget::searcher's search
+// of it), record by record, with no further reading or parsing.
+//
+// How it is kept: with a GPU in its device, its sequences are read into one buffer in host
+// memory, which is copied once to each GPU listed and kept there (gpu::keep_resident; DNA two
+// bits a base): a GPU search then moves no text. In host memory only, DNA whose every base
+// .2bit holds as it is (A, C, G, T and N, in either case; names of 1 to 255 bytes, records
+// under 4 Gbases) is kept two bits a base, as a .2bit image (a .2bit file opened is kept as it
+// is, mapped), and each search decodes its chunks as it goes, as a search of a .2bit file
+// does; other text (U, other IUPAC codes, protein, plain text) is kept as bytes.
 #pragma once
 
 #include <cstdint>
@@ -26,12 +31,15 @@ namespace trawl {
 class genome {
  public:
   /// Reads `path` ("-": standard input). `device`: where its searches may run; a GPU device
-  /// (or automatic, when a GPU is present) keeps the sequences on those GPUs. Throws
-  /// trawl::error: io_error, bad_format (corrupt compression, bad FASTQ), no_device for a GPU
-  /// device without a GPU, gpu_error when the device memory is short.
-  static genome open(const std::string& path, const device_spec& device = {});
+  /// (or automatic, when a GPU is present) keeps the sequences on those GPUs. `pack`: in host
+  /// memory only, keep DNA two bits a base where it can be (above); false: as bytes, which
+  /// searches read with no decoding. Throws trawl::error: io_error, bad_format (corrupt
+  /// compression, bad FASTQ, a damaged .2bit), no_device for a GPU device without a GPU,
+  /// gpu_error when the device memory is short.
+  static genome open(const std::string& path, const device_spec& device = {}, bool pack = true);
   /// The same from bytes in memory (copied), named `name`.
-  static genome from_bytes(std::string_view bytes, const std::string& name, const device_spec& device = {});
+  static genome from_bytes(std::string_view bytes, const std::string& name, const device_spec& device = {},
+                           bool pack = true);
 
   genome();
   ~genome();
@@ -41,11 +49,20 @@ class genome {
   [[nodiscard]] const std::string& name() const noexcept;
   /// The input's format: fasta, fastq or plain (a .2bit file reads as FASTA).
   [[nodiscard]] io::format format() const noexcept;
-  /// The records: names, and each sequence's place (start) and length in the buffer.
+  /// The records: names, and each sequence's place (start) and length, as in one buffer of
+  /// the sequences, each followed by 256 NUL bytes (also when kept two bits a base).
   [[nodiscard]] std::span<const index::record_span> records() const noexcept;
-  [[nodiscard]] std::string_view sequence(std::uint32_t record) const;
+  /// A record's sequence, whole or its bases [start, start + length) (decoded, when kept two
+  /// bits a base). Throws trawl::error(invalid_argument) for a record or range past the end.
+  [[nodiscard]] std::string sequence(std::uint32_t record) const;
+  [[nodiscard]] std::string sequence(std::uint32_t record, std::uint64_t start, std::uint64_t length) const;
   /// Total sequence bytes.
   [[nodiscard]] std::uint64_t bases() const noexcept;
+  /// True when the sequences are kept two bits a base in host memory (above).
+  [[nodiscard]] bool packed() const noexcept;
+  /// The host memory that holds the sequences: the .2bit image (a file opened: its size, mapped)
+  /// or the bytes with their gaps.
+  [[nodiscard]] std::uint64_t host_bytes() const noexcept;
   /// The GPUs that hold the sequences (none: the genome is kept in host memory only).
   [[nodiscard]] const std::vector<int>& resident_gpus() const noexcept;
   /// The device memory that holds the sequences on each of those GPUs (gpu::resident_bytes):

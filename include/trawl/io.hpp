@@ -276,11 +276,12 @@ class record_reader {
   std::string seq_buf_;
 };
 
-/// A .2bit file made by to_twobit: its bytes, and how many bases it wrote as N that were IUPAC
-/// codes other than N.
+/// A .2bit file made by to_twobit: its bytes, how many bases it wrote as N that were IUPAC
+/// codes other than N, and how many bases read back as another letter (those, and U as T).
 struct twobit_image {
   std::string bytes;
   std::uint64_t replaced = 0;
+  std::uint64_t changed = 0;
 };
 
 /// The UCSC .2bit file of the FASTA/FASTQ records in `bytes` (`fmt`: as record_reader takes

@@ -508,21 +508,21 @@ NB_MODULE(_trawl, m) {
   nb::class_<trawl::genome>(m, "Genome")
       .def_static(
           "open",
-          [](const std::string& path, const std::string& device) {
+          [](const std::string& path, const std::string& device, bool pack) {
             const trawl::device_spec d = trawl::parse_device(device);
             nb::gil_scoped_release release;
-            return trawl::genome::open(path, d);
+            return trawl::genome::open(path, d, pack);
           },
-          "path"_a, "device"_a)
+          "path"_a, "device"_a, "pack"_a)
       .def_static(
           "from_bytes",
-          [](nb::handle text, const std::string& name, const std::string& device) {
+          [](nb::handle text, const std::string& name, const std::string& device, bool pack) {
             const text_view t(text);
             const trawl::device_spec d = trawl::parse_device(device);
             nb::gil_scoped_release release;
-            return trawl::genome::from_bytes(t.get(), name, d);
+            return trawl::genome::from_bytes(t.get(), name, d, pack);
           },
-          "text"_a, "name"_a, "device"_a)
+          "text"_a, "name"_a, "device"_a, "pack"_a)
       .def_prop_ro("name", &trawl::genome::name)
       .def_prop_ro("bases", &trawl::genome::bases)
       .def_prop_ro("resident_gpus", &trawl::genome::resident_gpus)
@@ -533,13 +533,24 @@ NB_MODULE(_trawl, m) {
                      for (const auto& r : g.records()) out.append(nb::make_tuple(r.name, r.length));
                      return out;
                    })
+      .def_prop_ro("packed", &trawl::genome::packed)
+      .def_prop_ro("host_bytes", &trawl::genome::host_bytes)
       .def(
           "sequence",
-          [](const trawl::genome& g, std::uint32_t r) {
-            const std::string_view s = g.sequence(r);
+          [](const trawl::genome& g, std::uint32_t r, std::uint64_t start, std::optional<std::uint64_t> end) {
+            std::string s;
+            {
+              nb::gil_scoped_release release;
+              if (r >= g.records().size())
+                throw trawl::error(trawl::errc::invalid_argument, "genome: there is no record " + std::to_string(r));
+              const std::uint64_t stop = end ? *end : g.records()[r].length;
+              if (stop < start)
+                throw trawl::error(trawl::errc::invalid_argument, "genome: a range that ends before it starts");
+              s = g.sequence(r, start, stop - start);
+            }
             return nb::bytes(s.data(), s.size());
           },
-          "record"_a)
+          "record"_a, "start"_a, "end"_a.none())
       .def("search", &genome_search, "patterns"_a, "k"_a, "hamming"_a, "ignore_case"_a, "iupac"_a, "both_strands"_a,
            "all_ends"_a, "threads"_a, "device"_a, "algorithm"_a);
 

@@ -352,6 +352,8 @@ class Genome:
     """A genome read once and kept for many searches: the records of a FASTA, FASTQ or .2bit
     file (or of a text), their sequences in memory and, with a GPU (``device`` "gpu", or "auto"
     when one is present), on the GPU too, so that a search moves no text and parses nothing.
+    Without a GPU, DNA is kept two bits a base (``packed``: each search decodes it as it goes,
+    as a search of a .2bit file does) unless ``pack`` is False.
     ``search`` and ``offtarget`` give exactly what :func:`search` and :func:`offtarget` give for
     the file, with per-record coordinates; CUDA starts once a process.
 
@@ -359,11 +361,12 @@ class Genome:
     :func:`search`, a ``str`` names one), or the file's bytes.
     """
 
-    def __init__(self, source: Union[str, bytes, os.PathLike], *, device: str = "auto", name: str = "genome"):
+    def __init__(self, source: Union[str, bytes, os.PathLike], *, device: str = "auto", name: str = "genome",
+                 pack: bool = True):
         if isinstance(source, (str, os.PathLike)):
-            self._g = _trawl.Genome.open(os.fsdecode(os.fspath(source)), device)
+            self._g = _trawl.Genome.open(os.fsdecode(os.fspath(source)), device, pack)
         else:
-            self._g = _trawl.Genome.from_bytes(source, name, device)
+            self._g = _trawl.Genome.from_bytes(source, name, device, pack)
 
     @property
     def name(self) -> str:
@@ -390,14 +393,26 @@ class Genome:
         more: two bits a base and the runs of other bytes); 0 in host memory only."""
         return self._g.resident_bytes
 
-    def sequence(self, record: Union[int, str]) -> bytes:
-        """A record's sequence, by number or name."""
+    @property
+    def packed(self) -> bool:
+        """True when the sequences are kept two bits a base in host memory: DNA of A, C, G, T
+        and N (either case) without a GPU, kept as a .2bit image and decoded by each search."""
+        return self._g.packed
+
+    @property
+    def host_bytes(self) -> int:
+        """The host memory that holds the sequences: the .2bit image when ``packed`` (a .2bit
+        file opened: its size, mapped), else the bytes."""
+        return self._g.host_bytes
+
+    def sequence(self, record: Union[int, str], start: int = 0, end: Optional[int] = None) -> bytes:
+        """A record's sequence, by number or name: bases ``start`` to ``end`` (default: all)."""
         if isinstance(record, str):
             names = [r[0] for r in self.records]
             if record not in names:
                 raise ValueError(f"no record is named {record!r}")
             record = names.index(record)
-        return self._g.sequence(record)
+        return self._g.sequence(record, start, end)
 
     def search(self, patterns: Patterns, *, k: int = 0, both_strands: bool = False, iupac: bool = False,
                hamming: bool = False, all_ends: bool = False, ignore_case: bool = False,

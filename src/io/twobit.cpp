@@ -22,6 +22,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "io/twobit_encode.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 
@@ -356,10 +357,11 @@ namespace {
 
 /// A sequence byte as .2bit keeps it: its two-bit code (T 0, C 1, A 2, G 3; U as T, as UCSC
 /// reads it; N as T), in an N block, in a mask block (lower case), an IUPAC code other than N
-/// written as N, or a byte .2bit cannot hold.
+/// written as N, read back as another letter (U, and those IUPAC codes), or a byte .2bit
+/// cannot hold.
 struct base_kind {
   std::uint8_t code = 0;
-  bool n = false, lower = false, iupac = false, bad = true;
+  bool n = false, lower = false, iupac = false, changed = false, bad = true;
 };
 constexpr std::array<base_kind, 256> base_kinds = [] {
   std::array<base_kind, 256> k;
@@ -369,24 +371,25 @@ constexpr std::array<base_kind, 256> base_kinds = [] {
     v.lower = true;
     k[static_cast<unsigned char>(upper | 0x20)] = v;
   };
-  set('T', {0, false, false, false, false});
-  set('U', {0, false, false, false, false});
-  set('C', {1, false, false, false, false});
-  set('A', {2, false, false, false, false});
-  set('G', {3, false, false, false, false});
-  set('N', {0, true, false, false, false});
-  for (const char c : std::string_view("RYSWKMBDHV")) set(c, {0, true, false, true, false});
+  set('T', {0, false, false, false, false, false});
+  set('U', {0, false, false, false, true, false});
+  set('C', {1, false, false, false, false, false});
+  set('A', {2, false, false, false, false, false});
+  set('G', {3, false, false, false, false, false});
+  set('N', {0, true, false, false, false, false});
+  for (const char c : std::string_view("RYSWKMBDHV")) set(c, {0, true, false, true, true, false});
   return k;
 }();
 static_assert(base_kinds['X'].bad && base_kinds[0].bad && base_kinds['*'].bad && !base_kinds['a'].bad &&
               base_kinds['a'].lower && !base_kinds['A'].lower && base_kinds['r'].iupac && base_kinds['r'].n &&
-              !base_kinds['n'].iupac && base_kinds['u'].code == 0 && !base_kinds['u'].n);
+              !base_kinds['n'].iupac && base_kinds['u'].code == 0 && !base_kinds['u'].n && base_kinds['u'].changed &&
+              base_kinds['r'].changed && !base_kinds['n'].changed && !base_kinds['g'].changed);
 
-/// A part of a sequence encoded: its N and mask blocks, the IUPAC codes written as N, and its
-/// first byte .2bit cannot hold (npos: none).
+/// A part of a sequence encoded: its N and mask blocks, the IUPAC codes written as N, the bases
+/// read back as another letter, and its first byte .2bit cannot hold (npos: none).
 struct encoded_part {
   std::vector<block> ns, masks;
-  std::uint64_t replaced = 0;
+  std::uint64_t replaced = 0, changed = 0;
   std::size_t bad = std::string_view::npos;
 };
 
@@ -411,6 +414,7 @@ void encode_part(std::string_view seq, std::size_t from, std::size_t to, char* p
       if (k.n) extend(out.ns, j);
       if (k.lower) extend(out.masks, j);
       out.replaced += k.iupac ? 1 : 0;
+      out.changed += k.changed ? 1 : 0;
     }
     packed[i / 4] = static_cast<char>(byte);
   }
@@ -437,6 +441,18 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
   record_reader rr(bytes, fmt, name);
   if (rr.detected() == format::plain)
     throw error(errc::invalid_argument, name + ": not FASTA or FASTQ (.2bit holds named DNA sequences)");
+  record r;
+  return detail::encode_twobit(
+      [&](std::string_view& seq_name, std::string_view& bases) {
+        if (!rr.next(r)) return false;
+        seq_name = r.name;
+        bases = r.sequence;
+        return true;
+      },
+      name);
+}
+
+twobit_image detail::encode_twobit(const next_sequence& next, const std::string& name) {
   struct packed_seq {
     std::string name;
     std::string head;    // size, blocks, reserved
@@ -448,17 +464,16 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
     const auto x = static_cast<std::uint32_t>(v);
     s.append(reinterpret_cast<const char*>(&x), 4);
   };
-  std::uint64_t replaced = 0;
+  std::uint64_t replaced = 0, changed = 0;
   constexpr std::size_t part = std::size_t{1} << 22;  // bases a worker encodes at once
   std::vector<encoded_part> parts;
-  record r;
-  while (rr.next(r)) {
-    const std::string_view seq = r.sequence;
-    if (r.name.empty() || r.name.size() > 255)
-      throw error(errc::invalid_argument, name + ": record " + std::to_string(r.index + 1) +
+  std::string_view seq_name, seq;
+  for (std::uint64_t index = 1; next(seq_name, seq); ++index) {
+    if (seq_name.empty() || seq_name.size() > 255)
+      throw error(errc::invalid_argument, name + ": record " + std::to_string(index) +
                                               ": a .2bit name has 1 to 255 bytes");
     if (seq.size() > 0xffffffffu)
-      throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " is longer than .2bit's 4 Gbases");
+      throw error(errc::invalid_argument, name + ": record " + std::string(seq_name) + " is longer than .2bit's 4 Gbases");
     std::string packed((seq.size() + 3) / 4, '\0');
     parts.assign(std::max<std::size_t>(1, (seq.size() + part - 1) / part), encoded_part{});
     const auto encode = [&](std::size_t k) {
@@ -469,15 +484,16 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
     std::vector<block> ns, masks;
     for (const encoded_part& e : parts) {
       if (e.bad != std::string_view::npos)
-        throw error(errc::invalid_argument, name + ": record " + std::string(r.name) + " holds " +
+        throw error(errc::invalid_argument, name + ": record " + std::string(seq_name) + " holds " +
                                                 shown_byte(seq[e.bad]) + " at " + std::to_string(e.bad) +
                                                 ": .2bit holds A, C, G, T, N and IUPAC codes (written as N) only");
       append_blocks(ns, e.ns);
       append_blocks(masks, e.masks);
       replaced += e.replaced;
+      changed += e.changed;
     }
     packed_seq p;
-    p.name = r.name;
+    p.name = seq_name;
     put32(p.head, seq.size());
     for (const auto* list : {&ns, &masks}) {
       put32(p.head, list->size());
@@ -512,7 +528,7 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
     off += s.size();
   }
   for (const auto& s : seqs) out.append(s.head).append(s.packed);
-  return {std::move(out), replaced};
+  return {std::move(out), replaced, changed};
 }
 
 }  // namespace trawl::io

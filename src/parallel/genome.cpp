@@ -1,8 +1,11 @@
 // genome.cpp — a genome read once and kept for many searches (trawl/genome.hpp).
 //
-// The records' sequences lie in one buffer, each followed by a run of NUL bytes, so that a
-// search whose hits cannot cross such a run (detail::joins) scans the whole buffer at once, and
-// a GPU keeps one copy of it. Other searches, and off-target searches, take each record alone.
+// Kept in host memory only, a genome whose bases .2bit holds exactly is kept as a .2bit image
+// (a .2bit file opened stays mapped): its searches are those of a .2bit file, which decode each
+// chunk as they go. Otherwise the records' sequences lie in one buffer, each followed by a run
+// of NUL bytes, so that a search whose hits cannot cross such a run (detail::joins) scans the
+// whole buffer at once, and a GPU keeps one copy of it. Other searches, and off-target
+// searches, take each record alone.
 #include "trawl/genome.hpp"
 
 #include <tbb/blocked_range.h>
@@ -14,11 +17,13 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
 
 #include "io/fasta_pieces.hpp"
+#include "io/twobit_encode.hpp"
 #include "parallel/joined.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
@@ -48,6 +53,26 @@ std::size_t header_lines(std::string_view bytes) {
       std::plus<>());
 }
 
+/// Off-target sites handed on with the genome's format and, when set, a record number (a
+/// record searched alone is record 0 of its search).
+class renumbered final : public offtarget::site_sink {
+ public:
+  renumbered(offtarget::site_sink& inner, io::format fmt) : inner_(inner), fmt_(fmt) {}
+  std::optional<std::uint32_t> record;  ///< none: the record's own number
+  void begin_record(const record_info& info) override {
+    record_info here = info;
+    if (record) here.index = *record;
+    here.format = fmt_;
+    inner_.begin_record(here);
+  }
+  void site(const offtarget::site& s) override { inner_.site(s); }
+  void end_record() override { inner_.end_record(); }
+
+ private:
+  offtarget::site_sink& inner_;
+  io::format fmt_;
+};
+
 }  // namespace
 
 struct genome::impl {
@@ -56,22 +81,88 @@ struct genome::impl {
   std::string_view text;  // the sequences, each followed by record_gap NULs: in one of these
   std::string read_text;                // read_records
   std::unique_ptr<char[]> owned;        // read_twobit, read_fasta: written once, never zero-filled first
-  std::vector<index::record_span> records;
+  // or, kept two bits a base: a .2bit image, in one of these, and its index
+  std::string_view twobit;
+  io::source twobit_file;     // a .2bit file opened (its mapping, or its bytes read)
+  std::string twobit_made;    // made from the records, or a copy of bytes given
+  std::unique_ptr<io::twobit_file> packed;
+  std::vector<index::record_span> records;  // starts as in `text`, also when packed
   std::vector<std::uint64_t> begin, length;  // per record, for detail::search_joined
   std::uint64_t bases = 0;
   std::vector<int> gpus;
   std::shared_ptr<const void> resident;  // the GPUs' copies of `text`
 
-  void read(io::source& src, const device_spec& device) {
-    if (!src.twobit().empty()) read_twobit(src.twobit());
-    else read_records(src);
+  /// Record r's bytes, kept as bytes.
+  [[nodiscard]] std::string_view bytes_of(std::size_t r) const { return text.substr(records[r].start, records[r].length); }
+
+  /// Reads `src`; `given`: its bytes are the caller's (from_bytes), copied when kept.
+  void read(io::source src, const device_spec& device, bool may_pack, bool given) {
     const bool on_gpu = device.kind == device_kind::gpu || (device.kind == device_kind::automatic && gpu::available());
+    may_pack = may_pack && !on_gpu;
+    if (!src.twobit().empty()) {
+      if (may_pack) keep_twobit(std::move(src), given);
+      else read_twobit(src.twobit());
+    } else {
+      read_records(src);
+      if (may_pack) pack();
+    }
     if (on_gpu && !text.empty()) {
       gpus = device.workers();
       std::sort(gpus.begin(), gpus.end());
       gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
       resident = gpu::keep_resident(text, device_spec(device_kind::gpu, gpus));
     }
+  }
+
+  /// A .2bit file kept as it is, its sequences decoded by each search.
+  void keep_twobit(io::source src, bool given) {
+    if (given) {
+      twobit_made.assign(src.twobit());
+      twobit = twobit_made;
+    } else {
+      twobit_file = std::move(src);
+      twobit = twobit_file.twobit();
+    }
+    packed = std::make_unique<io::twobit_file>(twobit, name);
+    fmt = io::format::fasta;
+    for (std::size_t i = 0; i < packed->size(); ++i) {
+      const std::uint64_t at = bases + record_gap * i;
+      records.push_back({std::string(packed->name(i)), at, packed->length(i)});
+      begin.push_back(at);
+      length.push_back(packed->length(i));
+      bases += packed->length(i);
+    }
+  }
+
+  /// The records read as bytes, kept as a .2bit image instead when it gives back every byte:
+  /// only A, C, G, T and N in either case, names of 1 to 255 bytes without a blank, records
+  /// under 4 Gbases. Plain text stays bytes.
+  void pack() {
+    if (fmt == io::format::plain || records.empty()) return;
+    for (const auto& r : records)
+      if (r.name.empty() || r.name.size() > 255 || r.name.find_first_of(" \t") != std::string::npos) return;
+    io::twobit_image image;
+    try {
+      std::size_t r = 0;
+      image = io::detail::encode_twobit(
+          [&](std::string_view& seq_name, std::string_view& seq) {
+            if (r == records.size()) return false;
+            seq_name = records[r].name;
+            seq = bytes_of(r);
+            ++r;
+            return true;
+          },
+          name);
+    } catch (const error&) {  // a byte .2bit cannot hold, or a record too long
+      return;
+    }
+    if (image.changed != 0) return;  // U or IUPAC codes .2bit would read back as T or N
+    twobit_made = std::move(image.bytes);
+    twobit = twobit_made;
+    packed = std::make_unique<io::twobit_file>(twobit, name);
+    text = {};
+    owned.reset();
+    read_text = std::string();
   }
 
   /// A .2bit file's sequences decoded straight into the buffer, each on all cores.
@@ -203,19 +294,18 @@ genome::genome(genome&&) noexcept = default;
 genome& genome::operator=(genome&&) noexcept = default;
 genome::genome(std::unique_ptr<impl> p) : impl_(std::move(p)) {}
 
-genome genome::open(const std::string& path, const device_spec& device) {
+genome genome::open(const std::string& path, const device_spec& device, bool pack) {
   auto p = std::make_unique<impl>();
   io::source src = io::source::open(path);
   p->name = src.name();
-  p->read(src, device);
+  p->read(std::move(src), device, pack, false);
   return genome(std::move(p));
 }
 
-genome genome::from_bytes(std::string_view bytes, const std::string& name, const device_spec& device) {
+genome genome::from_bytes(std::string_view bytes, const std::string& name, const device_spec& device, bool pack) {
   auto p = std::make_unique<impl>();
   p->name = name;
-  io::source src = io::source::from_memory(bytes, name);
-  p->read(src, device);
+  p->read(io::source::from_memory(bytes, name), device, pack, true);
   return genome(std::move(p));
 }
 
@@ -225,17 +315,56 @@ std::span<const index::record_span> genome::records() const noexcept { return im
 std::uint64_t genome::bases() const noexcept { return impl_->bases; }
 const std::vector<int>& genome::resident_gpus() const noexcept { return impl_->gpus; }
 std::uint64_t genome::resident_bytes() const noexcept { return gpu::resident_bytes(impl_->resident); }
+bool genome::packed() const noexcept { return impl_->packed != nullptr; }
+std::uint64_t genome::host_bytes() const noexcept { return impl_->packed ? impl_->twobit.size() : impl_->text.size(); }
 
-std::string_view genome::sequence(std::uint32_t record) const {
+std::string genome::sequence(std::uint32_t record) const {
+  if (record >= impl_->records.size())
+    throw error(errc::invalid_argument, "genome: there is no record " + std::to_string(record));
+  return sequence(record, 0, impl_->records[record].length);
+}
+
+std::string genome::sequence(std::uint32_t record, std::uint64_t start, std::uint64_t length) const {
   if (record >= impl_->records.size())
     throw error(errc::invalid_argument, "genome: there is no record " + std::to_string(record));
   const auto& r = impl_->records[record];
-  return impl_->text.substr(r.start, r.length);
+  if (start > r.length || length > r.length - start)
+    throw error(errc::invalid_argument, "genome: bases " + std::to_string(start) + " + " + std::to_string(length) +
+                                            " are past the end of record " + r.name + " (" + std::to_string(r.length) +
+                                            " bases)");
+  if (!impl_->packed) return std::string(impl_->bytes_of(record).substr(start, length));
+  std::string out(length, '\0');
+  impl_->packed->decode(record, start, length, out.data());
+  return out;
 }
 
 void genome::search(const std::vector<std::string>& patterns, const search_options& options,
                     const text_hits_callback& on_hits) const {
   const impl& g = *impl_;
+  if (g.packed) {  // a search of the .2bit image, each record's hits gathered and handed on
+    class by_record final : public search_sink {
+     public:
+      explicit by_record(const text_hits_callback& on_hits) : on_hits_(on_hits) {}
+      void begin_record(const record_info& info) override { record_ = static_cast<std::uint32_t>(info.index); }
+      bool hits(std::span<const hit> hs) override {
+        found_.insert(found_.end(), hs.begin(), hs.end());
+        return going_;
+      }
+      void end_record(std::uint64_t) override {
+        if (!found_.empty() && going_) going_ = on_hits_(record_, found_);
+        found_.clear();
+      }
+
+     private:
+      const text_hits_callback& on_hits_;
+      std::vector<hit> found_;
+      std::uint32_t record_ = 0;
+      bool going_ = true;
+    } sink(on_hits);
+    io::source src = io::source::from_memory(g.twobit, g.name);
+    (void)run_search(patterns, src, options, {}, sink);
+    return;
+  }
   const auto m = make_matcher(patterns, options);
   if (detail::joins(patterns, options, record_gap)) {
     detail::search_joined(patterns, *m, g.text, g.begin, g.length, options, on_hits);
@@ -244,7 +373,7 @@ void genome::search(const std::vector<std::string>& patterns, const search_optio
   std::vector<hit> found;
   for (std::uint32_t r = 0; r < g.records.size(); ++r) {
     found.clear();
-    const std::string_view seq = sequence(r);
+    const std::string_view seq = g.bytes_of(r);
     const auto take = [&](std::span<const hit> hs) {
       found.insert(found.end(), hs.begin(), hs.end());
       return true;
@@ -269,6 +398,12 @@ std::vector<index::record_hit> genome::search(const std::vector<std::string>& pa
 
 void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& out) const {
   const impl& g = *impl_;
+  if (g.packed) {  // a search of the .2bit image, as of the file
+    renumbered sink(out, g.fmt);
+    io::source src = io::source::from_memory(g.twobit, g.name);
+    guides.search(src, sink);
+    return;
+  }
   const offtarget::options& o = guides.opts();
   std::size_t reach = 0, pam = 0;
   bool one_pam_length = true;
@@ -333,28 +468,11 @@ void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& 
     sink.finish();
     return;
   }
-  // with bulges, each record searched alone, as a search of the file takes it; its number and
-  // the file's format put back
-  class renumbered final : public offtarget::site_sink {
-   public:
-    renumbered(offtarget::site_sink& inner, io::format fmt) : inner_(inner), fmt_(fmt) {}
-    std::uint32_t record = 0;
-    void begin_record(const record_info& info) override {
-      record_info here = info;
-      here.index = record;
-      here.format = fmt_;
-      inner_.begin_record(here);
-    }
-    void site(const offtarget::site& s) override { inner_.site(s); }
-    void end_record() override { inner_.end_record(); }
-
-   private:
-    offtarget::site_sink& inner_;
-    io::format fmt_;
-  } sink(out, g.fmt);
+  // with bulges, each record searched alone, as a search of the file takes it
+  renumbered sink(out, g.fmt);
   for (std::uint32_t r = 0; r < g.records.size(); ++r) {
     sink.record = r;
-    io::source src = io::source::from_memory(sequence(r), g.records[r].name);
+    io::source src = io::source::from_memory(g.bytes_of(r), g.records[r].name);
     guides.search(src, sink);
   }
 }

@@ -1,7 +1,8 @@
 // genome_test.cpp — a genome read once (trawl::genome) against the oracles and against the
-// search of its file: its records are the oracle's parse; exact hits are naive search's in
-// each record; approximate, Hamming, both-strand and long-pattern searches (joined and
-// record-by-record ways) and off-target sites are those of a search of the file.
+// search of its file, kept two bits a base (a .2bit image) and as bytes: its records are the
+// oracle's parse; exact hits are naive search's in each record; approximate, Hamming,
+// both-strand and long-pattern searches (joined and record-by-record ways) and off-target
+// sites are those of a search of the file.
 #include <gtest/gtest.h>
 #include <tbb/task_arena.h>
 
@@ -77,20 +78,37 @@ TEST(Genome, RecordsAreTheParse) {
   std::mt19937_64 rng(3);
   const auto recs = random_records(rng);
   const std::string fa = fasta_of(recs, 60);
-  const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
-  EXPECT_EQ(g.format(), trawl::io::format::fasta);
-  EXPECT_TRUE(g.resident_gpus().empty());
-  EXPECT_EQ(g.resident_bytes(), 0u);
   const auto want = oracle::parse_records(fa, true);
-  ASSERT_EQ(g.records().size(), want.size());
-  std::uint64_t bases = 0;
-  for (std::uint32_t r = 0; r < want.size(); ++r) {
-    EXPECT_EQ(g.records()[r].name, want[r].name);
-    EXPECT_EQ(g.sequence(r), want[r].seq);
-    bases += want[r].seq.size();
+  for (const bool pack : {true, false}) {
+    const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu, pack);
+    EXPECT_EQ(g.packed(), pack);
+    EXPECT_EQ(g.format(), trawl::io::format::fasta);
+    EXPECT_TRUE(g.resident_gpus().empty());
+    EXPECT_EQ(g.resident_bytes(), 0u);
+    ASSERT_EQ(g.records().size(), want.size());
+    std::uint64_t bases = 0, start = 0;
+    for (std::uint32_t r = 0; r < want.size(); ++r) {
+      EXPECT_EQ(g.records()[r].name, want[r].name);
+      EXPECT_EQ(g.records()[r].start, start);  // as in one buffer with 256 NULs after each record
+      EXPECT_EQ(g.sequence(r), want[r].seq);
+      bases += want[r].seq.size();
+      start += want[r].seq.size() + 256;
+    }
+    EXPECT_EQ(g.bases(), bases);
+    // packed: two bits a base and the N and mask blocks (about 8 bytes for each run of 7)
+    if (pack) EXPECT_LT(g.host_bytes(), bases / 4 + bases / 997 * 16 + 1024);
+    else EXPECT_EQ(g.host_bytes(), start);
+    EXPECT_THROW((void)g.sequence(static_cast<std::uint32_t>(want.size())), trawl::error);
+    // ranges of a record: every start and length of a window, across blocks and packed bytes
+    const std::string& big = want.back().seq;
+    const auto last = static_cast<std::uint32_t>(want.size() - 1);
+    for (std::uint64_t from = 990; from < 1010; ++from)
+      for (std::uint64_t n : {0, 1, 3, 4, 5, 8, 13, 40})
+        ASSERT_EQ(g.sequence(last, from, n), big.substr(from, n)) << from << " " << n << " " << pack;
+    EXPECT_EQ(g.sequence(last, big.size(), 0), "");
+    EXPECT_THROW((void)g.sequence(last, big.size() - 3, 4), trawl::error);
+    EXPECT_THROW((void)g.sequence(last, big.size() + 1, 0), trawl::error);
   }
-  EXPECT_EQ(g.bases(), bases);
-  EXPECT_THROW((void)g.sequence(static_cast<std::uint32_t>(want.size())), trawl::error);
   // plain text: one record named as the input
   const genome t = genome::from_bytes("hello world\nhello", "notes.txt", trawl::device_kind::cpu);
   ASSERT_EQ(t.records().size(), 1u);
@@ -159,8 +177,12 @@ TEST(Genome, TwoBitReadsAsItsFasta) {
   recs.push_back({"big", big});
   const std::string fa = fasta_of(recs, 60);
   const std::string tb = trawl::io::to_twobit(fa, trawl::io::format::fasta, "in.fa").bytes;
-  const genome want = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
-  const genome got = genome::from_bytes(tb, "in.2bit", trawl::device_kind::cpu);
+  const genome want = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu, false);
+  // kept as it is, or decoded into bytes
+  for (const bool pack : {true, false}) {
+  const genome got = genome::from_bytes(tb, "in.2bit", trawl::device_kind::cpu, pack);
+  EXPECT_EQ(got.packed(), pack);
+  if (pack) EXPECT_EQ(got.host_bytes(), tb.size());
   EXPECT_EQ(got.format(), trawl::io::format::fasta);
   EXPECT_EQ(got.bases(), want.bases());
   ASSERT_EQ(got.records().size(), want.records().size());
@@ -172,14 +194,18 @@ TEST(Genome, TwoBitReadsAsItsFasta) {
   o.max_errors = 1;
   o.device = trawl::device_kind::cpu;
   EXPECT_EQ(genome_hits(got, {"ACGTTGCAAC", "NNNNACG"}, o), genome_hits(want, {"ACGTTGCAAC", "NNNNACG"}, o));
+  }
 }
 
 TEST(Genome, ExactHitsAreNaiveSearchOfEachRecord) {
   std::mt19937_64 rng(4);
   const auto recs = random_records(rng);
-  const genome g = genome::from_bytes(fasta_of(recs, 61), "in.fa", trawl::device_kind::cpu);
+  const std::string fa = fasta_of(recs, 61);
   // the long pattern (over the gap between records) takes the record-by-record way
   const std::vector<std::vector<std::string>> sets = {{"ACG", "GTAC", "A"}, {recs[7].seq.substr(1000, 300)}};
+  for (const bool pack : {true, false}) {
+    const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu, pack);
+    ASSERT_EQ(g.packed(), pack);
   for (const auto& pats : sets)
     for (unsigned threads : {1u, 3u}) {
       trawl::search_options o;
@@ -196,15 +222,18 @@ TEST(Genome, ExactHitsAreNaiveSearchOfEachRecord) {
         EXPECT_EQ(h.end - h.start, pats[h.pattern].size());
         got.emplace(r, h.start, h.pattern);
       }
-      EXPECT_EQ(got, want) << pats.size() << " patterns, " << threads << " threads";
+      EXPECT_EQ(got, want) << pats.size() << " patterns, " << threads << " threads, packed " << pack;
     }
+  }
 }
 
 TEST(Genome, SearchesAreThoseOfTheFile) {
   std::mt19937_64 rng(5);
   const auto recs = random_records(rng);
   const std::string fa = fasta_of(recs, 70);
-  const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
+  for (const bool pack : {true, false}) {
+  const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu, pack);
+  ASSERT_EQ(g.packed(), pack);
   struct job {
     std::vector<std::string> pats;
     test_cases::search_mode m;
@@ -229,6 +258,7 @@ TEST(Genome, SearchesAreThoseOfTheFile) {
   std::size_t calls = 0;
   g.search({"A"}, {}, [&](std::uint32_t, std::span<const trawl::hit>) { return ++calls < 1; });
   EXPECT_EQ(calls, 1u);
+  }
 }
 
 TEST(Genome, OfftargetSitesAreThoseOfTheFile) {
@@ -250,7 +280,6 @@ TEST(Genome, OfftargetSitesAreThoseOfTheFile) {
   // would read the gap after it
   recs[3].seq.replace(recs[3].seq.size() - 23, 23, guide + "AAG");
   const std::string fa = fasta_of(recs, 60);
-  const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
   struct sink_t final : trawl::offtarget::site_sink {
     std::vector<std::string> rows;
     std::uint64_t record = 0;
@@ -266,6 +295,9 @@ TEST(Genome, OfftargetSitesAreThoseOfTheFile) {
     }
     void end_record() override { rows.push_back("end"); }
   };
+  for (const bool pack : {true, false}) {
+  const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu, pack);
+  ASSERT_EQ(g.packed(), pack);
   for (const test_cases::offtarget_variant& v :
        {test_cases::offtarget_variant{}, test_cases::offtarget_variant{.mismatches = 2, .dna_bulges = 1, .rna_bulges = 1},
         test_cases::offtarget_variant{.pams = {"NRGN", "NGG"}, .pam_mismatches = 1}}) {
@@ -277,8 +309,81 @@ TEST(Genome, OfftargetSitesAreThoseOfTheFile) {
     (void)s.search(src, want);
     g.offtarget(s, got);
     EXPECT_GE(want.rows.size(), 2 * recs.size() + 3);  // every record begun and ended, and the planted sites
-    EXPECT_EQ(got.rows, want.rows) << test_cases::describe(v);
+    EXPECT_EQ(got.rows, want.rows) << test_cases::describe(v) << " packed " << pack;
+  }
   }
 }
 
 }  // namespace
+
+TEST(Genome, WhatTwoBitsCannotHoldIsKeptAsBytes) {
+  std::mt19937_64 rng(8);
+  auto recs = random_records(rng);
+  const std::string long_name(256, 'x');
+  struct variant {
+    const char* what;
+    std::string fa;
+  };
+  std::vector<variant> variants;
+  auto with = [&](std::size_t r, std::size_t at, char c) {
+    auto v = recs;
+    v[r].seq[at] = c;
+    return fasta_of(v, 60);
+  };
+  variants.push_back({"an IUPAC code", with(5, 100, 'R')});
+  variants.push_back({"a lower-case IUPAC code", with(7, 5000, 'y')});
+  variants.push_back({"U", with(3, 10, 'U')});
+  {
+    auto v = recs;
+    v[2].name = long_name;
+    variants.push_back({"a name of 256 bytes", fasta_of(v, 60)});
+  }
+  variants.push_back({"protein", ">p1\nMKVLAAGIVALLLAAGCSSS\n>p2\nMSTNPKPQRKTKRNTNRRPQDVKFPGG\n"});
+  for (const auto& v : variants) {
+    const genome g = genome::from_bytes(v.fa, "in.fa", trawl::device_kind::cpu);
+    EXPECT_FALSE(g.packed()) << v.what;
+    const auto want = oracle::parse_records(v.fa, true);
+    ASSERT_EQ(g.records().size(), want.size()) << v.what;
+    for (std::uint32_t r = 0; r < want.size(); ++r) EXPECT_TRUE(g.sequence(r) == want[r].seq) << v.what;
+    trawl::search_options o;
+    o.device = trawl::device_kind::cpu;
+    o.max_errors = 1;
+    EXPECT_EQ(genome_hits(g, {"ACGTRA", "GAUUAC"}, o), file_hits(v.fa, {"ACGTRA", "GAUUAC"}, o)) << v.what;
+  }
+  EXPECT_FALSE(genome::from_bytes("ACGTACGT", "in.txt", trawl::device_kind::cpu).packed());  // plain text
+
+  // FASTQ reads pack; the genome keeps its format
+  std::string fq;
+  for (std::size_t r = 0; r < 50; ++r) {
+    const std::string seq = oracle::random_text(rng, 20 + r, "ACGTN");
+    fq += "@read" + std::to_string(r) + "\n" + seq + "\n+\n" + std::string(seq.size(), 'I') + "\n";
+  }
+  const genome q = genome::from_bytes(fq, "reads.fq", trawl::device_kind::cpu);
+  EXPECT_TRUE(q.packed());
+  EXPECT_EQ(q.format(), trawl::io::format::fastq);
+  const auto reads = oracle::parse_records(fq, false);
+  ASSERT_EQ(q.records().size(), reads.size());
+  for (std::uint32_t r = 0; r < reads.size(); ++r) EXPECT_EQ(q.sequence(r), reads[r].seq);
+  trawl::search_options o;
+  o.device = trawl::device_kind::cpu;
+  EXPECT_EQ(genome_hits(q, {"ACG", "NA"}, o), file_hits(fq, {"ACG", "NA"}, o));
+}
+
+TEST(Genome, ATwoBitFileIsKeptAsItIs) {
+  std::mt19937_64 rng(9);
+  const auto recs = random_records(rng);
+  const std::string fa = fasta_of(recs, 60);
+  const std::string tb = trawl::io::to_twobit(fa, trawl::io::format::fasta, "in.fa").bytes;
+  const std::string path = ::testing::TempDir() + "/genome_test_kept.2bit";
+  trawl::io::write_file_atomically(path, tb);
+  const genome g = genome::open(path, trawl::device_kind::cpu);
+  EXPECT_TRUE(g.packed());
+  EXPECT_EQ(g.host_bytes(), tb.size());
+  ASSERT_EQ(g.records().size(), recs.size());
+  for (std::uint32_t r = 0; r < recs.size(); ++r) EXPECT_EQ(g.sequence(r), recs[r].seq);
+  trawl::search_options o;
+  o.device = trawl::device_kind::cpu;
+  o.max_errors = 2;
+  EXPECT_EQ(genome_hits(g, {"ACGTTGCAAC"}, o), file_hits(fa, {"ACGTTGCAAC"}, o));
+  std::remove(path.c_str());
+}

@@ -405,22 +405,33 @@ def test_genome_kept_searches_as_the_file(tmp_path):
     assert g.resident_gpus == [] and g.resident_bytes == 0 and "4 record(s)" in repr(g)
     chr2 = b"".join(data.split(b">chr2 some description\n")[1].split(b">")[0].split(b"\n"))
     assert g.sequence("chr2") == chr2 == g.sequence(2)
+    assert g.sequence("chr2", 10, 23) == chr2[10:23] and g.sequence(2, 4990) == chr2[4990:]
     with pytest.raises(ValueError):
         g.sequence("chr9")
+    with pytest.raises(ValueError):
+        g.sequence(2, 0, len(chr2) + 1)
+    with pytest.raises(ValueError):
+        g.sequence(2, 20, 10)
+    # DNA without a GPU: kept two bits a base, or as bytes when asked
+    as_bytes = trawl.Genome(fa, device="cpu", pack=False)
+    assert g.packed and g.host_bytes < g.bases // 3
+    assert not as_bytes.packed and as_bytes.host_bytes > g.bases and as_bytes.sequence(2, 10, 23) == chr2[10:23]
     pats = ["GACGCATA", "ACGT", "TTT", "GACGCATAAAGATGAG" * 20]
     for args in (dict(), dict(k=1), dict(k=2, both_strands=True), dict(k=1, all_ends=True), dict(k=2, hamming=True)):
         got = g.search(pats, **args)
-        assert as_tuples(got) == as_tuples(trawl.search(pats, fa, **args))
+        assert as_tuples(got) == as_tuples(trawl.search(pats, fa, **args)) == as_tuples(as_bytes.search(pats, **args))
         assert [h.record for h in got] == [h.record for h in trawl.search(pats, fa, **args)]
     guides = {"g1": "GACGCATAAAGATGAGACGC"}
     for opts in (dict(mismatches=4), dict(mismatches=2, dna_bulges=1, rna_bulges=1)):
         assert g.offtarget(guides, **opts) == trawl.offtarget(guides, fa, **opts)
         assert trawl.offtarget(guides, g, **opts) == trawl.offtarget(guides, fa, **opts)
+        assert as_bytes.offtarget(guides, **opts) == trawl.offtarget(guides, fa, **opts)
     from_bytes = trawl.Genome(data, device="cpu", name="mem.fa")
     assert from_bytes.records == g.records and from_bytes.name == "mem.fa"
     if trawl.gpu_count() > 0:
         on_gpu = trawl.Genome(fa, device="gpu")
         assert on_gpu.resident_gpus == [0] and on_gpu.resident_bytes > g.bases  # under 64 KiB: kept as bytes
+        assert not on_gpu.packed and on_gpu.sequence(2) == chr2
         big = trawl.Genome(b">big\n" + bytes(rng.choice(b"ACGT") for _ in range(100000)) + b"\n", device="gpu")
         assert 0 < big.resident_bytes < big.bases // 2  # two bits a base
         assert as_tuples(on_gpu.search(pats, k=2, device="gpu")) == as_tuples(g.search(pats, k=2))
