@@ -158,7 +158,7 @@ TEST(TwoBit, PackWritesIupacCodesAsNAndRefusesOtherBytes) {
   std::mt19937_64 rng(37);
   std::string fasta;
   std::vector<std::string> want;
-  std::uint64_t iupac = 0;
+  std::uint64_t iupac = 0, uracils = 0;
   for (int r = 0; r < 3; ++r) {
     const std::size_t len = r == 1 ? (std::size_t{9} << 20) + 3 : 1000 + rng() % 5000;
     std::string seq(len, 'A');
@@ -176,13 +176,16 @@ TEST(TwoBit, PackWritesIupacCodesAsNAndRefusesOtherBytes) {
       }
     }
     for (const char c : seq) iupac += std::string_view("RYSWKMBDHVryswkmbdhv").find(c) != std::string_view::npos;
+    for (const char c : seq) uracils += c == 'U' || c == 'u';
     fasta += ">r" + std::to_string(r) + "\n";
     for (std::size_t o = 0; o < len; o += 60) fasta += seq.substr(o, 60) + "\n";
     want.push_back(as_n);
   }
   const trawl::io::twobit_image img = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "in.fa");
   EXPECT_EQ(img.replaced, iupac);
+  EXPECT_EQ(img.changed, iupac + uracils);  // what reads back as another letter
   EXPECT_GT(iupac, 100u);
+  EXPECT_GT(uracils, 10u);
   const trawl::io::twobit_file f(img.bytes, "in.2bit");
   ASSERT_EQ(f.size(), want.size());
   for (std::size_t i = 0; i < f.size(); ++i) {
