@@ -22,6 +22,7 @@
 
 #include <tbb/parallel_for.h>
 
+#include "common/faulted.hpp"
 #include "io/twobit_encode.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
@@ -496,9 +497,10 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
 twobit_image detail::encode_twobit(const next_sequence& next, const std::string& name) {
   struct packed_seq {
     std::string name;
-    std::string head;    // size, blocks, reserved
-    std::string packed;  // the bases
-    [[nodiscard]] std::size_t size() const { return head.size() + packed.size(); }
+    std::string head;                 // size, blocks, reserved
+    std::unique_ptr<char[]> packed;   // the bases, written by the encoding's workers first
+    std::size_t packed_bytes = 0;
+    [[nodiscard]] std::size_t size() const { return head.size() + packed_bytes; }
   };
   std::vector<packed_seq> seqs;
   const auto put32 = [](std::string& s, std::uint64_t v) {
@@ -515,10 +517,11 @@ twobit_image detail::encode_twobit(const next_sequence& next, const std::string&
                                               ": a .2bit name has 1 to 255 bytes");
     if (seq.size() > 0xffffffffu)
       throw error(errc::invalid_argument, name + ": record " + std::string(seq_name) + " is longer than .2bit's 4 Gbases");
-    std::string packed((seq.size() + 3) / 4, '\0');
+    const std::size_t packed_bytes = (seq.size() + 3) / 4;
+    std::unique_ptr<char[]> packed(new char[packed_bytes]);  // each byte written once, by one part
     parts.assign(std::max<std::size_t>(1, (seq.size() + part - 1) / part), encoded_part{});
     const auto encode = [&](std::size_t k) {
-      encode_part(seq, k * part, std::min(seq.size(), (k + 1) * part), packed.data(), parts[k]);
+      encode_part(seq, k * part, std::min(seq.size(), (k + 1) * part), packed.get(), parts[k]);
     };
     if (parts.size() == 1) encode(0);  // a short sequence (reads, contigs): no task
     else tbb::parallel_for(std::size_t{0}, parts.size(), encode);
@@ -543,6 +546,7 @@ twobit_image detail::encode_twobit(const next_sequence& next, const std::string&
     }
     put32(p.head, 0);  // reserved
     p.packed = std::move(packed);
+    p.packed_bytes = packed_bytes;
     seqs.push_back(std::move(p));
   }
   // the index's size, then each sequence's offset: version 1 when one passes 32 bits
@@ -550,25 +554,45 @@ twobit_image detail::encode_twobit(const next_sequence& next, const std::string&
   for (const auto& s : seqs) index += 1 + s.name.size() + 4, data += s.size();
   const bool wide = index + data + 4 * seqs.size() > 0xffffffffu;
   if (wide) index += 4 * seqs.size();
+  // the file: its header, index and heads written in place, the bases copied on all cores
   std::string out;
-  out.reserve(index + data);
-  put32(out, signature);
-  put32(out, wide ? 1 : 0);
-  put32(out, seqs.size());
-  put32(out, 0);
+  resize_faulted(out, index + data);
+  char* o = out.data();
+  const auto put = [&o](const void* from, std::size_t n) {
+    std::memcpy(o, from, n);
+    o += n;
+  };
+  const auto put_word = [&put](std::uint64_t v) {
+    const auto x = static_cast<std::uint32_t>(v);
+    put(&x, 4);
+  };
+  put_word(signature);
+  put_word(wide ? 1 : 0);
+  put_word(seqs.size());
+  put_word(0);
   std::uint64_t off = index;
   for (const auto& s : seqs) {
-    out += static_cast<char>(s.name.size());
-    out += s.name;
-    if (wide) {
-      put32(out, off & 0xffffffffu);
-      put32(out, off >> 32);
-    } else {
-      put32(out, off);
-    }
+    const auto len = static_cast<char>(s.name.size());
+    put(&len, 1);
+    put(s.name.data(), s.name.size());
+    put_word(off & 0xffffffffu);
+    if (wide) put_word(off >> 32);
     off += s.size();
   }
-  for (const auto& s : seqs) out.append(s.head).append(s.packed);
+  struct copy {
+    const char* from;
+    std::size_t n;
+    char* to;
+  };
+  std::vector<copy> copies;
+  constexpr std::size_t copy_part = std::size_t{1} << 22;
+  for (const auto& s : seqs) {
+    put(s.head.data(), s.head.size());
+    for (std::size_t at = 0; at < s.packed_bytes; at += copy_part)
+      copies.push_back({s.packed.get() + at, std::min(copy_part, s.packed_bytes - at), o + at});
+    o += s.packed_bytes;
+  }
+  tbb::parallel_for(std::size_t{0}, copies.size(), [&](std::size_t i) { std::memcpy(copies[i].to, copies[i].from, copies[i].n); });
   return {std::move(out), replaced, changed};
 }
 

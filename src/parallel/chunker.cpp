@@ -1,9 +1,5 @@
-// parallel/chunker.cpp — the slicing policy and the buffer fill of chunker.hpp.
+// parallel/chunker.cpp — the slicing policy of chunker.hpp.
 #include "parallel/chunker.hpp"
-
-#include <sys/mman.h>
-
-#include <tbb/parallel_for.h>
 
 namespace trawl::slicing {
 
@@ -33,25 +29,6 @@ std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads
   // bench/records/approx-slices-7894e6f-h100.csv).
   if (approx) s = (s / 4096 - 1) / 2 * 2 * 4096 + 4096;
   return std::max({s, 16 * context, (n + max_slices - 1) / max_slices});
-}
-
-void resize_faulted(std::string& s, std::size_t n, tbb::task_arena& arena) {
-#ifndef MADV_POPULATE_WRITE
-  constexpr int MADV_POPULATE_WRITE = 23;
-#endif
-  constexpr std::size_t part = std::size_t{8} << 20, page = 4096;
-  if (n > s.size() + 2 * part) {
-    s.reserve(n);
-    const auto lo = reinterpret_cast<std::uintptr_t>(s.data() + s.size() + page - 1) & ~std::uintptr_t{page - 1};
-    const auto hi = reinterpret_cast<std::uintptr_t>(s.data() + n) & ~std::uintptr_t{page - 1};
-    arena.execute([&] {
-      tbb::parallel_for(std::uintptr_t{0}, (hi - lo + part - 1) / part, [&](std::uintptr_t i) {
-        const std::uintptr_t a = lo + i * part;
-        madvise(reinterpret_cast<void*>(a), std::min<std::uintptr_t>(part, hi - a), MADV_POPULATE_WRITE);
-      });
-    });
-  }
-  s.resize(n);
 }
 
 }  // namespace trawl::slicing

@@ -15,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include <tbb/task_arena.h>
 
 #include "hits/delivery.hpp"
 #include "trawl/detail/engine.hpp"
@@ -28,12 +27,6 @@ namespace trawl::slicing {
 /// not 0, is obeyed down to 1/65536 of the chunk.
 std::size_t choose_slice_size(std::size_t n, std::size_t total, unsigned threads, const detail::engine& m,
                               std::size_t requested);
-
-/// `s` resized to n bytes. A buffer that grows by much is first faulted in on the cores of
-/// `arena` (its capacity, MADV_POPULATE_WRITE, Linux 5.14; elsewhere advice that does
-/// nothing), so that the resize's zero fill does not take its page faults one at a time on
-/// the calling thread.
-void resize_faulted(std::string& s, std::size_t n, tbb::task_arena& arena);
 
 /// Recycles chunk and block buffers, so their pages are faulted in once per search. Buffers
 /// come back with their size: a reader grows one to a block without zero-filling it again.

@@ -29,6 +29,7 @@
 #include "trawl/error.hpp"
 #include "exact/engines.hpp"
 #include "common/count_byte.hpp"
+#include "common/faulted.hpp"
 #include "hits/delivery.hpp"
 #include "parallel/block_reader.hpp"
 #include "parallel/chunker.hpp"
@@ -48,7 +49,6 @@ using slicing::choose_slice_size;
 using slicing::chunker;
 using slicing::job;
 using slicing::piece;
-using slicing::resize_faulted;
 
 void check_patterns(const std::vector<std::string>& patterns, const search_options& options) {
   if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
@@ -343,7 +343,7 @@ class stream_search {
     heads.clear();
     for (std::size_t i = 0; i < n; ++i)
       for (const io::fasta_head& h : hs[i]) heads.push_back({at[i] + h.at, h.name, cuts[i] + h.line});
-    resize_faulted(out, at[n], *parse_arena_);
+    parse_arena_->execute([&] { resize_faulted(out, at[n]); });
     parse_arena_->execute([&] {
       tbb::parallel_for(std::size_t{0}, n, [&](std::size_t i) {
         if (!outs[i].empty()) std::memcpy(out.data() + at[i], outs[i].data(), outs[i].size());
@@ -471,7 +471,7 @@ class stream_search {
     } else {
       const std::size_t headroom = m_.lookbehind() + m_.lookahead();
       std::string block = pool_.take();
-      resize_faulted(block, headroom + n, *parse_arena_);
+      parse_arena_->execute([&] { resize_faulted(block, headroom + n); });
       parse_arena_->execute([&] { f.decode(twobit_seq_, twobit_at_, n, block.data() + headroom); });
       twobit_at_ += n;
       taken(n);
