@@ -166,7 +166,8 @@ class stream_search {
 
  private:
   static constexpr std::size_t kDefaultChunk = std::size_t{4} << 20;
-  /// At most this many bytes of FASTA pieces are cut ahead (and at most one piece per worker).
+  /// At most this many bytes of FASTA or .2bit pieces are cut ahead (and at most one piece per
+  /// worker).
   static constexpr std::size_t kFastaAheadBytes = std::size_t{128} << 20;
   /// The parts a large FASTA piece is parsed in, in parallel (parse_in_parts): at most this
   /// size, and small enough that each parse thread gets two.
@@ -447,42 +448,87 @@ class stream_search {
     pool_.give(std::move(o));
   }
 
-  /// The next chunk's worth of the .2bit's current sequence to the chunker, its record begun
-  /// and ended around it; the input's end after the last.
+  /// A piece of a .2bit's sequence (a chunk's worth of bases, or none for an empty sequence):
+  /// where it lies, and once decoded, its bases after the headroom, or the error its blocks gave.
+  struct twobit_piece {
+    std::size_t seq = 0;
+    std::uint64_t at = 0;
+    std::size_t n = 0;
+    std::string out;
+    std::exception_ptr error;
+    std::atomic<int> state{0};  ///< 0 waiting, 1 being decoded, 2 decoded
+  };
+
+  void decode_piece(twobit_piece& p) {
+    int waiting = 0;
+    if (!p.state.compare_exchange_strong(waiting, 1)) return;
+    const std::size_t headroom = m_.lookbehind() + m_.lookahead();
+    const auto work = [&] {
+      try {
+        resize_faulted(p.out, headroom + p.n);
+        twobit_->decode(p.seq, p.at, p.n, p.out.data() + headroom);  // with no bases: checks the blocks
+      } catch (...) {
+        p.error = std::current_exception();
+      }
+    };
+    if (p.n >= 4 * kFastaPart) parse_arena_->execute(work);  // a GPU's chunk: on the parse threads
+    else work();
+    {
+      const std::lock_guard<std::mutex> lock(parsed_m_);
+      p.state.store(2);
+    }
+    parsed_cv_.notify_all();
+  }
+
+  /// The next piece of the .2bit to the chunker, its record begun before its first piece and
+  /// ended after its last; the input's end after the last. Pieces are planned ahead and offered
+  /// to the workers, which decode them while the input stage hands the earlier ones on, as
+  /// next_fasta_piece does with a FASTA's pieces.
   void next_twobit_piece() {
     const io::twobit_file& f = *twobit_;
-    if (twobit_seq_ == f.size()) {
+    const std::size_t ahead = std::max<std::size_t>(2, std::min<std::size_t>(threads_, kFastaAheadBytes / piece_size_));
+    while (twobit_ahead_.size() < ahead && twobit_plan_seq_ < f.size()) {
+      auto p = std::make_shared<twobit_piece>();
+      const std::uint64_t length = f.length(twobit_plan_seq_);
+      p->seq = twobit_plan_seq_;
+      p->at = twobit_plan_at_;
+      p->n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size_, length - twobit_plan_at_));
+      p->out = pool_.take();
+      twobit_plan_at_ += p->n;
+      if (twobit_plan_at_ == length) {
+        ++twobit_plan_seq_;
+        twobit_plan_at_ = 0;
+      }
+      twobit_ahead_.push_back(p);
+      if (threads_ > 1) parse_tasks_.run([this, p] { decode_piece(*p); });  // one thread: decoded here, in turn
+    }
+    if (twobit_ahead_.empty()) {
       chunker_->seal(false);
       input_done_ = true;
       return;
     }
-    const std::uint64_t length = f.length(twobit_seq_);
-    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size_, length - twobit_at_));
-    if (!twobit_open_) {
+    const std::shared_ptr<twobit_piece> p = std::move(twobit_ahead_.front());
+    twobit_ahead_.pop_front();
+    decode_piece(*p);
+    {
+      std::unique_lock<std::mutex> lock(parsed_m_);
+      parsed_cv_.wait(lock, [&] { return p->state.load() == 2; });
+    }
+    if (p->error) std::rethrow_exception(p->error);
+    if (p->at == 0) {
       // a long record starts a chunk of its own, which adopts its first block instead of
       // copying it after the records before
-      if (n >= piece_size_ / 4 && chunker_->holds_new_bytes()) chunker_->seal(false);
-      chunker_->heads(wants_heads_ ? f.header(twobit_seq_) : std::string_view(), {});
-      chunker_->begin_record(f.name(twobit_seq_));
-      twobit_open_ = true;
+      if (p->n >= piece_size_ / 4 && chunker_->holds_new_bytes()) chunker_->seal(false);
+      chunker_->heads(wants_heads_ ? f.header(p->seq) : std::string_view(), {});
+      chunker_->begin_record(f.name(p->seq));
     }
-    if (n == 0) {
-      f.decode(twobit_seq_, twobit_at_, 0, nullptr);  // checks the blocks of a sequence without bases
+    if (p->n > 0) {
+      taken(p->n);
+      chunker_->adopt(std::move(p->out), m_.lookbehind() + m_.lookahead());
     } else {
-      const std::size_t headroom = m_.lookbehind() + m_.lookahead();
-      std::string block = pool_.take();
-      parse_arena_->execute([&] { resize_faulted(block, headroom + n); });
-      parse_arena_->execute([&] { f.decode(twobit_seq_, twobit_at_, n, block.data() + headroom); });
-      twobit_at_ += n;
-      taken(n);
-      chunker_->adopt(std::move(block), headroom);
+      pool_.give(std::move(p->out));
     }
-    if (twobit_at_ == length) {
-      chunker_->end_record();
-      twobit_open_ = false;
-      ++twobit_seq_;
-      twobit_at_ = 0;
-    }
+    if (p->at + p->n == f.length(p->seq)) chunker_->end_record();
   }
 
   void finish_input() {
@@ -769,9 +815,9 @@ class stream_search {
   tbb::task_group parse_tasks_;
   std::unique_ptr<block_reader> reader_;
   std::unique_ptr<io::twobit_file> twobit_;  ///< a .2bit input (run_twobit)
-  std::size_t twobit_seq_ = 0;               ///< its sequence being read
-  std::uint64_t twobit_at_ = 0;              ///< the bases of it read so far
-  bool twobit_open_ = false;                 ///< its record begun
+  std::size_t twobit_plan_seq_ = 0;          ///< its next piece to plan: in this sequence,
+  std::uint64_t twobit_plan_at_ = 0;         ///< from this base
+  std::deque<std::shared_ptr<twobit_piece>> twobit_ahead_;  ///< planned, offered to the workers, not yet handed on
   std::string_view mapped_;
   std::deque<std::shared_ptr<job>> jobs_;
   bool input_done_ = false;
