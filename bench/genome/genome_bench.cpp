@@ -5,9 +5,11 @@
 // (run_search / offtarget::searcher over the file) for comparison. One CSV row per job to
 // stdout: job, device, seconds (best), seconds (first call), sites or hits (for the jobs
 // resident_bytes and host_bytes: the memory that holds the genome on each GPU and on the host).
-// --bytes keeps a genome without a GPU as bytes instead of two bits a base.
+// --bytes keeps a genome without a GPU as bytes instead of two bits a base; --no-file leaves
+// out the calls through the file.
 //
 // usage: trawl_genome_bench GENOME GUIDES [--device cpu|gpu|auto] [--calls R] [--mismatches M] [-k K] [--bytes]
+//                           [--no-file]
 //   GUIDES: lines `NAME SEQUENCE` (bench/offtarget/guides.py)
 #include <chrono>
 #include <cstdio>
@@ -31,6 +33,7 @@ namespace {
 
 const char* usage =
     "usage: trawl_genome_bench GENOME GUIDES [--device cpu|gpu|auto] [--calls R] [--mismatches M] [-k K] [--bytes]\n"
+    "                          [--no-file]\n"
     "  GUIDES: lines NAME SEQUENCE; prints CSV rows: job,device,best_s,first_s,found\n";
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
@@ -73,7 +76,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> pos;
   std::string device = "auto";
   int calls = 5, mismatches = 4, k = 3;
-  bool pack = true;
+  bool pack = true, through_file = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -96,6 +99,8 @@ int main(int argc, char** argv) {
       k = std::atoi(value().c_str());
     } else if (a == "--bytes") {
       pack = false;
+    } else if (a == "--no-file") {
+      through_file = false;
     } else if (!a.empty() && a[0] == '-') {
       std::fprintf(stderr, "trawl_genome_bench: unknown option %s\n%s", a.c_str(), usage);
       return 2;
@@ -169,6 +174,7 @@ int main(int argc, char** argv) {
       });
       return n;
     });
+    if (!through_file) return 0;
     // the same through the file, read for every call
     timed("offtarget_1_file", device, std::min(calls, 2), [&] {
       counter c;

@@ -9,6 +9,8 @@
 # another device than the GPU (cpu, gpu:1, ...); GENOME: the genome file to use or make;
 # TWOBIT=1: the same genome packed into .2bit by the first TRAWL (`trawl pack`), loaded by
 # trawl_genome_bench (job genome_load_2bit) and searched by each TRAWL (jobs cli_*_2bit).
+# With DEVICE=cpu the genome is kept in host memory two bits a base (build `resident`) and,
+# in a second run, as bytes (build `resident-bytes`); trawl_genome_bench then makes 3 calls.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 bench_args 4 "run.sh OUT.csv GENOME_BENCH MKGENOME [LABEL=]TRAWL [[LABEL=]TRAWL...]" "$@"
@@ -21,14 +23,19 @@ awk '{print $2}' "$work/guides.txt" >"$work/patterns.txt"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo none)
 host="$(lscpu | sed -n 's/^Model name: *//p' | head -1) x$(nproc), $gpu"
 echo "job,build,seconds,first_seconds,found,host" >"$out"
-"$gb" "$g" "$work/guides.txt" --device "$dev" --calls 5 --mismatches 4 -k 3 | tail -n +2 | grep -v _file |
-  while IFS=, read -r job _ best first found; do echo "genome_$job,resident,$best,$first,$found,\"$host\"" >>"$out"; done
+calls=5 kept=(resident)
+[ "$dev" != cpu ] || calls=3 kept=(resident resident-bytes)
+for build in "${kept[@]}"; do
+  bytes=(); [ "$build" = resident ] || bytes=(--bytes)
+  "$gb" "$g" "$work/guides.txt" --device "$dev" --calls $calls --mismatches 4 -k 3 --no-file "${bytes[@]}" | tail -n +2 |
+    while IFS=, read -r job _ best first found; do echo "genome_$job,$build,$best,$first,$found,\"$host\"" >>"$out"; done
+done
 inputs=("$g")
 if [ "${TWOBIT:-}" = 1 ]; then
   packer=${1#*=}
   "$packer" pack "$g" -o "$work/genome.2bit"
   inputs+=("$work/genome.2bit")
-  "$gb" "$work/genome.2bit" "$work/guides.txt" --device "$dev" --calls 1 --mismatches 4 -k 3 | grep '^load,' |
+  "$gb" "$work/genome.2bit" "$work/guides.txt" --device "$dev" --calls 1 --mismatches 4 -k 3 --no-file | grep '^load,' |
     while IFS=, read -r _ _ best first_s found; do echo "genome_load_2bit,resident,$best,$first_s,$found,\"$host\"" >>"$out"; done
 fi
 for arg in "$@"; do

@@ -99,34 +99,36 @@ def index_peers(rows):
 
 
 GENOME_JOBS = {
-    "genome_load": "read the genome and copy it to the GPU (once)",
+    "genome_load": "read the genome once (and copy it to the GPU)",
     "genome_offtarget_1_resident": "offtarget, one guide, mismatches <= 4",
+    "genome_search_1_exact_resident": "search, one guide, exact",
     "genome_offtarget_all_resident": "offtarget, 312 guides, mismatches <= 4",
     "genome_search_k_all_resident": "search -k 3, 312 guides, forward",
     "cli_offtarget": "`trawl offtarget --mismatches 4`, 312 guides, from the FASTA",
     "cli_search": "`trawl search -k 3`, 312 guides, from the FASTA",
-    "genome_load_2bit": "read the genome from its .2bit and copy it to the GPU (once)",
+    "genome_load_2bit": "read the genome once from its .2bit (and copy it to the GPU)",
     "cli_offtarget_2bit": "`trawl offtarget --mismatches 4`, 312 guides, from the .2bit",
     "cli_search_2bit": "`trawl search -k 3`, 312 guides, from the .2bit",
 }
+
+
+KEPT = {"resident": "genome kept loaded", "resident-bytes": "genome kept loaded, as bytes"}
 
 
 def genome(rows):
     out = [f"Host: {rows[0]['host']}; seconds, best of the calls (first call in brackets); "
            "3.1 Gbp in 24 records.", "", "| job | build | seconds | found |", "|---|---|---|---|"]
     for r in rows:
-        if r["job"] == "genome_resident_bytes" and int(r["found"]) > 0:
-            mib = int(r["found"]) / 2**20
-            out.append(f"| device memory that holds the genome on the GPU | genome kept loaded | – | {mib:.0f} MiB |")
-            continue
-        if r["job"] == "genome_host_bytes" and int(r["found"]) > 0:
-            mib = int(r["found"]) / 2**20
-            out.append(f"| host memory that holds the genome | genome kept loaded | – | {mib:.0f} MiB |")
+        build = KEPT.get(r["build"], f"`{r['build']}`")
+        memory = {"genome_resident_bytes": "device memory that holds the genome on the GPU",
+                  "genome_host_bytes": "host memory that holds the genome"}
+        if r["job"] in memory:
+            if int(r["found"]) > 0:
+                out.append(f"| {memory[r['job']]} | {build} | – | {int(r['found']) / 2**20:.0f} MiB |")
             continue
         if r["job"] not in GENOME_JOBS:
             continue
         what = GENOME_JOBS[r["job"]]
-        build = "genome kept loaded" if r["build"] == "resident" else f"`{r['build']}`"
         found = r["found"].split(" md5")[0]
         out.append(f"| {what} | {build} | {fmt(r['seconds'])} ({fmt(r['first_seconds'])}) | {found} |")
     return "\n".join(out)
