@@ -465,7 +465,10 @@ class stream_search {
     const std::size_t headroom = m_.lookbehind() + m_.lookahead();
     const auto work = [&] {
       try {
-        resize_faulted(p.out, headroom + p.n);
+        if (p.n > 0) {  // a recycled buffer: taken now, after the chunks before gave theirs back
+          p.out = pool_.take();
+          resize_faulted(p.out, headroom + p.n);
+        }
         twobit_->decode(p.seq, p.at, p.n, p.out.data() + headroom);  // with no bases: checks the blocks
       } catch (...) {
         p.error = std::current_exception();
@@ -486,21 +489,26 @@ class stream_search {
   /// next_fasta_piece does with a FASTA's pieces.
   void next_twobit_piece() {
     const io::twobit_file& f = *twobit_;
-    const std::size_t ahead = std::max<std::size_t>(2, std::min<std::size_t>(threads_, kFastaAheadBytes / piece_size_));
+    // Offered only when several threads scan small pieces: a GPU's few threads feed their
+    // devices and must not be held by a large piece's decode, and one thread decodes each
+    // piece itself. Otherwise the input stage decodes each piece in turn (a large one on the
+    // parse threads), none planned ahead.
+    const bool offer = threads_ > 1 && piece_size_ < 4 * kFastaPart;
+    const std::size_t ahead =
+        offer ? std::max<std::size_t>(2, std::min<std::size_t>(threads_, kFastaAheadBytes / piece_size_)) : 1;
     while (twobit_ahead_.size() < ahead && twobit_plan_seq_ < f.size()) {
       auto p = std::make_shared<twobit_piece>();
       const std::uint64_t length = f.length(twobit_plan_seq_);
       p->seq = twobit_plan_seq_;
       p->at = twobit_plan_at_;
       p->n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size_, length - twobit_plan_at_));
-      p->out = pool_.take();
       twobit_plan_at_ += p->n;
       if (twobit_plan_at_ == length) {
         ++twobit_plan_seq_;
         twobit_plan_at_ = 0;
       }
       twobit_ahead_.push_back(p);
-      if (threads_ > 1) parse_tasks_.run([this, p] { decode_piece(*p); });  // one thread: decoded here, in turn
+      if (offer) parse_tasks_.run([this, p] { decode_piece(*p); });
     }
     if (twobit_ahead_.empty()) {
       chunker_->seal(false);
@@ -509,24 +517,23 @@ class stream_search {
     }
     const std::shared_ptr<twobit_piece> p = std::move(twobit_ahead_.front());
     twobit_ahead_.pop_front();
+    if (p->at == 0) {
+      // a long record starts a chunk of its own, which adopts its first block instead of
+      // copying it after the records before: the chunk before goes to the scans before this
+      // piece is decoded
+      if (p->n >= piece_size_ / 4 && chunker_->holds_new_bytes()) chunker_->seal(false);
+      chunker_->heads(wants_heads_ ? f.header(p->seq) : std::string_view(), {});
+      chunker_->begin_record(f.name(p->seq));
+    }
     decode_piece(*p);
     {
       std::unique_lock<std::mutex> lock(parsed_m_);
       parsed_cv_.wait(lock, [&] { return p->state.load() == 2; });
     }
     if (p->error) std::rethrow_exception(p->error);
-    if (p->at == 0) {
-      // a long record starts a chunk of its own, which adopts its first block instead of
-      // copying it after the records before
-      if (p->n >= piece_size_ / 4 && chunker_->holds_new_bytes()) chunker_->seal(false);
-      chunker_->heads(wants_heads_ ? f.header(p->seq) : std::string_view(), {});
-      chunker_->begin_record(f.name(p->seq));
-    }
     if (p->n > 0) {
       taken(p->n);
       chunker_->adopt(std::move(p->out), m_.lookbehind() + m_.lookahead());
-    } else {
-      pool_.give(std::move(p->out));
     }
     if (p->at + p->n == f.length(p->seq)) chunker_->end_record();
   }
