@@ -431,7 +431,8 @@ class Genome:
 
     def __repr__(self) -> str:
         where = f", on GPU {','.join(map(str, self.resident_gpus))}" if self.resident_gpus else ""
-        return f"<trawl.Genome {self.name!r}: {len(self)} record(s), {self.bases} bases{where}>"
+        kept = ", two bits a base" if self.packed else ""
+        return f"<trawl.Genome {self.name!r}: {len(self)} record(s), {self.bases} bases{kept}{where}>"
 
 
 class Index:
