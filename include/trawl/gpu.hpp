@@ -64,8 +64,8 @@ std::string device_name(int device = 0);
 
 /// Starts the CUDA driver and the primary context of each GPU of device.workers(): the
 /// start-up a first search would otherwise pay, about 0.1-0.3 s. Run it on a thread of its own
-/// beside other work (loading an index, reading patterns). Does nothing without the backend or
-/// a device. Never throws.
+/// beside other work (loading an index, reading patterns). Does nothing for a CPU device,
+/// without the backend or without a device. Never throws.
 void prepare(const device_spec& device = {}) noexcept;
 
 /// Keeps a copy of `text` on each GPU of device.workers() while the returned handle lives: a

@@ -406,6 +406,7 @@ std::string device_name(int device) {
 }
 
 void prepare(const device_spec& device) noexcept {
+  if (device.kind == device_kind::cpu) return;
   for (const int d : device.workers()) trawl::cuda::start_device(d);
 }
 

@@ -387,3 +387,52 @@ TEST(Genome, ATwoBitFileIsKeptAsItIs) {
   EXPECT_EQ(genome_hits(g, {"ACGTTGCAAC"}, o), file_hits(fa, {"ACGTTGCAAC"}, o));
   std::remove(path.c_str());
 }
+
+TEST(Genome, PackedAndBytesAgreeWithTheFileOnRandomGenomes) {
+  // genomes of every alphabet a FASTA holds: packed only where .2bit gives every byte back;
+  // either way the records, ranges, hits and sites are those of the file
+  std::mt19937_64 rng(12);
+  const char* alphabets[] = {"ACGT", "ACGTacgtNn", "ACGTN", "acgtn", "ACGTNRYacgtu", "ACGTNacgtnKM"};
+  for (int round = 0; round < 24; ++round) {
+    const std::string alphabet = alphabets[round % std::size(alphabets)];
+    std::vector<rec> recs;
+    const std::size_t n = 1 + rng() % 6;
+    for (std::size_t r = 0; r < n; ++r) {
+      // a first record with a base: read as FASTA (a memory source's format is detected)
+      const std::size_t len = (rng() % 4 == 0 ? rng() % 9 : rng() % 3000) + (r == 0 ? 1 : 0);
+      std::string s = oracle::random_text(rng, len, "ACGT");
+      for (std::size_t i = 0; i < s.size(); i += 1 + rng() % 40) {  // runs of the alphabet's other letters
+        const char c = alphabet[rng() % alphabet.size()];
+        for (std::size_t j = i; j < std::min(s.size(), i + 1 + rng() % 12); ++j) s[j] = c;
+      }
+      recs.push_back({"r" + std::to_string(r), s});
+    }
+    const std::string fa = fasta_of(recs, 1 + rng() % 80);
+    const genome packed = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
+    const genome bytes = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu, false);
+    std::string all;
+    for (const auto& r : recs) all += r.seq;
+    ASSERT_EQ(packed.packed(), all.find_first_of("RYuKM") == std::string::npos) << alphabet;
+    ASSERT_FALSE(bytes.packed());
+    ASSERT_EQ(packed.records().size(), recs.size());
+    for (std::uint32_t r = 0; r < recs.size(); ++r) {
+      EXPECT_EQ(packed.records()[r].name, bytes.records()[r].name);
+      EXPECT_EQ(packed.records()[r].start, bytes.records()[r].start);
+      ASSERT_EQ(packed.sequence(r), recs[r].seq) << alphabet;
+      const std::uint64_t from = recs[r].seq.empty() ? 0 : rng() % recs[r].seq.size();
+      const std::uint64_t len = rng() % (recs[r].seq.size() - from + 1);
+      EXPECT_EQ(packed.sequence(r, from, len), recs[r].seq.substr(from, len));
+    }
+    // patterns from the text, and one of another alphabet
+    std::vector<std::string> pats{"ACGTNA"};
+    for (int p = 0; p < 3 && all.size() > 20; ++p) pats.push_back(all.substr(rng() % (all.size() - 12), 6 + rng() % 6));
+    trawl::search_options o;
+    o.device = trawl::device_kind::cpu;
+    o.max_errors = static_cast<int>(rng() % 3);
+    o.both_strands = rng() % 2 == 0;
+    o.threads = 1 + static_cast<unsigned>(rng() % 3);
+    const auto want = file_hits(fa, pats, o);
+    EXPECT_EQ(genome_hits(packed, pats, o), want) << alphabet << " k " << o.max_errors;
+    EXPECT_EQ(genome_hits(bytes, pats, o), want) << alphabet << " k " << o.max_errors;
+  }
+}
