@@ -2,7 +2,8 @@
 // come from the input, against record_reader on the whole input: the same records, or both
 // reject it (trawl::error). A FASTA input is also parsed as the workers parse a mapped file
 // (io/fasta_pieces.hpp: cut at line starts or inside long sequence lines, each piece on its own) and must give the same
-// records. Any other exception, a crash or a disagreement is a finding.
+// records, and so must a genome of it (trawl::genome, kept as bytes and packed). Any other
+// exception, a crash or a disagreement is a finding.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "io/fasta_pieces.hpp"
 #include "trawl/error.hpp"
+#include "trawl/genome.hpp"
 #include "trawl/io.hpp"
 
 namespace {
@@ -104,6 +106,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       at = end;
     }
     if (got != whole) std::abort();
+  }
+  // a genome of the input, kept as bytes and two bits a base where .2bit gives every byte
+  // back: the same records (a .2bit or compressed input is read as such: fuzz_streams)
+  const auto uncompressed = [&] {
+    try {
+      return trawl::io::source::from_memory(in, "in").compressed() == trawl::io::compression::none;
+    } catch (const trawl::error&) {
+      return false;
+    }
+  };
+  if (whole_ok && uncompressed()) {
+    for (const bool pack : {false, true}) {
+      try {
+        const trawl::genome g = trawl::genome::from_bytes(in, "in", trawl::device_kind::cpu, pack);
+        if (g.records().size() != whole.size() || (!pack && g.packed())) std::abort();
+        for (std::uint32_t r = 0; r < whole.size(); ++r)
+          if (g.records()[r].name != whole[r].first || g.sequence(r) != whole[r].second) std::abort();
+      } catch (const trawl::error&) {
+        std::abort();  // the records were read
+      }
+    }
   }
   return 0;
 }

@@ -3,15 +3,17 @@
 // A genome is the records of a FASTA, FASTQ or .2bit file (any of them gzip- or
 // zstd-compressed; plain text is one record named as the input), read once. Its searches give
 // what the same search of the file gives (search_input over it, offtarget::searcher's search
-// of it), record by record, with no further reading or parsing.
+// of it), record by record, with no further reading or parsing of the file.
 //
 // How it is kept: with a GPU in its device, its sequences are read into one buffer in host
 // memory, which is copied once to each GPU listed and kept there (gpu::keep_resident; DNA two
 // bits a base): a GPU search then moves no text. In host memory only, DNA whose every base
-// .2bit holds as it is (A, C, G, T and N, in either case; names of 1 to 255 bytes, records
-// under 4 Gbases) is kept two bits a base, as a .2bit image (a .2bit file opened is kept as it
-// is, mapped), and each search decodes its chunks as it goes, as a search of a .2bit file
-// does; other text (U, other IUPAC codes, protein, plain text) is kept as bytes.
+// .2bit holds as it is (A, C, G, T and N, in either case; names of 1 to 255 bytes without a
+// control character, records under 4 Gbases) is kept two bits a base, as a .2bit image (of a
+// .2bit file, its own bytes, every block checked when it is read), and each search decodes it
+// as it goes: records of 1 MiB and more on average as a search of a .2bit file decodes its
+// chunks, shorter ones (reads, contigs) a window of whole records at a time, searched as one
+// text. Other text (U, other IUPAC codes, protein, plain text) is kept as bytes.
 #pragma once
 
 #include <cstdint>
@@ -52,16 +54,16 @@ class genome {
   /// The records: names, and each sequence's place (start) and length, as in one buffer of
   /// the sequences, each followed by 256 NUL bytes (also when kept two bits a base).
   [[nodiscard]] std::span<const index::record_span> records() const noexcept;
-  /// A record's sequence, whole or its bases [start, start + length) (decoded, when kept two
-  /// bits a base). Throws trawl::error(invalid_argument) for a record or range past the end.
+  /// A record's sequence, whole or its bases [start, start + length): a copy (decoded, when
+  /// kept two bits a base), so a view of it lives as long as the string. Throws
+  /// trawl::error(invalid_argument) for a record or range past the end.
   [[nodiscard]] std::string sequence(std::uint32_t record) const;
   [[nodiscard]] std::string sequence(std::uint32_t record, std::uint64_t start, std::uint64_t length) const;
   /// Total sequence bytes.
   [[nodiscard]] std::uint64_t bases() const noexcept;
   /// True when the sequences are kept two bits a base in host memory (above).
   [[nodiscard]] bool packed() const noexcept;
-  /// The host memory that holds the sequences: the .2bit image (a file opened: its size, mapped)
-  /// or the bytes with their gaps.
+  /// The host memory that holds the sequences: the .2bit image, or the bytes with their gaps.
   [[nodiscard]] std::uint64_t host_bytes() const noexcept;
   /// The GPUs that hold the sequences (none: the genome is kept in host memory only).
   [[nodiscard]] const std::vector<int>& resident_gpus() const noexcept;

@@ -78,8 +78,8 @@ class twobit_file {
   /// when its blocks are damaged.
   void decode(std::size_t i, char* out) const;
   /// Its bases [from, from + n) into out, as decode(i, out) writes them; throws
-  /// trawl::error(invalid_argument) for a range past its end. Ranges of one sequence decoded
-  /// one after another (no other sequence between) read its block lists once.
+  /// trawl::error(invalid_argument) for a range past its end. Ranges of one long sequence
+  /// decoded one after another (no other sequence between) read its block lists once.
   void decode(std::size_t i, std::uint64_t from, std::uint64_t n, char* out) const;
 
  private:

@@ -543,9 +543,9 @@ NB_MODULE(_trawl, m) {
               nb::gil_scoped_release release;
               if (r >= g.records().size())
                 throw trawl::error(trawl::errc::invalid_argument, "genome: there is no record " + std::to_string(r));
-              const std::uint64_t stop = end ? *end : g.records()[r].length;
-              if (stop < start)
+              if (end && *end < start)
                 throw trawl::error(trawl::errc::invalid_argument, "genome: a range that ends before it starts");
+              const std::uint64_t stop = end ? *end : std::max(start, g.records()[r].length);  // past the end: refused
               s = g.sequence(r, start, stop - start);
             }
             return nb::bytes(s.data(), s.size());

@@ -401,8 +401,8 @@ class Genome:
 
     @property
     def host_bytes(self) -> int:
-        """The host memory that holds the sequences: the .2bit image when ``packed`` (a .2bit
-        file opened: its size, mapped), else the bytes."""
+        """The host memory that holds the sequences: the .2bit image when ``packed``, else the
+        bytes."""
         return self._g.host_bytes
 
     def sequence(self, record: Union[int, str], start: int = 0, end: Optional[int] = None) -> bytes:

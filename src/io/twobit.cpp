@@ -10,6 +10,7 @@
 // anything is decoded: the file is untrusted input.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <iterator>
@@ -344,10 +345,15 @@ void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, cha
   const std::uint64_t size = length(i);
   if (from > size || n > size - from)
     throw error(errc::invalid_argument, "twobit_file::decode: bases past the end of sequence " + std::string(name(i)));
-  const auto bl = impl_->blocks_of(i);  // checked, even for no bases: a damaged file is refused
-  if (n == 0) return;
   const twobit_index& x = impl_->x;
   constexpr std::uint64_t part = std::uint64_t{1} << 18;  // bases a task decodes (a multiple of 4)
+  if (size <= part) {  // a short sequence (reads, contigs): its blocks read here, no task
+    const twobit_index::blocks bl = x.blocks_of(i);  // checked, even for no bases: a damaged file is refused
+    if (n > 0) x.decode(i, bl, from, n, out, 0);
+    return;
+  }
+  const auto bl = impl_->blocks_of(i);  // checked, even for no bases
+  if (n == 0) return;
   tbb::parallel_for(std::uint64_t{0}, (n + part - 1) / part, [&](std::uint64_t k) {
     const std::uint64_t at = k * part;
     x.decode(i, *bl, from + at, std::min(part, n - at), out + at, 0);
@@ -431,6 +437,7 @@ constexpr std::uint64_t zero_bytes(std::uint64_t v) noexcept {
 /// seq[from, to) (from a multiple of 4) into its packed bytes: eight bases at a time where
 /// they are all A/C/G/T or all N, all of one case, else byte by byte.
 void encode_part(std::string_view seq, std::size_t from, std::size_t to, char* packed, encoded_part& out) {
+  static_assert(std::endian::native == std::endian::little, "the bases are read as little-endian words");
   constexpr std::uint64_t ones = 0x0101010101010101ULL;
   std::size_t i = from;
   for (; i + 8 <= to; i += 8) {
@@ -515,6 +522,10 @@ twobit_image detail::encode_twobit(const next_sequence& next, const std::string&
     if (seq_name.empty() || seq_name.size() > 255)
       throw error(errc::invalid_argument, name + ": record " + std::to_string(index) +
                                               ": a .2bit name has 1 to 255 bytes");
+    for (const char c : seq_name)  // as the reader refuses them
+      if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
+        throw error(errc::invalid_argument, name + ": record " + std::to_string(index) +
+                                                ": a .2bit name holds no control character");
     if (seq.size() > 0xffffffffu)
       throw error(errc::invalid_argument, name + ": record " + std::string(seq_name) + " is longer than .2bit's 4 Gbases");
     const std::size_t packed_bytes = (seq.size() + 3) / 4;

@@ -1,11 +1,10 @@
 // genome.cpp — a genome read once and kept for many searches (trawl/genome.hpp).
 //
 // Kept in host memory only, a genome whose bases .2bit holds exactly is kept as a .2bit image
-// (a .2bit file opened stays mapped): its searches are those of a .2bit file, which decode each
-// chunk as they go. Otherwise the records' sequences lie in one buffer, each followed by a run
-// of NUL bytes, so that a search whose hits cannot cross such a run (detail::joins) scans the
-// whole buffer at once, and a GPU keeps one copy of it. Other searches, and off-target
-// searches, take each record alone.
+// (a .2bit file's own bytes): its searches decode it as they go. Otherwise the records'
+// sequences lie in one buffer, each followed by a run of NUL bytes, so that a search whose hits
+// cannot cross such a run (detail::joins) scans the whole buffer at once, and a GPU keeps one
+// copy of it. Other searches, and off-target searches, take each record alone.
 #include "trawl/genome.hpp"
 
 #include <tbb/blocked_range.h>
@@ -22,6 +21,7 @@
 #include <string_view>
 #include <utility>
 
+#include "common/faulted.hpp"
 #include "io/fasta_pieces.hpp"
 #include "io/twobit_encode.hpp"
 #include "parallel/joined.hpp"
@@ -66,6 +66,7 @@ class renumbered final : public offtarget::site_sink {
     inner_.begin_record(here);
   }
   void site(const offtarget::site& s) override { inner_.site(s); }
+  void sites(std::span<const offtarget::site> batch) override { inner_.sites(batch); }
   void end_record() override { inner_.end_record(); }
 
  private:
@@ -82,9 +83,7 @@ struct genome::impl {
   std::string read_text;                // read_records
   std::unique_ptr<char[]> owned;        // read_twobit, read_fasta: written once, never zero-filled first
   // or, kept two bits a base: a .2bit image, in one of these, and its index
-  std::string_view twobit;
-  io::source twobit_file;     // a .2bit file opened (its mapping, or its bytes read)
-  std::string twobit_made;    // made from the records, or a copy of bytes given
+  std::string twobit;  // made from the records, or a .2bit file's bytes
   std::unique_ptr<io::twobit_file> packed;
   std::vector<index::record_span> records;  // starts as in `text`, also when packed
   std::vector<std::uint64_t> begin, length;  // per record, for detail::search_joined
@@ -95,12 +94,11 @@ struct genome::impl {
   /// Record r's bytes, kept as bytes.
   [[nodiscard]] std::string_view bytes_of(std::size_t r) const { return text.substr(records[r].start, records[r].length); }
 
-  /// Reads `src`; `given`: its bytes are the caller's (from_bytes), copied when kept.
-  void read(io::source src, const device_spec& device, bool may_pack, bool given) {
+  void read(io::source& src, const device_spec& device, bool may_pack) {
     const bool on_gpu = device.kind == device_kind::gpu || (device.kind == device_kind::automatic && gpu::available());
     may_pack = may_pack && !on_gpu;
     if (!src.twobit().empty()) {
-      if (may_pack) keep_twobit(std::move(src), given);
+      if (may_pack) keep_twobit(src.twobit());
       else read_twobit(src.twobit());
     } else {
       read_records(src);
@@ -114,18 +112,14 @@ struct genome::impl {
     }
   }
 
-  /// A .2bit file kept as it is, its sequences decoded by each search.
-  void keep_twobit(io::source src, bool given) {
-    if (given) {
-      twobit_made.assign(src.twobit());
-      twobit = twobit_made;
-    } else {
-      twobit_file = std::move(src);
-      twobit = twobit_file.twobit();
-    }
+  /// A .2bit file kept as it is (its bytes copied: a mapping would fault once the file
+  /// shrank), every block checked now, its sequences decoded by each search.
+  void keep_twobit(std::string_view bytes) {
+    twobit.assign(bytes);
     packed = std::make_unique<io::twobit_file>(twobit, name);
     fmt = io::format::fasta;
     for (std::size_t i = 0; i < packed->size(); ++i) {
+      packed->decode(i, 0, 0, nullptr);  // a damaged block refused here, not in a search
       const std::uint64_t at = bases + record_gap * i;
       records.push_back({std::string(packed->name(i)), at, packed->length(i)});
       begin.push_back(at);
@@ -135,12 +129,10 @@ struct genome::impl {
   }
 
   /// The records read as bytes, kept as a .2bit image instead when it gives back every byte:
-  /// only A, C, G, T and N in either case, names of 1 to 255 bytes without a blank, records
-  /// under 4 Gbases. Plain text stays bytes.
+  /// only A, C, G, T and N in either case, names of 1 to 255 bytes without a control
+  /// character, records under 4 Gbases. Plain text stays bytes.
   void pack() {
     if (fmt == io::format::plain || records.empty()) return;
-    for (const auto& r : records)
-      if (r.name.empty() || r.name.size() > 255 || r.name.find_first_of(" \t") != std::string::npos) return;
     io::twobit_image image;
     try {
       std::size_t r = 0;
@@ -153,12 +145,11 @@ struct genome::impl {
             return true;
           },
           name);
-    } catch (const error&) {  // a byte .2bit cannot hold, or a record too long
+    } catch (const error&) {  // a byte or a name .2bit cannot hold, or a record too long
       return;
     }
     if (image.changed != 0) return;  // U or IUPAC codes .2bit would read back as T or N
-    twobit_made = std::move(image.bytes);
-    twobit = twobit_made;
+    twobit = std::move(image.bytes);
     packed = std::make_unique<io::twobit_file>(twobit, name);
     text = {};
     owned.reset();
@@ -298,14 +289,15 @@ genome genome::open(const std::string& path, const device_spec& device, bool pac
   auto p = std::make_unique<impl>();
   io::source src = io::source::open(path);
   p->name = src.name();
-  p->read(std::move(src), device, pack, false);
+  p->read(src, device, pack);
   return genome(std::move(p));
 }
 
 genome genome::from_bytes(std::string_view bytes, const std::string& name, const device_spec& device, bool pack) {
   auto p = std::make_unique<impl>();
   p->name = name;
-  p->read(io::source::from_memory(bytes, name), device, pack, true);
+  io::source src = io::source::from_memory(bytes, name);
+  p->read(src, device, pack);
   return genome(std::move(p));
 }
 
@@ -341,6 +333,38 @@ std::string genome::sequence(std::uint32_t record, std::uint64_t start, std::uin
 void genome::search(const std::vector<std::string>& patterns, const search_options& options,
                     const text_hits_callback& on_hits) const {
   const impl& g = *impl_;
+  // Short records (reads, contigs) kept packed: whole records decoded a window at a time into
+  // one buffer laid out as `text` would be, each window searched joined (a search of the .2bit
+  // pays for each record, where a joined search pays for none). Long ones: the .2bit's search,
+  // which decodes its chunks while it scans the ones before.
+  constexpr std::uint64_t window = std::uint64_t{64} << 20, short_records = std::uint64_t{1} << 20;
+  if (g.packed && g.bases < short_records * g.records.size() && options.max_hits == 0 &&
+      detail::joins(patterns, options, record_gap)) {
+    const auto m = make_matcher(patterns, options);
+    std::string buf;
+    std::vector<std::uint64_t> begin, length;
+    bool going = true;
+    for (std::uint32_t first = 0, last; first < g.records.size() && going; first = last) {
+      begin.clear();
+      length.clear();
+      std::uint64_t bytes = 0;
+      for (last = first; last < g.records.size() && (last == first || bytes + g.length[last] + record_gap <= window);
+           ++last) {
+        begin.push_back(bytes);
+        length.push_back(g.length[last]);
+        bytes += g.length[last] + record_gap;
+      }
+      if (buf.size() < bytes) resize_faulted(buf, bytes);
+      tbb::parallel_for(first, last, [&](std::uint32_t r) {
+        char* at = buf.data() + begin[r - first];
+        g.packed->decode(r, 0, g.length[r], at);
+        std::memset(at + g.length[r], 0, record_gap);
+      });
+      detail::search_joined(patterns, *m, std::string_view(buf.data(), bytes), begin, length, options,
+                            [&](std::uint32_t t, std::span<const hit> hs) { return going = on_hits(first + t, hs); });
+    }
+    return;
+  }
   if (g.packed) {  // a search of the .2bit image, each record's hits gathered and handed on
     class by_record final : public search_sink {
      public:
@@ -350,7 +374,10 @@ void genome::search(const std::vector<std::string>& patterns, const search_optio
         found_.insert(found_.end(), hs.begin(), hs.end());
         return going_;
       }
-      void end_record(std::uint64_t) override {
+      void end_record(std::uint64_t) override { hand_on(); }
+      /// The hits of a record a stop cut short (options.max_hits: the search ends without
+      /// ending the record).
+      void hand_on() {
         if (!found_.empty() && going_) going_ = on_hits_(record_, found_);
         found_.clear();
       }
@@ -363,14 +390,17 @@ void genome::search(const std::vector<std::string>& patterns, const search_optio
     } sink(on_hits);
     io::source src = io::source::from_memory(g.twobit, g.name);
     (void)run_search(patterns, src, options, {}, sink);
+    sink.hand_on();
     return;
   }
   const auto m = make_matcher(patterns, options);
-  if (detail::joins(patterns, options, record_gap)) {
+  if (options.max_hits == 0 && detail::joins(patterns, options, record_gap)) {
     detail::search_joined(patterns, *m, g.text, g.begin, g.length, options, on_hits);
     return;
   }
+  // record by record; options.max_hits counts the hits of all of them, as a file's search does
   std::vector<hit> found;
+  search_options each = options;
   for (std::uint32_t r = 0; r < g.records.size(); ++r) {
     found.clear();
     const std::string_view seq = g.bytes_of(r);
@@ -379,10 +409,15 @@ void genome::search(const std::vector<std::string>& patterns, const search_optio
       return true;
     };
     if (choose_device(options, patterns.size(), seq.size()) == device_kind::gpu)
-      gpu::search_sequence(patterns, seq, options, take);
+      gpu::search_sequence(patterns, seq, each, take);
     else
-      search_sequence(*m, seq, options, take);
-    if (!found.empty() && !on_hits(r, found)) return;
+      search_sequence(*m, seq, each, take);
+    if (found.empty()) continue;
+    if (!on_hits(r, found)) return;
+    if (options.max_hits != 0) {
+      if (found.size() >= each.max_hits) return;
+      each.max_hits -= found.size();
+    }
   }
 }
 

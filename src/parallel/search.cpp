@@ -448,13 +448,21 @@ class stream_search {
     pool_.give(std::move(o));
   }
 
-  /// A piece of a .2bit's sequence (a chunk's worth of bases, or none for an empty sequence):
-  /// where it lies, and once decoded, its bases after the headroom, or the error its blocks gave.
+  /// A piece of a .2bit: a chunk's worth of one long sequence, or short sequences whole (as
+  /// many as fit in a chunk; empty ones too). Once decoded: its bases after the headroom, part
+  /// after part, or the error the blocks of part `failed` gave (the parts before it decoded).
   struct twobit_piece {
-    std::size_t seq = 0;
-    std::uint64_t at = 0;
-    std::size_t n = 0;
+    struct part {
+      std::size_t seq = 0;
+      std::uint64_t at = 0;
+      std::size_t n = 0;
+      std::size_t off = 0;  ///< in the piece's bases
+    };
+    std::vector<part> parts;
+    std::size_t n = 0;  ///< the parts' bases
+    bool whole = false;  ///< short sequences whole
     std::string out;
+    std::size_t failed = 0;
     std::exception_ptr error;
     std::atomic<int> state{0};  ///< 0 waiting, 1 being decoded, 2 decoded
   };
@@ -469,13 +477,18 @@ class stream_search {
           p.out = pool_.take();
           resize_faulted(p.out, headroom + p.n);
         }
-        twobit_->decode(p.seq, p.at, p.n, p.out.data() + headroom);  // with no bases: checks the blocks
+        for (; p.failed < p.parts.size(); ++p.failed) {  // with no bases: checks the blocks
+          const twobit_piece::part& q = p.parts[p.failed];
+          twobit_->decode(q.seq, q.at, q.n, q.n > 0 ? p.out.data() + headroom + q.off : nullptr);
+        }
       } catch (...) {
         p.error = std::current_exception();
       }
     };
-    if (p.n >= 4 * kFastaPart) parse_arena_->execute(work);  // a GPU's chunk: on the parse threads
-    else work();
+    // on the parse threads, also for a piece a worker took: a decode's parallel parts then never
+    // wait in the search's arena, where the wait could take up the input stage that waits on
+    // this piece, and a search keeps to its threads
+    parse_arena_->execute(work);
     {
       const std::lock_guard<std::mutex> lock(parsed_m_);
       p.state.store(2);
@@ -483,7 +496,34 @@ class stream_search {
     parsed_cv_.notify_all();
   }
 
-  /// The next piece of the .2bit to the chunker, its record begun before its first piece and
+  /// The next piece of the .2bit planned: the next chunk's worth of a long sequence, or the
+  /// short sequences from the next one on.
+  std::shared_ptr<twobit_piece> plan_twobit_piece() {
+    const io::twobit_file& f = *twobit_;
+    auto p = std::make_shared<twobit_piece>();
+    const std::uint64_t length = f.length(twobit_plan_seq_);
+    if (twobit_plan_at_ == 0 && length < piece_size_ / 4) {
+      p->whole = true;
+      while (twobit_plan_seq_ < f.size()) {
+        const std::uint64_t len = f.length(twobit_plan_seq_);
+        if (len >= piece_size_ / 4 || (!p->parts.empty() && p->n + len > piece_size_)) break;
+        p->parts.push_back({twobit_plan_seq_, 0, static_cast<std::size_t>(len), p->n});
+        p->n += static_cast<std::size_t>(len);
+        ++twobit_plan_seq_;
+      }
+      return p;
+    }
+    p->n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size_, length - twobit_plan_at_));
+    p->parts.push_back({twobit_plan_seq_, twobit_plan_at_, p->n, 0});
+    twobit_plan_at_ += p->n;
+    if (twobit_plan_at_ == length) {
+      ++twobit_plan_seq_;
+      twobit_plan_at_ = 0;
+    }
+    return p;
+  }
+
+  /// The next piece of the .2bit to the chunker, each record begun before its first bases and
   /// ended after its last; the input's end after the last. Pieces are planned ahead and offered
   /// to the workers, which decode them while the input stage hands the earlier ones on, as
   /// next_fasta_piece does with a FASTA's pieces.
@@ -497,18 +537,8 @@ class stream_search {
     const std::size_t ahead =
         offer ? std::max<std::size_t>(2, std::min<std::size_t>(threads_, kFastaAheadBytes / piece_size_)) : 1;
     while (twobit_ahead_.size() < ahead && twobit_plan_seq_ < f.size()) {
-      auto p = std::make_shared<twobit_piece>();
-      const std::uint64_t length = f.length(twobit_plan_seq_);
-      p->seq = twobit_plan_seq_;
-      p->at = twobit_plan_at_;
-      p->n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size_, length - twobit_plan_at_));
-      twobit_plan_at_ += p->n;
-      if (twobit_plan_at_ == length) {
-        ++twobit_plan_seq_;
-        twobit_plan_at_ = 0;
-      }
-      twobit_ahead_.push_back(p);
-      if (offer) parse_tasks_.run([this, p] { decode_piece(*p); });
+      twobit_ahead_.push_back(plan_twobit_piece());
+      if (offer) parse_tasks_.run([this, p = twobit_ahead_.back()] { decode_piece(*p); });
     }
     if (twobit_ahead_.empty()) {
       chunker_->seal(false);
@@ -517,25 +547,45 @@ class stream_search {
     }
     const std::shared_ptr<twobit_piece> p = std::move(twobit_ahead_.front());
     twobit_ahead_.pop_front();
-    if (p->at == 0) {
-      // a long record starts a chunk of its own, which adopts its first block instead of
-      // copying it after the records before: the chunk before goes to the scans before this
-      // piece is decoded
-      if (p->n >= piece_size_ / 4 && chunker_->holds_new_bytes()) chunker_->seal(false);
-      chunker_->heads(wants_heads_ ? f.header(p->seq) : std::string_view(), {});
-      chunker_->begin_record(f.name(p->seq));
+    const auto begin = [&](std::size_t seq) {
+      chunker_->heads(wants_heads_ ? f.header(seq) : std::string_view(), {});
+      chunker_->begin_record(f.name(seq));
+    };
+    const std::size_t headroom = m_.lookbehind() + m_.lookahead();
+    if (!p->whole) {
+      const twobit_piece::part& q = p->parts[0];
+      if (q.at == 0) {
+        // a long record starts a chunk of its own, which adopts its first block instead of
+        // copying it after the records before: the chunk before goes to the scans before this
+        // piece is decoded
+        if (chunker_->holds_new_bytes()) chunker_->seal(false);
+        begin(q.seq);
+      }
+      wait_decoded(*p);
+      if (p->error) std::rethrow_exception(p->error);
+      taken(q.n);
+      chunker_->adopt(std::move(p->out), headroom);
+      if (q.at + q.n == f.length(q.seq)) chunker_->end_record();
+      return;
     }
-    decode_piece(*p);
-    {
-      std::unique_lock<std::mutex> lock(parsed_m_);
-      parsed_cv_.wait(lock, [&] { return p->state.load() == 2; });
+    // short records whole, copied into the chunks; those before a damaged one are searched
+    wait_decoded(*p);
+    for (std::size_t i = 0; i < p->parts.size(); ++i) {
+      const twobit_piece::part& q = p->parts[i];
+      begin(q.seq);
+      if (p->error && i == p->failed) std::rethrow_exception(p->error);
+      if (q.n > 0) chunker_->sequence(std::string_view(p->out).substr(headroom + q.off, q.n));
+      taken(q.n);
+      chunker_->end_record();
     }
-    if (p->error) std::rethrow_exception(p->error);
-    if (p->n > 0) {
-      taken(p->n);
-      chunker_->adopt(std::move(p->out), m_.lookbehind() + m_.lookahead());
-    }
-    if (p->at + p->n == f.length(p->seq)) chunker_->end_record();
+    pool_.give(std::move(p->out));
+  }
+
+  /// Waits until piece p is decoded, decoding it here when no worker has taken it.
+  void wait_decoded(twobit_piece& p) {
+    decode_piece(p);
+    std::unique_lock<std::mutex> lock(parsed_m_);
+    parsed_cv_.wait(lock, [&] { return p.state.load() == 2; });
   }
 
   void finish_input() {

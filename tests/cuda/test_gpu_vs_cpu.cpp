@@ -783,7 +783,7 @@ TEST(GpuVsCpu, ResidentTextAndGenome) {
   EXPECT_EQ(on_gpu.resident_gpus(), std::vector<int>{0});
   EXPECT_GT(on_gpu.resident_bytes(), 0u);
   EXPECT_LT(on_gpu.resident_bytes(), on_gpu.bases() / 2);  // DNA: two bits a base
-  const std::string long_pat = std::string(on_cpu.sequence(3).substr(100, 300));
+  const std::string long_pat = std::string(on_cpu.sequence(3, 100, 300));
   for (const auto& [ps, k, hamming] : {std::tuple{pats, 0, false}, std::tuple{pats, 2, false}, std::tuple{pats, 1, true},
                                        std::tuple{std::vector<std::string>{long_pat}, 5, false}}) {
     trawl::search_options so;

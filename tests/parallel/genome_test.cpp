@@ -7,6 +7,7 @@
 #include <tbb/task_arena.h>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <set>
 #include <string>
@@ -434,5 +435,51 @@ TEST(Genome, PackedAndBytesAgreeWithTheFileOnRandomGenomes) {
     const auto want = file_hits(fa, pats, o);
     EXPECT_EQ(genome_hits(packed, pats, o), want) << alphabet << " k " << o.max_errors;
     EXPECT_EQ(genome_hits(bytes, pats, o), want) << alphabet << " k " << o.max_errors;
+  }
+}
+
+TEST(Genome, MaxHitsCountsTheHitsOfTheWholeGenomeAsTheFileDoes) {
+  std::mt19937_64 rng(13);
+  const auto recs = random_records(rng);
+  const std::string fa = fasta_of(recs, 60);
+  const genome packed = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
+  const genome bytes = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu, false);
+  ASSERT_TRUE(packed.packed());
+  const std::string long_pat = recs[7].seq.substr(700, 300);  // longer than a record's gap: record by record
+  const std::vector<std::pair<std::vector<std::string>, test_cases::search_mode>> jobs = {
+      {{"ACGT"}, {}}, {{"ACGT"}, {.k = 1}}, {{"ACGTA"}, {.k = 1, .hamming = true}}, {{long_pat}, {.k = 2}}};
+  for (const auto& [pats, mode] : jobs)
+    for (const std::uint64_t max : {1u, 10u, 1000000u}) {
+      trawl::search_options o = test_cases::options_of(mode);
+      o.device = trawl::device_kind::cpu;
+      o.max_hits = max;
+      const auto want = file_hits(fa, pats, o);
+      EXPECT_EQ(want.size(), std::min<std::size_t>(max, file_hits(fa, pats, test_cases::options_of(mode)).size()));
+      EXPECT_EQ(genome_hits(packed, pats, o), want) << pats[0].size() << " k " << mode.k << " max " << max;
+      EXPECT_EQ(genome_hits(bytes, pats, o), want) << pats[0].size() << " k " << mode.k << " max " << max;
+    }
+}
+
+TEST(Genome, NamesAndBlocksTwoBitsCannotHold) {
+  // a name with a control character is read, and kept as bytes (.2bit refuses it: trawl pack
+  // says so)
+  const std::string fa = ">chr\x01" "a\nACGTACGT\n>chr\x7f\nACGT\n";
+  const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu);
+  EXPECT_FALSE(g.packed());
+  ASSERT_EQ(g.records().size(), 2u);
+  EXPECT_EQ(g.records()[0].name, "chr\x01" "a");
+  EXPECT_EQ(g.sequence(1), "ACGT");
+  EXPECT_THROW((void)trawl::io::to_twobit(fa, trawl::io::format::fasta, "in.fa"), trawl::error);
+  // a .2bit whose N block runs past its sequence is refused when it is opened, kept or not
+  std::string tb = trawl::io::to_twobit(">a\nACGTNNNNACGT\n", trawl::io::format::fasta, "in.fa").bytes;
+  const std::uint32_t past = 100;
+  std::memcpy(tb.data() + 16 + 1 + 1 + 4 + 12, &past, 4);  // record a's first N block's size
+  for (const bool pack : {true, false}) {
+    try {
+      (void)genome::from_bytes(tb, "bad.2bit", trawl::device_kind::cpu, pack);
+      ADD_FAILURE() << "a damaged .2bit opened, pack " << pack;
+    } catch (const trawl::error& e) {
+      EXPECT_EQ(e.code(), trawl::errc::bad_format) << e.what();
+    }
   }
 }
