@@ -115,7 +115,11 @@ struct genome::impl {
   /// A .2bit file kept as it is (its bytes copied: a mapping would fault once the file
   /// shrank), every block checked now, its sequences decoded by each search.
   void keep_twobit(std::string_view bytes) {
-    twobit.assign(bytes);
+    resize_faulted(twobit, bytes.size());
+    constexpr std::size_t part = std::size_t{1} << 22;
+    tbb::parallel_for(std::size_t{0}, (bytes.size() + part - 1) / part, [&](std::size_t k) {
+      std::memcpy(twobit.data() + k * part, bytes.data() + k * part, std::min(part, bytes.size() - k * part));
+    });
     packed = std::make_unique<io::twobit_file>(twobit, name);
     fmt = io::format::fasta;
     for (std::size_t i = 0; i < packed->size(); ++i) {

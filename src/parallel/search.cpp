@@ -461,6 +461,7 @@ class stream_search {
     std::vector<part> parts;
     std::size_t n = 0;  ///< the parts' bases
     bool whole = false;  ///< short sequences whole
+    bool offered = false;  ///< to the workers (next_twobit_piece)
     std::string out;
     std::size_t failed = 0;
     std::exception_ptr error;
@@ -485,10 +486,11 @@ class stream_search {
         p.error = std::current_exception();
       }
     };
-    // on the parse threads, also for a piece a worker took: a decode's parallel parts then never
-    // wait in the search's arena, where the wait could take up the input stage that waits on
-    // this piece, and a search keeps to its threads
-    parse_arena_->execute(work);
+    // A piece offered to the workers is decoded in the search's arena, isolated: waiting on
+    // its parts, a thread takes up no other task (the input stage, which may wait on this very
+    // piece). The others on the parse threads: a GPU's large pieces, and a one-thread search's.
+    if (p.offered) tbb::this_task_arena::isolate(work);
+    else parse_arena_->execute(work);
     {
       const std::lock_guard<std::mutex> lock(parsed_m_);
       p.state.store(2);
@@ -531,13 +533,13 @@ class stream_search {
     const io::twobit_file& f = *twobit_;
     // Offered only when several threads scan small pieces: a GPU's few threads feed their
     // devices and must not be held by a large piece's decode, and one thread decodes each
-    // piece itself. Otherwise the input stage decodes each piece in turn (a large one on the
-    // parse threads), none planned ahead.
+    // piece itself. Otherwise the input stage decodes each piece in turn, none planned ahead.
     const bool offer = threads_ > 1 && piece_size_ < 4 * kFastaPart;
     const std::size_t ahead =
         offer ? std::max<std::size_t>(2, std::min<std::size_t>(threads_, kFastaAheadBytes / piece_size_)) : 1;
     while (twobit_ahead_.size() < ahead && twobit_plan_seq_ < f.size()) {
       twobit_ahead_.push_back(plan_twobit_piece());
+      twobit_ahead_.back()->offered = offer;
       if (offer) parse_tasks_.run([this, p = twobit_ahead_.back()] { decode_piece(*p); });
     }
     if (twobit_ahead_.empty()) {
