@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -21,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
 #include "common/faulted.hpp"
@@ -501,65 +503,101 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
       name);
 }
 
-twobit_image detail::encode_twobit(const next_sequence& next, const std::string& name) {
-  struct packed_seq {
-    std::string name;
-    std::string head;                 // size, blocks, reserved
-    std::unique_ptr<char[]> packed;   // the bases, written by the encoding's workers first
-    std::size_t packed_bytes = 0;
-    [[nodiscard]] std::size_t size() const { return head.size() + packed_bytes; }
-  };
-  std::vector<packed_seq> seqs;
-  const auto put32 = [](std::string& s, std::uint64_t v) {
-    const auto x = static_cast<std::uint32_t>(v);
-    s.append(reinterpret_cast<const char*>(&x), 4);
-  };
+namespace {
+
+/// One sequence of a .2bit being written: its name, its head (size, blocks, reserved) and its
+/// packed bases, and the counts of its bases written as N and read back as another letter.
+struct packed_seq {
+  std::string name;
+  std::string head;
+  std::unique_ptr<char[]> packed;  // written by the encoding's workers first
+  std::size_t packed_bytes = 0;
   std::uint64_t replaced = 0, changed = 0;
+  [[nodiscard]] std::size_t size() const { return head.size() + packed_bytes; }
+};
+
+/// Sequence number `index` (from 1) encoded, a long one in parts on all cores; throws as
+/// to_twobit, naming `file`.
+packed_seq encode_sequence(std::string_view seq_name, std::string_view seq, std::uint64_t index, const std::string& file) {
+  if (seq_name.empty() || seq_name.size() > 255)
+    throw error(errc::invalid_argument, file + ": record " + std::to_string(index) + ": a .2bit name has 1 to 255 bytes");
+  for (const char c : seq_name)  // as the reader refuses them
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
+      throw error(errc::invalid_argument, file + ": record " + std::to_string(index) +
+                                              ": a .2bit name holds no control character");
+  if (seq.size() > 0xffffffffu)
+    throw error(errc::invalid_argument, file + ": record " + std::string(seq_name) + " is longer than .2bit's 4 Gbases");
   constexpr std::size_t part = std::size_t{1} << 22;  // bases a worker encodes at once
-  std::vector<encoded_part> parts;
-  std::string_view seq_name, seq;
-  for (std::uint64_t index = 1; next(seq_name, seq); ++index) {
-    if (seq_name.empty() || seq_name.size() > 255)
-      throw error(errc::invalid_argument, name + ": record " + std::to_string(index) +
-                                              ": a .2bit name has 1 to 255 bytes");
-    for (const char c : seq_name)  // as the reader refuses them
-      if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
-        throw error(errc::invalid_argument, name + ": record " + std::to_string(index) +
-                                                ": a .2bit name holds no control character");
-    if (seq.size() > 0xffffffffu)
-      throw error(errc::invalid_argument, name + ": record " + std::string(seq_name) + " is longer than .2bit's 4 Gbases");
-    const std::size_t packed_bytes = (seq.size() + 3) / 4;
-    std::unique_ptr<char[]> packed(new char[packed_bytes]);  // each byte written once, by one part
-    parts.assign(std::max<std::size_t>(1, (seq.size() + part - 1) / part), encoded_part{});
-    const auto encode = [&](std::size_t k) {
-      encode_part(seq, k * part, std::min(seq.size(), (k + 1) * part), packed.get(), parts[k]);
-    };
-    if (parts.size() == 1) encode(0);  // a short sequence (reads, contigs): no task
-    else tbb::parallel_for(std::size_t{0}, parts.size(), encode);
-    std::vector<block> ns, masks;
-    for (const encoded_part& e : parts) {
-      if (e.bad != std::string_view::npos)
-        throw error(errc::invalid_argument, name + ": record " + std::string(seq_name) + " holds " +
-                                                shown_byte(seq[e.bad]) + " at " + std::to_string(e.bad) +
-                                                ": .2bit holds A, C, G, T, N and IUPAC codes (written as N) only");
-      append_blocks(ns, e.ns);
-      append_blocks(masks, e.masks);
-      replaced += e.replaced;
-      changed += e.changed;
-    }
-    packed_seq p;
-    p.name = seq_name;
-    put32(p.head, seq.size());
-    for (const auto* list : {&ns, &masks}) {
-      put32(p.head, list->size());
-      for (const block& b : *list) put32(p.head, b.start);
-      for (const block& b : *list) put32(p.head, b.end - b.start);
-    }
-    put32(p.head, 0);  // reserved
-    p.packed = std::move(packed);
-    p.packed_bytes = packed_bytes;
-    seqs.push_back(std::move(p));
+  packed_seq p;
+  p.packed_bytes = (seq.size() + 3) / 4;
+  p.packed.reset(new char[p.packed_bytes]);  // each byte written once, by one part
+  std::vector<encoded_part> parts(std::max<std::size_t>(1, (seq.size() + part - 1) / part));
+  const auto encode = [&](std::size_t k) {
+    encode_part(seq, k * part, std::min(seq.size(), (k + 1) * part), p.packed.get(), parts[k]);
+  };
+  if (parts.size() == 1) encode(0);  // a short sequence (reads, contigs): no task
+  else tbb::parallel_for(std::size_t{0}, parts.size(), encode);
+  std::vector<block> ns, masks;
+  for (const encoded_part& e : parts) {
+    if (e.bad != std::string_view::npos)
+      throw error(errc::invalid_argument, file + ": record " + std::string(seq_name) + " holds " + shown_byte(seq[e.bad]) +
+                                              " at " + std::to_string(e.bad) +
+                                              ": .2bit holds A, C, G, T, N and IUPAC codes (written as N) only");
+    append_blocks(ns, e.ns);
+    append_blocks(masks, e.masks);
+    p.replaced += e.replaced;
+    p.changed += e.changed;
   }
+  const auto put32 = [&](std::uint64_t v) {
+    const auto x = static_cast<std::uint32_t>(v);
+    p.head.append(reinterpret_cast<const char*>(&x), 4);
+  };
+  p.name = seq_name;
+  put32(seq.size());
+  for (const auto* list : {&ns, &masks}) {
+    put32(list->size());
+    for (const block& b : *list) put32(b.start);
+    for (const block& b : *list) put32(b.end - b.start);
+  }
+  put32(0);  // reserved
+  return p;
+}
+
+/// The .2bit file of the encoded sequences, in order.
+twobit_image write_twobit(const std::vector<packed_seq>& seqs);
+
+}  // namespace
+
+twobit_image detail::encode_twobit(const next_sequence& next, const std::string& name) {
+  std::vector<packed_seq> seqs;
+  std::string_view seq_name, seq;
+  for (std::uint64_t index = 1; next(seq_name, seq); ++index) seqs.push_back(encode_sequence(seq_name, seq, index, name));
+  return write_twobit(seqs);
+}
+
+twobit_image detail::encode_twobit(std::span<const std::string_view> names, std::span<const std::string_view> sequences,
+                                   const std::string& name) {
+  std::vector<packed_seq> seqs(names.size());
+  std::vector<std::exception_ptr> errors(names.size());
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, names.size()), [&](const tbb::blocked_range<std::size_t>& r) {
+    for (std::size_t i = r.begin(); i != r.end(); ++i) {
+      try {
+        seqs[i] = encode_sequence(names[i], sequences[i], i + 1, name);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  });
+  for (const auto& e : errors)  // the first sequence's error, as the serial encoder gives it
+    if (e) std::rethrow_exception(e);
+  return write_twobit(seqs);
+}
+
+namespace {
+
+twobit_image write_twobit(const std::vector<packed_seq>& seqs) {
+  std::uint64_t replaced = 0, changed = 0;
+  for (const auto& s : seqs) replaced += s.replaced, changed += s.changed;
   // the index's size, then each sequence's offset: version 1 when one passes 32 bits
   std::uint64_t index = 16, data = 0;
   for (const auto& s : seqs) index += 1 + s.name.size() + 4, data += s.size();
@@ -606,5 +644,7 @@ twobit_image detail::encode_twobit(const next_sequence& next, const std::string&
   tbb::parallel_for(std::size_t{0}, copies.size(), [&](std::size_t i) { std::memcpy(copies[i].to, copies[i].from, copies[i].n); });
   return {std::move(out), replaced, changed};
 }
+
+}  // namespace
 
 }  // namespace trawl::io

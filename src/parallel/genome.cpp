@@ -139,16 +139,9 @@ struct genome::impl {
     if (fmt == io::format::plain || records.empty()) return;
     io::twobit_image image;
     try {
-      std::size_t r = 0;
-      image = io::detail::encode_twobit(
-          [&](std::string_view& seq_name, std::string_view& seq) {
-            if (r == records.size()) return false;
-            seq_name = records[r].name;
-            seq = bytes_of(r);
-            ++r;
-            return true;
-          },
-          name);
+      std::vector<std::string_view> names(records.size()), seqs(records.size());
+      for (std::size_t r = 0; r < records.size(); ++r) names[r] = records[r].name, seqs[r] = bytes_of(r);
+      image = io::detail::encode_twobit(names, seqs, name);
     } catch (const error&) {  // a byte or a name .2bit cannot hold, or a record too long
       return;
     }
