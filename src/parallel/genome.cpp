@@ -4,7 +4,7 @@
 // (a .2bit file's own bytes): its searches decode it as they go. Otherwise the records'
 // sequences lie in one buffer, each followed by a run of NUL bytes, so that a search whose hits
 // cannot cross such a run (detail::joins) scans the whole buffer at once, and a GPU keeps one
-// copy of it. Other searches, and off-target searches, take each record alone.
+// copy of it; other searches, and off-target searches with bulges, take each record alone.
 #include "trawl/genome.hpp"
 
 #include <tbb/blocked_range.h>
@@ -82,8 +82,9 @@ struct genome::impl {
   std::string_view text;  // the sequences, each followed by record_gap NULs: in one of these
   std::string read_text;                // read_records
   std::unique_ptr<char[]> owned;        // read_twobit, read_fasta: written once, never zero-filled first
-  // or, kept two bits a base: a .2bit image, in one of these, and its index
-  std::string twobit;  // made from the records, or a .2bit file's bytes
+  // or, kept two bits a base: a .2bit image (made from the records, or a .2bit file's bytes)
+  // and its index
+  std::string twobit;
   std::unique_ptr<io::twobit_file> packed;
   std::vector<index::record_span> records;  // starts as in `text`, also when packed
   std::vector<std::uint64_t> begin, length;  // per record, for detail::search_joined
