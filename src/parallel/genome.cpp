@@ -114,7 +114,7 @@ struct genome::impl {
   }
 
   /// A .2bit file kept as it is (its bytes copied: a mapping would fault once the file
-  /// shrank), every block checked now, its sequences decoded by each search.
+  /// shrank), every block checked here, its sequences decoded by each search.
   void keep_twobit(std::string_view bytes) {
     resize_faulted(twobit, bytes.size());
     constexpr std::size_t part = std::size_t{1} << 22;

@@ -33,6 +33,7 @@
 #include "hits/delivery.hpp"
 #include "parallel/block_reader.hpp"
 #include "parallel/chunker.hpp"
+#include "parallel/input_pieces.hpp"
 #include "io/fasta_pieces.hpp"
 #include "trawl/search.hpp"
 #include "trawl/stream.hpp"
@@ -49,6 +50,9 @@ using slicing::choose_slice_size;
 using slicing::chunker;
 using slicing::job;
 using slicing::piece;
+using slicing::fasta_piece;
+using slicing::twobit_piece;
+using slicing::twobit_planner;
 
 void check_patterns(const std::vector<std::string>& patterns, const search_options& options) {
   if (patterns.empty()) throw error(errc::invalid_argument, "no pattern given");
@@ -153,6 +157,7 @@ class stream_search {
   stream_result run_twobit(io::source& input, std::size_t chunk_size, unsigned parse_threads) {
     parse_arena_.emplace(static_cast<int>(parse_threads));
     twobit_ = std::make_unique<io::twobit_file>(input.twobit(), input.name());
+    twobit_plan_ = std::make_unique<twobit_planner>(*twobit_, chunk_size);
     std::uint64_t bases = 0;
     for (std::size_t i = 0; i < twobit_->size(); ++i) bases += twobit_->length(i);
     chunker_ = std::make_unique<chunker>(
@@ -296,23 +301,6 @@ class stream_search {
     while (!mapped_.empty() && (mapped_[0] == '\n' || mapped_[0] == '\r')) mapped_.remove_prefix(1);
   }
 
-  /// A piece of a mapped FASTA file: its bytes, and once parsed, its sequence and record heads.
-  struct fasta_piece {
-    std::string_view bytes;
-    std::string out;
-    std::vector<io::fasta_head> heads;
-    /// parsed, when the engine uses origins: where the lines of the lead (the bytes before the
-    /// first header), then of each record's part, begin in the piece, and their width
-    /// (fasta_line_width; 0: not of one width)
-    struct lines {
-      std::size_t from = 0;
-      std::uint32_t width = 0;
-    };
-    std::vector<lines> parts;
-    std::atomic<int> state{0};  ///< 0 waiting, 1 being parsed, 2 parsed
-  };
-
-
   /// parse_fasta_piece on the parse arena's threads, for a large piece (a GPU's chunk): parts
   /// of 1-4 MiB (two a thread), cut at line starts, each parsed into a buffer of its own and
   /// then copied into place. `out` keeps its old bytes until they are overwritten (no
@@ -448,44 +436,10 @@ class stream_search {
     pool_.give(std::move(o));
   }
 
-  /// A piece of a .2bit: a chunk's worth of one long sequence, or short sequences whole (as
-  /// many as fit in a chunk; empty ones too). Once decoded: its bases after the headroom, part
-  /// after part, or the error the blocks of part `failed` gave (the parts before it decoded).
-  struct twobit_piece {
-    struct part {
-      std::size_t seq = 0;
-      std::uint64_t at = 0;
-      std::size_t n = 0;
-      std::size_t off = 0;  ///< in the piece's bases
-    };
-    std::vector<part> parts;
-    std::size_t n = 0;  ///< the parts' bases
-    bool whole = false;  ///< short sequences whole
-    bool offered = false;  ///< to the workers (next_twobit_piece)
-    std::string out;
-    std::size_t failed = 0;
-    std::exception_ptr error;
-    std::atomic<int> state{0};  ///< 0 waiting, 1 being decoded, 2 decoded
-  };
-
   void decode_piece(twobit_piece& p) {
     int waiting = 0;
     if (!p.state.compare_exchange_strong(waiting, 1)) return;
-    const std::size_t headroom = m_.lookbehind() + m_.lookahead();
-    const auto work = [&] {
-      try {
-        if (p.n > 0) {  // a recycled buffer: taken now, after the chunks before gave theirs back
-          p.out = pool_.take();
-          resize_faulted(p.out, headroom + p.n);
-        }
-        for (; p.failed < p.parts.size(); ++p.failed) {  // with no bases: checks the blocks
-          const twobit_piece::part& q = p.parts[p.failed];
-          twobit_->decode(q.seq, q.at, q.n, q.n > 0 ? p.out.data() + headroom + q.off : nullptr);
-        }
-      } catch (...) {
-        p.error = std::current_exception();
-      }
-    };
+    const auto work = [&] { p.decode(*twobit_, m_.lookbehind() + m_.lookahead(), pool_); };
     // A piece offered to the workers is decoded in the search's arena, isolated: waiting on
     // its parts, a thread takes up no other task (the input stage, which may wait on this very
     // piece). The others on the parse threads: a GPU's large pieces, and a one-thread search's.
@@ -496,33 +450,6 @@ class stream_search {
       p.state.store(2);
     }
     parsed_cv_.notify_all();
-  }
-
-  /// The next piece of the .2bit planned: the next chunk's worth of a long sequence, or the
-  /// short sequences from the next one on.
-  std::shared_ptr<twobit_piece> plan_twobit_piece() {
-    const io::twobit_file& f = *twobit_;
-    auto p = std::make_shared<twobit_piece>();
-    const std::uint64_t length = f.length(twobit_plan_seq_);
-    if (twobit_plan_at_ == 0 && length < piece_size_ / 4) {
-      p->whole = true;
-      while (twobit_plan_seq_ < f.size()) {
-        const std::uint64_t len = f.length(twobit_plan_seq_);
-        if (len >= piece_size_ / 4 || (!p->parts.empty() && p->n + len > piece_size_)) break;
-        p->parts.push_back({twobit_plan_seq_, 0, static_cast<std::size_t>(len), p->n});
-        p->n += static_cast<std::size_t>(len);
-        ++twobit_plan_seq_;
-      }
-      return p;
-    }
-    p->n = static_cast<std::size_t>(std::min<std::uint64_t>(piece_size_, length - twobit_plan_at_));
-    p->parts.push_back({twobit_plan_seq_, twobit_plan_at_, p->n, 0});
-    twobit_plan_at_ += p->n;
-    if (twobit_plan_at_ == length) {
-      ++twobit_plan_seq_;
-      twobit_plan_at_ = 0;
-    }
-    return p;
   }
 
   /// The next piece of the .2bit to the chunker, each record begun before its first bases and
@@ -537,8 +464,8 @@ class stream_search {
     const bool offer = threads_ > 1 && piece_size_ < 4 * kFastaPart;
     const std::size_t ahead =
         offer ? std::max<std::size_t>(2, std::min<std::size_t>(threads_, kFastaAheadBytes / piece_size_)) : 1;
-    while (twobit_ahead_.size() < ahead && twobit_plan_seq_ < f.size()) {
-      twobit_ahead_.push_back(plan_twobit_piece());
+    while (twobit_ahead_.size() < ahead && !twobit_plan_->done()) {
+      twobit_ahead_.push_back(twobit_plan_->next());
       twobit_ahead_.back()->offered = offer;
       if (offer) parse_tasks_.run([this, p = twobit_ahead_.back()] { decode_piece(*p); });
     }
@@ -874,8 +801,7 @@ class stream_search {
   tbb::task_group parse_tasks_;
   std::unique_ptr<block_reader> reader_;
   std::unique_ptr<io::twobit_file> twobit_;  ///< a .2bit input (run_twobit)
-  std::size_t twobit_plan_seq_ = 0;          ///< its next piece to plan: in this sequence,
-  std::uint64_t twobit_plan_at_ = 0;         ///< from this base
+  std::unique_ptr<twobit_planner> twobit_plan_;  ///< its pieces
   std::deque<std::shared_ptr<twobit_piece>> twobit_ahead_;  ///< planned, offered to the workers, not yet handed on
   std::string_view mapped_;
   std::deque<std::shared_ptr<job>> jobs_;
