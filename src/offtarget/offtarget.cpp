@@ -386,6 +386,9 @@ class candidate_sink final : public site_collector {
   }
   [[nodiscard]] bool wants_text() const override { return true; }
   void text(std::uint64_t pos, std::string_view bytes, bool stable) override { text_.append(pos, bytes, stable); }
+  /// The record's bytes read from `windows` instead of those handed to text(), until unset
+  /// (null): windows that hold every byte the sites of the next hits() read.
+  void read_windows(const detail::window_set* windows) { windows_ = windows; }
   bool hits(std::span<const hit> found) override {
     if (found.empty()) return true;
     const auto by_end = [](const hit& a, const hit& b) { return a.end < b.end; };
@@ -456,7 +459,7 @@ class candidate_sink final : public site_collector {
     // many candidates of a search with bulges imply the same places
     std::sort(places.begin(), places.end());
     places.erase(std::unique(places.begin(), places.end()), places.end());
-    const auto text = [this](std::uint64_t a, std::uint64_t b) { return text_.at(a, b); };
+    const auto text = [this](std::uint64_t a, std::uint64_t b) { return windows_ ? windows_->at(a, b) : text_.at(a, b); };
     for (std::size_t i = 0, j; i < places.size(); i = j) {
       for (j = i + 1; j < places.size() && !(places[i].key < places[j].key); ++j) {
       }
@@ -553,6 +556,7 @@ class candidate_sink final : public site_collector {
   /// The text a site reads: at most reach bytes before a candidate's end and the bulges' after
   /// it, within 2 * reach + 64 (its seam): the text is copied only there.
   detail::text_buffer text_;
+  const detail::window_set* windows_ = nullptr;
   /// The sites not handed over yet, in key order, one per key; a block's sites before its
   /// `first` may be waiting in handover_, which frees the block once it has them all.
   std::deque<site_block> pending_;
@@ -752,53 +756,97 @@ void site_search::search(const index::hybrid_index& idx, site_sink& out) const {
   classify(idx, idx.search_records(d_->patterns, d_->so), out);
 }
 
-void site_search::classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& found,
-                        site_sink& out) const {
-  const data& s = *d_;
-  // a site reaches `reach` bytes before its candidate's end and the bulges after it
-  const std::uint64_t before = s.reach + 8, after = static_cast<std::uint64_t>(s.o.dna_bulges + s.o.rna_bulges) + 8;
-  const auto records = idx.records();
-  for (std::size_t i = 0; i < found.size();) {
-    const std::uint32_t r = found[i].record;
-    std::size_t e = i;
-    while (e < found.size() && found[e].record == r) ++e;
-    const std::uint64_t len = records[r].length;
-    // the record's bytes around the candidates (the windows, overlapping ones merged), N elsewhere
-    std::string seq(len, 'N');
-    for (std::size_t c = i; c < e;) {
-      std::uint64_t lo = found[c].h.end > before ? found[c].h.end - before : 0, hi = std::min(len, found[c].h.end + after);
+/// The sites of records read only around their candidates (window_classifier).
+class windowed_sites final : public window_classifier {
+ public:
+  windowed_sites(const site_finder& finder, const options& o, std::size_t reach, site_sink& out, record_reader read,
+                 bool test)
+      : finder_(finder), reach_(reach),
+        after_(static_cast<std::uint64_t>(o.dna_bulges + o.rna_bulges) + 8), read_(std::move(read)), test_(test),
+        sink_(finder, o, reach, out, site_handover::async_from) {}
+  void begin_record(const record_info& info, std::uint64_t length) override {
+    record_ = static_cast<std::uint32_t>(info.index);
+    length_ = length;
+    sink_.begin_record(info);
+  }
+  void candidates(std::span<const hit> found) override {
+    if (found.empty()) return;
+    std::vector<hit> hits(found.begin(), found.end());
+    const auto by_end = [](const hit& a, const hit& b) { return a.end < b.end; };
+    if (!std::is_sorted(hits.begin(), hits.end(), by_end)) std::stable_sort(hits.begin(), hits.end(), by_end);
+    // the record's bytes around the candidates: a site reaches `reach` bytes before its
+    // candidate's end and the bulges after it (overlapping windows merged)
+    const std::uint64_t before = reach_ + 8;
+    windows_.clear();
+    for (std::size_t c = 0; c < hits.size();) {
+      const std::uint64_t lo = hits[c].end > before ? hits[c].end - before : 0;
+      std::uint64_t hi = std::min(length_, hits[c].end + after_);
       std::size_t d = c + 1;
-      while (d < e && (found[d].h.end > before ? found[d].h.end - before : 0) <= hi)
-        hi = std::min(len, std::max(hi, found[d++].h.end + after));
-      const std::string bytes = idx.extract_record(r, lo, hi);
-      seq.replace(lo, bytes.size(), bytes);
+      while (d < hits.size() && (hits[d].end > before ? hits[d].end - before : 0) <= hi)
+        hi = std::min(length_, std::max(hi, hits[d++].end + after_));
+      if (lo < hi) windows_.add(lo, static_cast<std::size_t>(hi - lo));
       c = d;
     }
-    std::vector<hit> hits;
-    for (std::size_t c = i; c < e; ++c) hits.push_back(found[c].h);
-    // the candidates with a site, classified on all cores (the sink classifies those again)
-    const auto text = text_of(seq);
-    std::vector<char> keep(hits.size(), 0);
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hits.size(), 256), [&](const tbb::blocked_range<std::size_t>& b) {
-      for (std::size_t h = b.begin(); h != b.end(); ++h)
-        keep[h] = s.finder->has_site(hits[h], text) ? 1 : 0;
+    tbb::parallel_for(std::size_t{0}, windows_.size(), [&](std::size_t w) {
+      read_(record_, windows_.lo(w), windows_.hi(w), windows_.data(w));
     });
-    std::size_t w = 0;
-    for (std::size_t h = 0; h < hits.size(); ++h)
-      if (keep[h]) hits[w++] = hits[h];
-    hits.resize(w);
-    candidate_sink sink(*s.finder, s.o, s.reach, out, site_handover::async_from);
+    if (test_) {  // the candidates with a site, classified on all cores (the sink classifies those again)
+      const auto text = [this](std::uint64_t a, std::uint64_t b) { return windows_.at(a, b); };
+      std::vector<char> keep(hits.size(), 0);
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hits.size(), 256), [&](const tbb::blocked_range<std::size_t>& b) {
+        for (std::size_t h = b.begin(); h != b.end(); ++h) keep[h] = finder_.has_site(hits[h], text) ? 1 : 0;
+      });
+      std::size_t w = 0;
+      for (std::size_t h = 0; h < hits.size(); ++h)
+        if (keep[h]) hits[w++] = hits[h];
+      hits.resize(w);
+    }
+    sink_.read_windows(&windows_);
+    sink_.hits(hits);
+    sink_.read_windows(nullptr);
+    // later candidates end at or after the last of these
+    if (!hits.empty()) sink_.floor(hits.back().end);
+  }
+  void end_record() override { sink_.end_record(length_); }
+  void finish() override { sink_.finish(); }
+
+ private:
+  const site_finder& finder_;
+  std::size_t reach_;
+  std::uint64_t after_;
+  record_reader read_;
+  bool test_;
+  candidate_sink sink_;
+  detail::window_set windows_;
+  std::uint32_t record_ = 0;
+  std::uint64_t length_ = 0;
+};
+
+std::unique_ptr<window_classifier> site_search::windowed(site_sink& out, record_reader read, bool test) const {
+  return std::make_unique<windowed_sites>(*d_->finder, d_->o, d_->reach, out, std::move(read), test);
+}
+
+void site_search::classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& found,
+                           site_sink& out) const {
+  const auto records = idx.records();
+  const auto sites = windowed(out, [&idx](std::uint32_t r, std::uint64_t lo, std::uint64_t hi, char* to) {
+    const std::string bytes = idx.extract_record(r, lo, hi);
+    std::copy(bytes.begin(), bytes.end(), to);
+  }, true);
+  std::vector<hit> hits;
+  for (std::size_t i = 0; i < found.size();) {
+    const std::uint32_t r = found[i].record;
+    hits.clear();
+    for (; i < found.size() && found[i].record == r; ++i) hits.push_back(found[i].h);
     record_info info;
     info.name = records[r].name;
     info.index = r;
     info.format = io::format::fasta;
-    sink.begin_record(info);
-    sink.text(0, seq, true);
-    sink.hits(hits);
-    sink.end_record(len);
-    sink.finish();
-    i = e;
+    sites->begin_record(info, records[r].length);
+    sites->candidates(hits);
+    sites->end_record();
   }
+  sites->finish();
 }
 
 searcher::searcher(std::vector<guide> guides, options opt)

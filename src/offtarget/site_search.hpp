@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,22 @@ class site_collector : public search_sink {
  public:
   /// Returns once every site has been handed over; throws what the site_sink threw. Called
   /// once the search has returned.
+  virtual void finish() = 0;
+};
+
+/// Bytes [lo, hi) of record `record`, written to `out` (a record not held whole).
+using record_reader = std::function<void(std::uint32_t record, std::uint64_t lo, std::uint64_t hi, char* out)>;
+
+/// The sites of records read only around their candidates (site_search::windowed): each
+/// record begun, its candidates (record coordinates, hits of the candidate search) handed over
+/// in batches in the order of their ends, and ended; then finish().
+class window_classifier {
+ public:
+  virtual ~window_classifier() = default;
+  virtual void begin_record(const record_info& info, std::uint64_t length) = 0;
+  virtual void candidates(std::span<const hit> found) = 0;
+  virtual void end_record() = 0;
+  /// Returns once every site has been handed over; throws what the site_sink threw.
   virtual void finish() = 0;
 };
 
@@ -61,6 +78,9 @@ class site_search {
   /// The sites of an index's records from its candidates (hybrid_index::search_records of
   /// patterns() with candidate_options()).
   void classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& candidates, site_sink& out) const;
+  /// Sites to `out` from candidates of records read through `read` around them; `test`: a
+  /// candidate is kept only when it has a site (candidates a GPU's scan has tested need not be).
+  [[nodiscard]] std::unique_ptr<window_classifier> windowed(site_sink& out, record_reader read, bool test) const;
 
  private:
   /// `inner` behind the site filter (owned with it when `owner` holds it).

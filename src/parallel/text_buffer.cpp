@@ -1,5 +1,6 @@
 // text_buffer.cpp — see trawl/detail/text_buffer.hpp.
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 
 #include "trawl/detail/text_buffer.hpp"
@@ -101,6 +102,23 @@ std::uint64_t text_buffer::line_start(std::uint64_t pos, std::uint64_t low) cons
 std::uint64_t text_buffer::newlines(std::uint64_t a, std::uint64_t b) const {
   const std::string_view t = at(a, b);
   return count_byte(t.data(), t.size(), '\n');
+}
+
+char* window_set::add(std::uint64_t lo, std::size_t n) {
+  if (!windows_.empty() && lo < windows_.back().hi) throw std::logic_error("window_set: windows out of order");
+  windows_.push_back({lo, lo + n, bytes_.size()});
+  bytes_.resize(bytes_.size() + n);
+  return bytes_.data() + windows_.back().at;
+}
+
+std::string_view window_set::at(std::uint64_t a, std::uint64_t b) const {
+  auto w = std::upper_bound(windows_.begin(), windows_.end(), a, [](std::uint64_t v, const window& x) { return v < x.lo; });
+  if (w != windows_.begin() && a < std::prev(w)->hi) --w;  // the window that holds a
+  if (w == windows_.end()) return {};
+  a = std::max(a, w->lo);
+  b = std::min(b, w->hi);
+  if (a >= b) return {};
+  return std::string_view(bytes_.data() + w->at + (a - w->lo), static_cast<std::size_t>(b - a));
 }
 
 }  // namespace trawl::detail

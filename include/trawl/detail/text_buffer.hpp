@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace trawl::detail {
 
@@ -59,6 +60,34 @@ class text_buffer {
 
   /// The view copied: held_ becomes a copy of [from, end()).
   void settle(std::uint64_t from);
+};
+
+/// The bytes of a record known only around some of its positions (the candidates of sites
+/// whose record is not held whole: an index's, a genome kept two bits a base): windows [lo, hi)
+/// in record order, apart from each other.
+class window_set {
+ public:
+  void clear() {
+    bytes_.clear();
+    windows_.clear();
+  }
+  /// Room for window [lo, lo + n), after the last one: its bytes are to be written there.
+  char* add(std::uint64_t lo, std::size_t n);
+  /// The bytes of [a, b) in the window that holds a (or the first after a), clipped to it.
+  [[nodiscard]] std::string_view at(std::uint64_t a, std::uint64_t b) const;
+  [[nodiscard]] std::size_t size() const noexcept { return windows_.size(); }
+  [[nodiscard]] std::uint64_t lo(std::size_t w) const noexcept { return windows_[w].lo; }
+  [[nodiscard]] std::uint64_t hi(std::size_t w) const noexcept { return windows_[w].hi; }
+  /// Window w's bytes, writable until the next add().
+  [[nodiscard]] char* data(std::size_t w) noexcept { return bytes_.data() + windows_[w].at; }
+
+ private:
+  struct window {
+    std::uint64_t lo, hi;
+    std::size_t at;  ///< its bytes in bytes_
+  };
+  std::string bytes_;
+  std::vector<window> windows_;
 };
 
 }  // namespace trawl::detail
