@@ -5,11 +5,12 @@
 // (run_search / offtarget::searcher over the file) for comparison. One CSV row per job to
 // stdout: job, device, seconds (best), seconds (first call), sites or hits (for the jobs
 // resident_bytes and host_bytes: the memory that holds the genome on each GPU and on the host).
-// --bytes keeps a genome without a GPU as bytes instead of two bits a base; --no-file leaves
-// out the calls through the file.
+// --bytes keeps the genome as bytes instead of two bits a base; --no-file leaves out the calls
+// through the file; --bulges B adds the off-target sites of every guide with B DNA and B RNA
+// bulges (two calls).
 //
 // usage: trawl_genome_bench GENOME GUIDES [--device cpu|gpu|auto] [--calls R] [--mismatches M] [-k K] [--bytes]
-//                           [--no-file]
+//                           [--no-file] [--bulges B]
 //   GUIDES: lines `NAME SEQUENCE` (bench/offtarget/guides.py)
 #include <chrono>
 #include <cstdio>
@@ -33,7 +34,7 @@ namespace {
 
 const char* usage =
     "usage: trawl_genome_bench GENOME GUIDES [--device cpu|gpu|auto] [--calls R] [--mismatches M] [-k K] [--bytes]\n"
-    "                          [--no-file]\n"
+    "                          [--no-file] [--bulges B]\n"
     "  GUIDES: lines NAME SEQUENCE; prints CSV rows: job,device,best_s,first_s,found\n";
 
 double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
@@ -75,7 +76,7 @@ void timed(const char* job, const std::string& device, int calls, const std::fun
 int main(int argc, char** argv) {
   std::vector<std::string> pos;
   std::string device = "auto";
-  int calls = 5, mismatches = 4, k = 3;
+  int calls = 5, mismatches = 4, k = 3, bulges = 0;
   bool pack = true, through_file = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -97,6 +98,8 @@ int main(int argc, char** argv) {
       mismatches = std::atoi(value().c_str());
     } else if (a == "-k") {
       k = std::atoi(value().c_str());
+    } else if (a == "--bulges") {
+      bulges = std::atoi(value().c_str());
     } else if (a == "--bytes") {
       pack = false;
     } else if (a == "--no-file") {
@@ -174,6 +177,16 @@ int main(int argc, char** argv) {
       });
       return n;
     });
+    if (bulges > 0) {
+      trawl::offtarget::options ob = oo;
+      ob.dna_bulges = ob.rna_bulges = bulges;
+      const trawl::offtarget::searcher with_bulges(guides, ob);
+      timed("offtarget_all_bulges_resident", device, std::min(calls, 2), [&] {
+        counter c;
+        g.offtarget(with_bulges, c);
+        return c.n;
+      });
+    }
     if (!through_file) return 0;
     // the same through the file, read for every call
     timed("offtarget_1_file", device, std::min(calls, 2), [&] {

@@ -160,7 +160,12 @@ void release_staging(int device) noexcept;
 /// with it and kept two bits a base (src/common/dna_pack.hpp), and each window a search scans
 /// is unpacked on the device; other text is kept as bytes. The bytes of `text` must not
 /// change while the handle lives. Throws gpu_error (also when the device memory is short).
-std::shared_ptr<const void> keep_resident(int device, std::string_view text, dna_pack::pack_fn pack);
+/// With `produce`, the bytes of `text` are not read where it lies: produce(pos, n, out) writes
+/// bytes [pos, pos + n) (a text whose address only names it: src/common/reserved_text.hpp).
+std::shared_ptr<const void> keep_resident(int device, std::string_view text, dna_pack::pack_fn pack,
+                                          const std::function<void(std::uint64_t, std::size_t, char*)>& produce = {});
+/// Whether a copy of a text that holds all of `seq` is kept on `device` (keep_resident).
+bool is_resident(int device, std::string_view seq);
 /// The device memory a keep_resident handle holds.
 std::size_t resident_bytes(const void* handle) noexcept;
 

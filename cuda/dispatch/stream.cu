@@ -19,9 +19,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -495,9 +497,22 @@ namespace {
 /// Bytes kept after a resident packing, zero: a window's unpack reads the word after its last.
 constexpr std::size_t kPackedTail = 16;
 
+using text_producer = std::function<void(std::uint64_t, std::size_t, char*)>;
+
+/// Where the fill of chunk [at, at + len) of a text to keep resident reads it: the text where
+/// it lies, or (with `produce`) the chunk produced into `scratch`; and the chunk's first byte
+/// there.
+std::pair<fill_source, std::size_t> resident_source(std::string_view text, const text_producer& produce, std::size_t at,
+                                                    std::size_t len, std::string& scratch) {
+  if (!produce) return {fill_source{text, -1, 0, stream_config{}.populate}, at};
+  if (scratch.size() < len) scratch.resize(len);
+  produce(at, len, scratch.data());
+  return {fill_source{std::string_view(scratch.data(), len), -1, 0, false}, 0};
+}
+
 /// `text` sent to copy.text as bytes, a chunk at a time through the staging slots' pinned
 /// buffers, each filled on every core.
-void upload_bytes(resident_copy& copy, std::string_view text) {
+void upload_bytes(resident_copy& copy, std::string_view text, const text_producer& produce) {
   copy.text.reset(text.size() + kPadding);
   TRAWL_CUDA_CHECK(cudaMemset(copy.text.get() + text.size(), 0, kPadding));
   const std::size_t chunk = std::min(text.size(), kDefaultChunk);
@@ -508,12 +523,13 @@ void upload_bytes(resident_copy& copy, std::string_view text) {
   st.ensure(S, chunk, 4096);
   const slots_drain guard{st, S};
   host_workers& pool = host_workers::instance();
-  const fill_source src{text, -1, 0, stream_config{}.populate};
+  std::string scratch;
   for (std::size_t at = 0, i = 0; at < text.size(); at += chunk, ++i) {
     slot& s = *st.slots[i % S];
     TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));  // its last copy is done
     const std::size_t len = std::min(chunk, text.size() - at);
-    auto job = submit_fill(pool, s.host.get(), src, at, len);
+    const auto [src, pos] = resident_source(text, produce, at, len, scratch);
+    auto job = submit_fill(pool, s.host.get(), src, pos, len);
     pool.wait(*job);
     TRAWL_CUDA_CHECK(cudaMemcpyAsync(copy.text.get() + at, s.host.get(), len, cudaMemcpyHostToDevice, s.stream.get()));
   }
@@ -523,7 +539,7 @@ void upload_bytes(resident_copy& copy, std::string_view text) {
 /// `text` packed two bits a base with `pack` (a chunk at a time on every core, as a stream
 /// packs) into copy.packed and copy.runs. False, with nothing kept, when a chunk is not DNA
 /// enough to pack.
-bool upload_packed(resident_copy& copy, std::string_view text, dna_pack::pack_fn pack) {
+bool upload_packed(resident_copy& copy, std::string_view text, dna_pack::pack_fn pack, const text_producer& produce) {
   const std::size_t n = text.size();
   // chunk i packs to bytes [i * chunk / 4, ...): chunk is a multiple of 4 where there are more
   const std::size_t chunk = std::min(n, kDefaultChunk);
@@ -536,13 +552,14 @@ bool upload_packed(resident_copy& copy, std::string_view text, dna_pack::pack_fn
   copy.packed.reset((n + 3) / 4 + kPackedTail);
   TRAWL_CUDA_CHECK(cudaMemset(copy.packed.get() + (n + 3) / 4, 0, kPackedTail));
   const slots_drain guard{st, S};
-  const fill_source src{text, -1, 0, stream_config{}.populate};
+  std::string scratch;
   std::vector<resident_run>& runs = copy.host_runs;
   for (std::size_t at = 0, i = 0; at < n; at += chunk, ++i) {
     slot& s = *st.slots[i % S];
     TRAWL_CUDA_CHECK(cudaStreamSynchronize(s.stream.get()));  // its last copy is done
     const std::size_t len = std::min(chunk, n - at);
-    const packed_fill f = submit_pack(pool, s.host.get(), src, at, len, pack);
+    const auto [src, pos] = resident_source(text, produce, at, len, scratch);
+    const packed_fill f = submit_pack(pool, s.host.get(), src, pos, len, pack);
     pool.wait(*f.job);
     const std::size_t count = f.gather(s.host.get());
     if (count == dna_pack::failed) {
@@ -566,13 +583,15 @@ bool upload_packed(resident_copy& copy, std::string_view text, dna_pack::pack_fn
 
 }  // namespace
 
-std::shared_ptr<const void> keep_resident(int device, std::string_view text, dna_pack::pack_fn pack) {
+std::shared_ptr<const void> keep_resident(int device, std::string_view text, dna_pack::pack_fn pack,
+                                          const text_producer& produce) {
   select_device(device);
   auto copy = std::make_shared<resident_copy>();
   copy->device = device;
   copy->host = text.data();
   copy->size = text.size();
-  if (pack == nullptr || text.size() < kPackFrom || !upload_packed(*copy, text, pack)) upload_bytes(*copy, text);
+  if (pack == nullptr || text.size() < kPackFrom || !upload_packed(*copy, text, pack, produce))
+    upload_bytes(*copy, text, produce);
   resident_registry& r = resident_registry::instance();
   {
     std::lock_guard<std::mutex> lock(r.m);
@@ -580,6 +599,8 @@ std::shared_ptr<const void> keep_resident(int device, std::string_view text, dna
   }
   return copy;
 }
+
+bool is_resident(int device, std::string_view seq) { return resident_registry::instance().find(device, seq) != nullptr; }
 
 std::size_t resident_bytes(const void* handle) noexcept {
   const auto* c = static_cast<const resident_copy*>(handle);

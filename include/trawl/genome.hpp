@@ -5,15 +5,16 @@
 // what the same search of the file gives (search_input over it, offtarget::searcher's search
 // of it), record by record, with no further reading or parsing of the file.
 //
-// How it is kept: with a GPU in its device, its sequences are read into one buffer in host
-// memory, which is copied once to each GPU listed and kept there (gpu::keep_resident; DNA two
-// bits a base): a GPU search then moves no text. In host memory only, DNA whose every base
-// .2bit holds as it is (A, C, G, T and N, in either case; names of 1 to 255 bytes without a
-// control character, records under 4 Gbases) is kept two bits a base, as a .2bit image (of a
-// .2bit file, its own bytes, every block checked when it is read), and each search decodes it
-// as it goes: records of 1 MiB and more on average as a search of a .2bit file decodes its
-// chunks, shorter ones (reads, contigs) a window of whole records at a time, searched as one
-// text. Other text (U, other IUPAC codes, protein, plain text) is kept as bytes.
+// How it is kept: DNA whose every base .2bit holds as it is (A, C, G, T and N, in either case;
+// names of 1 to 255 bytes without a control character, records under 4 Gbases) is kept two
+// bits a base in host memory, as a .2bit image (of a .2bit file, its own bytes, every block
+// checked when it is read). With a GPU in its device, the sequences are also copied once to
+// each GPU listed and kept there (gpu::keep_resident; DNA two bits a base): a search on those
+// GPUs moves no text, and for a genome kept as an image reads from host memory only the bytes
+// around its hits, decoded from the image. Other searches decode the image as they go: records
+// of 1 MiB and more on average as a search of a .2bit file decodes its chunks, shorter ones
+// (reads, contigs) a window of whole records at a time, searched as one text. Other text (U,
+// other IUPAC codes, protein, plain text) is kept as bytes, and a GPU keeps a copy of them.
 #pragma once
 
 #include <cstdint>
@@ -33,9 +34,9 @@ namespace trawl {
 class genome {
  public:
   /// Reads `path` ("-": standard input). `device`: where its searches may run; a GPU device
-  /// (or automatic, when a GPU is present) keeps the sequences on those GPUs. `pack`: in host
-  /// memory only, keep DNA two bits a base where it can be (above); false: as bytes, which
-  /// searches read with no decoding. Throws trawl::error: io_error, bad_format (corrupt
+  /// (or automatic, when a GPU is present) keeps the sequences on those GPUs. `pack`: keep DNA
+  /// two bits a base in host memory where it can be (above); false: as bytes, which searches
+  /// read with no decoding. Throws trawl::error: io_error, bad_format (corrupt
   /// compression, bad FASTQ, a damaged .2bit), no_device for a GPU device without a GPU,
   /// gpu_error when the device memory is short.
   static genome open(const std::string& path, const device_spec& device = {}, bool pack = true);

@@ -108,6 +108,7 @@ class site_sink {
 };
 
 class site_search;  // the candidate search and the site classification (not installed)
+struct searcher_access;  // the library's way to a searcher's site_search (src/offtarget/site_search.hpp)
 
 /// Guides compiled for searching: the candidate search and the classification of its hits.
 /// Safe to use from several threads at once once built. With opts().processes, each search is
@@ -134,6 +135,7 @@ class searcher {
   void search(const index::hybrid_index& idx, site_sink& out) const;
 
  private:
+  friend struct searcher_access;
   std::unique_ptr<site_search> impl_;
 };
 

@@ -352,8 +352,9 @@ class Genome:
     """A genome read once and kept for many searches: the records of a FASTA, FASTQ or .2bit
     file (or of a text), their sequences in memory and, with a GPU (``device`` "gpu", or "auto"
     when one is present), on the GPU too, so that a search moves no text and parses nothing.
-    Without a GPU, DNA is kept two bits a base (``packed``: each search decodes it as it goes,
-    as a search of a .2bit file does) unless ``pack`` is False.
+    DNA is kept two bits a base (``packed``) unless ``pack`` is False: a search on the GPU reads
+    from the host only the bytes around its hits, one without a GPU decodes it as it goes, as
+    a search of a .2bit file does.
     ``search`` and ``offtarget`` give exactly what :func:`search` and :func:`offtarget` give for
     the file, with per-record coordinates; CUDA starts once a process.
 
@@ -396,7 +397,7 @@ class Genome:
     @property
     def packed(self) -> bool:
         """True when the sequences are kept two bits a base in host memory: DNA of A, C, G, T
-        and N (either case) without a GPU, kept as a .2bit image and decoded by each search."""
+        and N (either case), kept as a .2bit image (and on the GPU, when there is one)."""
         return self._g.packed
 
     @property

@@ -23,6 +23,7 @@
 #include "exact/engines.hpp"
 #include "gpu/gpu_internal.hpp"
 #include "common/dispatch.hpp"
+#include "common/reserved_text.hpp"
 #include "hits/clusters.hpp"
 #include "hits/starts.hpp"
 #include "trawl/error.hpp"
@@ -217,6 +218,14 @@ class gpu_matcher final : public trawl::detail::engine {
     const std::size_t to = std::min(seq.size(), own_end + lookahead());
     const std::string_view window = seq.substr(from, to - from);
     const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_);
+    // A sequence kept only on the GPU (a reserved text): the device scans its copy, and the
+    // bytes around the ends are read through the text's reader.
+    const trawl::detail::reserved_view where = trawl::detail::reserved_of(seq);
+    if (where && !trawl::cuda::is_resident(ordinal_, window))
+      throw trawl::error(errc::invalid_argument, "a sequence kept on the GPU is searched on GPU " +
+                                                     std::to_string(ordinal_) + ", which does not hold it");
+    // a site test reads at most a pattern, its errors and the PAM before an end, the errors after it
+    const std::size_t reach_before = max_m_ + k_ + 64, reach_after = std::size_t{k_} + 64;
     // Candidates in sequence coordinates, keyed by their owned position (the start for exact
     // keys, the last byte otherwise), only those this slice owns.
     std::vector<trawl::cuda::candidate> found;
@@ -233,7 +242,7 @@ class gpu_matcher final : public trawl::detail::engine {
         const bool confirmed = (c.score & trawl::cuda::site_end_test::confirmed) != 0;
         c.score &= ~trawl::cuda::site_end_test::confirmed;
         keep[i] = key >= own_begin && key < own_end &&
-                  (!gpu_.keep_end || confirmed || gpu_.keep_end(seq, c.pos + 1, t.pattern, t.dir));
+                  (!gpu_.keep_end || confirmed || test_end(seq, where, c.pos + 1, t, reach_before, reach_after));
       });
       const std::size_t before = found.size();
       for (std::size_t i = 0; i < cs.size(); ++i)
@@ -250,7 +259,7 @@ class gpu_matcher final : public trawl::detail::engine {
     if (approx_ || iupac_) trawl::cuda::stream_approx(approx_plan_, window, cfg, collect);
     else trawl::cuda::stream_exact(exact_plan_, window, cfg, collect);
 
-    if (hamming_check_) keep_hamming_windows(seq, found);
+    if (hamming_check_) keep_hamming_windows(seq, where, found);
 
     const std::size_t first = out.size();
     std::vector<trawl::detail::cut_cluster> cut;
@@ -282,11 +291,24 @@ class gpu_matcher final : public trawl::detail::engine {
             const std::uint8_t sides = clusters_ ? run.sides(own_begin, own_end) : 0;
             if (sides != 0) cut.push_back({out.back().end, out.back().pattern, out.back().dir, sides});
           });
-      if (starts_)
-        hits::fill_starts(std::span<hit>(out.data() + first, out.size() - first), seq, 0, starts_kernels_,
-                          [&](const hit& h) -> const approx_detail::compiled_pattern& {
-                            return task_patterns_[task_of_[2 * std::size_t{h.pattern} + (h.dir == strand::reverse ? 1 : 0)]];
-                          });
+      const auto pattern_of = [&](const hit& h) -> const approx_detail::compiled_pattern& {
+        return task_patterns_[task_of_[2 * std::size_t{h.pattern} + (h.dir == strand::reverse ? 1 : 0)]];
+      };
+      if (starts_ && !where) {
+        hits::fill_starts(std::span<hit>(out.data() + first, out.size() - first), seq, 0, starts_kernels_, pattern_of);
+      } else if (starts_) {  // each hit's start from the bytes it can span, read for it
+        parallel_for(out.size() - first, [&](std::size_t i) {
+          hit& h = out[first + i];
+          const approx_detail::compiled_pattern& p = pattern_of(h);
+          const std::uint64_t lo = h.end > p.m + k_ ? h.end - p.m - k_ : 0;
+          thread_local std::string buf;
+          const std::string_view bytes = trawl::detail::read_bytes(seq, where, lo, h.end, buf);
+          hit local = h;
+          local.end -= lo;
+          hits::fill_starts(p, bytes, 0, std::span<hit>(&local, 1), starts_kernels_);
+          h.start = local.start + lo;
+        });
+      }
     }
     if (!approx_ || clusters_)
       parallel_sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(), hit_order::of(approx_));
@@ -294,15 +316,28 @@ class gpu_matcher final : public trawl::detail::engine {
   }
 
  private:
+  /// Whether gpu_.keep_end keeps the end `end` of task t: the test is given the bytes of seq
+  /// from `before` bytes before the end to `after` past it, where seq is a reserved text.
+  bool test_end(std::string_view seq, const trawl::detail::reserved_view& where, std::uint64_t end, const task& t,
+                std::size_t before, std::size_t after) const {
+    if (!where) return gpu_.keep_end(seq, end, t.pattern, t.dir);
+    const std::uint64_t lo = end > before ? end - before : 0;
+    thread_local std::string buf;
+    return gpu_.keep_end(trawl::detail::read_bytes(seq, where, lo, end + after, buf), end - lo, t.pattern, t.dir);
+  }
+
   /// Keeps the ends whose window of m bytes has at most k mismatches, scored by that count.
-  void keep_hamming_windows(std::string_view seq, std::vector<trawl::cuda::candidate>& found) const {
-    const auto* text = reinterpret_cast<const unsigned char*>(seq.data());
+  void keep_hamming_windows(std::string_view seq, const trawl::detail::reserved_view& where,
+                            std::vector<trawl::cuda::candidate>& found) const {
     std::vector<std::uint8_t> keep(found.size(), 0);
     parallel_for(found.size(), [&](std::size_t i) {
       trawl::cuda::candidate& c = found[i];
       const approx_detail::compiled_pattern& p = task_patterns_[c.task];
       if (c.pos + 1 < p.m) return;
-      const std::uint32_t mism = approx_detail::window_mismatches(p, text + (c.pos + 1 - p.m), k_);
+      thread_local std::string buf;
+      const std::string_view bytes = trawl::detail::read_bytes(seq, where, c.pos + 1 - p.m, c.pos + 1, buf);
+      const std::uint32_t mism =
+          approx_detail::window_mismatches(p, reinterpret_cast<const unsigned char*>(bytes.data()), k_);
       if (mism <= k_) {
         c.score = mism;
         keep[i] = 1;
@@ -416,7 +451,14 @@ std::shared_ptr<const void> keep_resident(std::string_view text, const device_sp
   for (const int d : device.workers()) {
     if (d < 0 || d >= present)
       throw trawl::error(errc::no_device, present == 0 ? "no CUDA device is present" : "there is no GPU " + std::to_string(d));
-    copies.push_back(trawl::cuda::keep_resident(d, text, packer_of(detail::gpu_knobs{}, simd_level::automatic)));
+    const trawl::detail::reserved_view where = trawl::detail::reserved_of(text);
+    std::function<void(std::uint64_t, std::size_t, char*)> produce;
+    if (where)
+      produce = [read = where.read, origin = where.origin](std::uint64_t pos, std::size_t n, char* out) {
+        (*read)(origin + pos, n, out);
+      };
+    copies.push_back(
+        trawl::cuda::keep_resident(d, text, packer_of(detail::gpu_knobs{}, simd_level::automatic), produce));
   }
   return std::make_shared<std::vector<std::shared_ptr<const void>>>(std::move(copies));
 }

@@ -316,6 +316,7 @@ struct twobit_file::impl {
   std::mutex m;
   std::size_t cached = ~std::size_t{0};
   std::shared_ptr<const twobit_index::blocks> blocks;
+  std::vector<twobit_index::blocks> kept;  ///< every sequence's (keep_blocks), or none
   impl(std::string_view bytes, const std::string& name) : x(bytes, name) {}
 
   std::shared_ptr<const twobit_index::blocks> blocks_of(std::size_t i) {
@@ -339,6 +340,13 @@ std::string_view twobit_file::name(std::size_t i) const {
 }
 std::uint64_t twobit_file::length(std::size_t i) const { return impl_->x.sequences().at(i).size; }
 
+void twobit_file::keep_blocks() {
+  if (!impl_->kept.empty() || size() == 0) return;
+  std::vector<twobit_index::blocks> kept(size());
+  tbb::parallel_for(std::size_t{0}, kept.size(), [&](std::size_t i) { kept[i] = impl_->x.blocks_of(i); });
+  impl_->kept = std::move(kept);
+}
+
 std::string_view twobit_file::header(std::size_t i) const { return impl_->x.sequences().at(i).name; }
 
 void twobit_file::decode(std::size_t i, char* out) const { decode(i, 0, length(i), out); }
@@ -349,6 +357,18 @@ void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, cha
     throw error(errc::invalid_argument, "twobit_file::decode: bases past the end of sequence " + std::string(name(i)));
   const twobit_index& x = impl_->x;
   constexpr std::uint64_t part = std::uint64_t{1} << 18;  // bases a task decodes (a multiple of 4)
+  if (!impl_->kept.empty()) {
+    const twobit_index::blocks& bl = impl_->kept[i];
+    if (n <= part) {
+      if (n > 0) x.decode(i, bl, from, n, out, 0);
+      return;
+    }
+    tbb::parallel_for(std::uint64_t{0}, (n + part - 1) / part, [&](std::uint64_t k) {
+      const std::uint64_t at = k * part;
+      x.decode(i, bl, from + at, std::min(part, n - at), out + at, 0);
+    });
+    return;
+  }
   if (size <= part) {  // a short sequence (reads, contigs): its blocks read here, no task
     const twobit_index::blocks bl = x.blocks_of(i);  // checked, even for no bases: a damaged file is refused
     if (n > 0) x.decode(i, bl, from, n, out, 0);

@@ -90,4 +90,9 @@ class site_search {
   std::unique_ptr<data> d_;
 };
 
+/// A searcher's site_search, for the library's own drivers (trawl::genome).
+struct searcher_access {
+  static const site_search& of(const searcher& s) noexcept { return *s.impl_; }
+};
+
 }  // namespace trawl::offtarget

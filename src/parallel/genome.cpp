@@ -1,10 +1,13 @@
 // genome.cpp — a genome read once and kept for many searches (trawl/genome.hpp).
 //
-// Kept in host memory only, a genome whose bases .2bit holds exactly is kept as a .2bit image
-// (a .2bit file's own bytes): its searches decode it as they go. Otherwise the records'
-// sequences lie in one buffer, each followed by a run of NUL bytes, so that a search whose hits
-// cannot cross such a run (detail::joins) scans the whole buffer at once, and a GPU keeps one
-// copy of it; other searches, and off-target searches with bulges, take each record alone.
+// A genome whose bases .2bit holds exactly is kept as a .2bit image (a .2bit file's own bytes):
+// searches on the CPU decode it as they go. Otherwise the records' sequences lie in one
+// buffer, each followed by a run of NUL bytes, so that a search whose hits cannot cross such a
+// run (detail::joins) scans the whole buffer at once, and a GPU keeps one copy of it; other
+// searches, and off-target searches with bulges, take each record alone. A GPU keeps a copy
+// of that layout for a genome kept as an image too: the host then holds no bytes of it, only
+// an address range that names it (a reserved text, whose reader decodes the image), and the
+// searches that run on the GPUs read from the host only the bytes around their hits.
 #include "trawl/genome.hpp"
 
 #include <tbb/blocked_range.h>
@@ -22,8 +25,10 @@
 #include <utility>
 
 #include "common/faulted.hpp"
+#include "common/reserved_text.hpp"
 #include "io/fasta_pieces.hpp"
 #include "io/twobit_encode.hpp"
+#include "offtarget/site_search.hpp"
 #include "parallel/joined.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
@@ -91,13 +96,14 @@ struct genome::impl {
   std::uint64_t bases = 0;
   std::vector<int> gpus;
   std::shared_ptr<const void> resident;  // the GPUs' copies of `text`
+  // kept packed and on GPUs: `text` is this range, read through read_joined
+  std::unique_ptr<detail::reserved_text> reserved;
 
   /// Record r's bytes, kept as bytes.
   [[nodiscard]] std::string_view bytes_of(std::size_t r) const { return text.substr(records[r].start, records[r].length); }
 
   void read(io::source& src, const device_spec& device, bool may_pack) {
     const bool on_gpu = device.kind == device_kind::gpu || (device.kind == device_kind::automatic && gpu::available());
-    may_pack = may_pack && !on_gpu;
     if (!src.twobit().empty()) {
       if (may_pack) keep_twobit(src.twobit());
       else read_twobit(src.twobit());
@@ -105,12 +111,51 @@ struct genome::impl {
       read_records(src);
       if (may_pack) pack();
     }
-    if (on_gpu && !text.empty()) {
+    if (on_gpu && !records.empty()) {
       gpus = device.workers();
       std::sort(gpus.begin(), gpus.end());
       gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
-      resident = gpu::keep_resident(text, device_spec(device_kind::gpu, gpus));
+      if (packed) {
+        packed->keep_blocks();  // the searches read many small ranges of many records at once
+        reserved = std::make_unique<detail::reserved_text>(
+            begin.back() + length.back() + record_gap,
+            [this](std::uint64_t pos, std::size_t n, char* out) { read_joined(pos, n, out); });
+        text = reserved->view();
+      }
+      if (!text.empty()) resident = gpu::keep_resident(text, device_spec(device_kind::gpu, gpus));
     }
+  }
+
+  /// Bytes [pos, pos + n) of the layout `text` has, decoded from the image: each record's
+  /// bases at its begin, NULs between.
+  void read_joined(std::uint64_t pos, std::size_t n, char* out) const {
+    // record r - 1 is the last that begins at or before pos
+    auto r = static_cast<std::size_t>(std::upper_bound(begin.begin(), begin.end(), pos) - begin.begin());
+    while (n > 0) {
+      std::uint64_t take;
+      if (r > 0 && pos < begin[r - 1] + length[r - 1]) {
+        take = std::min<std::uint64_t>(n, begin[r - 1] + length[r - 1] - pos);
+        packed->decode(r - 1, pos - begin[r - 1], take, out);
+      } else {  // the gap before record r, or after the last
+        const std::uint64_t stop = r < begin.size() ? begin[r] : ~std::uint64_t{0};
+        take = std::min<std::uint64_t>(n, stop - pos);
+        std::memset(out, 0, take);
+        if (pos + take == stop) ++r;
+      }
+      pos += take;
+      out += take;
+      n -= take;
+    }
+  }
+
+  /// Whether a search of `patterns` patterns under `options` runs on GPUs that all hold the
+  /// genome, so that it may read the reserved text (only their copies and the reader).
+  [[nodiscard]] bool on_own_gpus(const search_options& options, std::size_t patterns) const {
+    if (!reserved || choose_device(options, patterns, text.size()) != device_kind::gpu) return false;
+    const std::vector<int> workers = options.device.workers();
+    return !workers.empty() && std::all_of(workers.begin(), workers.end(), [&](int d) {
+      return std::binary_search(gpus.begin(), gpus.end(), d);
+    });
   }
 
   /// A .2bit file kept as it is (its bytes copied: a mapping would fault once the file
@@ -331,6 +376,12 @@ std::string genome::sequence(std::uint32_t record, std::uint64_t start, std::uin
 void genome::search(const std::vector<std::string>& patterns, const search_options& options,
                     const text_hits_callback& on_hits) const {
   const impl& g = *impl_;
+  if (g.on_own_gpus(options, patterns.size()) && options.max_hits == 0 && detail::joins(patterns, options, record_gap)) {
+    // kept packed on the GPUs: the whole layout at once, from their copies
+    const auto m = make_matcher(patterns, options);
+    detail::search_joined(patterns, *m, g.text, g.begin, g.length, options, on_hits);
+    return;
+  }
   // Short records (reads, contigs) kept packed: whole records decoded a window at a time into
   // one buffer laid out as `text` would be, each window searched joined (a search of the .2bit
   // pays for each record, where a joined search pays for none). Long ones: the .2bit's search,
@@ -431,6 +482,65 @@ std::vector<index::record_hit> genome::search(const std::vector<std::string>& pa
 
 void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& out) const {
   const impl& g = *impl_;
+  const offtarget::site_search& s = offtarget::searcher_access::of(guides);
+  if (guides.opts().processes == nullptr && g.on_own_gpus(s.candidate_options(), s.patterns().size())) {
+    // Kept packed on the GPUs: the candidates of the whole layout from their copies, each
+    // record's sites built from its bytes around them, decoded from the image. A candidate
+    // inside a record is one of the whole layout's (the gaps' NULs match nothing, and no
+    // candidate spans a gap), so each record gets its own candidates and perhaps some that
+    // reach into a gap, whose sites are built from the record's bytes alone: the sites of
+    // a search of the record. The GPU's candidates have sites (its scan tests them).
+    search_options planned = s.candidate_options();
+    const std::size_t workers = planned.device.workers().size();
+    // One slice per GPU, as a file's search plans it; with bulges, whose sites take the host
+    // longer than the scan takes the GPU, slices the GPUs scan while the sites of those before
+    // are built (each slice costs a scan's set-up, little beside a bulge job's sites).
+    const bool bulges = guides.opts().dna_bulges + guides.opts().rna_bulges > 0;
+    planned.threads = static_cast<unsigned>(bulges ? 2 * workers : workers + 1);
+    planned.slice_size = bulges ? std::max<std::size_t>(g.text.size() / (8 * workers) + 1, std::size_t{64} << 20)
+                                : g.text.size() / workers + 1;
+    const auto m = s.gpu_matcher(planned);
+    const auto sites = s.windowed(out, [&g](std::uint32_t r, std::uint64_t lo, std::uint64_t hi, char* to) {
+      g.packed->decode(r, lo, hi - lo, to);
+    }, false);
+    std::size_t r = 0;  // the record open
+    const auto open = [&](std::size_t i) {
+      record_info info;
+      info.name = g.records[i].name;
+      info.index = i;
+      info.format = g.fmt;
+      sites->begin_record(info, g.length[i]);
+    };
+    open(0);
+    std::vector<hit> run;
+    const auto flush = [&] {
+      sites->candidates(run);
+      run.clear();
+    };
+    search_sequence(*m, g.text, planned, [&](std::span<const hit> hs) {
+      for (hit h : hs) {
+        while (r + 1 < g.begin.size() && g.begin[r + 1] < h.end) {
+          flush();
+          sites->end_record();
+          open(++r);
+        }
+        if (h.end <= g.begin[r] || h.end > g.begin[r] + g.length[r]) continue;
+        h.start = std::max(h.start, g.begin[r]) - g.begin[r];
+        h.end -= g.begin[r];
+        run.push_back(h);
+      }
+      flush();
+      return true;
+    });
+    flush();
+    sites->end_record();
+    while (++r < g.records.size()) {
+      open(r);
+      sites->end_record();
+    }
+    sites->finish();
+    return;
+  }
   if (g.packed) {  // a search of the .2bit image, as of the file
     renumbered sink(out, g.fmt);
     io::source src = io::source::from_memory(g.twobit, g.name);

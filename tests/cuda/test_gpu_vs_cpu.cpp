@@ -817,4 +817,100 @@ TEST(GpuVsCpu, ResidentTextAndGenome) {
   }
 }
 
+// A genome of DNA on the GPU is kept two bits a base there and as a .2bit image on the host,
+// with no bytes of it in host memory: its searches on the GPU read from the host only the bytes
+// around their hits (approximate starts, Hamming windows, off-target sites with and without
+// bulges), and the searches that do not run on its GPU decode the image. All give what the
+// genome kept as bytes on the CPU gives.
+TEST(GpuVsCpu, GenomeKeptPackedOnTheGpu) {
+  TRAWL_REQUIRE_GPU();
+  std::mt19937_64 rng(83);
+  const std::vector<std::string> pats = {"ACGTAGGTCA", "TTGACCAGT"};
+  const std::string guide = oracle::random_text(rng, 20, "ACGT"), other = oracle::random_text(rng, 20, "ACGT");
+  std::string fa;
+  for (int r = 0; r < 7; ++r) {
+    const std::size_t n = r == 3 ? 5 : r == 5 ? 700 : 100000 + rng() % 300000;
+    std::string seq = gputest::text_with_plants(rng, n, "ACGT", pats, 60, 2);
+    if (n > 1000) {
+      for (int i = 0; i < 30; ++i) {  // sites, exact and near, some across soft-masked edges
+        std::string site = (i % 2 ? guide : other) + (i % 3 ? "AGG" : "TGG");
+        for (int e = 0; e < i % 5; ++e) site[rng() % 20] = "ACGT"[rng() % 4];
+        if (i % 4 == 1) site.erase(5 + rng() % 10, 1);  // an RNA bulge's site
+        if (i % 4 == 2) site.insert(5 + rng() % 10, 1, 'A');  // a DNA bulge's
+        if (i % 2) site = oracle::reverse_complement(site);
+        seq.replace(rng() % (seq.size() - 30), site.size(), site);
+      }
+      for (int i = 0; i < 10; ++i) seq.replace(rng() % (seq.size() - 20), pats[i % 2].size(), pats[i % 2]);
+      for (int i = 0; i < 10; ++i) {  // soft-masked runs and N runs
+        const std::size_t at = rng() % (seq.size() - 600), len = 1 + rng() % 500;
+        for (std::size_t j = at; j < at + len; ++j) seq[j] = i % 3 == 0 ? 'N' : static_cast<char>(seq[j] | 0x20);
+      }
+    }
+    fa += ">r" + std::to_string(r) + " record " + std::to_string(r) + "\n";
+    for (std::size_t i = 0; i < seq.size(); i += 60) fa += seq.substr(i, 60) + "\n";
+  }
+  const trawl::genome on_gpu = trawl::genome::from_bytes(fa, "g.fa", trawl::device_kind::gpu);
+  const trawl::genome on_cpu = trawl::genome::from_bytes(fa, "g.fa", trawl::device_kind::cpu, false);
+  ASSERT_TRUE(on_gpu.packed());
+  EXPECT_LT(on_gpu.host_bytes(), on_gpu.bases() / 3);
+  EXPECT_LT(on_gpu.resident_bytes(), on_gpu.bases() / 2);
+  EXPECT_EQ(on_gpu.sequence(1, 100, 5000), on_cpu.sequence(1, 100, 5000));
+  struct search_case {
+    int k;
+    bool hamming, all_ends;
+    std::uint64_t max_hits;
+  };
+  for (const search_case& c : {search_case{0, false, false, 0}, search_case{2, false, false, 0},
+                               search_case{3, false, false, 0}, search_case{1, true, false, 0},
+                               search_case{1, false, true, 0}, search_case{2, false, false, 7}}) {
+    for (const auto dev : {trawl::device_kind::gpu, trawl::device_kind::cpu}) {
+      trawl::search_options so;
+      so.max_errors = c.k;
+      so.hamming = c.hamming;
+      so.all_ends = c.all_ends;
+      so.max_hits = c.max_hits;
+      so.both_strands = true;
+      so.device = trawl::device_kind::cpu;
+      const auto want = on_cpu.search(pats, so);
+      ASSERT_FALSE(want.empty());
+      so.device = dev;
+      EXPECT_EQ(on_gpu.search(pats, so), want)
+          << "k " << c.k << " hamming " << c.hamming << " all ends " << c.all_ends << " max hits " << c.max_hits
+          << (dev == trawl::device_kind::cpu ? " on the CPU" : "");
+    }
+  }
+  struct sink_t final : trawl::offtarget::site_sink {
+    std::vector<std::string> rows;
+    void begin_record(const trawl::record_info& r) override {
+      rows.push_back(std::string(r.name) + " " + std::to_string(r.index));
+    }
+    void site(const trawl::offtarget::site& st) override {
+      rows.push_back(std::to_string(st.guide) + " " + std::to_string(st.start) + " " + std::to_string(st.end) + " " +
+                     st.cigar + " " + st.aligned_target + " " + st.aligned_guide);
+    }
+    void end_record() override { rows.push_back("end"); }
+  };
+  struct offtarget_case {
+    int mm, dna, rna;
+    std::vector<std::string> pams;
+  };
+  for (const offtarget_case& c : {offtarget_case{4, 0, 0, {"NGG"}}, offtarget_case{3, 1, 1, {"NGG"}},
+                                  offtarget_case{4, 0, 0, {"NGG", "NAG"}}, offtarget_case{2, 1, 0, {"NGG", "NAGG"}}}) {
+    trawl::offtarget::options oo;
+    oo.mismatches = c.mm;
+    oo.dna_bulges = c.dna;
+    oo.rna_bulges = c.rna;
+    oo.pams = c.pams;
+    oo.device = trawl::device_kind::cpu;
+    const trawl::offtarget::searcher on_host({{"g", guide, -1}, {"o", other, -1}}, oo);
+    oo.device = trawl::device_kind::gpu;
+    const trawl::offtarget::searcher on_device({{"g", guide, -1}, {"o", other, -1}}, oo);
+    sink_t want, got;
+    on_cpu.offtarget(on_host, want);
+    on_gpu.offtarget(on_device, got);
+    EXPECT_GT(want.rows.size(), 30u);
+    EXPECT_EQ(got.rows, want.rows) << "mm " << c.mm << " bulges " << c.dna << " " << c.rna << " pams " << c.pams.size();
+  }
+}
+
 }  // namespace

@@ -183,7 +183,9 @@ TEST(Genome, TwoBitReadsAsItsFasta) {
   for (const bool pack : {true, false}) {
   const genome got = genome::from_bytes(tb, "in.2bit", trawl::device_kind::cpu, pack);
   EXPECT_EQ(got.packed(), pack);
-  if (pack) EXPECT_EQ(got.host_bytes(), tb.size());
+  if (pack) {
+    EXPECT_EQ(got.host_bytes(), tb.size());
+  }
   EXPECT_EQ(got.format(), trawl::io::format::fasta);
   EXPECT_EQ(got.bases(), want.bases());
   ASSERT_EQ(got.records().size(), want.records().size());

@@ -3,11 +3,13 @@
 // read between, against the record itself.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <stdexcept>
 #include <string>
 
 #include "oracle.hpp"
+#include "common/reserved_text.hpp"
 #include "trawl/detail/text_buffer.hpp"
 
 namespace {
@@ -62,6 +64,58 @@ TEST(TextBuffer, ARangeLongerThanTheSeamAcrossItThrows) {
   EXPECT_EQ(buf.at(45, 60), std::string(5, 'a') + std::string(10, 'b'));  // within the seam
   EXPECT_EQ(buf.at(55, 100), std::string(45, 'b'));                         // within the view
   EXPECT_THROW((void)buf.at(30, 70), std::logic_error);
+}
+
+// Windows of a record (window_set): every range read inside one window is the record's bytes;
+// one that starts in a gap or runs past a window's end is clipped to the window.
+TEST(WindowSet, RangesInsideWindowsAreTheRecords) {
+  std::mt19937_64 rng(31);
+  const std::string record = oracle::random_text(rng, 20000, "ACGTNacgt");
+  trawl::detail::window_set ws;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> wins;
+  for (std::uint64_t at = rng() % 50; at < record.size();) {
+    const std::uint64_t hi = std::min<std::uint64_t>(record.size(), at + 1 + rng() % 300);
+    record.copy(ws.add(at, hi - at), hi - at, at);
+    wins.emplace_back(at, hi);
+    at = hi + 1 + rng() % 200;
+  }
+  ASSERT_EQ(ws.size(), wins.size());
+  EXPECT_THROW((void)ws.add(wins.back().first, 1), std::logic_error);
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint64_t a = rng() % record.size(), b = a + rng() % 100;
+    const auto w = std::find_if(wins.begin(), wins.end(), [&](const auto& x) { return a < x.second; });
+    const std::string_view got = ws.at(a, b);
+    if (w == wins.end() || b <= w->first) {
+      EXPECT_TRUE(got.empty());
+      continue;
+    }
+    const std::uint64_t lo = std::max(a, w->first), hi = std::min(b, w->second);
+    EXPECT_EQ(got, std::string_view(record).substr(lo, hi - lo)) << a << " " << b;
+  }
+}
+
+// A reserved text has an address and no bytes: a sequence inside it is found with its place,
+// and its ranges are read through its reader; ordinary memory is read where it lies.
+TEST(ReservedText, RangesAreReadThroughTheReader) {
+  std::mt19937_64 rng(37);
+  const std::string bytes = oracle::random_text(rng, 100000, "ACGT");
+  const trawl::detail::reserved_text text(bytes.size(), [&](std::uint64_t pos, std::size_t n, char* out) {
+    ASSERT_LE(pos + n, bytes.size());
+    bytes.copy(out, n, pos);
+  });
+  const std::string_view inside = text.view().substr(1000, 50000);
+  const trawl::detail::reserved_view where = trawl::detail::reserved_of(inside);
+  ASSERT_TRUE(where);
+  EXPECT_EQ(where.origin, 1000u);
+  std::string buf;
+  for (int i = 0; i < 1000; ++i) {
+    const std::uint64_t a = rng() % 60000, b = a + rng() % 500;
+    const std::uint64_t lo = std::min<std::uint64_t>(a, inside.size());
+    const std::uint64_t hi = std::min<std::uint64_t>(std::max(a, b), inside.size());
+    EXPECT_EQ(trawl::detail::read_bytes(inside, where, a, b, buf), std::string_view(bytes).substr(1000 + lo, hi - lo));
+  }
+  EXPECT_FALSE(trawl::detail::reserved_of(bytes));
+  EXPECT_EQ(trawl::detail::read_bytes(bytes, {}, 5, 9, buf), std::string_view(bytes).substr(5, 4));
 }
 
 }  // namespace
