@@ -9,8 +9,10 @@
 # another device than the GPU (cpu, gpu:1, ...); GENOME: the genome file to use or make;
 # TWOBIT=1: the same genome packed into .2bit by the first TRAWL (`trawl pack`), loaded by
 # trawl_genome_bench (job genome_load_2bit) and searched by each TRAWL (jobs cli_*_2bit).
-# With DEVICE=cpu the genome is kept in host memory two bits a base (build `resident`) and,
-# in a second run, as bytes (build `resident-bytes`); trawl_genome_bench then makes 3 calls.
+# The genome is kept two bits a base in host memory (build `resident`) and, in a second run,
+# as bytes (build `resident-bytes`); with DEVICE=cpu trawl_genome_bench makes 3 calls.
+# BULGES=B: the resident genome also finds the sites of every guide with B DNA and B RNA
+# bulges (job offtarget_all_bulges_resident).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 bench_args 4 "run.sh OUT.csv GENOME_BENCH MKGENOME [LABEL=]TRAWL [[LABEL=]TRAWL...]" "$@"
@@ -23,10 +25,11 @@ awk '{print $2}' "$work/guides.txt" >"$work/patterns.txt"
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 || echo none)
 host="$(lscpu | sed -n 's/^Model name: *//p' | head -1) x$(nproc), $gpu"
 echo "job,build,seconds,first_seconds,found,host" >"$out"
-calls=5 kept=(resident)
-[ "$dev" != cpu ] || calls=3 kept=(resident resident-bytes)
-for build in "${kept[@]}"; do
+calls=5
+[ "$dev" != cpu ] || calls=3
+for build in resident resident-bytes; do
   bytes=(); [ "$build" = resident ] || bytes=(--bytes)
+  [ -z "${BULGES:-}" ] || bytes+=(--bulges "$BULGES")
   "$gb" "$g" "$work/guides.txt" --device "$dev" --calls $calls --mismatches 4 -k 3 --no-file "${bytes[@]}" | tail -n +2 |
     while IFS=, read -r job _ best first found; do echo "genome_$job,$build,$best,$first,$found,\"$host\"" >>"$out"; done
 done

@@ -104,6 +104,7 @@ GENOME_JOBS = {
     "genome_search_1_exact_resident": "search, one guide, exact",
     "genome_offtarget_all_resident": "offtarget, 312 guides, mismatches <= 4",
     "genome_search_k_all_resident": "search -k 3, 312 guides, forward",
+    "genome_offtarget_all_bulges_resident": "offtarget, 312 guides, mismatches <= 4, 1 DNA + 1 RNA bulge",
     "cli_offtarget": "`trawl offtarget --mismatches 4`, 312 guides, from the FASTA",
     "cli_search": "`trawl search -k 3`, 312 guides, from the FASTA",
     "genome_load_2bit": "read the genome once from its .2bit (and copy it to the GPU)",

@@ -376,18 +376,15 @@ std::string genome::sequence(std::uint32_t record, std::uint64_t start, std::uin
 void genome::search(const std::vector<std::string>& patterns, const search_options& options,
                     const text_hits_callback& on_hits) const {
   const impl& g = *impl_;
-  if (g.on_own_gpus(options, patterns.size()) && options.max_hits == 0 && detail::joins(patterns, options, record_gap)) {
-    // kept packed on the GPUs: the whole layout at once, from their copies
-    const auto m = make_matcher(patterns, options);
-    detail::search_joined(patterns, *m, g.text, g.begin, g.length, options, on_hits);
-    return;
-  }
+  // Kept packed on the GPUs that run the search: from their copies, as a genome kept as bytes
+  // is searched (below), each record the CPU would take decoded for it.
+  const bool own_gpus = g.on_own_gpus(options, patterns.size());
   // Short records (reads, contigs) kept packed: whole records decoded a window at a time into
   // one buffer laid out as `text` would be, each window searched joined (a search of the .2bit
   // pays for each record, where a joined search pays for none). Long ones: the .2bit's search,
   // which decodes its chunks while it scans the ones before.
   constexpr std::uint64_t window = std::uint64_t{64} << 20, short_records = std::uint64_t{1} << 20;
-  if (g.packed && g.bases < short_records * g.records.size() && options.max_hits == 0 &&
+  if (g.packed && !own_gpus && g.bases < short_records * g.records.size() && options.max_hits == 0 &&
       detail::joins(patterns, options, record_gap)) {
     const auto m = make_matcher(patterns, options);
     std::string buf;
@@ -414,7 +411,7 @@ void genome::search(const std::vector<std::string>& patterns, const search_optio
     }
     return;
   }
-  if (g.packed) {  // a search of the .2bit image, each record's hits gathered and handed on
+  if (g.packed && !own_gpus) {  // a search of the .2bit image, each record's hits gathered and handed on
     class by_record final : public search_sink {
      public:
       explicit by_record(const text_hits_callback& on_hits) : on_hits_(on_hits) {}
@@ -449,18 +446,21 @@ void genome::search(const std::vector<std::string>& patterns, const search_optio
   }
   // record by record; options.max_hits counts the hits of all of them, as a file's search does
   std::vector<hit> found;
+  std::string decoded;
   search_options each = options;
   for (std::uint32_t r = 0; r < g.records.size(); ++r) {
     found.clear();
-    const std::string_view seq = g.bytes_of(r);
+    std::string_view seq = g.bytes_of(r);
     const auto take = [&](std::span<const hit> hs) {
       found.insert(found.end(), hs.begin(), hs.end());
       return true;
     };
-    if (choose_device(options, patterns.size(), seq.size()) == device_kind::gpu)
+    if (choose_device(options, patterns.size(), seq.size()) == device_kind::gpu) {
       gpu::search_sequence(patterns, seq, each, take);
-    else
+    } else {
+      if (g.reserved) seq = decoded = sequence(r);
       search_sequence(*m, seq, each, take);
+    }
     if (found.empty()) continue;
     if (!on_hits(r, found)) return;
     if (options.max_hits != 0) {
