@@ -22,6 +22,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 
@@ -456,38 +460,69 @@ constexpr std::uint64_t zero_bytes(std::uint64_t v) noexcept {
   return ~(((v & m) + m) | v | m);
 }
 
-/// seq[from, to) (from a multiple of 4) into its packed bytes: eight bases at a time where
-/// they are all A/C/G/T or all N, all of one case, else byte by byte.
-void encode_part(std::string_view seq, std::size_t from, std::size_t to, char* packed, encoded_part& out) {
+/// seq[i, i + 8) (i a multiple of 4) into its two packed bytes: at once where the bases are all
+/// A/C/G/T or all N, all of one case, else byte by byte.
+void encode_8(std::string_view seq, std::size_t i, char* packed, encoded_part& out) {
   static_assert(std::endian::native == std::endian::little, "the bases are read as little-endian words");
   constexpr std::uint64_t ones = 0x0101010101010101ULL;
-  std::size_t i = from;
-  for (; i + 8 <= to; i += 8) {
-    std::uint64_t x;
-    std::memcpy(&x, seq.data() + i, 8);
-    const std::uint64_t lower = x & (0x20 * ones);  // letters only: other bytes fail the tests below
-    const std::uint64_t up = x & ~(0x20 * ones);
-    if (lower != 0 && lower != 0x20 * ones) {
-      encode_bytes(seq, i, i + 8, packed, out);
-      continue;
-    }
-    std::uint64_t codes;
-    if ((zero_bytes(up ^ ('A' * ones)) | zero_bytes(up ^ ('C' * ones)) | zero_bytes(up ^ ('G' * ones)) |
-         zero_bytes(up ^ ('T' * ones))) == 0x80 * ones) {
-      codes = (6 * ones - ((x >> 1) & (3 * ones))) & (3 * ones);  // (b >> 1) & 3 is A 0, C 1, T 2, G 3
-    } else if (up == 'N' * ones) {
-      codes = 0;
-      extend(out.ns, i, i + 8);
-    } else {
-      encode_bytes(seq, i, i + 8, packed, out);
-      continue;
-    }
-    if (lower != 0) extend(out.masks, i, i + 8);
-    // the four codes of each half into one byte, the first in the high bits
-    constexpr std::uint64_t gather = (std::uint64_t{1} << 30) | (std::uint64_t{1} << 20) | (std::uint64_t{1} << 10) | 1;
-    packed[i / 4] = static_cast<char>(((codes & 0xFFFFFFFFu) * gather) >> 24);
-    packed[i / 4 + 1] = static_cast<char>(((codes >> 32) * gather) >> 24);
+  std::uint64_t x;
+  std::memcpy(&x, seq.data() + i, 8);
+  const std::uint64_t lower = x & (0x20 * ones);  // letters only: other bytes fail the tests below
+  const std::uint64_t up = x & ~(0x20 * ones);
+  if (lower != 0 && lower != 0x20 * ones) return encode_bytes(seq, i, i + 8, packed, out);
+  std::uint64_t codes;
+  if ((zero_bytes(up ^ ('A' * ones)) | zero_bytes(up ^ ('C' * ones)) | zero_bytes(up ^ ('G' * ones)) |
+       zero_bytes(up ^ ('T' * ones))) == 0x80 * ones) {
+    codes = (6 * ones - ((x >> 1) & (3 * ones))) & (3 * ones);  // (b >> 1) & 3 is A 0, C 1, T 2, G 3
+  } else if (up == 'N' * ones) {
+    codes = 0;
+    extend(out.ns, i, i + 8);
+  } else {
+    return encode_bytes(seq, i, i + 8, packed, out);
   }
+  if (lower != 0) extend(out.masks, i, i + 8);
+  // the four codes of each half into one byte, the first in the high bits
+  constexpr std::uint64_t gather = (std::uint64_t{1} << 30) | (std::uint64_t{1} << 20) | (std::uint64_t{1} << 10) | 1;
+  packed[i / 4] = static_cast<char>(((codes & 0xFFFFFFFFu) * gather) >> 24);
+  packed[i / 4 + 1] = static_cast<char>(((codes >> 32) * gather) >> 24);
+}
+
+/// seq[from, to) (from a multiple of 4) into its packed bytes: sixteen bases at a time (SSE2,
+/// where the target has it) or eight where they are all A/C/G/T or all N, all of one case, else
+/// byte by byte.
+void encode_part(std::string_view seq, std::size_t from, std::size_t to, char* packed, encoded_part& out) {
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i case_bit = _mm_set1_epi8(0x20), three = _mm_set1_epi8(3), six = _mm_set1_epi8(6);
+  const __m128i low_bytes = _mm_set1_epi16(0x00FF), low_words = _mm_set1_epi32(0xFFFF);
+  for (; i + 16 <= to; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(seq.data() + i));
+    const int upper = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(x, case_bit), _mm_setzero_si128()));
+    const __m128i up = _mm_andnot_si128(case_bit, x);
+    const auto is = [&](char c) { return _mm_cmpeq_epi8(up, _mm_set1_epi8(c)); };
+    const int bases = _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(is('A'), is('C')), _mm_or_si128(is('G'), is('T'))));
+    const bool one_case = upper == 0xFFFF || upper == 0;
+    if (one_case && bases == 0xFFFF) {
+      // (b >> 1) & 3 is A 0, C 1, T 2, G 3; 6 minus it, mod 4, the .2bit code
+      const __m128i codes = _mm_and_si128(_mm_sub_epi8(six, _mm_and_si128(_mm_srli_epi16(x, 1), three)), three);
+      // pairs of codes into 4 bits, pairs of those into a byte, the first in the high bits
+      const __m128i pairs = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(codes, low_bytes), 2), _mm_srli_epi16(codes, 8));
+      const __m128i quads = _mm_or_si128(_mm_slli_epi32(_mm_and_si128(pairs, low_words), 4), _mm_srli_epi32(pairs, 16));
+      const __m128i bytes = _mm_packus_epi16(_mm_packs_epi32(quads, quads), _mm_setzero_si128());
+      const auto word = static_cast<std::uint32_t>(_mm_cvtsi128_si32(bytes));
+      std::memcpy(packed + i / 4, &word, 4);
+    } else if (one_case && _mm_movemask_epi8(is('N')) == 0xFFFF) {
+      std::memset(packed + i / 4, 0, 4);
+      extend(out.ns, i, i + 16);
+    } else {
+      encode_8(seq, i, packed, out);
+      encode_8(seq, i + 8, packed, out);
+      continue;
+    }
+    if (upper == 0) extend(out.masks, i, i + 16);
+  }
+#endif
+  for (; i + 8 <= to; i += 8) encode_8(seq, i, packed, out);
   encode_bytes(seq, i, to, packed, out);
 }
 

@@ -151,6 +151,36 @@ TEST(TwoBit, DecodesTheFastaItWasMadeFromAtEveryReadSize) {
   }
 }
 
+TEST(TwoBit, OneOddBaseAtEveryPlaceOfTheEncodersBlocks) {
+  // the encoder takes 16 and 8 bases at once where they are all A/C/G/T or all N of one case:
+  // one base of another case, N, or IUPAC code at each place of such a block, and blocks of
+  // each kind, read back as written (IUPAC codes as N)
+  std::mt19937_64 rng(41);
+  std::string fasta;
+  std::vector<std::string> want;
+  for (const char odd : {'a', 'N', 'n', 'R', 'y', 'G'}) {
+    for (std::size_t at = 0; at < 40; ++at) {
+      std::string seq(40 + rng() % 40, 'A');
+      for (char& c : seq) c = "ACGT"[rng() % 4];
+      if (at % 3 == 1) seq.replace(16, 16, std::string(16, 'N'));
+      if (at % 3 == 2) for (std::size_t x = 0; x < 32; ++x) seq[x] = static_cast<char>(seq[x] | 0x20);
+      seq[at] = odd;
+      fasta += ">s" + std::to_string(want.size()) + "\n" + seq + "\n";
+      for (char& c : seq)
+        if (std::string_view("RYry").find(c) != std::string_view::npos) c = static_cast<char>('N' | (c & 0x20));
+      want.push_back(seq);
+    }
+  }
+  const trawl::io::twobit_image img = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "in.fa");
+  const trawl::io::twobit_file f(img.bytes, "in.2bit");
+  ASSERT_EQ(f.size(), want.size());
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    std::string got(f.length(i), '\0');
+    f.decode(i, got.data());
+    EXPECT_EQ(got, want[i]) << "sequence " << i;
+  }
+}
+
 TEST(TwoBit, PackWritesIupacCodesAsNAndRefusesOtherBytes) {
   // IUPAC codes other than N, upper and lower case, alone and in runs, next to N runs and across
   // the 4 Mi-base parts a long sequence is encoded in: each reads back as N in its case (U as T);
