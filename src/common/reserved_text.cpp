@@ -32,9 +32,14 @@ reserved_text::reserved_text(std::size_t n, text_reader read) : size_(n), read_(
   if (p == MAP_FAILED)
     throw error(errc::io_error, "cannot reserve " + std::to_string(n) + " bytes of address space: " + std::strerror(errno));
   base_ = static_cast<char*>(p);
-  registry& r = registry::instance();
-  const std::lock_guard<std::mutex> lock(r.m);
-  r.texts.push_back(this);
+  try {
+    registry& r = registry::instance();
+    const std::lock_guard<std::mutex> lock(r.m);
+    r.texts.push_back(this);
+  } catch (...) {
+    munmap(base_, std::max<std::size_t>(size_, 1));
+    throw;
+  }
 }
 
 reserved_text::~reserved_text() {
@@ -46,7 +51,7 @@ reserved_text::~reserved_text() {
   munmap(base_, std::max<std::size_t>(size_, 1));
 }
 
-reserved_view reserved_of(std::string_view seq) noexcept {
+reserved_view reserved_of(std::string_view seq) {
   registry& r = registry::instance();
   const std::lock_guard<std::mutex> lock(r.m);
   for (const reserved_text* t : r.texts) {

@@ -2,7 +2,8 @@
 // range reserved with no access, standing for bytes kept elsewhere (a genome kept two bits a
 // base, its copy on the GPU). Searches take it as a string_view, and find its copy on the GPU
 // by that address (gpu::keep_resident); the few host reads they make, around their hits, go
-// through its reader. A read of its bytes by address is a bug, and faults.
+// through its reader. A read of its bytes by address is a bug, and faults. Cost: address space
+// only; reserved_of takes a lock and looks through the live reserved texts.
 #pragma once
 
 #include <cstddef>
@@ -43,7 +44,7 @@ struct reserved_view {
 
 /// Where `seq` lies in the reserved text that holds all of it, or nothing when seq is ordinary
 /// memory. Valid while that text lives.
-reserved_view reserved_of(std::string_view seq) noexcept;
+reserved_view reserved_of(std::string_view seq);
 
 /// Bytes [a, b) of seq (clipped to it): a view of seq, or for a sequence in a reserved text
 /// (`where`, from reserved_of(seq)) the bytes read into `buf`.

@@ -386,6 +386,9 @@ class site_matcher final : public trawl::detail::engine {
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end);
     const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_);
+    if (trawl::detail::reserved_of(seq) && !trawl::cuda::is_resident(ordinal_, seq.substr(from, to - from)))
+      throw trawl::error(errc::invalid_argument, "a sequence kept on the GPU is searched on GPU " +
+                                                     std::to_string(ordinal_) + ", which does not hold it");
     std::vector<trawl::cuda::candidate> found;
     trawl::cuda::stream_sites(plan_, seq.substr(from, to - from), cfg,
                               [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {

@@ -314,14 +314,25 @@ std::unique_ptr<byte_stream> twobit_stream(std::string_view bytes, std::string n
   return std::make_unique<twobit_reader>(bytes, name);
 }
 
+/// Bases a task of twobit_file::decode takes (a multiple of 4); sequences no longer are short.
+constexpr std::uint64_t task_bases = std::uint64_t{1} << 18;
+
 struct twobit_file::impl {
   twobit_index x;
   /// The block lists of the sequence decoded last: a sequence read in many ranges reads them once.
   std::mutex m;
   std::size_t cached = ~std::size_t{0};
   std::shared_ptr<const twobit_index::blocks> blocks;
-  std::vector<twobit_index::blocks> kept;  ///< every sequence's (keep_blocks), or none
+  /// keep_blocks: the long sequences' blocks, by sequence number (ascending)
+  std::vector<std::size_t> kept_seqs;
+  std::vector<twobit_index::blocks> kept;
+  bool keeping = false;  ///< keep_blocks was called
   impl(std::string_view bytes, const std::string& name) : x(bytes, name) {}
+  /// Sequence i's kept blocks, or null.
+  [[nodiscard]] const twobit_index::blocks* kept_of(std::size_t i) const {
+    const auto at = std::lower_bound(kept_seqs.begin(), kept_seqs.end(), i);
+    return at != kept_seqs.end() && *at == i ? &kept[static_cast<std::size_t>(at - kept_seqs.begin())] : nullptr;
+  }
 
   std::shared_ptr<const twobit_index::blocks> blocks_of(std::size_t i) {
     const std::lock_guard<std::mutex> lock(m);
@@ -345,10 +356,21 @@ std::string_view twobit_file::name(std::size_t i) const {
 std::uint64_t twobit_file::length(std::size_t i) const { return impl_->x.sequences().at(i).size; }
 
 void twobit_file::keep_blocks() {
-  if (!impl_->kept.empty() || size() == 0) return;
-  std::vector<twobit_index::blocks> kept(size());
-  tbb::parallel_for(std::size_t{0}, kept.size(), [&](std::size_t i) { kept[i] = impl_->x.blocks_of(i); });
+  if (impl_->keeping) return;
+  std::vector<std::size_t> seqs;
+  for (std::size_t i = 0; i < size(); ++i)
+    if (length(i) > task_bases) seqs.push_back(i);
+  std::vector<twobit_index::blocks> kept(seqs.size());
+  tbb::parallel_for(std::size_t{0}, kept.size(), [&](std::size_t k) { kept[k] = impl_->x.blocks_of(seqs[k]); });
+  impl_->kept_seqs = std::move(seqs);
   impl_->kept = std::move(kept);
+  impl_->keeping = true;
+}
+
+std::uint64_t twobit_file::kept_bytes() const noexcept {
+  std::uint64_t n = impl_->kept_seqs.size() * (sizeof(std::size_t) + sizeof(twobit_index::blocks));
+  for (const auto& [ns, masks] : impl_->kept) n += (ns.capacity() + masks.capacity()) * sizeof(block);
+  return n;
 }
 
 std::string_view twobit_file::header(std::size_t i) const { return impl_->x.sequences().at(i).name; }
@@ -360,29 +382,19 @@ void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, cha
   if (from > size || n > size - from)
     throw error(errc::invalid_argument, "twobit_file::decode: bases past the end of sequence " + std::string(name(i)));
   const twobit_index& x = impl_->x;
-  constexpr std::uint64_t part = std::uint64_t{1} << 18;  // bases a task decodes (a multiple of 4)
-  if (!impl_->kept.empty()) {
-    const twobit_index::blocks& bl = impl_->kept[i];
-    if (n <= part) {
-      if (n > 0) x.decode(i, bl, from, n, out, 0);
-      return;
-    }
-    tbb::parallel_for(std::uint64_t{0}, (n + part - 1) / part, [&](std::uint64_t k) {
-      const std::uint64_t at = k * part;
-      x.decode(i, bl, from + at, std::min(part, n - at), out + at, 0);
-    });
-    return;
-  }
-  if (size <= part) {  // a short sequence (reads, contigs): its blocks read here, no task
+  if (size <= task_bases) {  // a short sequence (reads, contigs): its blocks read here, no task
     const twobit_index::blocks bl = x.blocks_of(i);  // checked, even for no bases: a damaged file is refused
     if (n > 0) x.decode(i, bl, from, n, out, 0);
     return;
   }
-  const auto bl = impl_->blocks_of(i);  // checked, even for no bases
+  const twobit_index::blocks* kept = impl_->kept_of(i);
+  std::shared_ptr<const twobit_index::blocks> cached;
+  if (kept == nullptr) kept = (cached = impl_->blocks_of(i)).get();  // checked, even for no bases
   if (n == 0) return;
-  tbb::parallel_for(std::uint64_t{0}, (n + part - 1) / part, [&](std::uint64_t k) {
-    const std::uint64_t at = k * part;
-    x.decode(i, *bl, from + at, std::min(part, n - at), out + at, 0);
+  if (n <= task_bases) return x.decode(i, *kept, from, n, out, 0);
+  tbb::parallel_for(std::uint64_t{0}, (n + task_bases - 1) / task_bases, [&](std::uint64_t k) {
+    const std::uint64_t at = k * task_bases;
+    x.decode(i, *kept, from + at, std::min(task_bases, n - at), out + at, 0);
   });
 }
 

@@ -763,6 +763,8 @@ class windowed_sites final : public window_classifier {
                  bool test)
       : finder_(finder), reach_(reach),
         after_(static_cast<std::uint64_t>(o.dna_bulges + o.rna_bulges) + 8), read_(std::move(read)), test_(test),
+        arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(), 1,
+               tbb::task_arena::priority::high),
         sink_(finder, o, reach, out, site_handover::async_from) {}
   void begin_record(const record_info& info, std::uint64_t length) override {
     record_ = static_cast<std::uint32_t>(info.index);
@@ -787,14 +789,20 @@ class windowed_sites final : public window_classifier {
       if (lo < hi) windows_.add(lo, static_cast<std::size_t>(hi - lo));
       c = d;
     }
-    tbb::parallel_for(std::size_t{0}, windows_.size(), [&](std::size_t w) {
-      read_(record_, windows_.lo(w), windows_.hi(w), windows_.data(w));
+    // on all cores, in an arena of their own (the caller may be a search's worker, its arena
+    // a thread per GPU)
+    arena_.execute([&] {
+      tbb::parallel_for(std::size_t{0}, windows_.size(), [&](std::size_t w) {
+        read_(record_, windows_.lo(w), windows_.hi(w), windows_.data(w));
+      });
     });
     if (test_) {  // the candidates with a site, classified on all cores (the sink classifies those again)
       const auto text = [this](std::uint64_t a, std::uint64_t b) { return windows_.at(a, b); };
       std::vector<char> keep(hits.size(), 0);
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hits.size(), 256), [&](const tbb::blocked_range<std::size_t>& b) {
-        for (std::size_t h = b.begin(); h != b.end(); ++h) keep[h] = finder_.has_site(hits[h], text) ? 1 : 0;
+      arena_.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hits.size(), 256), [&](const tbb::blocked_range<std::size_t>& b) {
+          for (std::size_t h = b.begin(); h != b.end(); ++h) keep[h] = finder_.has_site(hits[h], text) ? 1 : 0;
+        });
       });
       std::size_t w = 0;
       for (std::size_t h = 0; h < hits.size(); ++h)
@@ -816,6 +824,7 @@ class windowed_sites final : public window_classifier {
   std::uint64_t after_;
   record_reader read_;
   bool test_;
+  tbb::task_arena arena_;  ///< reads the windows and tests the candidates
   candidate_sink sink_;
   detail::window_set windows_;
   std::uint32_t record_ = 0;

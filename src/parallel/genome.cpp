@@ -95,9 +95,10 @@ struct genome::impl {
   std::vector<std::uint64_t> begin, length;  // per record, for detail::search_joined
   std::uint64_t bases = 0;
   std::vector<int> gpus;
-  std::shared_ptr<const void> resident;  // the GPUs' copies of `text`
-  // kept packed and on GPUs: `text` is this range, read through read_joined
+  // kept packed and on GPUs: `text` is this range, read through read_joined (declared before
+  // `resident`: the copies named by its address go first)
   std::unique_ptr<detail::reserved_text> reserved;
+  std::shared_ptr<const void> resident;  // the GPUs' copies of `text`
 
   /// Record r's bytes, kept as bytes.
   [[nodiscard]] std::string_view bytes_of(std::size_t r) const { return text.substr(records[r].start, records[r].length); }
@@ -149,9 +150,12 @@ struct genome::impl {
   }
 
   /// Whether a search of `patterns` patterns under `options` runs on GPUs that all hold the
-  /// genome, so that it may read the reserved text (only their copies and the reader).
+  /// genome, so that it may read the reserved text (only their copies and the reader; whole
+  /// words and lines are checked on the host, beside each hit, where it has no bytes).
   [[nodiscard]] bool on_own_gpus(const search_options& options, std::size_t patterns) const {
-    if (!reserved || choose_device(options, patterns, text.size()) != device_kind::gpu) return false;
+    if (!reserved || options.whole_words || options.whole_lines ||
+        choose_device(options, patterns, text.size()) != device_kind::gpu)
+      return false;
     const std::vector<int> workers = options.device.workers();
     return !workers.empty() && std::all_of(workers.begin(), workers.end(), [&](int d) {
       return std::binary_search(gpus.begin(), gpus.end(), d);
@@ -351,7 +355,9 @@ std::uint64_t genome::bases() const noexcept { return impl_->bases; }
 const std::vector<int>& genome::resident_gpus() const noexcept { return impl_->gpus; }
 std::uint64_t genome::resident_bytes() const noexcept { return gpu::resident_bytes(impl_->resident); }
 bool genome::packed() const noexcept { return impl_->packed != nullptr; }
-std::uint64_t genome::host_bytes() const noexcept { return impl_->packed ? impl_->twobit.size() : impl_->text.size(); }
+std::uint64_t genome::host_bytes() const noexcept {
+  return impl_->packed ? impl_->twobit.size() + impl_->packed->kept_bytes() : impl_->text.size();
+}
 
 std::string genome::sequence(std::uint32_t record) const {
   if (record >= impl_->records.size())

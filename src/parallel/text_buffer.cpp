@@ -112,13 +112,12 @@ char* window_set::add(std::uint64_t lo, std::size_t n) {
 }
 
 std::string_view window_set::at(std::uint64_t a, std::uint64_t b) const {
-  auto w = std::upper_bound(windows_.begin(), windows_.end(), a, [](std::uint64_t v, const window& x) { return v < x.lo; });
-  if (w != windows_.begin() && a < std::prev(w)->hi) --w;  // the window that holds a
-  if (w == windows_.end()) return {};
-  a = std::max(a, w->lo);
-  b = std::min(b, w->hi);
+  const auto w = std::upper_bound(windows_.begin(), windows_.end(), a, [](std::uint64_t v, const window& x) { return v < x.lo; });
+  if (w == windows_.begin() || a >= std::prev(w)->hi) return {};  // no window holds a
+  const window& x = *std::prev(w);
+  b = std::min(b, x.hi);
   if (a >= b) return {};
-  return std::string_view(bytes_.data() + w->at + (a - w->lo), static_cast<std::size_t>(b - a));
+  return std::string_view(bytes_.data() + x.at + (a - x.lo), static_cast<std::size_t>(b - a));
 }
 
 }  // namespace trawl::detail

@@ -3,11 +3,13 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "temp_dir.hpp"
 #include "trawl/error.hpp"
@@ -149,6 +151,42 @@ TEST(TwoBit, DecodesTheFastaItWasMadeFromAtEveryReadSize) {
     ASSERT_EQ(got.size(), g.fasta.size()) << "pieces of " << piece;
     EXPECT_TRUE(got == g.fasta) << "pieces of " << piece;
   }
+}
+
+TEST(TwoBit, KeptBlocksDecodeAsReadOnes) {
+  // keep_blocks keeps the block lists of the long sequences only; ranges of every sequence, from
+  // several threads at once, decode as from a file that reads them with each decode
+  const twobit_genome g(43);
+  const std::string packed = trawl::io::to_twobit(g.fasta, trawl::io::format::fasta, "in.fa").bytes;
+  const trawl::io::twobit_file plain(packed, "in.2bit");
+  trawl::io::twobit_file kept(packed, "in.2bit");
+  kept.keep_blocks();
+  EXPECT_GT(kept.kept_bytes(), 0u);
+  EXPECT_EQ(plain.kept_bytes(), 0u);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      std::mt19937_64 rng(100 + t);
+      std::string a, b;
+      for (int k = 0; k < 3000; ++k) {
+        const std::size_t i = rng() % kept.size();
+        const std::uint64_t len = kept.length(i), from = rng() % (len + 1);
+        const std::uint64_t n = std::min<std::uint64_t>(len - from, k % 100 == 0 ? rng() % (std::uint64_t{1} << 21) : rng() % 300);
+        a.assign(n, '\0');
+        b.assign(n, '\0');
+        kept.decode(i, from, n, a.data());
+        plain.decode(i, from, n, b.data());
+        if (a != b || a != std::string_view(g.seqs[i]).substr(from, n)) ++wrong;
+      }
+    });
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(wrong.load(), 0);
+  // only short sequences: nothing kept
+  const std::string reads = trawl::io::to_twobit(">a\nACGTNNacgt\n>b\nGGGG\n", trawl::io::format::fasta, "r.fa").bytes;
+  trawl::io::twobit_file short_ones(reads, "r.2bit");
+  short_ones.keep_blocks();
+  EXPECT_EQ(short_ones.kept_bytes(), 0u);
 }
 
 TEST(TwoBit, OneOddBaseAtEveryPlaceOfTheEncodersBlocks) {

@@ -73,7 +73,7 @@ class window_set {
   }
   /// Room for window [lo, lo + n), after the last one: its bytes are to be written there.
   char* add(std::uint64_t lo, std::size_t n);
-  /// The bytes of [a, b) in the window that holds a (or the first after a), clipped to it.
+  /// The bytes of [a, b) in the window that holds a, clipped to it; none when no window holds a.
   [[nodiscard]] std::string_view at(std::uint64_t a, std::uint64_t b) const;
   [[nodiscard]] std::size_t size() const noexcept { return windows_.size(); }
   [[nodiscard]] std::uint64_t lo(std::size_t w) const noexcept { return windows_[w].lo; }
