@@ -879,6 +879,16 @@ TEST(GpuVsCpu, GenomeKeptPackedOnTheGpu) {
           << (dev == trawl::device_kind::cpu ? " on the CPU" : "");
     }
   }
+  {  // whole words are checked beside each hit on the host: the search decodes the genome
+    trawl::search_options so;
+    so.whole_words = true;
+    so.device = trawl::device_kind::cpu;
+    const std::vector<std::string> words = {on_cpu.sequence(3), "ACGTAGGTCA"};  // record 3 is a word of its own
+    const auto want = on_cpu.search(words, so);
+    ASSERT_FALSE(want.empty());
+    so.device = trawl::device_kind::gpu;
+    EXPECT_EQ(on_gpu.search(words, so), want) << "whole words";
+  }
   struct sink_t final : trawl::offtarget::site_sink {
     std::vector<std::string> rows;
     void begin_record(const trawl::record_info& r) override {
