@@ -689,55 +689,63 @@ TEST(GpuVsCpu, ResidentDnaIsKeptTwoBitsABase) {
 }
 
 // A genome kept on two GPUs: each holds its own packed copy, and the pool's workers search it
-// there with the CPU genome's hits and sites.
+// there with the CPU genome's hits and sites, the host holding its bytes or, for DNA, only
+// its .2bit image.
 TEST(GpuVsCpu, GenomeKeptOnTwoGpus) {
   TRAWL_REQUIRE_GPU();
   if (trawl::gpu::device_count() < 2) GTEST_SKIP() << "one GPU: needs two";
-  std::mt19937_64 rng(79);
-  const std::vector<std::string> pats = {"ACGTAGGTCA", "TTGACCAGT"};
-  const std::string guide = oracle::random_text(rng, 20, "ACGT");
-  std::string fa;
-  for (int r = 0; r < 5; ++r) {
-    std::string seq = gputest::text_with_plants(rng, 300000 + rng() % 300000, "ACGT", pats, 200, 1);
-    for (int i = 0; i < 40; ++i) seq[rng() % seq.size()] = "NnRacgt"[i % 7];
-    for (int i = 0; i < 20; ++i) seq.replace(rng() % (seq.size() - 30), 23, guide + "AGG");
-    fa += ">r" + std::to_string(r) + "\n";
-    for (std::size_t i = 0; i < seq.size(); i += 70) fa += seq.substr(i, 70) + "\n";
-  }
-  const trawl::device_spec two(trawl::device_kind::gpu, {0, 1});
-  const trawl::genome on_two = trawl::genome::from_bytes(fa, "g.fa", two);
-  const trawl::genome on_cpu = trawl::genome::from_bytes(fa, "g.fa", trawl::device_kind::cpu);
-  EXPECT_EQ(on_two.resident_gpus(), (std::vector<int>{0, 1}));
-  EXPECT_LT(on_two.resident_bytes(), on_two.bases() / 2);
-  for (const int k : {0, 2}) {
-    trawl::search_options so;
-    so.max_errors = k;
-    so.both_strands = true;
-    so.device = trawl::device_kind::cpu;
-    const auto want = on_cpu.search(pats, so);
-    ASSERT_FALSE(want.empty());
-    so.device = two;
-    EXPECT_EQ(on_two.search(pats, so), want) << "k " << k;
-  }
-  trawl::offtarget::options oo;
-  oo.mismatches = 3;
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& dev : {trawl::device_spec(trawl::device_kind::cpu), two}) {
-    oo.device = dev;
-    const trawl::offtarget::searcher s({{"g", guide, -1}}, oo);
-    struct sink_t final : trawl::offtarget::site_sink {
-      std::vector<std::string> rows;
-      void begin_record(const trawl::record_info& r) override { rows.push_back(std::string(r.name)); }
-      void site(const trawl::offtarget::site& st) override {
-        rows.push_back(std::to_string(st.start) + " " + st.cigar + " " + st.aligned_target);
+  // with an IUPAC code the genome is kept as bytes; without, two bits a base (no host bytes)
+  for (const std::string_view odd : {std::string_view("NnRacgt"), std::string_view("Nnacgt")}) {
+    std::mt19937_64 rng(79);
+    const std::vector<std::string> pats = {"ACGTAGGTCA", "TTGACCAGT"};
+    const std::string guide = oracle::random_text(rng, 20, "ACGT");
+    std::string fa;
+    for (int r = 0; r < 5; ++r) {
+      std::string seq = gputest::text_with_plants(rng, 300000 + rng() % 300000, "ACGT", pats, 200, 1);
+      for (int i = 0; i < 40; ++i) seq[rng() % seq.size()] = odd[static_cast<std::size_t>(i) % odd.size()];
+      for (int i = 0; i < 20; ++i) seq.replace(rng() % (seq.size() - 30), 23, guide + "AGG");
+      fa += ">r" + std::to_string(r) + "\n";
+      for (std::size_t i = 0; i < seq.size(); i += 70) fa += seq.substr(i, 70) + "\n";
+    }
+    const trawl::device_spec two(trawl::device_kind::gpu, {0, 1});
+    const trawl::genome on_two = trawl::genome::from_bytes(fa, "g.fa", two);
+    const trawl::genome on_cpu = trawl::genome::from_bytes(fa, "g.fa", trawl::device_kind::cpu);
+    EXPECT_EQ(on_two.packed(), odd.find('R') == std::string_view::npos) << odd;
+    EXPECT_EQ(on_two.resident_gpus(), (std::vector<int>{0, 1}));
+    EXPECT_LT(on_two.resident_bytes(), on_two.bases() / 2);
+    for (const int k : {0, 2}) {
+      trawl::search_options so;
+      so.max_errors = k;
+      so.both_strands = true;
+      so.device = trawl::device_kind::cpu;
+      const auto want = on_cpu.search(pats, so);
+      ASSERT_FALSE(want.empty());
+      so.device = two;
+      EXPECT_EQ(on_two.search(pats, so), want) << "k " << k << " " << odd;
+    }
+    for (const int bulges : {0, 1}) {
+      trawl::offtarget::options oo;
+      oo.mismatches = 3;
+      oo.dna_bulges = oo.rna_bulges = bulges;
+      std::vector<std::vector<std::string>> rows;
+      for (const auto& dev : {trawl::device_spec(trawl::device_kind::cpu), two}) {
+        oo.device = dev;
+        const trawl::offtarget::searcher s({{"g", guide, -1}}, oo);
+        struct sink_t final : trawl::offtarget::site_sink {
+          std::vector<std::string> rows;
+          void begin_record(const trawl::record_info& r) override { rows.push_back(std::string(r.name)); }
+          void site(const trawl::offtarget::site& st) override {
+            rows.push_back(std::to_string(st.start) + " " + st.cigar + " " + st.aligned_target);
+          }
+          void end_record() override { rows.push_back("end"); }
+        } out;
+        (dev.kind == trawl::device_kind::cpu ? on_cpu : on_two).offtarget(s, out);
+        rows.push_back(out.rows);
       }
-      void end_record() override { rows.push_back("end"); }
-    } out;
-    (dev.kind == trawl::device_kind::cpu ? on_cpu : on_two).offtarget(s, out);
-    rows.push_back(out.rows);
+      EXPECT_GT(rows[0].size(), 100u);
+      EXPECT_EQ(rows[1], rows[0]) << "bulges " << bulges << " " << odd;
+    }
   }
-  EXPECT_GT(rows[0].size(), 100u);
-  EXPECT_EQ(rows[1], rows[0]);
 }
 
 // A text kept on the GPU (keep_resident) is searched there, with the CPU's hits, for a view
