@@ -427,6 +427,7 @@ void genome::search(const std::vector<std::string>& patterns, const search_optio
         return going_;
       }
       void end_record(std::uint64_t) override { hand_on(); }
+      [[nodiscard]] bool done() const override { return !going_; }
       /// The hits of a record a stop cut short (options.max_hits: the search ends without
       /// ending the record).
       void hand_on() {

@@ -737,6 +737,7 @@ class stream_search {
         if (ends_record) {
           if (!od_->finish()) stop();
           sink_.end_record(p.base + p.len);
+          if (sink_.done()) stop();
           od_.reset();
           if (stop_.load()) break;
         }

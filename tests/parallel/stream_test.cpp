@@ -706,6 +706,49 @@ TEST(StreamSearch, StopsReadingAnEndlessStreamAtTheFirstHitOrMaxHits) {
   }
 }
 
+/// A FASTA stream of 16 MiB: records of 40 bases, each with one TTGA.
+class many_records final : public trawl::io::byte_stream {
+ public:
+  std::ptrdiff_t read(char* buf, std::size_t n, int) override {
+    const std::string_view record = ">r\nACGTACGTACGTTTGACCACCACCACCACCACCACCACCA\n";
+    n = std::min<std::uint64_t>(n, (std::uint64_t{16} << 20) / record.size() * record.size() - pos_);
+    for (std::size_t i = 0; i < n; ++i) buf[i] = record[(pos_ + i) % record.size()];
+    pos_ += n;
+    return static_cast<std::ptrdiff_t>(n);
+  }
+
+ private:
+  std::uint64_t pos_ = 0;
+};
+
+TEST(StreamSearch, ASinkDoneAfterARecordStopsTheSearch) {
+  // a sink that hands each record's hits on at its end learns there that no more is wanted
+  class first_record final : public trawl::search_sink {
+   public:
+    std::uint64_t begun = 0, hits_seen = 0;
+    void begin_record(const trawl::record_info&) override { ++begun; }
+    bool hits(std::span<const trawl::hit> hs) override {
+      hits_seen += hs.size();
+      return true;
+    }
+    void end_record(std::uint64_t) override {}
+    [[nodiscard]] bool done() const override { return begun >= 1; }
+  };
+  for (unsigned threads : {1u, 4u}) {
+    auto m = trawl::make_matcher({"TTGA"}, {});
+    trawl::search_options o;
+    o.threads = threads;
+    auto src = trawl::io::source::from_stream(std::make_unique<many_records>(), "many.fa");
+    trawl::stream_options so;
+    so.format = trawl::io::format::fasta;
+    first_record sink;
+    const auto r = trawl::search_input(*m, src, o, so, sink);
+    EXPECT_TRUE(r.stopped);
+    EXPECT_EQ(sink.begun, 1u);
+    EXPECT_EQ(sink.hits_seen, 1u);
+  }
+}
+
 /// A stream that sends its bytes, then pauses (times out) `pauses` times, then ends.
 class pausing final : public trawl::io::byte_stream {
  public:
