@@ -64,8 +64,8 @@ class genome {
   [[nodiscard]] std::uint64_t bases() const noexcept;
   /// True when the sequences are kept two bits a base in host memory (above).
   [[nodiscard]] bool packed() const noexcept;
-  /// The host memory that holds the sequences: the .2bit image (on GPUs, and the block lists of
-  /// its long sequences, kept for the reads around hits), or the bytes with their gaps.
+  /// The host memory that holds the sequences: the .2bit image (and, for a genome kept on
+  /// GPUs, the block lists kept for the reads around hits), or the bytes with their gaps.
   [[nodiscard]] std::uint64_t host_bytes() const noexcept;
   /// The GPUs that hold the sequences (none: the genome is kept in host memory only).
   [[nodiscard]] const std::vector<int>& resident_gpus() const noexcept;

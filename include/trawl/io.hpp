@@ -81,9 +81,10 @@ class twobit_file {
   /// trawl::error(invalid_argument) for a range past its end. Ranges of one long sequence
   /// decoded one after another (no other sequence between) read its block lists once.
   void decode(std::size_t i, std::uint64_t from, std::uint64_t n, char* out) const;
-  /// Reads the block lists of every sequence over 256 Ki bases now and keeps them (16 bytes a
-  /// block): then decodes of ranges of many sequences at once, from many threads, read none
-  /// (a shorter sequence's are read with each decode, as always).
+  /// Reads the block lists of every sequence over 256 Ki bases or of more than a few blocks
+  /// now and keeps them (16 bytes a block): then decodes of ranges of many sequences at once,
+  /// from many threads, read none (another sequence's are read with each decode, as always).
+  /// Throws as decode for a damaged sequence; not to be called while decodes run.
   void keep_blocks();
   /// The host memory keep_blocks holds.
   [[nodiscard]] std::uint64_t kept_bytes() const noexcept;

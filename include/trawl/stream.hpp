@@ -78,13 +78,13 @@ class search_sink {
   virtual void floor(std::uint64_t pos) { (void)pos; }
   /// The current record ended; `length` is its sequence length.
   virtual void end_record(std::uint64_t length) = 0;
+  /// The input paused (no byte for stream_options::idle_ms): every hit of the bytes read so
+  /// far has been handed over. A sink that writes to a pipe or terminal flushes now.
+  virtual void idle() {}
   /// True when the sink wants nothing more, asked after each end_record(): the search then
   /// stops as when hits() returns false (a sink that hands each record's hits on at its end
   /// learns there that its caller wants no more).
   [[nodiscard]] virtual bool done() const { return false; }
-  /// The input paused (no byte for stream_options::idle_ms): every hit of the bytes read so
-  /// far has been handed over. A sink that writes to a pipe or terminal flushes now.
-  virtual void idle() {}
 };
 
 /// How an input is read and cut.

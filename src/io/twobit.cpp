@@ -357,11 +357,19 @@ std::uint64_t twobit_file::length(std::size_t i) const { return impl_->x.sequenc
 
 void twobit_file::keep_blocks() {
   if (impl_->keeping) return;
+  // a sequence of a few blocks reads them with each decode at little cost
+  constexpr std::uint64_t few_blocks = 8;
   std::vector<std::size_t> seqs;
-  for (std::size_t i = 0; i < size(); ++i)
-    if (length(i) > task_bases) seqs.push_back(i);
+  for (std::size_t i = 0; i < size(); ++i) {
+    const auto& q = impl_->x.sequences()[i];
+    if (q.size > task_bases || std::uint64_t{q.n_count} + q.mask_count > few_blocks) seqs.push_back(i);
+  }
   std::vector<twobit_index::blocks> kept(seqs.size());
-  tbb::parallel_for(std::size_t{0}, kept.size(), [&](std::size_t k) { kept[k] = impl_->x.blocks_of(seqs[k]); });
+  tbb::parallel_for(std::size_t{0}, kept.size(), [&](std::size_t k) {
+    kept[k] = impl_->x.blocks_of(seqs[k]);
+    kept[k].first.shrink_to_fit();
+    kept[k].second.shrink_to_fit();
+  });
   impl_->kept_seqs = std::move(seqs);
   impl_->kept = std::move(kept);
   impl_->keeping = true;
@@ -382,16 +390,19 @@ void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, cha
   if (from > size || n > size - from)
     throw error(errc::invalid_argument, "twobit_file::decode: bases past the end of sequence " + std::string(name(i)));
   const twobit_index& x = impl_->x;
-  if (size <= task_bases) {  // a short sequence (reads, contigs): its blocks read here, no task
+  const twobit_index::blocks* kept = impl_->kept_of(i);
+  if (size <= task_bases && kept == nullptr) {  // a short sequence (reads, contigs): its blocks read here, no task
     const twobit_index::blocks bl = x.blocks_of(i);  // checked, even for no bases: a damaged file is refused
     if (n > 0) x.decode(i, bl, from, n, out, 0);
     return;
   }
-  const twobit_index::blocks* kept = impl_->kept_of(i);
   std::shared_ptr<const twobit_index::blocks> cached;
   if (kept == nullptr) kept = (cached = impl_->blocks_of(i)).get();  // checked, even for no bases
   if (n == 0) return;
-  if (n <= task_bases) return x.decode(i, *kept, from, n, out, 0);
+  if (n <= task_bases) {
+    x.decode(i, *kept, from, n, out, 0);
+    return;
+  }
   tbb::parallel_for(std::uint64_t{0}, (n + task_bases - 1) / task_bases, [&](std::uint64_t k) {
     const std::uint64_t at = k * task_bases;
     x.decode(i, *kept, from + at, std::min(task_bases, n - at), out + at, 0);

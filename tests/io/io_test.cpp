@@ -154,7 +154,7 @@ TEST(TwoBit, DecodesTheFastaItWasMadeFromAtEveryReadSize) {
 }
 
 TEST(TwoBit, KeptBlocksDecodeAsReadOnes) {
-  // keep_blocks keeps the block lists of the long sequences only; ranges of every sequence, from
+  // keep_blocks keeps the block lists of long sequences and of many blocks; ranges of every sequence, from
   // several threads at once, decode as from a file that reads them with each decode
   const twobit_genome g(43);
   const std::string packed = trawl::io::to_twobit(g.fasta, trawl::io::format::fasta, "in.fa").bytes;
