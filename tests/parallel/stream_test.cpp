@@ -667,17 +667,22 @@ TEST(StreamSearch, PlainStreamsOfEverySizeAgainstTheOracle) {
   }
 }
 
-/// An endless stream: the same line forever.
+/// A stream of one unit of bytes over and over, endless or cut short.
 class endless final : public trawl::io::byte_stream {
  public:
+  /// `unit` over and over, or only its first `limit` bytes.
+  explicit endless(std::string_view unit = "ACGTTTGACCA\n", std::uint64_t limit = ~std::uint64_t{0})
+      : unit_(unit), limit_(limit) {}
   std::ptrdiff_t read(char* buf, std::size_t n, int) override {
-    const std::string_view line = "ACGTTTGACCA\n";
-    for (std::size_t i = 0; i < n; ++i) buf[i] = line[(pos_ + i) % line.size()];
+    n = static_cast<std::size_t>(std::min<std::uint64_t>(n, limit_ - pos_));
+    for (std::size_t i = 0; i < n; ++i) buf[i] = unit_[(pos_ + i) % unit_.size()];
     pos_ += n;
     return static_cast<std::ptrdiff_t>(n);
   }
 
  private:
+  std::string_view unit_;
+  std::uint64_t limit_;
   std::uint64_t pos_ = 0;
 };
 
@@ -706,21 +711,6 @@ TEST(StreamSearch, StopsReadingAnEndlessStreamAtTheFirstHitOrMaxHits) {
   }
 }
 
-/// A FASTA stream of 16 MiB: records of 40 bases, each with one TTGA.
-class many_records final : public trawl::io::byte_stream {
- public:
-  std::ptrdiff_t read(char* buf, std::size_t n, int) override {
-    const std::string_view record = ">r\nACGTACGTACGTTTGACCACCACCACCACCACCACCACCA\n";
-    n = std::min<std::uint64_t>(n, (std::uint64_t{16} << 20) / record.size() * record.size() - pos_);
-    for (std::size_t i = 0; i < n; ++i) buf[i] = record[(pos_ + i) % record.size()];
-    pos_ += n;
-    return static_cast<std::ptrdiff_t>(n);
-  }
-
- private:
-  std::uint64_t pos_ = 0;
-};
-
 TEST(StreamSearch, ASinkDoneAfterARecordStopsTheSearch) {
   // a sink that hands each record's hits on at its end learns there that no more is wanted
   class first_record final : public trawl::search_sink {
@@ -738,7 +728,10 @@ TEST(StreamSearch, ASinkDoneAfterARecordStopsTheSearch) {
     auto m = trawl::make_matcher({"TTGA"}, {});
     trawl::search_options o;
     o.threads = threads;
-    auto src = trawl::io::source::from_stream(std::make_unique<many_records>(), "many.fa");
+    // 16 MiB of records of 40 bases, each with one TTGA
+    const std::string_view record = ">r\nACGTACGTACGTTTGACCACCACCACCACCACCACCACCA\n";
+    auto src = trawl::io::source::from_stream(
+        std::make_unique<endless>(record, (std::uint64_t{16} << 20) / record.size() * record.size()), "many.fa");
     trawl::stream_options so;
     so.format = trawl::io::format::fasta;
     first_record sink;
