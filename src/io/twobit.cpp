@@ -314,7 +314,7 @@ std::unique_ptr<byte_stream> twobit_stream(std::string_view bytes, std::string n
   return std::make_unique<twobit_reader>(bytes, name);
 }
 
-/// Bases a task of twobit_file::decode takes (a multiple of 4); sequences no longer are short.
+/// Bases a task of twobit_file::decode takes (a multiple of 4); a sequence of at most this many is short.
 constexpr std::uint64_t task_bases = std::uint64_t{1} << 18;
 
 struct twobit_file::impl {
