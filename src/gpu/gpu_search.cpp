@@ -103,6 +103,16 @@ dna_pack::pack_fn packer_of(const detail::gpu_knobs& gpu, simd_level level) {
   return gpu.pack_dna ? simd::kernels_at(level).pack : nullptr;
 }
 
+/// Whether `seq` lies in a reserved text (trawl::genome kept on GPUs), whose bytes are only on
+/// the GPUs that hold it; throws when GPU `ordinal` does not hold `window` of it.
+trawl::detail::reserved_view reserved_on(std::string_view seq, std::string_view window, int ordinal) {
+  const trawl::detail::reserved_view where = trawl::detail::reserved_of(seq);
+  if (where && !trawl::cuda::is_resident(ordinal, window))
+    throw trawl::error(errc::invalid_argument, "a sequence kept on the GPU is searched on GPU " + std::to_string(ordinal) +
+                                                   ", which does not hold it");
+  return where;
+}
+
 /// The stream on GPU `ordinal` of a scan whose window starts at sequence offset `from`; DNA
 /// is packed by `pack` (packer_of).
 trawl::cuda::stream_config stream_config_of(const detail::gpu_knobs& gpu, int ordinal, std::uint64_t from,
@@ -220,10 +230,7 @@ class gpu_matcher final : public trawl::detail::engine {
     const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_);
     // A sequence kept only on the GPU (a reserved text): the device scans its copy, and the
     // bytes around the ends are read through the text's reader.
-    const trawl::detail::reserved_view where = trawl::detail::reserved_of(seq);
-    if (where && !trawl::cuda::is_resident(ordinal_, window))
-      throw trawl::error(errc::invalid_argument, "a sequence kept on the GPU is searched on GPU " +
-                                                     std::to_string(ordinal_) + ", which does not hold it");
+    const trawl::detail::reserved_view where = reserved_on(seq, window, ordinal_);
     // a site test reads at most a pattern, its errors and the PAM before an end, the errors after it
     const std::size_t reach_before = max_m_ + k_ + 64, reach_after = std::size_t{k_} + 64;
     // Candidates in sequence coordinates, keyed by their owned position (the start for exact
@@ -386,9 +393,7 @@ class site_matcher final : public trawl::detail::engine {
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end);
     const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_);
-    if (trawl::detail::reserved_of(seq) && !trawl::cuda::is_resident(ordinal_, seq.substr(from, to - from)))
-      throw trawl::error(errc::invalid_argument, "a sequence kept on the GPU is searched on GPU " +
-                                                     std::to_string(ordinal_) + ", which does not hold it");
+    (void)reserved_on(seq, seq.substr(from, to - from), ordinal_);  // the scan reads no host bytes
     std::vector<trawl::cuda::candidate> found;
     trawl::cuda::stream_sites(plan_, seq.substr(from, to - from), cfg,
                               [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {

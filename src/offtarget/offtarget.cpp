@@ -773,9 +773,15 @@ class windowed_sites final : public window_classifier {
   }
   void candidates(std::span<const hit> found) override {
     if (found.empty()) return;
-    std::vector<hit> hits(found.begin(), found.end());
+    // by end (a GPU's come so); a copy only to sort or filter them
     const auto by_end = [](const hit& a, const hit& b) { return a.end < b.end; };
-    if (!std::is_sorted(hits.begin(), hits.end(), by_end)) std::stable_sort(hits.begin(), hits.end(), by_end);
+    std::vector<hit> own;
+    std::span<const hit> hits = found;
+    if (test_ || !std::is_sorted(found.begin(), found.end(), by_end)) {
+      own.assign(found.begin(), found.end());
+      std::stable_sort(own.begin(), own.end(), by_end);
+      hits = own;
+    }
     // the record's bytes around the candidates: a site reaches `reach` bytes before its
     // candidate's end and the bulges after it (overlapping windows merged)
     const std::uint64_t before = reach_ + 8;
@@ -805,9 +811,10 @@ class windowed_sites final : public window_classifier {
         });
       });
       std::size_t w = 0;
-      for (std::size_t h = 0; h < hits.size(); ++h)
-        if (keep[h]) hits[w++] = hits[h];
-      hits.resize(w);
+      for (std::size_t h = 0; h < own.size(); ++h)
+        if (keep[h]) own[w++] = own[h];
+      own.resize(w);
+      hits = own;
     }
     sink_.read_windows(&windows_);
     sink_.hits(hits);
