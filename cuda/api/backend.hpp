@@ -127,8 +127,27 @@ struct stream_stats {
   double total_s = 0;
 };
 
+/// The device tables of one plan, kept per device between the stream calls given it
+/// (stream_config::plans): a caller that scans many windows with the same plan (a matcher,
+/// chunk after chunk) uploads it once per device, not once per call. Thread-safe; the tables
+/// are freed with the cache. Give a cache only ever the one plan it was first used with.
+class plan_cache {
+ public:
+  plan_cache();
+  ~plan_cache();
+  plan_cache(const plan_cache&) = delete;
+  plan_cache& operator=(const plan_cache&) = delete;
+  struct impl;
+  [[nodiscard]] impl& get() const noexcept { return *impl_; }
+
+ private:
+  std::unique_ptr<impl> impl_;
+};
+
 struct stream_config {
   int device = 0;
+  /// When set, the plan's device tables are taken from it, or uploaded and kept there.
+  const plan_cache* plans = nullptr;
   std::size_t chunk_size = 0;  ///< owned bytes per chunk; 0 = automatic (16 MiB)
   std::size_t slots = 0;       ///< chunks in flight (pinned + device buffers); 0 = automatic (4)
   /// When >= 0, the text bytes are read from this file descriptor at fd_offset + position

@@ -21,6 +21,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -618,12 +619,37 @@ void release_staging(int device) noexcept {
   // freed here (a search still running keeps its set, and gives it back when it ends)
 }
 
+struct plan_cache::impl {
+  std::mutex m;
+  std::map<int, std::shared_ptr<const void>> plans;  ///< per device: its device plan
+};
+
+plan_cache::plan_cache() : impl_(std::make_unique<impl>()) {}
+plan_cache::~plan_cache() = default;
+
+namespace {
+
+/// The device plan of `config.device` (the current device): config.plans' when it holds one,
+/// else made by make() (and kept there, when there is a cache).
+template <class DevicePlan, class Make>
+std::shared_ptr<const DevicePlan> device_plan(const stream_config& config, Make make) {
+  if (config.plans == nullptr) return make();
+  plan_cache::impl& c = config.plans->get();
+  const std::lock_guard<std::mutex> lock(c.m);  // one upload per device, however many callers
+  std::shared_ptr<const void>& kept = c.plans[config.device];
+  if (!kept) kept = make();
+  return std::static_pointer_cast<const DevicePlan>(kept);
+}
+
+}  // namespace
+
 void stream_exact(const exact_plan& plan, std::string_view seq, const stream_config& config, const chunk_sink& sink) {
   const auto t0 = clk::now();
   select_device(config.device);
   if (plan.patterns.empty() || seq.empty()) return;
-  exact_device_plan dplan(plan);
-  run_stream(dplan, seq, 0, dplan.max_length - 1, config, sink, t0);
+  const auto dplan =
+      device_plan<exact_device_plan>(config, [&] { return std::make_shared<const exact_device_plan>(plan); });
+  run_stream(*dplan, seq, 0, dplan->max_length - 1, config, sink, t0);
 }
 
 void stream_approx(const approx_plan& plan, std::string_view seq, const stream_config& config,
@@ -631,9 +657,9 @@ void stream_approx(const approx_plan& plan, std::string_view seq, const stream_c
   const auto t0 = clk::now();
   select_device(config.device);
   if (plan.lengths.empty() || seq.empty()) return;
-  const device_status dev = query_device(config.device);
-  approx_device_plan dplan(plan, dev);
-  run_stream(dplan, seq, dplan.max_length + plan.k - 1, 0, config, sink, t0);
+  const auto dplan = device_plan<approx_device_plan>(
+      config, [&] { return std::make_shared<const approx_device_plan>(plan, query_device(config.device)); });
+  run_stream(*dplan, seq, dplan->max_length + plan.k - 1, 0, config, sink, t0);
 }
 
 void stream_sites(const site_plan& plan, std::string_view seq, const stream_config& config, const chunk_sink& sink) {
@@ -642,8 +668,8 @@ void stream_sites(const site_plan& plan, std::string_view seq, const stream_conf
   if (plan.lengths.empty() || plan.pams.empty() || seq.empty()) return;
   if (plan.longest > site_plan::max_longest)
     throw trawl::error(errc::unsupported, "the GPU's site scan takes guides of at most 64 bases");
-  site_device_plan dplan(plan);
-  run_stream(dplan, seq, std::size_t{plan.longest} + plan.longest_pam, 0, config, sink, t0);
+  const auto dplan = device_plan<site_device_plan>(config, [&] { return std::make_shared<const site_device_plan>(plan); });
+  run_stream(*dplan, seq, std::size_t{plan.longest} + plan.longest_pam, 0, config, sink, t0);
 }
 
 }  // namespace trawl::cuda

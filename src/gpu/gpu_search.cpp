@@ -114,11 +114,12 @@ trawl::detail::reserved_view reserved_on(std::string_view seq, std::string_view 
 }
 
 /// The stream on GPU `ordinal` of a scan whose window starts at sequence offset `from`; DNA
-/// is packed by `pack` (packer_of).
+/// is packed by `pack` (packer_of); the plan's device tables are kept in `plans`.
 trawl::cuda::stream_config stream_config_of(const detail::gpu_knobs& gpu, int ordinal, std::uint64_t from,
-                                            dna_pack::pack_fn pack) {
+                                            dna_pack::pack_fn pack, const trawl::cuda::plan_cache& plans) {
   trawl::cuda::stream_config cfg;
   cfg.device = ordinal;
+  cfg.plans = &plans;
   cfg.chunk_size = gpu.chunk_size;
   cfg.fd = gpu.source_fd;
   cfg.fd_offset = gpu.source_offset + from;
@@ -227,7 +228,7 @@ class gpu_matcher final : public trawl::detail::engine {
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end + lookahead());
     const std::string_view window = seq.substr(from, to - from);
-    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_);
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_, plans_);
     // A sequence kept only on the GPU (a reserved text): the device scans its copy, and the
     // bytes around the ends are read through the text's reader.
     const trawl::detail::reserved_view where = reserved_on(seq, window, ordinal_);
@@ -370,6 +371,7 @@ class gpu_matcher final : public trawl::detail::engine {
   approx_detail::start_kernels starts_kernels_;  ///< the start kernels of options.simd's dispatch table
   trawl::cuda::approx_plan approx_plan_;
   trawl::cuda::exact_plan exact_plan_;
+  trawl::cuda::plan_cache plans_;  ///< the device tables of the plan it scans with, uploaded once
 };
 
 /// The GPU's PAM scan (site_plan): a slice's window streamed through the device, its sites
@@ -392,7 +394,7 @@ class site_matcher final : public trawl::detail::engine {
     if (own_begin >= own_end) return;
     const std::size_t from = own_begin >= lookbehind() ? own_begin - lookbehind() : 0;
     const std::size_t to = std::min(seq.size(), own_end);
-    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_);
+    const trawl::cuda::stream_config cfg = stream_config_of(gpu_, ordinal_, from, pack_, plans_);
     (void)reserved_on(seq, seq.substr(from, to - from), ordinal_);  // the scan reads no host bytes
     std::vector<trawl::cuda::candidate> found;
     trawl::cuda::stream_sites(plan_, seq.substr(from, to - from), cfg,
@@ -422,6 +424,7 @@ class site_matcher final : public trawl::detail::engine {
   detail::gpu_knobs gpu_;
   int ordinal_;
   dna_pack::pack_fn pack_;  ///< the transfer's packer
+  trawl::cuda::plan_cache plans_;  ///< plan_'s device tables, uploaded once
 };
 
 }  // namespace

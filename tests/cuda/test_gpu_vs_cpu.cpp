@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <algorithm>
+#include <tuple>
+#include <thread>
 
 #include "common/dispatch.hpp"
 #include "gpu/gpu_internal.hpp"
@@ -196,6 +199,55 @@ TEST(GpuVsCpu, DnaCrossesTheBusTwoBitsABase) {
   const auto [mixed_packed, mixed_chunks] = chunks_packed(mixed);
   EXPECT_EQ(mixed_packed, 5u) << mixed_chunks;  // the chunks before the prose
   EXPECT_EQ(chunks_packed(prose).first, 0u);
+#endif
+}
+
+TEST(GpuVsCpu, APlanKeptInACacheServesEveryCallAndThread) {
+  // A plan_cache holds the plan's device tables after the first call: later calls, and calls
+  // from several threads at once, find what a call that uploads its own plan finds.
+  TRAWL_REQUIRE_GPU();
+#ifdef TRAWL_HAVE_CUDA
+  std::mt19937_64 rng(61);
+  std::vector<std::string> pats;
+  for (int i = 0; i < 8; ++i) pats.push_back(oracle::random_text(rng, 20, "ACGT"));
+  const std::string text = genome_like(rng, 2000000, pats);
+  trawl::search_options o;
+  o.both_strands = true;
+  const auto tasks = trawl::gpu::detail::make_tasks(pats, o);
+  const trawl::cuda::approx_plan approx = trawl::gpu::detail::make_approx_plan(tasks, trawl::gpu::detail::match_table(o), 2, false);
+  const trawl::cuda::exact_plan exact = trawl::gpu::detail::make_exact_plan(tasks, o);
+  using found = std::vector<std::tuple<std::uint64_t, std::uint32_t, std::uint32_t>>;
+  const auto run = [&](bool approximate, std::string_view window, const trawl::cuda::plan_cache* cache) {
+    trawl::cuda::stream_config cfg;
+    cfg.chunk_size = 300000;
+    cfg.plans = cache;
+    found out;
+    const auto sink = [&](std::uint64_t, std::uint64_t, std::vector<trawl::cuda::candidate>& cs) {
+      for (const auto& c : cs) out.emplace_back(c.pos, c.task, c.score);
+      return true;
+    };
+    if (approximate) trawl::cuda::stream_approx(approx, window, cfg, sink);
+    else trawl::cuda::stream_exact(exact, window, cfg, sink);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  for (const bool approximate : {false, true}) {
+    std::vector<std::string_view> windows;
+    for (std::size_t w = 0; w < 4; ++w) windows.push_back(std::string_view(text).substr(w * 400000, 800000));
+    std::vector<found> expect;
+    for (const std::string_view w : windows) expect.push_back(run(approximate, w, nullptr));
+    ASSERT_GT(expect[0].size(), 4u) << approximate;
+    const trawl::cuda::plan_cache cache;
+    for (int round = 0; round < 2; ++round) {
+      std::vector<found> got(windows.size());
+      std::vector<std::thread> threads;
+      for (std::size_t w = 0; w < windows.size(); ++w)
+        threads.emplace_back([&, w] { got[w] = run(approximate, windows[w], &cache); });
+      for (auto& t : threads) t.join();
+      for (std::size_t w = 0; w < windows.size(); ++w)
+        EXPECT_EQ(got[w], expect[w]) << "approximate " << approximate << " round " << round << " window " << w;
+    }
+  }
 #endif
 }
 
