@@ -4,7 +4,8 @@
 # records) and 312 guides of 20 nt (bench/offtarget/guides.py). trawl_genome_bench times the
 # resident trawl::genome (load, then calls: offtarget of one guide and of all, at 4 mismatches,
 # search of all at -k 3) on the GPU; each TRAWL then runs `offtarget --mismatches 4` and
-# `search -k 3` of all guides on the GPU from the file, best of 2, outputs compared by md5.
+# `search -k 3` of all guides on the GPU from the file, best of CLI_CALLS (2) runs, outputs
+# compared by md5.
 # One CSV row per job: job, build, seconds, first seconds, found, host. DEVICE (environment):
 # another device than the GPU (cpu, gpu:1, ...); GENOME: the genome file to use or make;
 # TWOBIT=1: the same genome packed into .2bit by the first TRAWL (`trawl pack`), loaded by
@@ -48,7 +49,7 @@ for arg in "$@"; do
   suffix=""; [ "$in" = "$g" ] || suffix=_2bit
   for job in offtarget search; do
     best=999 first=""
-    for _ in 1 2; do
+    for _ in $(seq "${CLI_CALLS:-2}"); do
       s=$(date +%s.%N)
       case $job in
         offtarget) "$t" offtarget --device "$dev" --mismatches 4 "$work/guides.txt" "$in" >"$work/$job.out" ;;
