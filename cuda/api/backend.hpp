@@ -130,7 +130,8 @@ struct stream_stats {
 /// The device tables of one plan, kept per device between the stream calls given it
 /// (stream_config::plans): a caller that scans many windows with the same plan (a matcher,
 /// chunk after chunk) uploads it once per device, not once per call. Thread-safe; the tables
-/// are freed with the cache. Give a cache only ever the one plan it was first used with.
+/// are freed with the cache. A cache serves the one plan it was first used with: a call with
+/// another throws std::logic_error.
 class plan_cache {
  public:
   plan_cache();

@@ -264,17 +264,17 @@ approx_device_plan::approx_device_plan(const approx_plan& plan, const device_sta
 }
 
 const unsigned* approx_device_plan::launch_seeds(const text_window& w, const candidate_sink& sink,
-                                                cudaStream_t stream) const {
+                                                cudaStream_t stream, seed_scratch* scratch) const {
   // Past one window per 8 ends the windows are dense: the kernels scan the chunk. Run edges
   // are rarer (N runs, other letters).
   if (w.len >= (std::size_t{1} << 32)) return nullptr;
   const std::size_t cap = (w.len + 7) / 8 + 1024, edge_cap = (w.len + 63) / 64 + 1024;
-  seed_scratch* sc = nullptr;
-  {
+  seed_scratch* sc = scratch;
+  if (sc == nullptr) {
     std::lock_guard<std::mutex> lock(seed_mutex);
-    auto& slot = seed_scratch_of[stream];
-    if (!slot) slot = std::make_unique<seed_scratch>();
-    sc = slot.get();
+    auto& kept = seed_scratch_of[stream];
+    if (!kept) kept = std::make_unique<seed_scratch>();
+    sc = kept.get();
   }
   if (sc->windows.size() < cap) sc->windows.reset(cap);
   if (sc->edges.size() < edge_cap) sc->edges.reset(edge_cap);
@@ -324,10 +324,11 @@ void approx_device_plan::upload_sites(const site_end_test& test) {
   sites = std::move(g);
 }
 
-void approx_device_plan::launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const {
+void approx_device_plan::launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream,
+                                seed_scratch* scratch) const {
   // the seed filter's pass, and the kernels gated to run only where its chunk is dense
   approx_common c = common;
-  if (seeds) c.gate = launch_seeds(w, sink, stream);
+  if (seeds) c.gate = launch_seeds(w, sink, stream, scratch);
   if (hamming) {
     launch_hamming(hamming->view, c, w, sink, stream);
     return;

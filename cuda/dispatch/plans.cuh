@@ -1,5 +1,5 @@
-// cuda/dispatch/plans.cuh — host plans uploaded to the device once per search, and the one
-// place that decides which kernel runs which pattern.
+// cuda/dispatch/plans.cuh — host plans uploaded to the device (once per search, or once per
+// plan_cache), and the one place that decides which kernel runs which pattern.
 #pragma once
 
 #include <algorithm>
@@ -50,6 +50,15 @@ struct exact_device_plan {
   }
 };
 
+/// The seed filter's pass 1 output and its counts (approx_device_plan::launch_seeds): one set
+/// per stream that runs it, since the streams run at once; grown to each window it serves.
+struct seed_scratch {
+  device_array<seed_hit> windows;
+  device_array<seed_edge> edges;
+  device_array<unsigned long long> counts{2};
+  device_array<unsigned> dense{1};
+};
+
 struct approx_device_plan {
   struct tiled_group {
     device_array<unsigned char> peq;
@@ -76,16 +85,10 @@ struct approx_device_plan {
         member_k;
     seed_device_tasks view;
   };
-  /// Pass 1's output and its counts, one set per stream (the slots run at once).
-  struct seed_scratch {
-    device_array<seed_hit> windows;
-    device_array<seed_edge> edges;
-    device_array<unsigned long long> counts{2};
-    device_array<unsigned> dense{1};
-  };
   device_array<std::uint8_t> map;
   approx_common common;
   std::unique_ptr<seed_group> seeds;
+  /// The scratch of launches given none (approx_device_engine, benchmarks), one per stream
   mutable std::mutex seed_mutex;
   mutable std::map<cudaStream_t, std::unique_ptr<seed_scratch>> seed_scratch_of;
   std::vector<std::unique_ptr<tiled_group>> tiled;
@@ -97,7 +100,10 @@ struct approx_device_plan {
 
   approx_device_plan(const approx_plan& plan, const device_status& dev);
   void upload_sites(const site_end_test& test);
-  void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
+  /// The kernels over w on `stream`; the seed filter's pass uses `scratch` (the stream's own),
+  /// or with none a set the plan keeps for the stream.
+  void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream,
+              seed_scratch* scratch = nullptr) const;
   /// Candidates carry global task ids already; the seed filter's windows may overlap and
   /// report an end twice: kept once.
   void remap(std::vector<candidate>& found) const {
@@ -111,7 +117,8 @@ struct approx_device_plan {
   }
   /// Runs the seed filter over w; false (nothing emitted) when its windows there are too many,
   /// and the kernels must scan it.
-  const unsigned* launch_seeds(const text_window& w, const candidate_sink& sink, cudaStream_t stream) const;
+  const unsigned* launch_seeds(const text_window& w, const candidate_sink& sink, cudaStream_t stream,
+                               seed_scratch* scratch) const;
   /// Whether launch()'s ends go through test_sites() before they are taken.
   [[nodiscard]] bool tests_sites() const { return sites != nullptr; }
   /// The site test of the ends in[0, min(*in_count, capacity)), those that may have a site

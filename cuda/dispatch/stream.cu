@@ -20,11 +20,13 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -61,6 +63,7 @@ struct slot {
   /// A chunk sent two bits a base (stream_config::pack): its packed bytes and runs, unpacked
   /// into `text` on the device.
   device_array<std::uint8_t> packed;
+  seed_scratch seeds;  ///< the seed filter's pass (an approx_device_plan with seeds)
   stream_owner stream;
 };
 
@@ -191,6 +194,13 @@ geometry chunk_geometry(std::size_t i, std::size_t n, std::size_t chunk, std::si
   return g;
 }
 
+/// The plan's kernels over w on slot s's stream, with its scratch where the plan takes one.
+template <class Plan>
+void launch_on(const Plan& plan, slot& s, const text_window& w, const candidate_sink& sink) {
+  if constexpr (std::is_same_v<Plan, approx_device_plan>) plan.launch(w, sink, s.stream.get(), &s.seeds);
+  else plan.launch(w, sink, s.stream.get());
+}
+
 /// Runs the plan's kernels over window `w` on slot `s`, their count copied back to the host.
 template <class Plan>
 void launch_window(const Plan& plan, slot& s, const text_window& w) {
@@ -200,13 +210,13 @@ void launch_window(const Plan& plan, slot& s, const text_window& w) {
   if constexpr (requires { plan.tests_sites(); })
     if (plan.tests_sites()) {
       TRAWL_CUDA_CHECK(cudaMemsetAsync(s.raw_count.get(), 0, sizeof(unsigned long long), s.stream.get()));
-      plan.launch(w, candidate_sink{s.raw.get(), s.raw_count.get(), s.raw.size()}, s.stream.get());
+      launch_on(plan, s, w, candidate_sink{s.raw.get(), s.raw_count.get(), s.raw.size()});
       plan.test_sites(w, s.raw.get(), s.raw_count.get(), s.raw.size(), out, s.stream.get());
       TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_raw_count.get(), s.raw_count.get(), sizeof(unsigned long long),
                                        cudaMemcpyDeviceToHost, s.stream.get()));
       tested = true;
     }
-  if (!tested) plan.launch(w, out, s.stream.get());
+  if (!tested) launch_on(plan, s, w, out);
   TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_count.get(), s.count.get(), sizeof(unsigned long long),
                                    cudaMemcpyDeviceToHost, s.stream.get()));
 }
@@ -621,7 +631,21 @@ void release_staging(int device) noexcept {
 
 struct plan_cache::impl {
   std::mutex m;
+  const void* of = nullptr;  ///< the host plan the device plans were made of
   std::map<int, std::shared_ptr<const void>> plans;  ///< per device: its device plan
+
+  /// Each device's plan freed with its device current (the caller's restored).
+  ~impl() {
+    if (plans.empty()) return;
+    int current = -1;
+    const bool known = cudaGetDevice(&current) == cudaSuccess;
+    for (auto& [device, plan] : plans) {
+      cudaSetDevice(device);
+      plan.reset();
+    }
+    if (known) cudaSetDevice(current);
+    cudaGetLastError();
+  }
 };
 
 plan_cache::plan_cache() : impl_(std::make_unique<impl>()) {}
@@ -629,13 +653,15 @@ plan_cache::~plan_cache() = default;
 
 namespace {
 
-/// The device plan of `config.device` (the current device): config.plans' when it holds one,
-/// else made by make() (and kept there, when there is a cache).
-template <class DevicePlan, class Make>
-std::shared_ptr<const DevicePlan> device_plan(const stream_config& config, Make make) {
+/// The device plan of `plan` on `config.device` (the current device): config.plans' when it
+/// holds one, else made by make() (and kept there, when there is a cache).
+template <class DevicePlan, class Plan, class Make>
+std::shared_ptr<const DevicePlan> device_plan(const Plan& plan, const stream_config& config, Make make) {
   if (config.plans == nullptr) return make();
   plan_cache::impl& c = config.plans->get();
   const std::lock_guard<std::mutex> lock(c.m);  // one upload per device, however many callers
+  if (c.of == nullptr) c.of = &plan;
+  if (c.of != &plan) throw std::logic_error("a plan_cache serves one plan only");
   std::shared_ptr<const void>& kept = c.plans[config.device];
   if (!kept) kept = make();
   return std::static_pointer_cast<const DevicePlan>(kept);
@@ -648,7 +674,7 @@ void stream_exact(const exact_plan& plan, std::string_view seq, const stream_con
   select_device(config.device);
   if (plan.patterns.empty() || seq.empty()) return;
   const auto dplan =
-      device_plan<exact_device_plan>(config, [&] { return std::make_shared<const exact_device_plan>(plan); });
+      device_plan<exact_device_plan>(plan, config, [&] { return std::make_shared<const exact_device_plan>(plan); });
   run_stream(*dplan, seq, 0, dplan->max_length - 1, config, sink, t0);
 }
 
@@ -658,7 +684,7 @@ void stream_approx(const approx_plan& plan, std::string_view seq, const stream_c
   select_device(config.device);
   if (plan.lengths.empty() || seq.empty()) return;
   const auto dplan = device_plan<approx_device_plan>(
-      config, [&] { return std::make_shared<const approx_device_plan>(plan, query_device(config.device)); });
+      plan, config, [&] { return std::make_shared<const approx_device_plan>(plan, query_device(config.device)); });
   run_stream(*dplan, seq, dplan->max_length + plan.k - 1, 0, config, sink, t0);
 }
 
@@ -668,7 +694,7 @@ void stream_sites(const site_plan& plan, std::string_view seq, const stream_conf
   if (plan.lengths.empty() || plan.pams.empty() || seq.empty()) return;
   if (plan.longest > site_plan::max_longest)
     throw trawl::error(errc::unsupported, "the GPU's site scan takes guides of at most 64 bases");
-  const auto dplan = device_plan<site_device_plan>(config, [&] { return std::make_shared<const site_device_plan>(plan); });
+  const auto dplan = device_plan<site_device_plan>(plan, config, [&] { return std::make_shared<const site_device_plan>(plan); });
   run_stream(*dplan, seq, std::size_t{plan.longest} + plan.longest_pam, 0, config, sink, t0);
 }
 

@@ -2,10 +2,12 @@
 // randomized inputs: same hits, same order, for every mode the CPU driver offers.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <algorithm>
-#include <tuple>
+#include <atomic>
+#include <exception>
+#include <stdexcept>
 #include <thread>
+#include <tuple>
 
 #include "common/dispatch.hpp"
 #include "gpu/gpu_internal.hpp"
@@ -240,14 +242,49 @@ TEST(GpuVsCpu, APlanKeptInACacheServesEveryCallAndThread) {
     const trawl::cuda::plan_cache cache;
     for (int round = 0; round < 2; ++round) {
       std::vector<found> got(windows.size());
+      std::vector<std::exception_ptr> failed(windows.size());
       std::vector<std::thread> threads;
       for (std::size_t w = 0; w < windows.size(); ++w)
-        threads.emplace_back([&, w] { got[w] = run(approximate, windows[w], &cache); });
+        threads.emplace_back([&, w] {
+          try {
+            got[w] = run(approximate, windows[w], &cache);
+          } catch (...) {
+            failed[w] = std::current_exception();
+          }
+        });
       for (auto& t : threads) t.join();
+      for (const auto& e : failed)
+        if (e) std::rethrow_exception(e);
       for (std::size_t w = 0; w < windows.size(); ++w)
         EXPECT_EQ(got[w], expect[w]) << "approximate " << approximate << " round " << round << " window " << w;
     }
+    // a cache serves the one plan it was first used with
+    if (approximate) {
+      const trawl::cuda::approx_plan other = approx;
+      EXPECT_THROW(
+          {
+            trawl::cuda::stream_config cfg;
+            cfg.plans = &cache;
+            trawl::cuda::stream_approx(other, windows[0], cfg, [](std::uint64_t, std::uint64_t, auto&) { return true; });
+          },
+          std::logic_error);
+    }
   }
+  // A matcher of many short DNA patterns (the seed filter, whose pass keeps scratch per
+  // stream), its slices scanned by four threads at once: the CPU's hits.
+  pats.clear();
+  for (int i = 0; i < 64; ++i) pats.push_back(oracle::random_text(rng, 23, "ACGT"));
+  const std::string dna = genome_like(rng, 3000000, pats);
+  trawl::search_options k3;
+  k3.max_errors = 3;
+  k3.both_strands = true;
+  const auto cpu = trawl::search(dna, pats, k3);
+  ASSERT_GT(cpu.size(), 64u);
+  trawl::search_options seeded = k3;
+  seeded.approx = trawl::approx_algorithm::myers_seeds;
+  seeded.device = trawl::device_kind::gpu;
+  const auto m = trawl::gpu::detail::make_matcher(pats, seeded, trawl::gpu::detail::gpu_knobs{});
+  for (int round = 0; round < 2; ++round) EXPECT_EQ(test_cases::sliced_hits(*m, dna, seeded, 4, 150000), cpu) << round;
 #endif
 }
 
