@@ -297,8 +297,8 @@ struct twobit_image {
 /// it), and the IUPAC codes R, Y, S, W, K, M, B, D, H and V (any case) as N (`replaced` counts
 /// them). Throws
 /// trawl::error(invalid_argument) naming `name` on plain text, a name of more than 255 bytes, a
-/// record over 4 Gbases, or any other byte in a sequence. Each long sequence is encoded on all
-/// cores.
+/// record over 4 Gbases, or any other byte in a sequence. A FASTA is parsed and encoded in
+/// pieces on all cores; a FASTQ's long sequences are encoded on all cores.
 twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& name);
 
 }  // namespace trawl::io

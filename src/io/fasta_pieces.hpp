@@ -10,6 +10,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,5 +43,13 @@ std::uint32_t fasta_line_width(std::string_view piece, std::size_t seq_len);
 /// follows a '\n'; else it lies inside a sequence line.
 std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size,
                             std::size_t reach = std::size_t{64} << 10);
+
+/// A FASTA input that starts with a header line, parsed on all cores of the calling arena: cut
+/// into pieces (fasta_piece_end), a window of them parsed at once (two a core), then handed in
+/// order to each(pieces, outs, heads): each piece's sequence bytes and record heads, valid
+/// until each returns.
+using fasta_window = std::function<void(std::span<const std::string_view> pieces, const std::vector<std::string>& outs,
+                                        const std::vector<std::vector<fasta_head>>& heads)>;
+void parse_fasta_windows(std::string_view bytes, const fasta_window& each);
 
 }  // namespace trawl::io

@@ -6,8 +6,9 @@
 #include <vector>
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#include <tbb/parallel_for.h>
 #endif
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "io/fasta_pieces.hpp"
 #include "trawl/error.hpp"
@@ -464,6 +465,25 @@ void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string
       i = stop == end ? end : stop + 1;
     }
     i = end == n ? n : end + 1;
+  }
+}
+
+void parse_fasta_windows(std::string_view bytes, const fasta_window& each) {
+  const auto workers = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
+  const std::size_t piece = std::clamp<std::size_t>(bytes.size() / (8 * workers), std::size_t{1} << 16, std::size_t{1} << 22);
+  const std::size_t window = 2 * workers;
+  std::vector<std::string> out(window);
+  std::vector<std::vector<fasta_head>> heads(window);
+  std::vector<std::string_view> pieces;
+  for (std::size_t p = 0; p < bytes.size();) {
+    pieces.clear();
+    while (pieces.size() < window && p < bytes.size()) {
+      const std::size_t e = fasta_piece_end(bytes, p, piece);
+      pieces.push_back(bytes.substr(p, e - p));
+      p = e;
+    }
+    tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t k) { parse_fasta_piece(pieces[k], 0, out[k], heads[k]); });
+    each(pieces, out, heads);
   }
 }
 

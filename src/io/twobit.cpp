@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@
 #include <tbb/parallel_for.h>
 
 #include "common/faulted.hpp"
+#include "io/fasta_pieces.hpp"
 #include "io/twobit_encode.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
@@ -570,6 +572,11 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
   record_reader rr(bytes, fmt, name);
   if (rr.detected() == format::plain)
     throw error(errc::invalid_argument, name + ": not FASTA or FASTQ (.2bit holds named DNA sequences)");
+  if (rr.detected() == format::fasta) {  // parsed in pieces on all cores where it starts with a header
+    std::size_t p = 0;
+    while (p < bytes.size() && (bytes[p] == '\n' || bytes[p] == '\r')) ++p;
+    if (p < bytes.size() && bytes[p] == '>') return detail::encode_fasta(bytes.substr(p), name);
+  }
   record r;
   return detail::encode_twobit(
       [&](std::string_view& seq_name, std::string_view& bases) {
@@ -594,17 +601,51 @@ struct packed_seq {
   [[nodiscard]] std::size_t size() const { return head.size() + packed_bytes; }
 };
 
-/// Sequence number `index` (from 1) encoded, a long one in parts on all cores; throws as
-/// to_twobit, naming `file`.
-packed_seq encode_sequence(std::string_view seq_name, std::string_view seq, std::uint64_t index, const std::string& file) {
+/// Throws as to_twobit for a name .2bit cannot hold: sequence number `index` (from 1) of `file`.
+void check_name(std::string_view seq_name, std::uint64_t index, const std::string& file) {
   if (seq_name.empty() || seq_name.size() > 255)
     throw error(errc::invalid_argument, file + ": record " + std::to_string(index) + ": a .2bit name has 1 to 255 bytes");
   for (const char c : seq_name)  // as the reader refuses them
     if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
       throw error(errc::invalid_argument, file + ": record " + std::to_string(index) +
                                               ": a .2bit name holds no control character");
-  if (seq.size() > 0xffffffffu)
+}
+
+/// Throws as to_twobit for a sequence longer than .2bit holds.
+void check_length(std::string_view seq_name, std::uint64_t length, const std::string& file) {
+  if (length > 0xffffffffu)
     throw error(errc::invalid_argument, file + ": record " + std::string(seq_name) + " is longer than .2bit's 4 Gbases");
+}
+
+/// Throws as to_twobit for the byte `byte` at `pos` of a sequence.
+[[noreturn]] void refuse_byte(std::string_view seq_name, char byte, std::uint64_t pos, const std::string& file) {
+  throw error(errc::invalid_argument, file + ": record " + std::string(seq_name) + " holds " + shown_byte(byte) + " at " +
+                                          std::to_string(pos) +
+                                          ": .2bit holds A, C, G, T, N and IUPAC codes (written as N) only");
+}
+
+/// A sequence's head: its size, N blocks, mask blocks, reserved word.
+std::string sequence_head(std::uint64_t length, const std::vector<block>& ns, const std::vector<block>& masks) {
+  std::string head;
+  const auto put32 = [&](std::uint64_t v) {
+    const auto x = static_cast<std::uint32_t>(v);
+    head.append(reinterpret_cast<const char*>(&x), 4);
+  };
+  put32(length);
+  for (const auto* list : {&ns, &masks}) {
+    put32(list->size());
+    for (const block& b : *list) put32(b.start);
+    for (const block& b : *list) put32(b.end - b.start);
+  }
+  put32(0);  // reserved
+  return head;
+}
+
+/// Sequence number `index` (from 1) encoded, a long one in parts on all cores; throws as
+/// to_twobit, naming `file`.
+packed_seq encode_sequence(std::string_view seq_name, std::string_view seq, std::uint64_t index, const std::string& file) {
+  check_name(seq_name, index, file);
+  check_length(seq_name, seq.size(), file);
   constexpr std::size_t part = std::size_t{1} << 22;  // bases a worker encodes at once
   packed_seq p;
   p.packed_bytes = (seq.size() + 3) / 4;
@@ -617,27 +658,14 @@ packed_seq encode_sequence(std::string_view seq_name, std::string_view seq, std:
   else tbb::parallel_for(std::size_t{0}, parts.size(), encode);
   std::vector<block> ns, masks;
   for (const encoded_part& e : parts) {
-    if (e.bad != std::string_view::npos)
-      throw error(errc::invalid_argument, file + ": record " + std::string(seq_name) + " holds " + shown_byte(seq[e.bad]) +
-                                              " at " + std::to_string(e.bad) +
-                                              ": .2bit holds A, C, G, T, N and IUPAC codes (written as N) only");
+    if (e.bad != std::string_view::npos) refuse_byte(seq_name, seq[e.bad], e.bad, file);
     append_blocks(ns, e.ns);
     append_blocks(masks, e.masks);
     p.replaced += e.replaced;
     p.changed += e.changed;
   }
-  const auto put32 = [&](std::uint64_t v) {
-    const auto x = static_cast<std::uint32_t>(v);
-    p.head.append(reinterpret_cast<const char*>(&x), 4);
-  };
   p.name = seq_name;
-  put32(seq.size());
-  for (const auto* list : {&ns, &masks}) {
-    put32(list->size());
-    for (const block& b : *list) put32(b.start);
-    for (const block& b : *list) put32(b.end - b.start);
-  }
-  put32(0);  // reserved
+  p.head = sequence_head(seq.size(), ns, masks);
   return p;
 }
 
@@ -669,6 +697,127 @@ twobit_image detail::encode_twobit(std::span<const std::string_view> names, std:
   for (const auto& e : errors)  // the first sequence's error, as the serial encoder gives it
     if (e) std::rethrow_exception(e);
   return write_twobit(seqs);
+}
+
+struct detail::twobit_builder::impl {
+  struct sequence {
+    std::string name;
+    std::uint64_t length = 0;
+    std::unique_ptr<char[]> packed;  ///< zeros past the bases written
+    std::size_t room = 0;            ///< its bytes
+    std::vector<block> ns, masks;
+    std::uint64_t replaced = 0, changed = 0;
+  };
+  std::string file;
+  std::vector<sequence> seqs;
+
+  /// Room in q.packed for `bytes` bytes, the new ones zero: twice the room before, at least
+  /// (a sequence given whole, a short read's, takes no more than its bytes).
+  static void grow(sequence& q, std::size_t bytes) {
+    if (bytes <= q.room) return;
+    const std::size_t room = std::max(bytes, 2 * q.room);
+    std::unique_ptr<char[]> more(new char[room]);
+    if (q.room != 0) std::memcpy(more.get(), q.packed.get(), q.room);
+    std::memset(more.get() + q.room, 0, room - q.room);
+    q.packed = std::move(more);
+    q.room = room;
+  }
+};
+
+detail::twobit_builder::twobit_builder(std::string name) : impl_(std::make_unique<impl>()) { impl_->file = std::move(name); }
+detail::twobit_builder::~twobit_builder() = default;
+
+void detail::twobit_builder::begin(std::string_view name) {
+  check_name(name, impl_->seqs.size() + 1, impl_->file);
+  impl_->seqs.emplace_back().name = name;
+}
+
+std::size_t detail::twobit_builder::sequences() const noexcept { return impl_->seqs.size(); }
+
+void detail::twobit_builder::add(std::span<const span> spans) {
+  // Each span's bases up to its sequence's next multiple of 4 (its head, at most 3) share a
+  // packed byte with the bases before them: they are set here, after the rest of every span
+  // (its body, whole bytes of its own) is encoded in parallel.
+  struct placed {
+    std::uint64_t at = 0;   ///< the span's first base in its sequence
+    std::size_t head = 0;
+    encoded_part body;
+  };
+  std::vector<placed> at(spans.size());
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    impl::sequence& q = impl_->seqs.at(spans[i].seq);
+    at[i].at = q.length;
+    at[i].head = std::min<std::size_t>(spans[i].bases.size(), (4 - q.length % 4) % 4);
+    q.length += spans[i].bases.size();
+    check_length(q.name, q.length, impl_->file);
+    impl::grow(q, static_cast<std::size_t>((q.length + 3) / 4));
+  }
+  tbb::parallel_for(std::size_t{0}, spans.size(), [&](std::size_t i) {
+    const std::string_view body = spans[i].bases.substr(at[i].head);
+    if (!body.empty())
+      encode_part(body, 0, body.size(), impl_->seqs[spans[i].seq].packed.get() + (at[i].at + at[i].head) / 4, at[i].body);
+  });
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    impl::sequence& q = impl_->seqs[spans[i].seq];
+    for (std::size_t j = 0; j < at[i].head; ++j) {
+      const std::uint64_t pos = at[i].at + j;
+      const base_kind& k = base_kinds[static_cast<unsigned char>(spans[i].bases[j])];
+      if (k.bad) refuse_byte(q.name, spans[i].bases[j], pos, impl_->file);
+      q.packed[pos / 4] = static_cast<char>(static_cast<unsigned char>(q.packed[pos / 4]) |
+                                            (static_cast<unsigned>(k.code) << (6 - 2 * (pos % 4))));
+      if (k.n) extend(q.ns, pos, pos + 1);
+      if (k.lower) extend(q.masks, pos, pos + 1);
+      q.replaced += k.iupac ? 1 : 0;
+      q.changed += k.changed ? 1 : 0;
+    }
+    encoded_part& e = at[i].body;
+    const std::uint64_t from = at[i].at + at[i].head;
+    if (e.bad != std::string_view::npos) refuse_byte(q.name, spans[i].bases[at[i].head + e.bad], from + e.bad, impl_->file);
+    for (auto* list : {&e.ns, &e.masks})
+      for (block& b : *list) b.start += from, b.end += from;
+    append_blocks(q.ns, e.ns);
+    append_blocks(q.masks, e.masks);
+    q.replaced += e.replaced;
+    q.changed += e.changed;
+  }
+}
+
+twobit_image detail::encode_fasta(std::string_view bytes, const std::string& name) {
+  twobit_builder built(name);
+  std::vector<twobit_builder::span> spans;
+  parse_fasta_windows(bytes, [&](std::span<const std::string_view> pieces, const std::vector<std::string>& out,
+                                 const std::vector<std::vector<fasta_head>>& heads) {
+    spans.clear();
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+      std::size_t from = 0;
+      const auto add_to = [&](std::size_t to) {  // the open record's bytes (none before the first)
+        if (to > from) spans.push_back({built.sequences() - 1, std::string_view(out[k]).substr(from, to - from)});
+        from = to;
+      };
+      for (const fasta_head& h : heads[k]) {
+        add_to(h.at);
+        built.begin(h.name);
+      }
+      add_to(out[k].size());
+    }
+    built.add(spans);
+  });
+  return built.finish();
+}
+
+twobit_image detail::twobit_builder::finish() {
+  std::vector<packed_seq> out(impl_->seqs.size());
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    impl::sequence& q = impl_->seqs[i];
+    out[i].name = q.name;
+    out[i].head = sequence_head(q.length, q.ns, q.masks);
+    out[i].packed = std::move(q.packed);
+    out[i].packed_bytes = static_cast<std::size_t>((q.length + 3) / 4);
+    out[i].replaced = q.replaced;
+    out[i].changed = q.changed;
+  }
+  impl_->seqs.clear();
+  return write_twobit(out);
 }
 
 namespace {

@@ -2,7 +2,9 @@
 // from a FASTA/FASTQ text, or from the records of a genome held in memory.
 #pragma once
 
+#include <cstddef>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,5 +25,38 @@ twobit_image encode_twobit(const next_sequence& next, const std::string& name);
 /// at once, on all cores. A throw is the first failing sequence's.
 twobit_image encode_twobit(std::span<const std::string_view> names, std::span<const std::string_view> sequences,
                            const std::string& name);
+
+/// A .2bit file written from sequences whose bases come in spans (a FASTA parsed in pieces):
+/// each sequence begun in order, then its bases given in spans, in order, each encoded where it
+/// lies, many at once on all cores. Throws as to_twobit, naming `name`.
+class twobit_builder {
+ public:
+  /// The next bases of sequence `seq` (numbered from 0 as begun).
+  struct span {
+    std::size_t seq = 0;
+    std::string_view bases;
+  };
+
+  explicit twobit_builder(std::string name);
+  ~twobit_builder();
+  twobit_builder(const twobit_builder&) = delete;
+  twobit_builder& operator=(const twobit_builder&) = delete;
+
+  /// Sequence `name` begins; it is number sequences() - 1.
+  void begin(std::string_view name);
+  [[nodiscard]] std::size_t sequences() const noexcept;
+  /// Spans of sequences begun, each after the bases given before it of its sequence.
+  void add(std::span<const span> spans);
+  /// The file of the sequences begun.
+  twobit_image finish();
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> impl_;
+};
+
+/// The .2bit file of a FASTA input that starts with a header line, parsed and encoded on all
+/// cores (parse_fasta_windows into a twobit_builder), as to_twobit writes it.
+twobit_image encode_fasta(std::string_view bytes, const std::string& name);
 
 }  // namespace trawl::io::detail

@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -109,8 +110,7 @@ struct genome::impl {
       if (may_pack) keep_twobit(src.twobit());
       else read_twobit(src.twobit());
     } else {
-      read_records(src);
-      if (may_pack) pack();
+      if (!read_records(src, may_pack) && may_pack) pack();
     }
     if (on_gpu && !records.empty()) {
       gpus = device.workers();
@@ -170,6 +170,11 @@ struct genome::impl {
     tbb::parallel_for(std::size_t{0}, (bytes.size() + part - 1) / part, [&](std::size_t k) {
       std::memcpy(twobit.data() + k * part, bytes.data() + k * part, std::min(part, bytes.size() - k * part));
     });
+    adopt_twobit();
+  }
+
+  /// The .2bit image in `twobit` kept as the genome: its sequences are the records.
+  void adopt_twobit() {
     packed = std::make_unique<io::twobit_file>(twobit, name);
     fmt = io::format::fasta;
     for (std::size_t i = 0; i < packed->size(); ++i) {
@@ -223,19 +228,12 @@ struct genome::impl {
     text = std::string_view(owned.get(), total);
   }
 
-  /// A FASTA input parsed on all cores: cut into pieces (io/fasta_pieces.hpp), a window of
-  /// pieces parsed at once, then their sequences copied into place, a copy on each worker.
-  /// `bytes` starts with a header line.
+  /// A FASTA input parsed on all cores (io::parse_fasta_windows), each window's sequences copied
+  /// into place, a copy on each worker. `bytes` starts with a header line.
   void read_fasta(std::string_view bytes) {
     fmt = io::format::fasta;
     const std::size_t cap = bytes.size() + record_gap * header_lines(bytes);
     owned.reset(new char[cap]);  // uninitialized: the pages past the sequences are never touched
-    const auto workers = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
-    const std::size_t piece = std::clamp<std::size_t>(bytes.size() / (8 * workers), std::size_t{1} << 16, std::size_t{1} << 22);
-    const std::size_t window = 2 * workers;
-    std::vector<std::string> out(window);
-    std::vector<std::vector<io::fasta_head>> heads(window);
-    std::vector<std::string_view> pieces;
     struct copy {
       const char* from;  ///< nullptr: record_gap NULs
       std::size_t n, to;
@@ -249,14 +247,8 @@ struct genome::impl {
       copies.push_back({nullptr, record_gap, at});
       at += record_gap;
     };
-    for (std::size_t p = 0; p < bytes.size();) {
-      pieces.clear();
-      while (pieces.size() < window && p < bytes.size()) {
-        const std::size_t e = io::fasta_piece_end(bytes, p, piece);
-        pieces.push_back(bytes.substr(p, e - p));
-        p = e;
-      }
-      tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t k) { io::parse_fasta_piece(pieces[k], 0, out[k], heads[k]); });
+    io::parse_fasta_windows(bytes, [&](std::span<const std::string_view> pieces, const std::vector<std::string>& out,
+                                       const std::vector<std::vector<io::fasta_head>>& heads) {
       copies.clear();
       for (std::size_t k = 0; k < pieces.size(); ++k) {
         std::size_t from = 0;
@@ -274,18 +266,39 @@ struct genome::impl {
         }
         place(out[k].size());
       }
-      if (p == bytes.size()) end_record();
+      if (pieces.back().data() + pieces.back().size() == bytes.data() + bytes.size()) end_record();
       if (at > cap) throw std::logic_error("genome: a FASTA parse outgrew its header count");
       tbb::parallel_for(std::size_t{0}, copies.size(), [&](std::size_t i) {
         const copy& c = copies[i];
         if (c.from != nullptr) std::memcpy(owned.get() + c.to, c.from, c.n);
         else std::memset(owned.get() + c.to, 0, c.n);
       });
-    }
+    });
     text = std::string_view(owned.get(), at);
   }
 
-  void read_records(io::source& src) {
+  /// A FASTA input encoded into a .2bit image as its windows are parsed (io::detail::encode_fasta),
+  /// with no bytes kept; false, and nothing kept, where the image would not give every byte back
+  /// (U, IUPAC codes but N, a byte or a name .2bit cannot hold, a record of 4 Gbases or more).
+  /// `bytes` starts with a header line.
+  bool read_fasta_packed(std::string_view bytes) {
+    io::twobit_image image;
+    try {
+      image = io::detail::encode_fasta(bytes, name);
+    } catch (const error&) {
+      return false;
+    }
+    if (image.changed != 0) return false;
+    fmt = io::format::fasta;
+    twobit = std::move(image.bytes);
+    adopt_twobit();
+    return true;
+  }
+
+  /// The records of a FASTA, FASTQ or plain input; true when a FASTA was read with `packing`
+  /// (kept as a .2bit image where it gives every byte back, else as bytes), false when the
+  /// input is kept as bytes for pack() to decide.
+  bool read_records(io::source& src, bool packing) {
     std::string whole;
     std::string_view bytes;
     if (src.is_mapped()) {
@@ -300,7 +313,10 @@ struct genome::impl {
     if (f == io::format::fasta) {
       std::size_t p = 0;
       while (p < bytes.size() && (bytes[p] == '\n' || bytes[p] == '\r')) ++p;
-      if (p < bytes.size() && bytes[p] == '>') return read_fasta(bytes.substr(p));
+      if (p < bytes.size() && bytes[p] == '>') {
+        if (!packing || !read_fasta_packed(bytes.substr(p))) read_fasta(bytes.substr(p));
+        return packing;
+      }
     }
     io::record_reader rr(bytes, f, name);  // FASTQ, plain text, and the error of a FASTA without a header first
     fmt = rr.detected();
@@ -323,6 +339,7 @@ struct genome::impl {
     }
     t.shrink_to_fit();
     text = t;
+    return false;
   }
 };
 

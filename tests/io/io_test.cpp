@@ -16,6 +16,7 @@
 #include "trawl/io.hpp"
 #include "trawl/detail/sigbus.hpp"
 #include "io/fasta_pieces.hpp"
+#include "io/twobit_encode.hpp"
 
 namespace fs = std::filesystem;
 
@@ -217,6 +218,81 @@ TEST(TwoBit, OneOddBaseAtEveryPlaceOfTheEncodersBlocks) {
     f.decode(i, got.data());
     EXPECT_EQ(got, want[i]) << "sequence " << i;
   }
+}
+
+TEST(TwoBit, BuiltFromSpansIsTheFileOfWholeSequences) {
+  // Sequences given to twobit_builder in spans of every length, cut anywhere (the bases before
+  // a multiple of 4 share a byte with the span before), several sequences' spans in one add():
+  // the file to_twobit writes of the whole sequences, byte for byte, read back as written
+  // (IUPAC codes as N); a byte .2bit cannot hold is refused wherever it lies.
+  std::mt19937_64 rng(43);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::string> names, seqs;
+    const std::size_t n = 1 + rng() % 5;
+    for (std::size_t i = 0; i < n; ++i) {
+      names.push_back("s" + std::to_string(i));
+      std::string seq;
+      const std::size_t len = rng() % 8 == 0 ? rng() % 4 : rng() % (round < 100 ? 200 : 5000);
+      while (seq.size() < len) {  // runs of one kind: bases, N, lower case, IUPAC codes
+        const std::size_t run = 1 + rng() % 40;
+        const unsigned kind = static_cast<unsigned>(rng() % 5);
+        for (std::size_t j = 0; j < run && seq.size() < len; ++j) {
+          const char b = "ACGT"[rng() % 4];
+          seq += kind == 0 || kind == 1 ? b : kind == 2 ? 'N' : kind == 3 ? static_cast<char>(b | 0x20) : "RYnkM"[rng() % 5];
+        }
+      }
+      seqs.push_back(seq);
+    }
+    std::string fasta;
+    for (std::size_t i = 0; i < n; ++i) fasta += ">" + names[i] + "\n" + seqs[i] + "\n";
+    const trawl::io::twobit_image whole = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "in.fa");
+
+    trawl::io::detail::twobit_builder built("in.fa");
+    std::vector<trawl::io::detail::twobit_builder::span> spans;
+    for (std::size_t i = 0; i < n; ++i) {
+      built.begin(names[i]);
+      for (std::size_t at = 0; at < seqs[i].size();) {
+        const std::size_t len = std::min(seqs[i].size() - at, rng() % 3 == 0 ? 1 + rng() % 5 : 1 + rng() % 700);
+        spans.push_back({i, std::string_view(seqs[i]).substr(at, len)});
+        at += len;
+        if (rng() % 3 == 0) {
+          built.add(spans);
+          spans.clear();
+        }
+      }
+      if (rng() % 2 == 0) {  // some add() calls hold the spans of two sequences
+        built.add(spans);
+        spans.clear();
+      }
+    }
+    built.add(spans);
+    const trawl::io::twobit_image got = built.finish();
+    ASSERT_EQ(got.bytes, whole.bytes) << "round " << round;
+    EXPECT_EQ(got.replaced, whole.replaced);
+    EXPECT_EQ(got.changed, whole.changed);
+    const trawl::io::twobit_file f(got.bytes, "in.2bit");
+    ASSERT_EQ(f.size(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::string want = seqs[i];
+      for (char& c : want)
+        if (std::string_view("RYKMrykm").find(c) != std::string_view::npos) c = static_cast<char>('N' | (c & 0x20));
+      std::string back(f.length(i), '\0');
+      f.decode(i, back.data());
+      EXPECT_EQ(back, want) << "round " << round << " sequence " << i;
+    }
+  }
+  for (std::size_t at = 0; at < 9; ++at) {  // a refused byte in a span's first bases and later
+    std::string seq(9, 'A');
+    seq[at] = '*';
+    trawl::io::detail::twobit_builder built("in.fa");
+    built.begin("s");
+    const std::vector<trawl::io::detail::twobit_builder::span> spans{{0, std::string_view(seq).substr(0, 3)},
+                                                                     {0, std::string_view(seq).substr(3)}};
+    EXPECT_THROW(built.add(spans), trawl::error) << at;
+  }
+  trawl::io::detail::twobit_builder bad("in.fa");
+  EXPECT_THROW(bad.begin(""), trawl::error);
+  EXPECT_THROW(bad.begin("a\nb"), trawl::error);
 }
 
 TEST(TwoBit, PackWritesIupacCodesAsNAndRefusesOtherBytes) {
