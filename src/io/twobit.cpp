@@ -20,6 +20,7 @@
 #include <mutex>
 #include <numeric>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -591,11 +592,13 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
 namespace {
 
 /// One sequence of a .2bit being written: its name, its head (size, blocks, reserved) and its
-/// packed bases, and the counts of its bases written as N and read back as another letter.
+/// packed bases (its own, or in a twobit_builder's arena), and the counts of its bases written
+/// as N and read back as another letter.
 struct packed_seq {
   std::string name;
   std::string head;
-  std::unique_ptr<char[]> packed;  // written by the encoding's workers first
+  std::unique_ptr<char[]> owned;  // written by the encoding's workers first
+  const char* packed = nullptr;
   std::size_t packed_bytes = 0;
   std::uint64_t replaced = 0, changed = 0;
   [[nodiscard]] std::size_t size() const { return head.size() + packed_bytes; }
@@ -649,10 +652,11 @@ packed_seq encode_sequence(std::string_view seq_name, std::string_view seq, std:
   constexpr std::size_t part = std::size_t{1} << 22;  // bases a worker encodes at once
   packed_seq p;
   p.packed_bytes = (seq.size() + 3) / 4;
-  p.packed.reset(new char[p.packed_bytes]);  // each byte written once, by one part
+  p.owned.reset(new char[p.packed_bytes]);  // each byte written once, by one part
+  p.packed = p.owned.get();
   std::vector<encoded_part> parts(std::max<std::size_t>(1, (seq.size() + part - 1) / part));
   const auto encode = [&](std::size_t k) {
-    encode_part(seq, k * part, std::min(seq.size(), (k + 1) * part), p.packed.get(), parts[k]);
+    encode_part(seq, k * part, std::min(seq.size(), (k + 1) * part), p.owned.get(), parts[k]);
   };
   if (parts.size() == 1) encode(0);  // a short sequence (reads, contigs): no task
   else tbb::parallel_for(std::size_t{0}, parts.size(), encode);
@@ -703,28 +707,29 @@ struct detail::twobit_builder::impl {
   struct sequence {
     std::string name;
     std::uint64_t length = 0;
-    std::unique_ptr<char[]> packed;  ///< zeros past the bases written
-    std::size_t room = 0;            ///< its bytes
+    std::size_t at = 0;  ///< its packed bytes' first in the arena
     std::vector<block> ns, masks;
     std::uint64_t replaced = 0, changed = 0;
   };
   std::string file;
+  std::unique_ptr<char[]> arena;  ///< the sequences' packed bytes, one after another
+  std::size_t room = 0;           ///< the arena's bytes
+  std::size_t used = 0;           ///< up to the end of the last placed sequence's bytes
+  std::size_t placed = 0;         ///< sequences whose place in the arena is set
   std::vector<sequence> seqs;
 
-  /// Room in q.packed for `bytes` bytes, the new ones zero: twice the room before, at least
-  /// (a sequence given whole, a short read's, takes no more than its bytes).
-  static void grow(sequence& q, std::size_t bytes) {
-    if (bytes <= q.room) return;
-    const std::size_t room = std::max(bytes, 2 * q.room);
-    std::unique_ptr<char[]> more(new char[room]);
-    if (q.room != 0) std::memcpy(more.get(), q.packed.get(), q.room);
-    std::memset(more.get() + q.room, 0, room - q.room);
-    q.packed = std::move(more);
-    q.room = room;
+  /// Sequences up to `seq` placed, one after another: the next bases are seq's.
+  void place(std::size_t seq) {
+    if (seq + 1 < placed) throw std::logic_error("twobit_builder: bases of a sequence after the next one's");
+    for (; placed <= seq; ++placed) seqs[placed].at = used;
   }
 };
 
-detail::twobit_builder::twobit_builder(std::string name) : impl_(std::make_unique<impl>()) { impl_->file = std::move(name); }
+detail::twobit_builder::twobit_builder(std::string name, std::size_t room) : impl_(std::make_unique<impl>()) {
+  impl_->file = std::move(name);
+  impl_->arena.reset(new char[std::max<std::size_t>(room, 1)]);  // its pages touched only as they are written
+  impl_->room = room;
+}
 detail::twobit_builder::~twobit_builder() = default;
 
 void detail::twobit_builder::begin(std::string_view name) {
@@ -736,8 +741,11 @@ std::size_t detail::twobit_builder::sequences() const noexcept { return impl_->s
 
 void detail::twobit_builder::add(std::span<const span> spans) {
   // Each span's bases up to its sequence's next multiple of 4 (its head, at most 3) share a
-  // packed byte with the bases before them: they are set here, after the rest of every span
-  // (its body, whole bytes of its own) is encoded in parallel.
+  // packed byte with the bases before them, which the encode of an earlier body wrote whole
+  // (the arena is not set beforehand: each byte is first written whole by the encode of the
+  // span that holds its first base):
+  // they are set into it here, after the rest of every span (its body, whole bytes of its
+  // own) is encoded in parallel.
   struct placed {
     std::uint64_t at = 0;   ///< the span's first base in its sequence
     std::size_t head = 0;
@@ -746,16 +754,19 @@ void detail::twobit_builder::add(std::span<const span> spans) {
   std::vector<placed> at(spans.size());
   for (std::size_t i = 0; i < spans.size(); ++i) {
     impl::sequence& q = impl_->seqs.at(spans[i].seq);
+    impl_->place(spans[i].seq);
     at[i].at = q.length;
     at[i].head = std::min<std::size_t>(spans[i].bases.size(), (4 - q.length % 4) % 4);
     q.length += spans[i].bases.size();
     check_length(q.name, q.length, impl_->file);
-    impl::grow(q, static_cast<std::size_t>((q.length + 3) / 4));
+    impl_->used = q.at + static_cast<std::size_t>((q.length + 3) / 4);
+    if (impl_->used > impl_->room) throw std::logic_error("twobit_builder: more bases than its room");
   }
   tbb::parallel_for(std::size_t{0}, spans.size(), [&](std::size_t i) {
     const std::string_view body = spans[i].bases.substr(at[i].head);
     if (!body.empty())
-      encode_part(body, 0, body.size(), impl_->seqs[spans[i].seq].packed.get() + (at[i].at + at[i].head) / 4, at[i].body);
+      encode_part(body, 0, body.size(), impl_->arena.get() + impl_->seqs[spans[i].seq].at + (at[i].at + at[i].head) / 4,
+                  at[i].body);
   });
   for (std::size_t i = 0; i < spans.size(); ++i) {
     impl::sequence& q = impl_->seqs[spans[i].seq];
@@ -763,8 +774,8 @@ void detail::twobit_builder::add(std::span<const span> spans) {
       const std::uint64_t pos = at[i].at + j;
       const base_kind& k = base_kinds[static_cast<unsigned char>(spans[i].bases[j])];
       if (k.bad) refuse_byte(q.name, spans[i].bases[j], pos, impl_->file);
-      q.packed[pos / 4] = static_cast<char>(static_cast<unsigned char>(q.packed[pos / 4]) |
-                                            (static_cast<unsigned>(k.code) << (6 - 2 * (pos % 4))));
+      char& byte = impl_->arena[q.at + pos / 4];
+      byte = static_cast<char>(static_cast<unsigned char>(byte) | (static_cast<unsigned>(k.code) << (6 - 2 * (pos % 4))));
       if (k.n) extend(q.ns, pos, pos + 1);
       if (k.lower) extend(q.masks, pos, pos + 1);
       q.replaced += k.iupac ? 1 : 0;
@@ -783,7 +794,9 @@ void detail::twobit_builder::add(std::span<const span> spans) {
 }
 
 twobit_image detail::encode_fasta(std::string_view bytes, const std::string& name) {
-  twobit_builder built(name);
+  // a record's header line takes 2 bytes at least, its packed bases a quarter byte each and up
+  // to 3/4 of a byte more: at most bytes / 4 + bytes / 8 in all
+  twobit_builder built(name, bytes.size() / 4 + bytes.size() / 8 + 16);
   std::vector<twobit_builder::span> spans;
   parse_fasta_windows(bytes, [&](std::span<const std::string_view> pieces, const std::vector<std::string>& out,
                                  const std::vector<std::vector<fasta_head>>& heads) {
@@ -806,18 +819,21 @@ twobit_image detail::encode_fasta(std::string_view bytes, const std::string& nam
 }
 
 twobit_image detail::twobit_builder::finish() {
+  if (!impl_->seqs.empty()) impl_->place(impl_->seqs.size() - 1);
   std::vector<packed_seq> out(impl_->seqs.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
     impl::sequence& q = impl_->seqs[i];
     out[i].name = q.name;
     out[i].head = sequence_head(q.length, q.ns, q.masks);
-    out[i].packed = std::move(q.packed);
+    out[i].packed = impl_->arena.get() + q.at;
     out[i].packed_bytes = static_cast<std::size_t>((q.length + 3) / 4);
     out[i].replaced = q.replaced;
     out[i].changed = q.changed;
   }
+  twobit_image image = write_twobit(out);
   impl_->seqs.clear();
-  return write_twobit(out);
+  impl_->arena.reset();
+  return image;
 }
 
 namespace {
@@ -865,7 +881,7 @@ twobit_image write_twobit(const std::vector<packed_seq>& seqs) {
   for (const auto& s : seqs) {
     put(s.head.data(), s.head.size());
     for (std::size_t at = 0; at < s.packed_bytes; at += copy_part)
-      copies.push_back({s.packed.get() + at, std::min(copy_part, s.packed_bytes - at), o + at});
+      copies.push_back({s.packed + at, std::min(copy_part, s.packed_bytes - at), o + at});
     o += s.packed_bytes;
   }
   tbb::parallel_for(std::size_t{0}, copies.size(), [&](std::size_t i) { std::memcpy(copies[i].to, copies[i].from, copies[i].n); });

@@ -28,7 +28,10 @@ twobit_image encode_twobit(std::span<const std::string_view> names, std::span<co
 
 /// A .2bit file written from sequences whose bases come in spans (a FASTA parsed in pieces):
 /// each sequence begun in order, then its bases given in spans, in order, each encoded where it
-/// lies, many at once on all cores. Throws as to_twobit, naming `name`.
+/// lies, many at once on all cores, into one arena of `room` bytes (its pages touched as they
+/// are written): room for a quarter byte a base and up to 3/4 of a byte more a sequence. Throws
+/// as to_twobit, naming `name`; std::logic_error past the room, or for bases of a sequence
+/// given after bases of a later one.
 class twobit_builder {
  public:
   /// The next bases of sequence `seq` (numbered from 0 as begun).
@@ -37,7 +40,7 @@ class twobit_builder {
     std::string_view bases;
   };
 
-  explicit twobit_builder(std::string name);
+  twobit_builder(std::string name, std::size_t room);
   ~twobit_builder();
   twobit_builder(const twobit_builder&) = delete;
   twobit_builder& operator=(const twobit_builder&) = delete;
@@ -45,7 +48,7 @@ class twobit_builder {
   /// Sequence `name` begins; it is number sequences() - 1.
   void begin(std::string_view name);
   [[nodiscard]] std::size_t sequences() const noexcept;
-  /// Spans of sequences begun, each after the bases given before it of its sequence.
+  /// Spans in order: each continues its sequence, which no later sequence's bases precede.
   void add(std::span<const span> spans);
   /// The file of the sequences begun.
   twobit_image finish();

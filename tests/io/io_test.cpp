@@ -247,7 +247,7 @@ TEST(TwoBit, BuiltFromSpansIsTheFileOfWholeSequences) {
     for (std::size_t i = 0; i < n; ++i) fasta += ">" + names[i] + "\n" + seqs[i] + "\n";
     const trawl::io::twobit_image whole = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "in.fa");
 
-    trawl::io::detail::twobit_builder built("in.fa");
+    trawl::io::detail::twobit_builder built("in.fa", fasta.size());
     std::vector<trawl::io::detail::twobit_builder::span> spans;
     for (std::size_t i = 0; i < n; ++i) {
       built.begin(names[i]);
@@ -284,15 +284,23 @@ TEST(TwoBit, BuiltFromSpansIsTheFileOfWholeSequences) {
   for (std::size_t at = 0; at < 9; ++at) {  // a refused byte in a span's first bases and later
     std::string seq(9, 'A');
     seq[at] = '*';
-    trawl::io::detail::twobit_builder built("in.fa");
+    trawl::io::detail::twobit_builder built("in.fa", 16);
     built.begin("s");
     const std::vector<trawl::io::detail::twobit_builder::span> spans{{0, std::string_view(seq).substr(0, 3)},
                                                                      {0, std::string_view(seq).substr(3)}};
     EXPECT_THROW(built.add(spans), trawl::error) << at;
   }
-  trawl::io::detail::twobit_builder bad("in.fa");
+  trawl::io::detail::twobit_builder bad("in.fa", 4);
   EXPECT_THROW(bad.begin(""), trawl::error);
   EXPECT_THROW(bad.begin("a\nb"), trawl::error);
+  bad.begin("a");
+  bad.begin("b");
+  const std::vector<trawl::io::detail::twobit_builder::span> b_then_a{{1, "AC"}, {0, "GT"}};
+  EXPECT_THROW(bad.add(b_then_a), std::logic_error);  // a's bases after b's
+  trawl::io::detail::twobit_builder small("in.fa", 2);
+  small.begin("a");
+  const std::vector<trawl::io::detail::twobit_builder::span> nine{{0, "ACGTACGTA"}};
+  EXPECT_THROW(small.add(nine), std::logic_error);  // 3 bytes in a room of 2
 }
 
 TEST(TwoBit, PackWritesIupacCodesAsNAndRefusesOtherBytes) {
