@@ -47,8 +47,8 @@ std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_
 /// A FASTA input that starts with a header line, parsed on all cores of the calling arena: cut
 /// into pieces (fasta_piece_end), a window of them parsed at once (two a core), then handed in
 /// order to each(pieces, outs, heads): each piece's sequence bytes and record heads, valid
-/// until each returns.
-using fasta_window = std::function<void(std::span<const std::string_view> pieces, const std::vector<std::string>& outs,
+/// until each returns; false from each stops the parse.
+using fasta_window = std::function<bool(std::span<const std::string_view> pieces, const std::vector<std::string>& outs,
                                         const std::vector<std::vector<fasta_head>>& heads)>;
 void parse_fasta_windows(std::string_view bytes, const fasta_window& each);
 

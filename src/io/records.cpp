@@ -483,7 +483,7 @@ void parse_fasta_windows(std::string_view bytes, const fasta_window& each) {
       p = e;
     }
     tbb::parallel_for(std::size_t{0}, pieces.size(), [&](std::size_t k) { parse_fasta_piece(pieces[k], 0, out[k], heads[k]); });
-    each(pieces, out, heads);
+    if (!each(pieces, out, heads)) return;
   }
 }
 

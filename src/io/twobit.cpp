@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -576,7 +577,7 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
   if (rr.detected() == format::fasta) {  // parsed in pieces on all cores where it starts with a header
     std::size_t p = 0;
     while (p < bytes.size() && (bytes[p] == '\n' || bytes[p] == '\r')) ++p;
-    if (p < bytes.size() && bytes[p] == '>') return detail::encode_fasta(bytes.substr(p), name);
+    if (p < bytes.size() && bytes[p] == '>') return *detail::encode_fasta(bytes.substr(p), name, false);
   }
   record r;
   return detail::encode_twobit(
@@ -716,7 +717,14 @@ struct detail::twobit_builder::impl {
   std::size_t room = 0;           ///< the arena's bytes
   std::size_t used = 0;           ///< up to the end of the last placed sequence's bytes
   std::size_t placed = 0;         ///< sequences whose place in the arena is set
+  std::size_t checked = 0;        ///< sequences whose names are checked, in order
+  std::uint64_t changed = 0;      ///< bases that read back as another letter, so far
   std::vector<sequence> seqs;
+
+  /// The names of the sequences up to `seq` checked, in order (as encode_sequence checks each).
+  void check_names(std::size_t seq) {
+    for (; checked <= seq; ++checked) check_name(seqs[checked].name, checked + 1, file);
+  }
 
   /// Sequences up to `seq` placed, one after another: the next bases are seq's.
   void place(std::size_t seq) {
@@ -732,10 +740,7 @@ detail::twobit_builder::twobit_builder(std::string name, std::size_t room) : imp
 }
 detail::twobit_builder::~twobit_builder() = default;
 
-void detail::twobit_builder::begin(std::string_view name) {
-  check_name(name, impl_->seqs.size() + 1, impl_->file);
-  impl_->seqs.emplace_back().name = name;
-}
+void detail::twobit_builder::begin(std::string_view name) { impl_->seqs.emplace_back().name = name; }
 
 std::size_t detail::twobit_builder::sequences() const noexcept { return impl_->seqs.size(); }
 
@@ -758,7 +763,6 @@ void detail::twobit_builder::add(std::span<const span> spans) {
     at[i].at = q.length;
     at[i].head = std::min<std::size_t>(spans[i].bases.size(), (4 - q.length % 4) % 4);
     q.length += spans[i].bases.size();
-    check_length(q.name, q.length, impl_->file);
     impl_->used = q.at + static_cast<std::size_t>((q.length + 3) / 4);
     if (impl_->used > impl_->room) throw std::logic_error("twobit_builder: more bases than its room");
   }
@@ -768,8 +772,12 @@ void detail::twobit_builder::add(std::span<const span> spans) {
       encode_part(body, 0, body.size(), impl_->arena.get() + impl_->seqs[spans[i].seq].at + (at[i].at + at[i].head) / 4,
                   at[i].body);
   });
+  // in the order of the bases, the errors the serial encoder would give first: a sequence's
+  // name, its length, then its bytes
   for (std::size_t i = 0; i < spans.size(); ++i) {
     impl::sequence& q = impl_->seqs[spans[i].seq];
+    impl_->check_names(spans[i].seq);
+    check_length(q.name, at[i].at + spans[i].bases.size(), impl_->file);
     for (std::size_t j = 0; j < at[i].head; ++j) {
       const std::uint64_t pos = at[i].at + j;
       const base_kind& k = base_kinds[static_cast<unsigned char>(spans[i].bases[j])];
@@ -780,6 +788,7 @@ void detail::twobit_builder::add(std::span<const span> spans) {
       if (k.lower) extend(q.masks, pos, pos + 1);
       q.replaced += k.iupac ? 1 : 0;
       q.changed += k.changed ? 1 : 0;
+      impl_->changed += k.changed ? 1 : 0;
     }
     encoded_part& e = at[i].body;
     const std::uint64_t from = at[i].at + at[i].head;
@@ -790,14 +799,18 @@ void detail::twobit_builder::add(std::span<const span> spans) {
     append_blocks(q.masks, e.masks);
     q.replaced += e.replaced;
     q.changed += e.changed;
+    impl_->changed += e.changed;
   }
 }
 
-twobit_image detail::encode_fasta(std::string_view bytes, const std::string& name) {
+std::uint64_t detail::twobit_builder::changed() const noexcept { return impl_->changed; }
+
+std::optional<twobit_image> detail::encode_fasta(std::string_view bytes, const std::string& name, bool exact) {
   // a record's header line takes 2 bytes at least, its packed bases a quarter byte each and up
   // to 3/4 of a byte more: at most bytes / 4 + bytes / 8 in all
   twobit_builder built(name, bytes.size() / 4 + bytes.size() / 8 + 16);
   std::vector<twobit_builder::span> spans;
+  bool changed = false;  // with `exact`: a base that reads back as another letter
   parse_fasta_windows(bytes, [&](std::span<const std::string_view> pieces, const std::vector<std::string>& out,
                                  const std::vector<std::vector<fasta_head>>& heads) {
     spans.clear();
@@ -814,14 +827,20 @@ twobit_image detail::encode_fasta(std::string_view bytes, const std::string& nam
       add_to(out[k].size());
     }
     built.add(spans);
+    changed = exact && built.changed() != 0;
+    return !changed;
   });
+  if (changed) return std::nullopt;
   return built.finish();
 }
 
 twobit_image detail::twobit_builder::finish() {
-  if (!impl_->seqs.empty()) impl_->place(impl_->seqs.size() - 1);
+  if (!impl_->seqs.empty()) {
+    impl_->place(impl_->seqs.size() - 1);
+    impl_->check_names(impl_->seqs.size() - 1);
+  }
   std::vector<packed_seq> out(impl_->seqs.size());
-  for (std::size_t i = 0; i < out.size(); ++i) {
+  tbb::parallel_for(std::size_t{0}, out.size(), [&](std::size_t i) {
     impl::sequence& q = impl_->seqs[i];
     out[i].name = q.name;
     out[i].head = sequence_head(q.length, q.ns, q.masks);
@@ -829,7 +848,7 @@ twobit_image detail::twobit_builder::finish() {
     out[i].packed_bytes = static_cast<std::size_t>((q.length + 3) / 4);
     out[i].replaced = q.replaced;
     out[i].changed = q.changed;
-  }
+  });
   twobit_image image = write_twobit(out);
   impl_->seqs.clear();
   impl_->arena.reset();

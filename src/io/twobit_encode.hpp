@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -45,11 +47,14 @@ class twobit_builder {
   twobit_builder(const twobit_builder&) = delete;
   twobit_builder& operator=(const twobit_builder&) = delete;
 
-  /// Sequence `name` begins; it is number sequences() - 1.
+  /// Sequence `name` begins; it is number sequences() - 1. Its name is checked with its bases
+  /// (or at finish()), in order.
   void begin(std::string_view name);
   [[nodiscard]] std::size_t sequences() const noexcept;
   /// Spans in order: each continues its sequence, which no later sequence's bases precede.
   void add(std::span<const span> spans);
+  /// Bases that read back as another letter (U, IUPAC codes but N), so far.
+  [[nodiscard]] std::uint64_t changed() const noexcept;
   /// The file of the sequences begun.
   twobit_image finish();
 
@@ -59,7 +64,8 @@ class twobit_builder {
 };
 
 /// The .2bit file of a FASTA input that starts with a header line, parsed and encoded on all
-/// cores (parse_fasta_windows into a twobit_builder), as to_twobit writes it.
-twobit_image encode_fasta(std::string_view bytes, const std::string& name);
+/// cores (parse_fasta_windows into a twobit_builder), as to_twobit writes it; with `exact`,
+/// none (and the encoding stops) once a base would read back as another letter.
+std::optional<twobit_image> encode_fasta(std::string_view bytes, const std::string& name, bool exact);
 
 }  // namespace trawl::io::detail

@@ -170,15 +170,16 @@ struct genome::impl {
     tbb::parallel_for(std::size_t{0}, (bytes.size() + part - 1) / part, [&](std::size_t k) {
       std::memcpy(twobit.data() + k * part, bytes.data() + k * part, std::min(part, bytes.size() - k * part));
     });
-    adopt_twobit();
+    adopt_twobit(true);
   }
 
-  /// The .2bit image in `twobit` kept as the genome: its sequences are the records.
-  void adopt_twobit() {
+  /// The .2bit image in `twobit` kept as the genome: its sequences are the records. `check`: a
+  /// file's, whose blocks are checked here (a damaged one refused now, not in a search).
+  void adopt_twobit(bool check) {
     packed = std::make_unique<io::twobit_file>(twobit, name);
     fmt = io::format::fasta;
     for (std::size_t i = 0; i < packed->size(); ++i) {
-      packed->decode(i, 0, 0, nullptr);  // a damaged block refused here, not in a search
+      if (check) packed->decode(i, 0, 0, nullptr);
       const std::uint64_t at = bases + record_gap * i;
       records.push_back({std::string(packed->name(i)), at, packed->length(i)});
       begin.push_back(at);
@@ -273,6 +274,7 @@ struct genome::impl {
         if (c.from != nullptr) std::memcpy(owned.get() + c.to, c.from, c.n);
         else std::memset(owned.get() + c.to, 0, c.n);
       });
+      return true;
     });
     text = std::string_view(owned.get(), at);
   }
@@ -282,16 +284,16 @@ struct genome::impl {
   /// (U, IUPAC codes but N, a byte or a name .2bit cannot hold, a record of 4 Gbases or more).
   /// `bytes` starts with a header line.
   bool read_fasta_packed(std::string_view bytes) {
-    io::twobit_image image;
+    std::optional<io::twobit_image> image;
     try {
-      image = io::detail::encode_fasta(bytes, name);
+      image = io::detail::encode_fasta(bytes, name, true);
     } catch (const error&) {
       return false;
     }
-    if (image.changed != 0) return false;
+    if (!image) return false;
     fmt = io::format::fasta;
-    twobit = std::move(image.bytes);
-    adopt_twobit();
+    twobit = std::move(image->bytes);
+    adopt_twobit(false);
     return true;
   }
 

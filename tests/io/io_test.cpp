@@ -16,6 +16,7 @@
 #include "trawl/io.hpp"
 #include "trawl/detail/sigbus.hpp"
 #include "io/fasta_pieces.hpp"
+#include "oracle.hpp"
 #include "io/twobit_encode.hpp"
 
 namespace fs = std::filesystem;
@@ -243,11 +244,12 @@ TEST(TwoBit, BuiltFromSpansIsTheFileOfWholeSequences) {
       }
       seqs.push_back(seq);
     }
-    std::string fasta;
-    for (std::size_t i = 0; i < n; ++i) fasta += ">" + names[i] + "\n" + seqs[i] + "\n";
-    const trawl::io::twobit_image whole = trawl::io::to_twobit(fasta, trawl::io::format::fasta, "in.fa");
+    std::size_t room = 16;
+    for (const std::string& q : seqs) room += q.size() / 4 + 1;
+    std::vector<std::string_view> name_views(names.begin(), names.end()), seq_views(seqs.begin(), seqs.end());
+    const trawl::io::twobit_image whole = trawl::io::detail::encode_twobit(name_views, seq_views, "in.fa");
 
-    trawl::io::detail::twobit_builder built("in.fa", fasta.size());
+    trawl::io::detail::twobit_builder built("in.fa", room);
     std::vector<trawl::io::detail::twobit_builder::span> spans;
     for (std::size_t i = 0; i < n; ++i) {
       built.begin(names[i]);
@@ -290,9 +292,13 @@ TEST(TwoBit, BuiltFromSpansIsTheFileOfWholeSequences) {
                                                                      {0, std::string_view(seq).substr(3)}};
     EXPECT_THROW(built.add(spans), trawl::error) << at;
   }
+  for (const std::string_view name : {std::string_view(""), std::string_view("a\nb")}) {  // checked in order, at the latest by finish()
+    trawl::io::detail::twobit_builder unnamed("in.fa", 4);
+    unnamed.begin("a");
+    unnamed.begin(name);
+    EXPECT_THROW((void)unnamed.finish(), trawl::error);
+  }
   trawl::io::detail::twobit_builder bad("in.fa", 4);
-  EXPECT_THROW(bad.begin(""), trawl::error);
-  EXPECT_THROW(bad.begin("a\nb"), trawl::error);
   bad.begin("a");
   bad.begin("b");
   const std::vector<trawl::io::detail::twobit_builder::span> b_then_a{{1, "AC"}, {0, "GT"}};
@@ -301,6 +307,68 @@ TEST(TwoBit, BuiltFromSpansIsTheFileOfWholeSequences) {
   small.begin("a");
   const std::vector<trawl::io::detail::twobit_builder::span> nine{{0, "ACGTACGTA"}};
   EXPECT_THROW(small.add(nine), std::logic_error);  // 3 bytes in a room of 2
+}
+
+TEST(TwoBit, PackOfAFastaInPiecesIsTheSerialEncodersFile) {
+  // to_twobit parses a FASTA in pieces on all cores and encodes them as they come: the file,
+  // or the first error, of the serial encoder given the oracle's records. Lines of odd widths
+  // put the pieces' edges inside the bytes of four bases.
+  const auto serial = [](const std::string& fasta) -> std::pair<std::string, std::string> {
+    const std::vector<oracle::record> recs = oracle::parse_records(fasta, true);
+    std::size_t next = 0;
+    try {
+      return {trawl::io::detail::encode_twobit(
+                  [&](std::string_view& name, std::string_view& bases) {
+                    if (next == recs.size()) return false;
+                    name = recs[next].name;
+                    bases = recs[next++].seq;
+                    return true;
+                  },
+                  "in.fa")
+                  .bytes,
+              ""};
+    } catch (const trawl::error& e) {
+      return {"", e.what()};
+    }
+  };
+  const auto parallel = [](const std::string& fasta) -> std::pair<std::string, std::string> {
+    try {
+      return {trawl::io::to_twobit(fasta, trawl::io::format::fasta, "in.fa").bytes, ""};
+    } catch (const trawl::error& e) {
+      return {"", e.what()};
+    }
+  };
+  std::mt19937_64 rng(47);
+  for (int round = 0; round < 6; ++round) {
+    std::string fasta;
+    for (int r = 0; fasta.size() < 1'500'000; ++r) {
+      const std::size_t width = 1 + rng() % 97;
+      const std::string seq = oracle::random_text(rng, rng() % 400'000, round % 2 ? "ACGTNacgtnRYu" : "ACGTNacgtn");
+      fasta += ">r" + std::to_string(r) + "\n";
+      for (std::size_t i = 0; i < seq.size(); i += width) fasta += seq.substr(i, width) + "\n";
+    }
+    if (round >= 2) {  // then a refused byte, and after it a name .2bit cannot hold
+      const std::size_t at = fasta.size() / 3 + rng() % (fasta.size() / 3);
+      const std::size_t line = fasta.find('\n', at) + 1;
+      fasta[fasta.find_first_of("ACGTNacgtn", line)] = round % 4 < 2 ? '*' : '\x01';
+      const std::size_t later = fasta.find("\n>", line + (round == 5 ? 0 : 300'000));
+      if (later != std::string::npos) fasta.insert(later + 2, std::string(300, 'x'));
+    }
+    const auto [want, want_error] = serial(fasta);
+    const auto [got, got_error] = parallel(fasta);
+    EXPECT_EQ(got_error, want_error) << "round " << round;
+    EXPECT_TRUE(got == want) << "round " << round;
+    if (round < 2) {
+      ASSERT_FALSE(want.empty());
+    }
+  }
+  // the first error of the bases' order, whatever else comes in the same piece
+  for (const std::string& fasta : std::vector<std::string>{">a\nAXA\n>\nACGT\n", ">\nAXA\n>a\nACGT\n",
+                                                         ">a\nACGT\n>b c\nAC*T\n>" + std::string(256, 'n') + "\nA\n"}) {
+    const auto want = serial(fasta).second, got = parallel(fasta).second;
+    EXPECT_FALSE(want.empty()) << fasta;
+    EXPECT_EQ(got, want) << fasta;
+  }
 }
 
 TEST(TwoBit, PackWritesIupacCodesAsNAndRefusesOtherBytes) {
