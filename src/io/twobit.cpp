@@ -746,11 +746,10 @@ std::size_t detail::twobit_builder::sequences() const noexcept { return impl_->s
 
 void detail::twobit_builder::add(std::span<const span> spans) {
   // Each span's bases up to its sequence's next multiple of 4 (its head, at most 3) share a
-  // packed byte with the bases before them, which the encode of an earlier body wrote whole
-  // (the arena is not set beforehand: each byte is first written whole by the encode of the
-  // span that holds its first base):
-  // they are set into it here, after the rest of every span (its body, whole bytes of its
-  // own) is encoded in parallel.
+  // packed byte with the bases before them. That byte was written whole by the encode of the
+  // body that holds its first base (the arena is not set beforehand); the head's bases are set
+  // into it here, after the rest of every span (its body, whole bytes of its own) is encoded
+  // in parallel.
   struct placed {
     std::uint64_t at = 0;   ///< the span's first base in its sequence
     std::size_t head = 0;
