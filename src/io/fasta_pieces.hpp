@@ -44,6 +44,10 @@ std::uint32_t fasta_line_width(std::string_view piece, std::size_t seq_len);
 std::size_t fasta_piece_end(std::string_view bytes, std::size_t from, std::size_t size,
                             std::size_t reach = std::size_t{64} << 10);
 
+/// Where a FASTA input's first header line starts when only blank lines come before it (the
+/// bytes parse_fasta_windows takes from there); npos otherwise.
+std::size_t fasta_records_start(std::string_view bytes);
+
 /// A FASTA input that starts with a header line, parsed on all cores of the calling arena: cut
 /// into pieces (fasta_piece_end), a window of them parsed at once (two a core), then handed in
 /// order to each(pieces, outs, heads): each piece's sequence bytes and record heads, valid

@@ -468,6 +468,12 @@ void parse_fasta_piece(std::string_view piece, std::size_t headroom, std::string
   }
 }
 
+std::size_t fasta_records_start(std::string_view bytes) {
+  std::size_t p = 0;
+  while (p < bytes.size() && (bytes[p] == '\n' || bytes[p] == '\r')) ++p;
+  return p < bytes.size() && bytes[p] == '>' ? p : std::string_view::npos;
+}
+
 void parse_fasta_windows(std::string_view bytes, const fasta_window& each) {
   const auto workers = static_cast<std::size_t>(tbb::this_task_arena::max_concurrency());
   const std::size_t piece = std::clamp<std::size_t>(bytes.size() / (8 * workers), std::size_t{1} << 16, std::size_t{1} << 22);

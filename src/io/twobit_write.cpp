@@ -194,11 +194,9 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
   record_reader rr(bytes, fmt, name);
   if (rr.detected() == format::plain)
     throw error(errc::invalid_argument, name + ": not FASTA or FASTQ (.2bit holds named DNA sequences)");
-  if (rr.detected() == format::fasta) {  // parsed in pieces on all cores where it starts with a header
-    std::size_t p = 0;
-    while (p < bytes.size() && (bytes[p] == '\n' || bytes[p] == '\r')) ++p;
-    if (p < bytes.size() && bytes[p] == '>') return *detail::encode_fasta(bytes.substr(p), name, false);
-  }
+  const std::size_t p = rr.detected() == format::fasta ? fasta_records_start(bytes) : std::string_view::npos;
+  if (p != std::string_view::npos)  // parsed in pieces on all cores where it starts with a header
+    return *detail::encode_fasta(bytes.substr(p), name, false);
   record r;
   return detail::encode_twobit(
       [&](std::string_view& seq_name, std::string_view& bases) {

@@ -312,13 +312,10 @@ struct genome::impl {
     io::format named = src.named_format();
     if (named == io::format::automatic) named = io::format_of_name(name);
     const io::format f = named != io::format::automatic ? named : io::detect_format(bytes);
-    if (f == io::format::fasta) {
-      std::size_t p = 0;
-      while (p < bytes.size() && (bytes[p] == '\n' || bytes[p] == '\r')) ++p;
-      if (p < bytes.size() && bytes[p] == '>') {
-        if (!packing || !read_fasta_packed(bytes.substr(p))) read_fasta(bytes.substr(p));
-        return packing;
-      }
+    const std::size_t p = f == io::format::fasta ? io::fasta_records_start(bytes) : std::string_view::npos;
+    if (p != std::string_view::npos) {
+      if (!packing || !read_fasta_packed(bytes.substr(p))) read_fasta(bytes.substr(p));
+      return packing;
     }
     io::record_reader rr(bytes, f, name);  // FASTQ, plain text, and the error of a FASTA without a header first
     fmt = rr.detected();
