@@ -36,24 +36,18 @@ struct trace_table {
   unsigned char rows[(max_traced_guide + 1) * row_bytes];
 };
 
-/// The best alignment of m guide codes, guide(i) (IUPAC bits), against n genome bases, base(j)
-/// (base bits), with at most max_mm mismatches, max_dna DNA and max_rna RNA bulges, which must
-/// leave (max_dna + 1) (max_rna + 1) 3 <= max_states and max_mm < 255. Best: fewest edits,
-/// then fewest bulges, then fewest mismatches, then fewest DNA bulges. With a trace table (m <=
-/// max_traced_guide), its columns from the PAM outward go to ops[0, *ops_len): the
-/// moves align_bits<true> records, the same ones (for each state, the first move that reached
-/// it at its lowest cost, in the same order of states and moves).
-template <class Guide, class Base>
-TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, const Base& base, int max_mm, int max_dna,
-                                            int max_rna, trace_table* trace = nullptr, char* ops = nullptr,
-                                            int* ops_len = nullptr) {
+/// best_alignment (below) with (max_dna + 1, max_rna + 1) = (FixedD, FixedR) known at compile
+/// time, where the loops over a row's states unroll (0: read from the limits).
+template <int FixedD, int FixedR, class Guide, class Base>
+TRAWL_HOST_DEVICE row_counts best_alignment_of(int m, int n, const Guide& guide, const Base& base, int max_mm,
+                                               int max_dna, int max_rna, trace_table* trace, char* ops, int* ops_len) {
   // state (d, r, last) at (d * R + r) * 3 + last: the fewest mismatches of an alignment of the
   // row's guide bases with d DNA and r RNA bulges whose last column is a base pair (0), a DNA
   // bulge (1) or an RNA bulge (2). A state is reached by one kind of move only: a base pair
   // (last 0) from the row before, a DNA bulge (1) from the same row, an RNA bulge (2) from the
   // row before.
   constexpr unsigned unreached = 255;
-  const int D = max_dna + 1, R = max_rna + 1, S = D * R * 3;
+  const int D = FixedD != 0 ? FixedD : max_dna + 1, R = FixedR != 0 ? FixedR : max_rna + 1, S = D * R * 3;
   unsigned char rolling[2][row_bytes];
   // row i: in the trace table when tracing (every row kept), else one of two rolling rows
   const auto row_at = [&](int i) { return trace ? trace->rows + i * row_bytes : rolling[i & 1]; };
@@ -68,30 +62,37 @@ TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, co
   unsigned char* cur = row_at(0);
   clear(cur);
   cur[0] = 0;
-  const auto lower = [](unsigned char* at, int to, unsigned c) {
-    if (c < at[to]) at[to] = static_cast<unsigned char>(c);
-  };
   row_counts best;
   for (int i = 0; i < m; ++i) {
     unsigned char* next = row_at(i + 1);
     clear(next);
-    bool any = false;
+    const unsigned g = guide(i);
+    // Each state has one source block: state (d, r, 0) is reached only from (d, r, any last)
+    // by a base pair, (d + 1, r, 1) only from (d, r, 0 or 1) by a DNA bulge (in this row, whose
+    // blocks of d + 1 come later), (d, r + 1, 2) only from (d, r, 0 or 2) by an RNA bulge: each
+    // is set once, to the least of its sources (unreached, 255, stays so).
+    unsigned least = unreached;  // the least state of the next row
     for (int d = 0; d < D; ++d)
-      for (int r = 0; r < R; ++r)
-        for (int last = 0; last < 3; ++last) {
-          const int here = (d * R + r) * 3 + last;
-          const unsigned c = cur[here];
-          if (c == unreached) continue;
-          const int j = i + d - r;
-          if (j < n) {
-            const unsigned nc = c + ((guide(i) & base(j)) != 0 ? 0u : 1u);
-            if (nc <= static_cast<unsigned>(max_mm)) lower(next, (d * R + r) * 3, nc), any = true;
-          }
-          if (i == 0) continue;  // no bulge as the first column
-          // a DNA bulge stays in this row, at a state visited later (d + 1)
-          if (d + 1 < D && j < n && last != 2) lower(cur, ((d + 1) * R + r) * 3 + 1, c);
-          if (r + 1 < R && last != 1) lower(next, (d * R + r + 1) * 3 + 2, c), any = true;
+      for (int r = 0; r < R; ++r) {
+        const int b = (d * R + r) * 3;
+        const unsigned a0 = cur[b], a1 = cur[b + 1], a2 = cur[b + 2];
+        const unsigned a01 = a0 < a1 ? a0 : a1, a02 = a0 < a2 ? a0 : a2;
+        const int j = i + d - r;  // the genome base a base pair takes (below 0 only where unreached)
+        if (j >= 0 && j < n) {
+          const unsigned low = a01 < a2 ? a01 : a2;
+          unsigned nc = low + ((g & base(j)) != 0 ? 0u : 1u);
+          nc = nc <= static_cast<unsigned>(max_mm) ? nc : unreached;
+          next[b] = static_cast<unsigned char>(nc);
+          least = nc < least ? nc : least;
+          // no bulge as the first column
+          if (i > 0 && d + 1 < D) cur[b + 3 * R + 1] = static_cast<unsigned char>(a01);
         }
+        if (i > 0 && r + 1 < R) {
+          next[b + 5] = static_cast<unsigned char>(a02);
+          least = a02 < least ? a02 : least;
+        }
+      }
+    const bool any = least != unreached;
     if (!any) return best;
     cur = next;
   }
@@ -147,6 +148,32 @@ TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, co
     *ops_len = len;
   }
   return best;
+}
+
+/// The best alignment of m guide codes, guide(i) (IUPAC bits), against n genome bases, base(j)
+/// (base bits), with at most max_mm mismatches, max_dna DNA and max_rna RNA bulges, which must
+/// leave (max_dna + 1) (max_rna + 1) 3 <= max_states and max_mm < 255. Best: fewest edits,
+/// then fewest bulges, then fewest mismatches, then fewest DNA bulges. With a trace table (m <=
+/// max_traced_guide), its columns from the PAM outward go to ops[0, *ops_len): the
+/// moves align_bits<true> records, the same ones (for each state, the first move that reached
+/// it at its lowest cost, in the same order of states and moves).
+template <class Guide, class Base>
+TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, const Base& base, int max_mm, int max_dna,
+                                            int max_rna, trace_table* trace = nullptr, char* ops = nullptr,
+                                            int* ops_len = nullptr) {
+  // up to 2 bulges of each kind (the usual limits): the rows sized at compile time
+  switch ((max_dna + 1) * 4 + max_rna + 1) {
+    case 1 * 4 + 1: return best_alignment_of<1, 1>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    case 1 * 4 + 2: return best_alignment_of<1, 2>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    case 1 * 4 + 3: return best_alignment_of<1, 3>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    case 2 * 4 + 1: return best_alignment_of<2, 1>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    case 2 * 4 + 2: return best_alignment_of<2, 2>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    case 2 * 4 + 3: return best_alignment_of<2, 3>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    case 3 * 4 + 1: return best_alignment_of<3, 1>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    case 3 * 4 + 2: return best_alignment_of<3, 2>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    case 3 * 4 + 3: return best_alignment_of<3, 3>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    default: return best_alignment_of<0, 0>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+  }
 }
 
 }  // namespace trawl::offtarget::site_rows
