@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "agents/emit.cuh"
+#include "agents/site_gate.cuh"
 #include "agents/myers_step.cuh"
 #include "kernels/launch.cuh"
 
@@ -150,7 +151,7 @@ struct myers_single_agent {
             if (score <= k) {
               const std::size_t j = start + static_cast<std::size_t>(r) * kRound + static_cast<std::size_t>(g * kGroup + b());
               if (j >= sub_begin && j < sub_end)
-                emit_candidate(sink.out, sink.count, sink.capacity, w.base + j, id, static_cast<std::uint32_t>(score));
+                emit_end(common, w, sink, j, id, static_cast<std::uint32_t>(score));
             }
           });
         } else {

@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include "agents/emit.cuh"
+#include "agents/site_gate.cuh"
 #include "agents/myers_step.cuh"
 #include "kernels/launch.cuh"
 
@@ -191,7 +192,7 @@ struct myers_tiled_agent {
           if (score <= k) {
             const std::size_t j = pos + static_cast<std::size_t>(b);
             if (j >= sub_begin && j < sub_end)
-              emit_candidate(sink.out, sink.count, sink.capacity, w.base + j, id, static_cast<std::uint32_t>(score));
+              emit_end(common, w, sink, j, id, static_cast<std::uint32_t>(score));
           }
         }
       };

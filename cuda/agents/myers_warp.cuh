@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "agents/emit.cuh"
+#include "agents/site_gate.cuh"
 #include "agents/myers_step.cuh"
 #include "kernels/launch.cuh"
 
@@ -83,7 +84,7 @@ struct myers_warp_agent {
           if (scores) {
             scores[col - w.own_begin] = static_cast<std::uint32_t>(score);
           } else if (score <= static_cast<int>(k)) {
-            emit_candidate(sink.out, sink.count, sink.capacity, w.base + col, id, static_cast<std::uint32_t>(score));
+            emit_end(common, w, sink, col, id, static_cast<std::uint32_t>(score));
           }
         }
       }

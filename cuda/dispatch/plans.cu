@@ -328,6 +328,10 @@ void approx_device_plan::launch(const text_window& w, const candidate_sink& sink
                                 seed_scratch* scratch) const {
   // the seed filter's pass, and the kernels gated to run only where its chunk is dense
   approx_common c = common;
+  if (sites) {  // the ends go to the site test: those with no PAM are not written
+    c.sites = sites->view;
+    c.pam_gate = true;
+  }
   if (seeds) c.gate = launch_seeds(w, sink, stream, scratch);
   if (hamming) {
     launch_hamming(hamming->view, c, w, sink, stream);

@@ -68,6 +68,21 @@ void launch_exact_hashed(const exact_device_tasks& tasks, const exact_hash_tasks
 void launch_exact_sunday(const exact_device_tasks& tasks, const text_window& w, const candidate_sink& sink,
                          std::size_t slice_length, cudaStream_t stream);
 
+/// The site test of candidate ends with bulges (site_end_test), on the device.
+struct site_test_tasks {
+  const std::uint8_t* guide_bits = nullptr;     ///< every guide's codes from the PAM outward
+  const std::uint32_t* guide_offset = nullptr;  ///< guide g: guide_bits[guide_offset[g] .. guide_offset[g + 1])
+  const std::int32_t* limits = nullptr;
+  const std::uint8_t* pam_bits = nullptr;
+  const std::uint32_t* pam_offset = nullptr;
+  const std::uint32_t* guide_of = nullptr;  ///< per task
+  const std::uint32_t* pam_of = nullptr;
+  const std::uint8_t* reverse = nullptr;
+  bool three_prime = true;
+  std::uint32_t pam_limit = 0, dna_bulges = 0, rna_bulges = 0;
+  std::int32_t max_edits = -1;
+};
+
 // ---- approximate ----
 /// Tasks of the single-word tiled kernel: left-aligned Peq words, [task][sigma].
 struct tiled_device_tasks {
@@ -98,6 +113,10 @@ struct approx_common {
   /// When set, the kernels run only where *gate != 0, else return at once: the seed filter's
   /// fallback, decided on the device (seed_buffers::dense) without a wait on the host.
   const unsigned* gate = nullptr;
+  /// With `pam_gate`, an end is kept only where a PAM of its site test may lie
+  /// (agents/site_gate.cuh): the first step of that test, before the end is written.
+  site_test_tasks sites;
+  bool pam_gate = false;
 };
 /// The start of every approximate kernel: false when its launch is gated off.
 __device__ __forceinline__ bool gate_open(const approx_common& c) { return c.gate == nullptr || *c.gate != 0; }
@@ -205,20 +224,6 @@ struct site_direct_tasks {
 void launch_sites_direct(const site_direct_tasks& tasks, const text_window& w, const candidate_sink& sink,
                          cudaStream_t stream);
 
-// ---- the site test of candidate ends with bulges (site_end_test) ----
-struct site_test_tasks {
-  const std::uint8_t* guide_bits = nullptr;     ///< every guide's codes from the PAM outward
-  const std::uint32_t* guide_offset = nullptr;  ///< guide g: guide_bits[guide_offset[g] .. guide_offset[g + 1])
-  const std::int32_t* limits = nullptr;
-  const std::uint8_t* pam_bits = nullptr;
-  const std::uint32_t* pam_offset = nullptr;
-  const std::uint32_t* guide_of = nullptr;  ///< per task
-  const std::uint32_t* pam_of = nullptr;
-  const std::uint8_t* reverse = nullptr;
-  bool three_prime = true;
-  std::uint32_t pam_limit = 0, dna_bulges = 0, rna_bulges = 0;
-  std::int32_t max_edits = -1;
-};
 /// Tests the candidates in[0, min(*in_count, in_capacity)) of window `w` and appends to `sink`
 /// those that may have a site (site_end_test).
 void launch_site_test(const site_test_tasks& tasks, const text_window& w, const candidate* in,

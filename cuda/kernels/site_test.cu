@@ -1,10 +1,11 @@
 // cuda/kernels/site_test.cu — the site test of offtarget's candidate ends with bulges
 // (site_end_test), one thread per end: the PAM positions the end implies, the PAM's
-// mismatches, then the bulge-aware alignment of the guide from the PAM outward
+// mismatches (agents/site_gate.cuh), then the bulge-aware alignment of the guide from the PAM outward
 // (src/offtarget/site_rows.hpp, as the host runs it). Ends without a site are dropped; the rest
 // go back to the host.
 #include "agents/bases.cuh"
 #include "agents/emit.cuh"
+#include "agents/site_gate.cuh"
 #include "common/check.cuh"
 #include "kernels/launch.cuh"
 #include "offtarget/site_rows.hpp"
@@ -21,23 +22,19 @@ constexpr unsigned kBlocksPerSm = 8;
 /// reverse strand when `reverse`: unknown when the bytes it reads are not all in the window.
 __device__ verdict test_at(const site_test_tasks& t, const text_window& w, std::uint32_t g, std::uint32_t p,
                            bool reverse, long long ps) {
-  const std::uint8_t* pam = t.pam_bits + t.pam_offset[p];
+  const pam_fit fit = pam_at(t, w, p, reverse, ps);
+  if (fit != pam_fit::fits) return fit == pam_fit::none ? verdict::none : verdict::unknown;
   const long long P = t.pam_offset[p + 1] - t.pam_offset[p];
   const long long n = static_cast<long long>(w.len);
-  if (ps < 0 || ps + P > n) return verdict::unknown;
-  const auto bit = [&](long long i) {
-    const unsigned b = base_bit(w.data[i]);
-    return reverse ? complement_bit(b) : b;
-  };
-  std::uint32_t pam_mm = 0;
-  for (long long i = 0; i < P; ++i) pam_mm += (pam[i] & bit(reverse ? ps + P - 1 - i : ps + i)) == 0 ? 1u : 0u;
-  if (pam_mm > t.pam_limit) return verdict::none;
   const std::uint8_t* guide = t.guide_bits + t.guide_offset[g];
   const int m = static_cast<int>(t.guide_offset[g + 1] - t.guide_offset[g]);
   const int far = m + static_cast<int>(t.dna_bulges);  // genome bases an alignment may read
   const bool leftward = t.three_prime == !reverse;      // the protospacer lies left of the PAM
   if (leftward ? ps - far < 0 : ps + P + far > n) return verdict::unknown;
-  const auto base = [&](int j) { return bit(leftward ? ps - 1 - j : ps + P + j); };
+  const auto base = [&](int j) {
+    const unsigned b = base_bit(w.data[leftward ? ps - 1 - j : ps + P + j]);
+    return reverse ? complement_bit(b) : b;
+  };
   const auto c = offtarget::site_rows::best_alignment(
       m, far, [&](int i) { return static_cast<unsigned>(guide[i]); }, base, t.limits[g], static_cast<int>(t.dna_bulges),
       static_cast<int>(t.rna_bulges));
@@ -53,22 +50,14 @@ __global__ void site_test_kernel(site_test_tasks t, text_window w, const candida
     candidate c = in[i];
     const std::uint32_t g = t.guide_of[c.task], p = t.pam_of[c.task];
     const bool reverse = t.reverse[c.task] != 0;
-    const long long P = t.pam_offset[p + 1] - t.pam_offset[p];
     const long long end = static_cast<long long>(c.pos - w.base) + 1;  // one past the end's byte
     bool site = false, unknown = false;
-    const auto consider = [&](long long ps) {
-      if (site) return;
+    pam_starts_of(t, c.task, end, [&](long long ps) {
       const verdict v = test_at(t, w, g, p, reverse, ps);
       site = v == verdict::site;
       unknown = unknown || v == verdict::unknown;
-    };
-    if (t.three_prime == !reverse) {  // the PAM at the hit's right end
-      consider(end - P);
-    } else {  // the PAM on the left, m - RNA .. m + DNA bulges before the far end
-      const long long m = t.guide_offset[g + 1] - t.guide_offset[g];
-      for (long long len = m - (m < t.rna_bulges ? m : t.rna_bulges); len <= m + t.dna_bulges; ++len)
-        consider(end - len - P);
-    }
+      return !site;
+    });
     if (site) c.score |= site_end_test::confirmed;
     if (site || unknown) emit_candidate(sink.out, sink.count, sink.capacity, c.pos, c.task, c.score);
   }
