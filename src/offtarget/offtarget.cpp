@@ -59,10 +59,12 @@ const auto complement = [] {
   return t;
 }();
 
+/// std::toupper and std::tolower of the "C" locale, which the library's output assumes.
+char ascii_upper(unsigned char b) { return static_cast<char>(b >= 'a' && b <= 'z' ? b - ('a' - 'A') : b); }
+char ascii_lower(unsigned char b) { return static_cast<char>(b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b); }
+
 /// A genome base as a site shows it: upper case where it matches, lower case where not.
-char cased(unsigned char b, bool match) {
-  return static_cast<char>(match ? std::toupper(b) : std::tolower(b));
-}
+char cased(unsigned char b, bool match) { return match ? ascii_upper(b) : ascii_lower(b); }
 
 struct site_key {
   std::uint64_t pam_start;
@@ -142,14 +144,41 @@ class site_finder {
       if (end >= len + P) fn(end - len - P);
   }
 
-  /// Mismatches of PAM pi against the genome at forward position ps, read on strand dir (P + 1
-  /// where the record ends first).
+  /// The bytes a site of guide gi with PAM pi whose PAM starts at forward position ps reads on
+  /// strand dir, from one text() call: the PAM's P bytes and the protospacer side's, in
+  /// forward order. On the right of the PAM as many side bytes as the text holds (up to m + DNA
+  /// bulges); on the left all of them from the record's start or m + DNA bulges before the PAM.
+  /// Empty `pam` where the bytes are not all there (no site).
+  struct site_bytes {
+    std::string_view pam, side;
+    bool left = false;  ///< the side lies left of the PAM (read outward: backwards)
+  };
   template <class Text>
-  [[nodiscard]] int pam_mismatches(std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text) const {
+  [[nodiscard]] site_bytes bytes_at(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps,
+                                    const Text& text) const {
+    const std::uint64_t P = pams_[pi].size();
+    const std::uint64_t far = guides_[gi].protospacer.size() + static_cast<std::uint64_t>(a_.dna_bulges);
+    site_bytes b;
+    b.left = (a_.side == pam_side::three_prime) == (dir == strand::forward);
+    if (b.left) {
+      const std::uint64_t lo = ps >= far ? ps - far : 0;
+      const std::string_view v = text(lo, ps + P);
+      if (v.size() != ps + P - lo) return b;
+      b.pam = v.substr(ps - lo);
+      b.side = v.substr(0, ps - lo);
+    } else {
+      const std::string_view v = text(ps, ps + P + far);
+      if (v.size() < P) return b;
+      b.pam = v.substr(0, P);
+      b.side = v.substr(P);
+    }
+    return b;
+  }
+
+  /// Mismatches of PAM pi against its bytes `t` (forward order), read on strand dir.
+  [[nodiscard]] int pam_mismatches(std::uint32_t pi, strand dir, std::string_view t) const {
     const std::vector<unsigned char>& pam = pam_bits_[pi];
     const std::size_t P = pam.size();
-    const std::string_view t = text(ps, ps + P);
-    if (t.size() != P) return static_cast<int>(P) + 1;
     // on the reverse strand: the complement of the forward bases, backwards
     const bool forward = dir == strand::forward;
     const auto& to_bits = base_bits[forward ? 0 : 1];
@@ -171,35 +200,31 @@ class site_finder {
   }
 
   /// The best alignment of guide gi with PAM pi whose PAM starts at forward position ps, if one
-  /// is within the limits (with `Trace`, its columns too); `pam_mm` receives the PAM's
-  /// mismatches and `side` (if given) the protospacer side's bases on the guide's strand,
-  /// outward from the PAM.
+  /// is within the limits (align_bytes of bytes_at).
   template <bool Trace, class Text>
   std::optional<site_alignment> align_site(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps,
-                                           const Text& text, int& pam_mm, std::string* side) const {
+                                           const Text& text, int& pam_mm, std::string* ops) const {
+    return align_bytes<Trace>(gi, pi, dir, bytes_at(gi, pi, dir, ps, text), pam_mm, ops);
+  }
+
+  /// The best alignment of guide gi with PAM pi on strand dir at bytes `b` (bytes_at), if one is
+  /// within the limits; `pam_mm` receives the PAM's mismatches. With `Trace` its columns from
+  /// the PAM outward go to *ops (align_traced_to).
+  template <bool Trace>
+  std::optional<site_alignment> align_bytes(std::uint32_t gi, std::uint32_t pi, strand dir, const site_bytes& b,
+                                            int& pam_mm, std::string* ops) const {
     const guide& g = guides_[gi];
-    const std::uint64_t P = pams_[pi].size(), far = g.protospacer.size() + static_cast<std::uint64_t>(a_.dna_bulges);
+    if (b.pam.empty()) return std::nullopt;
     // The PAM first: most candidates of a search with bulges have none at this position.
-    pam_mm = pam_mismatches(pi, dir, ps, text);
+    pam_mm = pam_mismatches(pi, dir, b.pam);
     if (pam_mm > a_.pam_mismatches) return std::nullopt;
-    // the protospacer side, outward from the PAM: leftward from ps or rightward from its end
-    const bool outward_left = (a_.side == pam_side::three_prime) == (dir == strand::forward);
-    const std::uint64_t lo = outward_left ? (ps >= far ? ps - far : 0) : ps + P;
-    const std::string_view bytes = outward_left ? text(lo, ps) : text(ps + P, ps + P + far);
-    if (outward_left && bytes.size() != ps - lo) return std::nullopt;
+    // the protospacer side as base bits, outward from the PAM
     const auto& to_bits = base_bits[dir == strand::forward ? 0 : 1];
     thread_local trawl::detail::line_vector<unsigned char> tb;
-    tb.resize(bytes.size());
-    for (std::size_t j = 0; j < bytes.size(); ++j)
-      tb[j] = to_bits[static_cast<unsigned char>(bytes[outward_left ? bytes.size() - 1 - j : j])];
-    if (side) {  // the same bases as letters: complemented on the reverse strand
-      side->resize(bytes.size());
-      for (std::size_t j = 0; j < bytes.size(); ++j) {
-        const char b = bytes[outward_left ? bytes.size() - 1 - j : j];
-        (*side)[j] = dir == strand::reverse ? complement[static_cast<unsigned char>(b)] : b;
-      }
-    }
-    auto al = Trace ? align_traced(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges)
+    const std::size_t n = b.side.size();
+    tb.resize(n);
+    for (std::size_t j = 0; j < n; ++j) tb[j] = to_bits[static_cast<unsigned char>(b.side[b.left ? n - 1 - j : j])];
+    auto al = Trace ? align_traced_to(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges, *ops)
                     : align_counts(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges);
     // the best alignment has the fewest edits: beyond --max-edits, so is every other
     if (al && a_.max_edits >= 0 && al->mismatches + al->dna_bulges + al->rna_bulges > a_.max_edits) return std::nullopt;
@@ -211,14 +236,16 @@ class site_finder {
   template <class Text>
   bool build(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text, site& to) const {
     int pam_mm = 0;
-    thread_local std::string side;  // the protospacer side's bases on the guide's strand, outward
-    const auto al = align_site<true>(gi, pi, dir, ps, text, pam_mm, &side);
+    thread_local std::string ops;  // the columns from the PAM outward
+    const site_bytes bytes = bytes_at(gi, pi, dir, ps, text);
+    const auto al = align_bytes<true>(gi, pi, dir, bytes, pam_mm, &ops);
     if (!al) return false;
     const std::string& pam = pams_[pi];
     const std::uint64_t P = pam.size();
     const bool three = a_.side == pam_side::three_prime;
     const bool pam_right_of_spacer = three == (dir == strand::forward);  // forward coordinates
     const std::uint64_t used = al->text_len;
+    const bool reverse = dir == strand::reverse;
     to.guide = gi;
     to.pam = pi;
     to.dir = dir;
@@ -230,16 +257,21 @@ class site_finder {
     to.pam_mismatches = pam_mm;
     // the PAM's bases in the guide's reading order (5' to 3' on its strand), upper case where
     // they match the PAM's codes
-    const std::string_view pam_fwd = text(ps, ps + P);
     to.pam_bases.resize(P);
     for (std::size_t k = 0; k < P; ++k) {
-      const auto b = static_cast<unsigned char>(dir == strand::forward ? pam_fwd[k] : complement[static_cast<unsigned char>(pam_fwd[P - 1 - k])]);
+      const auto b = static_cast<unsigned char>(reverse ? complement[static_cast<unsigned char>(bytes.pam[P - 1 - k])] : bytes.pam[k]);
       to.pam_bases[k] = cased(b, (detail::iupac_bits(static_cast<unsigned char>(pam[k])) & detail::base_bit(b)) != 0);
     }
+    // the side's base j outward from the PAM, on the guide's strand
+    const std::size_t n = bytes.side.size();
+    const auto side = [&](std::size_t j) {
+      const char b = bytes.side[bytes.left ? n - 1 - j : j];
+      return reverse ? complement[static_cast<unsigned char>(b)] : b;
+    };
     // the columns, outward from the PAM; the strings are written in the guide's 5'->3' order:
     // from their end for a 3' PAM (outward is 3'->5'), after the PAM for a 5' one
     const std::string& gq = outward_[gi];
-    const std::size_t cols = al->ops.size() + P;
+    const std::size_t cols = ops.size() + P;
     to.aligned_guide.resize(cols);
     to.aligned_target.resize(cols);
     const auto at = [&](std::size_t c) { return three ? cols - 1 - P - c : P + c; };  // spacer column c, outward
@@ -249,17 +281,15 @@ class site_finder {
       to.aligned_target[c] = to.pam_bases[k];
     }
     std::size_t i = 0, j = 0;
-    for (std::size_t c = 0; c < al->ops.size(); ++c) {
-      const char op = al->ops[c];
-      const auto b = static_cast<unsigned char>(op == 'R' ? '-' : side[j]);
+    for (std::size_t c = 0; c < ops.size(); ++c) {
+      const char op = ops[c];
       char g = '-', t = '-';
       if (op == 'M') {
+        const auto b = static_cast<unsigned char>(side(j++));
         g = gq[i++];
         t = cased(b, (detail::iupac_bits(static_cast<unsigned char>(g)) & detail::base_bit(b)) != 0);
-        ++j;
       } else if (op == 'D') {
-        t = static_cast<char>(std::toupper(b));
-        ++j;
+        t = ascii_upper(static_cast<unsigned char>(side(j++)));
       } else {
         g = gq[i++];
       }
@@ -270,7 +300,7 @@ class site_finder {
     to.cigar.clear();
     const auto col = [&](std::size_t c) {
       const char g = to.aligned_guide[c], t = to.aligned_target[c];
-      return g == '-' ? 'D' : t == '-' ? 'I' : std::isupper(static_cast<unsigned char>(t)) ? '=' : 'X';
+      return g == '-' ? 'D' : t == '-' ? 'I' : t >= 'A' && t <= 'Z' ? '=' : 'X';
     };
     for (std::size_t c = 0; c < cols;) {
       const char op = col(c);
