@@ -790,8 +790,8 @@ void site_search::search(const index::hybrid_index& idx, site_sink& out) const {
 class windowed_sites final : public window_classifier {
  public:
   windowed_sites(const site_finder& finder, const options& o, std::size_t reach, site_sink& out, record_reader read,
-                 bool test)
-      : finder_(finder), reach_(reach),
+                 bool test, std::uint64_t span)
+      : finder_(finder), reach_(reach), span_(span),
         after_(static_cast<std::uint64_t>(o.dna_bulges + o.rna_bulges) + 8), read_(std::move(read)), test_(test),
         arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(), 1,
                tbb::task_arena::priority::high),
@@ -803,61 +803,89 @@ class windowed_sites final : public window_classifier {
   }
   void candidates(std::span<const hit> found) override {
     if (found.empty()) return;
-    // by end (a GPU's come so); a copy only to sort or filter them
+    // by end (a GPU's come so); a copy only to sort them
     const auto by_end = [](const hit& a, const hit& b) { return a.end < b.end; };
     std::vector<hit> own;
     std::span<const hit> hits = found;
-    if (test_ || !std::is_sorted(found.begin(), found.end(), by_end)) {
+    if (!std::is_sorted(found.begin(), found.end(), by_end)) {
       own.assign(found.begin(), found.end());
       std::stable_sort(own.begin(), own.end(), by_end);
       hits = own;
     }
-    // the record's bytes around the candidates: a site reaches `reach` bytes before its
-    // candidate's end and the bulges after it (overlapping windows merged)
+    // A site reaches `reach` bytes before its candidate's end and the bulges after it. The
+    // candidates go in groups whose bytes span at most span_: where their windows would cover
+    // an eighth of that or more, the span is read whole (dense candidates: a search with
+    // bulges), else the windows around them, overlapping ones merged.
     const std::uint64_t before = reach_ + 8;
-    windows_.clear();
+    const auto lo_of = [&](const hit& h) { return h.end > before ? h.end - before : 0; };
+    const auto hi_of = [&](const hit& h) { return std::min(length_, h.end + after_); };
     for (std::size_t c = 0; c < hits.size();) {
-      const std::uint64_t lo = hits[c].end > before ? hits[c].end - before : 0;
-      std::uint64_t hi = std::min(length_, hits[c].end + after_);
-      std::size_t d = c + 1;
-      while (d < hits.size() && (hits[d].end > before ? hits[d].end - before : 0) <= hi)
-        hi = std::min(length_, std::max(hi, hits[d++].end + after_));
-      if (lo < hi) windows_.add(lo, static_cast<std::size_t>(hi - lo));
-      c = d;
-    }
-    // on all cores, in an arena of their own (the caller may be a search's worker, its arena
-    // a thread per GPU)
-    arena_.execute([&] {
-      tbb::parallel_for(std::size_t{0}, windows_.size(), [&](std::size_t w) {
-        read_(record_, windows_.lo(w), windows_.hi(w), windows_.data(w));
-      });
-    });
-    if (test_) {  // the candidates with a site, classified on all cores (the sink classifies those again)
-      const auto text = [this](std::uint64_t a, std::uint64_t b) { return windows_.at(a, b); };
-      std::vector<char> keep(hits.size(), 0);
-      arena_.execute([&] {
-        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, hits.size(), 256), [&](const tbb::blocked_range<std::size_t>& b) {
-          for (std::size_t h = b.begin(); h != b.end(); ++h) keep[h] = finder_.has_site(hits[h], text) ? 1 : 0;
+      const std::uint64_t lo = lo_of(hits[c]);
+      const auto past = std::partition_point(hits.begin() + static_cast<std::ptrdiff_t>(c) + 1, hits.end(),
+                                             [&](const hit& h) { return hi_of(h) <= lo + span_; });
+      const std::span<const hit> group = hits.subspan(c, static_cast<std::size_t>(past - hits.begin()) - c);
+      c += group.size();
+      const std::uint64_t hi = hi_of(group.back());
+      windows_.clear();
+      if (lo < hi && group.size() * (before + after_) * 8 >= hi - lo) {
+        char* to = windows_.add(lo, static_cast<std::size_t>(hi - lo));
+        constexpr std::uint64_t kPiece = std::uint64_t{1} << 20;
+        arena_.execute([&] {
+          tbb::parallel_for(std::uint64_t{0}, (hi - lo + kPiece - 1) / kPiece, [&](std::uint64_t p) {
+            const std::uint64_t a = lo + p * kPiece, b = std::min(hi, a + kPiece);
+            read_(record_, a, b, to + (a - lo));
+          });
         });
-      });
-      std::size_t w = 0;
-      for (std::size_t h = 0; h < own.size(); ++h)
-        if (keep[h]) own[w++] = own[h];
-      own.resize(w);
-      hits = own;
+      } else {
+        for (std::size_t i = 0; i < group.size();) {
+          const std::uint64_t wlo = lo_of(group[i]);
+          std::uint64_t whi = hi_of(group[i]);
+          std::size_t j = i + 1;
+          while (j < group.size() && lo_of(group[j]) <= whi) whi = std::max(whi, hi_of(group[j++]));
+          if (wlo < whi) windows_.add(wlo, static_cast<std::size_t>(whi - wlo));
+          i = j;
+        }
+        // on all cores, in an arena of their own (the caller may be a search's worker, its
+        // arena a thread per GPU)
+        arena_.execute([&] {
+          tbb::parallel_for(std::size_t{0}, windows_.size(), [&](std::size_t w) {
+            read_(record_, windows_.lo(w), windows_.hi(w), windows_.data(w));
+          });
+        });
+      }
+      classify(group);
     }
-    sink_.read_windows(&windows_);
-    sink_.hits(hits);
-    sink_.read_windows(nullptr);
-    // later candidates end at or after the last of these
-    if (!hits.empty()) sink_.floor(hits.back().end);
   }
   void end_record() override { sink_.end_record(length_); }
   void finish() override { sink_.finish(); }
 
  private:
+  /// Hands a group of candidates (by end) to the sink, the windows read for them; with
+  /// `test`, only those that have a site, found on all cores (the sink classifies them again).
+  void classify(std::span<const hit> group) {
+    std::vector<hit> kept;
+    if (test_) {
+      const auto text = [this](std::uint64_t a, std::uint64_t b) { return windows_.at(a, b); };
+      std::vector<char> keep(group.size(), 0);
+      arena_.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, group.size(), 256), [&](const tbb::blocked_range<std::size_t>& b) {
+          for (std::size_t h = b.begin(); h != b.end(); ++h) keep[h] = finder_.has_site(group[h], text) ? 1 : 0;
+        });
+      });
+      for (std::size_t h = 0; h < group.size(); ++h)
+        if (keep[h]) kept.push_back(group[h]);
+      group = kept;
+    }
+    sink_.read_windows(&windows_);
+    sink_.hits(group);
+    sink_.read_windows(nullptr);
+    // later candidates end at or after the last of these
+    if (!group.empty()) sink_.floor(group.back().end);
+  }
+
   const site_finder& finder_;
   std::size_t reach_;
+  std::uint64_t span_;
   std::uint64_t after_;
   record_reader read_;
   bool test_;
@@ -868,8 +896,9 @@ class windowed_sites final : public window_classifier {
   std::uint64_t length_ = 0;
 };
 
-std::unique_ptr<window_classifier> site_search::windowed(site_sink& out, record_reader read, bool test) const {
-  return std::make_unique<windowed_sites>(*d_->finder, d_->o, d_->reach, out, std::move(read), test);
+std::unique_ptr<window_classifier> site_search::windowed(site_sink& out, record_reader read, bool test,
+                                                          std::uint64_t span) const {
+  return std::make_unique<windowed_sites>(*d_->finder, d_->o, d_->reach, out, std::move(read), test, span);
 }
 
 void site_search::classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& found,

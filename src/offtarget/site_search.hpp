@@ -80,7 +80,10 @@ class site_search {
   void classify(const index::hybrid_index& idx, const std::vector<index::record_hit>& candidates, site_sink& out) const;
   /// Sites to `out` from candidates of records read through `read` around them; `test`: a
   /// candidate is kept only when it has a site (candidates a GPU's scan has tested need not be).
-  [[nodiscard]] std::unique_ptr<window_classifier> windowed(site_sink& out, record_reader read, bool test) const;
+  /// The candidates are classified in groups whose bytes span at most `span`, read whole where
+  /// they are dense.
+  [[nodiscard]] std::unique_ptr<window_classifier> windowed(site_sink& out, record_reader read, bool test,
+                                                            std::uint64_t span = std::uint64_t{64} << 20) const;
 
  private:
   /// `inner` behind the site filter (owned with it when `owner` holds it).

@@ -541,16 +541,26 @@ void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& 
       run.clear();
     };
     search_sequence(*m, g.text, planned, [&](std::span<const hit> hs) {
-      for (hit h : hs) {
-        while (r + 1 < g.begin.size() && g.begin[r + 1] < h.end) {
+      // by end: record r's are those that end in (its begin, its end], a run of them
+      const auto by_end = [](const hit& h, std::uint64_t v) { return h.end <= v; };
+      for (auto h = hs.begin(); h != hs.end();) {
+        while (r + 1 < g.begin.size() && g.begin[r + 1] < h->end) {
           flush();
           sites->end_record();
           open(++r);
         }
-        if (h.end <= g.begin[r] || h.end > g.begin[r] + g.length[r]) continue;
-        h.start = std::max(h.start, g.begin[r]) - g.begin[r];
-        h.end -= g.begin[r];
-        run.push_back(h);
+        const std::uint64_t b = g.begin[r], e = b + g.length[r];
+        const std::uint64_t next = r + 1 < g.begin.size() ? g.begin[r + 1] : ~std::uint64_t{0};
+        const auto stop = std::partition_point(h, hs.end(), [&](const hit& x) { return by_end(x, next); });
+        const auto first = std::partition_point(h, stop, [&](const hit& x) { return by_end(x, b); });
+        const auto last = std::partition_point(first, stop, [&](const hit& x) { return by_end(x, e); });
+        for (auto x = first; x != last; ++x) {
+          hit y = *x;
+          y.start = std::max(y.start, b) - b;
+          y.end -= b;
+          run.push_back(y);
+        }
+        h = stop;
       }
       flush();
       return true;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -106,6 +107,78 @@ TEST(SiteSink, BatchesOfAnySizeGiveTheSitesOfOne) {
             << test_cases::describe(v) << " batches of up to " << most << ", async from " << async_from;
       }
     }
+  }
+}
+
+/// The sites of `found` through site_search::windowed, the record read only through its reader
+/// (each byte read checked against `seq`), in batches whose sizes `cut` gives.
+template <class Cut>
+std::vector<std::string> windowed_sites_of(const ot::site_search& s, const std::string& seq, const std::vector<hit>& found,
+                                           bool test, std::uint64_t span, Cut&& cut, std::uint64_t* read = nullptr) {
+  collect out;
+  std::atomic<std::uint64_t> bytes{0};
+  const auto sites = s.windowed(out, [&](std::uint32_t r, std::uint64_t lo, std::uint64_t hi, char* to) {
+    bytes += hi - lo;
+    EXPECT_EQ(r, 3u);
+    EXPECT_LE(lo, hi);
+    EXPECT_LE(hi, seq.size());
+    std::copy(seq.begin() + static_cast<std::ptrdiff_t>(lo), seq.begin() + static_cast<std::ptrdiff_t>(hi), to);
+  }, test, span);
+  trawl::record_info r;
+  r.name = "chr1";
+  r.index = 3;
+  sites->begin_record(r, seq.size());
+  for (std::size_t i = 0; i < found.size();) {
+    const std::size_t n = std::min(found.size() - i, cut());
+    sites->candidates(std::span<const hit>(found).subspan(i, n));
+    i += n;
+  }
+  sites->end_record();
+  sites->finish();
+  if (read) *read = bytes;
+  return out.rows;
+}
+
+TEST(SiteSink, SitesReadAroundTheCandidatesAreThoseOfTheWholeRecord) {
+  // site_search::windowed, as a genome kept two bits a base and an index classify: the record's
+  // bytes read only around the candidates, whole spans where they are dense (with bulges),
+  // windows where not, in groups of any span, with and without the site test
+  std::mt19937_64 rng(31);
+  std::vector<ot::guide> guides;
+  for (int g = 0; g < 4; ++g) guides.push_back({std::string{'g', static_cast<char>('0' + g)}, oracle::random_text(rng, 20, "ACGT"), -1});
+  std::string seq = oracle::random_text(rng, 80000, "ACGTacgt");
+  for (int p = 0; p < 150; ++p) {
+    std::string site = guides[rng() % guides.size()].protospacer;
+    for (int e = static_cast<int>(rng() % 3); e > 0; --e) site[1 + rng() % (site.size() - 2)] = "ACGT"[rng() % 4];
+    if (rng() % 2) site += "AGG";
+    else site.insert(0, "TTTA");
+    if (rng() % 2) site = oracle::reverse_complement(site);
+    seq.replace(rng() % (seq.size() - site.size()), site.size(), site);
+  }
+  seq.replace(40000, 300, std::string(300, 'N'));
+  const test_cases::offtarget_variant variants[] = {
+      {.pams = {"NGG", "NAG"}, .mismatches = 3, .dna_bulges = 1, .rna_bulges = 1},  // dense candidates
+      {.pams = {"NGG"}, .mismatches = 2},                                           // few: windows
+      {.pams = {"TTTV"}, .side = ot::pam_side::five_prime, .mismatches = 2, .dna_bulges = 1, .rna_bulges = 1}};
+  for (const auto& v : variants) {
+    const ot::site_search s(guides, test_cases::options_of(v));
+    const auto candidates = trawl::make_matcher(s.patterns(), s.candidate_options());
+    const std::vector<hit> found = test_cases::sliced_hits(*candidates, seq, s.candidate_options(), 1, 0);
+    auto whole = sites_of(s, seq, found, ~std::size_t{0}, [&] { return found.size(); });
+    ASSERT_GT(whole.size(), 20u) << test_cases::describe(v);
+    whole.front() = "record chr1";
+    // in one batch: dense candidates read their whole span, sparse ones windows around them
+    std::uint64_t read = 0;
+    EXPECT_EQ(windowed_sites_of(s, seq, found, false, std::uint64_t{64} << 20, [&] { return found.size(); }, &read), whole);
+    if (v.dna_bulges == 0) EXPECT_LT(read, seq.size() / 4) << test_cases::describe(v);
+    else EXPECT_GT(read, seq.size() / 2) << test_cases::describe(v);
+    for (const bool test : {false, true})
+      for (const std::uint64_t span : {std::uint64_t{64} << 20, std::uint64_t{5000}, std::uint64_t{1}})
+        for (const std::size_t most : {found.size(), std::size_t{1}, std::size_t{37}}) {
+          std::mt19937_64 cuts(most);
+          EXPECT_EQ(windowed_sites_of(s, seq, found, test, span, [&] { return 1 + cuts() % most; }), whole)
+              << test_cases::describe(v) << " test " << test << " span " << span << " batches of up to " << most;
+        }
   }
 }
 
