@@ -158,11 +158,13 @@ struct myers_tiled_agent {
         const std::uint32_t word = row[i];
         const std::size_t pos = base + 4 * i;
         // The score moves by at most 1 per column: above k + 4 now, none of the next four
-        // ends can be a hit, so the score is not tracked (it is popc(Pv) - popc(Mv)).
+        // ends can be a hit, so the score is not tracked (it is popc(Pv) - popc(Mv)). The
+        // branch is taken by the lanes together (__all_sync): a divergent one runs both paths,
+        // which at a large k (most lanes near k + 4) is most of the time.
         int score = 0;
 #pragma unroll
         for (int q = 0; q < W; ++q) score += column_score(pv[q], mv[q]);
-        if (score > k + 4) {
+        if (__all_sync(__activemask(), score > k + 4)) {
 #pragma unroll
           for (int b = 0; b < 4; ++b) {
             const std::uint32_t c = (word >> (8 * b)) & 255u;
