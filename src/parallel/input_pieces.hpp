@@ -30,6 +30,7 @@ struct fasta_piece {
     std::uint32_t width = 0;
   };
   std::vector<lines> parts;
+  std::exception_ptr error;  ///< what parsing it threw (memory ran out), for the input stage
   std::atomic<int> state{0};  ///< 0 waiting, 1 being parsed, 2 parsed
 };
 

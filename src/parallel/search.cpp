@@ -363,9 +363,13 @@ class stream_search {
     int waiting = 0;
     if (!p.state.compare_exchange_strong(waiting, 1)) return;
     const std::size_t headroom = m_.lookbehind() + m_.lookahead();
-    if (parse_arena_ && p.bytes.size() >= 4 * kFastaPart) parse_in_parts(p.bytes, headroom, p.out, p.heads);
-    else io::parse_fasta_piece(p.bytes, headroom, p.out, p.heads);
-    if (uses_origin_) line_parts(p, headroom);
+    try {  // a worker's task: what it throws goes to the input stage, which waits on the piece
+      if (parse_arena_ && p.bytes.size() >= 4 * kFastaPart) parse_in_parts(p.bytes, headroom, p.out, p.heads);
+      else io::parse_fasta_piece(p.bytes, headroom, p.out, p.heads);
+      if (uses_origin_) line_parts(p, headroom);
+    } catch (...) {
+      p.error = std::current_exception();
+    }
     {
       const std::lock_guard<std::mutex> lock(parsed_m_);
       p.state.store(2);
@@ -403,6 +407,7 @@ class stream_search {
       std::unique_lock<std::mutex> lock(parsed_m_);
       parsed_cv_.wait(lock, [&] { return p->state.load() == 2; });
     }
+    if (p->error) std::rethrow_exception(p->error);
     std::string& o = p->out;
     const auto& hs = p->heads;
     const std::size_t lead = hs.empty() ? o.size() : hs[0].at;
