@@ -274,12 +274,16 @@ class site_finder {
     const std::size_t cols = ops.size() + P;
     to.aligned_guide.resize(cols);
     to.aligned_target.resize(cols);
+    // each column's CIGAR operation: =, X, I (RNA bulge: guide only), D (DNA bulge: target only)
+    thread_local std::string kinds;
+    kinds.resize(cols);
+    const auto put = [&](std::size_t c, char g, char t) {
+      to.aligned_guide[c] = g;
+      to.aligned_target[c] = t;
+      kinds[c] = g == '-' ? 'D' : t == '-' ? 'I' : t >= 'A' && t <= 'Z' ? '=' : 'X';
+    };
     const auto at = [&](std::size_t c) { return three ? cols - 1 - P - c : P + c; };  // spacer column c, outward
-    for (std::size_t k = 0; k < P; ++k) {  // the PAM's columns, 5'->3'
-      const std::size_t c = three ? cols - P + k : k;
-      to.aligned_guide[c] = pam[k];
-      to.aligned_target[c] = to.pam_bases[k];
-    }
+    for (std::size_t k = 0; k < P; ++k) put(three ? cols - P + k : k, pam[k], to.pam_bases[k]);  // the PAM's, 5'->3'
     std::size_t i = 0, j = 0;
     for (std::size_t c = 0; c < ops.size(); ++c) {
       const char op = ops[c];
@@ -293,25 +297,20 @@ class site_finder {
       } else {
         g = gq[i++];
       }
-      to.aligned_guide[at(c)] = g;
-      to.aligned_target[at(c)] = t;
+      put(at(c), g, t);
     }
-    // =, X, I (RNA bulge: guide only), D (DNA bulge: target only), over the whole alignment
-    to.cigar.clear();
-    const auto col = [&](std::size_t c) {
-      const char g = to.aligned_guide[c], t = to.aligned_target[c];
-      return g == '-' ? 'D' : t == '-' ? 'I' : t >= 'A' && t <= 'Z' ? '=' : 'X';
-    };
+    // the CIGAR over the whole alignment: each run of one operation, its length and letter
+    thread_local std::string cigar;
+    cigar.resize(21 * cols);  // a run's length has at most 20 digits
+    std::size_t len = 0;
     for (std::size_t c = 0; c < cols;) {
-      const char op = col(c);
       std::size_t e = c + 1;
-      while (e < cols && col(e) == op) ++e;
-      char digits[24];
-      const auto r = std::to_chars(digits, digits + sizeof digits, e - c);
-      to.cigar.append(digits, r.ptr);
-      to.cigar += op;
+      while (e < cols && kinds[e] == kinds[c]) ++e;
+      len = static_cast<std::size_t>(std::to_chars(cigar.data() + len, cigar.data() + cigar.size(), e - c).ptr - cigar.data());
+      cigar[len++] = kinds[c];
       c = e;
     }
+    to.cigar.assign(cigar, 0, len);
     return true;
   }
 
