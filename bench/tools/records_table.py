@@ -12,6 +12,9 @@ KIND says what a record holds and which table to make of it:
                   locate (µs/occurrence) for every pattern length m
   genome          bench/genome/run.sh (job,build,seconds,first_seconds,found,host): the resident
                   genome's calls, then the command line's jobs of each build
+  genome-gpus     trawl_genome_bench --bulges 1 on 1 and 2 GPUs of one host, builds in turn
+                  (job,device,best_s,first_s,found,build,host,command): each build's load and
+                  bulge job on each GPU set, every run, and what two GPUs give over one
   sites-direct    trawl_bench_cuda --sections 6 (guides,tables_ms,direct_ms,sites,same,...): the
                   GPU site scan's two kernels by guide count
   offtarget-bulges  bench/offtarget/old_vs_new.sh (build,device,genome,limits,seconds,...): each
@@ -507,6 +510,26 @@ def offtarget_bulges(path, rows):
     return page(head, ["genome", "limits", "device", f"`{old}` s", f"`{new}` s", "sites", "one md5"], body)
 
 
+def genome_gpus(path, rows):
+    """trawl_genome_bench --bulges 1 on one and two GPUs, builds in turn: every run's best of its calls"""
+    builds = list(dict.fromkeys(r["build"] for r in rows))
+    devices = list(dict.fromkeys(r["device"] for r in rows))
+    jobs = {"load": "load (FASTA, kept two bits a base on each GPU)",
+            "offtarget_all_bulges_resident": "offtarget, 312 guides, mismatches <= 4, 1 DNA + 1 RNA bulge"}
+    head = [f"Record `{path}`: {rows[0]['host']}; `{rows[0]['command']}`; seconds, best of each run's calls, "
+            "every run.", ""]
+    body = []
+    for job, what in jobs.items():
+        for b in builds:
+            secs = {d: [float(r["best_s"]) for r in rows if (r["job"], r["build"], r["device"]) == (job, b, d)] for d in devices}
+            cells = [" / ".join(fmt(v) for v in secs[d]) or "—" for d in devices]
+            gain = "—"
+            if job != "load" and len(devices) == 2 and secs[devices[0]] and secs[devices[1]]:
+                gain = f"{min(secs[devices[0]]) / min(secs[devices[1]]):.2f}×"
+            body.append([what, f"`{b}`", *cells, gain])
+    return page(head, ["job", "build", *[f"`{d}` s" for d in devices], "best 1 GPU / best 2 GPUs"], body)
+
+
 def sassy(path, rows):
     # a transcribed record holds two calls (its 17:37 one is the table); vs_sassy.py --csv one call
     sel = [r for r in rows if "17:37" in r["command"]] or rows
@@ -683,7 +706,7 @@ KINDS = {
     "exact": exact, "patterns": patterns, "regex": regex, "approx-grid": approx_grid, "approx-many": approx_many,
     "approx-long": approx_long, "approx-best": approx_best, "cuda": cuda, "scaling": scaling, "scale-gpus": scale_gpus,
     "scale-mpi": scale_mpi, "gpu-fasta": gpu_fasta, "stream": stream, "offtarget": offtarget,
-    "offtarget-bulges": offtarget_bulges, "sassy": sassy, "seed-crossover": seed_crossover, "index-build": index_build, "index-pangenome": index_pangenome,
+    "offtarget-bulges": offtarget_bulges, "genome-gpus": genome_gpus, "sassy": sassy, "seed-crossover": seed_crossover, "index-build": index_build, "index-pangenome": index_pangenome,
     "index-count": index_count, "index-sets": index_sets,
 }
 MULTI = {"approx-cpus": approx_cpus, "index-approx": index_approx, "python": python, "lines-count": lines_count}
