@@ -464,7 +464,7 @@ class candidate_sink final : public site_collector {
   /// The sites of `found` (by end) whose PAM starts in [the end of hit `from`, the end of hit
   /// `from + per`) (the first block from 0, the last one with no end): the places its hits
   /// imply there, each key's best, each built.
-  void build(std::span<const hit> found, std::size_t from, std::size_t per, site_block& to) const {
+  void build(std::span<const hit> found, std::size_t from, std::size_t per, site_block& to) {
     const std::uint64_t lo = from == 0 ? 0 : found[from].end;
     const bool last = from + per >= found.size();
     const std::uint64_t hi = last ? ~std::uint64_t{0} : found[from + per].end;
@@ -489,6 +489,15 @@ class candidate_sink final : public site_collector {
     std::sort(places.begin(), places.end());
     places.erase(std::unique(places.begin(), places.end()), places.end());
     const auto text = [this](std::uint64_t a, std::uint64_t b) { return windows_ ? windows_->at(a, b) : text_.at(a, b); };
+    // sites handed over before, whose strings keep their room: built into, they allocate nothing
+    std::vector<offtarget::site> spare = handover_.take();
+    const auto next_site = [&]() -> offtarget::site& {
+      if (spare.empty()) spare = handover_.take();
+      if (spare.empty()) return to.sites.emplace_back();
+      to.sites.push_back(std::move(spare.back()));
+      spare.pop_back();
+      return to.sites.back();
+    };
     for (std::size_t i = 0, j; i < places.size(); i = j) {
       for (j = i + 1; j < places.size() && !(places[i].key < places[j].key); ++j) {
       }
@@ -501,14 +510,16 @@ class candidate_sink final : public site_collector {
         pam = best->second;
       }
       const site_key& key = places[i].key;
-      offtarget::site& st = to.sites.emplace_back();
+      offtarget::site& st = next_site();
       if (!finder_.build(key.guide, pam, key.dir, key.pam_start, text, st)) {
+        spare.push_back(std::move(to.sites.back()));
         to.sites.pop_back();
         continue;
       }
       to.keys.push_back(key);
       to.ranks.push_back(site_finder::rank(st));
     }
+    handover_.give_back(std::move(spare));
   }
 
   /// Adds the blocks of a batch (in key order) to the pending sites. A pending site of a key

@@ -78,9 +78,26 @@ void site_handover::sites(std::span<const std::span<const site>> batches) {
   push(std::move(j));
 }
 
+std::vector<site> site_handover::take() {
+  const std::lock_guard<std::mutex> lock(spare_mu_);
+  if (spare_.empty()) return {};
+  std::vector<site> s = std::move(spare_.back());
+  spare_.pop_back();
+  spare_sites_ -= s.size();
+  return s;
+}
+
+void site_handover::give_back(std::vector<site> spare) {
+  if (spare.empty()) return;
+  const std::lock_guard<std::mutex> lock(spare_mu_);
+  if (spare_sites_ >= max_queued) return;  // freed
+  spare_sites_ += spare.size();
+  spare_.push_back(std::move(spare));
+}
+
 void site_handover::release(std::vector<site>&& storage) {
   if (idle()) {
-    std::vector<site>().swap(storage);
+    give_back(std::move(storage));
     return;
   }
   job j;
@@ -127,6 +144,16 @@ void site_handover::run() {
     lock.unlock();
     std::exception_ptr error;
     if (!call) {
+      // kept for the sites built next, up to as many as may wait here; the rest freed on all
+      // cores
+      {
+        const std::lock_guard<std::mutex> spare_lock(spare_mu_);
+        while (!freed.empty() && spare_sites_ < max_queued) {
+          spare_sites_ += freed.back().size();
+          spare_.push_back(std::move(freed.back()));
+          freed.pop_back();
+        }
+      }
       arena_.execute([&] {
         tbb::parallel_for(std::size_t{0}, freed.size(), [&](std::size_t i) { std::vector<site>().swap(freed[i]); });
       });

@@ -37,8 +37,14 @@ class site_handover {
   /// Sites to hand over, in order: the batches one after another. Their storage stays where
   /// it is until release() is given it or finish() returns.
   void sites(std::span<const std::span<const site>> batches);
-  /// Storage whose sites have all been given to sites(): freed once they are handed over.
+  /// Storage whose sites have all been given to sites(): kept for take() once they are handed
+  /// over (as many as the batches in flight held), or freed.
   void release(std::vector<site>&& storage);
+  /// Sites handed over before, whose strings keep their room, to be overwritten (empty if
+  /// none): building the next sites in them costs no allocation. Thread-safe.
+  std::vector<site> take();
+  /// Sites from take() left unused.
+  void give_back(std::vector<site> spare);
   void end_record();
   /// Returns once every call is made; throws what the first call that threw threw. A call
   /// that throws drops the calls after it, and every later call of the caller throws it too.
@@ -69,6 +75,9 @@ class site_handover {
   std::size_t queued_sites_ = 0;
   bool busy_ = false, stop_ = false;
   std::exception_ptr failed_;
+  std::mutex spare_mu_;
+  std::vector<std::vector<site>> spare_;  ///< released storage, for take()
+  std::size_t spare_sites_ = 0;
   tbb::task_arena arena_;  ///< frees released storage
   std::thread thread_;
 };
