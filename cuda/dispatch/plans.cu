@@ -325,10 +325,10 @@ void approx_device_plan::upload_sites(const site_end_test& test) {
 }
 
 void approx_device_plan::launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream,
-                                seed_scratch* scratch) const {
+                                seed_scratch* scratch, bool pam_gate) const {
   // the seed filter's pass, and the kernels gated to run only where its chunk is dense
   approx_common c = common;
-  if (sites) {  // the ends go to the site test: those with no PAM are not written
+  if (pam_gate && sites) {
     c.sites = sites->view;
     c.pam_gate = true;
   }

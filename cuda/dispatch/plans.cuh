@@ -101,9 +101,10 @@ struct approx_device_plan {
   approx_device_plan(const approx_plan& plan, const device_status& dev);
   void upload_sites(const site_end_test& test);
   /// The kernels over w on `stream`; the seed filter's pass uses `scratch` (the stream's own),
-  /// or with none a set the plan keeps for the stream.
-  void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream,
-              seed_scratch* scratch = nullptr) const;
+  /// or with none a set the plan keeps for the stream. `pam_gate`: the ends go to test_sites()
+  /// next, and those whose PAMs cannot fit are not written (approx_common::pam_gate).
+  void launch(const text_window& w, const candidate_sink& sink, cudaStream_t stream, seed_scratch* scratch = nullptr,
+              bool pam_gate = false) const;
   /// Candidates carry global task ids already; the seed filter's windows may overlap and
   /// report an end twice: kept once.
   void remap(std::vector<candidate>& found) const {

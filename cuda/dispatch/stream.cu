@@ -194,10 +194,11 @@ geometry chunk_geometry(std::size_t i, std::size_t n, std::size_t chunk, std::si
   return g;
 }
 
-/// The plan's kernels over w on slot s's stream, with its scratch where the plan takes one.
+/// The plan's kernels over w on slot s's stream, with its scratch where the plan takes one;
+/// `sites`: their ends go to the plan's site test next (approx_device_plan::launch's gate).
 template <class Plan>
-void launch_on(const Plan& plan, slot& s, const text_window& w, const candidate_sink& sink) {
-  if constexpr (std::is_same_v<Plan, approx_device_plan>) plan.launch(w, sink, s.stream.get(), &s.seeds);
+void launch_on(const Plan& plan, slot& s, const text_window& w, const candidate_sink& sink, bool sites = false) {
+  if constexpr (std::is_same_v<Plan, approx_device_plan>) plan.launch(w, sink, s.stream.get(), &s.seeds, sites);
   else plan.launch(w, sink, s.stream.get());
 }
 
@@ -210,7 +211,7 @@ void launch_window(const Plan& plan, slot& s, const text_window& w) {
   if constexpr (requires { plan.tests_sites(); })
     if (plan.tests_sites()) {
       TRAWL_CUDA_CHECK(cudaMemsetAsync(s.raw_count.get(), 0, sizeof(unsigned long long), s.stream.get()));
-      launch_on(plan, s, w, candidate_sink{s.raw.get(), s.raw_count.get(), s.raw.size()});
+      launch_on(plan, s, w, candidate_sink{s.raw.get(), s.raw_count.get(), s.raw.size()}, true);
       plan.test_sites(w, s.raw.get(), s.raw_count.get(), s.raw.size(), out, s.stream.get());
       TRAWL_CUDA_CHECK(cudaMemcpyAsync(s.host_raw_count.get(), s.raw_count.get(), sizeof(unsigned long long),
                                        cudaMemcpyDeviceToHost, s.stream.get()));

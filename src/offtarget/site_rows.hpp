@@ -165,18 +165,20 @@ TRAWL_HOST_DEVICE row_counts best_alignment(int m, int n, const Guide& guide, co
                                             int max_rna, trace_table* trace = nullptr, char* ops = nullptr,
                                             int* ops_len = nullptr) {
   // up to 2 bulges of each kind (the usual limits): the rows sized at compile time
-  switch ((max_dna + 1) * 4 + max_rna + 1) {
-    case 1 * 4 + 1: return best_alignment_of<1, 1>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
-    case 1 * 4 + 2: return best_alignment_of<1, 2>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
-    case 1 * 4 + 3: return best_alignment_of<1, 3>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
-    case 2 * 4 + 1: return best_alignment_of<2, 1>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
-    case 2 * 4 + 2: return best_alignment_of<2, 2>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
-    case 2 * 4 + 3: return best_alignment_of<2, 3>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
-    case 3 * 4 + 1: return best_alignment_of<3, 1>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
-    case 3 * 4 + 2: return best_alignment_of<3, 2>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
-    case 3 * 4 + 3: return best_alignment_of<3, 3>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
-    default: return best_alignment_of<0, 0>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+  if (max_dna <= 2 && max_rna <= 2) {
+    switch (max_dna * 3 + max_rna) {
+      case 0: return best_alignment_of<1, 1>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+      case 1: return best_alignment_of<1, 2>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+      case 2: return best_alignment_of<1, 3>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+      case 3: return best_alignment_of<2, 1>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+      case 4: return best_alignment_of<2, 2>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+      case 5: return best_alignment_of<2, 3>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+      case 6: return best_alignment_of<3, 1>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+      case 7: return best_alignment_of<3, 2>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+      default: return best_alignment_of<3, 3>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
+    }
   }
+  return best_alignment_of<0, 0>(m, n, guide, base, max_mm, max_dna, max_rna, trace, ops, ops_len);
 }
 
 }  // namespace trawl::offtarget::site_rows

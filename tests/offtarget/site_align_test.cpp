@@ -19,8 +19,14 @@ TEST(SiteAlign, RowsGiveTheAlignmentOfTheWholeDp) {
   std::mt19937_64 rng(41);
   const auto base = [&] { return static_cast<unsigned char>(1u << (rng() % 4)); };
   int found = 0, bulged = 0;
-  for (const auto& [mm, dna, rna] : {std::tuple{4, 1, 1}, {3, 2, 1}, {5, 0, 2}, {2, 2, 2}, {4, 0, 0}, {6, 3, 3}, {0, 1, 1}}) {
-    for (int c = 0; c < 4000; ++c) {
+  // the usual limits, then every pair of bulge limits whose rows fit (site_align::rows_fit)
+  std::vector<std::tuple<int, int, int>> limits = {{4, 1, 1}, {3, 2, 1}, {5, 0, 2}, {2, 2, 2}, {4, 0, 0}, {6, 3, 3}, {0, 1, 1}};
+  for (int dna = 0; dna <= 24; ++dna)
+    for (int rna = 0; rna <= 24; ++rna)
+      if (sa::rows_fit(3, dna, rna)) limits.emplace_back(3, dna, rna);
+  for (std::size_t l = 0; l < limits.size(); ++l) {
+    const auto [mm, dna, rna] = limits[l];
+    for (int c = 0; c < (l < 7 ? 4000 : 300); ++c) {
       const std::size_t m = 1 + rng() % 30;
       std::vector<unsigned char> g(m), t;
       for (auto& x : g) x = rng() % 16 == 0 ? 0xF : base();  // N in the guide matches every base
