@@ -182,6 +182,31 @@ TEST(SiteSink, SitesReadAroundTheCandidatesAreThoseOfTheWholeRecord) {
   }
 }
 
+TEST(SiteSink, ARecordOfSeveralPiecesIsReadWhole) {
+  // dense candidates over more than 2 MiB: their span read in several 1 MiB pieces, the last
+  // one short
+  std::mt19937_64 rng(37);
+  const std::vector<ot::guide> guides = {{"g", oracle::random_text(rng, 20, "ACGT"), -1}};
+  std::string seq = oracle::random_text(rng, (std::size_t{5} << 19) + 12345, "ACGT");
+  for (std::size_t at = 1000; at + 40 < seq.size(); at += 300) {  // dense enough to be read whole
+    std::string site = guides[0].protospacer + "TGG";
+    site[3 + rng() % 15] = 'A';
+    seq.replace(at, site.size(), rng() % 2 ? site : oracle::reverse_complement(site));
+  }
+  ot::options o;
+  o.mismatches = 3;
+  o.dna_bulges = o.rna_bulges = 1;
+  const ot::site_search s(guides, o);
+  const auto candidates = trawl::make_matcher(s.patterns(), s.candidate_options());
+  const std::vector<hit> found = test_cases::sliced_hits(*candidates, seq, s.candidate_options(), 1, 0);
+  auto whole = sites_of(s, seq, found, ~std::size_t{0}, [&] { return found.size(); });
+  ASSERT_GT(whole.size(), 60u);
+  whole.front() = "record chr1";
+  std::uint64_t read = 0;
+  EXPECT_EQ(windowed_sites_of(s, seq, found, false, std::uint64_t{64} << 20, [&] { return found.size(); }, &read), whole);
+  EXPECT_GT(read, std::uint64_t{2} << 20);
+}
+
 TEST(SiteSink, WhatTheSiteSinkThrowsComesBackAndStopsIt) {
   // a site_sink that fails on its third batch (a closed pipe, a full disk): the error reaches
   // the search's side, on the handover's thread or not, and no batch is handed over after it
