@@ -38,7 +38,7 @@ class site_handover {
   /// it is until release() is given it or finish() returns.
   void sites(std::span<const std::span<const site>> batches);
   /// Storage whose sites have all been given to sites(): kept for take() once they are handed
-  /// over (as many as the batches in flight held), or freed.
+  /// over (up to as many sites as may wait to be handed over), or freed.
   void release(std::vector<site>&& storage);
   /// Sites handed over before, whose strings keep their room, to be overwritten (empty if
   /// none): building the next sites in them costs no allocation. Thread-safe.
