@@ -40,7 +40,7 @@ class site_handover {
   /// Storage whose sites have all been given to sites(): kept for take() once they are handed
   /// over (up to as many sites as may wait to be handed over), or freed.
   void release(std::vector<site>&& storage);
-  /// Sites handed over before, whose strings keep their room, to be overwritten (empty if
+  /// Sites already handed over, whose strings keep their room, to be overwritten (empty if
   /// none): building the next sites in them costs no allocation. Thread-safe.
   std::vector<site> take();
   /// Sites from take() left unused.

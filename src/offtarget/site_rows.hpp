@@ -55,8 +55,8 @@ TRAWL_HOST_DEVICE row_counts best_alignment_of(int m, int n, const Guide& guide,
 #if defined(__CUDA_ARCH__)
     for (int s = 0; s < S; ++s) row[s] = unreached;
 #else
-    // a count known at compile time: the row's own states when its size is fixed, else the
-    // whole row (a clear of S bytes would become `rep stos`, which costs more than a row)
+    // a count known at compile time (a count known only at run time becomes `rep stos`): the
+    // row's own states when its size is fixed, else the whole row
     (void)S;
     constexpr int bytes = FixedD != 0 && FixedR != 0 ? FixedD * FixedR * 3 : row_bytes;
     for (int s = 0; s < bytes; ++s) row[s] = unreached;
