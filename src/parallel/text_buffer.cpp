@@ -1,5 +1,6 @@
 // text_buffer.cpp — see trawl/detail/text_buffer.hpp.
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <stdexcept>
 
@@ -106,9 +107,16 @@ std::uint64_t text_buffer::newlines(std::uint64_t a, std::uint64_t b) const {
 
 char* window_set::add(std::uint64_t lo, std::size_t n) {
   if (!windows_.empty() && lo < windows_.back().hi) throw std::logic_error("window_set: windows out of order");
-  windows_.push_back({lo, lo + n, bytes_.size()});
-  bytes_.resize(bytes_.size() + n);
-  return bytes_.data() + windows_.back().at;
+  if (n > room_ - used_) {
+    const std::size_t room = std::max(used_ + n, 2 * room_);
+    auto more = std::make_unique_for_overwrite<char[]>(room);
+    if (used_ != 0) std::memcpy(more.get(), bytes_.get(), used_);
+    bytes_ = std::move(more);
+    room_ = room;
+  }
+  windows_.push_back({lo, lo + n, used_});
+  used_ += n;
+  return bytes_.get() + windows_.back().at;
 }
 
 std::string_view window_set::at(std::uint64_t a, std::uint64_t b) const {
@@ -117,7 +125,7 @@ std::string_view window_set::at(std::uint64_t a, std::uint64_t b) const {
   const window& x = *std::prev(w);
   b = std::min(b, x.hi);
   if (a >= b) return {};
-  return std::string_view(bytes_.data() + x.at + (a - x.lo), static_cast<std::size_t>(b - a));
+  return std::string_view(bytes_.get() + x.at + (a - x.lo), static_cast<std::size_t>(b - a));
 }
 
 }  // namespace trawl::detail

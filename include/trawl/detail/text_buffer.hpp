@@ -2,7 +2,9 @@
 // hits still holds (the CLI's printers, offtarget's site sink). Not installed.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,7 +70,7 @@ class text_buffer {
 class window_set {
  public:
   void clear() {
-    bytes_.clear();
+    used_ = 0;
     windows_.clear();
   }
   /// Room for window [lo, lo + n), after the last one: its bytes are to be written there.
@@ -79,14 +81,18 @@ class window_set {
   [[nodiscard]] std::uint64_t lo(std::size_t w) const noexcept { return windows_[w].lo; }
   [[nodiscard]] std::uint64_t hi(std::size_t w) const noexcept { return windows_[w].hi; }
   /// Window w's bytes, writable until the next add().
-  [[nodiscard]] char* data(std::size_t w) noexcept { return bytes_.data() + windows_[w].at; }
+  [[nodiscard]] char* data(std::size_t w) noexcept { return bytes_.get() + windows_[w].at; }
 
  private:
   struct window {
     std::uint64_t lo, hi;
     std::size_t at;  ///< its bytes in bytes_
   };
-  std::string bytes_;
+  /// The windows' bytes, one after another: used_ of room_, kept from one clear() to the next
+  /// and never filled before the caller writes them (a group of dense candidates spans tens of
+  /// MiB).
+  std::unique_ptr<char[]> bytes_;
+  std::size_t used_ = 0, room_ = 0;
   std::vector<window> windows_;
 };
 
