@@ -261,42 +261,69 @@ class site_finder {
     const std::size_t cols = ops.size() + P;
     to.aligned_guide.resize(cols);
     to.aligned_target.resize(cols);
-    // each column's CIGAR operation: =, X, I (RNA bulge: guide only), D (DNA bulge: target only)
-    thread_local std::string kinds;
-    kinds.resize(cols);
-    const auto put = [&](std::size_t c, char g, char t) {
-      to.aligned_guide[c] = g;
-      to.aligned_target[c] = t;
-      kinds[c] = g == '-' ? 'D' : t == '-' ? 'I' : t >= 'A' && t <= 'Z' ? '=' : 'X';
-    };
-    const auto at = [&](std::size_t c) { return three ? cols - 1 - P - c : P + c; };  // spacer column c, outward
-    for (std::size_t k = 0; k < P; ++k) put(three ? cols - P + k : k, pam[k], to.pam_bases[k]);  // the PAM's, 5'->3'
+    char* const ag = to.aligned_guide.data();
+    char* const at = to.aligned_target.data();
+    // each column's CIGAR operation: =, X, I (RNA bulge: guide only), D (DNA bulge: target only);
+    // the spacer's as runs of one operation, outward from the PAM
+    const auto kind = [](char t) { return t >= 'A' && t <= 'Z' ? '=' : 'X'; };
+    thread_local std::vector<std::pair<char, std::size_t>> runs;
+    runs.clear();
     std::size_t i = 0, j = 0;
     for (std::size_t c = 0; c < ops.size(); ++c) {
       const char op = ops[c];
-      char g = '-', t = '-';
+      char g = '-', t = '-', k;
       if (op == 'M') {
         const auto b = static_cast<unsigned char>(side(j++));
         g = gq[i++];
         t = cased(b, (detail::iupac_bits(static_cast<unsigned char>(g)) & detail::base_bit(b)) != 0);
+        k = kind(t);
       } else if (op == 'D') {
         t = ascii_upper(static_cast<unsigned char>(side(j++)));
+        k = 'D';
       } else {
         g = gq[i++];
+        k = 'I';
       }
-      put(at(c), g, t);
+      const std::size_t to_col = three ? cols - 1 - P - c : P + c;  // spacer column c, outward
+      ag[to_col] = g;
+      at[to_col] = t;
+      if (!runs.empty() && runs.back().first == k) ++runs.back().second;
+      else runs.emplace_back(k, 1);
     }
-    // the CIGAR over the whole alignment: each run of one operation, its length and letter
+    const std::size_t pam_col = three ? cols - P : 0;  // the PAM's columns, 5'->3'
+    for (std::size_t k = 0; k < P; ++k) {
+      ag[pam_col + k] = pam[k];
+      at[pam_col + k] = to.pam_bases[k];
+    }
+    // the CIGAR over the whole alignment, 5'->3': each run of one operation, its length and
+    // letter (the spacer's runs backwards for a 3' PAM, after the PAM's for a 5' one)
     thread_local std::string cigar;
     cigar.resize(21 * cols);  // a run's length has at most 20 digits
-    std::size_t len = 0;
-    for (std::size_t c = 0; c < cols;) {
-      std::size_t e = c + 1;
-      while (e < cols && kinds[e] == kinds[c]) ++e;
-      len = static_cast<std::size_t>(std::to_chars(cigar.data() + len, cigar.data() + cigar.size(), e - c).ptr - cigar.data());
-      cigar[len++] = kinds[c];
-      c = e;
+    std::size_t len = 0, count = 0;
+    char open = 0;
+    const auto emit = [&](char k, std::size_t run) {
+      if (k == open) {
+        count += run;
+        return;
+      }
+      if (count != 0) {
+        len = static_cast<std::size_t>(std::to_chars(cigar.data() + len, cigar.data() + cigar.size(), count).ptr - cigar.data());
+        cigar[len++] = open;
+      }
+      open = k;
+      count = run;
+    };
+    const auto pam_runs = [&] {
+      for (std::size_t k = 0; k < P; ++k) emit(kind(to.pam_bases[k]), 1);
+    };
+    if (three) {
+      for (auto r = runs.rbegin(); r != runs.rend(); ++r) emit(r->first, r->second);
+      pam_runs();
+    } else {
+      pam_runs();
+      for (const auto& [k, run] : runs) emit(k, run);
     }
+    emit(0, 0);
     to.cigar.assign(cigar, 0, len);
     return true;
   }
