@@ -11,6 +11,8 @@
 #include <array>
 #include <charconv>
 #include <deque>
+#include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -116,10 +118,11 @@ class n_run_matcher final : public detail::engine_wrapper {
 /// (while the next batch is built).
 class candidate_sink final : public site_collector {
  public:
-  candidate_sink(const site_finder& finder, const options& o, std::size_t reach, site_sink& out, std::size_t async_from)
-      : finder_(finder), reach_(reach), text_(2 * reach + 64),
-        arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(), 1,
-               tbb::task_arena::priority::high),
+  /// A batch's sites are built on up to `cores` cores; with `per_core`, on about one core per
+  /// per_core candidates of the batch (a power of two, at least 4).
+  candidate_sink(const site_finder& finder, const options& o, std::size_t reach, site_sink& out, std::size_t async_from,
+                 int cores, std::size_t per_core = 0)
+      : finder_(finder), reach_(reach), text_(2 * reach + 64), cores_(cores), per_core_(per_core),
         handover_(out, o.threads, async_from) {}
 
   void begin_record(const record_info& r) override {
@@ -139,15 +142,17 @@ class candidate_sink final : public site_collector {
     std::vector<hit> sorted;
     if (!std::is_sorted(found.begin(), found.end(), by_end)) {  // an exact search's come by start
       sorted.assign(found.begin(), found.end());
-      arena_.execute([&] { tbb::parallel_sort(sorted.begin(), sorted.end(), by_end); });
+    }
+    // in an arena of its own (the search's may have a thread per GPU), a few blocks a core
+    tbb::task_arena& arena = arena_for(found.size());
+    if (!sorted.empty()) {
+      arena.execute([&] { tbb::parallel_sort(sorted.begin(), sorted.end(), by_end); });
       found = sorted;
     }
-    // on all cores (in an arena of its own: the search's may have a thread per GPU), a few
-    // blocks a core
-    const std::size_t per = std::clamp<std::size_t>(found.size() / (8 * static_cast<std::size_t>(arena_.max_concurrency())),
+    const std::size_t per = std::clamp<std::size_t>(found.size() / (8 * static_cast<std::size_t>(arena.max_concurrency())),
                                                     256, 8192);
     std::vector<site_block> built((found.size() + per - 1) / per);
-    arena_.execute([&] {
+    arena.execute([&] {
       tbb::parallel_for(std::size_t{0}, built.size(), [&](std::size_t b) { build(found, b * per, per, built[b]); });
     });
     add(built);
@@ -237,6 +242,21 @@ class candidate_sink final : public site_collector {
     handover_.give_back(std::move(spare));
   }
 
+  /// The arena that builds a batch of n candidates (per_core_: its width a power of two near
+  /// n / per_core_, at least 4; made when first needed).
+  tbb::task_arena& arena_for(std::size_t n) {
+    int width = cores_;
+    if (per_core_ != 0) {
+      const auto want = static_cast<double>(n) / static_cast<double>(per_core_);
+      width = 4;
+      while (width < cores_ && static_cast<double>(width) * 1.5 < want) width *= 2;
+      width = std::min(width, cores_);
+    }
+    auto& a = arenas_[width];
+    if (!a) a = std::make_unique<tbb::task_arena>(width, 1, tbb::task_arena::priority::high);
+    return *a;
+  }
+
   /// Adds the blocks of a batch (in key order) to the pending sites. A pending site of a key
   /// the batch has too (a place the last batch's candidates implied as well) is merged with
   /// it: the better alignment stays, the pending one on a tie.
@@ -315,7 +335,9 @@ class candidate_sink final : public site_collector {
   /// The sites not handed over yet, in key order, one per key; a block's sites before its
   /// `first` may be waiting in handover_, which frees the block once it has them all.
   std::deque<site_block> pending_;
-  tbb::task_arena arena_;   ///< builds a batch's sites
+  int cores_;
+  std::size_t per_core_;
+  std::map<int, std::unique_ptr<tbb::task_arena>> arenas_;  ///< by width: build a batch's sites
   site_handover handover_;  ///< after pending_: ends its thread before the blocks go
 };
 
@@ -471,7 +493,11 @@ std::shared_ptr<const cuda::site_end_test> site_search::device_site_test() const
 }
 
 std::unique_ptr<site_collector> site_search::sink(site_sink& out, std::size_t async_from) const {
-  return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out, async_from);
+  // A stream's batches are its chunks: many, each built in a short burst while the input is
+  // parsed and the scans are fed. A burst on every core pulls all of them from that work at
+  // each chunk; a core per 24 Ki candidates keeps up with a GPU's scans.
+  const int cores = d_->o.threads != 0 ? static_cast<int>(d_->o.threads) : tbb::info::default_concurrency();
+  return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out, async_from, cores, std::size_t{24} << 10);
 }
 
 std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned, const gpu::detail::gpu_knobs& given) const {
@@ -520,7 +546,7 @@ class windowed_sites final : public window_classifier {
         after_(static_cast<std::uint64_t>(o.dna_bulges + o.rna_bulges) + 8), read_(std::move(read)), test_(test),
         arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(), 1,
                tbb::task_arena::priority::high),
-        sink_(finder, o, reach, out, site_handover::async_from) {}
+        sink_(finder, o, reach, out, site_handover::async_from, o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency()) {}
   void begin_record(const record_info& info, std::uint64_t length) override {
     record_ = static_cast<std::uint32_t>(info.index);
     length_ = length;

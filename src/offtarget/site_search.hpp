@@ -73,7 +73,8 @@ class site_search {
   /// classified by site_test() as each chunk comes.
   [[nodiscard]] std::unique_ptr<matcher> gpu_matcher(const search_options& planned, const gpu::detail::gpu_knobs& knobs = {}) const;
   /// A sink for the candidate search of one input, handing its sites to `out`: batches of
-  /// `async_from` sites or more on a thread of their own.
+  /// `async_from` sites or more on a thread of their own. Each batch's sites are built on
+  /// about a core per 24 Ki of its candidates.
   [[nodiscard]] std::unique_ptr<site_collector> sink(site_sink& out, std::size_t async_from = site_handover::async_from) const;
   /// The sites of an index's records from its candidates (hybrid_index::search_records of
   /// patterns() with candidate_options()).
