@@ -1,8 +1,7 @@
 // offtarget.cpp — CRISPR off-target sites (offtarget.hpp): the candidate search over
 // protospacer + PAM, the exact classification of each candidate's PAM positions (align_counts,
-// align_traced; align_bits past their limits),
-// and the sink that hands sites over in order; site_finder.hpp finds and builds the sites of a
-// candidate.
+// align_traced_to; align_bits past their limits), and the sink that hands sites over in order;
+// site_finder.hpp finds and builds the sites of a candidate.
 #include "trawl/detail/text_buffer.hpp"
 #include "trawl/detail/engine.hpp"
 #include "trawl/offtarget.hpp"
@@ -109,11 +108,14 @@ class n_run_matcher final : public detail::engine_wrapper {
   std::size_t margin_;
 };
 
+/// The cores the search's host work takes: options::threads, or every core.
+int cores_of(const options& o) { return o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(); }
+
 /// Collects the candidates of one input's records and hands their sites to a site_sink, each
 /// site once (its best alignment over the candidates and PAMs that give it), in order.
 ///
 /// A batch of hits is cut by position into blocks, each the sites whose PAM starts in its
-/// range, built on all cores apart (places, ranks, alignments): the blocks come out in key
+/// range, built apart on several cores (places, ranks, alignments): the blocks come out in key
 /// order, and the sink hands their sites over where they were built, through a site_handover
 /// (while the next batch is built).
 class candidate_sink final : public site_collector {
@@ -362,7 +364,7 @@ struct site_search::data {
 /// The longest guide a searcher takes (protospacers are 17-30 bases; past this it is a
 /// sequence pasted by mistake).
 constexpr std::size_t max_guide = 100;
-static_assert(max_guide <= site_rows::max_traced_guide, "align_traced takes every guide");
+static_assert(max_guide <= site_rows::max_traced_guide, "align_traced_to takes every guide");
 
 site_search::site_search(std::vector<guide> guides, options o) : d_(std::make_unique<data>()) {
   data& s = *d_;
@@ -496,8 +498,8 @@ std::unique_ptr<site_collector> site_search::sink(site_sink& out, std::size_t as
   // A stream's batches are its chunks: many, each built in a short burst while the input is
   // parsed and the scans are fed. A burst on every core pulls all of them from that work at
   // each chunk; a core per 24 Ki candidates keeps up with a GPU's scans.
-  const int cores = d_->o.threads != 0 ? static_cast<int>(d_->o.threads) : tbb::info::default_concurrency();
-  return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out, async_from, cores, std::size_t{24} << 10);
+  return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out, async_from, cores_of(d_->o),
+                                          std::size_t{24} << 10);
 }
 
 std::unique_ptr<matcher> site_search::gpu_matcher(const search_options& planned, const gpu::detail::gpu_knobs& given) const {
@@ -544,9 +546,8 @@ class windowed_sites final : public window_classifier {
                  bool test, std::uint64_t span)
       : finder_(finder), reach_(reach), span_(span),
         after_(static_cast<std::uint64_t>(o.dna_bulges + o.rna_bulges) + 8), read_(std::move(read)), test_(test),
-        arena_(o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency(), 1,
-               tbb::task_arena::priority::high),
-        sink_(finder, o, reach, out, site_handover::async_from, o.threads != 0 ? static_cast<int>(o.threads) : tbb::info::default_concurrency()) {}
+        arena_(cores_of(o), 1, tbb::task_arena::priority::high),
+        sink_(finder, o, reach, out, site_handover::async_from, cores_of(o)) {}
   void begin_record(const record_info& info, std::uint64_t length) override {
     record_ = static_cast<std::uint32_t>(info.index);
     length_ = length;

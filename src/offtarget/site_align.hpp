@@ -1,6 +1,6 @@
 // site_align.hpp — the alignment of a guide at a PAM with bulges, on the host: the reference
 // DP over every state (align_bits, with or without its columns) and the same alignment one row
-// of states at a time (align_counts, align_traced: site_rows.hpp) where the limits fit a row.
+// of states at a time (align_counts, align_traced_to: site_rows.hpp) where the limits fit a row.
 // What offtarget.cpp's site test, ranking and site building run.
 #pragma once
 
@@ -138,15 +138,6 @@ inline std::optional<site_alignment> align_traced_to(std::span<const unsigned ch
   ops.assign(cols.data(), static_cast<std::size_t>(len));
   return site_alignment{c.mismatches, c.dna_bulges, c.rna_bulges,
                         static_cast<std::size_t>(m + c.dna_bulges - c.rna_bulges), {}};
-}
-
-/// align_bits<true> the same way (align_traced_to), its columns in the alignment.
-inline std::optional<site_alignment> align_traced(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
-                                                  int max_mm, int max_dna, int max_rna) {
-  std::string ops;
-  auto al = align_traced_to(gb, tb, max_mm, max_dna, max_rna, ops);
-  if (al) al->ops = std::move(ops);
-  return al;
 }
 
 }  // namespace trawl::offtarget::site_align
