@@ -242,19 +242,20 @@ class site_finder {
     to.dna_bulges = al->dna_bulges;
     to.rna_bulges = al->rna_bulges;
     to.pam_mismatches = pam_mm;
-    // the PAM's bases in the guide's reading order (5' to 3' on its strand), upper case where
-    // they match the PAM's codes
-    to.pam_bases.resize(P);
-    for (std::size_t k = 0; k < P; ++k) {
-      const auto b = static_cast<unsigned char>(reverse ? complement[static_cast<unsigned char>(bytes.pam[P - 1 - k])] : bytes.pam[k]);
-      to.pam_bases[k] = cased(b, (detail::iupac_bits(static_cast<unsigned char>(pam[k])) & detail::base_bit(b)) != 0);
-    }
-    // the side's base j outward from the PAM, on the guide's strand
-    const std::size_t n = bytes.side.size();
-    const auto side = [&](std::size_t j) {
-      const char b = bytes.side[bytes.left ? n - 1 - j : j];
-      return reverse ? complement[static_cast<unsigned char>(b)] : b;
+    // A base is shown on the guide's strand (the complement of the genome's byte on the
+    // reverse one), upper case where it matches its code: as the alignment counted it, from
+    // the byte's bits on that strand (a byte that is no base, U included, matches nothing).
+    const auto& to_bits = base_bits[reverse ? 1 : 0];
+    const auto shown = [&](char byte, unsigned code) {
+      const auto raw = static_cast<unsigned char>(byte);
+      return cased(static_cast<unsigned char>(reverse ? complement[raw] : byte), (code & to_bits[raw]) != 0);
     };
+    // the PAM's bases in the guide's reading order (5' to 3' on its strand)
+    to.pam_bases.resize(P);
+    for (std::size_t k = 0; k < P; ++k) to.pam_bases[k] = shown(bytes.pam[reverse ? P - 1 - k : k], pam_bits_[pi][k]);
+    // the side's byte j outward from the PAM
+    const std::size_t n = bytes.side.size();
+    const auto side = [&](std::size_t j) { return bytes.side[bytes.left ? n - 1 - j : j]; };
     // the columns, outward from the PAM; the strings are written in the guide's 5'->3' order:
     // from their end for a 3' PAM (outward is 3'->5'), after the PAM for a 5' one
     const std::string& gq = outward_[gi];
@@ -273,12 +274,12 @@ class site_finder {
       const char op = ops[c];
       char g = '-', t = '-', k;
       if (op == 'M') {
-        const auto b = static_cast<unsigned char>(side(j++));
+        t = shown(side(j++), outward_bits_[gi][i]);
         g = gq[i++];
-        t = cased(b, (detail::iupac_bits(static_cast<unsigned char>(g)) & detail::base_bit(b)) != 0);
         k = kind(t);
       } else if (op == 'D') {
-        t = ascii_upper(static_cast<unsigned char>(side(j++)));
+        const char b = side(j++);
+        t = ascii_upper(static_cast<unsigned char>(reverse ? complement[static_cast<unsigned char>(b)] : b));
         k = 'D';
       } else {
         g = gq[i++];

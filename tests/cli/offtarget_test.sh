@@ -61,6 +61,27 @@ run_case "5' TTTV" "$G:3,$G2:3,$G3:3" TTTV 5 0 --mismatches 3 --pam TTTV --pam-s
 # guide tested at every PAM), --max-edits without bulges, and a 5' PAM with a PAM mismatch
 printf '>r1\nGACGCATRAAGATGNGACGC\n>y2\nTTGACCAGTCAAGGTACCAY\n>short\nACGTTTGCAGG\n' >"$D/iupac.fa"
 run_case "IUPAC guides m=3" "r1:GACGCATRAAGATGNGACGC:3,y2:TTGACCAGTCAAGGTACCAY:3,$G3:3" NGG 3 0 --mismatches 3 "$D/iupac.fa" "$D/genome.fa"
+# bytes that are no base in the sites, U and lower-case IUPAC codes, on both strands: each a
+# mismatch, shown as its complement on the reverse strand (U's is A), as the alignment counts it
+python3 - "$D" <<'PY'
+import random, sys
+r = random.Random(9)
+comp = str.maketrans('ACGT', 'TGCA')
+s = [r.choice('ACGTacgt') for _ in range(3000)]
+for n in range(24):
+    site = list(r.choice(['GACGCATAAAGATGAGACGC', 'TTGACCAGTCAAGGTACCAT']) + 'AGG')
+    for _ in range(r.randint(1, 3)): site[r.randrange(len(site))] = r.choice('UuryRYkm')
+    site = ''.join(site)
+    if n % 2: site = site.translate(comp)[::-1]
+    at = 100 * n + r.randrange(60)
+    s[at:at + len(site)] = list(site)
+with open(sys.argv[1] + '/odd.fa', 'w') as f: f.write('>odd\n' + ''.join(s) + '\n')
+PY
+python3 "$ORACLE/offtarget_sites.py" "$D/odd.fa" "$G:4,$G2:4" NGG 3 1 >"$D/want"
+"$T" offtarget --mismatches 4 --pam-mismatches 1 "$D/guides.fa" "$D/odd.fa" 2>"$D/err" | grep -v '^#' | grep -v '^short' >"$D/got"
+[ "$(wc -l <"$D/want")" -gt 10 ] && [ "$(cut -f6 "$D/want" | sort -u | tr -d '\n')" = "+-" ] && pass ||
+  fail "offtarget with U and lower-case IUPAC bytes: the oracle found too few sites, or on one strand only"
+same "$D/want" "$D/got" "offtarget with U and lower-case IUPAC bytes in the sites"
 run_case "NGG m=7" "$G:7,$G2:7,$G3:7" NGG 3 0 --mismatches 7 "$D/guides.fa" "$D/genome.fa"
 run_case "--max-edits 2, no bulges" "$G:2,$G2:2,$G3:2" NGG 3 0 --mismatches 4 --max-edits 2 "$D/guides.fa" "$D/genome.fa"
 run_case "5' TTTV, 1 PAM mismatch" "$G:2,$G2:2,$G3:2" TTTV 5 1 --mismatches 2 --pam TTTV --pam-side 5 --pam-mismatches 1 "$D/guides.fa" "$D/genome.fa"

@@ -3,7 +3,9 @@ share: IUPAC codes against genome bases, the complement, and a FASTA reader."""
 bases = {'A': 1, 'C': 2, 'G': 4, 'T': 8}
 codes = {'A': 1, 'C': 2, 'G': 4, 'T': 8, 'R': 5, 'Y': 10, 'S': 6, 'W': 9, 'K': 12, 'M': 3, 'B': 14, 'D': 13,
          'H': 11, 'V': 7, 'N': 15}
-comp = str.maketrans('ACGTacgtRYSWKMBDHVN', 'TGCAtgcaYRSWMKVHDBN')
+comp = str.maketrans('ACGTacgtRYSWKMBDHVNrykmbdhv', 'TGCAtgcaYRSWMKVHDBNyrmkvhdb')
+# U is no base (it matches nothing on either strand, as N), but its complement is shown as A
+shown_comp = str.maketrans('Uu', 'Aa')
 
 
 def ok(code, base):

@@ -4,7 +4,7 @@ PAM position of every record, both strands, every guide and PAM, by brute force;
 output columns of `trawl offtarget`."""
 import sys
 # offtarget_sites.py GENOME.fa GUIDES(name:seq:mm,...) PAMS(,) SIDE PAM_MM
-from offtarget_common import comp, ok, records
+from offtarget_common import comp, ok, records, shown_comp
 genome, guides, pams, side, pam_mm = sys.argv[1], sys.argv[2], sys.argv[3].split(','), int(sys.argv[4]), int(sys.argv[5])
 guides = [(g.split(':')[0], g.split(':')[1], int(g.split(':')[2])) for g in guides.split(',')]
 for chrom, text in records(genome):
@@ -32,6 +32,7 @@ for chrom, text in records(genome):
         for j in range(len(pam)): t[pa + j] = t[pa + j].upper() if ok(pam[j], s[pa + j]) else t[pa + j].lower()
         for j in range(len(g)): t[ps + j] = t[ps + j].upper() if ok(g[j], s[ps + j]) else t[ps + j].lower()
         t = ''.join(t)
+        if strand == '-': t = t.translate(shown_comp)
         cigar, j = '', 0
         while j < len(t):
             k = j
