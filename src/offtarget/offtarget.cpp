@@ -495,9 +495,9 @@ std::shared_ptr<const cuda::site_end_test> site_search::device_site_test() const
 }
 
 std::unique_ptr<site_collector> site_search::sink(site_sink& out, std::size_t async_from) const {
-  // A stream's batches are its chunks: many, each built in a short burst while the input is
-  // parsed and the scans are fed. A burst on every core pulls all of them from that work at
-  // each chunk; a core per 24 Ki candidates keeps up with a GPU's scans.
+  // A stream's batches are its chunks, each built while the input is parsed and the scans are
+  // fed: a batch takes cores by its size, not all of them from that work.
+  // a core per 24 Ki candidates: tuned on a GPU host, see docs/PERFORMANCE.md
   return std::make_unique<candidate_sink>(*d_->finder, d_->o, d_->reach, out, async_from, cores_of(d_->o),
                                           std::size_t{24} << 10);
 }

@@ -89,8 +89,7 @@ class window_set {
     std::size_t at;  ///< its bytes in bytes_
   };
   /// The windows' bytes, one after another: used_ of room_, kept from one clear() to the next
-  /// and never filled before the caller writes them (a group of dense candidates spans tens of
-  /// MiB).
+  /// and never filled before the caller writes them.
   std::unique_ptr<char[]> bytes_;
   std::size_t used_ = 0, room_ = 0;
   std::vector<window> windows_;
