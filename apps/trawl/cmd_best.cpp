@@ -42,6 +42,8 @@ int run_best(const best_args& a) {
   const std::string source = a.file == "-" ? "(standard input)" : input.name().empty() ? a.file : input.name();
   // FASTA/FASTQ (by the file's name, else its first lines; --no-fasta: bytes): each record's
   // sequence, coordinates in the record; the best distance is the least over the records
+  if (a.no_fasta && input.was_twobit())
+    throw error(errc::invalid_argument, source + ": a .2bit genome is read as its records: --no-fasta does not apply");
   io::format fmt = a.no_fasta ? io::format::plain : a.file == "-" ? io::format::automatic : io::format_of_name(a.file);
   if (fmt == io::format::automatic) fmt = io::detect_format(bytes);
   const auto each_sequence = [&](auto&& f) {

@@ -43,6 +43,8 @@ int run_pack(const pack_args& a) {
   if (image.replaced > 0)
     fmt::print(stderr, "trawl pack: {} bases of {} were IUPAC codes other than N and are N in {} (.2bit holds A, C, G, T and N only)\n",
                image.replaced, name, out);
+  if (image.changed > image.replaced)
+    fmt::print(stderr, "trawl pack: {} bases of {} were U and are T in {}\n", image.changed - image.replaced, name, out);
   return 0;
 }
 
@@ -54,9 +56,9 @@ void add_pack_command(CLI::App& root, run_state& state) {
   cmd->footer(
       "A .2bit file holds each record's name and its bases at two bits each, with its runs of N and its\n"
       "lower-case (soft-masked) runs: A, C, G, T and N only. U is written as T, and the other IUPAC codes\n"
-      "(R, Y, S, W, K, M, B, D, H, V) as N, their number said on stderr; any other byte is refused. Every\n"
-      "trawl command reads the file as that FASTA (same names, coordinates and output), and so do UCSC's\n"
-      "tools.");
+      "(R, Y, S, W, K, M, B, D, H, V) as N, how many of each said on stderr; any other byte, and two\n"
+      "records of one name, are refused. Every trawl command reads the file as that FASTA (same names,\n"
+      "coordinates and output), and so do UCSC's tools.");
   cmd->add_option("input", a->input, "FASTA/FASTQ file (gzip, zstd; '-' = stdin)")->required();
   cmd->add_option("-o,--output", a->output, "the .2bit file (default: the input's name with .2bit for .fa/.fasta/...)");
   cmd->callback([a, &state] { state.exit_code = run_pack(*a); });

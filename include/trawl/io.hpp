@@ -53,7 +53,8 @@ bool is_twobit(std::string_view head) noexcept;
 /// The FASTA text of the UCSC .2bit file `bytes` (version 0 or 1; not copied: they must outlive
 /// the stream): its sequences in file order, named as in its index, in lines of 60 bases, N
 /// blocks as N and soft-masked blocks in lower case. Throws trawl::error(bad_format) naming
-/// `name` when the file is not a valid .2bit (every count, offset and block is checked first).
+/// `name` when the file is not a valid .2bit (every count, offset and block is checked first:
+/// a block past its sequence's end, or two N or two mask blocks that overlap, are refused).
 std::unique_ptr<byte_stream> twobit_stream(std::string_view bytes, std::string name);
 
 /// The sequences of a UCSC .2bit file, for reading straight into memory: its index read and
@@ -111,7 +112,9 @@ struct open_options {
 class source {
  public:
   /// Opens `path` ("-" = standard input). Throws trawl::error(io_error) if it is missing, a
-  /// directory or unreadable.
+  /// directory or unreadable, and trawl::error(bad_format) if its name ends in .2bit (perhaps
+  /// then .gz, .bgz or .zst) and it is not a .2bit file. A compressed .2bit is decompressed
+  /// whole and read as the .2bit (twobit()).
   static source open(const std::string& path, const open_options& options = {});
   /// A source over `stream` (compression detected from its first bytes), named `name`.
   static source from_stream(std::unique_ptr<byte_stream> stream, std::string name,
@@ -143,6 +146,7 @@ class source {
   [[nodiscard]] std::uint64_t expected_size() const noexcept;
 
  private:
+  static source open_any(const std::string& path, const open_options& options);
   struct impl;
   std::unique_ptr<impl> impl_;
 };
@@ -181,6 +185,9 @@ class input_buffer {
   [[nodiscard]] const std::string& name() const noexcept;
   [[nodiscard]] bool is_mapped() const noexcept;
   [[nodiscard]] bool was_compressed() const noexcept;
+  /// True when the input was a .2bit file: bytes() is the FASTA text it reads as (records of
+  /// 60-base lines), whose records, not its bytes, are the genome.
+  [[nodiscard]] bool was_twobit() const noexcept;
 
  private:
   struct impl;
@@ -296,8 +303,8 @@ struct twobit_image {
 /// runs of N as N blocks. .2bit holds A, C, G, T and N only: U is written as T (as UCSC reads
 /// it), and the IUPAC codes R, Y, S, W, K, M, B, D, H and V (any case) as N (`replaced` counts
 /// them). Throws
-/// trawl::error(invalid_argument) naming `name` on plain text, a name of more than 255 bytes, a
-/// record over 4 Gbases, or any other byte in a sequence. A FASTA is parsed and encoded in
+/// trawl::error(invalid_argument) naming `name` on plain text, a name of more than 255 bytes,
+/// two records of one name, a record over 4 Gbases, or any other byte in a sequence. A FASTA is parsed and encoded in
 /// pieces on all cores; a FASTQ's long sequences are encoded on all cores.
 twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& name);
 

@@ -81,6 +81,8 @@ class text_view {
   text_view(const text_view&) = delete;
   text_view& operator=(const text_view&) = delete;
   [[nodiscard]] std::string_view get() const { return view_; }
+  /// A .2bit file: get() is the FASTA text it reads as.
+  [[nodiscard]] bool twobit() const { return file_ && file_->was_twobit(); }
 
  private:
   std::string_view view_;
@@ -293,6 +295,7 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
 
 nb::tuple best(nb::handle x_obj, nb::handle y_obj, bool every_start, unsigned threads, const std::string& device) {
   const text_view x(x_obj), y(y_obj);
+  if (y.twobit()) throw nb::value_error("y is a .2bit genome, whose records are not one text: trawl.Genome(y).best(x) searches them");
   std::vector<std::int64_t> starts, ends;
   std::uint32_t distance = 0;
   {

@@ -20,6 +20,7 @@ struct input_buffer::impl {
   source mapped;       // a mapped regular file, or empty
   std::string owned;   // bytes read or decompressed
   bool compressed = false;
+  bool twobit = false;  // a .2bit, owned holds its FASTA text
 
   [[nodiscard]] std::string_view bytes() const { return mapped.is_mapped() ? mapped.mapped() : owned; }
 };
@@ -61,12 +62,14 @@ std::string_view input_buffer::bytes() const noexcept { return impl_->bytes(); }
 const std::string& input_buffer::name() const noexcept { return impl_->name; }
 bool input_buffer::is_mapped() const noexcept { return impl_->mapped.is_mapped(); }
 bool input_buffer::was_compressed() const noexcept { return impl_->compressed; }
+bool input_buffer::was_twobit() const noexcept { return impl_->twobit; }
 
 input_buffer input_buffer::from_string(std::string bytes, std::string name) {
   input_buffer b;
   b.impl_->name = name;
   auto src = source::from_stream(memory_stream(bytes), std::move(name));
   b.impl_->compressed = src.compressed() != compression::none;
+  b.impl_->twobit = src.compressed() == compression::twobit;
   b.impl_->owned = b.impl_->compressed ? read_all(src.stream()) : std::move(bytes);
   return b;
 }
@@ -76,6 +79,7 @@ input_buffer input_buffer::open(const std::string& path) {
   b.impl_->name = path;
   auto src = source::open(path);
   b.impl_->compressed = src.compressed() != compression::none;
+  b.impl_->twobit = src.compressed() == compression::twobit;
   if (src.is_mapped()) b.impl_->mapped = std::move(src);
   else b.impl_->owned = read_all(src.stream());
   return b;

@@ -433,6 +433,16 @@ struct source::impl {
     else if (comp == compression::zstd) stream = zstd_stream(std::move(s), name);
     else if (comp == compression::twobit) twobit_over(read_all(*s));
     else stream = std::move(s);
+    if (comp != compression::gzip && comp != compression::zstd) return;
+    // a compressed .2bit: decompressed whole, then read as one
+    std::string inner = read_prefix(*stream, 4);
+    auto d = std::make_unique<prefixed_reader>(inner, std::move(stream));
+    if (is_twobit(inner)) {
+      twobit_over(read_all(*d));
+      comp = compression::twobit;
+    } else {
+      stream = std::move(d);
+    }
   }
 
   /// A .2bit file's FASTA text, over `bytes` kept here.
@@ -496,7 +506,31 @@ source source::from_memory(std::string_view bytes, std::string name, const open_
   return s;
 }
 
+namespace {
+
+/// Whether a file's name says it is a .2bit (perhaps compressed).
+bool named_twobit(std::string_view path) {
+  std::string name(path.substr(path.find_last_of('/') == std::string_view::npos ? 0 : path.find_last_of('/') + 1));
+  for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (const std::string_view ext : {".gz", ".bgz", ".zst"})
+    if (name.ends_with(ext)) {
+      name.resize(name.size() - ext.size());
+      break;
+    }
+  return name.ends_with(".2bit");
+}
+
+}  // namespace
+
 source source::open(const std::string& path, const open_options& options) {
+  source s = open_any(path, options);
+  // a file named .2bit that is not one is damaged: read as text, it would give no hit or false ones
+  if (path != "-" && s.impl_->comp != compression::twobit && named_twobit(path))
+    throw error(errc::bad_format, s.impl_->name + ": not a .2bit file: it does not start with the .2bit signature");
+  return s;
+}
+
+source source::open_any(const std::string& path, const open_options& options) {
   source s;
   impl& d = *s.impl_;
   d.name = options.name.empty() ? path : options.name;

@@ -66,23 +66,43 @@ class words {
   bool swap_;
 };
 
-/// `count` blocks whose starts and sizes are the two arrays at `at`, checked against `size`
-/// bases, sorted and merged where they touch.
-std::vector<block> read_blocks(const words& w, std::uint64_t at, std::uint64_t count, std::uint64_t size,
-                               const char* kind) {
+/// Refuses `count` blocks whose starts and sizes are the two arrays at `at` unless each lies
+/// within `size` bases and no two overlap (blocks that touch are one run; any order).
+/// Returns whether they are sorted by start.
+bool check_blocks(const words& w, std::uint64_t at, std::uint64_t count, std::uint64_t size, const char* kind,
+                  const std::string& seq) {
   if (count > (w.size() - std::min<std::uint64_t>(at, w.size())) / 8) w.bad(std::string(kind) + " blocks past the file's end");
+  bool sorted = true;
+  std::uint64_t last_start = 0, last_end = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t s = w.u32(at + 4 * i), n = w.u32(at + 4 * (count + i));
+    if (s > size || n > size - s) w.bad(std::string(kind) + " block past the end of sequence " + seq);
+    if (n == 0) continue;
+    if (s < last_start) sorted = false;
+    else if (s < last_end) w.bad("overlapping " + std::string(kind) + " blocks in sequence " + seq);
+    last_start = s, last_end = s + n;
+  }
+  return sorted;
+}
+
+/// The blocks check_blocks takes, by start, those that touch merged.
+std::vector<block> read_blocks(const words& w, std::uint64_t at, std::uint64_t count, std::uint64_t size,
+                               const char* kind, const std::string& seq) {
+  const bool sorted = check_blocks(w, at, count, size, kind, seq);
   std::vector<block> out;
   out.reserve(count);
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t s = w.u32(at + 4 * i), n = w.u32(at + 4 * (count + i));
-    if (s > size || n > size - s) w.bad(std::string(kind) + " block past its sequence's end");
     if (n > 0) out.push_back({s, s + n});
   }
-  if (!std::is_sorted(out.begin(), out.end(), [](const block& a, const block& b) { return a.start < b.start; }))
+  if (!sorted) {
     std::sort(out.begin(), out.end(), [](const block& a, const block& b) { return a.start < b.start; });
+    for (std::size_t i = 1; i < out.size(); ++i)
+      if (out[i].start < out[i - 1].end) w.bad("overlapping " + std::string(kind) + " blocks in sequence " + seq);
+  }
   std::vector<block> merged;
   for (const block& b : out) {
-    if (!merged.empty() && b.start <= merged.back().end) merged.back().end = std::max(merged.back().end, b.end);
+    if (!merged.empty() && b.start == merged.back().end) merged.back().end = b.end;
     else merged.push_back(b);
   }
   return merged;
@@ -122,6 +142,8 @@ class twobit_index {
       at += 1 + len;
       std::uint64_t off = version == 0 ? w.u32(at) : w.u64(at);
       at += version == 0 ? 4 : 8;
+      // its head: the size, the two block counts and the reserved word at least
+      if (off > bytes.size() || bytes.size() - off < 16) w.bad("sequence " + s.name + " starts past the file's end");
       s.size = w.u32(off);
       s.n_count = w.u32(off + 4);
       s.n_at = off + 8;
@@ -139,6 +161,11 @@ class twobit_index {
       if (all_packed > bytes.size() || all_blocks > bytes.size() / 8) w.bad("its sequences claim more than it holds");
       seqs_.push_back(std::move(s));
     }
+    // every sequence's blocks, before any is decoded: a damaged file gives no output
+    for (const sequence& q : seqs_)
+      if (!check_blocks(w, q.n_at, q.n_count, q.size, "N", q.name) ||
+          !check_blocks(w, q.mask_at, q.mask_count, q.size, "mask", q.name))
+        (void)blocks_of(static_cast<std::size_t>(&q - seqs_.data()));  // out of order: sorted to be checked
     for (int v = 0; v < 256; ++v)
       for (int k = 0; k < 4; ++k) decode_[v][k] = "TCAG"[(v >> (6 - 2 * k)) & 3];
   }
@@ -147,7 +174,8 @@ class twobit_index {
   /// Sequence i's blocks, sorted and merged (checked against its size).
   [[nodiscard]] blocks blocks_of(std::size_t i) const {
     const sequence& s = seqs_[i];
-    return {read_blocks(w_, s.n_at, s.n_count, s.size, "N"), read_blocks(w_, s.mask_at, s.mask_count, s.size, "mask")};
+    return {read_blocks(w_, s.n_at, s.n_count, s.size, "N", s.name),
+            read_blocks(w_, s.mask_at, s.mask_count, s.size, "mask", s.name)};
   }
 
   /// Bases [from, from + n) of sequence i into out: with `width`, in lines of that many bases

@@ -188,6 +188,18 @@ void append_blocks(std::vector<block>& to, const std::vector<block>& part) {
   to.insert(to.end(), from, part.end());
 }
 
+/// Throws as to_twobit when two sequences of the .2bit `image` have one name: a reader finds
+/// a sequence by its name, and would find only one of them.
+void refuse_duplicate_names(const twobit_image& image, const std::string& name) {
+  const twobit_file f(image.bytes, name);
+  std::vector<std::string_view> names(f.size());
+  for (std::size_t i = 0; i < f.size(); ++i) names[i] = f.header(i);
+  std::sort(names.begin(), names.end());
+  const auto dup = std::adjacent_find(names.begin(), names.end());
+  if (dup != names.end())
+    throw error(errc::invalid_argument, name + ": two records are named " + std::string(*dup) + " (a .2bit's names are unique)");
+}
+
 }  // namespace
 
 twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& name) {
@@ -195,10 +207,13 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
   if (rr.detected() == format::plain)
     throw error(errc::invalid_argument, name + ": not FASTA or FASTQ (.2bit holds named DNA sequences)");
   const std::size_t p = rr.detected() == format::fasta ? fasta_records_start(bytes) : std::string_view::npos;
-  if (p != std::string_view::npos)  // parsed in pieces on all cores where it starts with a header
-    return *detail::encode_fasta(bytes.substr(p), name, false);
+  if (p != std::string_view::npos) {  // parsed in pieces on all cores where it starts with a header
+    twobit_image image = *detail::encode_fasta(bytes.substr(p), name, false);
+    refuse_duplicate_names(image, name);
+    return image;
+  }
   record r;
-  return detail::encode_twobit(
+  twobit_image image = detail::encode_twobit(
       [&](std::string_view& seq_name, std::string_view& bases) {
         if (!rr.next(r)) return false;
         seq_name = r.name;
@@ -206,6 +221,8 @@ twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& na
         return true;
       },
       name);
+  refuse_duplicate_names(image, name);
+  return image;
 }
 
 namespace {

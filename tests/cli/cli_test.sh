@@ -641,7 +641,8 @@ gzip -c "$D/tb.fa" >"$D/tbz.fa.gz"
 printf '>x desc\nACGTRYNNacgtkmbn\nGACGCATAAAGATGAGACGCwGG\n>y\nsACGTACGuvdh\n' >"$D/iupac.fa"
 printf '>x desc\nACGTNNNNacgtnnnn\nGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGtnnn\n' >"$D/iupac_n.fa"
 expect_rc 0 "$T" pack "$D/iupac.fa" -o "$D/iupac.2bit"
-grep -q "^trawl pack: 10 bases of .*iupac.fa were IUPAC codes other than N" "$D/err" && [ "$(wc -l <"$D/err")" = 1 ] &&
+grep -q "^trawl pack: 10 bases of .*iupac.fa were IUPAC codes other than N" "$D/err" &&
+  grep -q "^trawl pack: 1 bases of .*iupac.fa were U and are T" "$D/err" && [ "$(wc -l <"$D/err")" = 2 ] &&
   pass || fail "pack of IUPAC codes: $(cat "$D/err")"
 $TB read "$D/iupac.2bit" >"$D/tb.got"
 printf '>x\nACGTNNNNacgtnnnnGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGtnnn\n' >"$D/tb.want"
@@ -697,6 +698,56 @@ for k in trunc count offset version header name emptymask; do
   expect_rc 2 timeout 10 "$T" search --hits ACGT "$D/bad_$k.2bit"
   [ "$(wc -l <"$D/err")" = 1 ] && grep -q "bad_$k.2bit" "$D/err" && pass || fail "damaged .2bit ($k): $(head -c 200 "$D/err")"
 done
+# blocks that overlap (N or mask, one given twice) are refused, every sequence's blocks checked
+# before any output (a good sequence first gives no line); blocks out of order that do not
+# overlap are a valid file
+python3 - "$D" <<'PY'
+import struct, sys
+d = sys.argv[1]
+def seq(size, ns, ms):  # all T: packed bytes of zero
+    words = lambda v: b"".join(struct.pack("<I", x) for x in v)
+    return (struct.pack("<II", size, len(ns)) + words(s for s, _ in ns) + words(n for _, n in ns) +
+            struct.pack("<I", len(ms)) + words(s for s, _ in ms) + words(n for _, n in ms) + bytes(4) + bytes((size + 3) // 4))
+def twobit(seqs):
+    at = 16 + sum(1 + len(n) + 4 for n, _ in seqs)
+    head, body = struct.pack("<IIII", 0x1A412743, 0, len(seqs), 0), b""
+    for n, s in seqs:
+        head += bytes([len(n)]) + n.encode() + struct.pack("<I", at + len(body))
+        body += s
+    return head + body
+cases = {
+    "noverlap": [("s1", seq(40, [(2, 6), (6, 4)], []))],
+    "moverlap": [("s1", seq(40, [], [(10, 5), (12, 1)]))],
+    "ntwice": [("s1", seq(40, [(8, 4), (8, 4)], []))],
+    "late": [("s1", seq(4000, [], [])), ("s2", seq(40, [(30, 20)], []))],
+}
+for k, v in cases.items():
+    open(d + "/bad_%s.2bit" % k, "wb").write(twobit(v))
+open(d + "/unsorted.2bit", "wb").write(twobit([("s1", seq(40, [(20, 4), (2, 4)], [(30, 2), (1, 3)]))]))
+PY
+for k in noverlap moverlap ntwice late; do
+  expect_rc 2 timeout 10 "$T" search --hits TTTT "$D/bad_$k.2bit"
+  [ "$(wc -l <"$D/err")" = 1 ] && [ ! -s "$D/out" ] && grep -q "bad_$k.2bit" "$D/err" && pass ||
+    fail "damaged .2bit ($k): $(wc -l <"$D/out") lines out, $(head -c 200 "$D/err")"
+done
+expect_out "$(printf '>s1\nTtnnNNTTTTTTTTTTTTTTNNNNTTTTTTttTTTTTTTT')" "$T" search --records -i TT "$D/unsorted.2bit"
+# a file named .2bit that is not one is refused, not read as text; a compressed .2bit reads as
+# the .2bit; its records are not plain bytes (--no-fasta)
+printf '>x\nACGT\n' >"$D/text.2bit"
+expect_err_line "$T" search --hits ACGT "$D/text.2bit"
+gzip -c "$D/tb0.2bit" >"$D/tbgz.2bit.gz"
+"$T" search --hits -k 1 ACGTACG "$D/tb.fa" >"$D/tb.want"
+"$T" search --hits -k 1 ACGTACG "$D/tbgz.2bit.gz" >"$D/tb.got"
+same "$D/tb.want" "$D/tb.got" "search of a gzip .2bit"
+"$T" search --hits -k 1 ACGTACG - <"$D/tbgz.2bit.gz" >"$D/tb.got"
+same "$D/tb.want" "$D/tb.got" "search of a gzip .2bit from a pipe"
+expect_out "$("$T" best GACGCATAAAGATGAG "$D/tb.fa")" "$T" best GACGCATAAAGATGAG "$D/tbgz.2bit.gz"
+expect_err_line "$T" search --no-fasta ACGT "$D/tb0.2bit"
+expect_err_line "$T" best --no-fasta ACGT "$D/tb0.2bit"
+# two records of one name: a .2bit reader would find one of them
+printf '>d\nACGT\n>d\nGG\n' >"$D/dup.fa"
+expect_err_line "$T" pack "$D/dup.fa" -o "$D/dup.2bit"
+[ ! -e "$D/dup.2bit" ] && grep -q "named d" "$D/err" && pass || fail "pack of two records of one name: $(cat "$D/err")"
 
 # The progress line: drawn on stderr when it is a terminal and stdout is not, for a search past
 # its first second (here a pipe that pauses), cleared at the end; --no-progress draws none
