@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "trawl/approx.hpp"
 #include "trawl/device.hpp"
 #include "trawl/index.hpp"
 #include "trawl/offtarget.hpp"
@@ -88,6 +89,22 @@ class genome {
   /// searcher.search of the file hands them (record_info.index: the record's number), on the
   /// device searcher.opts().device picks for each record.
   void offtarget(const offtarget::searcher& guides, offtarget::site_sink& out) const;
+
+  /// best's answer: the least distance, and the substrings that reach it.
+  struct best_answer {
+    std::uint32_t distance = 0;
+    /// Each optimal [start, end) in record coordinates, hit.errors the distance and hit.dir
+    /// the strand of x that reaches it: records in order, in each the forward strand's then
+    /// the reverse's, each by end then start.
+    std::vector<index::record_hit> occurrences;
+  };
+  /// The best approximate substrings of `x` in the records, as `trawl best` of the file gives
+  /// them: the least edit distance between x (with both_strands, also its reverse complement)
+  /// and a substring of a record, and every substring of every record at that distance
+  /// (options.every_start; else each optimal end's leftmost start). No record: distance |x|
+  /// and none. options.device: where best_substring runs (a GPU reads each record from host
+  /// memory). Throws as best_substring.
+  [[nodiscard]] best_answer best(std::string_view x, const best_options& options = {}, bool both_strands = false) const;
 
  private:
   struct impl;

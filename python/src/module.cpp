@@ -465,6 +465,30 @@ nb::dict genome_search(const trawl::genome& g, nb::handle patterns_obj, int k, b
                         });
 }
 
+/// Genome.best: the distance and the optimal substrings, as columns with the records' names.
+nb::dict genome_best(const trawl::genome& g, nb::handle x_obj, bool every_start, bool both_strands, unsigned threads,
+                     const std::string& device) {
+  const text_view x(x_obj);
+  columns cols;
+  std::uint32_t distance = 0;
+  {
+    nb::gil_scoped_release release;
+    trawl::best_options bo;
+    bo.threads = threads;
+    bo.device = trawl::parse_device(device);
+    bo.every_start = every_start;
+    const trawl::genome::best_answer b = g.best(x.get(), bo, both_strands);
+    distance = b.distance;
+    for (const auto& rh : b.occurrences) cols.add(rh.h, rh.record);
+  }
+  nb::dict d = std::move(cols).to_dict(false);
+  std::vector<std::string> names;
+  for (const auto& r : g.records()) names.push_back(r.name);
+  d["records"] = nb::cast(std::move(names));
+  d["distance"] = distance;
+  return d;
+}
+
 void translate(const trawl::error& e) {
   switch (e.code()) {
     case trawl::errc::invalid_argument:
@@ -555,7 +579,8 @@ NB_MODULE(_trawl, m) {
           },
           "record"_a, "start"_a, "end"_a.none())
       .def("search", &genome_search, "patterns"_a, "k"_a, "hamming"_a, "ignore_case"_a, "iupac"_a, "both_strands"_a,
-           "all_ends"_a, "threads"_a, "device"_a, "algorithm"_a);
+           "all_ends"_a, "threads"_a, "device"_a, "algorithm"_a)
+      .def("best", &genome_best, "x"_a, "every_start"_a, "both_strands"_a, "threads"_a, "device"_a);
 
   nb::class_<hybrid_index>(m, "Index")
       .def_static("build", &index_build, "text"_a.none(), "path"_a.none(), "max_len"_a, "small"_a, "fasta"_a,

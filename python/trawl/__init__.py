@@ -36,7 +36,7 @@ from . import _trawl
 __version__: str = _trawl.__version__
 
 __all__ = [
-    "search", "search_many", "best", "offtarget", "Genome", "Index", "Hits", "Hit", "Best", "Site",
+    "search", "search_many", "best", "offtarget", "Genome", "GenomeBest", "Index", "Hits", "Hit", "Best", "Site",
     "reverse_complement", "align", "gpu_count", "__version__",
 ]
 
@@ -181,6 +181,13 @@ class Best(NamedTuple):
     distance: int
     starts: np.ndarray
     ends: np.ndarray
+
+
+class GenomeBest(NamedTuple):
+    """``Genome.best``'s answer: the least distance over the records, and each substring that
+    reaches it (``hits``: record, start, end, strand; ``errors`` is the distance)."""
+    distance: int
+    hits: "Hits"
 
 
 class Site(NamedTuple):
@@ -355,8 +362,8 @@ class Genome:
     DNA is kept two bits a base (``packed``) unless ``pack`` is False: a search on the GPU reads
     from the host only the bytes around its hits, one without a GPU decodes it as it goes, as
     a search of a .2bit file does.
-    ``search`` and ``offtarget`` give exactly what :func:`search` and :func:`offtarget` give for
-    the file, with per-record coordinates; CUDA starts once a process.
+    ``search``, ``offtarget`` and ``best`` give exactly what :func:`search`, :func:`offtarget`
+    and ``trawl best`` give for the file, with per-record coordinates; CUDA starts once a process.
 
     ``source``: the file, as an ``os.PathLike`` or a ``str`` (a genome is a file: here, unlike
     :func:`search`, a ``str`` names one), or the file's bytes.
@@ -426,6 +433,18 @@ class Genome:
     def offtarget(self, guides, **options) -> list:
         """:func:`offtarget` of ``guides`` in this genome (the same keyword options)."""
         return offtarget(guides, self, **options)
+
+    def best(self, x: Text, *, leftmost: bool = False, both_strands: bool = False, threads: Optional[int] = None,
+             device: str = "cpu") -> GenomeBest:
+        """The best approximate substrings of ``x`` in the records, as ``trawl best`` gives them for
+        the file: the least edit distance between ``x`` (with ``both_strands``, also its reverse
+        complement) and a substring of any record, and every substring of every record at that
+        distance, records in order, in each the forward strand's then the reverse's, by end then
+        start; with ``leftmost``, each optimal end's leftmost start only."""
+        c = self._g.best(x, not leftmost, both_strands, _threads(threads), device)
+        distance = c.pop("distance")
+        records = c.pop("records")
+        return GenomeBest(distance, Hits(c, [x], records, "record"))
 
     def __len__(self) -> int:
         return len(self.records)

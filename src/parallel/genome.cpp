@@ -31,6 +31,7 @@
 #include "io/twobit_encode.hpp"
 #include "offtarget/site_search.hpp"
 #include "parallel/joined.hpp"
+#include "trawl/approx.hpp"
 #include "trawl/error.hpp"
 #include "trawl/gpu.hpp"
 #include "trawl/io.hpp"
@@ -500,6 +501,61 @@ std::vector<index::record_hit> genome::search(const std::vector<std::string>& pa
     for (const hit& h : hs) out.push_back({r, h});
     return true;
   });
+  return out;
+}
+
+genome::best_answer genome::best(std::string_view x, const best_options& options, bool both_strands) const {
+  const impl& g = *impl_;
+  std::vector<std::pair<std::string, strand>> strands{{std::string(x), strand::forward}};
+  if (both_strands) strands.emplace_back(reverse_complement(x), strand::reverse);
+  // a record's bytes: viewed where kept as bytes, else decoded into `room`
+  std::string room;
+  const auto bytes_of = [&](std::uint32_t r) -> std::string_view {
+    if (!g.packed) return g.bytes_of(r);
+    room.resize(g.records[r].length);
+    g.packed->decode(r, 0, room.size(), room.data());
+    return room;
+  };
+  // each record and strand searched once, the results that may reach the least distance kept
+  // (at record * strands + strand): the leftmost start of each optimal end
+  best_options ends = options;
+  ends.every_start = false;
+  best_answer out;
+  out.distance = static_cast<std::uint32_t>(x.size());
+  std::vector<std::optional<best_result>> kept;
+  for (std::uint32_t r = 0; r < g.records.size(); ++r) {
+    const std::string_view y = bytes_of(r);
+    for (const auto& [p, dir] : strands) {
+      best_result b = best_substring(p, y, ends);
+      if (b.distance < out.distance) {
+        out.distance = b.distance;
+        for (auto& k : kept) k.reset();
+      }
+      if (b.distance == out.distance) kept.emplace_back(std::move(b));
+      else kept.emplace_back();
+    }
+  }
+  // the optimal substrings of the records that reach it, their bytes read again for every start
+  for (std::uint32_t r = 0; r < g.records.size(); ++r) {
+    const std::size_t first = static_cast<std::size_t>(r) * strands.size();
+    if (std::none_of(kept.begin() + static_cast<std::ptrdiff_t>(first),
+                     kept.begin() + static_cast<std::ptrdiff_t>(first + strands.size()), [](const auto& k) { return k.has_value(); }))
+      continue;
+    const std::string_view y = options.every_start ? bytes_of(r) : std::string_view();
+    for (std::size_t s = 0; s < strands.size(); ++s) {
+      const std::optional<best_result>& b = kept[first + s];
+      if (!b) continue;
+      const auto add = [&](const hit& h) {
+        hit o = h;
+        o.dir = strands[s].second;
+        out.occurrences.push_back({r, o});
+        return true;
+      };
+      if (options.every_start) for_each_optimal_substring(strands[s].first, y, *b, add);
+      else
+        for (const hit& h : b->occurrences) add(h);
+    }
+  }
   return out;
 }
 

@@ -490,3 +490,61 @@ TEST(Genome, NamesAndBlocksTwoBitsCannotHold) {
     }
   }
 }
+
+TEST(Genome, BestIsTheLeastDistanceOverTheRecordsAndEverySubstringThatReachesIt) {
+  // Oracle: Sellers' DP for each end's distance, full edit distance for each start; records
+  // with N runs and soft-masked runs (best compares bytes), one with x planted with an edit.
+  std::mt19937_64 rng(71);
+  for (int round = 0; round < 8; ++round) {
+    const std::string x = oracle::random_text(rng, 5 + rng() % 8, "ACGT");
+    std::vector<rec> recs;
+    for (int i = 0; i < 5; ++i) {
+      // the first record with a base: a file whose first record is empty reads as plain text
+      std::string s = oracle::random_text(rng, i > 0 && rng() % 4 == 0 ? rng() % 3 : 20 + rng() % 180, "ACGT");
+      if (s.size() > 30) s.replace(rng() % (s.size() - 10), 4, rng() % 2 == 0 ? "NNNN" : "acgt");
+      recs.push_back({"r" + std::to_string(i), s});
+    }
+    std::string planted = x;
+    planted[rng() % planted.size()] = 'T';
+    recs[1].seq += planted + oracle::random_text(rng, 9, "ACGT");
+    const std::string fa = fasta_of(recs, 50);
+    for (const bool both : {false, true}) {
+      std::vector<std::pair<std::string, trawl::strand>> strands{{x, trawl::strand::forward}};
+      if (both) strands.emplace_back(oracle::reverse_complement(x), trawl::strand::reverse);
+      auto least = static_cast<std::uint32_t>(x.size());
+      for (const rec& r : recs)
+        for (const auto& [p, dir] : strands)
+          for (const std::uint32_t v : oracle::end_scores(p, r.seq)) least = std::min(least, v);
+      ASSERT_LT(least, x.size());
+      for (const bool every : {false, true}) {
+        std::vector<trawl::index::record_hit> want;
+        for (std::uint32_t ri = 0; ri < recs.size(); ++ri)
+          for (const auto& [p, dir] : strands) {
+            const std::string& y = recs[ri].seq;
+            const std::vector<std::uint32_t> score = oracle::end_scores(p, y);
+            for (std::uint64_t e = 1; e <= y.size(); ++e) {
+              if (score[e - 1] != least) continue;
+              for (std::uint64_t s = 0; s <= e; ++s) {
+                if (oracle::edit_distance(p, y.substr(s, e - s)) != least) continue;
+                want.push_back({ri, trawl::hit{s, e, 0, least, dir}});
+                if (!every) break;
+              }
+            }
+          }
+        for (const bool pack : {true, false}) {
+          const genome g = genome::from_bytes(fa, "in.fa", trawl::device_kind::cpu, pack);
+          trawl::best_options o;
+          o.every_start = every;
+          const genome::best_answer got = g.best(x, o, both);
+          EXPECT_EQ(got.distance, least) << "round " << round;
+          EXPECT_EQ(got.occurrences, want) << "round " << round << " both " << both << " every " << every << " pack " << pack;
+        }
+      }
+    }
+  }
+  // no record: no substring, the distance |x|
+  const genome empty = genome::from_bytes("", "empty.fa", trawl::device_kind::cpu);
+  const genome::best_answer none = empty.best("ACGT");
+  EXPECT_EQ(none.distance, 4u);
+  EXPECT_TRUE(none.occurrences.empty());
+}

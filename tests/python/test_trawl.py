@@ -679,8 +679,47 @@ def test_a_2bit_genome_is_read_as_its_fasta(tmp_path):
         a = trawl.search(pattern, pathlib.Path(tmp_path / "g.fa"), k=k, both_strands=True)
         b = trawl.search(pattern, pathlib.Path(tmp_path / "g.2bit"), k=k, both_strands=True)
         assert len(a) > 0 and hits_text_of(a) == hits_text_of(b)
-    assert trawl.best("ACGTTA", pathlib.Path(tmp_path / "g.2bit")).distance == trawl.best(
-        "ACGTTA", pathlib.Path(tmp_path / "g.fa")).distance
+    # a .2bit's records are not one text: trawl.best refuses it, Genome.best searches them
+    with pytest.raises(ValueError, match="2bit"):
+        trawl.best("ACGTTA", pathlib.Path(tmp_path / "g.2bit"))
+    a = trawl.Genome(pathlib.Path(tmp_path / "g.fa"), device="cpu").best("ACGTTA", both_strands=True)
+    b = trawl.Genome(pathlib.Path(tmp_path / "g.2bit"), device="cpu").best("ACGTTA", both_strands=True)
+    rows = lambda hs: [(h.record, h.start, h.end, h.errors, h.strand) for h in hs]
+    assert a.distance == b.distance and len(a.hits) > 0 and rows(a.hits) == rows(b.hits)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_genome_best_is_the_least_over_the_records(seed):
+    # oracle.best of each record and strand; every start checked by full edit distance
+    rng = random.Random(600 + seed)
+    x = rand_dna(rng, rng.randint(4, 10))
+    # a first record with a base: a file whose first record is empty reads as plain text
+    recs = [rand_dna(rng, rng.choice([0, rng.randint(1, 150)]) if i else rng.randint(1, 150)) for i in range(4)]
+    at = rng.randrange(len(x))
+    recs[2] += x[:at] + (b"A" if x[at:at + 1] != b"A" else b"C") + x[at + 1:]  # x with one mismatch
+    fasta = b"".join(b">r%d d\n%s\n" % (i, s) for i, s in enumerate(recs))
+    rc = trawl.reverse_complement(x).encode()
+    for both in (False, True):
+        strands = [(x, "+")] + ([(rc, "-")] if both else [])
+        per = [[oracle.best(p, s) if s else None for p, _ in strands] for s in recs]
+        d = min(r[0] for rs in per for r in rs if r)
+        assert d < len(x)
+        for pack in (True, False):
+            g = trawl.Genome(fasta, device="cpu", pack=pack)
+            left = g.best(x, leftmost=True, both_strands=both)
+            assert left.distance == d
+            want = [("r%d" % i, s, e, strand) for i, rs in enumerate(per) for (_, strand), r in zip(strands, rs)
+                    if r and r[0] == d for s, e in r[1]]
+            h = left.hits
+            got = [(h.records[r], s, e, "-" if v else "+") for r, s, e, v in
+                   zip(h.record.tolist(), h.start.tolist(), h.end.tolist(), h.reverse.tolist())]
+            assert got == want and set(h.errors.tolist()) == {d}
+            every = g.best(x, both_strands=both).hits
+            pairs = [(every.records[r], s, e, "-" if v else "+") for r, s, e, v in
+                     zip(every.record.tolist(), every.start.tolist(), every.end.tolist(), every.reverse.tolist())]
+            assert set(want) <= set(pairs)
+            for name, s, e, strand in pairs:
+                assert oracle.edit_distance(x if strand == "+" else rc, recs[int(name[1:])][s:e]) == d
 
 
 def hits_text_of(h):
