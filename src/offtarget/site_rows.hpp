@@ -12,6 +12,16 @@
 #define TRAWL_HOST_DEVICE
 #endif
 
+// the host's rows as SSE2 vectors (vector_rows_of), outside CUDA sources
+#if !defined(__CUDACC__) && defined(__SSE2__)
+#define TRAWL_SITE_ROWS_SSE2 1
+#include <emmintrin.h>
+
+#include <cstdint>
+#else
+#define TRAWL_SITE_ROWS_SSE2 0
+#endif
+
 namespace trawl::offtarget::site_rows {
 
 /// The most states a row holds: (DNA bulges + 1) (RNA bulges + 1) 3.
@@ -35,6 +45,94 @@ inline constexpr int max_traced_guide = 100;
 struct trace_table {
   unsigned char rows[(max_traced_guide + 1) * row_bytes];
 };
+
+#if TRAWL_SITE_ROWS_SSE2
+/// A block's first state in a row of R RNA-bulge counts: block (d, r) at (d R + r) 3.
+constexpr int block_of(int d, int r, int R) { return (d * R + r) * 3; }
+
+/// Whether the host runs a row of (D, R) as one SSE2 vector: its D R 3 states fit 16 bytes.
+template <int D, int R>
+inline constexpr bool vector_rows = D != 0 && R != 0 && D * R * 3 <= 16;
+
+/// best_alignment_of's rows for vector_rows<D, R>, each row one SSE2 vector of its states:
+/// within max_mm the states the scalar loop writes (row i's DNA-bulge states set while row i
+/// is read, row i + 1 written whole); a state past max_mm, unreached there, may hold its cost
+/// here. False when a row has no state within max_mm (no alignment).
+template <int D, int R, class Guide, class Base, class RowAt>
+bool vector_rows_of(int m, int n, const Guide& guide, const Base& base, int max_mm, const RowAt& row_at) {
+  constexpr unsigned char unreached = 255;
+  const auto block = [](int d, int r) { return block_of(d, r, R); };
+  struct lanes {
+    std::uint64_t lo = ~std::uint64_t{0}, hi = ~std::uint64_t{0};  // every byte 0xFF
+    constexpr void set(int at, std::uint64_t v) {
+      std::uint64_t& w = at < 8 ? lo : hi;
+      const int s = 8 * (at & 7);
+      w = (w & ~(std::uint64_t{0xFF} << s)) | (v << s);
+    }
+    [[nodiscard]] __m128i vec() const { return _mm_set_epi64x(static_cast<long long>(hi), static_cast<long long>(lo)); }
+  };
+  // 0xFF but at each block's first byte (its base-pair state): the other bytes of a min over
+  // a block's states are set to unreached before they move
+  constexpr lanes others = [] {
+    lanes l;
+    for (int d = 0; d < D; ++d)
+      for (int r = 0; r < R; ++r) l.set(block_of(d, r, R), 0);
+    return l;
+  }();
+  // the RNA-bulge states (d, r + 1, 2) a row past the first writes: 0 there, else 0xFF
+  constexpr lanes rna_to = [] {
+    lanes l;
+    for (int d = 0; d < D; ++d)
+      for (int r = 0; r + 1 < R; ++r) l.set(block_of(d, r + 1, R) + 2, 0);
+    return l;
+  }();
+  const __m128i ones = _mm_set1_epi8(static_cast<char>(unreached));
+  // row 0 whole (its states past D R 3 too: their bytes move through the shifts)
+  __m128i last = _mm_insert_epi16(ones, 0xFF00, 0);
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(row_at(0)), last);
+  const __m128i not_blocks = others.vec(), rna_mask = rna_to.vec();
+  const __m128i limit = _mm_set1_epi8(static_cast<char>(static_cast<unsigned char>(max_mm)));
+  for (int i = 0; i < m; ++i) {
+    unsigned char* const cur = row_at(i);
+    unsigned char* const next = row_at(i + 1);
+    const unsigned g = guide(i);
+    // the genome base j = i + k a block of d - r = k pairs: its cost (0 or 1), unreached
+    // where there is no such base
+    std::uint64_t cost[D + R - 1];
+    for (int k = -(R - 1); k < D; ++k) {
+      const int j = i + k;
+      cost[k + R - 1] = j >= 0 && j < n ? ((g & base(j)) != 0 ? 0u : 1u) : unreached;
+    }
+    lanes pair_cost, dna_to;
+    for (int d = 0; d < D; ++d)
+      for (int r = 0; r < R; ++r) {
+        pair_cost.set(block(d, r), cost[d - r + R - 1]);
+        // a DNA bulge into (d + 1, r, 1) from (d, r) where that block pairs a base, past row 0
+        if (d + 1 < D && i > 0 && cost[d - r + R - 1] != unreached) dna_to.set(block(d + 1, r) + 1, 0);
+      }
+    __m128i c = last;
+    // the DNA-bulge states, block d + 1's from block d's least of states 0 and 1 (a chain over d)
+    const __m128i dna = dna_to.vec();
+    for (int step = 1; step < D; ++step) {
+      const __m128i a01 = _mm_or_si128(_mm_min_epu8(c, _mm_srli_si128(c, 1)), not_blocks);
+      c = _mm_min_epu8(c, _mm_or_si128(_mm_slli_si128(a01, 3 * R + 1), dna));
+    }
+    const __m128i a01 = _mm_min_epu8(c, _mm_srli_si128(c, 1));
+    const __m128i a02 = _mm_or_si128(_mm_min_epu8(c, _mm_srli_si128(c, 2)), not_blocks);
+    // base pairs: the least of the block's states plus the pair's cost (past max_mm: no
+    // alignment, whatever the byte holds)
+    const __m128i pair = _mm_adds_epu8(_mm_min_epu8(a01, _mm_srli_si128(c, 2)), pair_cost.vec());
+    // RNA bulges: (d, r + 1, 2) of the next row from (d, r)'s states 0 and 2, past row 0
+    const __m128i rna = i > 0 ? _mm_or_si128(_mm_slli_si128(a02, 5), rna_mask) : ones;
+    const __m128i row = _mm_min_epu8(pair, rna);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(next), row);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(cur), c);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(row, limit), row)) == 0) return false;  // none within max_mm
+    last = row;
+  }
+  return true;
+}
+#endif
 
 /// best_alignment (below) with (max_dna + 1, max_rna + 1) = (FixedD, FixedR) known at compile
 /// time, where the loops over a row's states unroll (0: read from the limits).
@@ -66,6 +164,12 @@ TRAWL_HOST_DEVICE row_counts best_alignment_of(int m, int n, const Guide& guide,
   clear(cur);
   cur[0] = 0;
   row_counts best;
+#if TRAWL_SITE_ROWS_SSE2
+  if constexpr (vector_rows<FixedD, FixedR>) {
+    if (!vector_rows_of<FixedD, FixedR>(m, n, guide, base, max_mm, row_at)) return best;
+    cur = row_at(m);
+  } else  // NOLINT(readability-misleading-indentation): the scalar rows below
+#endif
   for (int i = 0; i < m; ++i) {
     unsigned char* next = row_at(i + 1);
     clear(next);
@@ -103,7 +207,7 @@ TRAWL_HOST_DEVICE row_counts best_alignment_of(int m, int n, const Guide& guide,
   for (int d = 0; d < D; ++d)
     for (int r = 0; r < R; ++r) {
       const unsigned c = cur[(d * R + r) * 3];  // the last column is not a bulge
-      if (c == unreached) continue;
+      if (c > static_cast<unsigned>(max_mm)) continue;  // unreached (or, from vector rows, past max_mm)
       const int mm = static_cast<int>(c), edits = mm + d + r, bulges = d + r;
       const int best_edits = best.mismatches + best.dna_bulges + best.rna_bulges,
                 best_bulges = best.dna_bulges + best.rna_bulges;
