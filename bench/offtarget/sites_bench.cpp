@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
     w->begin_record(info, length);
     const std::size_t per = found.size() / 8 + 1;
     for (std::size_t i = 0; i < found.size(); i += per)
-      w->candidates(std::span<const trawl::hit>(found).subspan(i, std::min(per, found.size() - i)));
+      w->candidates(std::span<const trawl::hit>(found).subspan(i, std::min(per, found.size() - i)), 0);
     w->end_record();
     w->finish();
     const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -553,16 +553,27 @@ class windowed_sites final : public window_classifier {
     length_ = length;
     sink_.begin_record(info);
   }
-  void candidates(std::span<const hit> found) override {
+  void candidates(std::span<const hit> found, std::uint64_t offset) override {
     if (found.empty()) return;
-    // by end (a GPU's come so); a copy only to sort them
+    // by end (a GPU's come so), in record coordinates: a copy, made on all cores, only to
+    // shift or sort them
     const auto by_end = [](const hit& a, const hit& b) { return a.end < b.end; };
-    std::vector<hit> own;
     std::span<const hit> hits = found;
-    if (!std::is_sorted(found.begin(), found.end(), by_end)) {
-      own.assign(found.begin(), found.end());
-      std::stable_sort(own.begin(), own.end(), by_end);
-      hits = own;
+    const bool sorted = std::is_sorted(found.begin(), found.end(), by_end);
+    if (offset != 0 || !sorted) {
+      own_.resize(found.size());
+      arena_.execute([&] {
+        tbb::parallel_for(tbb::blocked_range<std::size_t>(0, found.size(), 1 << 14), [&](const tbb::blocked_range<std::size_t>& b) {
+          for (std::size_t i = b.begin(); i != b.end(); ++i) {
+            hit h = found[i];
+            h.start = std::max(h.start, offset) - offset;
+            h.end -= offset;
+            own_[i] = h;
+          }
+        });
+      });
+      if (!sorted) std::stable_sort(own_.begin(), own_.end(), by_end);
+      hits = own_;
     }
     // A site reaches `reach` bytes before its candidate's end and the bulges after it. The
     // candidates go in groups whose bytes span at most span_: where their windows would cover
@@ -644,6 +655,7 @@ class windowed_sites final : public window_classifier {
   tbb::task_arena arena_;  ///< reads the windows and tests the candidates
   candidate_sink sink_;
   detail::window_set windows_;
+  std::vector<hit> own_;  ///< candidates shifted or sorted
   std::uint32_t record_ = 0;
   std::uint64_t length_ = 0;
 };
@@ -670,7 +682,7 @@ void site_search::classify(const index::hybrid_index& idx, const std::vector<ind
     info.index = r;
     info.format = io::format::fasta;
     sites->begin_record(info, records[r].length);
-    sites->candidates(hits);
+    sites->candidates(hits, 0);
     sites->end_record();
   }
   sites->finish();

@@ -30,13 +30,15 @@ class site_collector : public search_sink {
 using record_reader = std::function<void(std::uint32_t record, std::uint64_t lo, std::uint64_t hi, char* out)>;
 
 /// The sites of records read only around their candidates (site_search::windowed): each
-/// record begun, its candidates (record coordinates, hits of the candidate search) handed over
-/// in batches in the order of their ends, and ended; then finish().
+/// record begun, its candidates (hits of the candidate search) handed over in batches in the
+/// order of their ends, and ended; then finish().
 class window_classifier {
  public:
   virtual ~window_classifier() = default;
   virtual void begin_record(const record_info& info, std::uint64_t length) = 0;
-  virtual void candidates(std::span<const hit> found) = 0;
+  /// Candidates whose positions are `offset` past the record's (a joined text's hits, the
+  /// record `offset` bytes in: shifted, and a start before the record clipped to its first byte).
+  virtual void candidates(std::span<const hit> found, std::uint64_t offset) = 0;
   virtual void end_record() = 0;
   /// Returns once every site has been handed over; throws what the site_sink threw.
   virtual void finish() = 0;

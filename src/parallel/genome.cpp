@@ -591,17 +591,11 @@ void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& 
       sites->begin_record(info, g.length[i]);
     };
     open(0);
-    std::vector<hit> run;
-    const auto flush = [&] {
-      sites->candidates(run);
-      run.clear();
-    };
     search_sequence(*m, g.text, planned, [&](std::span<const hit> hs) {
       // by end: record r's are those that end in (its begin, its end], a run of them
       const auto by_end = [](const hit& h, std::uint64_t v) { return h.end <= v; };
       for (auto h = hs.begin(); h != hs.end();) {
         while (r + 1 < g.begin.size() && g.begin[r + 1] < h->end) {
-          flush();
           sites->end_record();
           open(++r);
         }
@@ -610,18 +604,11 @@ void genome::offtarget(const offtarget::searcher& guides, offtarget::site_sink& 
         const auto stop = std::partition_point(h, hs.end(), [&](const hit& x) { return by_end(x, next); });
         const auto first = std::partition_point(h, stop, [&](const hit& x) { return by_end(x, b); });
         const auto last = std::partition_point(first, stop, [&](const hit& x) { return by_end(x, e); });
-        for (auto x = first; x != last; ++x) {
-          hit y = *x;
-          y.start = std::max(y.start, b) - b;
-          y.end -= b;
-          run.push_back(y);
-        }
+        sites->candidates(std::span<const hit>(first, last), b);
         h = stop;
       }
-      flush();
       return true;
     });
-    flush();
     sites->end_record();
     while (++r < g.records.size()) {
       open(r);

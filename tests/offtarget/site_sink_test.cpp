@@ -111,10 +111,13 @@ TEST(SiteSink, BatchesOfAnySizeGiveTheSitesOfOne) {
 }
 
 /// The sites of `found` through site_search::windowed, the record read only through its reader
-/// (each byte read checked against `seq`), in batches whose sizes `cut` gives.
+/// (each byte read checked against `seq`), in batches whose sizes `cut` gives; with an `offset`,
+/// the candidates handed over as a joined text's, the record that far in.
 template <class Cut>
-std::vector<std::string> windowed_sites_of(const ot::site_search& s, const std::string& seq, const std::vector<hit>& found,
-                                           bool test, std::uint64_t span, Cut&& cut, std::uint64_t* read = nullptr) {
+std::vector<std::string> windowed_sites_of(const ot::site_search& s, const std::string& seq, std::vector<hit> found,
+                                           bool test, std::uint64_t span, Cut&& cut, std::uint64_t* read = nullptr,
+                                           std::uint64_t offset = 0) {
+  for (hit& h : found) h.start += offset, h.end += offset;
   collect out;
   std::atomic<std::uint64_t> bytes{0};
   const auto sites = s.windowed(out, [&](std::uint32_t r, std::uint64_t lo, std::uint64_t hi, char* to) {
@@ -130,7 +133,7 @@ std::vector<std::string> windowed_sites_of(const ot::site_search& s, const std::
   sites->begin_record(r, seq.size());
   for (std::size_t i = 0; i < found.size();) {
     const std::size_t n = std::min(found.size() - i, cut());
-    sites->candidates(std::span<const hit>(found).subspan(i, n));
+    sites->candidates(std::span<const hit>(found).subspan(i, n), offset);
     i += n;
   }
   sites->end_record();
@@ -172,6 +175,11 @@ TEST(SiteSink, SitesReadAroundTheCandidatesAreThoseOfTheWholeRecord) {
     EXPECT_EQ(windowed_sites_of(s, seq, found, false, std::uint64_t{64} << 20, [&] { return found.size(); }, &read), whole);
     if (v.dna_bulges == 0) EXPECT_LT(read, seq.size() / 4) << test_cases::describe(v);
     else EXPECT_GT(read, seq.size() / 2) << test_cases::describe(v);
+    // a joined text's candidates, the record far in
+    EXPECT_EQ(windowed_sites_of(s, seq, found, false, std::uint64_t{64} << 20, [] { return std::size_t{500}; }, nullptr,
+                                std::uint64_t{5} << 32),
+              whole)
+        << test_cases::describe(v);
     for (const bool test : {false, true})
       for (const std::uint64_t span : {std::uint64_t{64} << 20, std::uint64_t{5000}, std::uint64_t{1}})
         for (const std::size_t most : {found.size(), std::size_t{1}, std::size_t{37}}) {
