@@ -826,10 +826,11 @@ TEST(Sources, CompressionIsDetectedFromTheBytesAndErrorsAreOneLine) {
     EXPECT_EQ(s.compressed(), comp);
     EXPECT_EQ(trawl::io::read_all(s.stream()), text);
   }
+  // (data too short for the first bytes, which say whether it holds a .2bit, fails at once)
   for (const std::string& bad : {gzip_of(text) + "junk", zstd_of(text).substr(0, 10), zstd_of(text) + "junk",
                                 gzip_of(text).substr(0, 12)}) {
-    auto s = trawl::io::source::from_stream(trawl::io::memory_stream(bad), "bad");
     try {
+      auto s = trawl::io::source::from_stream(trawl::io::memory_stream(bad), "bad");
       trawl::io::read_all(s.stream());
       FAIL() << "corrupt input read without an error";
     } catch (const trawl::error& e) {
@@ -842,6 +843,14 @@ TEST(Sources, CompressionIsDetectedFromTheBytesAndErrorsAreOneLine) {
   const std::string padded = gzip_of(text) + std::string(10, '\0');
   auto s = trawl::io::source::from_stream(trawl::io::memory_stream(padded), "x");
   EXPECT_EQ(trawl::io::read_all(s.stream()), text);
+  // a compressed .2bit is read as the .2bit
+  const std::string packed = trawl::io::to_twobit(">a\nACGTNacgt\n", trawl::io::format::fasta, "a.fa").bytes;
+  for (const std::string& bytes : {gzip_of(packed), zstd_of(packed)}) {
+    auto t = trawl::io::source::from_stream(trawl::io::memory_stream(bytes, 3), "a.2bit.gz");
+    EXPECT_EQ(t.compressed(), trawl::io::compression::twobit);
+    EXPECT_EQ(t.twobit(), packed);
+    EXPECT_EQ(trawl::io::read_all(t.stream()), ">a\nACGTNacgt\n");
+  }
 }
 
 }  // namespace
