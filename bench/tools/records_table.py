@@ -515,7 +515,9 @@ def genome_gpus(path, rows):
     builds = list(dict.fromkeys(r["build"] for r in rows))
     devices = list(dict.fromkeys(r["device"] for r in rows))
     jobs = {"load": "load (FASTA, kept two bits a base on each GPU)",
+            "offtarget_all_resident": "offtarget, 312 guides, mismatches <= 4",
             "offtarget_all_bulges_resident": "offtarget, 312 guides, mismatches <= 4, 1 DNA + 1 RNA bulge"}
+    jobs = {job: what for job, what in jobs.items() if any(r["job"] == job for r in rows)}  # those the record holds
     head = [f"Record `{path}`: {rows[0]['host']}; `{rows[0]['command']}`; seconds, best of each run's calls, "
             "every run.", ""]
     body = []
