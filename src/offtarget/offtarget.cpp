@@ -232,12 +232,10 @@ class candidate_sink final : public site_collector {
         pam = best->second;
       }
       const site_key& key = places[i].key;
+      const auto aligned = finder_.aligned_at(key.guide, pam, key.dir, key.pam_start, text);
+      if (!aligned) continue;
       offtarget::site& st = next_site();
-      if (!finder_.build(key.guide, pam, key.dir, key.pam_start, text, st)) {
-        spare.push_back(std::move(to.sites.back()));
-        to.sites.pop_back();
-        continue;
-      }
+      finder_.write(*aligned, st);
       to.keys.push_back(key);
       to.ranks.push_back(site_finder::rank(st));
     }

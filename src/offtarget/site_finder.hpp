@@ -17,6 +17,7 @@
 #include "common/iupac.hpp"
 #include "common/line_vector.hpp"
 #include "offtarget/site_align.hpp"
+#include "offtarget/site_rows.hpp"
 #include "trawl/offtarget.hpp"
 #include "trawl/search.hpp"
 
@@ -218,15 +219,45 @@ class site_finder {
     return al;
   }
 
-  /// The site of guide gi with PAM pi whose PAM starts at forward position ps on strand dir,
-  /// if one is within the limits: written to `to`, every field set. False if none.
-  template <class Text>
-  bool build(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text, site& to) const {
+  /// A site found (aligned_at) and not written yet: its place, bytes (a view of the text) and
+  /// alignment with its columns.
+  struct aligned {
+    std::uint32_t gi = 0, pi = 0;
+    strand dir = strand::forward;
+    std::uint64_t ps = 0;
+    site_bytes bytes;
+    site_alignment al;
     int pam_mm = 0;
-    thread_local std::string ops;  // the columns from the PAM outward
-    const site_bytes bytes = bytes_at(gi, pi, dir, ps, text);
-    const auto al = align_bytes<true>(gi, pi, dir, bytes, pam_mm, &ops);
-    if (!al) return false;
+    std::array<char, site_rows::max_traced_guide + 64> columns{};  ///< from the PAM outward: m + DNA bulges at most
+    std::size_t n_columns = 0;
+  };
+
+  /// The site of guide gi with PAM pi whose PAM starts at forward position ps on strand dir,
+  /// if one is within the limits, for write().
+  template <class Text>
+  [[nodiscard]] std::optional<aligned> aligned_at(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps,
+                                                  const Text& text) const {
+    thread_local std::string ops;
+    aligned a;
+    a.gi = gi, a.pi = pi, a.dir = dir, a.ps = ps;
+    a.bytes = bytes_at(gi, pi, dir, ps, text);
+    auto al = align_bytes<true>(gi, pi, dir, a.bytes, a.pam_mm, &ops);
+    if (!al) return std::nullopt;
+    a.al = std::move(*al);
+    a.n_columns = std::min(ops.size(), a.columns.size());  // guides of max_traced_guide bases at most
+    std::copy_n(ops.begin(), a.n_columns, a.columns.begin());
+    return a;
+  }
+
+  /// The site `a` (aligned_at, while the text it viewed is there) written to `to`, every field set.
+  void write(const aligned& a, site& to) const {
+    const std::uint32_t gi = a.gi, pi = a.pi;
+    const strand dir = a.dir;
+    const std::uint64_t ps = a.ps;
+    const site_bytes& bytes = a.bytes;
+    const site_alignment* const al = &a.al;
+    const int pam_mm = a.pam_mm;
+    const std::string_view ops(a.columns.data(), a.n_columns);
     const std::string& pam = pams_[pi];
     const std::uint64_t P = pam.size();
     const bool three = a_.side == pam_side::three_prime;
@@ -326,7 +357,6 @@ class site_finder {
     }
     emit(0, 0);
     to.cigar.assign(cigar, 0, len);
-    return true;
   }
 
  private:
