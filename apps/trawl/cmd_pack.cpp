@@ -2,6 +2,7 @@
 // bits a base, N blocks, soft-mask blocks), which every command then reads as that FASTA.
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstdio>
 
 #include <memory>
@@ -40,11 +41,12 @@ int run_pack(const pack_args& a) {
   const io::format named = a.input == "-" ? io::format::automatic : io::format_of_name(a.input);
   const io::twobit_image image = io::to_twobit(in.bytes(), named, name);
   io::write_file_atomically(out, image.bytes);
+  const auto bases = [](std::uint64_t n) { return fmt::format("{} base{} of", n, n == 1 ? "" : "s"); };
   if (image.replaced > 0)
-    fmt::print(stderr, "trawl pack: {} bases of {} were IUPAC codes other than N and are N in {} (.2bit holds A, C, G, T and N only)\n",
-               image.replaced, name, out);
+    fmt::print(stderr, "trawl pack: {} {} were IUPAC codes other than N and are N in {} (.2bit holds A, C, G, T and N only)\n",
+               bases(image.replaced), name, out);
   if (image.changed > image.replaced)
-    fmt::print(stderr, "trawl pack: {} bases of {} were U and are T in {}\n", image.changed - image.replaced, name, out);
+    fmt::print(stderr, "trawl pack: {} {} were U and are T in {}\n", bases(image.changed - image.replaced), name, out);
   return 0;
 }
 

@@ -45,7 +45,8 @@ namespace {
 /// held).
 class text_view {
  public:
-  explicit text_view(nb::handle obj) {
+  /// `what`: with a name, a .2bit file is refused (its records are not one text), before it is read.
+  explicit text_view(nb::handle obj, const char* what = nullptr) {
     if (!PyUnicode_Check(obj.ptr()) && !PyObject_CheckBuffer(obj.ptr()) && PyObject_HasAttrString(obj.ptr(), "__fspath__")) {
       // a file (os.PathLike): its bytes, mapped (decompressed when gzip or zstd)
       const nb::object fs = nb::steal(PyOS_FSPath(obj.ptr()));
@@ -55,7 +56,12 @@ class text_view {
       if (!str.is_valid()) throw nb::python_error();
       const char* p = PyUnicode_AsUTF8AndSize(str.ptr(), &n);
       if (p == nullptr) throw nb::python_error();
-      file_.emplace(trawl::io::input_buffer::open(std::string(p, static_cast<std::size_t>(n))));
+      const std::string path(p, static_cast<std::size_t>(n));
+      if (what != nullptr && !trawl::io::source::open(path).twobit().empty())
+        throw nb::value_error((std::string(what) + " is a .2bit genome, whose records are not one text: trawl.Genome(" + what +
+                               ").best(x) searches them")
+                                  .c_str());
+      file_.emplace(trawl::io::input_buffer::open(path));
       view_ = file_->bytes();
       return;
     }
@@ -81,8 +87,7 @@ class text_view {
   text_view(const text_view&) = delete;
   text_view& operator=(const text_view&) = delete;
   [[nodiscard]] std::string_view get() const { return view_; }
-  /// A .2bit file: get() is the FASTA text it reads as.
-  [[nodiscard]] bool twobit() const { return file_ && file_->was_twobit(); }
+
 
  private:
   std::string_view view_;
@@ -294,8 +299,7 @@ nb::dict search_many(nb::handle patterns_obj, nb::handle texts_obj, int k, bool 
 }
 
 nb::tuple best(nb::handle x_obj, nb::handle y_obj, bool every_start, unsigned threads, const std::string& device) {
-  const text_view x(x_obj), y(y_obj);
-  if (y.twobit()) throw nb::value_error("y is a .2bit genome, whose records are not one text: trawl.Genome(y).best(x) searches them");
+  const text_view x(x_obj, "x"), y(y_obj, "y");
   std::vector<std::int64_t> starts, ends;
   std::uint32_t distance = 0;
   {

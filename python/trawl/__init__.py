@@ -319,7 +319,8 @@ def best(x: Text, y: Text, *, leftmost: bool = False, threads: Optional[int] = N
     of ``y``, and every [start, end) of ``y`` at that distance, by end then start, as ``trawl
     best`` lists them; with ``leftmost``, each optimal end with its leftmost start only
     (``trawl best --leftmost``). ``y`` may be a file (``os.PathLike``: its bytes, decompressed
-    when gzip or zstd). ``every_start`` is the former spelling (deprecated):
+    when gzip or zstd); a .2bit genome raises ValueError (its records are not one text:
+    ``Genome(path).best(x)`` searches them). ``every_start`` is the former spelling (deprecated):
     ``every_start=False`` is ``leftmost=True``."""
     if every_start is not None:
         warnings.warn("trawl.best(every_start=...) is deprecated: every start is the default; "

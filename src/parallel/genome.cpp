@@ -171,16 +171,15 @@ struct genome::impl {
     tbb::parallel_for(std::size_t{0}, (bytes.size() + part - 1) / part, [&](std::size_t k) {
       std::memcpy(twobit.data() + k * part, bytes.data() + k * part, std::min(part, bytes.size() - k * part));
     });
-    adopt_twobit(true);
+    adopt_twobit();
   }
 
-  /// The .2bit image in `twobit` kept as the genome: its sequences are the records. `check`: a
-  /// file's, whose blocks are checked here (a damaged one refused now, not in a search).
-  void adopt_twobit(bool check) {
+  /// The .2bit image in `twobit` kept as the genome: its sequences are the records (every
+  /// block checked as it is read: a damaged file is refused now, not in a search).
+  void adopt_twobit() {
     packed = std::make_unique<io::twobit_file>(twobit, name);
     fmt = io::format::fasta;
     for (std::size_t i = 0; i < packed->size(); ++i) {
-      if (check) packed->decode(i, 0, 0, nullptr);
       const std::uint64_t at = bases + record_gap * i;
       records.push_back({std::string(packed->name(i)), at, packed->length(i)});
       begin.push_back(at);
@@ -294,7 +293,7 @@ struct genome::impl {
     if (!image) return false;
     fmt = io::format::fasta;
     twobit = std::move(image->bytes);
-    adopt_twobit(false);
+    adopt_twobit();
     return true;
   }
 
@@ -505,6 +504,7 @@ std::vector<index::record_hit> genome::search(const std::vector<std::string>& pa
 }
 
 genome::best_answer genome::best(std::string_view x, const best_options& options, bool both_strands) const {
+  if (x.empty()) throw error(errc::invalid_argument, "empty pattern");  // as best_substring, with no record too
   const impl& g = *impl_;
   std::vector<std::pair<std::string, strand>> strands{{std::string(x), strand::forward}};
   if (both_strands) strands.emplace_back(reverse_complement(x), strand::reverse);

@@ -642,7 +642,7 @@ printf '>x desc\nACGTRYNNacgtkmbn\nGACGCATAAAGATGAGACGCwGG\n>y\nsACGTACGuvdh\n' 
 printf '>x desc\nACGTNNNNacgtnnnn\nGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGtnnn\n' >"$D/iupac_n.fa"
 expect_rc 0 "$T" pack "$D/iupac.fa" -o "$D/iupac.2bit"
 grep -q "^trawl pack: 10 bases of .*iupac.fa were IUPAC codes other than N" "$D/err" &&
-  grep -q "^trawl pack: 1 bases of .*iupac.fa were U and are T" "$D/err" && [ "$(wc -l <"$D/err")" = 2 ] &&
+  grep -q "^trawl pack: 1 base of .*iupac.fa were U and are T" "$D/err" && [ "$(wc -l <"$D/err")" = 2 ] &&
   pass || fail "pack of IUPAC codes: $(cat "$D/err")"
 $TB read "$D/iupac.2bit" >"$D/tb.got"
 printf '>x\nACGTNNNNacgtnnnnGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGtnnn\n' >"$D/tb.want"
@@ -724,8 +724,9 @@ cases = {
 for k, v in cases.items():
     open(d + "/bad_%s.2bit" % k, "wb").write(twobit(v))
 open(d + "/unsorted.2bit", "wb").write(twobit([("s1", seq(40, [(20, 4), (2, 4)], [(30, 2), (1, 3)]))]))
+open(d + "/bad_unsorted.2bit", "wb").write(twobit([("s1", seq(40, [(20, 4), (2, 20)], []))]))  # out of order, overlapping
 PY
-for k in noverlap moverlap ntwice late; do
+for k in noverlap moverlap ntwice unsorted late; do
   expect_rc 2 timeout 10 "$T" search --hits TTTT "$D/bad_$k.2bit"
   [ "$(wc -l <"$D/err")" = 1 ] && [ ! -s "$D/out" ] && grep -q "bad_$k.2bit" "$D/err" && pass ||
     fail "damaged .2bit ($k): $(wc -l <"$D/out") lines out, $(head -c 200 "$D/err")"
