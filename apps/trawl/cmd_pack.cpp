@@ -41,12 +41,13 @@ int run_pack(const pack_args& a) {
   const io::format named = a.input == "-" ? io::format::automatic : io::format_of_name(a.input);
   const io::twobit_image image = io::to_twobit(in.bytes(), named, name);
   io::write_file_atomically(out, image.bytes);
-  const auto bases = [](std::uint64_t n) { return fmt::format("{} base{} of", n, n == 1 ? "" : "s"); };
   if (image.replaced > 0)
-    fmt::print(stderr, "trawl pack: {} {} were IUPAC codes other than N and are N in {} (.2bit holds A, C, G, T and N only)\n",
-               bases(image.replaced), name, out);
-  if (image.changed > image.replaced)
-    fmt::print(stderr, "trawl pack: {} {} were U and are T in {}\n", bases(image.changed - image.replaced), name, out);
+    fmt::print(stderr, "trawl pack: {} of {} {} N in {} (.2bit holds A, C, G, T and N only)\n",
+               image.replaced == 1 ? "1 base" : fmt::format("{} bases", image.replaced), name,
+               image.replaced == 1 ? "was an IUPAC code other than N and is" : "were IUPAC codes other than N and are", out);
+  if (const std::uint64_t u = image.changed - image.replaced; u > 0)
+    fmt::print(stderr, "trawl pack: {} of {} {} T in {}\n", u == 1 ? "1 base" : fmt::format("{} bases", u), name,
+               u == 1 ? "was U and is" : "were U and are", out);
   return 0;
 }
 

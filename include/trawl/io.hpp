@@ -203,9 +203,10 @@ class input_buffer {
 /// starts with '>' (a quoted mail, a Markdown note) is plain text.
 format detect_format(std::string_view bytes);
 
-/// The format a file's name says: fasta for .fa .fasta .fna .ffn .faa .frn, fastq for .fq
-/// .fastq (each also with .gz, .bgz or .zst after it, any case); automatic otherwise (the
-/// content decides, detect_format).
+/// The format a file's name says: fasta for .fa .fasta .fna .ffn .faa .frn and .2bit (whose
+/// FASTA text it is read as, even where its first record is empty), fastq for .fq .fastq (each
+/// also with .gz, .bgz or .zst after it, any case); automatic otherwise (the content decides,
+/// detect_format).
 format format_of_name(std::string_view path);
 
 /// One searchable sequence: a FASTA/FASTQ record with its line breaks removed, or a whole

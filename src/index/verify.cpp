@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "index/index_impl.hpp"
+#include "trawl/io.hpp"
 
 namespace trawl::index {
 namespace {
@@ -118,8 +119,11 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
     if (source) {
       std::string text;
       std::vector<record_span> recs;
-      const std::string_view want =
-          *source == std::string_view(t) || !hybrid_index::read_records(*source, ix.source_name, text, recs) ? *source : text;
+      const std::string_view want = *source == std::string_view(t) ||
+                                            !hybrid_index::read_records(*source, ix.source_name, text, recs,
+                                                                        io::format_of_name(ix.source_name))
+                                        ? *source
+                                        : text;
       if (want != t) {
         std::uint64_t at = 0;
         while (at < want.size() && at < t.size() && want[at] == t[at]) ++at;

@@ -143,7 +143,7 @@ format format_of_name(std::string_view path) {
     return false;
   };
   (void)(strip(".gz") || strip(".bgz") || strip(".zst"));
-  for (const std::string_view ext : {".fa", ".fasta", ".fna", ".ffn", ".faa", ".frn"})
+  for (const std::string_view ext : {".fa", ".fasta", ".fna", ".ffn", ".faa", ".frn", ".2bit"})
     if (strip(ext)) return format::fasta;
   for (const std::string_view ext : {".fq", ".fastq"})
     if (strip(ext)) return format::fastq;

@@ -642,7 +642,7 @@ printf '>x desc\nACGTRYNNacgtkmbn\nGACGCATAAAGATGAGACGCwGG\n>y\nsACGTACGuvdh\n' 
 printf '>x desc\nACGTNNNNacgtnnnn\nGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGtnnn\n' >"$D/iupac_n.fa"
 expect_rc 0 "$T" pack "$D/iupac.fa" -o "$D/iupac.2bit"
 grep -q "^trawl pack: 10 bases of .*iupac.fa were IUPAC codes other than N" "$D/err" &&
-  grep -q "^trawl pack: 1 base of .*iupac.fa were U and are T" "$D/err" && [ "$(wc -l <"$D/err")" = 2 ] &&
+  grep -q "^trawl pack: 1 base of .*iupac.fa was U and is T" "$D/err" && [ "$(wc -l <"$D/err")" = 2 ] &&
   pass || fail "pack of IUPAC codes: $(cat "$D/err")"
 $TB read "$D/iupac.2bit" >"$D/tb.got"
 printf '>x\nACGTNNNNacgtnnnnGACGCATAAAGATGAGACGCnGG\n>y\nnACGTACGtnnn\n' >"$D/tb.want"
@@ -745,6 +745,16 @@ same "$D/tb.want" "$D/tb.got" "search of a gzip .2bit from a pipe"
 expect_out "$("$T" best GACGCATAAAGATGAG "$D/tb.fa")" "$T" best GACGCATAAAGATGAG "$D/tbgz.2bit.gz"
 expect_err_line "$T" search --no-fasta ACGT "$D/tb0.2bit"
 expect_err_line "$T" best --no-fasta ACGT "$D/tb0.2bit"
+# a .2bit whose first record is empty is still records (its FASTA text starts with two headers):
+# best and the index read it as the FASTA
+printf '>e\n>s x\nACGTACGGTTACGT\n>t\nGGTACGTTT\n' >"$D/empty1.fa"
+"$T" pack "$D/empty1.fa" -o "$D/empty1.2bit"
+expect_out "$("$T" best --both-strands GTACG "$D/empty1.fa")" "$T" best --both-strands GTACG "$D/empty1.2bit"
+expect_out "$("$T" best GTACG "$D/empty1.fa")" bash -c "\"$T\" best GTACG - <\"$D/empty1.2bit\""
+"$T" index build -q "$D/empty1.fa" -o "$D/empty1fa.thi" && "$T" index build -q "$D/empty1.2bit" -o "$D/empty1.thi" &&
+  [ "$("$T" index locate "$D/empty1.thi" GTACG)" = "$("$T" index locate "$D/empty1fa.thi" GTACG)" ] &&
+  [ -n "$("$T" index locate "$D/empty1.thi" GTACG)" ] && pass || fail "index of a .2bit whose first record is empty"
+expect_rc 0 "$T" index verify "$D/empty1.thi" "$D/empty1.2bit"
 # two records of one name: a .2bit reader would find one of them
 printf '>d\nACGT\n>d\nGG\n' >"$D/dup.fa"
 expect_err_line "$T" pack "$D/dup.fa" -o "$D/dup.2bit"

@@ -100,8 +100,9 @@ TEST(Records, FormatByARuleAUserCanPredict) {
   EXPECT_EQ(trawl::io::detect_format("@r\nACGT\n+\nI!#I\n"), format::fastq);
   EXPECT_EQ(trawl::io::detect_format("@user said\nhi there\n+1\nok\n"), format::plain);
   EXPECT_EQ(trawl::io::detect_format("@r\nACGT\n-\nIIII\n"), format::plain);
-  // names: the extensions of sequence files, compressed or not, any case; others say nothing
-  for (const char* n : {"g.fa", "dir.x/g.fasta", "G.FNA", "a.ffn.gz", "p.faa.zst", "r.frn.bgz"})
+  // names: the extensions of sequence files, compressed or not, any case (a .2bit reads as its
+  // FASTA text); others say nothing
+  for (const char* n : {"g.fa", "dir.x/g.fasta", "G.FNA", "a.ffn.gz", "p.faa.zst", "r.frn.bgz", "hg38.2bit", "G.2BIT.gz"})
     EXPECT_EQ(trawl::io::format_of_name(n), format::fasta) << n;
   for (const char* n : {"r.fq", "r.fastq.gz", "R1.FQ.ZST"}) EXPECT_EQ(trawl::io::format_of_name(n), format::fastq) << n;
   for (const char* n : {"notes.md", "mail.txt", "fa", ".fa.d/x", "x.fa.txt", "x.gz", "-", "reads.fq.bz2"})
