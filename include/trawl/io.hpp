@@ -303,10 +303,10 @@ struct twobit_image {
 /// it), version 0, or 1 when its offsets pass 32 bits: names and soft-masking (lower case) kept,
 /// runs of N as N blocks. .2bit holds A, C, G, T and N only: U is written as T (as UCSC reads
 /// it), and the IUPAC codes R, Y, S, W, K, M, B, D, H and V (any case) as N (`replaced` counts
-/// them). Throws
-/// trawl::error(invalid_argument) naming `name` on plain text, a name of more than 255 bytes,
-/// two records of one name, a record over 4 Gbases, or any other byte in a sequence. A FASTA is parsed and encoded in
-/// pieces on all cores; a FASTQ's long sequences are encoded on all cores.
+/// them). Throws trawl::error(invalid_argument) naming `name` on plain text, a name of more
+/// than 255 bytes, two records of one name, a record over 4 Gbases, or any other byte in a
+/// sequence. A FASTA is parsed and encoded in pieces on all cores; a FASTQ's long sequences
+/// are encoded on all cores.
 twobit_image to_twobit(std::string_view bytes, format fmt, const std::string& name);
 
 }  // namespace trawl::io
