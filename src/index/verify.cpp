@@ -119,11 +119,14 @@ std::string hybrid_index::verify(std::optional<std::string_view> source) const {
     if (source) {
       std::string text;
       std::vector<record_span> recs;
-      const std::string_view want = *source == std::string_view(t) ||
-                                            !hybrid_index::read_records(*source, ix.source_name, text, recs,
-                                                                        io::format_of_name(ix.source_name))
-                                        ? *source
-                                        : text;
+      // the source's records as the build read them: by its name where it starts as FASTA
+      // does (a .2bit's FASTA text may start with an empty record), else as its content shows
+      const io::format named =
+          !source->empty() && source->front() == '>' ? io::format_of_name(ix.source_name) : io::format::automatic;
+      const std::string_view want =
+          *source == std::string_view(t) || !hybrid_index::read_records(*source, ix.source_name, text, recs, named)
+              ? *source
+              : text;
       if (want != t) {
         std::uint64_t at = 0;
         while (at < want.size() && at < t.size() && want[at] == t[at]) ++at;
