@@ -114,12 +114,10 @@ class stream_search {
     if (so.format == io::format::automatic) so.format = input.named_format();
     format_ = so.format;
     const std::size_t chunk_size = so.chunk_size != 0 ? so.chunk_size : kDefaultChunk;
-    if (!input.twobit().empty()) {
-      if (so.format != io::format::fasta)  // its FASTA text's bytes would give made-up offsets
-        throw error(errc::invalid_argument, input.name() + ": a .2bit genome is read as its records, not as " +
-                                                (so.format == io::format::fastq ? "FASTQ" : "plain bytes"));
+    if (!input.twobit().empty() && so.format == io::format::fasta)
       return run_twobit(input, chunk_size, std::max(threads_, so.parse_threads));
-    }
+    if (!input.twobit().empty())  // as plain bytes or FASTQ its FASTA text would give made-up offsets
+      throw error(errc::invalid_argument, input.name() + ": a .2bit genome is read only as its records (FASTA)");
     if (input.is_mapped()) {
       const std::string_view bytes = input.mapped();
       if (so.format == io::format::plain ||
