@@ -49,8 +49,7 @@ int run_best(const best_args& a) {
   // FASTA/FASTQ (by the file's name, else its first lines; --no-fasta: bytes): each record's
   // sequence, coordinates in the record; the best distance is the least over the records
   if (a.no_fasta && input.was_twobit()) refuse_twobit(source);
-  io::format fmt = a.no_fasta ? io::format::plain : a.file == "-" ? io::format::automatic : io::format_of_name(a.file);
-  if (input.was_twobit()) fmt = io::format::fasta;  // from a pipe (its first record may be empty)
+  io::format fmt = a.no_fasta ? io::format::plain : input.named_format();
   if (fmt == io::format::automatic) fmt = io::detect_format(bytes);
   const auto each_sequence = [&](auto&& f) {
     if (fmt == io::format::plain) return f(std::string_view(source), bytes);

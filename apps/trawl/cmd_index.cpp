@@ -93,10 +93,7 @@ int run_build(const index_args& a) {
   // input is held once while the parse and the FM-index take their memory
   std::string text;
   std::vector<index::record_span> records;
-  const io::format named = in.was_twobit()    ? io::format::fasta  // its first record may be empty
-                           : a.input == "-" ? io::format::automatic
-                                            : io::format_of_name(a.input);
-  const bool fasta = index::hybrid_index::read_records(in.bytes(), in.name(), text, records, named);
+  const bool fasta = index::hybrid_index::read_records(in.bytes(), in.name(), text, records, in.named_format());
   const std::string name = in.name();
   if (fasta) in = io::input_buffer();
   const auto ix = fasta ? index::hybrid_index::build_records(std::move(text), std::move(records), name, bo)

@@ -188,6 +188,8 @@ class input_buffer {
   /// True when the input was a .2bit file: bytes() is the FASTA text it reads as (records of
   /// 60-base lines), whose records, not its bytes, are the genome.
   [[nodiscard]] bool was_twobit() const noexcept;
+  /// The format its name says, as source::named_format (fasta for a .2bit, from a pipe too).
+  [[nodiscard]] format named_format() const noexcept;
 
  private:
   struct impl;
