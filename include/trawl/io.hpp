@@ -75,8 +75,8 @@ class twobit_file {
   /// Sequence i's whole name, as the header line of its FASTA text reads (after the '>').
   [[nodiscard]] std::string_view header(std::size_t i) const;
   /// Sequence i's length(i) bases into out, as twobit_stream writes them (N blocks as N,
-  /// soft-masked blocks in lower case), without line breaks. Throws trawl::error(bad_format)
-  /// when its blocks are damaged.
+  /// soft-masked blocks in lower case), without line breaks (its blocks were checked when the
+  /// file was opened).
   void decode(std::size_t i, char* out) const;
   /// Its bases [from, from + n) into out, as decode(i, out) writes them; throws
   /// trawl::error(invalid_argument) for a range past its end. Ranges of one long sequence

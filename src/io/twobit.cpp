@@ -85,15 +85,18 @@ bool check_blocks(const words& w, std::uint64_t at, std::uint64_t count, std::ui
   return sorted;
 }
 
-/// The blocks check_blocks takes, by start, those that touch merged.
-std::vector<block> read_blocks(const words& w, std::uint64_t at, std::uint64_t count, std::uint64_t size,
-                               const char* kind, const std::string& seq) {
-  const bool sorted = check_blocks(w, at, count, size, kind, seq);
+/// The blocks of arrays check_blocks has taken, by start, those that touch merged (out of
+/// order ones that overlap refused).
+std::vector<block> read_blocks(const words& w, std::uint64_t at, std::uint64_t count, const char* kind,
+                               const std::string& seq) {
   std::vector<block> out;
   out.reserve(count);
+  bool sorted = true;
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t s = w.u32(at + 4 * i), n = w.u32(at + 4 * (count + i));
-    if (n > 0) out.push_back({s, s + n});
+    if (n == 0) continue;
+    sorted = sorted && (out.empty() || s >= out.back().start);
+    out.push_back({s, s + n});
   }
   if (!sorted) {
     std::sort(out.begin(), out.end(), [](const block& a, const block& b) { return a.start < b.start; });
@@ -162,10 +165,11 @@ class twobit_index {
       seqs_.push_back(std::move(s));
     }
     // every sequence's blocks, before any is decoded: a damaged file gives no output
-    for (const sequence& q : seqs_)
-      if (!check_blocks(w, q.n_at, q.n_count, q.size, "N", q.name) ||
-          !check_blocks(w, q.mask_at, q.mask_count, q.size, "mask", q.name))
-        (void)blocks_of(static_cast<std::size_t>(&q - seqs_.data()));  // out of order: sorted to be checked
+    for (const sequence& q : seqs_) {
+      const bool ns_sorted = check_blocks(w, q.n_at, q.n_count, q.size, "N", q.name);
+      const bool masks_sorted = check_blocks(w, q.mask_at, q.mask_count, q.size, "mask", q.name);
+      if (!ns_sorted || !masks_sorted) (void)blocks_of(static_cast<std::size_t>(&q - seqs_.data()));  // sorted to be checked
+    }
     for (int v = 0; v < 256; ++v)
       for (int k = 0; k < 4; ++k) decode_[v][k] = "TCAG"[(v >> (6 - 2 * k)) & 3];
   }
@@ -174,8 +178,7 @@ class twobit_index {
   /// Sequence i's blocks, sorted and merged (checked against its size).
   [[nodiscard]] blocks blocks_of(std::size_t i) const {
     const sequence& s = seqs_[i];
-    return {read_blocks(w_, s.n_at, s.n_count, s.size, "N", s.name),
-            read_blocks(w_, s.mask_at, s.mask_count, s.size, "mask", s.name)};
+    return {read_blocks(w_, s.n_at, s.n_count, "N", s.name), read_blocks(w_, s.mask_at, s.mask_count, "mask", s.name)};
   }
 
   /// Bases [from, from + n) of sequence i into out: with `width`, in lines of that many bases
@@ -406,16 +409,15 @@ void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, cha
   const std::uint64_t size = length(i);
   if (from > size || n > size - from)
     throw error(errc::invalid_argument, "twobit_file::decode: bases past the end of sequence " + std::string(name(i)));
+  if (n == 0) return;  // (every block was checked when the file was opened)
   const twobit_index& x = impl_->x;
   const twobit_index::blocks* kept = impl_->kept_of(i);
   if (size <= task_bases && kept == nullptr) {  // a short sequence (reads, contigs): its blocks read here, no task
-    const twobit_index::blocks bl = x.blocks_of(i);  // checked, even for no bases: a damaged file is refused
-    if (n > 0) x.decode(i, bl, from, n, out, 0);
+    x.decode(i, x.blocks_of(i), from, n, out, 0);
     return;
   }
   std::shared_ptr<const twobit_index::blocks> cached;
-  if (kept == nullptr) kept = (cached = impl_->blocks_of(i)).get();  // checked, even for no bases
-  if (n == 0) return;
+  if (kept == nullptr) kept = (cached = impl_->blocks_of(i)).get();
   if (n <= task_bases) {
     x.decode(i, *kept, from, n, out, 0);
     return;
