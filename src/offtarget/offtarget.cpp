@@ -220,6 +220,7 @@ class candidate_sink final : public site_collector {
       spare.pop_back();
       return to.sites.back();
     };
+    site_finder::aligned aligned;
     for (std::size_t i = 0, j; i < places.size(); i = j) {
       for (j = i + 1; j < places.size() && !(places[i].key < places[j].key); ++j) {
       }
@@ -232,10 +233,9 @@ class candidate_sink final : public site_collector {
         pam = best->second;
       }
       const site_key& key = places[i].key;
-      const auto aligned = finder_.aligned_at(key.guide, pam, key.dir, key.pam_start, text);
-      if (!aligned) continue;
+      if (!finder_.aligned_at(key.guide, pam, key.dir, key.pam_start, text, aligned)) continue;
       offtarget::site& st = next_site();
-      finder_.write(*aligned, st);
+      finder_.write(aligned, st);
       to.keys.push_back(key);
       to.ranks.push_back(site_finder::rank(st));
     }
@@ -362,7 +362,7 @@ struct site_search::data {
 /// The longest guide a searcher takes (protospacers are 17-30 bases; past this it is a
 /// sequence pasted by mistake).
 constexpr std::size_t max_guide = 100;
-static_assert(max_guide <= site_rows::max_traced_guide, "align_traced_to takes every guide");
+static_assert(max_guide <= site_rows::max_traced_guide, "a site's columns are traced from its rows");
 
 site_search::site_search(std::vector<guide> guides, options o) : d_(std::make_unique<data>()) {
   data& s = *d_;

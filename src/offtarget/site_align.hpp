@@ -118,24 +118,28 @@ inline std::optional<site_alignment> align_counts(std::span<const unsigned char>
                         static_cast<std::size_t>(m + c.dna_bulges - c.rna_bulges), {}};
 }
 
+/// The most columns an alignment traced here has: the longest guide and DNA bulges.
+inline constexpr int max_columns = site_rows::max_traced_guide + 64;
+
 /// align_bits<true> the same way, its columns from the row DP's trace (the same alignment)
-/// written to `ops` (its room kept between calls) instead of the returned alignment's.
-inline std::optional<site_alignment> align_traced_to(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
-                                                     int max_mm, int max_dna, int max_rna, std::string& ops) {
+/// written to cols[0, len) (room for max_columns) instead of the returned alignment's ops.
+/// At most 64 DNA bulges.
+inline std::optional<site_alignment> align_traced_into(std::span<const unsigned char> gb, std::span<const unsigned char> tb,
+                                                       int max_mm, int max_dna, int max_rna, char* cols, int& len) {
   const int m = static_cast<int>(gb.size()), n = static_cast<int>(tb.size());
   if (!rows_fit(max_mm, max_dna, max_rna) || m > site_rows::max_traced_guide) {
     auto al = align_bits<true>(gb, tb, max_mm, max_dna, max_rna);
-    if (al) ops.swap(al->ops), al->ops.clear();
+    if (!al) return al;
+    len = static_cast<int>(al->ops.size());
+    std::copy(al->ops.begin(), al->ops.end(), cols);
+    al->ops.clear();
     return al;
   }
   thread_local site_rows::trace_table table;
-  std::array<char, site_rows::max_traced_guide + 64> cols;  // at most m + DNA bulges columns
-  int len = 0;
   const auto c = site_rows::best_alignment(
       m, n, [&](int i) { return gb[static_cast<std::size_t>(i)]; }, [&](int j) { return tb[static_cast<std::size_t>(j)]; },
-      max_mm, max_dna, max_rna, &table, cols.data(), &len);
+      max_mm, max_dna, max_rna, &table, cols, &len);
   if (!c.found) return std::nullopt;
-  ops.assign(cols.data(), static_cast<std::size_t>(len));
   return site_alignment{c.mismatches, c.dna_bulges, c.rna_bulges,
                         static_cast<std::size_t>(m + c.dna_bulges - c.rna_bulges), {}};
 }

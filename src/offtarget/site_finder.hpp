@@ -109,7 +109,7 @@ class site_finder {
   template <class Text>
   [[nodiscard]] std::optional<rank_t> rank_at(const site_key& k, std::uint32_t pi, const Text& text) const {
     int pam_mm = 0;
-    const auto al = align_site<false>(k.guide, pi, k.dir, k.pam_start, text, pam_mm, nullptr);
+    const auto al = align_site<false>(k.guide, pi, k.dir, k.pam_start, text, pam_mm, nullptr, nullptr);
     if (!al) return std::nullopt;
     return rank(*al, pam_mm, pi);
   }
@@ -183,7 +183,7 @@ class site_finder {
     bool any = false;
     int pam_mm = 0;
     pam_starts(h.pattern, h.dir, h.end,
-               [&](std::uint64_t ps) { any = any || align_site<false>(gi, pi, h.dir, ps, text, pam_mm, nullptr).has_value(); });
+               [&](std::uint64_t ps) { any = any || align_site<false>(gi, pi, h.dir, ps, text, pam_mm, nullptr, nullptr).has_value(); });
     return any;
   }
 
@@ -191,16 +191,16 @@ class site_finder {
   /// is within the limits (align_bytes of bytes_at).
   template <bool Trace, class Text>
   std::optional<site_alignment> align_site(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps,
-                                           const Text& text, int& pam_mm, std::string* ops) const {
-    return align_bytes<Trace>(gi, pi, dir, bytes_at(gi, pi, dir, ps, text), pam_mm, ops);
+                                           const Text& text, int& pam_mm, char* cols, int* n_cols) const {
+    return align_bytes<Trace>(gi, pi, dir, bytes_at(gi, pi, dir, ps, text), pam_mm, cols, n_cols);
   }
 
   /// The best alignment of guide gi with PAM pi on strand dir at bytes `b` (bytes_at), if one is
   /// within the limits; `pam_mm` receives the PAM's mismatches. With `Trace` its columns from
-  /// the PAM outward go to *ops (align_traced_to).
+  /// the PAM outward go to cols[0, *n_cols) (align_traced_into).
   template <bool Trace>
   std::optional<site_alignment> align_bytes(std::uint32_t gi, std::uint32_t pi, strand dir, const site_bytes& b,
-                                            int& pam_mm, std::string* ops) const {
+                                            int& pam_mm, char* cols, int* n_cols) const {
     const guide& g = guides_[gi];
     if (b.pam.empty()) return std::nullopt;
     // The PAM first: most candidates of a search with bulges have none at this position.
@@ -212,7 +212,7 @@ class site_finder {
     const std::size_t n = b.side.size();
     tb.resize(n);
     for (std::size_t j = 0; j < n; ++j) tb[j] = to_bits[static_cast<unsigned char>(b.side[b.left ? n - 1 - j : j])];
-    auto al = Trace ? align_traced_to(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges, *ops)
+    auto al = Trace ? align_traced_into(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges, cols, *n_cols)
                     : align_counts(outward_bits_[gi], tb, g.mismatches, a_.dna_bulges, a_.rna_bulges);
     // the best alignment has the fewest edits: beyond --max-edits, so is every other
     if (al && a_.max_edits >= 0 && al->mismatches + al->dna_bulges + al->rna_bulges > a_.max_edits) return std::nullopt;
@@ -228,25 +228,21 @@ class site_finder {
     site_bytes bytes;
     site_alignment al;
     int pam_mm = 0;
-    std::array<char, site_rows::max_traced_guide + 64> columns{};  ///< from the PAM outward: m + DNA bulges at most
-    std::size_t n_columns = 0;
+    std::array<char, max_columns> columns;  ///< from the PAM outward, [0, n_columns)
+    int n_columns = 0;
   };
 
   /// The site of guide gi with PAM pi whose PAM starts at forward position ps on strand dir,
-  /// if one is within the limits, for write().
+  /// into `a` for write(); false where none is within the limits.
   template <class Text>
-  [[nodiscard]] std::optional<aligned> aligned_at(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps,
-                                                  const Text& text) const {
-    thread_local std::string ops;
-    aligned a;
+  [[nodiscard]] bool aligned_at(std::uint32_t gi, std::uint32_t pi, strand dir, std::uint64_t ps, const Text& text,
+                                aligned& a) const {
     a.gi = gi, a.pi = pi, a.dir = dir, a.ps = ps;
     a.bytes = bytes_at(gi, pi, dir, ps, text);
-    auto al = align_bytes<true>(gi, pi, dir, a.bytes, a.pam_mm, &ops);
-    if (!al) return std::nullopt;
+    auto al = align_bytes<true>(gi, pi, dir, a.bytes, a.pam_mm, a.columns.data(), &a.n_columns);
+    if (!al) return false;
     a.al = std::move(*al);
-    a.n_columns = std::min(ops.size(), a.columns.size());  // guides of max_traced_guide bases at most
-    std::copy_n(ops.begin(), a.n_columns, a.columns.begin());
-    return a;
+    return true;
   }
 
   /// The site `a` (aligned_at, while the text it viewed is there) written to `to`, every field set.
@@ -257,7 +253,7 @@ class site_finder {
     const site_bytes& bytes = a.bytes;
     const site_alignment* const al = &a.al;
     const int pam_mm = a.pam_mm;
-    const std::string_view ops(a.columns.data(), a.n_columns);
+    const std::string_view ops(a.columns.data(), static_cast<std::size_t>(a.n_columns));
     const std::string& pam = pams_[pi];
     const std::uint64_t P = pam.size();
     const bool three = a_.side == pam_side::three_prime;
@@ -277,9 +273,10 @@ class site_finder {
     // reverse one), upper case where it matches its code: as the alignment counted it, from
     // the byte's bits on that strand (a byte that is no base, U included, matches nothing).
     const auto& to_bits = base_bits[reverse ? 1 : 0];
+    const auto& show = shown_[reverse ? 1 : 0];
     const auto shown = [&](char byte, unsigned code) {
       const auto raw = static_cast<unsigned char>(byte);
-      return cased(static_cast<unsigned char>(reverse ? complement[raw] : byte), (code & to_bits[raw]) != 0);
+      return show[(code & to_bits[raw]) != 0 ? 1 : 0][raw];
     };
     // the PAM's bases in the guide's reading order (5' to 3' on its strand)
     to.pam_bases.resize(P);
@@ -295,11 +292,11 @@ class site_finder {
     to.aligned_target.resize(cols);
     char* const ag = to.aligned_guide.data();
     char* const at = to.aligned_target.data();
-    // each column's CIGAR operation: =, X, I (RNA bulge: guide only), D (DNA bulge: target only);
-    // the spacer's as runs of one operation, outward from the PAM
+    // each column's CIGAR operation, 5'->3': =, X, I (RNA bulge: guide only), D (DNA bulge:
+    // target only)
+    thread_local std::string kinds;
+    kinds.resize(cols);
     const auto kind = [](char t) { return t >= 'A' && t <= 'Z' ? '=' : 'X'; };
-    thread_local std::vector<std::pair<char, std::size_t>> runs;
-    runs.clear();
     std::size_t i = 0, j = 0;
     for (std::size_t c = 0; c < ops.size(); ++c) {
       const char op = ops[c];
@@ -309,8 +306,7 @@ class site_finder {
         g = gq[i++];
         k = kind(t);
       } else if (op == 'D') {
-        const char b = side(j++);
-        t = ascii_upper(static_cast<unsigned char>(reverse ? complement[static_cast<unsigned char>(b)] : b));
+        t = show[1][static_cast<unsigned char>(side(j++))];
         k = 'D';
       } else {
         g = gq[i++];
@@ -319,44 +315,26 @@ class site_finder {
       const std::size_t to_col = three ? cols - 1 - P - c : P + c;  // spacer column c, outward
       ag[to_col] = g;
       at[to_col] = t;
-      if (!runs.empty() && runs.back().first == k) ++runs.back().second;
-      else runs.emplace_back(k, 1);
+      kinds[to_col] = k;
     }
     const std::size_t pam_col = three ? cols - P : 0;  // the PAM's columns, 5'->3'
     for (std::size_t k = 0; k < P; ++k) {
       ag[pam_col + k] = pam[k];
       at[pam_col + k] = to.pam_bases[k];
+      kinds[pam_col + k] = kind(to.pam_bases[k]);
     }
-    // the CIGAR over the whole alignment, 5'->3': each run of one operation, its length and
-    // letter (the spacer's runs backwards for a 3' PAM, after the PAM's for a 5' one)
+    // the CIGAR: each run of one operation, its length and letter
     thread_local std::string cigar;
-    cigar.resize(21 * cols);  // a run's length has at most 20 digits
-    std::size_t len = 0, count = 0;
-    char open = 0;
-    const auto emit = [&](char k, std::size_t run) {
-      if (k == open) {
-        count += run;
-        return;
+    if (cigar.size() < 21 * cols) cigar.resize(21 * cols);  // a run's length has at most 20 digits
+    char* const out = cigar.data();
+    std::size_t len = 0;
+    for (std::size_t c = 0, e; c < cols; c = e) {
+      for (e = c + 1; e < cols && kinds[e] == kinds[c]; ++e) {
       }
-      if (count != 0) {
-        len = static_cast<std::size_t>(std::to_chars(cigar.data() + len, cigar.data() + cigar.size(), count).ptr - cigar.data());
-        cigar[len++] = open;
-      }
-      open = k;
-      count = run;
-    };
-    const auto pam_runs = [&] {
-      for (std::size_t k = 0; k < P; ++k) emit(kind(to.pam_bases[k]), 1);
-    };
-    if (three) {
-      for (auto r = runs.rbegin(); r != runs.rend(); ++r) emit(r->first, r->second);
-      pam_runs();
-    } else {
-      pam_runs();
-      for (const auto& [k, run] : runs) emit(k, run);
+      len = static_cast<std::size_t>(std::to_chars(out + len, out + cigar.size(), e - c).ptr - out);
+      out[len++] = kinds[c];
     }
-    emit(0, 0);
-    to.cigar.assign(cigar, 0, len);
+    to.cigar.assign(out, len);
   }
 
  private:
@@ -367,6 +345,18 @@ class site_finder {
   std::vector<std::string> outward_;  ///< per guide: its protospacer from the PAM outward
   std::vector<std::vector<unsigned char>> outward_bits_;  ///< the same as IUPAC bits
   std::vector<std::vector<unsigned char>> pam_bits_;  ///< per PAM: its codes as base bits (iupac_bits)
+  /// per strand (forward, reverse), per match (no, yes): each genome byte as a site shows it
+  /// (cased, on the guide's strand: the complement on the reverse one)
+  static inline const auto shown_ = [] {
+    std::array<std::array<std::array<char, 256>, 2>, 2> t{};
+    for (unsigned c = 0; c < 256; ++c)
+      for (int r = 0; r < 2; ++r) {
+        const unsigned char b = r == 0 ? static_cast<unsigned char>(c) : static_cast<unsigned char>(complement[c]);
+        t[r][0][c] = cased(b, false);
+        t[r][1][c] = cased(b, true);
+      }
+    return t;
+  }();
 };
 
 }  // namespace trawl::offtarget::finding

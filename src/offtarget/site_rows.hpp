@@ -162,47 +162,49 @@ TRAWL_HOST_DEVICE row_counts best_alignment_of(int m, int n, const Guide& guide,
 #endif
   };
   unsigned char* cur = row_at(0);
-  clear(cur);
-  cur[0] = 0;
   row_counts best;
 #if TRAWL_SITE_ROWS_SSE2
-  if constexpr (vector_rows<FixedD, FixedR>) {
+  if constexpr (vector_rows<FixedD, FixedR>) {  // row 0 written whole by the vector rows
     if (!vector_rows_of<FixedD, FixedR>(m, n, guide, base, max_mm, row_at)) return best;
     cur = row_at(m);
   } else  // NOLINT(readability-misleading-indentation): the scalar rows below
 #endif
-  for (int i = 0; i < m; ++i) {
-    unsigned char* next = row_at(i + 1);
-    clear(next);
-    const unsigned g = guide(i);
-    // Each state has one source block: state (d, r, 0) is reached only from (d, r, any last)
-    // by a base pair, (d + 1, r, 1) only from (d, r, 0 or 1) by a DNA bulge (in this row, whose
-    // blocks of d + 1 come later), (d, r + 1, 2) only from (d, r, 0 or 2) by an RNA bulge: each
-    // is set once, to the least of its sources (unreached, 255, stays so).
-    unsigned least = unreached;  // the least state of the next row
-    for (int d = 0; d < D; ++d)
-      for (int r = 0; r < R; ++r) {
-        const int b = (d * R + r) * 3;
-        const unsigned a0 = cur[b], a1 = cur[b + 1], a2 = cur[b + 2];
-        const unsigned a01 = a0 < a1 ? a0 : a1, a02 = a0 < a2 ? a0 : a2;
-        const int j = i + d - r;  // the genome base a base pair takes (below 0 only where unreached)
-        if (j >= 0 && j < n) {
-          const unsigned low = a01 < a2 ? a01 : a2;
-          unsigned nc = low + ((g & base(j)) != 0 ? 0u : 1u);
-          nc = nc <= static_cast<unsigned>(max_mm) ? nc : unreached;
-          next[b] = static_cast<unsigned char>(nc);
-          least = nc < least ? nc : least;
-          // no bulge as the first column
-          if (i > 0 && d + 1 < D) cur[b + 3 * R + 1] = static_cast<unsigned char>(a01);
+  {
+    clear(cur);
+    cur[0] = 0;
+    for (int i = 0; i < m; ++i) {
+      unsigned char* next = row_at(i + 1);
+      clear(next);
+      const unsigned g = guide(i);
+      // Each state has one source block: state (d, r, 0) is reached only from (d, r, any last)
+      // by a base pair, (d + 1, r, 1) only from (d, r, 0 or 1) by a DNA bulge (in this row, whose
+      // blocks of d + 1 come later), (d, r + 1, 2) only from (d, r, 0 or 2) by an RNA bulge: each
+      // is set once, to the least of its sources (unreached, 255, stays so).
+      unsigned least = unreached;  // the least state of the next row
+      for (int d = 0; d < D; ++d)
+        for (int r = 0; r < R; ++r) {
+          const int b = (d * R + r) * 3;
+          const unsigned a0 = cur[b], a1 = cur[b + 1], a2 = cur[b + 2];
+          const unsigned a01 = a0 < a1 ? a0 : a1, a02 = a0 < a2 ? a0 : a2;
+          const int j = i + d - r;  // the genome base a base pair takes (below 0 only where unreached)
+          if (j >= 0 && j < n) {
+            const unsigned low = a01 < a2 ? a01 : a2;
+            unsigned nc = low + ((g & base(j)) != 0 ? 0u : 1u);
+            nc = nc <= static_cast<unsigned>(max_mm) ? nc : unreached;
+            next[b] = static_cast<unsigned char>(nc);
+            least = nc < least ? nc : least;
+            // no bulge as the first column
+            if (i > 0 && d + 1 < D) cur[b + 3 * R + 1] = static_cast<unsigned char>(a01);
+          }
+          if (i > 0 && r + 1 < R) {
+            next[b + 5] = static_cast<unsigned char>(a02);
+            least = a02 < least ? a02 : least;
+          }
         }
-        if (i > 0 && r + 1 < R) {
-          next[b + 5] = static_cast<unsigned char>(a02);
-          least = a02 < least ? a02 : least;
-        }
-      }
-    const bool any = least != unreached;
-    if (!any) return best;
-    cur = next;
+      const bool any = least != unreached;
+      if (!any) return best;
+      cur = next;
+    }
   }
   int best_state = 0;
   for (int d = 0; d < D; ++d)
