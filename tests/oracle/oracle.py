@@ -124,5 +124,22 @@ def best(x: bytes, y: bytes):
     return d, occ
 
 
+def best_every(x: bytes, y: bytes):
+    """ASM(x, y) and every optimal substring (start, end exclusive), by end then start."""
+    d, _ = best(x, y)
+    if not y:
+        return d, [(0, 0)]
+    scores = _end_scores(x, y, False)
+    occ = []
+    for j in sorted(scores):
+        if scores[j] != d:
+            continue
+        # a substring within d of x is len(x) - d to len(x) + d long
+        for z in range(max(0, j + 1 - len(x) - d), j + 2 - max(0, len(x) - d)):
+            if edit_distance(x, y[z:j + 1]) == d:
+                occ.append((z, j + 1))
+    return d, occ
+
+
 def locate(pattern: bytes, text: bytes):
     return [s for s in range(len(text) - len(pattern) + 1) if text[s:s + len(pattern)] == pattern]
