@@ -12,7 +12,7 @@ KIND says what a record holds and which table to make of it:
                   locate (µs/occurrence) for every pattern length m
   genome          bench/genome/run.sh (job,build,seconds,first_seconds,found,host): the resident
                   genome's calls, then the command line's jobs of each build
-  genome-gpus     trawl_genome_bench --bulges 1 on 1 and 2 GPUs of one host, builds in turn
+  genome-gpus     trawl_genome_bench --bulges 1 on 1, 2, 4 ... GPUs of one host, builds in turn (bench/genome/gpus.sh)
                   (job,device,best_s,first_s,found,build,host,command): each build's load and
                   bulge job on each GPU set, every run, and what two GPUs give over one
   sites-direct    trawl_bench_cuda --sections 6 (guides,tables_ms,direct_ms,sites,same,...): the
@@ -511,7 +511,7 @@ def offtarget_bulges(path, rows):
 
 
 def genome_gpus(path, rows):
-    """trawl_genome_bench --bulges 1 on one and two GPUs, builds in turn: every run's best of its calls"""
+    """trawl_genome_bench --bulges 1 on one GPU and more, builds in turn: every run's best of its calls"""
     builds = list(dict.fromkeys(r["build"] for r in rows))
     devices = list(dict.fromkeys(r["device"] for r in rows))
     jobs = {"load": "load (FASTA, kept two bits a base on each GPU)",
@@ -525,11 +525,12 @@ def genome_gpus(path, rows):
         for b in builds:
             secs = {d: [float(r["best_s"]) for r in rows if (r["job"], r["build"], r["device"]) == (job, b, d)] for d in devices}
             cells = [" / ".join(fmt(v) for v in secs[d]) or "—" for d in devices]
-            gain = "—"
-            if job != "load" and len(devices) == 2 and secs[devices[0]] and secs[devices[1]]:
-                gain = f"{min(secs[devices[0]]) / min(secs[devices[1]]):.2f}×"
-            body.append([what, f"`{b}`", *cells, gain])
-    return page(head, ["job", "build", *[f"`{d}` s" for d in devices], "best 1 GPU / best 2 GPUs"], body)
+            # the best of one GPU over the best of each larger set
+            gains = [f"{min(secs[devices[0]]) / min(secs[d]):.2f}×" if job != "load" and secs[devices[0]] and secs[d] else "—"
+                     for d in devices[1:]]
+            body.append([what, f"`{b}`", *cells, *gains])
+    more = [f"best 1 GPU / best {len(d.split(','))} GPUs" for d in devices[1:]]
+    return page(head, ["job", "build", *[f"`{d}` s" for d in devices], *more], body)
 
 
 def sassy(path, rows):
