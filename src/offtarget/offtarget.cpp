@@ -1,6 +1,6 @@
 // offtarget.cpp — CRISPR off-target sites (offtarget.hpp): the candidate search over
 // protospacer + PAM, the exact classification of each candidate's PAM positions (align_counts,
-// align_traced_to; align_bits past their limits), and the sink that hands sites over in order;
+// align_traced_into; align_bits past their limits), and the sink that hands sites over in order;
 // site_finder.hpp finds and builds the sites of a candidate.
 #include "trawl/detail/text_buffer.hpp"
 #include "trawl/detail/engine.hpp"

@@ -1,6 +1,6 @@
 // site_align.hpp — the alignment of a guide at a PAM with bulges, on the host: the reference
 // DP over every state (align_bits, with or without its columns) and the same alignment one row
-// of states at a time (align_counts, align_traced_to: site_rows.hpp) where the limits fit a row.
+// of states at a time (align_counts, align_traced_into: site_rows.hpp) where the limits fit a row.
 // What offtarget.cpp's site test, ranking and site building run.
 #pragma once
 

@@ -62,7 +62,7 @@ struct site_key {
 };
 
 /// Finds the sites of a candidate hit: the PAM positions it implies, each tested and ranked by
-/// align_counts and, for the sites reported, aligned by align_traced_to. Used on the workers
+/// align_counts and, for the sites reported, aligned by align_traced_into. Used on the workers
 /// (site_filter_matcher) and by the site sink.
 class site_finder {
  public:

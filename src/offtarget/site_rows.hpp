@@ -1,7 +1,7 @@
 // site_rows.hpp — the alignment of a guide at a PAM, with bulges, one row of states at a time:
 // the best alignment of the guide's codes read outward from the PAM against the genome's bases
 // read the same way, within the limits, and on the host its columns. One function for the host
-// (site_align.hpp's align_counts and align_traced_to) and the device (cuda/kernels/site_test.cu);
+// (site_align.hpp's align_counts and align_traced_into) and the device (cuda/kernels/site_test.cu);
 // on the host a row of up to 16 states is one SSE2 vector (vector_rows_of). The alignment is
 // offtarget.cpp's align_bits (global on the guide, free at the far end of the genome's bases;
 // no bulge as the first or last column; no DNA bulge next to an RNA bulge).

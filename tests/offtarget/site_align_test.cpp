@@ -1,5 +1,5 @@
 // The alignment of a guide at a PAM one row of states at a time (site_rows.hpp, through
-// align_counts and align_traced_to) against the DP over every state (align_bits): the same counts
+// align_counts and align_traced_into) against the DP over every state (align_bits): the same counts
 // and the same columns, ties included, on fixed-seed random guides against their own bases
 // with edits, against random bases, and with N in either. The sites the alignments make are
 // checked against the brute-force oracles in tests/cli/offtarget_test.sh.
