@@ -66,29 +66,8 @@ class words {
   bool swap_;
 };
 
-/// Refuses `count` blocks whose starts and sizes are the two arrays at `at` unless each lies
-/// within `size` bases and no two overlap (blocks that touch are one run; any order).
-/// Returns whether they are sorted by start.
-bool check_blocks(const words& w, std::uint64_t at, std::uint64_t count, std::uint64_t size, const char* kind,
-                  const std::string& seq) {
-  if (count > (w.size() - std::min<std::uint64_t>(at, w.size())) / 8) w.bad(std::string(kind) + " blocks past the file's end");
-  bool sorted = true;
-  std::uint64_t last_start = 0, last_end = 0;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    const std::uint64_t s = w.u32(at + 4 * i), n = w.u32(at + 4 * (count + i));
-    if (s > size || n > size - s) w.bad(std::string(kind) + " block past the end of sequence " + seq);
-    if (n == 0) continue;
-    if (s < last_start) sorted = false;
-    else if (s < last_end) w.bad("overlapping " + std::string(kind) + " blocks in sequence " + seq);
-    last_start = s, last_end = s + n;
-  }
-  return sorted;
-}
-
-/// The blocks of arrays check_blocks has taken, by start, those that touch merged (out of
-/// order ones that overlap refused).
-std::vector<block> read_blocks(const words& w, std::uint64_t at, std::uint64_t count, const char* kind,
-                               const std::string& seq) {
+/// The non-empty blocks whose starts and sizes are the two arrays at `at`, by start.
+std::vector<block> sorted_blocks(const words& w, std::uint64_t at, std::uint64_t count) {
   std::vector<block> out;
   out.reserve(count);
   bool sorted = true;
@@ -98,13 +77,36 @@ std::vector<block> read_blocks(const words& w, std::uint64_t at, std::uint64_t c
     sorted = sorted && (out.empty() || s >= out.back().start);
     out.push_back({s, s + n});
   }
-  if (!sorted) {
-    std::sort(out.begin(), out.end(), [](const block& a, const block& b) { return a.start < b.start; });
-    for (std::size_t i = 1; i < out.size(); ++i)
-      if (out[i].start < out[i - 1].end) w.bad("overlapping " + std::string(kind) + " blocks in sequence " + seq);
+  if (!sorted) std::sort(out.begin(), out.end(), [](const block& a, const block& b) { return a.start < b.start; });
+  return out;
+}
+
+/// Refuses `count` blocks whose starts and sizes are the two arrays at `at` unless each lies
+/// within `size` bases and no two overlap (blocks that touch are one run; any order); the
+/// arrays lie within the file.
+void check_blocks(const words& w, std::uint64_t at, std::uint64_t count, std::uint64_t size, const char* kind,
+                  const std::string& seq) {
+  const auto overlap = [&] { w.bad("overlapping " + std::string(kind) + " blocks in sequence " + seq); };
+  bool sorted = true;
+  std::uint64_t last_start = 0, last_end = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const std::uint64_t s = w.u32(at + 4 * i), n = w.u32(at + 4 * (count + i));
+    if (s > size || n > size - s) w.bad(std::string(kind) + " block past the end of sequence " + seq);
+    if (n == 0) continue;
+    if (s < last_start) sorted = false;
+    else if (s < last_end) overlap();
+    last_start = s, last_end = s + n;
   }
+  if (sorted) return;
+  const std::vector<block> bl = sorted_blocks(w, at, count);
+  for (std::size_t i = 1; i < bl.size(); ++i)
+    if (bl[i].start < bl[i - 1].end) overlap();
+}
+
+/// The blocks of arrays check_blocks has taken, by start, those that touch merged.
+std::vector<block> read_blocks(const words& w, std::uint64_t at, std::uint64_t count) {
   std::vector<block> merged;
-  for (const block& b : out) {
+  for (const block& b : sorted_blocks(w, at, count)) {
     if (!merged.empty() && b.start == merged.back().end) merged.back().end = b.end;
     else merged.push_back(b);
   }
@@ -166,19 +168,18 @@ class twobit_index {
     }
     // every sequence's blocks, before any is decoded: a damaged file gives no output
     for (const sequence& q : seqs_) {
-      const bool ns_sorted = check_blocks(w, q.n_at, q.n_count, q.size, "N", q.name);
-      const bool masks_sorted = check_blocks(w, q.mask_at, q.mask_count, q.size, "mask", q.name);
-      if (!ns_sorted || !masks_sorted) (void)blocks_of(static_cast<std::size_t>(&q - seqs_.data()));  // sorted to be checked
+      check_blocks(w, q.n_at, q.n_count, q.size, "N", q.name);
+      check_blocks(w, q.mask_at, q.mask_count, q.size, "mask", q.name);
     }
     for (int v = 0; v < 256; ++v)
       for (int k = 0; k < 4; ++k) decode_[v][k] = "TCAG"[(v >> (6 - 2 * k)) & 3];
   }
 
   [[nodiscard]] const std::vector<sequence>& sequences() const { return seqs_; }
-  /// Sequence i's blocks, sorted and merged (checked against its size).
+  /// Sequence i's blocks, sorted and merged (checked when the file is opened).
   [[nodiscard]] blocks blocks_of(std::size_t i) const {
     const sequence& s = seqs_[i];
-    return {read_blocks(w_, s.n_at, s.n_count, "N", s.name), read_blocks(w_, s.mask_at, s.mask_count, "mask", s.name)};
+    return {read_blocks(w_, s.n_at, s.n_count), read_blocks(w_, s.mask_at, s.mask_count)};
   }
 
   /// Bases [from, from + n) of sequence i into out: with `width`, in lines of that many bases
@@ -409,7 +410,7 @@ void twobit_file::decode(std::size_t i, std::uint64_t from, std::uint64_t n, cha
   const std::uint64_t size = length(i);
   if (from > size || n > size - from)
     throw error(errc::invalid_argument, "twobit_file::decode: bases past the end of sequence " + std::string(name(i)));
-  if (n == 0) return;  // (every block was checked when the file was opened)
+  if (n == 0) return;  // its blocks are checked when the file is opened
   const twobit_index& x = impl_->x;
   const twobit_index::blocks* kept = impl_->kept_of(i);
   if (size <= task_bases && kept == nullptr) {  // a short sequence (reads, contigs): its blocks read here, no task
