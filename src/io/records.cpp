@@ -11,6 +11,7 @@
 #include <tbb/task_arena.h>
 
 #include "io/fasta_pieces.hpp"
+#include "io/file_names.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 
@@ -132,17 +133,27 @@ format detect_format(std::string_view bytes) {
   return format::plain;
 }
 
-format format_of_name(std::string_view path) {
+namespace {
+
+/// Whether `name` ends in `ext` with a name before it; if so, `ext` is cut off.
+bool strip_extension(std::string& name, std::string_view ext) {
+  if (name.size() <= ext.size() || name.compare(name.size() - ext.size(), ext.size(), ext) != 0) return false;
+  name.resize(name.size() - ext.size());
+  return true;
+}
+
+}  // namespace
+
+std::string detail::bare_name(std::string_view path) {
   std::string name(path.substr(path.find_last_of('/') == std::string_view::npos ? 0 : path.find_last_of('/') + 1));
   for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  const auto strip = [&](std::string_view ext) {
-    if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0) {
-      name.resize(name.size() - ext.size());
-      return true;
-    }
-    return false;
-  };
-  (void)(strip(".gz") || strip(".bgz") || strip(".zst"));
+  (void)(strip_extension(name, ".gz") || strip_extension(name, ".bgz") || strip_extension(name, ".zst"));
+  return name;
+}
+
+format format_of_name(std::string_view path) {
+  std::string name = detail::bare_name(path);
+  const auto strip = [&](std::string_view ext) { return strip_extension(name, ext); };
   for (const std::string_view ext : {".fa", ".fasta", ".fna", ".ffn", ".faa", ".frn", ".2bit"})
     if (strip(ext)) return format::fasta;
   for (const std::string_view ext : {".fq", ".fastq"})

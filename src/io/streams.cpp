@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/file_names.hpp"
 #include "trawl/error.hpp"
 #include "trawl/io.hpp"
 
@@ -506,26 +507,10 @@ source source::from_memory(std::string_view bytes, std::string name, const open_
   return s;
 }
 
-namespace {
-
-/// Whether a file's name says it is a .2bit (perhaps compressed).
-bool named_twobit(std::string_view path) {
-  std::string name(path.substr(path.find_last_of('/') == std::string_view::npos ? 0 : path.find_last_of('/') + 1));
-  for (char& c : name) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  for (const std::string_view ext : {".gz", ".bgz", ".zst"})
-    if (name.ends_with(ext)) {
-      name.resize(name.size() - ext.size());
-      break;
-    }
-  return name.ends_with(".2bit");
-}
-
-}  // namespace
-
 source source::open(const std::string& path, const open_options& options) {
   source s = open_any(path, options);
   // a file named .2bit that is not one is damaged: read as text, it would give no hit or false ones
-  if (path != "-" && s.impl_->comp != compression::twobit && named_twobit(path))
+  if (path != "-" && s.impl_->comp != compression::twobit && detail::bare_name(path).ends_with(".2bit"))
     throw error(errc::bad_format, s.impl_->name + ": not a .2bit file: it does not start with the .2bit signature");
   return s;
 }
