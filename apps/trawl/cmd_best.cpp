@@ -29,13 +29,8 @@ struct best_args {
 };
 
 int run_best(const best_args& a) {
-  // a .2bit's records are not one text: with --no-fasta it is refused before it is decoded
-  // (from a pipe, once read)
-  const auto refuse_twobit = [](const std::string& name) {
-    throw error(errc::invalid_argument, name + ": a .2bit genome is read as its records: --no-fasta does not apply");
-  };
-  if (a.no_fasta && a.file != "-" && !io::source::open(a.file).twobit().empty()) refuse_twobit(a.file);
-  const auto input = io::input_buffer::open(a.file);
+  // --no-fasta: the bytes are one text, which a .2bit's are not
+  const auto input = io::input_buffer::open(a.file, a.no_fasta);
   const std::string_view bytes = input.bytes();
   best_options bo;
   bo.algorithm = parse_best_algorithm(a.algorithm);
@@ -48,7 +43,6 @@ int run_best(const best_args& a) {
   const std::string source = a.file == "-" ? "(standard input)" : input.name().empty() ? a.file : input.name();
   // FASTA/FASTQ (by the file's name, else its first lines; --no-fasta: bytes): each record's
   // sequence, coordinates in the record; the best distance is the least over the records
-  if (a.no_fasta && input.was_twobit()) refuse_twobit(source);
   io::format fmt = a.no_fasta ? io::format::plain : input.named_format();
   if (fmt == io::format::automatic) fmt = io::detect_format(bytes);
   const auto each_sequence = [&](auto&& f) {

@@ -171,8 +171,11 @@ bool same_file(const std::string& a, const std::string& b) noexcept;
 class input_buffer {
  public:
   /// Opens `path` ("-" = standard input). Throws trawl::error(io_error) if it is missing, a
-  /// directory or unreadable, trawl::error(bad_format) on corrupt gzip or zstd data.
-  static input_buffer open(const std::string& path);
+  /// directory or unreadable, trawl::error(bad_format) on corrupt gzip or zstd data. With
+  /// `one_text` its bytes are to be read as one text, so a .2bit file (whose records, not its
+  /// FASTA text, are the genome) is refused with trawl::error(invalid_argument), before it is
+  /// decoded.
+  static input_buffer open(const std::string& path, bool one_text = false);
   /// Wraps bytes already in memory (for tests and library users).
   static input_buffer from_string(std::string bytes, std::string name = "-");
 
@@ -185,9 +188,6 @@ class input_buffer {
   [[nodiscard]] const std::string& name() const noexcept;
   [[nodiscard]] bool is_mapped() const noexcept;
   [[nodiscard]] bool was_compressed() const noexcept;
-  /// True when the input was a .2bit file: bytes() is the FASTA text it reads as (records of
-  /// 60-base lines), whose records, not its bytes, are the genome.
-  [[nodiscard]] bool was_twobit() const noexcept;
   /// The format its name says, as source::named_format (fasta for a .2bit, from a pipe too).
   [[nodiscard]] format named_format() const noexcept;
 

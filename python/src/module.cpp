@@ -57,11 +57,13 @@ class text_view {
       const char* p = PyUnicode_AsUTF8AndSize(str.ptr(), &n);
       if (p == nullptr) throw nb::python_error();
       const std::string path(p, static_cast<std::size_t>(n));
-      if (what != nullptr && !trawl::io::source::open(path).twobit().empty())
-        throw nb::value_error((std::string(what) + " is a .2bit genome, whose records are not one text: trawl.Genome(" + what +
-                               ").best(x) searches them")
-                                  .c_str());
-      file_.emplace(trawl::io::input_buffer::open(path));
+      try {
+        file_.emplace(trawl::io::input_buffer::open(path, what != nullptr));
+      } catch (const trawl::error& e) {
+        // a .2bit refused as one text (the one invalid_argument open throws): where its records are searched
+        if (what == nullptr || e.code() != trawl::errc::invalid_argument) throw;
+        throw nb::value_error((std::string(e.what()) + ": trawl.Genome(" + what + ").best(x) searches them").c_str());
+      }
       view_ = file_->bytes();
       return;
     }
@@ -87,7 +89,6 @@ class text_view {
   text_view(const text_view&) = delete;
   text_view& operator=(const text_view&) = delete;
   [[nodiscard]] std::string_view get() const { return view_; }
-
 
  private:
   std::string_view view_;

@@ -20,7 +20,6 @@ struct input_buffer::impl {
   source mapped;       // a mapped regular file, or empty
   std::string owned;   // bytes read or decompressed
   bool compressed = false;
-  bool twobit = false;  // a .2bit, owned holds its FASTA text
   format named = format::automatic;
 
   [[nodiscard]] std::string_view bytes() const { return mapped.is_mapped() ? mapped.mapped() : owned; }
@@ -63,7 +62,6 @@ std::string_view input_buffer::bytes() const noexcept { return impl_->bytes(); }
 const std::string& input_buffer::name() const noexcept { return impl_->name; }
 bool input_buffer::is_mapped() const noexcept { return impl_->mapped.is_mapped(); }
 bool input_buffer::was_compressed() const noexcept { return impl_->compressed; }
-bool input_buffer::was_twobit() const noexcept { return impl_->twobit; }
 format input_buffer::named_format() const noexcept { return impl_->named; }
 
 input_buffer input_buffer::from_string(std::string bytes, std::string name) {
@@ -71,18 +69,19 @@ input_buffer input_buffer::from_string(std::string bytes, std::string name) {
   b.impl_->name = name;
   auto src = source::from_stream(memory_stream(bytes), std::move(name));
   b.impl_->compressed = src.compressed() != compression::none;
-  b.impl_->twobit = src.compressed() == compression::twobit;
   b.impl_->named = src.named_format();
   b.impl_->owned = b.impl_->compressed ? read_all(src.stream()) : std::move(bytes);
   return b;
 }
 
-input_buffer input_buffer::open(const std::string& path) {
+input_buffer input_buffer::open(const std::string& path, bool one_text) {
   input_buffer b;
   b.impl_->name = path;
   auto src = source::open(path);
+  if (one_text && !src.twobit().empty())
+    throw error(errc::invalid_argument, (path == "-" ? std::string("(standard input)") : src.name()) +
+                                            ": a .2bit genome is read as its records, not as one text");
   b.impl_->compressed = src.compressed() != compression::none;
-  b.impl_->twobit = src.compressed() == compression::twobit;
   b.impl_->named = src.named_format();
   if (src.is_mapped()) b.impl_->mapped = std::move(src);
   else b.impl_->owned = read_all(src.stream());
